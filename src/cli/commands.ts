@@ -1,0 +1,10 @@
+import type { Command } from 'commander';
+
+/**
+ * Each CLI command lives in its own file and registers itself here. `setExit` records the exit
+ * code the command wants (see EXIT in main.ts); usage errors are left to commander (exit 2).
+ */
+export type RegisterCommand = (program: Command, setExit: (code: number) => void) => void;
+
+export const COMMANDS: RegisterCommand[] = [
+];

@@ -1,0 +1,44 @@
+/**
+ * Every diagnostic ovir can report, in one table: code → severity and message template.
+ * Add new codes in the section of the area that reports them; keep messages short, lowercase,
+ * saying what is wrong and, where it helps, what to do. The location (file, graph path) is not
+ * part of the message: it is carried by the diagnostic and printed in front of it.
+ */
+type Params = Record<string, string | number | bigint | boolean | undefined>;
+interface CodeDef { readonly severity: 'error' | 'warning' | 'info'; readonly message: (p: Params) => string }
+const E = (message: (p: Params) => string): CodeDef => ({ severity: 'error', message });
+const W = (message: (p: Params) => string): CodeDef => ({ severity: 'warning', message });
+
+export const CODES = {
+  // ── files and I/O ─────────────────────────────────────────────────────────────
+  FILE_NOT_FOUND: E((p) => `cannot read file: ${p.reason}`),
+  FILE_UNKNOWN_FORMAT: E((p) => `cannot tell the format of '${p.path}' (expected .onnx, or .xml with a .bin beside it)`),
+  FILE_WRITE_FAILED: E((p) => `cannot write '${p.path}': ${p.reason}`),
+
+  // ── graph verifier ────────────────────────────────────────────────────────────
+  GRAPH_FOREIGN_VALUE: E((p) => `input ${p.index} reads value '${p.value}' of another graph; outer values must enter a body through a binding`),
+  GRAPH_USE_BEFORE_DEF: E((p) => `input ${p.index} reads '${p.value}', which is produced later (graph is not in topological order or has a cycle)`),
+  GRAPH_OUTPUT_FOREIGN: E((p) => `graph output ${p.index} ('${p.value}') is a value of another graph`),
+  GRAPH_BINDING_BAD_INPUT: E((p) => `body '${p.body}' binds parameter ${p.param} to node input ${p.from}, which does not exist`),
+  GRAPH_BINDING_UNBOUND_PARAM: E((p) => `body '${p.body}' parameter '${p.param}' is not bound to any node input`),
+  GRAPH_BINDING_TWICE: E((p) => `body '${p.body}' binds parameter '${p.param}' more than once`),
+  GRAPH_BINDING_BAD_OUTPUT: E((p) => `body '${p.body}' output binding ${p.detail}`),
+  GRAPH_DUPLICATE_PRODUCER: E((p) => `value '${p.value}' is produced more than once (not SSA)`),
+
+  // ── ONNX codec (src/onnx) ─────────────────────────────────────────────────────
+
+  // ── IR codec (src/ir) ─────────────────────────────────────────────────────────
+
+  // ── conversion (src/convert, mappings/) ───────────────────────────────────────
+
+  // ── shape inference (src/shape) ───────────────────────────────────────────────
+
+  // ── equivalence check (src/equiv) ─────────────────────────────────────────────
+
+  // ── CLI and batch (src/cli) ───────────────────────────────────────────────────
+  CLI_USAGE: E((p) => `${p.detail}`),
+  INTERNAL: E((p) => `internal error (please report): ${p.detail}`),
+} satisfies Record<string, CodeDef>;
+
+export type DiagCode = keyof typeof CODES;
+export type DiagParams = Params;

@@ -1,0 +1,68 @@
+import { CODES, type DiagCode, type DiagParams } from './codes.js';
+
+/** One problem found in a model: a code from the table, where it is, and what it says. */
+export interface Diagnostic {
+  readonly code: DiagCode;
+  readonly severity: 'error' | 'warning' | 'info';
+  readonly message: string;
+  /** Graph path, e.g. `main/If_3/then/Conv_7`; '' when the problem is about the file as a whole. */
+  readonly where: string;
+  /** The file it concerns, when known. */
+  file?: string;
+}
+
+export function diag(code: DiagCode, where: string, params: DiagParams = {}): Diagnostic {
+  const def = CODES[code];
+  return { code, severity: def.severity, message: def.message(params), where };
+}
+
+/** `file: main/If_3/then/Conv_7: message [CODE]` */
+export function formatDiagnostic(d: Diagnostic): string {
+  const loc = [d.file, d.where].filter((s) => s).join(': ');
+  return `${d.severity}: ${loc ? loc + ': ' : ''}${d.message} [${d.code}]`;
+}
+
+/** Collects diagnostics so that a pass can report every problem of a model, not only the first. */
+export class Diagnostics {
+  readonly list: Diagnostic[] = [];
+
+  add(code: DiagCode, where: string, params: DiagParams = {}): Diagnostic {
+    const d = diag(code, where, params);
+    this.list.push(d);
+    return d;
+  }
+
+  push(...ds: Diagnostic[]): void {
+    this.list.push(...ds);
+  }
+
+  get errors(): Diagnostic[] {
+    return this.list.filter((d) => d.severity === 'error');
+  }
+
+  hasErrors(): boolean {
+    return this.list.some((d) => d.severity === 'error');
+  }
+
+  /** Throws an OvirError carrying every diagnostic if any is an error. */
+  throwIfErrors(file?: string): void {
+    if (this.hasErrors()) throw new OvirError(this.list, file);
+  }
+}
+
+/** The one error type ovir throws on bad input: it carries all diagnostics found. */
+export class OvirError extends Error {
+  readonly diagnostics: Diagnostic[];
+
+  constructor(diagnostics: Diagnostic[], file?: string) {
+    if (file) for (const d of diagnostics) d.file ??= file;
+    const errs = diagnostics.filter((d) => d.severity === 'error');
+    super(errs.map(formatDiagnostic).join('\n') || 'ovir error');
+    this.name = 'OvirError';
+    this.diagnostics = diagnostics;
+  }
+
+  static of(code: DiagCode, where: string, params: DiagParams = {}, file?: string): OvirError {
+    return new OvirError([diag(code, where, params)], file);
+  }
+}

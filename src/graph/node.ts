@@ -1,0 +1,87 @@
+import type { Attr } from './attr.js';
+import type { Body } from './body.js';
+import type { Graph } from './graph.js';
+import type { ValueType } from './types.js';
+import { Value } from './value.js';
+
+export type Dialect = 'onnx' | 'ov';
+
+let nextNodeId = 1;
+
+/**
+ * One operation. `version` is IR's layer version as written (`opset8`) for the ov dialect, and the
+ * model's opset for the node's domain (`'17'`) for onnx. Inputs may be null (ONNX's empty optional
+ * input). Bodies are keyed by their attribute/element name (then_branch, then_body, body…).
+ */
+export class Node {
+  readonly id = nextNodeId++;
+  graph: Graph;
+  dialect: Dialect;
+  domain: string;
+  op: string;
+  version: string;
+  name: string;
+  readonly inputs: (Value | null)[] = [];
+  readonly outputs: Value[] = [];
+  attrs = new Map<string, Attr>();
+  bodies = new Map<string, Body>();
+  meta: Record<string, unknown> = {};
+
+  constructor(graph: Graph, init: { dialect: Dialect; op: string; version: string; domain?: string; name?: string }) {
+    this.graph = graph;
+    this.dialect = init.dialect;
+    this.op = init.op;
+    this.version = init.version;
+    this.domain = init.domain ?? '';
+    this.name = init.name ?? '';
+  }
+
+  /** Appends an input (null = absent optional input) and records the use. */
+  addInput(v: Value | null): number {
+    const index = this.inputs.length;
+    this.inputs.push(v);
+    if (v) v.uses.push({ node: this, index });
+    return index;
+  }
+
+  /** Replaces input `index`, keeping both values' use lists right. */
+  setInput(index: number, v: Value | null): void {
+    const old = this.inputs[index];
+    if (old) {
+      const k = old.uses.findIndex((u) => u.node === this && u.index === index);
+      if (k >= 0) old.uses.splice(k, 1);
+    }
+    this.inputs[index] = v;
+    if (v) v.uses.push({ node: this, index });
+  }
+
+  /** Creates output value number `outputs.length`. */
+  addOutput(type: ValueType | null, names: string[] = []): Value {
+    const v = new Value(this.graph, type, names);
+    v.producer = this;
+    v.outputIndex = this.outputs.length;
+    this.outputs.push(v);
+    return v;
+  }
+
+  attr(name: string): Attr | undefined {
+    return this.attrs.get(name);
+  }
+
+  /** The name, or `<op>#<position>` when unnamed: the last component of a graph path. */
+  get label(): string {
+    if (this.name) return this.name;
+    return `${this.op}#${this.graph.nodes.indexOf(this)}`;
+  }
+
+  /** `main/If_3/then/Conv_7` */
+  get path(): string {
+    return `${this.graph.path}/${this.label}`;
+  }
+
+  /** Whether op/domain match (ONNX's '' and 'ai.onnx' are the same domain). */
+  is(op: string, domain = ''): boolean {
+    const d = this.domain === 'ai.onnx' ? '' : this.domain;
+    return this.op === op && d === (domain === 'ai.onnx' ? '' : domain);
+  }
+}

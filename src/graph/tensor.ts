@@ -1,0 +1,84 @@
+import { byteSize, type ElementTypeName } from './element-type.js';
+import { elementCount } from './shape.js';
+
+/**
+ * A constant tensor payload. Fixed-width data is raw little-endian row-major bytes — for sub-byte
+ * types packed as IR stores them (u1 MSB-first; 4-bit types element 0 in the low nibble), which is
+ * also ONNX's raw_data layout for int4/uint4/float4e2m1. `data` is normally a view into the file
+ * buffer it came from: never copy it per element. Strings are kept as their UTF-8 bytes per element.
+ */
+export interface Tensor {
+  readonly elem: ElementTypeName;
+  readonly dims: readonly number[];
+  readonly data: Uint8Array;
+  /** For elem 'string' only: one byte array per element (then `data` is empty). */
+  readonly strings?: readonly Uint8Array[];
+}
+
+export function makeTensor(elem: ElementTypeName, dims: readonly number[], data: Uint8Array): Tensor {
+  return { elem, dims, data };
+}
+
+export function makeStringTensor(dims: readonly number[], strings: readonly Uint8Array[]): Tensor {
+  return { elem: 'string', dims, data: new Uint8Array(0), strings };
+}
+
+/** Bytes the data must have for its element type and dims. */
+export function expectedByteLength(t: Pick<Tensor, 'elem' | 'dims'>): number {
+  return byteSize(t.elem, elementCount(t.dims));
+}
+
+/** Little helpers for building small tensors in code (tests, mappings that emit constants). */
+export function tensorFromInt64(values: readonly (number | bigint)[], dims: readonly number[] = [values.length]): Tensor {
+  const buf = new BigInt64Array(values.map((v) => BigInt(v)));
+  return makeTensor('i64', dims, new Uint8Array(buf.buffer));
+}
+
+export function tensorFromFloat32(values: readonly number[], dims: readonly number[] = [values.length]): Tensor {
+  return makeTensor('f32', dims, new Uint8Array(new Float32Array(values).buffer));
+}
+
+export function tensorFromInt32(values: readonly number[], dims: readonly number[] = [values.length]): Tensor {
+  return makeTensor('i32', dims, new Uint8Array(new Int32Array(values).buffer));
+}
+
+export function tensorFromBool(values: readonly boolean[], dims: readonly number[] = [values.length]): Tensor {
+  return makeTensor('boolean', dims, Uint8Array.from(values, (b) => (b ? 1 : 0)));
+}
+
+function view(t: Tensor): DataView {
+  return new DataView(t.data.buffer, t.data.byteOffset, t.data.byteLength);
+}
+
+/** Reads an integer-valued tensor (i8..i64, u8..u64, boolean) as bigints; for axes, shapes, indices. */
+export function readIntegers(t: Tensor): bigint[] {
+  const n = elementCount(t.dims);
+  const v = view(t);
+  const out: bigint[] = [];
+  const width: Partial<Record<ElementTypeName, [number, (o: number) => bigint]>> = {
+    i64: [8, (o) => v.getBigInt64(o, true)],
+    u64: [8, (o) => v.getBigUint64(o, true)],
+    i32: [4, (o) => BigInt(v.getInt32(o, true))],
+    u32: [4, (o) => BigInt(v.getUint32(o, true))],
+    i16: [2, (o) => BigInt(v.getInt16(o, true))],
+    u16: [2, (o) => BigInt(v.getUint16(o, true))],
+    i8: [1, (o) => BigInt(v.getInt8(o))],
+    u8: [1, (o) => BigInt(v.getUint8(o))],
+    boolean: [1, (o) => BigInt(v.getUint8(o))],
+  };
+  const w = width[t.elem];
+  if (!w) throw new Error(`readIntegers: ${t.elem} is not an integer type`);
+  for (let i = 0; i < n; i++) out.push(w[1](i * w[0]));
+  return out;
+}
+
+/** Reads a float tensor (f32, f64) as numbers. */
+export function readFloats(t: Tensor): number[] {
+  const n = elementCount(t.dims);
+  const v = view(t);
+  const out: number[] = [];
+  if (t.elem === 'f32') for (let i = 0; i < n; i++) out.push(v.getFloat32(i * 4, true));
+  else if (t.elem === 'f64') for (let i = 0; i < n; i++) out.push(v.getFloat64(i * 8, true));
+  else return readIntegers(t).map(Number);
+  return out;
+}

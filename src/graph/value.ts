@@ -1,0 +1,48 @@
+import type { Graph } from './graph.js';
+import type { Node } from './node.js';
+import type { Tensor } from './tensor.js';
+import type { ValueType } from './types.js';
+
+let nextValueId = 1;
+
+/** A place where a value is read: input `index` of `node`. */
+export interface Use { readonly node: Node; readonly index: number }
+
+/**
+ * One SSA value, linked by identity. It is a graph input (no producer, listed in graph.inputs),
+ * an initializer/constant (no producer, `constant` set, listed in graph.initializers), or output
+ * `outputIndex` of `producer`. Names are the tensor names both formats know it by (ONNX: exactly
+ * one; IR: the port's `names` set, possibly empty).
+ */
+export class Value {
+  readonly id = nextValueId++;
+  graph: Graph;
+  producer: Node | null = null;
+  outputIndex = -1;
+  /** null: not known (to be inferred). */
+  type: ValueType | null;
+  names: string[];
+  /** A constant payload (initializers, IR Const). */
+  constant: Tensor | null = null;
+  readonly uses: Use[] = [];
+  /** Format-specific details carried through (doc_string, rt_info, declared-but-unchecked shapes…). */
+  meta: Record<string, unknown> = {};
+
+  constructor(graph: Graph, type: ValueType | null, names: string[] = []) {
+    this.graph = graph;
+    this.type = type;
+    this.names = names;
+  }
+
+  /** The primary name ('' if none). */
+  get name(): string {
+    return this.names[0] ?? '';
+  }
+
+  /** A label for messages: the name, or `<op>:<output index>`, or `#id`. */
+  get label(): string {
+    if (this.names[0]) return this.names[0];
+    if (this.producer) return `${this.producer.label}:${this.outputIndex}`;
+    return `#${this.id}`;
+  }
+}

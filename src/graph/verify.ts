@@ -1,0 +1,69 @@
+import { diag, type Diagnostic } from '../diag/diagnostic.js';
+import { allGraphs, type Graph } from './graph.js';
+import type { Value } from './value.js';
+
+/**
+ * Checks the invariants every pass relies on, over the graph and all its bodies:
+ * - scoping: a node reads only values of its own graph; outer values enter a body only through
+ *   its input bindings; graph outputs are values of that graph;
+ * - SSA: each value has one producer (or is an input/initializer), listed once;
+ * - acyclicity: nodes are in topological order (every input defined before it is read);
+ * - bindings: every body parameter is bound exactly once to an existing node input, and every
+ *   output binding names an existing body output and node output.
+ * Returns all problems found; iterative, so deep nesting cannot overflow the stack.
+ */
+export function verifyGraph(root: Graph): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const g of allGraphs(root)) verifyOne(g, out);
+  return out;
+}
+
+function verifyOne(g: Graph, out: Diagnostic[]): void {
+  const defined = new Set<Value>();
+  const define = (v: Value) => {
+    if (defined.has(v)) out.push(diag('GRAPH_DUPLICATE_PRODUCER', g.path, { value: v.label }));
+    defined.add(v);
+  };
+  g.inputs.forEach(define);
+  g.initializers.forEach(define);
+  for (const n of g.nodes) {
+    n.inputs.forEach((v, index) => {
+      if (!v) return;
+      if (v.graph !== g) out.push(diag('GRAPH_FOREIGN_VALUE', n.path, { index, value: v.label }));
+      else if (!defined.has(v)) out.push(diag('GRAPH_USE_BEFORE_DEF', n.path, { index, value: v.label }));
+    });
+    for (const [key, body] of n.bodies) {
+      const seen = new Set<Value>();
+      for (const b of body.inputs) {
+        if (b.from < 0 || b.from >= n.inputs.length || !n.inputs[b.from]) {
+          out.push(diag('GRAPH_BINDING_BAD_INPUT', n.path, { body: key, param: b.param.label, from: b.from }));
+        }
+        if (seen.has(b.param)) out.push(diag('GRAPH_BINDING_TWICE', n.path, { body: key, param: b.param.label }));
+        seen.add(b.param);
+      }
+      for (const p of body.graph.inputs) {
+        if (!seen.has(p)) out.push(diag('GRAPH_BINDING_UNBOUND_PARAM', n.path, { body: key, param: p.label }));
+      }
+      const targets = new Set<number>();
+      for (const b of body.outputs) {
+        if (b.result < 0 || b.result >= body.graph.outputs.length) {
+          out.push(diag('GRAPH_BINDING_BAD_OUTPUT', n.path, { body: key, detail: `names body output ${b.result}, which does not exist` }));
+        }
+        if (b.to < 0 || b.to >= n.outputs.length) {
+          out.push(diag('GRAPH_BINDING_BAD_OUTPUT', n.path, { body: key, detail: `targets node output ${b.to}, which does not exist` }));
+        } else if (targets.has(b.to)) {
+          out.push(diag('GRAPH_BINDING_BAD_OUTPUT', n.path, { body: key, detail: `targets node output ${b.to} twice` }));
+        }
+        targets.add(b.to);
+      }
+    }
+    for (const v of n.outputs) {
+      if (v.producer !== n) out.push(diag('GRAPH_DUPLICATE_PRODUCER', n.path, { value: v.label }));
+      define(v);
+    }
+  }
+  g.outputs.forEach((v, index) => {
+    if (v.graph !== g) out.push(diag('GRAPH_OUTPUT_FOREIGN', g.path, { index, value: v.label }));
+    else if (!defined.has(v)) out.push(diag('GRAPH_USE_BEFORE_DEF', g.path, { index: `output ${index}`, value: v.label }));
+  });
+}
