@@ -1,4 +1,5 @@
 export * from './attr.js';
+export * from './attr-read.js';
 export * from './body.js';
 export * from './element-type.js';
 export * from './graph.js';
