@@ -52,8 +52,14 @@ export class Graph {
 
   /** `main`, or `<owner path>/<then|else|body>` for a body. */
   get path(): string {
-    if (!this.owner) return this.name || 'main';
-    return `${this.owner.node.path}/${this.owner.key.replace(/_(branch|body)$/, '')}`;
+    const parts: string[] = [];
+    let g: Graph = this;
+    while (g.owner) {
+      parts.push(g.owner.key.replace(/_(branch|body)$/, ''), g.owner.node.label);
+      g = g.owner.node.graph;
+    }
+    parts.push(g.name || 'main');
+    return parts.reverse().join('/');
   }
 
   /** Nesting depth: 0 for the main graph. */
