@@ -34,6 +34,10 @@ export const CODES = {
   // ── shape inference (src/shape) ───────────────────────────────────────────────
 
   // ── equivalence check (src/equiv) ─────────────────────────────────────────────
+  EQUIV_CONTRADICTION: E((p) => `'${p.name}' contradicts between the two forms: ${p.detail} (B: ${p.pathB})`),
+  EQUIV_BINDING_MISMATCH: W((p) => `${p.body} body: parameter '${p.param}' is fed from node input ${p.fromB} in B, but its counterpart in A from input ${p.fromA} (bindings wired differently)`),
+  EQUIV_RESULT_MISMATCH: W((p) => `${p.body} body: B's result '${p.result}' is not what feeds node output ${p.outA} (bindings wired differently)`),
+  EQUIV_BODY_UNMATCHED: W((p) => `'${p.node}' of ${p.side} has bodies but no counterpart in ${p.other}: values inside are not compared`),
 
   // ── CLI and batch (src/cli) ───────────────────────────────────────────────────
   CLI_USAGE: E((p) => `${p.detail}`),

@@ -1,0 +1,294 @@
+import { diag, type Diagnostic } from '../diag/diagnostic.js';
+import type { Body } from '../graph/body.js';
+import type { Graph } from '../graph/graph.js';
+import type { Node } from '../graph/node.js';
+import type { Value } from '../graph/value.js';
+import type { Side } from './symbols.js';
+
+/**
+ * Which tensor of model A is which tensor of model B.
+ *
+ * In a pair of corresponding graphs (the main graphs; then the bodies of corresponding nodes),
+ * values are matched:
+ * - by tensor name (ONNX value name ↔ any name of an IR port's `names` set); IR Parameters also
+ *   by layer name when no tensor name matches (`via: 'layer name'`);
+ * - body parameters by binding: a parameter of A's body corresponds to the parameter of B's body
+ *   fed from the If input that corresponds to the one feeding A's (`via: 'binding'`); used when
+ *   the parameter has no name match. When both exist and disagree, the bindings are wired
+ *   differently: a warning (EQUIV_BINDING_MISMATCH), and the name pair is the one compared;
+ * - body results by output binding: A's body output feeding node output t ↔ B's body output
+ *   feeding the corresponding node output (`via: 'result'`), compared even when a name pair
+ *   exists, so a result bound to the wrong node output is compared against what it replaced;
+ * - main-graph outputs without a name match: by Result layer name, then by position when both
+ *   graphs have as many outputs (`via: 'result name' | 'position'`).
+ * Nodes with bodies correspond when one produces the counterpart of the other's output, else by
+ * node name. Bodies by key, `then_branch` ↔ `then_body` (suffix `_branch`/`_body` ignored).
+ * Iterative over nesting (a work list of graph pairs), linear in the number of values.
+ */
+export type Via = 'name' | 'layer name' | 'binding' | 'result' | 'result name' | 'position';
+
+export interface ValuePair {
+  readonly a: Value;
+  readonly b: Value;
+  readonly via: Via;
+  /** Path of A's graph holding the pair (`main`, `main/If_0/then`). */
+  readonly scope: string;
+}
+
+export interface Unmatched {
+  readonly side: Side;
+  readonly name: string;
+  readonly path: string;
+}
+
+export interface Correspondence {
+  pairs: ValuePair[];
+  unmatched: Unmatched[];
+  diagnostics: Diagnostic[];
+}
+
+interface ScopeWork {
+  a: Graph;
+  b: Graph;
+  body?: {
+    nodeA: Node; nodeB: Node; bodyA: Body; bodyB: Body; key: string;
+    /** A node input index → B node input indices holding the corresponding value. */
+    inputMap: Map<number, number[]>;
+    /** A node output index → B node output index. */
+    outputMap: Map<number, number>;
+  };
+}
+
+const layerName = (v: Value): string | undefined => {
+  const n = v.meta['layerName'];
+  return typeof n === 'string' && n !== '' ? n : undefined;
+};
+
+/** Where a value lives: `main/If_0/then/Add:0` for a node output, `main/If_0/then/x` for a parameter. */
+export function valuePath(v: Value): string {
+  if (v.producer) return `${v.producer.path}:${v.outputIndex}`;
+  const label = layerName(v) ?? (v.name || `#${v.id}`);
+  return `${v.graph.path}/${label}`;
+}
+
+/** Every value a graph defines, in definition order. */
+function valuesOf(g: Graph): Value[] {
+  const out = [...g.inputs, ...g.initializers];
+  for (const n of g.nodes) out.push(...n.outputs);
+  return out;
+}
+
+const normKey = (k: string): string => k.replace(/_(branch|body)$/, '');
+
+class NameIndex {
+  private readonly byName = new Map<string, Value>();
+  private readonly byLayer = new Map<string, Value>();
+
+  constructor(g: Graph) {
+    for (const v of valuesOf(g)) {
+      for (const n of v.names) if (n && !this.byName.has(n)) this.byName.set(n, v);
+      const l = layerName(v);
+      if (l && !this.byLayer.has(l)) this.byLayer.set(l, v);
+    }
+  }
+
+  lookup(v: Value): { value: Value; via: Via } | undefined {
+    for (const n of v.names) {
+      const hit = n ? this.byName.get(n) : undefined;
+      if (hit) return { value: hit, via: 'name' };
+    }
+    const keys = [...v.names.filter((n) => n), ...(layerName(v) ? [layerName(v)!] : [])];
+    for (const k of keys) {
+      const hit = this.byLayer.get(k) ?? this.byName.get(k);
+      if (hit) return { value: hit, via: 'layer name' };
+    }
+    return undefined;
+  }
+}
+
+export function correspond(rootA: Graph, rootB: Graph): Correspondence {
+  const pairs: ValuePair[] = [];
+  const unmatched: Unmatched[] = [];
+  const diagnostics: Diagnostic[] = [];
+  /** All B counterparts of an A value, first one first. */
+  const partners = new Map<Value, Value[]>();
+  const pairedB = new Set<Value>();
+  const seen = new Set<string>();
+
+  const addPair = (a: Value, b: Value, via: Via, scope: string): void => {
+    const key = `${a.id}:${b.id}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    pairs.push({ a, b, via, scope });
+    const list = partners.get(a);
+    if (list) list.push(b); else partners.set(a, [b]);
+    pairedB.add(b);
+  };
+
+  const work: ScopeWork[] = [{ a: rootA, b: rootB }];
+  while (work.length) {
+    const w = work.shift()!;
+    const scope = w.a.path;
+    const index = new NameIndex(w.b);
+
+    // 1. By name.
+    for (const va of valuesOf(w.a)) {
+      const hit = index.lookup(va);
+      if (hit && !pairedB.has(hit.value)) addPair(va, hit.value, hit.via, scope);
+    }
+
+    if (w.body) {
+      matchParameters(w, scope, partners, pairedB, addPair, diagnostics);
+      matchResults(w, scope, partners, addPair, diagnostics);
+    } else {
+      matchGraphOutputs(w, scope, partners, pairedB, addPair);
+    }
+
+    // Nodes with bodies, then their bodies.
+    const matchedB = new Set<Node>();
+    for (const na of w.a.nodes) {
+      if (na.bodies.size === 0) continue;
+      const nb = findNodeCounterpart(na, w.b, partners, matchedB);
+      if (!nb) {
+        diagnostics.push(diag('EQUIV_BODY_UNMATCHED', na.path, { side: 'A', other: 'B', node: na.label }));
+        continue;
+      }
+      matchedB.add(nb);
+      const inputMap = mapInputs(na, nb, partners);
+      const outputMap = mapOutputs(na, nb, partners);
+      for (const [ka, bodyA] of na.bodies) {
+        const kb = [...nb.bodies.keys()].find((k) => normKey(k) === normKey(ka));
+        if (kb === undefined) {
+          diagnostics.push(diag('EQUIV_BODY_UNMATCHED', na.path, { side: 'A', other: 'B', node: `${na.label} body '${ka}'` }));
+          continue;
+        }
+        const bodyB = nb.bodies.get(kb)!;
+        work.push({ a: bodyA.graph, b: bodyB.graph, body: { nodeA: na, nodeB: nb, bodyA, bodyB, key: normKey(ka), inputMap, outputMap } });
+      }
+    }
+    for (const nb of w.b.nodes) {
+      if (nb.bodies.size > 0 && !matchedB.has(nb)) {
+        diagnostics.push(diag('EQUIV_BODY_UNMATCHED', nb.path, { side: 'B', other: 'A', node: nb.label }));
+      }
+    }
+
+    // What stays unmatched (named tensors only).
+    for (const va of valuesOf(w.a)) {
+      if (!partners.has(va) && va.names.some((n) => n)) unmatched.push({ side: 'a', name: va.name, path: valuePath(va) });
+    }
+    for (const vb of valuesOf(w.b)) {
+      if (!pairedB.has(vb) && vb.names.some((n) => n)) unmatched.push({ side: 'b', name: vb.name, path: valuePath(vb) });
+    }
+  }
+  return { pairs, unmatched, diagnostics };
+}
+
+type AddPair = (a: Value, b: Value, via: Via, scope: string) => void;
+
+function findNodeCounterpart(na: Node, gb: Graph, partners: Map<Value, Value[]>, taken: Set<Node>): Node | undefined {
+  for (const o of na.outputs) {
+    for (const vb of partners.get(o) ?? []) {
+      const p = vb.producer;
+      if (p && p.graph === gb && p.bodies.size > 0 && !taken.has(p)) return p;
+    }
+  }
+  if (na.name) return gb.nodes.find((n) => n.bodies.size > 0 && n.name === na.name && !taken.has(n));
+  return undefined;
+}
+
+/** A input index → B input indices whose value corresponds; unnamed inputs by position when the counts agree. */
+function mapInputs(na: Node, nb: Node, partners: Map<Value, Value[]>): Map<number, number[]> {
+  const m = new Map<number, number[]>();
+  na.inputs.forEach((va, i) => {
+    if (!va) return;
+    const ps = partners.get(va);
+    if (ps) {
+      const js: number[] = [];
+      nb.inputs.forEach((vb, j) => { if (vb && ps.includes(vb)) js.push(j); });
+      m.set(i, js);
+    } else if (na.inputs.length === nb.inputs.length && nb.inputs[i]) {
+      m.set(i, [i]);
+    }
+  });
+  return m;
+}
+
+function mapOutputs(na: Node, nb: Node, partners: Map<Value, Value[]>): Map<number, number> {
+  const m = new Map<number, number>();
+  na.outputs.forEach((va, t) => {
+    const ps = partners.get(va) ?? [];
+    const j = nb.outputs.findIndex((vb) => ps.includes(vb));
+    if (j >= 0) m.set(t, j);
+    else if (na.outputs.length === nb.outputs.length) m.set(t, t);
+  });
+  return m;
+}
+
+const inputLabel = (n: Node, i: number): string => `${i} ('${n.inputs[i]?.label ?? '?'}')`;
+
+function matchParameters(
+  w: ScopeWork, scope: string, partners: Map<Value, Value[]>, pairedB: Set<Value>, addPair: AddPair, out: Diagnostic[],
+): void {
+  const { nodeA, nodeB, bodyA, bodyB, key, inputMap } = w.body!;
+  const feederB = new Map<Value, number>(bodyB.inputs.map((bb) => [bb.param, bb.from]));
+  for (const ba of bodyA.inputs) {
+    const expected = inputMap.get(ba.from);
+    const candidates = expected ? bodyB.inputs.filter((bb) => expected.includes(bb.from)).map((bb) => bb.param) : [];
+    const named = partners.get(ba.param)?.[0];
+    if (named) {
+      const from = feederB.get(named);
+      if (from !== undefined && expected && expected.length > 0 && !expected.includes(from)) {
+        out.push(diag('EQUIV_BINDING_MISMATCH', nodeB.path, {
+          body: key, param: named.label, fromB: inputLabel(nodeB, from), fromA: inputLabel(nodeA, ba.from),
+        }));
+      }
+      continue;
+    }
+    const free = candidates.find((c) => !pairedB.has(c));
+    if (free) addPair(ba.param, free, 'binding', scope);
+    else if (candidates.length > 0) {
+      out.push(diag('EQUIV_BINDING_MISMATCH', nodeB.path, {
+        body: key, param: candidates[0]!.label, fromB: inputLabel(nodeB, feederB.get(candidates[0]!)!), fromA: `${inputLabel(nodeA, ba.from)}, which feeds '${ba.param.label}' there`,
+      }));
+    }
+  }
+}
+
+function matchResults(w: ScopeWork, scope: string, partners: Map<Value, Value[]>, addPair: AddPair, out: Diagnostic[]): void {
+  const { nodeA, nodeB, bodyA, bodyB, key, outputMap } = w.body!;
+  for (const oa of bodyA.outputs) {
+    const to = outputMap.get(oa.to);
+    if (to === undefined) continue;
+    const ob = bodyB.outputs.find((o) => o.to === to);
+    const va = bodyA.graph.outputs[oa.result];
+    const vb = ob ? bodyB.graph.outputs[ob.result] : undefined;
+    if (!va || !vb) continue;
+    const named = partners.get(va)?.[0];
+    if (named && named !== vb && bodyB.graph.outputs.includes(named)) {
+      out.push(diag('EQUIV_RESULT_MISMATCH', nodeB.path, {
+        body: key, result: named.label, outA: `${oa.to} ('${nodeA.outputs[oa.to]?.label ?? '?'}')`,
+      }));
+    }
+    addPair(va, vb, 'result', scope);
+  }
+}
+
+function matchGraphOutputs(w: ScopeWork, scope: string, partners: Map<Value, Value[]>, pairedB: Set<Value>, addPair: AddPair): void {
+  const resultNames = (g: Graph): string[] => (Array.isArray(g.meta['resultNames']) ? (g.meta['resultNames'] as string[]) : []);
+  const rnB = resultNames(w.b);
+  const rnA = resultNames(w.a);
+  w.a.outputs.forEach((va, r) => {
+    const ps = partners.get(va);
+    if (ps && ps.some((vb) => w.b.outputs.includes(vb))) return;
+    // Result layer names: OpenVINO's ONNX frontend names a Result `<tensor>/sink_port_0`.
+    const namesA = [...va.names, rnA[r] ?? ''].filter((n) => n);
+    const k = w.b.outputs.findIndex((vb, j) => {
+      const rb = rnB[j];
+      return namesA.some((n) => n === rb || `${n}/sink_port_0` === rb || vb.names.includes(n.replace(/\/sink_port_0$/, '')));
+    });
+    if (k >= 0 && !ps) { addPair(va, w.b.outputs[k]!, 'result name', scope); return; }
+    if (!ps && w.a.outputs.length === w.b.outputs.length && !pairedB.has(w.b.outputs[r]!)) {
+      addPair(va, w.b.outputs[r]!, 'position', scope);
+    }
+  });
+}

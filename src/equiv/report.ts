@@ -1,0 +1,53 @@
+import type { Diagnostic } from '../diag/diagnostic.js';
+import type { Status } from './compare-type.js';
+import type { Unmatched, Via } from './correspond.js';
+import type { Side } from './symbols.js';
+
+/** A type as an entry shows it: element type (or `seq(…)`, `?`) and JSON dims (null shape = unknown rank). */
+export interface TypeSummary {
+  dtype: string;
+  shape: (number | string | null)[] | null;
+}
+
+/** One tensor both forms name, compared. */
+export interface EquivEntry {
+  /** Tensor name (A's, or B's when A's value has none). */
+  name: string;
+  /** A's graph holding it: `main`, `main/If_0/then`. */
+  scope: string;
+  pathA: string;
+  pathB: string;
+  status: Status;
+  /** For `compatible`: the side whose type says more; absent when each side is more precise somewhere. */
+  moreSpecific?: Side;
+  a: TypeSummary;
+  b: TypeSummary;
+  /** What differs, `; `-separated (`dim 1: 3 vs 4`). */
+  detail?: string;
+  /** How the two tensors were found to correspond. */
+  via: Via;
+}
+
+export interface EquivReport {
+  /** No contradiction (and the roundtrip comparison, if any, has none either). */
+  ok: boolean;
+  /** Contradictions first, then the rest in model order. */
+  entries: EquivEntry[];
+  /** Named tensors of one form with no counterpart in the other (not a failure). */
+  unmatched: Unmatched[];
+  /** Inference diagnostics of both sides (file set), binding mismatches, contradictions as EQUIV_CONTRADICTION. */
+  diagnostics: Diagnostic[];
+  /** What was compared: file paths, or `<file> (as ov)` for a form made in memory. */
+  a?: string;
+  b?: string;
+  /** With `roundtrip`: the original against the form converted there and back. */
+  roundtrip?: EquivReport;
+}
+
+export interface EquivCounts { equal: number; compatible: number; contradiction: number }
+
+export function countEntries(r: EquivReport): EquivCounts {
+  const c: EquivCounts = { equal: 0, compatible: 0, contradiction: 0 };
+  for (const e of r.entries) c[e.status]++;
+  return c;
+}
