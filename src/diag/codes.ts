@@ -32,6 +32,16 @@ export const CODES = {
   // ── conversion (src/convert, mappings/) ───────────────────────────────────────
 
   // ── shape inference (src/shape) ───────────────────────────────────────────────
+  SHAPE_UNKNOWN_OP: { severity: 'info', message: (p) => `no shape rule for ${p.op} (${p.dialect}, version ${p.version}): outputs left ${p.fallback}` },
+  SHAPE_RULE: E((p) => `${p.op}: ${p.detail}`),
+  SHAPE_RULE_WARNING: W((p) => `${p.op}: ${p.detail}`),
+  SHAPE_RULE_INFO: { severity: 'info', message: (p) => `${p.op}: ${p.detail}` },
+  SHAPE_BAD_ATTR: E((p) => `${p.op}: ${p.detail}`),
+  SHAPE_DECLARED_CONTRADICTS: E((p) => `value '${p.value}' is declared ${p.declared} but inferred ${p.inferred}: ${p.detail}`),
+  SHAPE_IF_TYPE_MISMATCH: E((p) => `If output ${p.index} ('${p.value}'): branches disagree (${p.detail}) under the ${p.policy} merge policy`),
+  SHAPE_IF_RANK_MISMATCH: E((p) => `If output ${p.index} ('${p.value}'): ${p.detail}, which the ${p.policy} merge policy rejects`),
+  SHAPE_IF_BRANCH_OUTPUTS: E((p) => `If body '${p.body}' gives ${p.got} outputs, the node has ${p.expected}`),
+  SHAPE_RULE_FAILED: E((p) => `shape rule for ${p.op} failed (please report): ${p.detail}`),
 
   // ── equivalence check (src/equiv) ─────────────────────────────────────────────
   EQUIV_CONTRADICTION: E((p) => `'${p.name}' contradicts between the two forms: ${p.detail} (B: ${p.pathB})`),
