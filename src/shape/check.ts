@@ -1,0 +1,44 @@
+import type { Dialect } from '../graph/node.js';
+import { formatShape, isInterval, isStatic, type Dim, type Shape } from '../graph/shape.js';
+import { describeType, type ValueType } from '../graph/types.js';
+import { dimRange } from './dim.js';
+
+/**
+ * Declared (as decoded from the file) against inferred: the clauses on which they cannot both be
+ * right, empty when they agree or one side does not know. Definite contradictions only: element
+ * types both known and different, ranks both known and different, static sizes that differ or lie
+ * outside an interval. Symbols are names, not facts, and never contradict.
+ *
+ * IR ports write a dynamic-rank tensor and a scalar alike (no `<dim>`), so on the ov dialect a
+ * declared rank 0 says nothing about the rank.
+ */
+export function contradictions(dialect: Dialect, declared: ValueType | null, inferred: ValueType | null): string[] {
+  if (declared === null || inferred === null || declared.kind === 'unknown' || inferred.kind === 'unknown') return [];
+  if (declared.kind !== inferred.kind) return [`${describeType(declared)} vs ${describeType(inferred)}`];
+  if (declared.kind !== 'tensor' || inferred.kind !== 'tensor') return [];
+  const out: string[] = [];
+  if (declared.elem !== inferred.elem && declared.elem !== 'dynamic' && inferred.elem !== 'dynamic') {
+    out.push(`element type ${declared.elem} vs ${inferred.elem}`);
+  }
+  out.push(...shapeContradictions(dialect, declared.shape, inferred.shape));
+  return out;
+}
+
+function shapeContradictions(dialect: Dialect, d: Shape, i: Shape): string[] {
+  if (d === null || i === null) return [];
+  if (dialect === 'ov' && d.length === 0) return [];
+  if (d.length !== i.length) return [`rank ${d.length} ${formatShape(d)} vs ${i.length} ${formatShape(i)}`];
+  const out: string[] = [];
+  for (let k = 0; k < d.length; k++) {
+    if (!dimsCompatible(d[k]!, i[k]!)) out.push(`dim ${k}: ${formatShape([d[k]!])} vs ${formatShape([i[k]!])}`);
+  }
+  return out;
+}
+
+function dimsCompatible(a: Dim, b: Dim): boolean {
+  if (a === null || b === null) return true;
+  if (!(isStatic(a) || isInterval(a)) || !(isStatic(b) || isInterval(b))) return true;
+  const [al, ah] = dimRange(a);
+  const [bl, bh] = dimRange(b);
+  return Math.max(al, bl) <= Math.min(ah, bh);
+}

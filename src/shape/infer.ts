@@ -1,0 +1,217 @@
+import { AttrTypeError } from '../graph/attr-read.js';
+import { diag, type Diagnostic } from '../diag/diagnostic.js';
+import type { DiagCode, DiagParams } from '../diag/codes.js';
+import type { ElementTypeName } from '../graph/element-type.js';
+import type { Graph } from '../graph/graph.js';
+import type { Model } from '../graph/model.js';
+import type { Node } from '../graph/node.js';
+import { formatShape, type Shape } from '../graph/shape.js';
+import type { Tensor } from '../graph/tensor.js';
+import { describeType, type TensorType, type ValueType } from '../graph/types.js';
+import type { Value } from '../graph/value.js';
+import { contradictions } from './check.js';
+import { partialFromTensor, staticValues } from './partial.js';
+import { nodeVersion, type Registry } from './registry.js';
+import type { BodyResults, IfMergePolicy, OutputInfo, PartialValue, RuleContext } from './rule.js';
+import { defaultRegistry } from './rules/index.js';
+
+export interface InferOptions {
+  /** How If merges its branches; default 'onnx' for the onnx dialect, 'openvino' for ov. */
+  ifMerge?: IfMergePolicy;
+  /** Rules to use (default: every rule in src/shape/rules). */
+  registry?: Registry;
+}
+
+export interface InferenceResult {
+  /** The inferred type of every value of every graph (inputs, initializers, node outputs). */
+  readonly types: Map<Value, ValueType>;
+  /** Known data of small integer tensors (shapes, axes), as propagated. */
+  readonly values: Map<Value, PartialValue>;
+  readonly diagnostics: Diagnostic[];
+  readonly policy: IfMergePolicy;
+}
+
+const UNKNOWN: ValueType = { kind: 'unknown' };
+
+interface Frame {
+  readonly graph: Graph;
+  next: number;
+  bodiesDone: boolean;
+}
+
+/**
+ * Infers the type of every value of the model, graph by graph in topological order, bodies from
+ * the types bound into them. Does not change the model. Iterative: bodies are frames on an
+ * explicit stack, so nesting depth is not limited by the JS stack. Every problem becomes a
+ * diagnostic; inference goes on after it.
+ */
+export function inferTypes(model: Model, opts: InferOptions = {}): InferenceResult {
+  const policy = opts.ifMerge ?? (model.dialect === 'ov' ? 'openvino' : 'onnx');
+  const registry = opts.registry ?? defaultRegistry();
+  const state = new State(policy, registry);
+  state.seedGraph(model.graph, null);
+  const stack: Frame[] = [{ graph: model.graph, next: 0, bodiesDone: false }];
+  while (stack.length) {
+    const f = stack[stack.length - 1]!;
+    if (f.next >= f.graph.nodes.length) {
+      stack.pop();
+      continue;
+    }
+    const node = f.graph.nodes[f.next]!;
+    if (node.bodies.size > 0 && !f.bodiesDone) {
+      f.bodiesDone = true;
+      const bodies = [...node.bodies.values()];
+      for (let k = bodies.length - 1; k >= 0; k--) {
+        state.seedGraph(bodies[k]!.graph, node);
+        stack.push({ graph: bodies[k]!.graph, next: 0, bodiesDone: false });
+      }
+      continue;
+    }
+    state.inferNode(node);
+    f.next++;
+    f.bodiesDone = false;
+  }
+  return { types: state.types, values: state.values, diagnostics: state.diagnostics, policy };
+}
+
+/** Writes the inferred types into `value.type` of every value they describe. */
+export function applyInferred(result: InferenceResult): void {
+  for (const [v, t] of result.types) v.type = t;
+}
+
+class State {
+  readonly types = new Map<Value, ValueType>();
+  readonly values = new Map<Value, PartialValue>();
+  readonly diagnostics: Diagnostic[] = [];
+
+  constructor(readonly policy: IfMergePolicy, readonly registry: Registry) {}
+
+  private report(code: DiagCode, where: string, params: DiagParams): void {
+    this.diagnostics.push(diag(code, where, params));
+  }
+
+  private set(v: Value, t: ValueType | null, value: PartialValue | null | undefined): void {
+    this.types.set(v, t ?? UNKNOWN);
+    if (value) this.values.set(v, value);
+    else if (v.constant) {
+      const p = partialFromTensor(v.constant);
+      if (p) this.values.set(v, p);
+    }
+  }
+
+  /** Graph inputs and initializers: declared for the main graph, bound for If bodies. */
+  seedGraph(g: Graph, owner: Node | null): void {
+    const body = owner ? [...owner.bodies.values()].find((b) => b.graph === g) : undefined;
+    const bindsTypes = owner !== null && owner.op === 'If';
+    for (const p of g.inputs) {
+      const binding = body?.inputs.find((b) => b.param === p);
+      const outer = binding ? owner!.inputs[binding.from] : null;
+      if (bindsTypes && outer) {
+        const t = this.types.get(outer) ?? outer.type;
+        this.set(p, t, this.values.get(outer));
+        this.check(p, g.path, owner!.dialect);
+      } else {
+        this.set(p, p.type, null);
+      }
+    }
+    for (const c of g.initializers) this.set(c, c.type, null);
+  }
+
+  private check(v: Value, where: string, dialect: 'onnx' | 'ov'): void {
+    const inferred = this.types.get(v) ?? null;
+    const problems = contradictions(dialect, v.type, inferred);
+    if (problems.length) {
+      this.report('SHAPE_DECLARED_CONTRADICTS', where, {
+        value: v.label, declared: showType(v.type), inferred: showType(inferred), detail: problems.join('; '),
+      });
+    }
+  }
+
+  inferNode(node: Node): void {
+    const version = nodeVersion(node);
+    const rule = this.registry.lookup(node.dialect, node.domain, node.op, version);
+    const where = node.path;
+    let outs: readonly (OutputInfo | null)[] = [];
+    if (!rule) {
+      const anyDeclared = node.outputs.some((o) => o.type !== null && o.type.kind !== 'unknown');
+      this.report('SHAPE_UNKNOWN_OP', where, {
+        op: node.domain ? `${node.domain}.${node.op}` : node.op, dialect: node.dialect, version: node.version,
+        fallback: anyDeclared ? 'as declared' : 'unknown',
+      });
+      node.outputs.forEach((o) => this.set(o, o.type, null));
+      return;
+    }
+    try {
+      outs = rule.infer(new Context(node, version, this, where));
+    } catch (e) {
+      if (e instanceof AttrTypeError) this.report('SHAPE_BAD_ATTR', where, { op: node.op, detail: e.message });
+      else this.report('SHAPE_RULE_FAILED', where, { op: node.op, detail: e instanceof Error ? e.message : String(e) });
+      outs = [];
+    }
+    node.outputs.forEach((o, i) => {
+      const info = outs[i] ?? null;
+      let t = info?.type ?? null;
+      // A rule that could say nothing at all leaves the declared type (as onnx keeps value_info).
+      if (isNothing(t) && o.type) t = o.type;
+      this.set(o, t, info?.value ?? null);
+      this.check(o, where, node.dialect);
+    });
+  }
+
+  typeOf(v: Value | null): ValueType | null {
+    if (!v) return null;
+    return this.types.get(v) ?? v.type;
+  }
+}
+
+function isNothing(t: ValueType | null): boolean {
+  return t === null || t.kind === 'unknown' || (t.kind === 'tensor' && t.elem === 'dynamic' && t.shape === null);
+}
+
+function showType(t: ValueType | null): string {
+  if (t === null) return '?';
+  if (t.kind === 'tensor') return `${t.elem}${formatShape(t.shape)}`;
+  return describeType(t);
+}
+
+class Context implements RuleContext {
+  constructor(readonly node: Node, readonly version: number, private readonly st: State, private readonly where: string) {}
+
+  get policy(): IfMergePolicy { return this.st.policy; }
+  get numInputs(): number { return this.node.inputs.length; }
+
+  has(i: number): boolean { return this.node.inputs[i] != null; }
+  type(i: number): ValueType | null { return this.st.typeOf(this.node.inputs[i] ?? null); }
+  tensor(i: number): TensorType | null {
+    const t = this.type(i);
+    return t && t.kind === 'tensor' ? t : null;
+  }
+  shape(i: number): Shape { return this.tensor(i)?.shape ?? null; }
+  elem(i: number): ElementTypeName { return this.tensor(i)?.elem ?? 'dynamic'; }
+  value(i: number): PartialValue | null {
+    const v = this.node.inputs[i];
+    return v ? this.st.values.get(v) ?? null : null;
+  }
+  ints(i: number): number[] | null { return staticValues(this.value(i)); }
+  constant(i: number): Tensor | null { return this.node.inputs[i]?.constant ?? null; }
+
+  body(key: string): BodyResults | undefined {
+    const b = this.node.bodies.get(key);
+    if (!b) return undefined;
+    const n = this.node.outputs.length;
+    const types: (ValueType | null)[] = Array.from({ length: n }, () => null);
+    const values: (PartialValue | null)[] = Array.from({ length: n }, () => null);
+    for (const ob of b.outputs) {
+      const v = b.graph.outputs[ob.result];
+      if (!v || ob.to < 0 || ob.to >= n) continue;
+      types[ob.to] = this.st.typeOf(v);
+      values[ob.to] = this.st.values.get(v) ?? null;
+    }
+    return { key, types, values };
+  }
+
+  error(detail: string): void { this.st.diagnostics.push(diag('SHAPE_RULE', this.where, { op: this.node.op, detail })); }
+  warn(detail: string): void { this.st.diagnostics.push(diag('SHAPE_RULE_WARNING', this.where, { op: this.node.op, detail })); }
+  info(detail: string): void { this.st.diagnostics.push(diag('SHAPE_RULE_INFO', this.where, { op: this.node.op, detail })); }
+  report(code: DiagCode, params: DiagParams): void { this.st.diagnostics.push(diag(code, this.where, params)); }
+}

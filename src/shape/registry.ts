@@ -1,0 +1,50 @@
+import type { Dialect, Node } from '../graph/node.js';
+import type { Rule } from './rule.js';
+
+/** Rules looked up by (dialect, domain, op) and the node's version. */
+export interface Registry {
+  lookup(dialect: Dialect, domain: string, op: string, version: number): Rule | undefined;
+  /** Every op with at least one rule, as `dialect:domain:op`. */
+  readonly keys: readonly string[];
+}
+
+const normDomain = (d: string | undefined): string => (d === undefined || d === 'ai.onnx' ? '' : d);
+const keyOf = (dialect: Dialect, domain: string | undefined, op: string): string => `${dialect}:${normDomain(domain)}:${op}`;
+
+/**
+ * Builds the registry from a list of rules (pure). Overlapping version ranges for one op are a
+ * programming error and throw, naming both rules.
+ */
+export function buildRegistry(rules: readonly Rule[]): Registry {
+  const byKey = new Map<string, Rule[]>();
+  for (const r of rules) {
+    const k = keyOf(r.dialect, r.domain, r.op);
+    const list = byKey.get(k) ?? [];
+    for (const o of list) {
+      const lo = Math.max(o.since, r.since);
+      const hi = Math.min(o.until ?? Infinity, r.until ?? Infinity);
+      if (lo <= hi) throw new Error(`shape rules overlap for ${k}: versions ${o.since}..${o.until ?? ''} and ${r.since}..${r.until ?? ''}`);
+    }
+    list.push(r);
+    byKey.set(k, list);
+  }
+  for (const list of byKey.values()) list.sort((a, b) => a.since - b.since);
+  return {
+    keys: [...byKey.keys()].sort(),
+    lookup(dialect, domain, op, version) {
+      const list = byKey.get(keyOf(dialect, domain, op));
+      if (!list || !Number.isFinite(version)) return undefined;
+      return list.find((r) => r.since <= version && version <= (r.until ?? Infinity));
+    },
+  };
+}
+
+/** The version a rule is chosen by: ONNX opset as written, IR `opsetN` → N (NaN otherwise). */
+export function nodeVersion(node: Node): number {
+  if (node.dialect === 'ov') {
+    const m = /^opset(\d+)$/.exec(node.version);
+    return m ? Number(m[1]) : NaN;
+  }
+  const n = Number(node.version);
+  return node.version.trim() !== '' && Number.isInteger(n) ? n : NaN;
+}

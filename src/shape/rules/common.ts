@@ -1,0 +1,74 @@
+import { attrInt, attrInts, attrString } from '../../graph/attr-read.js';
+import type { ElementTypeName } from '../../graph/element-type.js';
+import type { Dialect } from '../../graph/node.js';
+import { isStatic, type Dim, type Shape } from '../../graph/shape.js';
+import type { BroadcastResult } from '../broadcast.js';
+import { addDims, mulDims, normAxis } from '../dim.js';
+import type { InferFn, OutputInfo, PartialValue, Rule, RuleContext } from '../rule.js';
+import { out } from '../rule.js';
+
+/** Attribute helpers with defaults, as numbers (attribute values here are small). */
+export const intAttr = (c: RuleContext, name: string, def: number): number => {
+  const v = attrInt(c.node, name);
+  return v === undefined ? def : Number(v);
+};
+export const intsAttr = (c: RuleContext, name: string): number[] | undefined => attrInts(c.node, name)?.map(Number);
+export const strAttr = (c: RuleContext, name: string, def: string): string => attrString(c.node, name) ?? def;
+
+/** One rule per op name, same function: for families defined as data. */
+export function family(dialect: Dialect, ops: readonly string[], since: number, infer: InferFn, until?: number): Rule[] {
+  return ops.map((op) => (until === undefined ? { dialect, op, since, infer } : { dialect, op, since, until, infer }));
+}
+
+/** Output 0 has input 0's type (and data). */
+export const sameAsInput: InferFn = (c) => [{ type: c.type(0), value: c.value(0) }];
+
+/** Output 0 has input 0's shape and the given element type. */
+export const sameShapeAs = (elem: ElementTypeName): InferFn => (c) => [out(elem, c.shape(0))];
+
+/** Applies a broadcast result, reporting a failure. */
+export function broadcastOr(c: RuleContext, r: BroadcastResult): Shape {
+  if (r.ok) return r.shape;
+  c.error(r.reason);
+  return null;
+}
+
+/** Elementwise data propagation on partial values (same length, or one side a single element). */
+export function zipValues(a: PartialValue | null, b: PartialValue | null, f: (x: Dim, y: Dim) => Dim): PartialValue | null {
+  if (!a || !b) return null;
+  if (a.length === b.length) return a.map((x, i) => f(x, b[i]!));
+  if (a.length === 1) return b.map((y) => f(a[0]!, y));
+  if (b.length === 1) return a.map((x) => f(x, b[0]!));
+  return null;
+}
+
+/** Arithmetic on partial values; `intervals` for OpenVINO's bound evaluation. */
+export const ARITH: Record<string, (intervals: boolean) => (x: Dim, y: Dim) => Dim> = {
+  add: (iv) => (x, y) => addDims(x, y, iv),
+  sub: () => (x, y) => (isStatic(x) && isStatic(y) ? x - y : isStatic(y) && y === 0 ? x : null),
+  mul: (iv) => (x, y) => mulDims(x, y, iv),
+  div: () => (x, y) => (isStatic(x) && isStatic(y) && y !== 0 ? Math.trunc(x / y) : isStatic(y) && y === 1 ? x : null),
+};
+
+/** Axis normalisation that reports. */
+export function axisOr(c: RuleContext, axis: number, rank: number): number | undefined {
+  const a = normAxis(axis, rank);
+  if (a === undefined) c.error(`axis ${axis} is out of range for rank ${rank}`);
+  return a;
+}
+
+/** A shape as a partial value (Shape/ShapeOf data): rank known → one element per dim. */
+export function shapeAsValue(s: Shape): PartialValue | null {
+  return s === null ? null : [...s];
+}
+
+/** The shape a 1-D shape tensor describes: from its data when known, else rank from its length. */
+export function shapeFromInput(c: RuleContext, i: number): { dims: Dim[] } | null {
+  const v = c.value(i);
+  if (v) return { dims: [...v] };
+  const s = c.shape(i);
+  if (s && s.length === 1 && isStatic(s[0]!)) return { dims: Array.from({ length: s[0] }, () => null) };
+  return null;
+}
+
+export const unknownOut = (): OutputInfo => ({ type: { kind: 'tensor', elem: 'dynamic', shape: null } });

@@ -1,0 +1,23 @@
+import { buildRegistry, type Registry } from '../registry.js';
+import type { Rule } from '../rule.js';
+import { controlFlowRules } from './control.js';
+import { onnxElementwiseRules } from './onnx/elementwise.js';
+import { onnxMathRules } from './onnx/math.js';
+import { onnxReduceRules } from './onnx/reduce.js';
+import { onnxTensorRules } from './onnx/tensor.js';
+import { ovElementwiseRules } from './ov/elementwise.js';
+import { ovMovementRules } from './ov/movement.js';
+import { ovReduceRules } from './ov/reduce.js';
+
+/** Every shape rule, both dialects. */
+export const ALL_RULES: readonly Rule[] = [
+  ...onnxElementwiseRules, ...onnxTensorRules, ...onnxReduceRules, ...onnxMathRules,
+  ...ovElementwiseRules, ...ovMovementRules, ...ovReduceRules,
+  ...controlFlowRules,
+];
+
+let cached: Registry | undefined;
+export function defaultRegistry(): Registry {
+  cached ??= buildRegistry(ALL_RULES);
+  return cached;
+}

@@ -1,0 +1,70 @@
+import { attrInt } from '../../../graph/attr-read.js';
+import type { ElementTypeName } from '../../../graph/element-type.js';
+import type { Shape } from '../../../graph/shape.js';
+import { onnxBroadcast } from '../../broadcast.js';
+import { mergeShape } from '../../dim.js';
+import { out, type InferFn, type Rule, type RuleContext } from '../../rule.js';
+import { ARITH, broadcastOr, family, sameAsInput, zipValues } from '../common.js';
+
+/**
+ * ONNX elementwise ops (onnx/defs/math, logical, nn): unary ops keep their input's type; binary
+ * ops broadcast multidirectionally from opset 7 (before: `broadcast`/`axis` attributes, output
+ * shaped as A); comparisons and logical ops give bool. Add/Sub/Mul/Div also propagate data on
+ * small integer tensors, as onnx's data propagation does.
+ */
+
+const UNARY = [
+  'Abs', 'Neg', 'Relu', 'Sigmoid', 'Tanh', 'Exp', 'Log', 'Sqrt', 'Reciprocal', 'Floor', 'Ceil', 'Round',
+  'Sign', 'Sin', 'Cos', 'Tan', 'Asin', 'Acos', 'Atan', 'Sinh', 'Cosh', 'Asinh', 'Acosh', 'Atanh',
+  'Erf', 'Softplus', 'Softsign', 'Elu', 'Selu', 'LeakyRelu', 'ThresholdedRelu', 'HardSigmoid',
+  'HardSwish', 'Mish', 'Gelu', 'Celu', 'Softmax', 'LogSoftmax', 'Hardmax', 'Shrink', 'BitwiseNot',
+  'Clip', 'Dropout', 'LRN', 'MeanVarianceNormalization', 'InstanceNormalization',
+  'LpNormalization', 'CumSum', 'Trilu', 'ReverseSequence', 'Identity',
+];
+
+/** Output 0: input 0's type; Dropout's optional mask output is bool of the same shape. */
+const unary: InferFn = (c) => {
+  const first = sameAsInput(c)[0]!;
+  if (c.node.op === 'Dropout' && c.node.outputs.length > 1) return [first, out('boolean', c.shape(0))];
+  return [first];
+};
+
+const isNot = (c: RuleContext): boolean => c.node.op === 'Not';
+
+/** The broadcast shape of all inputs (opset ≥ 7), or A's shape under legacy broadcast rules. */
+function binaryShape(c: RuleContext): Shape {
+  const present = Array.from({ length: c.numInputs }, (_, i) => i).filter((i) => c.has(i));
+  if (c.version < 7 && ['Add', 'Sub', 'Mul', 'Div', 'Pow', 'And', 'Or', 'Xor', 'Equal', 'Greater', 'Less'].includes(c.node.op)) {
+    const legacy = attrInt(c.node, 'broadcast');
+    if (legacy !== undefined && legacy !== 0n) return c.shape(0);
+    const m = mergeShape(c.shape(0), c.shape(1));
+    if (m === undefined) { c.error('inputs must have the same shape when broadcast=0'); return null; }
+    return m;
+  }
+  return broadcastOr(c, onnxBroadcast(present.map((i) => c.shape(i))));
+}
+
+const ARITH_OPS: Record<string, keyof typeof ARITH> = { Add: 'add', Sub: 'sub', Mul: 'mul', Div: 'div' };
+
+const binary = (elem?: ElementTypeName): InferFn => (c) => {
+  const shape = binaryShape(c);
+  const e = elem ?? c.elem(0);
+  const op = ARITH_OPS[c.node.op];
+  const value = op && (e === 'i64' || e === 'i32') ? zipValues(c.value(0), c.value(1), ARITH[op]!(false)) : null;
+  return [out(e, shape, value)];
+};
+
+const where: InferFn = (c) => [out(c.elem(1), broadcastOr(c, onnxBroadcast([c.shape(0), c.shape(1), c.shape(2)])))];
+
+const prelu: InferFn = (c) => [out(c.elem(0), c.version >= 7 ? broadcastOr(c, onnxBroadcast([c.shape(0), c.shape(1)])) : c.shape(0))];
+
+export const onnxElementwiseRules: Rule[] = [
+  ...family('onnx', UNARY, 1, unary),
+  ...family('onnx', ['Not'], 1, (c) => [out('boolean', isNot(c) ? c.shape(0) : null)]),
+  ...family('onnx', ['IsNaN', 'IsInf'], 9, (c) => [out('boolean', c.shape(0))]),
+  ...family('onnx', ['Add', 'Sub', 'Mul', 'Div', 'Pow', 'Mod', 'BitShift', 'BitwiseAnd', 'BitwiseOr', 'BitwiseXor'], 1, binary()),
+  ...family('onnx', ['Max', 'Min', 'Sum', 'Mean'], 1, binary()),
+  ...family('onnx', ['Equal', 'Greater', 'Less', 'GreaterOrEqual', 'LessOrEqual', 'And', 'Or', 'Xor'], 1, binary('boolean')),
+  { dialect: 'onnx', op: 'Where', since: 9, infer: where },
+  { dialect: 'onnx', op: 'PRelu', since: 1, infer: prelu },
+];

@@ -1,0 +1,345 @@
+import { attrInt } from '../../../graph/attr-read.js';
+import { fromOnnxDataType, type ElementTypeName } from '../../../graph/element-type.js';
+import { isStatic, type Dim, type Shape } from '../../../graph/shape.js';
+import { readFloats } from '../../../graph/tensor.js';
+import { normalizeAxes, onnxBroadcast } from '../../broadcast.js';
+import { addDims, divDims, mergeDim, mulDims, shapeProduct, sliceDim } from '../../dim.js';
+import { partialFromTensor, toDimNumber } from '../../partial.js';
+import { out, type InferFn, type PartialValue, type Rule, type RuleContext } from '../../rule.js';
+import { axisOr, broadcastOr, intAttr, intsAttr, shapeAsValue, shapeFromInput } from '../common.js';
+
+/**
+ * ONNX tensor-manipulation ops (onnx/defs/tensor), each following onnx's shape inference for
+ * its opsets, with data propagation (Shape, Gather, Concat, Slice, Squeeze, Unsqueeze, Cast…)
+ * so that shape computations give static shapes, as onnx's data_prop does.
+ */
+
+const constant: InferFn = (c) => {
+  const a = (n: string) => c.node.attrs.get(n);
+  const t = a('value');
+  if (t && t.type === 'tensor') return [out(t.value.elem, t.value.dims, partialFromTensor(t.value))];
+  const vi = a('value_int'); if (vi && vi.type === 'int') return [out('i64', [], [toDimNumber(vi.value)])];
+  const vis = a('value_ints'); if (vis && vis.type === 'ints') return [out('i64', [vis.value.length], vis.value.map(toDimNumber))];
+  const vf = a('value_float'); if (vf) return [out('f32', [])];
+  const vfs = a('value_floats'); if (vfs && vfs.type === 'floats') return [out('f32', [vfs.value.length])];
+  const vs = a('value_string'); if (vs) return [out('string', [])];
+  const vss = a('value_strings'); if (vss && vss.type === 'strings') return [out('string', [vss.value.length])];
+  c.error('Constant has none of value, value_float(s), value_int(s), value_string(s) (sparse_value is not inferred)');
+  return [];
+};
+
+const castTo = (c: RuleContext): ElementTypeName => {
+  const code = attrInt(c.node, 'to');
+  const t = code === undefined ? undefined : fromOnnxDataType(Number(code));
+  if (!t) { c.error(`unknown target type to=${code}`); return 'dynamic'; }
+  return t.name;
+};
+const isIntLike = (e: ElementTypeName) => ['i64', 'i32', 'i16', 'i8', 'u8', 'u16', 'u32', 'u64'].includes(e);
+const cast: InferFn = (c) => {
+  const to = castTo(c);
+  return [out(to, c.shape(0), isIntLike(to) && isIntLike(c.elem(0)) ? c.value(0) : null)];
+};
+const castLike: InferFn = (c) => [out(c.elem(1), c.shape(0), isIntLike(c.elem(1)) && isIntLike(c.elem(0)) ? c.value(0) : null)];
+
+/** Shape-15: start/end slice the dims (clamped). */
+const shapeOp: InferFn = (c) => {
+  const s = c.shape(0);
+  if (s === null) return [out('i64', [null])];
+  let start = c.version >= 15 ? intAttr(c, 'start', 0) : 0;
+  let end = c.version >= 15 ? intAttr(c, 'end', s.length) : s.length;
+  const clamp = (x: number) => Math.min(Math.max(x < 0 ? x + s.length : x, 0), s.length);
+  start = clamp(start); end = clamp(end);
+  const dims = s.slice(start, Math.max(start, end));
+  return [out('i64', [dims.length], shapeAsValue(dims))];
+};
+
+const size: InferFn = (c) => {
+  const p = shapeProduct(c.shape(0), false);
+  return [out('i64', [], p !== null && isStatic(p) ? [p] : null)];
+};
+
+/** Reshape-5/13/14/19/21: the target from the shape input's data; 0 copies (unless allowzero), one -1 solved. */
+const reshape: InferFn = (c) => {
+  const target = shapeFromInput(c, 1);
+  if (!target) return [out(c.elem(0), null)];
+  const allowzero = c.version >= 14 && intAttr(c, 'allowzero', 0) !== 0;
+  const input = c.shape(0);
+  const dims: Dim[] = [];
+  let minus = -1;
+  for (let i = 0; i < target.dims.length; i++) {
+    const d = target.dims[i]!;
+    if (isStatic(d)) {
+      if (d === 0 && !allowzero) {
+        if (input !== null && i >= input.length) { c.error(`shape[${i}] = 0 copies a dimension the input (rank ${input.length}) does not have`); dims.push(null); }
+        else dims.push(input === null ? null : input[i]!);
+      } else if (d === -1) {
+        if (minus >= 0) c.error('more than one -1 in the target shape');
+        minus = i;
+        dims.push(null);
+      } else if (d < -1) { c.error(`invalid dimension ${d} in the target shape`); dims.push(null); }
+      else dims.push(d);
+    } else dims.push(d);
+  }
+  if (minus >= 0 && input !== null) {
+    const total = shapeProduct(input, false);
+    const rest = shapeProduct(dims.filter((_, i) => i !== minus), false);
+    if (isStatic(total) && isStatic(rest)) {
+      if (rest === 0 || total % rest !== 0) c.error(`cannot reshape ${total} elements with ${rest} in the other dimensions`);
+      else dims[minus] = total / rest;
+    } else dims[minus] = divDims(total, rest, false);
+  }
+  return [out(c.elem(0), dims, c.value(0))];
+};
+
+function axesFrom(c: RuleContext, attrUntil: number, input: number): number[] | null | undefined {
+  // undefined: no axes given; null: given but not known
+  if (c.version <= attrUntil) return intsAttr(c, 'axes');
+  if (!c.has(input)) return undefined;
+  return c.ints(input);
+}
+
+/** Squeeze-1/11 (attribute axes), 13/21 (input axes): no axes → every static 1 (unknowns: unknown rank). */
+const squeeze: InferFn = (c) => {
+  const s = c.shape(0);
+  const axes = axesFrom(c, 12, 1);
+  if (s === null || axes === null) return [out(c.elem(0), null)];
+  if (axes === undefined) {
+    if (s.some((d) => !isStatic(d))) return [out(c.elem(0), null)];
+    return [out(c.elem(0), s.filter((d) => d !== 1), c.value(0))];
+  }
+  const norm = normalizeAxes(axes, s.length);
+  if (typeof norm === 'string') { c.error(norm); return [out(c.elem(0), null)]; }
+  for (const a of norm) if (isStatic(s[a]!) && s[a] !== 1) c.error(`cannot squeeze axis ${a} of size ${s[a]}`);
+  return [out(c.elem(0), s.filter((_, i) => !norm.includes(i)), c.value(0))];
+};
+
+/** Unsqueeze-1/11 (attribute axes), 13/21 (input axes): axes index the output. */
+const unsqueeze: InferFn = (c) => {
+  const s = c.shape(0);
+  const axes = axesFrom(c, 12, 1);
+  if (axes === undefined) { c.error('axes are required'); return [out(c.elem(0), null)]; }
+  if (s === null || axes === null) return [out(c.elem(0), null)];
+  const rank = s.length + axes.length;
+  const norm = normalizeAxes(axes, rank);
+  if (typeof norm === 'string') { c.error(norm); return [out(c.elem(0), null)]; }
+  const dims: Dim[] = [];
+  let k = 0;
+  for (let i = 0; i < rank; i++) dims.push(norm.includes(i) ? 1 : s[k++]!);
+  return [out(c.elem(0), dims, c.value(0))];
+};
+
+const flatten: InferFn = (c) => {
+  const s = c.shape(0);
+  if (s === null) return [out(c.elem(0), [null, null])];
+  let axis = intAttr(c, 'axis', 1);
+  if (axis < 0) axis += s.length;
+  if (axis < 0 || axis > s.length) { c.error(`axis out of range for rank ${s.length}`); return [out(c.elem(0), [null, null])]; }
+  return [out(c.elem(0), [shapeProduct(s.slice(0, axis), false), shapeProduct(s.slice(axis), false)])];
+};
+
+/** Concat: equal ranks, other axes merge, the axis sums; data concatenates. */
+export function concatShapes(c: RuleContext, shapes: Shape[], axisAttr: number, intervals: boolean): Shape {
+  const known = shapes.filter((s): s is readonly Dim[] => s !== null);
+  if (known.length === 0) return null;
+  const rank = known[0]!.length;
+  if (known.some((s) => s.length !== rank)) { c.error(`inputs have different ranks ${known.map((s) => s.length).join(', ')}`); return null; }
+  const axis = axisOr(c, axisAttr, rank);
+  if (axis === undefined) return null;
+  const dims: Dim[] = [...known[0]!];
+  let sum: Dim = 0;
+  for (const s of shapes) sum = s === null ? null : addDims(sum, s[axis]!, intervals);
+  for (let i = 0; i < rank; i++) {
+    if (i === axis) continue;
+    for (const s of known.slice(1)) {
+      const m = mergeDim(dims[i]!, s[i]!);
+      if (m === undefined) { c.error(`dimension ${i} differs between inputs`); dims[i] = null; }
+      else dims[i] = m;
+    }
+  }
+  dims[axis] = sum;
+  return dims;
+}
+
+export function concatValues(c: RuleContext): PartialValue | null {
+  const vals: Dim[] = [];
+  for (let i = 0; i < c.numInputs; i++) {
+    const v = c.value(i);
+    const s = c.shape(i);
+    if (!v || !s || s.length > 1) return null;
+    vals.push(...v);
+  }
+  return vals;
+}
+
+const concat: InferFn = (c) => {
+  const shapes = Array.from({ length: c.numInputs }, (_, i) => c.shape(i));
+  return [out(c.elem(0), concatShapes(c, shapes, intAttr(c, 'axis', 1), false), concatValues(c))];
+};
+
+/** Split-1/2/11/13/18: explicit sizes, or equal parts (18: num_outputs, last part smaller). */
+const split: InferFn = (c) => {
+  const s = c.shape(0);
+  const n = c.node.outputs.length;
+  const unknownAll = () => c.node.outputs.map(() => out(c.elem(0), s === null ? null : s.map(() => null)));
+  if (s === null) return c.node.outputs.map(() => out(c.elem(0), null));
+  const axis = axisOr(c, intAttr(c, 'axis', 0), s.length);
+  if (axis === undefined) return unknownAll();
+  let sizes: number[] | null | undefined;
+  if (c.version >= 13) sizes = c.has(1) ? c.ints(1) : undefined;
+  else sizes = intsAttr(c, 'split') ?? (c.version < 2 && c.has(1) ? c.ints(1) : undefined);
+  if (sizes === null) return unknownAll();
+  const d = s[axis]!;
+  if (sizes === undefined) {
+    if (!isStatic(d)) return c.node.outputs.map(() => out(c.elem(0), s.map((x, i) => (i === axis ? null : x))));
+    if (c.version >= 18 && c.node.attrs.has('num_outputs')) {
+      const chunk = Math.ceil(d / n);
+      sizes = Array.from({ length: n }, (_, i) => Math.max(0, Math.min(chunk, d - chunk * i)));
+    } else {
+      if (d % n !== 0) c.error(`dimension ${d} does not split into ${n} equal parts`);
+      sizes = Array.from({ length: n }, () => Math.floor(d / n));
+    }
+  }
+  if (sizes.length !== n) c.error(`split has ${sizes.length} sizes for ${n} outputs`);
+  if (isStatic(d) && sizes.reduce((a, b) => a + b, 0) !== d) c.error(`split sizes sum to ${sizes.reduce((a, b) => a + b, 0)}, dimension is ${d}`);
+  return c.node.outputs.map((_, k) => out(c.elem(0), s.map((x, i) => (i === axis ? sizes![k] ?? null : x))));
+};
+
+const transpose: InferFn = (c) => {
+  const s = c.shape(0);
+  if (s === null) return [out(c.elem(0), null)];
+  const perm = intsAttr(c, 'perm') ?? s.map((_, i) => s.length - 1 - i);
+  const norm = normalizeAxes(perm, s.length);
+  if (typeof norm === 'string' || perm.length !== s.length) { c.error(`perm ${perm.join(',')} does not permute rank ${s.length}`); return [out(c.elem(0), s.map(() => null))]; }
+  return [out(c.elem(0), norm.map((p) => s[p]!))];
+};
+
+/** Gather: data[:axis] + indices + data[axis+1:]; data of a 1-D tensor gathered too. */
+export function gatherShape(c: RuleContext, data: Shape, indices: Shape, axisIn: number, batchDims = 0): Shape {
+  if (data === null || indices === null) return null;
+  const axis = axisOr(c, axisIn, data.length);
+  if (axis === undefined) return null;
+  return [...data.slice(0, axis), ...indices.slice(batchDims), ...data.slice(axis + 1)];
+}
+
+export function gatherValue(data: PartialValue | null, dataShape: Shape, idx: number[] | null, axis: number): PartialValue | null {
+  if (!data || !idx || !dataShape || dataShape.length !== 1 || (axis !== 0 && axis !== -1)) return null;
+  const n = data.length;
+  const outv: Dim[] = [];
+  for (const i of idx) {
+    const k = i < 0 ? i + n : i;
+    if (k < 0 || k >= n) return null;
+    outv.push(data[k]!);
+  }
+  return outv;
+}
+
+const gather: InferFn = (c) => {
+  const axis = intAttr(c, 'axis', 0);
+  return [out(c.elem(0), gatherShape(c, c.shape(0), c.shape(1), axis), gatherValue(c.value(0), c.shape(0), c.ints(1), axis))];
+};
+
+/** Slice-1 (attributes) and 10/11/13 (inputs starts, ends, axes, steps). */
+const slice: InferFn = (c) => {
+  const s = c.shape(0);
+  if (s === null) return [out(c.elem(0), null)];
+  let starts: number[] | null | undefined;
+  let ends: number[] | null | undefined;
+  let axes: number[] | null | undefined;
+  let steps: number[] | null | undefined;
+  if (c.version < 10) {
+    starts = intsAttr(c, 'starts'); ends = intsAttr(c, 'ends'); axes = intsAttr(c, 'axes');
+  } else {
+    starts = c.ints(1); ends = c.ints(2);
+    axes = c.has(3) ? c.ints(3) : undefined;
+    steps = c.has(4) ? c.ints(4) : undefined;
+  }
+  if (!starts || !ends || axes === null || steps === null) {
+    // onnx: bounds unknown → only the rank (axes known: those dims unknown)
+    if (axes) {
+      const norm = normalizeAxes(axes, s.length);
+      if (typeof norm !== 'string') return [out(c.elem(0), s.map((d, i) => (norm.includes(i) ? null : d)))];
+    }
+    return [out(c.elem(0), s.map(() => null))];
+  }
+  const ax = axes ?? starts.map((_, i) => i);
+  const norm = normalizeAxes(ax, s.length);
+  if (typeof norm === 'string') { c.error(norm); return [out(c.elem(0), s.map(() => null))]; }
+  const dims: Dim[] = [...s];
+  norm.forEach((a, k) => {
+    const step = steps?.[k] ?? 1;
+    if (step === 0) { c.error('step 0'); dims[a] = null; return; }
+    dims[a] = sliceDim(starts![k]!, ends![k]!, step, s[a]!, false);
+  });
+  let value: PartialValue | null = null;
+  const v = c.value(0);
+  if (v && s.length === 1 && norm.length === 1) {
+    const n = v.length;
+    const step = steps?.[0] ?? 1;
+    const lo = starts[0]!, hi = ends[0]!;
+    const idx: Dim[] = [];
+    const clampS = (x: number) => { const y = x < 0 ? x + n : x; return step > 0 ? Math.min(Math.max(y, 0), n) : Math.min(Math.max(y, -1), n - 1); };
+    for (let i = clampS(lo); step > 0 ? i < clampS(hi) : i > clampS(hi); i += step) idx.push(v[i]!);
+    value = idx;
+  }
+  return [out(c.elem(0), dims, value)];
+};
+
+const expand: InferFn = (c) => {
+  const target = shapeFromInput(c, 1);
+  if (!target) return [out(c.elem(0), null)];
+  return [out(c.elem(0), broadcastOr(c, onnxBroadcast([c.shape(0), target.dims])))];
+};
+
+const tile: InferFn = (c) => {
+  const s = c.shape(0);
+  const reps = c.value(1);
+  if (s === null) return [out(c.elem(0), null)];
+  if (!reps) return [out(c.elem(0), s.map(() => null))];
+  if (reps.length !== s.length) c.error(`repeats has ${reps.length} elements for rank ${s.length}`);
+  return [out(c.elem(0), s.map((d, i) => mulDims(d, reps[i] ?? null, false)))];
+};
+
+const constantOfShape: InferFn = (c) => {
+  const v = c.node.attrs.get('value');
+  const elem = v && v.type === 'tensor' ? v.value.elem : 'f32';
+  const target = shapeFromInput(c, 0);
+  return [out(elem, target ? target.dims : null)];
+};
+
+/** A scalar input as a number (integers from data propagation, floats from constants). */
+export function scalarOf(c: RuleContext, i: number): number | null {
+  const v = c.ints(i);
+  if (v && v.length === 1) return v[0]!;
+  const t = c.constant(i);
+  if (t && (t.elem === 'f32' || t.elem === 'f64') && t.dims.length <= 1) return readFloats(t)[0] ?? null;
+  return null;
+}
+
+export function rangeLength(start: number | null, limit: number | null, delta: number | null): Dim {
+  if (start === null || limit === null || delta === null || delta === 0) return null;
+  return Math.max(Math.ceil((limit - start) / delta), 0);
+}
+
+const range: InferFn = (c) => [out(c.elem(0), [rangeLength(scalarOf(c, 0), scalarOf(c, 1), scalarOf(c, 2))])];
+
+export const onnxTensorRules: Rule[] = [
+  { dialect: 'onnx', op: 'Constant', since: 1, infer: constant },
+  { dialect: 'onnx', op: 'Cast', since: 1, infer: cast },
+  { dialect: 'onnx', op: 'CastLike', since: 15, infer: castLike },
+  { dialect: 'onnx', op: 'Shape', since: 1, infer: shapeOp },
+  { dialect: 'onnx', op: 'Size', since: 1, infer: size },
+  { dialect: 'onnx', op: 'Reshape', since: 5, infer: reshape },
+  { dialect: 'onnx', op: 'Squeeze', since: 1, infer: squeeze },
+  { dialect: 'onnx', op: 'Unsqueeze', since: 1, infer: unsqueeze },
+  { dialect: 'onnx', op: 'Flatten', since: 1, infer: flatten },
+  { dialect: 'onnx', op: 'Concat', since: 1, infer: concat },
+  { dialect: 'onnx', op: 'Split', since: 1, infer: split },
+  { dialect: 'onnx', op: 'Transpose', since: 1, infer: transpose },
+  { dialect: 'onnx', op: 'Gather', since: 1, infer: gather },
+  { dialect: 'onnx', op: 'Slice', since: 1, infer: slice },
+  { dialect: 'onnx', op: 'Expand', since: 8, infer: expand },
+  { dialect: 'onnx', op: 'Tile', since: 6, infer: tile },
+  { dialect: 'onnx', op: 'ConstantOfShape', since: 9, infer: constantOfShape },
+  { dialect: 'onnx', op: 'Range', since: 11, infer: range },
+];
+

@@ -1,0 +1,74 @@
+import { fromIrElementType, type ElementTypeName } from '../../../graph/element-type.js';
+import { ovAutoBroadcast, ovNumpyBroadcast } from '../../broadcast.js';
+import { out, type InferFn, type Rule, type RuleContext } from '../../rule.js';
+import { ARITH, broadcastOr, family, intAttr, sameAsInput, strAttr, zipValues } from '../common.js';
+
+/**
+ * OpenVINO elementwise ops: unary ops keep their input's type; binary arithmetic
+ * (BinaryElementwiseArithmetic), comparison and logical ops broadcast by `auto_broadcast`
+ * (numpy by default, none, pdpd with its axis) and merge the element types; comparisons and
+ * logical ops give boolean. Add/Subtract/Multiply/Divide propagate bounds on small integer data.
+ */
+const UNARY = [
+  'Abs', 'Negative', 'Relu', 'Sigmoid', 'Tanh', 'Exp', 'Log', 'Sqrt', 'Floor', 'Ceiling', 'Sign', 'Sin', 'Cos',
+  'Tan', 'Asin', 'Acos', 'Atan', 'Sinh', 'Cosh', 'Asinh', 'Acosh', 'Atanh', 'Erf', 'SoftPlus', 'SoftSign',
+  'Elu', 'Clamp', 'HSwish', 'HSigmoid', 'Mish', 'Gelu', 'Swish', 'Softmax', 'LogSoftmax', 'Selu',
+  'HardSigmoid', 'GRN', 'MVN', 'NormalizeL2', 'Round', 'CumSum', 'BitwiseNot', 'PRelu', 'LRN', 'ReverseSequence',
+];
+
+/** Element types merge: equal, or dynamic with anything; otherwise an error. */
+export function mergeElem(c: RuleContext, a: ElementTypeName, b: ElementTypeName): ElementTypeName {
+  if (a === b || b === 'dynamic') return a;
+  if (a === 'dynamic') return b;
+  c.error(`arguments have different element types ${a} and ${b}`);
+  return 'dynamic';
+}
+
+const ARITH_OPS: Record<string, keyof typeof ARITH> = { Add: 'add', Subtract: 'sub', Multiply: 'mul', Divide: 'div' };
+
+function binaryShape(c: RuleContext) {
+  const spec = strAttr(c, 'auto_broadcast', 'numpy');
+  return broadcastOr(c, ovAutoBroadcast(spec, c.shape(0), c.shape(1), intAttr(c, 'axis', -1)));
+}
+
+const arithmetic: InferFn = (c) => {
+  const elem = mergeElem(c, c.elem(0), c.elem(1));
+  const op = ARITH_OPS[c.node.op];
+  const value = op && (elem === 'i64' || elem === 'i32') ? zipValues(c.value(0), c.value(1), ARITH[op]!(true)) : null;
+  return [out(elem, binaryShape(c), value)];
+};
+
+const comparison: InferFn = (c) => {
+  mergeElem(c, c.elem(0), c.elem(1));
+  return [out('boolean', binaryShape(c))];
+};
+
+const convert: InferFn = (c) => {
+  const s = strAttr(c, 'destination_type', '');
+  const t = fromIrElementType(s.trim().toLowerCase() === 'boolean' ? 'boolean' : s.trim());
+  if (!t) { c.error(`unknown destination_type '${s}'`); return [out('dynamic', c.shape(0))]; }
+  const ints = ['i64', 'i32', 'u64', 'u32', 'i16', 'u16', 'i8', 'u8'];
+  return [out(t.name, c.shape(0), ints.includes(t.name) && ints.includes(c.elem(0)) ? c.value(0) : null)];
+};
+
+/** Select-1: cond broadcast with then/else (numpy), element type of then/else merged. */
+const select: InferFn = (c) => {
+  const elem = mergeElem(c, c.elem(1), c.elem(2));
+  const spec = strAttr(c, 'auto_broadcast', 'numpy');
+  const te = broadcastOr(c, ovAutoBroadcast(spec, c.shape(1), c.shape(2)));
+  const shape = spec.toLowerCase() === 'pdpd' ? te : broadcastOr(c, ovNumpyBroadcast(c.shape(0), te));
+  return [out(elem, shape)];
+};
+
+export const ovElementwiseRules: Rule[] = [
+  ...family('ov', UNARY, 1, sameAsInput),
+  { dialect: 'ov', op: 'Convert', since: 1, infer: convert },
+  { dialect: 'ov', op: 'ConvertLike', since: 1, infer: (c) => [out(c.elem(1), c.shape(0))] },
+  ...family('ov', ['LogicalNot'], 1, (c) => [out('boolean', c.shape(0))]),
+  ...family('ov', ['IsNaN', 'IsInf', 'IsFinite'], 10, (c) => [out('boolean', c.shape(0))]),
+  ...family('ov', ['Add', 'Subtract', 'Multiply', 'Divide', 'Maximum', 'Minimum', 'Power', 'FloorMod', 'Mod',
+    'SquaredDifference', 'BitwiseAnd', 'BitwiseOr', 'BitwiseXor'], 1, arithmetic),
+  ...family('ov', ['Equal', 'NotEqual', 'Greater', 'GreaterEqual', 'Less', 'LessEqual'], 1, comparison),
+  ...family('ov', ['LogicalAnd', 'LogicalOr', 'LogicalXor'], 1, comparison),
+  { dialect: 'ov', op: 'Select', since: 1, infer: select },
+];

@@ -1,0 +1,29 @@
+import { attrBool } from '../../../graph/attr-read.js';
+import { out, type InferFn, type Rule } from '../../rule.js';
+import { reduceShape } from '../onnx/reduce.js';
+import { family } from '../common.js';
+import { matmulShape } from '../onnx/math.js';
+import { ovNumpyBroadcast } from '../../broadcast.js';
+
+/** OpenVINO reductions (axes input, keep_dims default false) and MatMul (transpose_a/b, numpy batch). */
+const REDUCE = ['ReduceMax', 'ReduceMin', 'ReduceMean', 'ReduceSum', 'ReduceProd', 'ReduceL1', 'ReduceL2',
+  'ReduceLogicalAnd', 'ReduceLogicalOr'];
+
+const reduce: InferFn = (c) => {
+  const keep = attrBool(c.node, 'keep_dims') ?? false;
+  const axes = c.ints(1);
+  const s = c.shape(0);
+  if (axes !== null && axes.length === 0) return [out(c.elem(0), s)];
+  return [out(c.elem(0), reduceShape(c, s, axes, keep, false))];
+};
+
+const matmul: InferFn = (c) => {
+  const ta = attrBool(c.node, 'transpose_a') ?? false;
+  const tb = attrBool(c.node, 'transpose_b') ?? false;
+  return [out(c.elem(0), matmulShape(c, c.shape(0), c.shape(1), ta, tb, ovNumpyBroadcast))];
+};
+
+export const ovReduceRules: Rule[] = [
+  ...family('ov', REDUCE, 1, reduce),
+  { dialect: 'ov', op: 'MatMul', since: 0, infer: matmul },
+];
