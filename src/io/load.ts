@@ -1,0 +1,39 @@
+import { extname } from 'node:path';
+import { OvirError } from '../diag/diagnostic.js';
+import type { Model } from '../graph/model.js';
+import { readIrFile, writeIrFile } from '../ir/file.js';
+import { readOnnxFile, writeOnnxFile } from '../onnx/file.js';
+
+/** The two model file formats, told apart by extension. */
+export type ModelFormat = 'onnx' | 'ir';
+
+/** `.onnx` → onnx, `.xml` → ir (case-insensitive), anything else → null. */
+export function formatOf(path: string): ModelFormat | null {
+  const ext = extname(path).toLowerCase();
+  if (ext === '.onnx') return 'onnx';
+  if (ext === '.xml') return 'ir';
+  return null;
+}
+
+function requireFormat(path: string): ModelFormat {
+  const f = formatOf(path);
+  if (!f) throw OvirError.of('FILE_UNKNOWN_FORMAT', '', { path }, path);
+  return f;
+}
+
+/**
+ * Reads a model by its extension: `.onnx` (ONNX ModelProto) or `.xml` (OpenVINO IR, with the
+ * `.bin` beside it). Throws an OvirError (FILE_UNKNOWN_FORMAT, or the codec's diagnostics).
+ */
+export function loadModel(path: string): Model {
+  return requireFormat(path) === 'onnx' ? readOnnxFile(path) : readIrFile(path);
+}
+
+/**
+ * Writes a model by the extension of `path`: `.onnx`, or `.xml` (+ `.bin` beside it). The write is
+ * atomic: on failure, nothing at `path` (or its `.bin`) is touched.
+ */
+export function saveModel(model: Model, path: string): void {
+  if (requireFormat(path) === 'onnx') writeOnnxFile(model, path);
+  else writeIrFile(model, path);
+}
