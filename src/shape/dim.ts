@@ -104,6 +104,21 @@ export function divDims(a: Dim, b: Dim, intervals: boolean): Dim {
   return lo > hi ? null : interval(lo, hi);
 }
 
+/**
+ * Reshape's -1: the input's element count over the other output dims. Symbols present on both
+ * sides cancel (N·3·4 / N = 12), so a batch symbol carried through Shape data does not hide a size.
+ */
+export function solveMinusOne(input: readonly Dim[], others: readonly Dim[], intervals: boolean): Dim {
+  const rest = [...others];
+  const left: Dim[] = [];
+  for (const d of input) {
+    const k = isSymbol(d) ? rest.findIndex((o) => isSymbol(o) && o.sym === d.sym) : -1;
+    if (k >= 0) rest.splice(k, 1);
+    else left.push(d);
+  }
+  return divDims(shapeProduct(left, intervals), shapeProduct(rest, intervals), intervals);
+}
+
 /** An axis in [-rank, rank) made non-negative; undefined when out of range. */
 export function normAxis(axis: number, rank: number): number | undefined {
   const a = axis < 0 ? axis + rank : axis;

@@ -3,7 +3,7 @@ import { fromOnnxDataType, type ElementTypeName } from '../../../graph/element-t
 import { isStatic, type Dim, type Shape } from '../../../graph/shape.js';
 import { readFloats } from '../../../graph/tensor.js';
 import { normalizeAxes, onnxBroadcast } from '../../broadcast.js';
-import { addDims, divDims, mergeDim, mulDims, shapeProduct, sliceDim } from '../../dim.js';
+import { addDims, mergeDim, solveMinusOne, mulDims, shapeProduct, sliceDim } from '../../dim.js';
 import { partialFromTensor, toDimNumber } from '../../partial.js';
 import { out, type InferFn, type PartialValue, type Rule, type RuleContext } from '../../rule.js';
 import { axisOr, broadcastOr, intAttr, intsAttr, shapeAsValue, shapeFromInput } from '../common.js';
@@ -86,7 +86,7 @@ const reshape: InferFn = (c) => {
     if (isStatic(total) && isStatic(rest)) {
       if (rest === 0 || total % rest !== 0) c.error(`cannot reshape ${total} elements with ${rest} in the other dimensions`);
       else dims[minus] = total / rest;
-    } else dims[minus] = divDims(total, rest, false);
+    } else dims[minus] = solveMinusOne(input, dims.filter((_, i) => i !== minus), false);
   }
   return [out(c.elem(0), dims, c.value(0))];
 };

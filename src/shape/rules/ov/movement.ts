@@ -2,7 +2,7 @@ import { attrBool } from '../../../graph/attr-read.js';
 import { fromIrElementType } from '../../../graph/element-type.js';
 import { isStatic, type Dim, type Shape } from '../../../graph/shape.js';
 import { normalizeAxes, ovNumpyBroadcast } from '../../broadcast.js';
-import { dimRange, divDims, mergeDim, shapeProduct, sliceDim } from '../../dim.js';
+import { dimRange, divDims, mergeDim, shapeProduct, sliceDim, solveMinusOne } from '../../dim.js';
 import { out, type InferFn, type PartialValue, type Rule, type RuleContext } from '../../rule.js';
 import { concatShapes, concatValues, gatherShape, gatherValue, rangeLength, scalarOf } from '../onnx/tensor.js';
 import { axisOr, broadcastOr, intAttr, intsAttr, shapeAsValue, shapeFromInput, strAttr } from '../common.js';
@@ -75,7 +75,7 @@ const reshape: InferFn = (c) => {
     const total = shapeProduct(input, true);
     const rest = shapeProduct(dims.filter((_, i) => i !== minus), true);
     if (isStatic(total) && isStatic(rest) && rest !== 0 && total % rest !== 0) c.error(`cannot reshape ${total} elements with ${rest} in the other dimensions`);
-    dims[minus] = divDims(total, rest, true);
+    dims[minus] = solveMinusOne(input, dims.filter((_, i) => i !== minus), true);
   } else if (minus < 0 && input !== null) {
     const a = shapeProduct(input, false);
     const b = shapeProduct(dims, false);

@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import type { Attr } from '../../src/graph/attr.js';
+import type { ElementTypeName } from '../../src/graph/element-type.js';
+import type { Shape } from '../../src/graph/shape.js';
+import { tensorFromInt64 } from '../../src/graph/tensor.js';
+import type { Value } from '../../src/graph/value.js';
+import { A, B, codes, elemOf, errors, s, shapeOf } from './build.js';
+
+/** An input: a runtime tensor (elem + shape) or a constant (i64 data). */
+type In = { elem: ElementTypeName; shape: Shape } | { i64: number[]; dims?: number[] } | null;
+const t = (shape: Shape, elem: ElementTypeName = 'f32'): In => ({ elem, shape });
+const k = (i64: number[], dims?: number[]): In => (dims ? { i64, dims } : { i64 });
+
+function run(op: string, version: string, inputs: In[], attrs: Record<string, Attr> = {}, outputs = 1) {
+  const b = new B('onnx', version);
+  const vs = inputs.map((x, i): Value | null => {
+    if (x === null) return null;
+    if ('i64' in x) return b.i64(x.i64, x.dims);
+    return b.input(`in${i}`, x.elem, x.shape);
+  });
+  const n = b.node(op, vs, attrs, { outputs });
+  const r = b.infer();
+  return { r, shapes: n.outputs.map((o) => shapeOf(r, o)), elems: n.outputs.map((o) => elemOf(r, o)) };
+}
+
+// [spec case, op, opset, inputs, attrs, expected output shapes, expected element type of output 0]
+const CASES: [string, string, string, In[], Record<string, Attr>, Shape[], ElementTypeName][] = [
+  ['Add-14 test_add_bcast: (3,4,5) + (5)', 'Add', '14', [t([3, 4, 5]), t([5])], {}, [[3, 4, 5]], 'f32'],
+  ['Add-6 legacy broadcast=1: output shaped as A', 'Add', '6', [t([2, 3, 4, 5]), t([3, 4])], { broadcast: A.int(1), axis: A.int(1) }, [[2, 3, 4, 5]], 'f32'],
+  ['Sub-14 test_sub_bcast', 'Sub', '14', [t([3, 4, 5]), t([5])], {}, [[3, 4, 5]], 'f32'],
+  ['Mul-14 symbolic batch', 'Mul', '14', [t([s('N'), 4]), t([1, 4])], {}, [[s('N'), 4]], 'f32'],
+  ['Div-14 test_div_bcast', 'Div', '14', [t([3, 4, 5]), t([5])], {}, [[3, 4, 5]], 'f32'],
+  ['Abs-13 keeps the input type', 'Abs', '13', [t([3, 4], 'i32')], {}, [[3, 4]], 'i32'],
+  ['Neg-13', 'Neg', '13', [t([3, 4, 5])], {}, [[3, 4, 5]], 'f32'],
+  ['Relu-14', 'Relu', '14', [t([3, 4, 5])], {}, [[3, 4, 5]], 'f32'],
+  ['Sigmoid-13', 'Sigmoid', '13', [t([s('B'), 4])], {}, [[s('B'), 4]], 'f32'],
+  ['Equal-13 test_equal_bcast: bool', 'Equal', '13', [t([3, 4, 5], 'i32'), t([5], 'i32')], {}, [[3, 4, 5]], 'boolean'],
+  ['Greater-13 test_greater_bcast', 'Greater', '13', [t([3, 4, 5]), t([5])], {}, [[3, 4, 5]], 'boolean'],
+  ['Less-13 test_less_bcast', 'Less', '13', [t([3, 4, 5]), t([5])], {}, [[3, 4, 5]], 'boolean'],
+  ['Not-1 test_not_3d', 'Not', '1', [t([3, 4, 5], 'boolean')], {}, [[3, 4, 5]], 'boolean'],
+  ['And-7 test_and_bcast4v3d', 'And', '7', [t([3, 4, 5, 6], 'boolean'), t([5, 6], 'boolean')], {}, [[3, 4, 5, 6]], 'boolean'],
+  ['Or-7 test_or_bcast3v1d', 'Or', '7', [t([3, 4, 5], 'boolean'), t([5], 'boolean')], {}, [[3, 4, 5]], 'boolean'],
+  ['Cast-19 to=INT64 (7)', 'Cast', '19', [t([3, 4])], { to: A.int(7) }, [[3, 4]], 'i64'],
+  ['Identity-16', 'Identity', '16', [t([s('N'), 2])], {}, [[s('N'), 2]], 'f32'],
+  ['Constant-13 value_ints', 'Constant', '13', [], { value_ints: A.ints([1, 2, 3]) }, [[3]], 'i64'],
+  ['Constant-13 value tensor', 'Constant', '13', [], { value: A.tensor(tensorFromInt64([1, 2, 3, 4, 5, 6], [2, 3])) }, [[2, 3]], 'i64'],
+  ['Squeeze-13 test_squeeze: axes=[0] on (1,3,4,5)', 'Squeeze', '13', [t([1, 3, 4, 5]), k([0])], {}, [[3, 4, 5]], 'f32'],
+  ['Squeeze-13 test_squeeze_negative_axes: axes=[-2] on (1,3,1,5)', 'Squeeze', '13', [t([1, 3, 1, 5]), k([-2])], {}, [[1, 3, 5]], 'f32'],
+  ['Squeeze-11 attribute axes', 'Squeeze', '11', [t([1, 3, 1, 5])], { axes: A.ints([0, 2]) }, [[3, 5]], 'f32'],
+  ['Squeeze-13 no axes: every 1', 'Squeeze', '13', [t([1, 3, 1, 5])], {}, [[3, 5]], 'f32'],
+  ['Unsqueeze-13 test_unsqueeze_two_axes: axes=[1,4] on (3,4,5)', 'Unsqueeze', '13', [t([3, 4, 5]), k([1, 4])], {}, [[3, 1, 4, 5, 1]], 'f32'],
+  ['Unsqueeze-13 test_unsqueeze_negative_axes: axes=[-2] on (1,3,1,5)', 'Unsqueeze', '13', [t([1, 3, 1, 5]), k([-2])], {}, [[1, 3, 1, 1, 5]], 'f32'],
+  ['Unsqueeze-11 attribute axes=[0]', 'Unsqueeze', '11', [t([3])], { axes: A.ints([0]) }, [[1, 3]], 'f32'],
+  ['Reshape-14 test_reshape_reordered_all_dims (2,3,4)→(4,2,3)', 'Reshape', '14', [t([2, 3, 4]), k([4, 2, 3])], {}, [[4, 2, 3]], 'f32'],
+  ['Reshape-14 test_reshape_negative_dim (2,3,4)→(2,-1,2)', 'Reshape', '14', [t([2, 3, 4]), k([2, -1, 2])], {}, [[2, 6, 2]], 'f32'],
+  ['Reshape-14 test_reshape_zero_dim (2,3,4)→(2,0,4,1)', 'Reshape', '14', [t([2, 3, 4]), k([2, 0, 4, 1])], {}, [[2, 3, 4, 1]], 'f32'],
+  ['Reshape-14 test_reshape_zero_and_negative_dim (2,3,4)→(2,0,1,-1)', 'Reshape', '14', [t([2, 3, 4]), k([2, 0, 1, -1])], {}, [[2, 3, 1, 4]], 'f32'],
+  ['Reshape-14 test_reshape_allowzero_reordered: (0,3,4)→(3,4,0)', 'Reshape', '14', [t([0, 3, 4]), k([3, 4, 0])], { allowzero: A.int(1) }, [[3, 4, 0]], 'f32'],
+  ['Reshape-14 unknown target data: rank from its length', 'Reshape', '14', [t([2, 3]), t([3], 'i64')], {}, [[null, null, null]], 'f32'],
+  ['Shape-15 test_shape', 'Shape', '15', [t([3, 4, 5])], {}, [[3]], 'i64'],
+  ['Shape-15 test_shape_start_1_end_negative_1', 'Shape', '15', [t([3, 4, 5])], { start: A.int(1), end: A.int(-1) }, [[1]], 'i64'],
+  ['Concat-13 test_concat_2d_axis_1', 'Concat', '13', [t([2, 2]), t([2, 2])], { axis: A.int(1) }, [[2, 4]], 'f32'],
+  ['Concat-13 test_concat_3d_axis_negative_3', 'Concat', '13', [t([2, 2, 2]), t([2, 2, 2])], { axis: A.int(-3) }, [[4, 2, 2]], 'f32'],
+  ['Concat-13 symbol on the axis gives unknown', 'Concat', '13', [t([s('N'), 2]), t([2, 2])], { axis: A.int(0) }, [[null, 2]], 'f32'],
+  ['Split-13 test_split_equal_parts_1d: 6 → 2,2,2', 'Split', '13', [t([6])], { axis: A.int(0) }, [[2], [2], [2]], 'f32'],
+  ['Split-13 test_split_variable_parts_1d: [2,4]', 'Split', '13', [t([6]), k([2, 4])], { axis: A.int(0) }, [[2], [4]], 'f32'],
+  ['Split-11 attribute split=[2,4]', 'Split', '11', [t([2, 6])], { axis: A.int(1), split: A.ints([2, 4]) }, [[2, 2], [2, 4]], 'f32'],
+  ['Split-18 test_split_1d_uneven_split_opset18: 7 into 4 → 2,2,2,1', 'Split', '18', [t([7])], { num_outputs: A.int(4) }, [[2], [2], [2], [1]], 'f32'],
+  ['Transpose-13 test_transpose_default: reversed', 'Transpose', '13', [t([2, 3, 4])], {}, [[4, 3, 2]], 'f32'],
+  ['Transpose-13 test_transpose_all_permutations_4: perm (2,0,1)', 'Transpose', '13', [t([2, 3, 4])], { perm: A.ints([2, 0, 1]) }, [[4, 2, 3]], 'f32'],
+  ['Gather-13 test_gather_0: data (5,4,3,2) indices (3) axis 0', 'Gather', '13', [t([5, 4, 3, 2]), t([3], 'i64')], {}, [[3, 4, 3, 2]], 'f32'],
+  ['Gather-13 test_gather_1: axis 1', 'Gather', '13', [t([5, 4, 3, 2]), t([3], 'i64')], { axis: A.int(1) }, [[5, 3, 3, 2]], 'f32'],
+  ['Gather-13 test_gather_2d_indices: data (3,3) indices (1,2) axis 1', 'Gather', '13', [t([3, 3]), t([1, 2], 'i64')], { axis: A.int(1) }, [[3, 1, 2]], 'f32'],
+  ['Gather-13 scalar index removes the axis', 'Gather', '13', [t([5, 4]), k([1], [])], {}, [[4]], 'f32'],
+  ['ReduceMax-18 test_reduce_max_keepdims: axes=[1]', 'ReduceMax', '18', [t([3, 2, 2]), k([1])], { keepdims: A.int(1) }, [[3, 1, 2]], 'f32'],
+  ['ReduceMin-18 test_reduce_min_do_not_keepdims', 'ReduceMin', '18', [t([3, 2, 2]), k([1])], { keepdims: A.int(0) }, [[3, 2]], 'f32'],
+  ['ReduceMean-13 attribute axes, default keepdims', 'ReduceMean', '13', [t([3, 2, 2])], { axes: A.ints([-1]) }, [[3, 2, 1]], 'f32'],
+  ['ReduceSum-13 test_reduce_sum_default_axes_keepdims: all axes', 'ReduceSum', '13', [t([3, 2, 2])], {}, [[1, 1, 1]], 'f32'],
+  ['ReduceSum-13 test_reduce_sum_empty_axes_input_noop', 'ReduceSum', '13', [t([3, 2, 2]), k([])], { noop_with_empty_axes: A.int(1) }, [[3, 2, 2]], 'f32'],
+  ['ReduceSum-11 attribute axes', 'ReduceSum', '11', [t([3, 2, 2])], { axes: A.ints([0, 2]), keepdims: A.int(0) }, [[2]], 'f32'],
+  ['MatMul-13 test_matmul_2d', 'MatMul', '13', [t([3, 4]), t([4, 3])], {}, [[3, 3]], 'f32'],
+  ['MatMul-13 test_matmul_3d', 'MatMul', '13', [t([2, 3, 4]), t([2, 4, 3])], {}, [[2, 3, 3]], 'f32'],
+  ['MatMul-13 test_matmul_4d broadcast batch', 'MatMul', '13', [t([1, 2, 3, 4]), t([5, 1, 4, 3])], {}, [[5, 2, 3, 3]], 'f32'],
+  ['MatMul-13 1-D × 2-D drops the prepended dim', 'MatMul', '13', [t([4]), t([4, 3])], {}, [[3]], 'f32'],
+  ['MatMul-13 2-D × 1-D drops the appended dim', 'MatMul', '13', [t([3, 4]), t([4])], {}, [[3]], 'f32'],
+  ['Gemm-13 transA transB', 'Gemm', '13', [t([4, 3]), t([5, 4])], { transA: A.int(1), transB: A.int(1) }, [[3, 5]], 'f32'],
+  ['Slice-13 test_slice: starts (0,0) ends (3,10) steps (1,1) on (20,10,5)', 'Slice', '13', [t([20, 10, 5]), k([0, 0]), k([3, 10]), k([0, 1]), k([1, 1])], {}, [[3, 10, 5]], 'f32'],
+  ['Slice-13 test_slice_neg_steps', 'Slice', '13', [t([20, 10, 5]), k([20, 10, 4]), k([0, 0, 1]), k([0, 1, 2]), k([-1, -3, -2])], {}, [[19, 3, 2]], 'f32'],
+  ['Slice-13 test_slice_end_out_of_bounds', 'Slice', '13', [t([20, 10, 5]), k([1]), k([1000]), k([1]), k([1])], {}, [[20, 9, 5]], 'f32'],
+  ['Expand-13 test_expand_dim_changed: (3,1)→(2,1,6)', 'Expand', '13', [t([3, 1]), k([2, 1, 6])], {}, [[2, 3, 6]], 'f32'],
+  ['Where-16 test_where_example', 'Where', '16', [t([2, 2], 'boolean'), t([2, 2]), t([2, 2])], {}, [[2, 2]], 'f32'],
+  ['Flatten-13 test_flatten_axis2: (2,3,4,5)', 'Flatten', '13', [t([2, 3, 4, 5])], { axis: A.int(2) }, [[6, 20]], 'f32'],
+  ['Tile-13 test_tile_precomputed', 'Tile', '13', [t([2, 2]), k([2, 2])], {}, [[4, 4]], 'f32'],
+  ['ConstantOfShape-9 test_constantofshape_int_zeros', 'ConstantOfShape', '9', [k([10, 6])], {}, [[10, 6]], 'f32'],
+  ['Range-11 test_range_int32_type_negative_delta', 'Range', '11', [k([10], []), k([6], []), k([-3], [])], {}, [[2]], 'i64'],
+];
+
+describe('ONNX shape rules (onnx shape inference, backend test cases)', () => {
+  it.each(CASES)('%s', (_, op, version, inputs, attrs, shapes, elem) => {
+    const { r, shapes: got, elems } = run(op, version, inputs, attrs, shapes.length);
+    expect(errors(r)).toEqual([]);
+    expect(got).toEqual(shapes);
+    expect(elems[0]).toBe(elem);
+  });
+
+  it.each<[string, string, In[], Record<string, Attr>]>([
+    ['Add: (2,3) + (4) cannot broadcast', 'Add', [t([2, 3]), t([4])], {}],
+    ['Concat: ranks differ', 'Concat', [t([2, 2]), t([2])], { axis: A.int(0) }],
+    ['MatMul: inner dims 4 and 5', 'MatMul', [t([3, 4]), t([5, 3])], {}],
+    ['Squeeze: axis of size 3', 'Squeeze', [t([1, 3]), k([1])], {}],
+    ['Reshape: 24 elements into 5 × -1', 'Reshape', [t([2, 3, 4]), k([5, -1])], {}],
+  ])('reports %s as a diagnostic at the node, not a throw', (_, op, inputs, attrs) => {
+    const { r } = run(op, '17', inputs, attrs);
+    expect(codes(r)).toContain('SHAPE_RULE');
+    expect(r.diagnostics[0]!.where).toBe(`main/${op}_0`);
+  });
+
+  it('an op without a rule: outputs unknown and an info diagnostic', () => {
+    const b = new B('onnx', '17');
+    const n = b.node('NoSuchOp', [b.input('x', 'f32', [2])]);
+    const r = b.infer();
+    expect(r.types.get(n.outputs[0]!)).toEqual({ kind: 'unknown' });
+    expect(r.diagnostics.map((d) => [d.code, d.severity])).toEqual([['SHAPE_UNKNOWN_OP', 'info']]);
+  });
+
+  it('a wrongly typed attribute is a diagnostic', () => {
+    const { r } = run('Transpose', '13', [t([2, 3])], { perm: A.string('x') });
+    expect(codes(r)).toContain('SHAPE_BAD_ATTR');
+  });
+});
+
+describe('ONNX data propagation', () => {
+  it('Shape → Gather → Concat → Reshape gives a static shape', () => {
+    const b = new B('onnx', '17');
+    const x = b.input('x', 'f32', [2, 3, 4]);
+    const shape = b.node('Shape', [x]).outputs[0]!;
+    const g0 = b.node('Gather', [shape, b.i64([0], [1])]).outputs[0]!;
+    const g12 = b.node('Gather', [shape, b.i64([1, 2])]).outputs[0]!;
+    const prod = b.node('ReduceProd', [g12], { keepdims: A.int(1) }, { version: '17' }).outputs[0]!;
+    void prod;
+    const mul = b.node('Mul', [b.node('Gather', [shape, b.i64([1], [1])]).outputs[0]!, b.node('Gather', [shape, b.i64([2], [1])]).outputs[0]!]).outputs[0]!;
+    const cat = b.node('Concat', [g0, mul], { axis: A.int(0) }).outputs[0]!;
+    const y = b.node('Reshape', [x, cat]).outputs[0]!;
+    const r = b.infer();
+    expect(errors(r)).toEqual([]);
+    expect(r.values.get(cat)).toEqual([2, 12]);
+    expect(shapeOf(r, y)).toEqual([2, 12]);
+  });
+
+  it('symbols flow through the data: Reshape(x, Concat(Shape(x)[0:1], [-1])) keeps N', () => {
+    const b = new B('onnx', '17');
+    const x = b.input('x', 'f32', [s('N'), 3, 4]);
+    const shape = b.node('Shape', [x]).outputs[0]!;
+    const first = b.node('Slice', [shape, b.i64([0]), b.i64([1])]).outputs[0]!;
+    const cat = b.node('Concat', [first, b.i64([-1])], { axis: A.int(0) }).outputs[0]!;
+    const y = b.node('Reshape', [x, cat]).outputs[0]!;
+    const r = b.infer();
+    expect(shapeOf(r, y)).toEqual([s('N'), 12]);
+  });
+
+  it('Unsqueeze and Squeeze of a scalar dim keep the data; Cast to int64 too', () => {
+    const b = new B('onnx', '17');
+    const x = b.input('x', 'f32', [7, 2]);
+    const d = b.node('Gather', [b.node('Shape', [x]).outputs[0]!, b.i64([0], [])]).outputs[0]!;
+    const u = b.node('Unsqueeze', [d, b.i64([0])]).outputs[0]!;
+    const c = b.node('Cast', [u], { to: A.int(7) }).outputs[0]!;
+    const z = b.node('ConstantOfShape', [c]).outputs[0]!;
+    const r = b.infer();
+    expect(r.values.get(d)).toEqual([7]);
+    expect(shapeOf(r, d)).toEqual([]);
+    expect(shapeOf(r, z)).toEqual([7]);
+  });
+});
