@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerInfo } from './info.js';
 
 /**
  * Each CLI command lives in its own file and registers itself here. `setExit` records the exit
@@ -7,4 +8,5 @@ import type { Command } from 'commander';
 export type RegisterCommand = (program: Command, setExit: (code: number) => void) => void;
 
 export const COMMANDS: RegisterCommand[] = [
+  registerInfo,
 ];
