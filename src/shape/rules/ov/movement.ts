@@ -138,8 +138,8 @@ const variadicSplit: InferFn = (c) => {
     if (axis !== undefined && minus >= 0) {
       const rest = sizes.filter((_, i) => i !== minus).reduce<number | null>((a, d) => (a !== null && isStatic(d) ? a + d : null), 0);
       const d = s[axis]!;
-      sizes[minus] = rest !== null && isStatic(d) ? d - rest : rest !== null ? divDims(d, 1, true) : null;
-      if (rest !== null && !isStatic(d) && d !== null && 'min' in d) sizes[minus] = { min: Math.max(0, d.min - rest), max: d.max - rest };
+      // OpenVINO gives the -1 part a size only when the split dim is static (an interval gives ?)
+      sizes[minus] = rest !== null && isStatic(d) ? d - rest : null;
     }
   }
   return splitOutputs(c, sizes, 1);
