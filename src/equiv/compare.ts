@@ -19,8 +19,9 @@ export interface InferredSide {
 /**
  * Compares two forms given their inferred types: pairs tensors (correspond.ts), then compares each
  * pair's types (compare-type.ts) with one symbol binding across the whole model. A value whose
- * producer failed shape inference (an error diagnostic at its node) on one side only, while the
- * other side typed it, is a contradiction: that side's form is not valid there.
+ * producer failed shape inference (an error at its node: the rule rejected its inputs) on one side
+ * only is a contradiction: that side's form is not valid there. Errors about a file's declared
+ * types (SHAPE_DECLARED_CONTRADICTS) do not count: declarations are not what is compared.
  */
 export function compareInferred(a: InferredSide, b: InferredSide): EquivReport {
   const corr = correspond(a.graph, b.graph);
@@ -45,8 +46,10 @@ export function compareInferred(a: InferredSide, b: InferredSide): EquivReport {
       name, scope: p.scope, pathA, pathB, status: v.status, a: typeSummary(ta), b: typeSummary(tb), via: p.via,
     };
     if (v.moreSpecific) entry.moreSpecific = v.moreSpecific;
-    const failA = unknown(ta) && !unknown(tb) ? failure(p.a, failedA) : undefined;
-    const failB = unknown(tb) && !unknown(ta) ? failure(p.b, failedB) : undefined;
+    const fa = failure(p.a, failedA);
+    const fb = failure(p.b, failedB);
+    const failA = fa && !fb ? fa : undefined;
+    const failB = fb && !fa ? fb : undefined;
     if (failA || failB) {
       entry.status = 'contradiction';
       delete entry.moreSpecific;
@@ -73,11 +76,11 @@ export function compareInferred(a: InferredSide, b: InferredSide): EquivReport {
   return report;
 }
 
-const unknown = (t: ValueType | null): boolean => t === null || t.kind === 'unknown';
-
 function errorsByPath(ds: readonly Diagnostic[]): Map<string, Diagnostic> {
   const m = new Map<string, Diagnostic>();
-  for (const d of ds) if (d.severity === 'error' && d.where && !m.has(d.where)) m.set(d.where, d);
+  for (const d of ds) {
+    if (d.severity === 'error' && d.where && !d.code.includes('DECLARED') && !m.has(d.where)) m.set(d.where, d);
+  }
   return m;
 }
 

@@ -1,0 +1,33 @@
+import type { Model } from '../graph/model.js';
+import { inferTypes } from '../shape/index.js';
+import { compareInferred } from './compare.js';
+import type { EquivReport } from './report.js';
+
+/** The If-merge policies shape inference knows (onnx, symbolic, openvino). */
+type InferOptions = NonNullable<Parameters<typeof inferTypes>[1]>;
+export type IfMergePolicy = InferOptions['ifMerge'];
+
+export interface CheckOptions {
+  /** If-merge rule for shape inference of both forms (default: each dialect's own rule). */
+  ifMerge?: IfMergePolicy;
+  /** Labels for messages and `Diagnostic.file` (file paths). */
+  labelA?: string;
+  labelB?: string;
+}
+
+function infer(model: Model, ifMerge: IfMergePolicy | undefined) {
+  return ifMerge === undefined ? inferTypes(model) : inferTypes(model, { ifMerge } as InferOptions);
+}
+
+/**
+ * Infers both models (each with `ifMerge`, or its own dialect's rule) and compares every tensor
+ * they both name. Inference problems are kept in the report's diagnostics.
+ */
+export function checkModels(a: Model, b: Model, opts: CheckOptions = {}): EquivReport {
+  const ia = infer(a, opts.ifMerge);
+  const ib = infer(b, opts.ifMerge);
+  return compareInferred(
+    { graph: a.graph, types: ia.types, diagnostics: ia.diagnostics, label: opts.labelA ?? 'A' },
+    { graph: b.graph, types: ib.types, diagnostics: ib.diagnostics, label: opts.labelB ?? 'B' },
+  );
+}
