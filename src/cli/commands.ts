@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { registerInfo } from './info.js';
+import { registerShapes } from './shapes.js';
 
 /**
  * Each CLI command lives in its own file and registers itself here. `setExit` records the exit
@@ -9,4 +10,5 @@ export type RegisterCommand = (program: Command, setExit: (code: number) => void
 
 export const COMMANDS: RegisterCommand[] = [
   registerInfo,
+  registerShapes,
 ];

@@ -1,0 +1,122 @@
+import { Option, type Command } from 'commander';
+import { formatDiagnostic, OvirError, type Diagnostic } from '../diag/diagnostic.js';
+import { allGraphs } from '../graph/graph.js';
+import type { Model } from '../graph/model.js';
+import { formatShape, shapeToJson } from '../graph/shape.js';
+import { describeType, type ValueType } from '../graph/types.js';
+import type { Value } from '../graph/value.js';
+import { formatOf, loadModel } from '../io/load.js';
+import { inferTypes, type InferenceResult } from '../shape/infer.js';
+import { IF_MERGE_POLICIES, type IfMergePolicy } from '../shape/rule.js';
+import type { RegisterCommand } from './commands.js';
+
+/** One value as `ovir shapes --json` prints it. */
+export interface ShapeEntry {
+  name: string;
+  /** `main`, or the body path (`main/If_3/then`). */
+  scope: string;
+  /** OpenVINO element type name (f32, i64, boolean, dynamic…); seq(…)/optional(…) for ONNX non-tensors; null if unknown. */
+  dtype: string | null;
+  /** Dims as JSON (number, symbol, "a..b", null); null = unknown rank. */
+  shape: (number | string | null)[] | null;
+}
+
+export interface ShapesReport { path: string; values: ShapeEntry[] }
+
+function dtypeOf(t: ValueType | undefined): string | null {
+  if (!t || t.kind === 'unknown') return null;
+  return t.kind === 'tensor' || t.kind === 'sparse_tensor' ? t.elem : describeType(t);
+}
+
+function nameOf(v: Value): string {
+  if (v.names[0]) return v.names[0];
+  if (typeof v.meta.layerName === 'string' && v.meta.layerName) return v.meta.layerName;
+  return v.label;
+}
+
+/** Every value of every graph (inputs, initializers, node outputs), graphs before their bodies. */
+export function shapesReport(model: Model, result: InferenceResult, path: string): ShapesReport {
+  const values: ShapeEntry[] = [];
+  for (const g of allGraphs(model.graph)) {
+    const scope = g.path;
+    const add = (v: Value) => {
+      const t = result.types.get(v);
+      values.push({ name: nameOf(v), scope, dtype: dtypeOf(t), shape: t && (t.kind === 'tensor' || t.kind === 'sparse_tensor') ? shapeToJson(t.shape) : null });
+    };
+    g.inputs.forEach(add);
+    g.initializers.forEach(add);
+    for (const n of g.nodes) n.outputs.forEach(add);
+  }
+  return { path, values };
+}
+
+function human(r: ShapesReport): string {
+  let out = `${r.path}\n`;
+  let scope = '';
+  for (const v of r.values) {
+    if (v.scope !== scope) { scope = v.scope; out += `  ${scope}\n`; }
+    const shape = v.shape === null ? '[...]' : formatShape(v.shape.map((d) => (typeof d === 'string' ? parseDim(d) : d)));
+    out += `    ${v.name}: ${v.dtype ?? '?'}${shape}\n`;
+  }
+  return out;
+}
+
+function parseDim(d: string) {
+  const m = /^(\d+)\.\.(\d*)$/.exec(d);
+  return m ? { min: Number(m[1]), max: m[2] === '' ? Infinity : Number(m[2]) } : { sym: d };
+}
+
+/** Diagnostics for stderr: errors and warnings one per line; rule-less ops summarised. */
+function diagnosticsText(ds: Diagnostic[], file: string): string {
+  let out = '';
+  const unknown = new Map<string, number>();
+  for (const d of ds) {
+    if (d.code === 'SHAPE_UNKNOWN_OP') {
+      const op = /no shape rule for (\S+)/.exec(d.message)?.[1] ?? '?';
+      unknown.set(op, (unknown.get(op) ?? 0) + 1);
+      continue;
+    }
+    if (d.severity === 'info') continue;
+    out += formatDiagnostic({ ...d, file }) + '\n';
+  }
+  if (unknown.size) out += `info: ${file}: no shape rule for ${[...unknown].map(([op, n]) => `${op} (${n})`).join(', ')}: outputs left as declared or unknown [SHAPE_UNKNOWN_OP]\n`;
+  return out;
+}
+
+/**
+ * `ovir shapes <paths…> [--json] [--if-merge onnx|symbolic|openvino]`: infers and prints the type
+ * and shape of every value. Exit 1 when a file cannot be read or inference reports an error,
+ * after every input has been reported.
+ */
+export const registerShapes: RegisterCommand = (program: Command, setExit) => {
+  program
+    .command('shapes')
+    .description('infer and print the element type and shape of every value (bodies included)')
+    .argument('<paths...>', 'models (.onnx, or .xml with its .bin)')
+    .option('--json', 'one JSON object per model, one per line, in input order')
+    .addOption(new Option('--if-merge <policy>', 'how If merges its branches (default: onnx for ONNX, openvino for IR)').choices([...IF_MERGE_POLICIES]))
+    .action((paths: string[], opts: { json?: boolean; ifMerge?: IfMergePolicy }) => {
+      let failed = false;
+      for (const path of paths) {
+        let model: Model;
+        try {
+          if (!formatOf(path)) throw OvirError.of('FILE_UNKNOWN_FORMAT', '', { path }, path);
+          model = loadModel(path);
+        } catch (e) {
+          failed = true;
+          const error = e instanceof OvirError
+            ? e.diagnostics.filter((d) => d.severity === 'error').map((d) => formatDiagnostic(d)).join('\n') || e.message
+            : e instanceof Error ? e.message : String(e);
+          if (opts.json) process.stdout.write(JSON.stringify({ path, error }) + '\n');
+          else process.stderr.write(`${path}: ${error}\n`);
+          continue;
+        }
+        const result = inferTypes(model, opts.ifMerge ? { ifMerge: opts.ifMerge } : {});
+        if (result.diagnostics.some((d) => d.severity === 'error')) failed = true;
+        const report = shapesReport(model, result, path);
+        process.stdout.write(opts.json ? JSON.stringify(report) + '\n' : human(report));
+        process.stderr.write(diagnosticsText(result.diagnostics, path));
+      }
+      setExit(failed ? 1 : 0);
+    });
+};
