@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { registerInfo } from './info.js';
+import { registerBatch } from './batch.js';
 import { registerShapes } from './shapes.js';
 
 /**
@@ -10,5 +11,6 @@ export type RegisterCommand = (program: Command, setExit: (code: number) => void
 
 export const COMMANDS: RegisterCommand[] = [
   registerInfo,
+  registerBatch,
   registerShapes,
 ];

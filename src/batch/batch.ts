@@ -1,0 +1,127 @@
+import { availableParallelism } from 'node:os';
+import { discoverModels } from './discover.js';
+import { planOutputs, upToDate, type PlannedModel } from './plan.js';
+import { createPool, type TaskPool } from './pool.js';
+import { selectShard } from './shard.js';
+import { runModelTask } from './task.js';
+import { sweepTemps } from './temp-sweep.js';
+import type { BatchOptions, BatchReport, ModelResult, ModelTask, TaskResult } from './types.js';
+
+/** Usage problems found before any model is touched (bad inputs, options): CLI exit code 2. */
+export class BatchUsageError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(problems.join('\n'));
+    this.name = 'BatchUsageError';
+    this.problems = problems;
+  }
+}
+
+function countReport(models: ModelResult[]): BatchReport {
+  const n = (s: ModelResult['status']) => models.filter((m) => m.status === s).length;
+  return { total: models.length, converted: n('converted'), failed: n('failed'), skipped: n('skipped'), models };
+}
+
+function why(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * Converts every model found in `inputs` (files, directories searched recursively for *.onnx and
+ * *.xml, globs) into `opts.outDir`, mirroring each input's path relative to its root. Bad models
+ * fail alone (each with its reason), a crashed or timed-out worker fails only its model, outputs
+ * are written atomically and inputs are never overwritten. Resolves with the report (models in
+ * sorted input order); rejects with BatchUsageError on bad inputs or options.
+ */
+export async function convertBatch(inputs: readonly string[], opts: BatchOptions): Promise<BatchReport> {
+  const problems: string[] = [];
+  if (!opts.outDir) problems.push('an output directory is required (--out-dir)');
+  const jobs = opts.jobs ?? availableParallelism();
+  if (!Number.isInteger(jobs) || jobs < 0) problems.push(`jobs must be a whole number >= 0, got ${opts.jobs}`);
+  if (opts.timeoutMs !== undefined && !(opts.timeoutMs > 0)) problems.push(`the per-model timeout must be > 0 ms, got ${opts.timeoutMs}`);
+  if (opts.run && !opts.roundtrip) problems.push('--run needs --roundtrip');
+  if (inputs.length === 0) problems.push('no inputs given');
+  if (problems.length) throw new BatchUsageError(problems);
+  const found = discoverModels(inputs, opts.outDir);
+  if (found.problems.length) throw new BatchUsageError(found.problems);
+  const plan = planOutputs(selectShard(found.models, opts.shard), opts.outDir, opts.to);
+
+  const emit = opts.onEvent ?? (() => {});
+  const total = plan.length;
+  const results: (ModelResult | undefined)[] = new Array(total);
+  let done = 0;
+  const finish = (i: number, r: ModelResult) => {
+    results[i] = r;
+    done++;
+    emit({ type: 'model-done', result: r, done, total });
+  };
+  emit({ type: 'start', total });
+
+  const todo: number[] = [];
+  plan.forEach((p, i) => {
+    if (p.conflict) finish(i, { input: p.input, outputs: p.outputs, status: 'failed', error: p.conflict, ms: 0, check: null });
+    else if (opts.resume && upToDate(p.input, p.outputs)) finish(i, { input: p.input, outputs: p.outputs, status: 'skipped', error: null, ms: 0, check: null });
+    else todo.push(i);
+  });
+
+  const taskOf = (p: PlannedModel): ModelTask => ({
+    input: p.input,
+    outputs: p.outputs,
+    to: p.to,
+    convert: {
+      ...(opts.opset !== undefined ? { opset: opts.opset } : {}),
+      ...(opts.compressToFp16 ? { compressToFp16: true } : {}),
+      ...(opts.inputs?.length ? { inputs: [...opts.inputs] } : {}),
+    },
+    check: opts.check === true,
+    roundtrip: opts.roundtrip === true,
+    run: opts.run === true,
+  });
+  const record = (i: number, r: TaskResult) => finish(i, { input: plan[i]!.input, outputs: plan[i]!.outputs, ...r });
+  const interrupted = (i: number, started: boolean) => record(i, {
+    status: 'failed', error: started ? 'interrupted while converting' : 'interrupted before conversion', ms: 0, check: null,
+  });
+
+  if (todo.length && jobs === 0) {
+    for (const i of todo) {
+      if (opts.signal?.aborted) { interrupted(i, false); continue; }
+      emit({ type: 'model-start', input: plan[i]!.input, index: i, total });
+      record(i, await runModelTask(taskOf(plan[i]!)));
+    }
+  } else if (todo.length) {
+    const pool: TaskPool = createPool(Math.min(jobs, todo.length));
+    try {
+      let next = 0;
+      const lane = async () => {
+        while (next < todo.length) {
+          const i = todo[next++]!;
+          const p = plan[i]!;
+          if (opts.signal?.aborted) { interrupted(i, false); continue; }
+          emit({ type: 'model-start', input: p.input, index: i, total });
+          const t0 = performance.now();
+          const timeout = opts.timeoutMs !== undefined ? AbortSignal.timeout(opts.timeoutMs) : undefined;
+          const signals = [opts.signal, timeout].filter((s): s is AbortSignal => s !== undefined);
+          const signal = signals.length === 1 ? signals[0]! : AbortSignal.any(signals);
+          try {
+            record(i, await pool.run(taskOf(p), signal));
+          } catch (e) {
+            sweepTemps(p.outputs);
+            const ms = Math.round(performance.now() - t0);
+            if (opts.signal?.aborted) interrupted(i, true);
+            else if (timeout?.aborted) record(i, { status: 'failed', error: `timed out after ${opts.timeoutMs} ms: the worker was stopped`, ms, check: null });
+            else record(i, { status: 'failed', error: `the worker converting this model stopped (${why(e)})`, ms, check: null });
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(jobs, todo.length) }, lane));
+    } finally {
+      await pool.destroy();
+      // Workers stopped mid-write leave only temp files (renames are the last step): remove them.
+      sweepTemps(todo.flatMap((i) => plan[i]!.outputs));
+    }
+  }
+  const report = countReport(results.map((r, i) => r ?? { input: plan[i]!.input, outputs: plan[i]!.outputs, status: 'failed', error: 'not converted', ms: 0, check: null }));
+  emit({ type: 'end', report });
+  return report;
+}
+

@@ -1,0 +1,18 @@
+import { formatOf, loadModel, saveModel } from '../io/load.js';
+import { OvirError } from '../diag/diagnostic.js';
+import { otherFormat } from './plan.js';
+import { convertTo } from './task.js';
+import type { ConvertFileOptions } from './types.js';
+
+/**
+ * Converts one model file into another: the output format is `opts.to`, else that of `output`'s
+ * extension (`.onnx`, or `.xml` with its `.bin`). The output is written atomically. Throws
+ * OvirError with every diagnostic when the model cannot be read or converted.
+ */
+export function convertFile(input: string, output: string, opts: ConvertFileOptions = {}): void {
+  const from = formatOf(input);
+  if (!from) throw OvirError.of('FILE_UNKNOWN_FORMAT', '', { path: input }, input);
+  const to = opts.to ?? formatOf(output) ?? otherFormat(from);
+  if (formatOf(output) !== to) throw OvirError.of('FILE_UNKNOWN_FORMAT', '', { path: output }, output);
+  saveModel(convertTo(loadModel(input), to, opts), output);
+}

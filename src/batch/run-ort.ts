@@ -1,0 +1,139 @@
+import type { ElementTypeName } from '../graph/element-type.js';
+import type { Model } from '../graph/model.js';
+import type { RunRecord } from './types.js';
+
+type Ort = typeof import('onnxruntime-node');
+type OrtTensor = import('onnxruntime-node').Tensor;
+
+/** Loads onnxruntime-node on demand: it is only needed for --run, so it is not a hard dependency. */
+export async function loadOrt(): Promise<Ort> {
+  try {
+    return await import('onnxruntime-node');
+  } catch (e) {
+    throw new Error(`--run needs onnxruntime-node, which could not be loaded (npm install onnxruntime-node): ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** ORT tensor type, typed-array maker and random value maker for each element type we feed. */
+const FEEDS: Partial<Record<ElementTypeName, { ort: string; make: (n: number, r: () => number) => ArrayLike<unknown> & object }>> = {
+  f32: { ort: 'float32', make: (n, r) => Float32Array.from({ length: n }, () => r() * 2 - 1) },
+  f64: { ort: 'float64', make: (n, r) => Float64Array.from({ length: n }, () => r() * 2 - 1) },
+  i64: { ort: 'int64', make: (n, r) => BigInt64Array.from({ length: n }, () => BigInt(Math.floor(r() * 4))) },
+  i32: { ort: 'int32', make: (n, r) => Int32Array.from({ length: n }, () => Math.floor(r() * 4)) },
+  i16: { ort: 'int16', make: (n, r) => Int16Array.from({ length: n }, () => Math.floor(r() * 4)) },
+  i8: { ort: 'int8', make: (n, r) => Int8Array.from({ length: n }, () => Math.floor(r() * 4)) },
+  u8: { ort: 'uint8', make: (n, r) => Uint8Array.from({ length: n }, () => Math.floor(r() * 4)) },
+  u16: { ort: 'uint16', make: (n, r) => Uint16Array.from({ length: n }, () => Math.floor(r() * 4)) },
+  u32: { ort: 'uint32', make: (n, r) => Uint32Array.from({ length: n }, () => Math.floor(r() * 4)) },
+  u64: { ort: 'uint64', make: (n, r) => BigUint64Array.from({ length: n }, () => BigInt(Math.floor(r() * 4))) },
+  boolean: { ort: 'bool', make: (n, r) => Uint8Array.from({ length: n }, () => (r() < 0.5 ? 1 : 0)) },
+};
+
+/** A small deterministic PRNG (mulberry32), seeded from the model path: reruns feed the same inputs. */
+function prng(seedText: string): () => number {
+  let s = 0x9e3779b9;
+  for (let i = 0; i < seedText.length; i++) s = Math.imul(s ^ seedText.charCodeAt(i), 0x85ebca6b);
+  return () => {
+    s = (s + 0x6d2b79f5) | 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Random feeds for the graph inputs of an ONNX model: unknown, symbolic and interval dims are 1
+ * (an interval's minimum if it is larger), floats in [-1, 1), integers in [0, 4). Returns a reason
+ * instead when an input cannot be fed (non-tensor, string, unsupported element type).
+ */
+export function randomFeeds(ort: Ort, model: Model, seed: string): Record<string, OrtTensor> | string {
+  const r = prng(seed);
+  const feeds: Record<string, OrtTensor> = {};
+  for (const v of model.graph.inputs) {
+    const t = v.type;
+    if (!t || t.kind !== 'tensor') return `input '${v.label}' is not a tensor`;
+    const f = FEEDS[t.elem];
+    if (!f) return `input '${v.label}' has element type ${t.elem}, which --run does not feed`;
+    if (t.shape === null) return `input '${v.label}' has unknown rank`;
+    const dims = t.shape.map((d) => (typeof d === 'number' ? d : d !== null && 'min' in d ? Math.max(1, d.min) : 1));
+    const n = dims.reduce((a, b) => a * b, 1);
+    feeds[v.name] = new ort.Tensor(f.ort as 'float32', f.make(n, r) as Float32Array, dims);
+  }
+  return feeds;
+}
+
+function toNumbers(data: unknown): number[] {
+  const a = data as ArrayLike<number | bigint>;
+  const out: number[] = new Array(a.length);
+  for (let i = 0; i < a.length; i++) out[i] = Number(a[i]);
+  return out;
+}
+
+/** Compares two runs' outputs by name: same dtype, dims, and values within rtol 1e-5 / atol 1e-6. */
+export function compareOutputs(a: Record<string, OrtTensor>, b: Record<string, OrtTensor>): RunRecord {
+  let maxAbsDiff = 0;
+  const problems: string[] = [];
+  for (const [name, ta] of Object.entries(a)) {
+    const tb = b[name];
+    if (!tb) { problems.push(`output '${name}' missing after the round trip`); continue; }
+    if (ta.type !== tb.type) { problems.push(`'${name}': dtype ${ta.type} vs ${tb.type}`); continue; }
+    if (ta.dims.join(',') !== tb.dims.join(',')) { problems.push(`'${name}': dims [${ta.dims.join(',')}] vs [${tb.dims.join(',')}]`); continue; }
+    if (ta.type === 'string') {
+      if ((ta.data as string[]).join('\0') !== (tb.data as string[]).join('\0')) problems.push(`'${name}': strings differ`);
+      continue;
+    }
+    const xa = toNumbers(ta.data);
+    const xb = toNumbers(tb.data);
+    let bad = 0;
+    for (let i = 0; i < xa.length; i++) {
+      const p = xa[i]!, q = xb[i]!;
+      if (Number.isNaN(p) && Number.isNaN(q)) continue;
+      if (p === q) continue;
+      const d = Math.abs(p - q);
+      if (Number.isFinite(d)) maxAbsDiff = Math.max(maxAbsDiff, d);
+      if (!(d <= 1e-6 + 1e-5 * Math.abs(p))) bad++;
+    }
+    if (bad) problems.push(`'${name}': ${bad} of ${xa.length} values differ`);
+  }
+  return problems.length ? { ok: false, maxAbsDiff, detail: problems.join('; ') } : { ok: true, maxAbsDiff };
+}
+
+/**
+ * Runs two ONNX files in onnxruntime on the same random inputs (from `model`, the first one's
+ * graph) and compares their outputs.
+ */
+export async function runAndCompare(fileA: string, fileB: string, model: Model): Promise<RunRecord> {
+  const ort = await loadOrt();
+  const feeds = randomFeeds(ort, model, fileA);
+  if (typeof feeds === 'string') return { ok: true, skipped: feeds };
+  const msg = (e: unknown) => (e instanceof Error ? e.message : String(e)).split('\n')[0]!;
+  let sa: import('onnxruntime-node').InferenceSession;
+  let oa: Record<string, OrtTensor>;
+  try {
+    sa = await ort.InferenceSession.create(fileA);
+  } catch (e) {
+    return { ok: true, skipped: `onnxruntime cannot load the input: ${msg(e)}` };
+  }
+  try {
+    try {
+      oa = await sa.run(feeds);
+    } catch (e) {
+      return { ok: true, skipped: `onnxruntime cannot run the input on random data: ${msg(e)}` };
+    }
+    let sb: import('onnxruntime-node').InferenceSession;
+    try {
+      sb = await ort.InferenceSession.create(fileB);
+    } catch (e) {
+      return { ok: false, detail: `onnxruntime cannot load the round-tripped model: ${msg(e)}` };
+    }
+    try {
+      return compareOutputs(oa, await sb.run(feeds));
+    } catch (e) {
+      return { ok: false, detail: `onnxruntime cannot run the round-tripped model: ${msg(e)}` };
+    } finally {
+      await sb.release();
+    }
+  } finally {
+    await sa.release();
+  }
+}

@@ -1,0 +1,87 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { convertModel } from '../convert/index.js';
+import { checkModels } from '../equiv/check-models.js';
+import { countEntries, type EquivReport } from '../equiv/report.js';
+import type { Model } from '../graph/model.js';
+import { loadModel, saveModel, type ModelFormat } from '../io/load.js';
+import { errorText } from './error-text.js';
+import { parseInputOverrides } from './input-override.js';
+import { runAndCompare } from './run-ort.js';
+import type { CheckRecord, ConvertFileOptions, EquivSummary, ModelTask, TaskResult } from './types.js';
+
+const dialectOf = (f: ModelFormat) => (f === 'ir' ? 'ov' as const : 'onnx' as const);
+
+/** Converts a loaded model to format `to` with the shared convert options (in place: the model is consumed). */
+export function convertTo(model: Model, to: ModelFormat, opts: ConvertFileOptions): Model {
+  const overrides = parseInputOverrides(opts.inputs ?? []);
+  if (typeof overrides === 'string') throw new Error(overrides);
+  return convertModel(model, {
+    to: dialectOf(to),
+    ...(opts.opset !== undefined ? { opset: opts.opset } : {}),
+    ...(opts.compressToFp16 ? { compressToFp16: true } : {}),
+    ...(overrides.size ? { inputShapes: overrides } : {}),
+  });
+}
+
+function summarize(r: EquivReport): EquivSummary {
+  const c = countEntries(r);
+  const contradictions = r.entries.filter((e) => e.status === 'contradiction').slice(0, 5)
+    .map((e) => `'${e.name}' in ${e.scope}: ${e.detail ?? 'contradiction'}`);
+  return { ok: r.ok, ...c, contradictions };
+}
+
+/**
+ * One model of a batch: load, convert, write atomically; then, if asked, check the written
+ * output against the input (reloaded from disk, so the codecs are checked too), convert it back
+ * and check that, and run input and round trip in onnxruntime. A model whose checks find a
+ * contradiction (or different outputs) fails, with its outputs kept for inspection.
+ */
+export async function runModelTask(task: ModelTask): Promise<TaskResult> {
+  const t0 = performance.now();
+  const ms = () => Math.round(performance.now() - t0);
+  let check: CheckRecord | null = null;
+  try {
+    saveModel(convertTo(loadModel(task.input), task.to, task.convert), task.outputs[0]!);
+    if (task.check || task.roundtrip) {
+      check = { ok: true };
+      const original = loadModel(task.input);
+      const written = loadModel(task.outputs[0]!);
+      if (task.check) {
+        check.conversion = summarize(checkModels(original, written, { labelA: task.input, labelB: task.outputs[0]! }));
+        check.ok &&= check.conversion.ok;
+      }
+      if (task.roundtrip) {
+        const from: ModelFormat = original.dialect === 'ov' ? 'ir' : 'onnx';
+        const back = convertTo(written, from, {});
+        check.roundtrip = summarize(checkModels(original, back, { labelA: task.input, labelB: `${task.outputs[0]!} (back to ${from})` }));
+        check.ok &&= check.roundtrip.ok;
+        if (task.run) {
+          if (from !== 'onnx') check.run = { ok: true, skipped: 'the input is IR: onnxruntime runs ONNX only' };
+          else {
+            const dir = mkdtempSync(join(tmpdir(), 'ovir-rt-'));
+            try {
+              const file = join(dir, 'roundtrip.onnx');
+              saveModel(back, file);
+              check.run = await runAndCompare(task.input, file, original);
+            } finally {
+              rmSync(dir, { recursive: true, force: true });
+            }
+          }
+          check.ok &&= check.run.ok;
+        }
+      }
+    }
+  } catch (e) {
+    return { status: 'failed', error: errorText(e), ms: ms(), check };
+  }
+  if (check && !check.ok) {
+    const parts: string[] = [];
+    if (check.conversion && !check.conversion.ok) parts.push(`conversion not equivalent (${check.conversion.contradiction} contradictions): ${check.conversion.contradictions.join('; ')}`);
+    if (check.roundtrip && !check.roundtrip.ok) parts.push(`round trip not equivalent (${check.roundtrip.contradiction} contradictions): ${check.roundtrip.contradictions.join('; ')}`);
+    if (check.run && !check.run.ok) parts.push(`round trip runs differently in onnxruntime: ${check.run.detail ?? ''}`);
+    return { status: 'failed', error: parts.join('\n'), ms: ms(), check };
+  }
+  return { status: 'converted', error: null, ms: ms(), check };
+}
