@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { globSync, isDynamicPattern } from 'tinyglobby';
-import { formatOf } from '../io/load.js';
+import { formatOf } from '../io/format.js';
 
 /** One model file found from the inputs: `input` = `join(root, rel)`, outputs mirror `rel`. */
 export interface FoundModel {

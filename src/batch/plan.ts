@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { formatOf, type ModelFormat } from '../io/load.js';
+import { formatOf, type ModelFormat } from '../io/format.js';
 import type { FoundModel } from './discover.js';
 
 /** The files of a model on disk: `.onnx`, or `.xml` + `.bin`. */

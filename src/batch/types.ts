@@ -1,4 +1,4 @@
-import type { ModelFormat } from '../io/load.js';
+import type { ModelFormat } from '../io/format.js';
 
 /** Convert options shared by `ovir convert`, `ovir batch`, convertFile and convertBatch. */
 export interface ConvertFileOptions {

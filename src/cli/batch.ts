@@ -6,7 +6,7 @@ import { junitXml } from '../batch/junit.js';
 import { progressSink } from '../batch/progress.js';
 import { parseShard, type Shard } from '../batch/shard.js';
 import type { BatchOptions, BatchReport } from '../batch/types.js';
-import type { ModelFormat } from '../io/load.js';
+import type { ModelFormat } from '../io/format.js';
 import type { RegisterCommand } from './commands.js';
 
 interface BatchCliOptions {

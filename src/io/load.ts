@@ -1,19 +1,10 @@
-import { extname } from 'node:path';
 import { OvirError } from '../diag/diagnostic.js';
 import type { Model } from '../graph/model.js';
 import { readIrFile, writeIrFile } from '../ir/file.js';
 import { readOnnxFile, writeOnnxFile } from '../onnx/file.js';
+import { formatOf, type ModelFormat } from './format.js';
 
-/** The two model file formats, told apart by extension. */
-export type ModelFormat = 'onnx' | 'ir';
-
-/** `.onnx` → onnx, `.xml` → ir (case-insensitive), anything else → null. */
-export function formatOf(path: string): ModelFormat | null {
-  const ext = extname(path).toLowerCase();
-  if (ext === '.onnx') return 'onnx';
-  if (ext === '.xml') return 'ir';
-  return null;
-}
+export { formatOf, type ModelFormat };
 
 function requireFormat(path: string): ModelFormat {
   const f = formatOf(path);
