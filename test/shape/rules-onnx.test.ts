@@ -92,6 +92,16 @@ const CASES: [string, string, string, In[], Record<string, Attr>, Shape[], Eleme
   ['Flatten-13 test_flatten_axis2: (2,3,4,5)', 'Flatten', '13', [t([2, 3, 4, 5])], { axis: A.int(2) }, [[6, 20]], 'f32'],
   ['Tile-13 test_tile_precomputed', 'Tile', '13', [t([2, 2]), k([2, 2])], {}, [[4, 4]], 'f32'],
   ['ConstantOfShape-9 test_constantofshape_int_zeros', 'ConstantOfShape', '9', [k([10, 6])], {}, [[10, 6]], 'f32'],
+  ['Conv-11 test_conv_with_strides_padding: (1,1,7,5) W(1,1,3,3) strides 2 pads 1 → (1,1,4,3)', 'Conv', '11', [t([1, 1, 7, 5]), t([1, 1, 3, 3])], { strides: A.ints([2, 2]), pads: A.ints([1, 1, 1, 1]) }, [[1, 1, 4, 3]], 'f32'],
+  ['Conv-11 test_conv_with_autopad_same: SAME_LOWER strides 2 → ceil(5/2)', 'Conv', '11', [t([1, 1, 5, 5]), t([1, 1, 3, 3])], { auto_pad: A.string('SAME_LOWER'), strides: A.ints([2, 2]) }, [[1, 1, 3, 3]], 'f32'],
+  ['MaxPool-12 ceil_mode: (1,1,4,4) k3 s2 → (1,1,2,2) (onnx keeps a window starting in the padding)', 'MaxPool', '12', [t([1, 1, 4, 4])], { kernel_shape: A.ints([3, 3]), strides: A.ints([2, 2]), ceil_mode: A.int(1) }, [[1, 1, 2, 2]], 'f32'],
+  ['MaxPool-12 k1 s2 pads (0,1) ceil on 3 → 3', 'MaxPool', '12', [t([1, 1, 3])], { kernel_shape: A.ints([1]), strides: A.ints([2]), pads: A.ints([0, 1]), ceil_mode: A.int(1) }, [[1, 1, 3]], 'f32'],
+  ['AveragePool-19 SAME_UPPER k3 s2 on 5 → 3', 'AveragePool', '19', [t([1, 1, 5])], { kernel_shape: A.ints([3]), strides: A.ints([2]), auto_pad: A.string('SAME_UPPER') }, [[1, 1, 3]], 'f32'],
+  ['MaxPool-12 VALID dilations 2 k3 on 7 → 3', 'MaxPool', '12', [t([1, 1, 7])], { kernel_shape: A.ints([3]), auto_pad: A.string('VALID'), dilations: A.ints([2]) }, [[1, 1, 3]], 'f32'],
+  ['GlobalAveragePool-1', 'GlobalAveragePool', '1', [t([1, 3, 5, 5])], {}, [[1, 3, 1, 1]], 'f32'],
+  ['Pad-19 test_constant_pad: (1,3,4,5) pads (0,0,1,3,0,0,2,4) → (1,3,7,12)', 'Pad', '19', [t([1, 3, 4, 5]), k([0, 0, 1, 3, 0, 0, 2, 4])], {}, [[1, 3, 7, 12]], 'f32'],
+  ['TopK-11 test_top_k: k=3 axis 1 of (3,4)', 'TopK', '11', [t([3, 4]), k([3])], { axis: A.int(1) }, [[3, 3], [3, 3]], 'f32'],
+  ['OneHot-11 depth 10, axis -1 on (2,3)', 'OneHot', '11', [t([2, 3], 'i64'), k([10], []), t([2])], {}, [[2, 3, 10]], 'f32'],
   ['Range-11 test_range_int32_type_negative_delta', 'Range', '11', [k([10], []), k([6], []), k([-3], [])], {}, [[2]], 'i64'],
 ];
 

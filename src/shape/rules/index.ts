@@ -3,16 +3,18 @@ import type { Rule } from '../rule.js';
 import { controlFlowRules } from './control.js';
 import { onnxElementwiseRules } from './onnx/elementwise.js';
 import { onnxMathRules } from './onnx/math.js';
+import { onnxNnRules } from './onnx/nn.js';
 import { onnxReduceRules } from './onnx/reduce.js';
 import { onnxTensorRules } from './onnx/tensor.js';
 import { ovElementwiseRules } from './ov/elementwise.js';
 import { ovMovementRules } from './ov/movement.js';
+import { ovNnRules } from './ov/nn.js';
 import { ovReduceRules } from './ov/reduce.js';
 
 /** Every shape rule, both dialects. */
 export const ALL_RULES: readonly Rule[] = [
-  ...onnxElementwiseRules, ...onnxTensorRules, ...onnxReduceRules, ...onnxMathRules,
-  ...ovElementwiseRules, ...ovMovementRules, ...ovReduceRules,
+  ...onnxElementwiseRules, ...onnxTensorRules, ...onnxReduceRules, ...onnxMathRules, ...onnxNnRules,
+  ...ovElementwiseRules, ...ovMovementRules, ...ovReduceRules, ...ovNnRules,
   ...controlFlowRules,
 ];
 

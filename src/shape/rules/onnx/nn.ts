@@ -1,0 +1,187 @@
+import { attrString } from '../../../graph/attr-read.js';
+import { isStatic, type Dim, type Shape } from '../../../graph/shape.js';
+import { addDims, normAxis } from '../../dim.js';
+import { out, type InferFn, type Rule, type RuleContext } from '../../rule.js';
+import { axisOr, family, intAttr, intsAttr, shapeFromInput } from '../common.js';
+import { windowDim, type PadMode } from '../window.js';
+import { scalarOf } from './tensor.js';
+
+/**
+ * ONNX neural-network ops (onnx/defs/nn): Conv, pooling (MaxPool, AveragePool, LpPool, global
+ * pools), normalisations, Pad, TopK, OneHot, NonZero, DepthToSpace/SpaceToDepth, Resize.
+ */
+
+function padMode(c: RuleContext): PadMode | 'same_lower' {
+  const a = (attrString(c.node, 'auto_pad') ?? 'NOTSET').toUpperCase();
+  if (a === 'SAME_UPPER' || a === 'SAME_LOWER') return 'same';
+  if (a === 'VALID') return 'valid';
+  return 'explicit';
+}
+
+/** Spatial output dims of a conv/pool over input x with kernel sizes `kernel`. */
+function spatial(c: RuleContext, x: readonly Dim[], kernel: readonly number[], ceil: boolean): Dim[] {
+  const n = x.length - 2;
+  const strides = intsAttr(c, 'strides') ?? Array.from({ length: n }, () => 1);
+  const dil = intsAttr(c, 'dilations') ?? Array.from({ length: n }, () => 1);
+  const pads = intsAttr(c, 'pads') ?? Array.from({ length: 2 * n }, () => 0);
+  const mode = padMode(c) as PadMode;
+  if (kernel.length !== n) c.error(`kernel has ${kernel.length} dims for ${n} spatial dims`);
+  return x.slice(2).map((d, i) => windowDim(d, {
+    kernel: kernel[i] ?? 1, stride: strides[i] ?? 1, dilation: dil[i] ?? 1, padBegin: pads[i] ?? 0, padEnd: pads[i + n] ?? 0,
+    mode, ceil, dropPaddedLast: false,
+  }));
+}
+
+const conv: InferFn = (c) => {
+  const x = c.shape(0);
+  const w = c.shape(1);
+  if (x === null) return [out(c.elem(0), null)];
+  if (x.length < 3) { c.error('input must have rank ≥ 3'); return [out(c.elem(0), null)]; }
+  let kernel = intsAttr(c, 'kernel_shape');
+  if (!kernel) {
+    if (w === null || !w.slice(2).every(isStatic)) return [out(c.elem(0), [x[0]!, w?.[0] ?? null, ...x.slice(2).map(() => null)])];
+    kernel = w.slice(2) as number[];
+  }
+  return [out(c.elem(0), [x[0]!, w?.[0] ?? null, ...spatial(c, x, kernel, false)])];
+};
+
+const pool: InferFn = (c) => {
+  const x = c.shape(0);
+  const kernel = intsAttr(c, 'kernel_shape');
+  if (x === null || !kernel) return c.node.outputs.map((_, i) => out(i === 1 ? 'i64' : c.elem(0), null));
+  if (x.length < 3) { c.error('input must have rank ≥ 3'); return []; }
+  const ceil = intAttr(c, 'ceil_mode', 0) !== 0;
+  const shape: Shape = [x[0]!, x[1]!, ...spatial(c, x, kernel, ceil)];
+  return c.node.outputs.map((_, i) => out(i === 1 ? 'i64' : c.elem(0), shape));
+};
+
+const globalPool: InferFn = (c) => {
+  const x = c.shape(0);
+  return [out(c.elem(0), x === null ? null : x.map((d, i) => (i < 2 ? d : 1)))];
+};
+
+const batchNorm: InferFn = (c) => {
+  const outs = [out(c.elem(0), c.shape(0))];
+  const ch = c.shape(0)?.[1] ?? null;
+  for (let i = 1; i < c.node.outputs.length; i++) outs.push(out(c.elem(1), [ch]));
+  return outs;
+};
+
+const layerNorm: InferFn = (c) => {
+  const x = c.shape(0);
+  const outs = [out(c.elem(0), x)];
+  if (c.node.outputs.length > 1) {
+    const axis = intAttr(c, 'axis', -1);
+    const a = x === null ? undefined : normAxis(axis, x.length);
+    const stat = x === null || a === undefined ? null : x.map((d, i) => (i < a ? d : 1));
+    const elem = c.version >= 17 ? 'f32' : c.elem(0);
+    for (let i = 1; i < c.node.outputs.length; i++) outs.push(out(elem, stat));
+  }
+  return outs;
+};
+
+/** Pad-2 (attribute pads), 11/13/18/19/21 (pads input; 18: axes input). */
+const pad: InferFn = (c) => {
+  const x = c.shape(0);
+  if (x === null) return [out(c.elem(0), null)];
+  const pads = c.version < 11 ? intsAttr(c, 'pads') ?? null : c.ints(1);
+  if (!pads) return [out(c.elem(0), x.map(() => null))];
+  let axes = x.map((_, i) => i);
+  if (c.version >= 18 && c.has(3)) {
+    const a = c.ints(3);
+    if (!a) return [out(c.elem(0), x.map(() => null))];
+    axes = a.map((v) => normAxis(v, x.length) ?? -1);
+  }
+  const n = axes.length;
+  if (pads.length !== 2 * n) { c.error(`pads has ${pads.length} values for ${n} axes`); return [out(c.elem(0), x.map(() => null))]; }
+  const dims = [...x];
+  axes.forEach((a, i) => { if (a >= 0) dims[a] = addDims(addDims(x[a]!, pads[i]!, false), pads[i + n]!, false); });
+  return [out(c.elem(0), dims)];
+};
+
+const topk: InferFn = (c) => {
+  const x = c.shape(0);
+  const k = c.version >= 10 ? (c.ints(1)?.[0] ?? null) : intAttr(c, 'k', -1);
+  if (x === null) return [out(c.elem(0), null), out('i64', null)];
+  const axis = axisOr(c, intAttr(c, 'axis', -1), x.length);
+  const dims = x.map((d, i) => (i === axis ? (k !== null && k >= 0 ? k : null) : d));
+  return [out(c.elem(0), dims), out('i64', dims)];
+};
+
+const oneHot: InferFn = (c) => {
+  const idx = c.shape(0);
+  if (idx === null) return [out(c.elem(2), null)];
+  const depth = scalarOf(c, 1);
+  const axis = intAttr(c, 'axis', -1);
+  const rank = idx.length + 1;
+  const a = normAxis(axis, rank);
+  if (a === undefined) { c.error(`axis ${axis} out of range`); return [out(c.elem(2), null)]; }
+  const dims = [...idx];
+  dims.splice(a, 0, depth === null ? null : Math.trunc(depth));
+  return [out(c.elem(2), dims)];
+};
+
+const nonZero: InferFn = (c) => {
+  const x = c.shape(0);
+  return [out('i64', [x === null ? null : x.length, null])];
+};
+
+const depthToSpace: InferFn = (c) => {
+  const x = c.shape(0);
+  const b = intAttr(c, 'blocksize', 1);
+  if (x === null || x.length !== 4) return [out(c.elem(0), x === null ? null : [null, null, null, null])];
+  const toSpace = c.node.op === 'DepthToSpace';
+  const ch = x[1]!;
+  const cOut = isStatic(ch) ? (toSpace ? ch / (b * b) : ch * b * b) : null;
+  const sp = (d: Dim) => (isStatic(d) ? (toSpace ? d * b : d / b) : null);
+  return [out(c.elem(0), [x[0]!, cOut, sp(x[2]!), sp(x[3]!)])];
+};
+
+/** Resize-11+: `sizes` when given, else floor(in · scale) from constant scales. */
+const resize: InferFn = (c) => {
+  const x = c.shape(0);
+  if (x === null) return [out(c.elem(0), null)];
+  if (c.has(3)) {
+    const s = shapeFromInput(c, 3);
+    return [out(c.elem(0), s && s.dims.length === x.length ? s.dims : x.map(() => null))];
+  }
+  const t = c.has(2) ? c.constant(2) : null;
+  if (t && t.elem === 'f32' && t.dims.length === 1 && t.dims[0] === x.length) {
+    const scales = new Float32Array(t.data.buffer.slice(t.data.byteOffset, t.data.byteOffset + t.data.byteLength));
+    return [out(c.elem(0), x.map((d, i) => (isStatic(d) ? Math.floor(d * scales[i]!) : null)))];
+  }
+  return [out(c.elem(0), x.map(() => null))];
+};
+
+const gatherElements: InferFn = (c) => [out(c.elem(0), c.shape(1))];
+
+const gatherNd: InferFn = (c) => {
+  const data = c.shape(0);
+  const idx = c.shape(1);
+  const batch = intAttr(c, 'batch_dims', 0);
+  if (data === null || idx === null || idx.length === 0) return [out(c.elem(0), null)];
+  const last = idx[idx.length - 1]!;
+  if (!isStatic(last)) return [out(c.elem(0), null)];
+  return [out(c.elem(0), [...idx.slice(0, -1), ...data.slice(batch + last)])];
+};
+
+const einsumLike: InferFn = (c) => [out(c.elem(0), null)];
+
+export const onnxNnRules: Rule[] = [
+  { dialect: 'onnx', op: 'Conv', since: 1, infer: conv },
+  ...family('onnx', ['MaxPool', 'AveragePool', 'LpPool'], 1, pool),
+  ...family('onnx', ['GlobalAveragePool', 'GlobalMaxPool', 'GlobalLpPool'], 1, globalPool),
+  { dialect: 'onnx', op: 'BatchNormalization', since: 1, infer: batchNorm },
+  { dialect: 'onnx', op: 'LayerNormalization', since: 17, infer: layerNorm },
+  ...family('onnx', ['GroupNormalization', 'RMSNormalization'], 18, (c) => [out(c.elem(0), c.shape(0))]),
+  { dialect: 'onnx', op: 'Pad', since: 2, infer: pad },
+  { dialect: 'onnx', op: 'TopK', since: 1, infer: topk },
+  { dialect: 'onnx', op: 'OneHot', since: 9, infer: oneHot },
+  { dialect: 'onnx', op: 'NonZero', since: 9, infer: nonZero },
+  ...family('onnx', ['DepthToSpace', 'SpaceToDepth'], 1, depthToSpace),
+  { dialect: 'onnx', op: 'Resize', since: 11, infer: resize },
+  { dialect: 'onnx', op: 'GatherElements', since: 11, infer: gatherElements },
+  { dialect: 'onnx', op: 'GatherND', since: 11, infer: gatherNd },
+  ...family('onnx', ['ScatterElements', 'ScatterND', 'Scatter'], 9, (c) => [out(c.elem(0), c.shape(0))]),
+  { dialect: 'onnx', op: 'Einsum', since: 12, infer: einsumLike },
+];

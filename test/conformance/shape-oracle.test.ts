@@ -1,0 +1,203 @@
+/**
+ * Shape inference against the engines' own answers.
+ *
+ * ONNX side: for every backend test model (node, simple, pytorch-converted, pytorch-operator), every
+ * value onnx.shape_inference.infer_shapes (data_prop on) gives a fully static shape is compared
+ * with ours. Agreement rate = values where element type and shape match / values onnx infers
+ * statically. A miss where we say less (unknown dim or rank, no rule) lowers the rate; a
+ * contradiction (we give a different static size, rank or element type) fails the suite.
+ *
+ * OV side: each model ovc converts becomes IR; our inference on that IR must agree with
+ * OpenVINO's partial shapes of every input and output (equal dims, same intervals, same rank).
+ *
+ * Every model is recorded in the scoreboard (suites `shape-onnx`, `shape-ov`) with its misses.
+ */
+import { mkdtempSync, readdirSync, existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fromOnnxTypeName, ELEMENT_TYPES, type ElementTypeName } from '../../src/graph/element-type.js';
+import { allGraphs } from '../../src/graph/graph.js';
+import type { Model } from '../../src/graph/model.js';
+import { dimToJson, type Shape } from '../../src/graph/shape.js';
+import type { ValueType } from '../../src/graph/types.js';
+import type { Value } from '../../src/graph/value.js';
+import { loadModel } from '../../src/io/load.js';
+import { inferTypes } from '../../src/shape/index.js';
+import { Oracle } from '../helpers/oracle.js';
+import { record, writeScoreboard } from '../helpers/scoreboard.js';
+
+const DATA = '/usr/share/libonnx-testdata/data';
+const SETS = ['node', 'simple', 'pytorch-converted', 'pytorch-operator'];
+
+type JsonDim = number | string | null;
+
+function models(): { name: string; path: string }[] {
+  const out: { name: string; path: string }[] = [];
+  for (const set of SETS) {
+    const dir = join(DATA, set);
+    if (!existsSync(dir)) continue;
+    for (const m of readdirSync(dir).sort()) {
+      const path = join(dir, m, 'model.onnx');
+      if (existsSync(path)) out.push({ name: `${set}/${m}`, path });
+    }
+  }
+  return out;
+}
+
+const NUMPY: Record<string, ElementTypeName> = {
+  float32: 'f32', float64: 'f64', float16: 'f16', int64: 'i64', int32: 'i32', int16: 'i16', int8: 'i8',
+  uint8: 'u8', uint16: 'u16', uint32: 'u32', uint64: 'u64', bool: 'boolean', bfloat16: 'bf16',
+};
+/** The oracle's dtype in our names, whichever spelling it uses (f32, float, tensor(float), float32). */
+function normElem(s: string): string {
+  const inner = /^tensor\((.*)\)$/.exec(s)?.[1] ?? s;
+  if (ELEMENT_TYPES.some((t) => t.name === inner)) return inner;
+  return fromOnnxTypeName(inner)?.name ?? NUMPY[inner] ?? inner;
+}
+
+/** A dim as [min, max] for comparing OpenVINO shapes (`?`, -1, `a..b`, `..b`, `a..`, numbers). */
+function range(d: JsonDim): [number, number] {
+  if (d === null) return [0, Infinity];
+  if (typeof d === 'number') return d < 0 ? [0, Infinity] : [d, d];
+  const m = /^(\d*)\.\.(\d*)$/.exec(d.trim());
+  if (m) return [m[1] ? Number(m[1]) : 0, m[2] ? Number(m[2]) : Infinity];
+  if (/^-?\d+$/.test(d.trim())) return range(Number(d));
+  return [0, Infinity]; // '?' or a symbol
+}
+
+function show(s: readonly JsonDim[] | null): string {
+  return s === null ? '[...]' : `[${s.map((d) => (d === null ? '?' : String(d))).join(',')}]`;
+}
+
+const ourShape = (t: ValueType | undefined): JsonDim[] | null =>
+  t && t.kind === 'tensor' && t.shape !== null ? (t.shape as Exclude<Shape, null>).map(dimToJson) : null;
+const ourElem = (t: ValueType | undefined): string | null => (t && t.kind === 'tensor' ? t.elem : null);
+
+function valuesByName(model: Model): Map<string, Value> {
+  const m = new Map<string, Value>();
+  for (const g of allGraphs(model.graph)) {
+    for (const v of [...g.inputs, ...g.initializers, ...g.nodes.flatMap((n) => n.outputs)]) {
+      for (const n of v.names) if (n && !m.has(n)) m.set(n, v);
+    }
+  }
+  return m;
+}
+
+let oracle: Oracle;
+let work: string;
+
+beforeAll(async () => {
+  oracle = await Oracle.start();
+  work = mkdtempSync(join(tmpdir(), 'ovir-shape-oracle-'));
+});
+
+afterAll(async () => {
+  await oracle?.close();
+  writeScoreboard();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('ONNX side: ours vs onnx.shape_inference.infer_shapes (data_prop)', () => {
+  it('agrees on every value onnx infers a static shape for', async () => {
+    let total = 0;
+    let agree = 0;
+    const contradictions: string[] = [];
+    const misses: string[] = [];
+    for (const { name, path } of models()) {
+      let model: Model;
+      try {
+        model = loadModel(path);
+      } catch (e) {
+        record('shape-onnx', name, 'skip', `cannot load: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+        continue;
+      }
+      let theirs: Awaited<ReturnType<Oracle['onnxInferShapes']>>;
+      try {
+        theirs = await oracle.onnxInferShapes(path);
+      } catch (e) {
+        record('shape-onnx', name, 'skip', `onnx infer_shapes failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+        continue;
+      }
+      const result = inferTypes(model, { ifMerge: 'onnx' });
+      const byName = valuesByName(model);
+      const here: string[] = [];
+      let hereContra = false;
+      for (const v of theirs.values) {
+        if (v.shape === null || !v.shape.every((d) => typeof d === 'number')) continue;
+        total++;
+        const ours = byName.get(v.name);
+        const t = ours ? result.types.get(ours) : undefined;
+        const elem = ourElem(t);
+        const shape = ourShape(t);
+        const want = normElem(v.dtype);
+        const sameShape = shape !== null && shape.length === v.shape.length && shape.every((d, i) => d === v.shape![i]);
+        if (elem === want && sameShape) { agree++; continue; }
+        const contra = (elem !== null && elem !== 'dynamic' && elem !== want)
+          || (shape !== null && (shape.length !== v.shape.length || shape.some((d, i) => typeof d === 'number' && d !== v.shape![i])));
+        const line = `${v.name}: onnx ${want}${show(v.shape)}, ours ${elem ?? '?'}${show(shape)}${ours ? '' : ' (no such value)'}`;
+        here.push(line);
+        if (contra) { hereContra = true; contradictions.push(`${name}: ${line}`); }
+        else misses.push(`${name}: ${line}`);
+      }
+      record('shape-onnx', name, here.length ? 'fail' : 'pass', here.length ? `${hereContra ? 'CONTRADICTION ' : ''}${here.slice(0, 5).join('; ')}` : undefined);
+    }
+    const rate = total ? agree / total : 1;
+    record('shape-onnx', '(agreement rate)', rate === 1 ? 'pass' : 'fail', `${agree}/${total} = ${(rate * 100).toFixed(2)}%`);
+    process.stdout.write(`shape-onnx agreement: ${agree}/${total} = ${(rate * 100).toFixed(2)}% (${misses.length} less precise, ${contradictions.length} contradictions)\n`);
+    for (const m of misses.slice(0, 200)) process.stdout.write(`  miss: ${m}\n`);
+    expect(total).toBeGreaterThan(0);
+    expect(contradictions).toEqual([]);
+  });
+});
+
+describe('OV side: ours vs OpenVINO partial shapes of IR made by ovc', () => {
+  it('agrees on every input and output of every IR', async () => {
+    const problems: string[] = [];
+    let compared = 0;
+    for (const { name, path } of models()) {
+      const xml = join(work, `${name.replace(/[^A-Za-z0-9_.-]/g, '_')}.xml`);
+      try {
+        await oracle.ovc(path, xml);
+      } catch (e) {
+        record('shape-ov', name, 'skip', `ovc cannot convert: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+        continue;
+      }
+      let model: Model;
+      try {
+        model = loadModel(xml);
+      } catch (e) {
+        record('shape-ov', name, 'skip', `cannot load IR: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+        continue;
+      }
+      const theirs = await oracle.partialShapes(xml);
+      const result = inferTypes(model, { ifMerge: 'openvino' });
+      const here: string[] = [];
+      const compare = (kind: string, ours: Value[], list: typeof theirs.inputs) => {
+        list.forEach((p, i) => {
+          const v = ours.find((o) => p.names.some((n) => o.names.includes(n))) ?? ours[i];
+          const t = v ? result.types.get(v) : undefined;
+          const shape = ourShape(t);
+          const elem = ourElem(t);
+          compared++;
+          const want = normElem(p.dtype);
+          const okElem = elem === want;
+          const okShape = (shape === null && p.shape === null)
+            || (shape !== null && p.shape !== null && shape.length === p.shape.length
+              && shape.every((d, k) => { const a = range(d); const b = range(p.shape![k]!); return a[0] === b[0] && a[1] === b[1]; }));
+          if (!okElem || !okShape) here.push(`${kind} ${p.names[0] ?? i}: openvino ${want}${show(p.shape)}, ours ${elem ?? '?'}${show(shape)}`);
+        });
+      };
+      compare('input', model.graph.inputs, theirs.inputs);
+      compare('output', model.graph.outputs, theirs.outputs);
+      record('shape-ov', name, here.length ? 'fail' : 'pass', here.length ? here.slice(0, 5).join('; ') : undefined);
+      problems.push(...here.map((h) => `${name}: ${h}`));
+      rmSync(xml, { force: true });
+      rmSync(xml.replace(/\.xml$/, '.bin'), { force: true });
+    }
+    process.stdout.write(`shape-ov: ${compared - problems.length}/${compared} ports agree\n`);
+    for (const p of problems.slice(0, 200)) process.stdout.write(`  ${p}\n`);
+    expect(compared).toBeGreaterThan(0);
+    expect(problems).toEqual([]);
+  });
+});
