@@ -1,0 +1,44 @@
+/**
+ * The ovir library API: the same operations as the CLI, from TypeScript.
+ *
+ * ```ts
+ * import { loadModel, convertModel, saveModel, convertFile, convertBatch, checkModels } from 'ovir';
+ * convertFile('model.onnx', 'out/model.xml');               // ONNX → IR (.xml + .bin), atomically
+ * const report = await convertBatch(['zoo/'], { outDir: 'out', jobs: 4, onEvent: (e) => … });
+ * ```
+ * Every failure on bad input is an OvirError carrying all its Diagnostics (code, graph path,
+ * message); convertBatch reports failures per model instead of throwing.
+ */
+
+// Files
+export { loadModel, saveModel } from './io/load.js';
+export { formatOf, type ModelFormat } from './io/format.js';
+export { writeFilesAtomic, type FileToWrite } from './io/atomic.js';
+
+// Conversion, one file or a whole tree
+export { convertModel } from './convert/index.js';
+export { convertFile } from './batch/convert-file.js';
+export { convertBatch, BatchUsageError } from './batch/batch.js';
+export { parseShard, selectShard, type Shard } from './batch/shard.js';
+export { parseInputOverride, parseInputOverrides, type InputOverride } from './batch/input-override.js';
+export { junitXml } from './batch/junit.js';
+export type {
+  BatchEvent, BatchOptions, BatchReport, CheckRecord, ConvertFileOptions, EquivSummary, ModelResult, ModelStatus, RunRecord,
+} from './batch/types.js';
+
+// Shape inference and equivalence
+export { inferTypes, applyInferred, IF_MERGE_POLICIES, type InferOptions, type InferenceResult, type IfMergePolicy } from './shape/index.js';
+export { checkModels, type CheckOptions } from './equiv/check-models.js';
+export { countEntries, type EquivReport, type EquivEntry, type EquivCounts, type TypeSummary } from './equiv/report.js';
+
+// `ovir info` as data
+export { describeModel, type ModelInfo, type IoInfo } from './cli/info.js';
+
+// Diagnostics
+export { OvirError, Diagnostics, diag, formatDiagnostic, type Diagnostic } from './diag/diagnostic.js';
+export { CODES, type DiagCode } from './diag/codes.js';
+
+// The graph
+export * from './graph/index.js';
+
+export { VERSION } from './version.js';
