@@ -13,15 +13,22 @@ import type { CheckRecord, ConvertFileOptions, EquivSummary, ModelTask, TaskResu
 
 const dialectOf = (f: ModelFormat) => (f === 'ir' ? 'ov' as const : 'onnx' as const);
 
-/** Converts a loaded model to format `to` with the shared convert options (in place: the model is consumed). */
+/**
+ * Converts a loaded model to format `to` with the shared convert options (convertModel returns a
+ * new model; the input is not changed). A model already in format `to` is passed through to be
+ * written again by our encoder, unless convert options were given (convertModel then reports why
+ * they cannot apply).
+ */
 export function convertTo(model: Model, to: ModelFormat, opts: ConvertFileOptions): Model {
   const overrides = parseInputOverrides(opts.inputs ?? []);
   if (typeof overrides === 'string') throw new Error(overrides);
+  const hasOptions = opts.opset !== undefined || opts.compressToFp16 === true || overrides.size > 0;
+  if (model.dialect === dialectOf(to) && !hasOptions) return model;
   return convertModel(model, {
     to: dialectOf(to),
     ...(opts.opset !== undefined ? { opset: opts.opset } : {}),
     ...(opts.compressToFp16 ? { compressToFp16: true } : {}),
-    ...(overrides.size ? { inputShapes: overrides } : {}),
+    ...(overrides.size ? { inputShapes: Object.fromEntries(overrides) } : {}),
   });
 }
 
@@ -43,10 +50,10 @@ export async function runModelTask(task: ModelTask): Promise<TaskResult> {
   const ms = () => Math.round(performance.now() - t0);
   let check: CheckRecord | null = null;
   try {
-    saveModel(convertTo(loadModel(task.input), task.to, task.convert), task.outputs[0]!);
+    const original = loadModel(task.input);
+    saveModel(convertTo(original, task.to, task.convert), task.outputs[0]!);
     if (task.check || task.roundtrip) {
       check = { ok: true };
-      const original = loadModel(task.input);
       const written = loadModel(task.outputs[0]!);
       if (task.check) {
         check.conversion = summarize(checkModels(original, written, { labelA: task.input, labelB: task.outputs[0]! }));
