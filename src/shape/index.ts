@@ -6,3 +6,4 @@ export { mergeDim, mergeShape, unionDimInterval } from './dim.js';
 export { onnxBroadcast, ovNumpyBroadcast, ovPdpdBroadcast, ovAutoBroadcast } from './broadcast.js';
 export { mergeBranchTypes } from './if-merge.js';
 export { contradictions } from './check.js';
+export { shapesReport, type ShapeEntry, type ShapesReport } from './report.js';

@@ -76,7 +76,10 @@ export function inferTypes(model: Model, opts: InferOptions = {}): InferenceResu
 
 /** Writes the inferred types into `value.type` of every value they describe. */
 export function applyInferred(result: InferenceResult): void {
-  for (const [v, t] of result.types) v.type = t;
+  for (const [v, t] of result.types) {
+    if (t.kind === 'unknown' && v.type === null) continue; // nothing learned: keep "not known"
+    v.type = t;
+  }
 }
 
 class State {
@@ -109,7 +112,7 @@ class State {
       if (bindsTypes && outer) {
         const t = this.types.get(outer) ?? outer.type;
         this.set(p, t, this.values.get(outer));
-        this.check(p, g.path, owner!.dialect);
+        this.check(p, () => g.path, owner!.dialect);
       } else {
         this.set(p, p.type, null);
       }
@@ -117,11 +120,11 @@ class State {
     for (const c of g.initializers) this.set(c, c.type, null);
   }
 
-  private check(v: Value, where: string, dialect: 'onnx' | 'ov'): void {
+  private check(v: Value, where: () => string, dialect: 'onnx' | 'ov'): void {
     const inferred = this.types.get(v) ?? null;
     const problems = contradictions(dialect, v.type, inferred);
     if (problems.length) {
-      this.report('SHAPE_DECLARED_CONTRADICTS', where, {
+      this.report('SHAPE_DECLARED_CONTRADICTS', where(), {
         value: v.label, declared: showType(v.type), inferred: showType(inferred), detail: problems.join('; '),
       });
     }
@@ -130,11 +133,12 @@ class State {
   inferNode(node: Node): void {
     const version = nodeVersion(node);
     const rule = this.registry.lookup(node.dialect, node.domain, node.op, version);
-    const where = node.path;
+    // the path is computed only when something is reported (unnamed nodes' labels cost a search)
+    const where = () => node.path;
     let outs: readonly (OutputInfo | null)[] = [];
     if (!rule) {
       const anyDeclared = node.outputs.some((o) => o.type !== null && o.type.kind !== 'unknown');
-      this.report('SHAPE_UNKNOWN_OP', where, {
+      this.report('SHAPE_UNKNOWN_OP', where(), {
         op: node.domain ? `${node.domain}.${node.op}` : node.op, dialect: node.dialect, version: node.version,
         fallback: anyDeclared ? 'as declared' : 'unknown',
       });
@@ -144,8 +148,8 @@ class State {
     try {
       outs = rule.infer(new Context(node, version, this, where));
     } catch (e) {
-      if (e instanceof AttrTypeError) this.report('SHAPE_BAD_ATTR', where, { op: node.op, detail: e.message });
-      else this.report('SHAPE_RULE_FAILED', where, { op: node.op, detail: e instanceof Error ? e.message : String(e) });
+      if (e instanceof AttrTypeError) this.report('SHAPE_BAD_ATTR', where(), { op: node.op, detail: e.message });
+      else this.report('SHAPE_RULE_FAILED', where(), { op: node.op, detail: e instanceof Error ? e.message : String(e) });
       outs = [];
     }
     node.outputs.forEach((o, i) => {
@@ -175,7 +179,9 @@ function showType(t: ValueType | null): string {
 }
 
 class Context implements RuleContext {
-  constructor(readonly node: Node, readonly version: number, private readonly st: State, private readonly where: string) {}
+  constructor(readonly node: Node, readonly version: number, private readonly st: State, private readonly at: () => string) {}
+
+  private get where(): string { return this.at(); }
 
   get policy(): IfMergePolicy { return this.st.policy; }
   get numInputs(): number { return this.node.inputs.length; }

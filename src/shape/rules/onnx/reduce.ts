@@ -1,6 +1,7 @@
 import type { Dim, Shape } from '../../../graph/shape.js';
 import { normalizeAxes } from '../../broadcast.js';
-import { out, type InferFn, type Rule, type RuleContext } from '../../rule.js';
+import { addDims, mulDims } from '../../dim.js';
+import { out, type InferFn, type PartialValue, type Rule, type RuleContext } from '../../rule.js';
 import { axisOr, family, intAttr, intsAttr } from '../common.js';
 
 /**
@@ -34,8 +35,16 @@ const reduce: InferFn = (c) => {
     axes = c.has(1) ? c.ints(1) : undefined;
     noop = intAttr(c, 'noop_with_empty_axes', 0) !== 0;
   }
-  return [out(c.elem(0), reduceShape(c, c.shape(0), axes, keep, noop))];
+  return [out(c.elem(0), reduceShape(c, c.shape(0), axes, keep, noop), reduceValue(c.node.op, c.value(0), c.shape(0), false))];
 };
+
+/** ReduceProd / ReduceSum of 1-D shape data (a Flatten's element count) as data propagation. */
+export function reduceValue(op: string, v: PartialValue | null, s: Shape, intervals: boolean): PartialValue | null {
+  if (!v || !s || s.length !== 1) return null;
+  if (op === 'ReduceProd') return [v.reduce<Dim>((a, d) => mulDims(a, d, intervals), 1)];
+  if (op === 'ReduceSum') return [v.reduce<Dim>((a, d) => addDims(a, d, intervals), 0)];
+  return null;
+}
 
 const argReduce: InferFn = (c) => {
   const s = c.shape(0);

@@ -1,6 +1,6 @@
 import { attrBool } from '../../../graph/attr-read.js';
 import { out, type InferFn, type Rule } from '../../rule.js';
-import { reduceShape } from '../onnx/reduce.js';
+import { reduceShape, reduceValue } from '../onnx/reduce.js';
 import { family } from '../common.js';
 import { matmulShape } from '../onnx/math.js';
 import { ovNumpyBroadcast } from '../../broadcast.js';
@@ -13,8 +13,8 @@ const reduce: InferFn = (c) => {
   const keep = attrBool(c.node, 'keep_dims') ?? false;
   const axes = c.ints(1);
   const s = c.shape(0);
-  if (axes !== null && axes.length === 0) return [out(c.elem(0), s)];
-  return [out(c.elem(0), reduceShape(c, s, axes, keep, false))];
+  if (axes !== null && axes.length === 0) return [out(c.elem(0), s, c.value(0))];
+  return [out(c.elem(0), reduceShape(c, s, axes, keep, false), reduceValue(c.node.op, c.value(0), s, true))];
 };
 
 const matmul: InferFn = (c) => {
