@@ -30,6 +30,14 @@ export const CODES = {
   // ── IR codec (src/ir) ─────────────────────────────────────────────────────────
 
   // ── conversion (src/convert, mappings/) ───────────────────────────────────────
+  CONVERT_UNSUPPORTED_OP: E((p) => `${p.op} (${p.dialect} ${p.version}) has no conversion to ${p.target}${p.detail ? ': ' + p.detail : ''}`),
+  CONVERT_UNKNOWN_ATTR: E((p) => `${p.op}: attribute '${p.attr}' has no counterpart in ${p.target}; refusing to drop it`),
+  CONVERT_UNSUPPORTED_ATTR: E((p) => `${p.op}: attribute '${p.attr}' = ${p.value} is not supported${p.detail ? ' (' + p.detail + ')' : ''}`),
+  CONVERT_NEEDS_CONSTANT: E((p) => `${p.op}: input ${p.index} (${p.what}) must be a constant to convert to ${p.target}`),
+  CONVERT_UNSUPPORTED_TYPE: E((p) => `${p.what} '${p.value}' has type ${p.type}, which ${p.target} cannot hold`),
+  CONVERT_OP: E((p) => `${p.op}: ${p.detail}`),
+  CONVERT_BAD_OPTION: E((p) => `${p.detail}`),
+  CONVERT_SAME_FORMAT: E((p) => `the model is already ${p.format}; nothing to convert`),
 
   // ── shape inference (src/shape) ───────────────────────────────────────────────
   SHAPE_UNKNOWN_OP: { severity: 'info', message: (p) => `no shape rule for ${p.op} (${p.dialect}, version ${p.version}): outputs left ${p.fallback}` },

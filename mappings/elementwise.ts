@@ -1,0 +1,69 @@
+import { NUMPY_BROADCAST, type ConvertContext, type OpMapping } from './spec.js';
+
+function twoInputsOnly(c: ConvertContext): void {
+  if (c.numInputs !== 2) { c.error(`${c.node.op} with ${c.numInputs} inputs: only two-input ${c.node.op} converts (IR's ${c.entry.ir.op} is binary)`); return; }
+  c.output(0, c.emit(c.entry.ir.op, [c.input(0), c.input(1)], c.attrs())[0]!);
+}
+
+/**
+ * Binary elementwise ops. ONNX broadcasts numpy-style from opset 7; before, only with an explicit
+ * `broadcast`/`axis` pair, which is refused as an unknown attribute rather than guessed (without
+ * it the shapes are equal, which numpy broadcasting covers). IR carries auto_broadcast="numpy"
+ * ("none" is accepted when reading: shapes then already agree).
+ */
+const binary = (onnx: string, ir: string, since = 1): OpMapping => ({
+  onnx: { op: onnx, since },
+  ir: { op: ir, version: 'opset1' },
+  attrs: [NUMPY_BROADCAST],
+});
+
+export const ELEMENTWISE: readonly OpMapping[] = [
+  binary('Add', 'Add'),
+  binary('Sub', 'Subtract'),
+  binary('Mul', 'Multiply'),
+  binary('Pow', 'Power'),
+  binary('Equal', 'Equal'),
+  binary('Greater', 'Greater'),
+  binary('Less', 'Less'),
+  binary('GreaterOrEqual', 'GreaterEqual', 12),
+  binary('LessOrEqual', 'LessEqual', 12),
+  binary('And', 'LogicalAnd', 7),
+  binary('Or', 'LogicalOr', 7),
+  binary('Xor', 'LogicalXor', 7),
+  {
+    // ONNX integer Div truncates toward zero (C semantics, as onnxruntime computes it); IR Divide
+    // floors unless m_pythondiv is false.
+    onnx: { op: 'Div', since: 1 },
+    ir: { op: 'Divide', version: 'opset1' },
+    attrs: [NUMPY_BROADCAST, { ir: 'm_pythondiv', kind: 'string', irValues: ['false', 'true'] }],
+    note: 'm_pythondiv="true" floors integer quotients; read back only for float types',
+    toOnnx: (c) => {
+      const python = c.node.attrs.get('m_pythondiv');
+      const floors = python === undefined || (python.type === 'raw' ? python.value.trim() !== 'false' : python.type === 'bool' ? python.value : true);
+      const elem = c.elem(0);
+      if (floors && (elem === null || !/^(f|bf)/.test(elem))) {
+        c.unsupportedAttr('m_pythondiv', 'true', `floor division of ${elem ?? 'unknown'} values has no single ONNX op (ONNX Div truncates)`);
+        return;
+      }
+      c.output(0, c.emit('Div', [c.input(0), c.input(1)])[0]!);
+    },
+  },
+  {
+    onnx: { op: 'Where', since: 9 },
+    ir: { op: 'Select', version: 'opset1' },
+    attrs: [NUMPY_BROADCAST],
+  },
+  {
+    // ONNX Max/Min are variadic; IR's are binary: two-input nodes only.
+    onnx: { op: 'Max', since: 8 },
+    ir: { op: 'Maximum', version: 'opset1' },
+    attrs: [NUMPY_BROADCAST],
+    toIr: twoInputsOnly,
+  },
+  {
+    onnx: { op: 'Min', since: 8 },
+    ir: { op: 'Minimum', version: 'opset1' },
+    attrs: [NUMPY_BROADCAST],
+    toIr: twoInputsOnly,
+  },
+];

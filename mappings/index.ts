@@ -1,0 +1,17 @@
+import { BASIC } from './basic.js';
+import { CONTROL_FLOW } from './control-flow.js';
+import { ELEMENTWISE } from './elementwise.js';
+import { GATHER } from './gather.js';
+import { MATH } from './math.js';
+import { NN } from './nn.js';
+import { REDUCE } from './reduce.js';
+import { SHAPE } from './shape.js';
+import type { OpMapping } from './spec.js';
+import { SPLIT } from './split.js';
+
+export type { AttrRule, ConvertContext, OpMapping } from './spec.js';
+
+/** Every op relation ovir converts, both ways, by family. */
+export const ALL_MAPPINGS: readonly OpMapping[] = [
+  ...BASIC, ...CONTROL_FLOW, ...ELEMENTWISE, ...MATH, ...SHAPE, ...SPLIT, ...GATHER, ...REDUCE, ...NN,
+];

@@ -1,0 +1,66 @@
+import { A, type Attr } from '../src/graph/attr.js';
+import { attrBool } from '../src/graph/attr-read.js';
+import type { Value } from '../src/graph/value.js';
+import { i64Const, i64Scalar, onnxInts, operandAsAttrOrInput } from './helpers.js';
+import type { ConvertContext, OpMapping } from './spec.js';
+
+/**
+ * ONNX Reduce* ↔ IR Reduce*-1. ONNX takes axes as an attribute until opset 17 (ReduceSum until
+ * 12) and as an optional input from 18 (13); absent axes reduce every dim (unless
+ * noop_with_empty_axes), which IR spells as axes = range(rank). keepdims (default 1) is IR
+ * keep_dims (default false). An IR Reduce with an empty axes constant reduces nothing.
+ */
+function allAxes(c: ConvertContext, x: Value): Value {
+  const shape = c.emit('ShapeOf', [x], { output_type: 'i64' }, 1, 'opset3')[0]!;
+  const rankVec = c.emit('ShapeOf', [shape], { output_type: 'i64' }, 1, 'opset3')[0]!;
+  const rank = c.emit('Squeeze', [rankVec, i64Const(c, [0n])], {}, 1, 'opset1')[0]!;
+  return c.emit('Range', [i64Scalar(c, 0n), rank, i64Scalar(c, 1n)], { output_type: 'i64' }, 1, 'opset4')[0]!;
+}
+
+const reduceToIr = (inputSince: number) => (c: ConvertContext): void => {
+  const kd = c.node.attrs.get('keepdims');
+  const keep = kd?.type === 'int' ? kd.value !== 0n : true;
+  const noopAttr = c.node.attrs.get('noop_with_empty_axes');
+  const noop = noopAttr?.type === 'int' && noopAttr.value !== 0n;
+  const x = c.input(0)!;
+  let axes: Value | null;
+  if (c.opset < inputSince) {
+    const a = onnxInts(c, 'axes');
+    axes = a !== undefined && a.length ? i64Const(c, a) : null;
+  } else {
+    axes = c.numInputs > 1 ? c.input(1) : null;
+    const known = c.numInputs > 1 && c.input(1) ? c.constInts(1) : null;
+    if (known !== null && known.length === 0) axes = null;
+    else if (axes && noop && known === null) { c.error('noop_with_empty_axes=1 with axes that are not constant has no IR form'); return; }
+  }
+  if (!axes && noop) { c.output(0, c.emit('Identity', [x], {}, 1, 'opset16')[0]!); return; }
+  if (!axes) axes = allAxes(c, x);
+  c.output(0, c.emit(c.entry.ir.op, [x, axes], { keep_dims: keep ? 'true' : 'false' })[0]!);
+};
+
+const reduceToOnnx = (inputSince: number) => (c: ConvertContext): void => {
+  const keep = attrBool(c.node, 'keep_dims') ?? false;
+  const axes = c.constInts(1);
+  if (axes !== null && axes.length === 0) { c.output(0, c.emit('Identity', [c.input(0)])[0]!); return; }
+  const inputs: (Value | null)[] = [c.input(0)];
+  const attrs = new Map<string, Attr>();
+  operandAsAttrOrInput(c, 1, 'axes', inputSince, inputs, attrs, 'axes');
+  if (!keep) attrs.set('keepdims', A.int(0));
+  c.output(0, c.emit(c.entry.onnx.op, inputs, attrs)[0]!);
+};
+
+const reduce = (op: string, inputSince: number): OpMapping => ({
+  onnx: { op, since: 1 },
+  ir: { op, version: 'opset1' },
+  handles: { onnx: ['axes', 'keepdims', 'noop_with_empty_axes'], ir: ['keep_dims'] },
+  toIr: reduceToIr(inputSince),
+  toOnnx: reduceToOnnx(inputSince),
+});
+
+export const REDUCE: readonly OpMapping[] = [
+  reduce('ReduceMax', 18),
+  reduce('ReduceMin', 18),
+  reduce('ReduceMean', 18),
+  reduce('ReduceProd', 18),
+  reduce('ReduceSum', 13),
+];

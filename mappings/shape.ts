@@ -1,0 +1,152 @@
+import { A, type Attr } from '../src/graph/attr.js';
+import type { Value } from '../src/graph/value.js';
+import { i64Const, onnxInts, operandAsAttrOrInput, presentInputs } from './helpers.js';
+import { int, type ConvertContext, type OpMapping } from './spec.js';
+
+/**
+ * Shape-manipulating ops. The recurring difference is where an operand lives: ONNX moved
+ * Squeeze/Unsqueeze axes and Split's split from attribute to input at opset 13, and added Split's
+ * num_outputs at 18; IR always takes them as (constant) inputs.
+ */
+
+/** ONNX → IR for ops whose attribute `attr` became input `index` at opset `since`. */
+const attrOrInputToIr = (attr: string, index: number, since: number, required: boolean) => (c: ConvertContext): void => {
+  const inputs = presentInputs(c, index);
+  if (c.opset < since) {
+    const v = onnxInts(c, attr);
+    if (v !== undefined) inputs.push(i64Const(c, v));
+    else if (required) { c.error(`attribute '${attr}' is required`); return; }
+  } else if (c.input(index)) {
+    inputs.push(c.input(index));
+  } else if (required) {
+    c.error(`input ${index} (${attr}) is required`);
+    return;
+  }
+  c.output(0, c.emit(c.entry.ir.op, inputs, c.attrs())[0]!);
+};
+
+/** IR → ONNX counterpart: operand `index` back to attribute (before `since`) or input. */
+const attrOrInputToOnnx = (attr: string, index: number, since: number) => (c: ConvertContext): void => {
+  const inputs: (Value | null)[] = [c.input(0)];
+  const attrs = c.attrs();
+  if (c.numInputs > index && c.input(index)) operandAsAttrOrInput(c, index, attr, since, inputs, attrs, attr);
+  c.output(0, c.emit(c.entry.onnx.op, inputs, attrs)[0]!);
+};
+
+export const SHAPE: readonly OpMapping[] = [
+  {
+    // ONNX allowzero=0 (default): a 0 copies the input dim = IR special_zero=true.
+    onnx: { op: 'Reshape', since: 5 },
+    ir: { op: 'Reshape', version: 'opset1' },
+    attrs: [int('allowzero').as('special_zero').default(0n).map([[0n, 'true'], [1n, 'false']]).irDefaultTo('false')],
+  },
+  {
+    onnx: { op: 'Squeeze', since: 1 },
+    ir: { op: 'Squeeze', version: 'opset1' },
+    handles: { onnx: ['axes'] },
+    toIr: attrOrInputToIr('axes', 1, 13, false),
+    toOnnx: attrOrInputToOnnx('axes', 1, 13),
+  },
+  {
+    onnx: { op: 'Unsqueeze', since: 1 },
+    ir: { op: 'Unsqueeze', version: 'opset1' },
+    handles: { onnx: ['axes'] },
+    toIr: attrOrInputToIr('axes', 1, 13, true),
+    toOnnx: attrOrInputToOnnx('axes', 1, 13),
+  },
+  {
+    // Shape-15 start/end select a slice of the shape: IR ShapeOf gives all of it, then a Slice.
+    onnx: { op: 'Shape', since: 1 },
+    ir: { op: 'ShapeOf', version: 'opset3' },
+    handles: { onnx: ['start', 'end'], ir: ['output_type'] },
+    toIr: (c) => {
+      const start = c.node.attrs.get('start');
+      const end = c.node.attrs.get('end');
+      const shape = c.emit('ShapeOf', [c.input(0)], { output_type: 'i64' })[0]!;
+      if (!start && !end) { c.output(0, shape); return; }
+      const s = start?.type === 'int' ? start.value : 0n;
+      const e = end?.type === 'int' ? end.value : 9223372036854775807n;
+      const sliced = c.emit('Slice', [shape, i64Const(c, [s]), i64Const(c, [e]), i64Const(c, [1n]), i64Const(c, [0n])], {}, 1, 'opset8')[0]!;
+      c.output(0, sliced);
+    },
+    toOnnx: (c) => {
+      const t = c.node.attrs.get('output_type');
+      const v = t?.type === 'raw' || t?.type === 'string' ? t.value.trim() : 'i64';
+      const shape = c.emit('Shape', [c.input(0)])[0]!;
+      c.output(0, v === 'i64' ? shape : c.emit('Cast', [shape], { to: A.int(6) })[0]!);
+    },
+  },
+  {
+    onnx: { op: 'Concat', since: 4 },
+    ir: { op: 'Concat', version: 'opset1' },
+    attrs: [int('axis')],
+  },
+  {
+    // ONNX perm absent = reverse the dims = IR Transpose with an empty input_order.
+    onnx: { op: 'Transpose', since: 1 },
+    ir: { op: 'Transpose', version: 'opset1' },
+    handles: { onnx: ['perm'] },
+    toIr: (c) => {
+      const perm = onnxInts(c, 'perm') ?? [];
+      c.output(0, c.emit('Transpose', [c.input(0), i64Const(c, perm)])[0]!);
+    },
+    toOnnx: (c) => {
+      const perm = c.constInts(1);
+      if (perm === null) { c.needsConstant(1, 'input_order (ONNX perm is an attribute)'); return; }
+      const attrs: Record<string, Attr> = perm.length ? { perm: A.ints(perm) } : {};
+      c.output(0, c.emit('Transpose', [c.input(0)], attrs)[0]!);
+    },
+  },
+  {
+    onnx: { op: 'Expand', since: 8 },
+    ir: { op: 'Broadcast', version: 'opset3' },
+    attrs: [{ ir: 'mode', kind: 'string', irValues: ['bidirectional'] }],
+  },
+  {
+    onnx: { op: 'Tile', since: 6 },
+    ir: { op: 'Tile', version: 'opset1' },
+  },
+  {
+    // Slice-10+ and IR Slice-8 take the same operands (data, starts, ends, axes?, steps?) except
+    // their order: IR is (data, start, stop, step, axes).
+    onnx: { op: 'Slice', since: 10 },
+    ir: { op: 'Slice', version: 'opset8' },
+    toIr: (c) => {
+      const data = c.input(0);
+      const starts = c.input(1);
+      const ends = c.input(2);
+      const axes = c.numInputs > 3 ? c.input(3) : null;
+      let steps = c.numInputs > 4 ? c.input(4) : null;
+      const n = c.type(1)?.kind === 'tensor' ? (c.type(1) as { shape: readonly unknown[] | null }).shape?.[0] : undefined;
+      if (!steps) {
+        if (typeof n !== 'number') { c.error('Slice without steps needs the length of starts to be known'); return; }
+        steps = i64Const(c, new Array<bigint>(n).fill(1n));
+      }
+      const inputs = axes ? [data, starts, ends, steps, axes] : [data, starts, ends, steps];
+      c.output(0, c.emit('Slice', inputs)[0]!);
+    },
+    toOnnx: (c) => {
+      const inputs = [c.input(0), c.input(1), c.input(2), c.numInputs > 4 ? c.input(4) : null, c.input(3)];
+      c.output(0, c.emit('Slice', inputs)[0]!);
+    },
+  },
+  {
+    onnx: { op: 'Range', since: 11 },
+    ir: { op: 'Range', version: 'opset4' },
+    handles: { ir: ['output_type'] },
+    toIr: (c) => {
+      const elem = c.elem(0);
+      if (!elem) { c.error('Range needs the element type of start to be known'); return; }
+      c.output(0, c.emit('Range', [c.input(0), c.input(1), c.input(2)], { output_type: elem })[0]!);
+    },
+    toOnnx: (c) => {
+      const want = c.node.attrs.get('output_type');
+      const w = want && (want.type === 'raw' || want.type === 'string') ? want.value.trim() : null;
+      if (w !== null && c.elem(0) !== null && w !== c.elem(0)) {
+        c.unsupportedAttr('output_type', w, `differs from the operands' type ${c.elem(0)}; ONNX Range computes in its operands' type`);
+        return;
+      }
+      c.output(0, c.emit('Range', [c.input(0), c.input(1), c.input(2)])[0]!);
+    },
+  },
+];

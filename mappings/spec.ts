@@ -1,0 +1,140 @@
+import type { Attr } from '../src/graph/attr.js';
+import type { Body } from '../src/graph/body.js';
+import type { ElementTypeName } from '../src/graph/element-type.js';
+import type { Node } from '../src/graph/node.js';
+import type { Tensor } from '../src/graph/tensor.js';
+import type { ValueType } from '../src/graph/types.js';
+import type { Value } from '../src/graph/value.js';
+
+/**
+ * The shape of a mapping table entry: one relation between an ONNX op (over a range of opsets) and
+ * an OpenVINO op version, serving both directions. Attributes are declarative (`attrs`); where the
+ * two ops differ in more than attribute spelling, `toIr` / `toOnnx` build the small subgraph that
+ * makes them agree, through the context the converter hands them.
+ */
+export interface OpMapping {
+  readonly onnx: { readonly op: string; readonly domain?: string; readonly since: number; readonly until?: number };
+  readonly ir: { readonly op: string; readonly version: string };
+  /** Declarative attribute relations, applied in both directions (see AttrRule). */
+  readonly attrs?: readonly AttrRule[];
+  /**
+   * ONNX → IR: when several entries cover the same ONNX op and opset, the one whose `when` holds
+   * (an entry without `when` is the fallback).
+   */
+  readonly when?: (node: Node) => boolean;
+  /** ONNX → IR escape hatch. Without it: one IR node, inputs in order, attrs by `attrs`. */
+  readonly toIr?: (c: ConvertContext) => void;
+  /** IR → ONNX escape hatch. Without it: one ONNX node, inputs in order, attrs by `attrs`. */
+  readonly toOnnx?: (c: ConvertContext) => void;
+  /** Attributes the escape hatches read themselves (all others must be covered by `attrs`). */
+  readonly handles?: { readonly onnx?: readonly string[]; readonly ir?: readonly string[] };
+  /** A note for docs/tests on what differs between the two ops. */
+  readonly note?: string;
+}
+
+/** An attribute value in its ONNX form (ints are bigint). */
+export type OnnxAttrValue = bigint | number | string | readonly bigint[] | readonly number[];
+
+/**
+ * One attribute relation. `onnx` / `ir` name the attribute on each side (one may be absent: an
+ * ONNX attribute with no IR counterpart must then take one of `only` values; an IR-only attribute
+ * is written as `irValues[0]` and accepts any of `irValues` when read). `values` maps ONNX values
+ * to IR spellings (default: the value itself, lists joined with ',').
+ */
+export interface AttrRule {
+  readonly onnx?: string;
+  readonly ir?: string;
+  readonly kind: 'int' | 'ints' | 'float' | 'floats' | 'string';
+  /** ONNX default when absent (also: not written back when equal). */
+  readonly onnxDefault?: OnnxAttrValue;
+  /** IR default when absent from `<data>`. */
+  readonly irDefault?: string;
+  readonly values?: ReadonlyArray<readonly [OnnxAttrValue, string]>;
+  /** ONNX values supported; others are a diagnostic. */
+  readonly only?: readonly OnnxAttrValue[];
+  /** IR-only attribute: values accepted when reading, the first one is written. */
+  readonly irValues?: readonly string[];
+}
+
+/** What a mapping's `toIr` / `toOnnx` sees: the source node and a builder for the target graph. */
+export interface ConvertContext {
+  readonly node: Node;
+  /** The ONNX opset (source opset for ONNX → IR, target opset for IR → ONNX). */
+  readonly opset: number;
+  readonly path: string;
+  readonly entry: OpMapping;
+  /** Converted value of source input i (null when absent). */
+  input(i: number): Value | null;
+  /** Number of source inputs (trailing absent ones included). */
+  readonly numInputs: number;
+  /** Type of source input i, as declared or inferred (null when unknown). */
+  type(i: number): ValueType | null;
+  elem(i: number): ElementTypeName | null;
+  rank(i: number): number | null;
+  /** Integer data of source input i when it is a constant. */
+  constInts(i: number): bigint[] | null;
+  /** Numeric data of source input i when it is a constant (float or integer types). */
+  constNumbers(i: number): number[] | null;
+  /** Type of any source value (declared or inferred). */
+  typeOf(v: Value): ValueType | null;
+  /** Attributes of the target node from the declarative rules (IR: raw strings; ONNX: typed). */
+  attrs(): Map<string, Attr>;
+  /** Emits a target node; returns its outputs. Attribute values: Attr (ONNX) or string (IR raw). */
+  emit(op: string, inputs: readonly (Value | null)[], attrs?: Map<string, Attr> | Record<string, string | Attr>, outputs?: number, version?: string): Value[];
+  /** The node last emitted (to attach bodies). */
+  readonly lastNode: Node | null;
+  /** A constant in the target graph. */
+  constant(t: Tensor): Value;
+  /** Source output i is target value v (names and types carried over). */
+  output(i: number, v: Value): void;
+  /** Converts source body `srcKey` into body `dstKey` of target node `target`; `from` maps source node input index → target node input index. */
+  body(target: Node, srcKey: string, dstKey: string, from: (srcIndex: number) => number): Body;
+  /** Records a problem (conversion fails at the end with all of them). */
+  error(detail: string): void;
+  unsupportedAttr(attr: string, value: string, detail?: string): void;
+  needsConstant(index: number, what: string): void;
+}
+
+// ── attribute rule builders ────────────────────────────────────────────────────────────────────
+
+class RuleBuilder implements AttrRule {
+  onnx?: string;
+  ir?: string;
+  kind: AttrRule['kind'];
+  onnxDefault?: OnnxAttrValue;
+  irDefault?: string;
+  values?: ReadonlyArray<readonly [OnnxAttrValue, string]>;
+  only?: readonly OnnxAttrValue[];
+  irValues?: readonly string[];
+
+  constructor(kind: AttrRule['kind'], onnx: string | undefined) {
+    this.kind = kind;
+    if (onnx !== undefined) { this.onnx = onnx; this.ir = onnx; }
+  }
+
+  /** IR name (default: same as ONNX). */
+  as(ir: string): this { this.ir = ir; return this; }
+  default(v: OnnxAttrValue): this { this.onnxDefault = v; return this; }
+  irDefaultTo(v: string): this { this.irDefault = v; return this; }
+  map(values: ReadonlyArray<readonly [OnnxAttrValue, string]>): this { this.values = values; return this; }
+  /** Supported ONNX values only; with no IR counterpart the attribute is not written. */
+  onlyValues(...v: OnnxAttrValue[]): this { this.only = v; return this; }
+  onnxOnly(): this { delete this.ir; return this; }
+}
+
+export const int = (name: string): RuleBuilder => new RuleBuilder('int', name);
+export const ints = (name: string): RuleBuilder => new RuleBuilder('ints', name);
+export const float = (name: string): RuleBuilder => new RuleBuilder('float', name);
+export const floats = (name: string): RuleBuilder => new RuleBuilder('floats', name);
+export const string = (name: string): RuleBuilder => new RuleBuilder('string', name);
+/** An ONNX 0/1 int attribute that is an IR `true`/`false`. */
+export const boolInt = (name: string): RuleBuilder => new RuleBuilder('int', name).map([[0n, 'false'], [1n, 'true']]);
+/** An IR-only attribute: written as `values[0]`, any of `values` accepted when read. */
+export function irOnly(name: string, ...values: string[]): AttrRule {
+  const r = new RuleBuilder('string', undefined);
+  r.ir = name;
+  r.irValues = values;
+  return r;
+}
+/** IR binary elementwise ops carry auto_broadcast; ONNX (opset 7+) broadcasts numpy-style. */
+export const NUMPY_BROADCAST: AttrRule = irOnly('auto_broadcast', 'numpy', 'none');

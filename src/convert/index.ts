@@ -1,0 +1,107 @@
+import { Diagnostics, OvirError } from '../diag/diagnostic.js';
+import { defaultOnnxInfo, Model } from '../graph/model.js';
+import type { Shape } from '../graph/shape.js';
+import { tensorType, type ValueType } from '../graph/types.js';
+import { allGraphs } from '../graph/graph.js';
+import { verifyGraph } from '../graph/verify.js';
+import { applyInferred, inferTypes } from '../shape/infer.js';
+import { Engine } from './engine.js';
+import { compressToFp16 } from './fp16.js';
+import { assignOnnxNames } from './onnx-names.js';
+import { defaultConvertRegistry, type ConvertRegistry } from './registry.js';
+import { SourceInfo } from './source-types.js';
+
+export { buildConvertRegistry, defaultConvertRegistry, type ConvertRegistry } from './registry.js';
+
+export interface ConvertOptions {
+  /** Target format; default: the other one. */
+  to?: 'onnx' | 'ov';
+  /** ONNX opset to emit (IR → ONNX); default DEFAULT_ONNX_OPSET. */
+  opset?: number;
+  /** Store f32 constants as f16 (+ Convert), as ovc's compress_to_fp16 does (ONNX → IR). */
+  compressToFp16?: boolean;
+  /** Override the shapes of main graph inputs, by name. */
+  inputShapes?: Record<string, Shape>;
+  /** Mapping tables to use (default: all of mappings/). */
+  registry?: ConvertRegistry;
+}
+
+/** An opset onnxruntime runs fully. */
+export const DEFAULT_ONNX_OPSET = 17;
+/** The ONNX opsets ovir can emit. */
+export const MIN_ONNX_OPSET = 7;
+export const MAX_ONNX_OPSET = 25;
+
+/**
+ * Converts a model to the other format and returns a NEW model (the input is not changed).
+ * Every problem (all unsupported ops, attributes and types, with their graph paths) is collected
+ * and thrown as one OvirError.
+ */
+export function convertModel(model: Model, opts: ConvertOptions = {}): Model {
+  const to = opts.to ?? (model.dialect === 'onnx' ? 'ov' : 'onnx');
+  const diags = new Diagnostics();
+  const opset = opts.opset ?? DEFAULT_ONNX_OPSET;
+  if (to === model.dialect) diags.add('CONVERT_SAME_FORMAT', '', { format: to === 'ov' ? 'OpenVINO IR' : 'ONNX' });
+  if (!Number.isInteger(opset) || opset < MIN_ONNX_OPSET || opset > MAX_ONNX_OPSET) {
+    diags.add('CONVERT_BAD_OPTION', '', { detail: `--opset ${opset}: ovir emits ONNX opsets ${MIN_ONNX_OPSET} to ${MAX_ONNX_OPSET}` });
+  }
+  if (opts.compressToFp16 && to !== 'ov') diags.add('CONVERT_BAD_OPTION', '', { detail: '--compress-to-fp16 applies to conversion to OpenVINO IR only' });
+  diags.throwIfErrors();
+
+  const out = new Model(to);
+  if (to === 'onnx') out.onnx = defaultOnnxInfo(opset);
+  else out.ir = { name: model.ir?.name ?? (model.graph.name !== 'main' ? model.graph.name : 'model'), version: 11, rtInfo: null };
+
+  const source = new SourceInfo(model);
+  const engine = new Engine(to, opset, opts.registry ?? defaultConvertRegistry(), source, diags);
+  engine.run(model, out);
+  if (opts.inputShapes) overrideInputShapes(out, opts.inputShapes, diags);
+  diags.throwIfErrors();
+
+  if (opts.compressToFp16) compressToFp16(out.graph);
+  if (to === 'onnx') assignOnnxNames(out.graph);
+  completeTypes(out, diags);
+  const broken = verifyGraph(out.graph);
+  if (broken.length) {
+    diags.push(...broken.map((d) => ({ ...d, message: `conversion produced an invalid graph (please report): ${d.message}` })));
+  }
+  diags.throwIfErrors();
+  return out;
+}
+
+function overrideInputShapes(model: Model, shapes: Record<string, Shape>, diags: Diagnostics): void {
+  for (const [name, shape] of Object.entries(shapes)) {
+    const v = model.graph.inputs.find((x) => x.names.includes(name));
+    if (!v) { diags.add('CONVERT_BAD_OPTION', 'main', { detail: `--input ${name}: the model has no input named '${name}'` }); continue; }
+    const elem = v.type?.kind === 'tensor' ? v.type.elem : 'dynamic';
+    v.type = tensorType(elem, shape);
+  }
+}
+
+/**
+ * Shape and type inference on the converted model, so that every port of an IR carries a
+ * precision and dims and every ONNX graph input/output a type. An inferred type fills in what
+ * the source did not say; where inference knows less than the source (an op without a rule yet),
+ * the source's type stays.
+ */
+function completeTypes(model: Model, diags: Diagnostics): void {
+  const result = inferTypes(model, { ifMerge: model.dialect === 'ov' ? 'openvino' : 'onnx' });
+  const before = new Map<unknown, ValueType | null>();
+  for (const g of allGraphs(model.graph)) {
+    for (const v of [...g.inputs, ...g.initializers, ...g.nodes.flatMap((n) => n.outputs)]) before.set(v, v.type);
+  }
+  applyInferred(result);
+  for (const [v, t] of before) {
+    const value = v as { type: ValueType | null };
+    if (t && moreKnown(t, value.type)) value.type = t;
+  }
+  for (const d of result.diagnostics) if (d.severity === 'error') diags.push(d);
+}
+
+/** Whether `a` says more than `b` (b unknown, or b's element type or rank unknown where a's is). */
+function moreKnown(a: ValueType, b: ValueType | null): boolean {
+  if (!b || b.kind === 'unknown') return a.kind !== 'unknown';
+  if (a.kind !== 'tensor' || b.kind !== 'tensor') return false;
+  if (b.elem === 'dynamic' && a.elem !== 'dynamic') return true;
+  return b.shape === null && a.shape !== null;
+}

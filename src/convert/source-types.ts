@@ -1,0 +1,78 @@
+import { readFloats, readIntegers, type Tensor } from '../graph/tensor.js';
+import type { Model } from '../graph/model.js';
+import type { ValueType } from '../graph/types.js';
+import type { Value } from '../graph/value.js';
+import { inferTypes } from '../shape/infer.js';
+
+/**
+ * What the converter knows about the source model's values: declared types, completed by shape
+ * inference where nothing (or less) is declared, and constant data (initializers, ONNX Constant
+ * nodes, and integer data inference propagated, such as Shape → Gather chains).
+ */
+export class SourceInfo {
+  private readonly inferred = new Map<Value, ValueType>();
+  private readonly partial = new Map<Value, readonly unknown[]>();
+
+  constructor(model: Model) {
+    try {
+      const r = inferTypes(model);
+      for (const [v, t] of r.types) this.inferred.set(v, t);
+      for (const [v, p] of r.values) this.partial.set(v, p);
+    } catch {
+      // Inference is a help here, not a requirement: declared types still apply.
+    }
+  }
+
+  type(v: Value): ValueType | null {
+    const d = v.type;
+    const i = this.inferred.get(v) ?? null;
+    if (!d || d.kind === 'unknown') return i && i.kind !== 'unknown' ? i : d;
+    if (d.kind === 'tensor' && i?.kind === 'tensor') {
+      const elem = d.elem === 'dynamic' ? i.elem : d.elem;
+      const shape = d.shape ?? i.shape;
+      return { kind: 'tensor', elem, shape };
+    }
+    return d;
+  }
+
+  /** The constant payload of a value: an initializer, or the output of an ONNX Constant node. */
+  tensor(v: Value): Tensor | null {
+    if (v.constant) return v.constant;
+    const p = v.producer;
+    if (p && p.dialect === 'onnx' && p.is('Constant')) {
+      const a = p.attrs.get('value');
+      if (a?.type === 'tensor') return a.value;
+    }
+    return null;
+  }
+
+  ints(v: Value): bigint[] | null {
+    const t = this.tensor(v);
+    if (t) {
+      try { return readIntegers(t); } catch { return null; }
+    }
+    const p = v.producer;
+    if (p && p.dialect === 'onnx' && p.is('Constant')) {
+      const a = p.attrs.get('value_ints') ?? p.attrs.get('value_int');
+      if (a?.type === 'ints') return [...a.value];
+      if (a?.type === 'int') return [a.value];
+    }
+    const part = this.partial.get(v);
+    if (part && part.every((d) => typeof d === 'number')) return (part as number[]).map((d) => BigInt(d));
+    return null;
+  }
+
+  numbers(v: Value): number[] | null {
+    const t = this.tensor(v);
+    if (t) {
+      try { return readFloats(t); } catch { return null; }
+    }
+    const p = v.producer;
+    if (p && p.dialect === 'onnx' && p.is('Constant')) {
+      const a = p.attrs.get('value_float') ?? p.attrs.get('value_floats');
+      if (a?.type === 'float') return [a.value];
+      if (a?.type === 'floats') return [...a.value];
+    }
+    return this.ints(v)?.map(Number) ?? null;
+  }
+}
