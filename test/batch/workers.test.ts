@@ -1,0 +1,109 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { convertBatch } from '../../src/batch/batch.js';
+import type { BatchEvent } from '../../src/batch/types.js';
+import { listFiles, zoo } from './fixtures.js';
+
+/**
+ * The worker pool runs the compiled worker (dist/src/batch/worker.js): build it when any source
+ * is newer. The crash and hang markers are test hooks read by the worker (see src/batch/worker.ts).
+ */
+const repo = join(import.meta.dirname, '../..');
+function newest(dir: string): number {
+  let t = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (e.isFile() && e.name.endsWith('.ts')) t = Math.max(t, statSync(join(e.parentPath, e.name)).mtimeMs);
+  }
+  return t;
+}
+beforeAll(() => {
+  const worker = join(repo, 'dist/src/batch/worker.js');
+  if (!existsSync(worker) || statSync(worker).mtimeMs < Math.max(newest(join(repo, 'src')), newest(join(repo, 'mappings')))) {
+    spawnSync(process.execPath, [join(repo, 'node_modules/typescript/bin/tsc'), '-p', join(repo, 'tsconfig.json')], { stdio: 'ignore' });
+  }
+  expect(existsSync(worker)).toBe(true);
+}, 180_000);
+
+afterEach(() => {
+  delete process.env.OVIR_TEST_WORKER_CRASH;
+  delete process.env.OVIR_TEST_WORKER_HANG;
+});
+
+const temps = (dir: string) => listFiles(dir).filter((f) => f.split('/').pop()!.startsWith('.'));
+
+describe('batch in worker threads', () => {
+  it('converts in parallel and reports models in sorted input order', async () => {
+    const root = zoo({ 'c.onnx': 'onnx', 'a.onnx': 'onnx', 'b/x.xml': 'ir', 'd.onnx': 'onnx' });
+    const events: BatchEvent[] = [];
+    const report = await convertBatch([join(root, 'in')], { outDir: join(root, 'out'), jobs: 2, onEvent: (e) => events.push(e) });
+    expect(report).toMatchObject({ total: 4, converted: 4, failed: 0, skipped: 0 });
+    expect(report.models.map((m) => m.input)).toEqual(['a.onnx', 'b/x.xml', 'c.onnx', 'd.onnx'].map((f) => join(root, 'in', f)));
+    expect(events[0]).toEqual({ type: 'start', total: 4 });
+    expect(events.filter((e) => e.type === 'model-start')).toHaveLength(4);
+    expect(events.filter((e) => e.type === 'model-done').map((e) => (e as { done: number }).done)).toEqual([1, 2, 3, 4]);
+    expect(events.at(-1)).toEqual({ type: 'end', report });
+  });
+
+  it('a killed worker fails only its model; the others convert and no temp file is left', async () => {
+    process.env.OVIR_TEST_WORKER_CRASH = 'crashme';
+    const root = zoo({ 'a.onnx': 'onnx', 'crashme.onnx': 'onnx', 'z.xml': 'ir', 'zz.onnx': 'onnx' });
+    const report = await convertBatch([join(root, 'in')], { outDir: join(root, 'out'), jobs: 2 });
+    expect(report.models.map((m) => m.status)).toEqual(['converted', 'failed', 'converted', 'converted']);
+    expect(report.models[1]!.error).toMatch(/worker .*stopped.*exited with code: 70/);
+    expect(listFiles(join(root, 'out'))).toEqual(['a.bin', 'a.xml', 'z.onnx', 'zz.bin', 'zz.xml']);
+  });
+
+  it('--timeout stops a hung model\'s worker: it fails as timed out, the rest go on, its temp file is removed', async () => {
+    process.env.OVIR_TEST_WORKER_HANG = 'hang';
+    const root = zoo({ 'a.onnx': 'onnx', 'hang.onnx': 'onnx', 'b.onnx': 'onnx', 'c.onnx': 'onnx' });
+    const report = await convertBatch([join(root, 'in')], { outDir: join(root, 'out'), jobs: 2, timeoutMs: 1500 });
+    expect(report.models.map((m) => m.status)).toEqual(['converted', 'converted', 'converted', 'failed']);
+    expect(report.models[3]!.error).toMatch(/timed out after 1500 ms/);
+    expect(temps(join(root, 'out'))).toEqual([]);
+    expect(listFiles(join(root, 'out'))).toEqual(['a.bin', 'a.xml', 'b.bin', 'b.xml', 'c.bin', 'c.xml']);
+  });
+
+  it('an abort (Ctrl-C) stops the workers: unfinished models fail as interrupted, no temp or partial file is left', async () => {
+    process.env.OVIR_TEST_WORKER_HANG = 'hang';
+    const root = zoo({ 'a.onnx': 'onnx', 'hang1.onnx': 'onnx', 'hang2.onnx': 'onnx', 'z1.onnx': 'onnx', 'z2.onnx': 'onnx' });
+    const out = join(root, 'out');
+    const ac = new AbortController();
+    const report = await convertBatch([join(root, 'in')], {
+      outDir: out, jobs: 2, signal: ac.signal,
+      onEvent: (e) => {
+        // Abort once both hung workers have staged their temp files.
+        if (e.type === 'model-start' && e.input.includes('hang2')) {
+          const poll = setInterval(() => { if (temps(out).length >= 2) { clearInterval(poll); ac.abort(); } }, 20);
+        }
+      },
+    });
+    expect(report.models.map((m) => [m.status, m.error])).toEqual([
+      ['converted', null],
+      ['failed', 'interrupted while converting'],
+      ['failed', 'interrupted while converting'],
+      ['failed', 'interrupted before conversion'],
+      ['failed', 'interrupted before conversion'],
+    ]);
+    expect(listFiles(out)).toEqual(['a.bin', 'a.xml']);
+  });
+
+  it('the CLI on SIGINT exits 130, writes the report, and leaves no temp file', async () => {
+    const root = zoo({ 'a.onnx': 'onnx', 'hang.onnx': 'onnx' });
+    const out = join(root, 'out');
+    const child = spawn(process.execPath, [join(repo, 'bin/ovir.js'), 'batch', join(root, 'in'), '-o', out, '--jobs', '2', '--report', join(root, 'r.json')], {
+      env: { ...process.env, OVIR_TEST_WORKER_HANG: 'hang' }, stdio: 'ignore',
+    });
+    const code = await new Promise<number | null>((resolve) => {
+      const poll = setInterval(() => {
+        if (temps(out).length && existsSync(join(out, 'a.xml'))) { clearInterval(poll); child.kill('SIGINT'); }
+      }, 20);
+      child.on('exit', (c) => { clearInterval(poll); resolve(c); });
+    });
+    expect(code).toBe(130);
+    expect(temps(out)).toEqual([]);
+    expect(listFiles(root).filter((f) => f.startsWith('out/'))).toEqual(['out/a.bin', 'out/a.xml']);
+    expect(existsSync(join(root, 'r.json'))).toBe(true);
+  }, 30_000);
+});
