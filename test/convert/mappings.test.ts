@@ -1,0 +1,198 @@
+import { describe, expect, it } from 'vitest';
+import { ALL_MAPPINGS } from '../../mappings/index.js';
+import type { OpMapping } from '../../mappings/spec.js';
+import { buildConvertRegistry, convertModel } from '../../src/convert/index.js';
+import { OvirError } from '../../src/diag/diagnostic.js';
+import { A, allNodes, tensorFromFloat32, tensorFromInt64, type Attr, type ElementTypeName, type Model, type Node } from '../../src/graph/index.js';
+import { Builder } from './builder.js';
+
+/**
+ * Table-generated checks over mappings/: the registry builds (no overlapping version ranges), and
+ * every entry round-trips: an ONNX node at an opset in the entry's range → IR (the entry's IR op
+ * appears) → ONNX at the same opset gives the same op with the same attributes and operands.
+ */
+interface In { elem: ElementTypeName; shape: number[]; ints?: number[]; floats?: number[] }
+interface Sample { inputs: (In | null)[]; attrs?: Record<string, Attr>; outputs?: number; opsets?: number[] }
+
+const F = (...shape: number[]): In => ({ elem: 'f32', shape: shape.length ? shape : [2, 3] });
+const B: In = { elem: 'boolean', shape: [2, 3] };
+const I = (...ints: number[]): In => ({ elem: 'i64', shape: [ints.length], ints });
+const IS = (v: number): In => ({ elem: 'i64', shape: [], ints: [v] });
+
+const unary: Sample[] = [{ inputs: [F()] }];
+const binary: Sample[] = [{ inputs: [F(), F()] }];
+const logical: Sample[] = [{ inputs: [B, B] }];
+
+/** Samples by `onnxOp>irOp`. */
+const SAMPLES: Record<string, Sample[]> = {
+  'Constant>Const': [],
+  'If>If': [], // If has its own suite (if-to-ir / if-to-onnx)
+  'Identity>Identity': unary,
+  'Cast>Convert': [{ inputs: [F()], attrs: { to: A.int(7) } }, { inputs: [F()], attrs: { to: A.int(9) }, opsets: [13, 19, 21] }],
+  'Add>Add': binary, 'Sub>Subtract': binary, 'Mul>Multiply': binary, 'Div>Divide': binary, 'Pow>Power': binary,
+  'Equal>Equal': binary, 'Greater>Greater': binary, 'Less>Less': binary,
+  'GreaterOrEqual>GreaterEqual': binary, 'LessOrEqual>LessEqual': binary,
+  'And>LogicalAnd': logical, 'Or>LogicalOr': logical, 'Xor>LogicalXor': logical, 'Not>LogicalNot': [{ inputs: [B] }],
+  'Where>Select': [{ inputs: [B, F(), F()] }],
+  'Max>Maximum': binary, 'Min>Minimum': binary,
+  'Abs>Abs': unary, 'Neg>Negative': unary, 'Relu>Relu': unary, 'Sigmoid>Sigmoid': unary, 'Tanh>Tanh': unary,
+  'Exp>Exp': unary, 'Log>Log': unary, 'Sqrt>Sqrt': unary, 'Floor>Floor': unary, 'Ceil>Ceiling': unary,
+  'Erf>Erf': unary, 'Sin>Sin': unary, 'Cos>Cos': unary, 'Sign>Sign': unary,
+  'Reshape>Reshape': [{ inputs: [F(), I(3, 2)] }, { inputs: [F(), I(3, 2)], attrs: { allowzero: A.int(1) }, opsets: [14, 19] }],
+  'Squeeze>Squeeze': [
+    { inputs: [F(1, 3)], attrs: { axes: A.ints([0]) }, opsets: [11] },
+    { inputs: [F(1, 3), I(0)], opsets: [13, 21] },
+    { inputs: [F(1, 3)], opsets: [11, 13] },
+  ],
+  'Unsqueeze>Unsqueeze': [
+    { inputs: [F()], attrs: { axes: A.ints([0]) }, opsets: [7, 11] },
+    { inputs: [F(), I(0)], opsets: [13, 21] },
+  ],
+  'Shape>ShapeOf': [{ inputs: [F()] }],
+  'Concat>Concat': [{ inputs: [F(), F()], attrs: { axis: A.int(1) } }],
+  'Transpose>Transpose': [{ inputs: [F()], attrs: { perm: A.ints([1, 0]) } }, { inputs: [F()] }],
+  'Expand>Broadcast': [{ inputs: [F(1, 3), I(2, 3)] }],
+  'Tile>Tile': [{ inputs: [F(), I(2, 1)] }],
+  'Slice>Slice': [{ inputs: [F(), I(0), I(1), I(1), I(1)] }],
+  'Range>Range': [{ inputs: [{ elem: 'f32', shape: [], floats: [0] }, { elem: 'f32', shape: [], floats: [5] }, { elem: 'f32', shape: [], floats: [1] }] }],
+  'Split>Split': [{ inputs: [F(2, 4)], attrs: { axis: A.int(1) }, outputs: 2, opsets: [11, 13] }, { inputs: [F(2, 4)], attrs: { axis: A.int(1), num_outputs: A.int(2) }, outputs: 2, opsets: [18] }],
+  'Split>VariadicSplit': [
+    { inputs: [F(2, 4)], attrs: { axis: A.int(1), split: A.ints([1, 3]) }, outputs: 2, opsets: [11] },
+    { inputs: [F(2, 4), I(1, 3)], attrs: { axis: A.int(1) }, outputs: 2, opsets: [13, 18] },
+  ],
+  'Gather>Gather': [{ inputs: [F(), I(1, 0)], attrs: { axis: A.int(1) } }, { inputs: [F(), I(0)] }],
+  'Softmax>Softmax': [{ inputs: [F()], opsets: [13] }, { inputs: [F()], attrs: { axis: A.int(0) }, opsets: [13] }, { inputs: [F()], attrs: { axis: A.int(1) }, opsets: [11] }],
+  'MatMul>MatMul': [{ inputs: [F(2, 3), F(3, 2)] }],
+  'Clip>Clamp': [{ inputs: [F(), { elem: 'f32', shape: [], floats: [0] }, { elem: 'f32', shape: [], floats: [6] }] }],
+};
+for (const op of ['ReduceMax', 'ReduceMin', 'ReduceMean', 'ReduceProd']) {
+  SAMPLES[`${op}>${op}`] = [
+    { inputs: [F()], attrs: { axes: A.ints([1]) }, opsets: [13] },
+    { inputs: [F()], attrs: { axes: A.ints([1]), keepdims: A.int(0) }, opsets: [13] },
+    { inputs: [F(), I(1)], opsets: [18] },
+  ];
+}
+SAMPLES['ReduceSum>ReduceSum'] = [{ inputs: [F()], attrs: { axes: A.ints([0]) }, opsets: [11] }, { inputs: [F(), I(1)], attrs: { keepdims: A.int(0) }, opsets: [13] }];
+
+const key = (e: OpMapping) => `${e.onnx.op}>${e.ir.op}`;
+const defaultOpset = (e: OpMapping) => Math.max(e.onnx.since, Math.min(e.onnx.until ?? 17, 17));
+
+function build(e: OpMapping, s: Sample, opset: number): Model {
+  const b = new Builder('onnx', opset);
+  const ins = s.inputs.map((x, i) => {
+    if (!x) return null;
+    if (x.ints) return b.init(`c${i}`, x.shape.length ? tensorFromInt64(x.ints) : tensorFromInt64(x.ints, []));
+    if (x.floats) return b.init(`c${i}`, tensorFromFloat32(x.floats, x.shape));
+    return b.input(`in${i}`, x.elem, x.shape);
+  });
+  const n = b.node(b.graph, e.onnx.op, ins, Array.from({ length: s.outputs ?? 1 }, (_, k) => `out${k}`), s.attrs ?? {}, { name: 'n' });
+  n.outputs.forEach((o) => b.output(o));
+  return b.model;
+}
+
+const attrText = (n: Node) => JSON.stringify([...n.attrs].sort(([a], [b]) => a.localeCompare(b)), (_, v) => (typeof v === 'bigint' ? `${v}n` : v));
+const operands = (n: Node) => n.inputs.map((v) => (v?.constant ? `const[${[...v.constant.data].join(',')}]` : v ? 'value' : 'none')).join(' ');
+
+describe('mapping tables', () => {
+  it('the registry builds: no two entries claim the same op at the same version', () => {
+    expect(() => buildConvertRegistry()).not.toThrow();
+  });
+
+  it('overlapping ranges are caught', () => {
+    const add = ALL_MAPPINGS.find((e) => e.onnx.op === 'Add')!;
+    expect(() => buildConvertRegistry([add, { ...add, onnx: { op: 'Add', since: 13 } }])).toThrow(/overlap/);
+  });
+
+  it('every entry has round-trip samples (or its own suite)', () => {
+    expect(ALL_MAPPINGS.map(key).filter((k) => !(k in SAMPLES))).toEqual([]);
+  });
+
+  const cases = ALL_MAPPINGS.flatMap((e) => (SAMPLES[key(e)] ?? []).flatMap((s, i) =>
+    (s.opsets ?? [defaultOpset(e)]).map((opset) => ({ name: `${key(e)} #${i} at opset ${opset}`, e, s, opset }))));
+
+  it.each(cases)('$name round-trips', ({ e, s, opset }) => {
+    const onnx = build(e, s, opset);
+    const ir = convertModel(onnx);
+    expect([...allNodes(ir.graph)].map((n) => n.op)).toContain(e.ir.op);
+    const back = convertModel(ir, { opset });
+    const src = onnx.graph.nodes[0]!;
+    const got = [...allNodes(back.graph)].filter((n) => n.op === e.onnx.op);
+    expect(got).toHaveLength(1);
+    expect(attrText(got[0]!)).toBe(attrText(src));
+    expect(operands(got[0]!)).toBe(operands(src));
+    expect(back.graph.outputs.map((v) => v.name)).toEqual(onnx.graph.outputs.map((v) => v.name));
+  });
+});
+
+describe('semantic differences are handled or reported, never dropped', () => {
+  const one = (opset: number, op: string, ins: In[], attrs: Record<string, Attr> = {}) =>
+    build({ onnx: { op, since: 1 }, ir: { op, version: 'opset1' } }, { inputs: ins, attrs }, opset);
+  const ops = (m: Model) => [...allNodes(m.graph)].map((n) => n.op);
+  const fails = (f: () => unknown): string => {
+    try { f(); } catch (e) { if (e instanceof OvirError) return e.message; throw e; }
+    return 'no error';
+  };
+
+  it('Unsqueeze axes: attribute before opset 13, input from 13 (IR → ONNX)', () => {
+    const ir = convertModel(one(13, 'Unsqueeze', [F(), I(0)]));
+    const n11 = [...allNodes(convertModel(ir, { opset: 11 }).graph)].find((n) => n.op === 'Unsqueeze')!;
+    expect(n11.attrs.get('axes')).toEqual(A.ints([0]));
+    expect(n11.inputs).toHaveLength(1);
+    const n13 = [...allNodes(convertModel(ir, { opset: 13 }).graph)].find((n) => n.op === 'Unsqueeze')!;
+    expect(n13.attrs.size).toBe(0);
+    expect(n13.inputs).toHaveLength(2);
+  });
+
+  it('Reduce without axes reduces every dim (IR axes computed from the rank)', () => {
+    const ir = convertModel(one(13, 'ReduceMax', [F()]));
+    expect(ops(ir)).toEqual(['ShapeOf', 'ShapeOf', 'Squeeze', 'Range', 'ReduceMax']);
+  });
+
+  it('ReduceSum noop_with_empty_axes=1 without axes is an Identity', () => {
+    expect(ops(convertModel(one(13, 'ReduceSum', [F()], { noop_with_empty_axes: A.int(1) })))).toEqual(['Identity']);
+  });
+
+  it('MatMul transpose_b becomes a Transpose of the last two dims', () => {
+    const b = new Builder('ov');
+    const x = b.input('x', 'f32', [2, 3]);
+    const y = b.input('y', 'f32', [2, 3]);
+    b.output(b.op(b.graph, 'MatMul', [x, y], 'z', { transpose_a: A.raw('false'), transpose_b: A.raw('true') }));
+    const onnx = convertModel(b.model);
+    expect(ops(onnx)).toEqual(['Transpose', 'MatMul']);
+    expect(onnx.graph.nodes[0]!.attrs.get('perm')).toEqual(A.ints([1, 0]));
+  });
+
+  it('IR Divide that floors integers is refused, not silently changed', () => {
+    const b = new Builder('ov');
+    const x = b.input('x', 'i32', [2]);
+    b.output(b.op(b.graph, 'Divide', [x, x], 'z', { auto_broadcast: A.raw('numpy'), m_pythondiv: A.raw('true') }));
+    expect(fails(() => convertModel(b.model))).toMatch(/m_pythondiv/);
+  });
+
+  it('Gather batch_dims ≠ 0 has no ONNX form', () => {
+    const b = new Builder('ov');
+    const x = b.input('x', 'f32', [2, 3]);
+    const i = b.init('i', tensorFromInt64([0, 1], [2, 1]));
+    const ax = b.init('ax', tensorFromInt64([1], []));
+    b.output(b.op(b.graph, 'Gather', [x, i, ax], 'z', { batch_dims: A.raw('1') }, { version: 'opset8' }));
+    expect(fails(() => convertModel(b.model))).toMatch(/batch_dims.*= 1/);
+  });
+
+  it('Softmax before opset 13 converts only over the last axis', () => {
+    expect(fails(() => convertModel(one(11, 'Softmax', [F()], { axis: A.int(0) })))).toMatch(/Softmax before opset 13/);
+  });
+
+  it('unsupported attribute values are a diagnostic', () => {
+    expect(fails(() => convertModel(one(19, 'Cast', [F()], { to: A.int(17), saturate: A.int(0) })))).toMatch(/saturate' = 0/);
+  });
+
+  it('Reshape allowzero=1 is special_zero=false', () => {
+    const ir = convertModel(one(14, 'Reshape', [F(), I(3, 2)], { allowzero: A.int(1) }));
+    expect(ir.graph.nodes[0]!.attrs.get('special_zero')).toEqual(A.raw('false'));
+  });
+
+  it('Cast to ↔ Convert destination_type', () => {
+    const ir = convertModel(one(13, 'Cast', [F()], { to: A.int(10) }));
+    expect(ir.graph.nodes[0]!.attrs.get('destination_type')).toEqual(A.raw('f16'));
+  });
+});
