@@ -168,6 +168,35 @@ describe('ONNX data propagation', () => {
     expect(shapeOf(r, y)).toEqual([s('N'), 12]);
   });
 
+  it('LayerNormalization expanded (backend test): Neg and ConstantOfShape data give the reduced shape', () => {
+    const b = new B('onnx', '17');
+    const x = b.input('x', 'f32', [3, 4]);
+    const xs = b.node('Shape', [x]).outputs[0]!;
+    const axis = b.i64([-1]);
+    const prefix = b.node('Slice', [xs, b.i64([0]), axis]).outputs[0]!;
+    const num = b.node('Neg', [axis]).outputs[0]!;
+    const suffix = b.node('ConstantOfShape', [num], { value: A.tensor(tensorFromInt64([1], [1])) }).outputs[0]!;
+    const reduced = b.node('Concat', [prefix, suffix], { axis: A.int(0) }).outputs[0]!;
+    const mean = b.node('ReduceMean', [x], { axes: A.ints([1]) }).outputs[0]!;
+    const y = b.node('Reshape', [mean, reduced]).outputs[0]!;
+    const r = b.infer();
+    expect(r.values.get(num)).toEqual([1]);
+    expect(r.values.get(suffix)).toEqual([1]);
+    expect(shapeOf(r, y)).toEqual([3, 1]);
+  });
+
+  it('other unary ops carry no data (Relu of shape data is not shape data)', () => {
+    const b = new B('onnx', '17');
+    const xs = b.node('Shape', [b.input('x', 'f32', [3, 4])]).outputs[0]!;
+    const relu = b.node('Relu', [xs]).outputs[0]!;
+    expect(b.infer().values.get(relu)).toBeUndefined();
+  });
+
+  it('RandomUniformLike / Bernoulli take the input shape and dtype (or the dtype attribute)', () => {
+    const { shapes, elems } = run('RandomUniformLike', '17', [t([10], 'f64')], { dtype: A.int(1) });
+    expect([shapes[0], elems[0]]).toEqual([[10], 'f32']);
+  });
+
   it('Unsqueeze and Squeeze of a scalar dim keep the data; Cast to int64 too', () => {
     const b = new B('onnx', '17');
     const x = b.input('x', 'f32', [7, 2]);

@@ -20,8 +20,15 @@ export function family(dialect: Dialect, ops: readonly string[], since: number, 
   return ops.map((op) => (until === undefined ? { dialect, op, since, infer } : { dialect, op, since, until, infer }));
 }
 
-/** Output 0 has input 0's type (and data). */
+/** Output 0 has input 0's type (and data: Identity). */
 export const sameAsInput: InferFn = (c) => [{ type: c.type(0), value: c.value(0) }];
+
+/** Output 0 has input 0's type; its data is `f` of the input's data where every element is static. */
+export const unaryData = (f: ((x: number) => number) | null): InferFn => (c) => {
+  const v = c.value(0);
+  const value = f && v && v.every(isStatic) ? (v as number[]).map(f) : null;
+  return [{ type: c.type(0), value }];
+};
 
 /** Output 0 has input 0's shape and the given element type. */
 export const sameShapeAs = (elem: ElementTypeName): InferFn => (c) => [out(elem, c.shape(0))];

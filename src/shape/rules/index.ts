@@ -2,6 +2,7 @@ import { buildRegistry, type Registry } from '../registry.js';
 import type { Rule } from '../rule.js';
 import { controlFlowRules } from './control.js';
 import { onnxElementwiseRules } from './onnx/elementwise.js';
+import { onnxGeneratorRules } from './onnx/generator.js';
 import { onnxMathRules } from './onnx/math.js';
 import { onnxNnRules } from './onnx/nn.js';
 import { onnxReduceRules } from './onnx/reduce.js';
@@ -13,7 +14,7 @@ import { ovReduceRules } from './ov/reduce.js';
 
 /** Every shape rule, both dialects. */
 export const ALL_RULES: readonly Rule[] = [
-  ...onnxElementwiseRules, ...onnxTensorRules, ...onnxReduceRules, ...onnxMathRules, ...onnxNnRules,
+  ...onnxElementwiseRules, ...onnxTensorRules, ...onnxReduceRules, ...onnxMathRules, ...onnxNnRules, ...onnxGeneratorRules,
   ...ovElementwiseRules, ...ovMovementRules, ...ovReduceRules, ...ovNnRules,
   ...controlFlowRules,
 ];

@@ -4,7 +4,7 @@ import type { Shape } from '../../../graph/shape.js';
 import { onnxBroadcast } from '../../broadcast.js';
 import { mergeShape } from '../../dim.js';
 import { out, type InferFn, type Rule, type RuleContext } from '../../rule.js';
-import { ARITH, broadcastOr, family, sameAsInput, zipValues } from '../common.js';
+import { ARITH, broadcastOr, family, sameAsInput, unaryData, zipValues } from '../common.js';
 
 /**
  * ONNX elementwise ops (onnx/defs/math, logical, nn): unary ops keep their input's type; binary
@@ -19,12 +19,15 @@ const UNARY = [
   'Erf', 'Softplus', 'Softsign', 'Elu', 'Selu', 'LeakyRelu', 'ThresholdedRelu', 'HardSigmoid',
   'HardSwish', 'Mish', 'Gelu', 'Celu', 'Softmax', 'LogSoftmax', 'Hardmax', 'Shrink', 'BitwiseNot',
   'Clip', 'Dropout', 'LRN', 'MeanVarianceNormalization', 'InstanceNormalization',
-  'LpNormalization', 'CumSum', 'Trilu', 'ReverseSequence', 'Identity',
+  'LpNormalization', 'CumSum', 'Trilu', 'ReverseSequence',
 ];
+
+/** Unary ops whose data onnx propagates (shape arithmetic). */
+const DATA_UNARY: Record<string, ((x: number) => number) | null> = { Neg: (x) => -x, Abs: (x) => Math.abs(x) };
 
 /** Output 0: input 0's type; Dropout's optional mask output is bool of the same shape. */
 const unary: InferFn = (c) => {
-  const first = sameAsInput(c)[0]!;
+  const first = c.node.op === 'Identity' ? sameAsInput(c)[0]! : unaryData(DATA_UNARY[c.node.op] ?? null)(c)[0]!;
   if (c.node.op === 'Dropout' && c.node.outputs.length > 1) return [first, out('boolean', c.shape(0))];
   return [first];
 };
@@ -59,7 +62,7 @@ const where: InferFn = (c) => [out(c.elem(1), broadcastOr(c, onnxBroadcast([c.sh
 const prelu: InferFn = (c) => [out(c.elem(0), c.version >= 7 ? broadcastOr(c, onnxBroadcast([c.shape(0), c.shape(1)])) : c.shape(0))];
 
 export const onnxElementwiseRules: Rule[] = [
-  ...family('onnx', UNARY, 1, unary),
+  ...family('onnx', [...UNARY, 'Identity'], 1, unary),
   ...family('onnx', ['Not'], 1, (c) => [out('boolean', isNot(c) ? c.shape(0) : null)]),
   ...family('onnx', ['IsNaN', 'IsInf'], 9, (c) => [out('boolean', c.shape(0))]),
   ...family('onnx', ['Add', 'Sub', 'Mul', 'Div', 'Pow', 'Mod', 'BitShift', 'BitwiseAnd', 'BitwiseOr', 'BitwiseXor'], 1, binary()),

@@ -303,7 +303,12 @@ const constantOfShape: InferFn = (c) => {
   const v = c.node.attrs.get('value');
   const elem = v && v.type === 'tensor' ? v.value.elem : 'f32';
   const target = shapeFromInput(c, 0);
-  return [out(elem, target ? target.dims : null)];
+  if (target?.dims.some((d) => isStatic(d) && d < 0)) { c.error(`negative dimension in shape ${JSON.stringify(target.dims)}`); return [out(elem, null)]; }
+  // data: the fill value repeated, for small integer results (onnx propagates it)
+  const fill = v && v.type === 'tensor' ? partialFromTensor(v.value) : [0];
+  const n = target && target.dims.every(isStatic) ? (target.dims as number[]).reduce((a, b) => a * b, 1) : -1;
+  const value = fill && fill.length === 1 && n >= 0 && n <= 64 && target!.dims.length <= 1 ? Array.from({ length: n }, () => fill[0]!) : null;
+  return [out(elem, target ? target.dims : null, value)];
 };
 
 /** A scalar input as a number (integers from data propagation, floats from constants). */

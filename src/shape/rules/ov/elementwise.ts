@@ -1,7 +1,7 @@
 import { fromIrElementType, type ElementTypeName } from '../../../graph/element-type.js';
 import { ovAutoBroadcast, ovNumpyBroadcast } from '../../broadcast.js';
 import { out, type InferFn, type Rule, type RuleContext } from '../../rule.js';
-import { ARITH, broadcastOr, family, intAttr, sameAsInput, strAttr, zipValues } from '../common.js';
+import { ARITH, broadcastOr, family, intAttr, strAttr, unaryData, zipValues } from '../common.js';
 
 /**
  * OpenVINO elementwise ops: unary ops keep their input's type; binary arithmetic
@@ -61,7 +61,7 @@ const select: InferFn = (c) => {
 };
 
 export const ovElementwiseRules: Rule[] = [
-  ...family('ov', UNARY, 1, sameAsInput),
+  ...family('ov', UNARY, 1, (c) => unaryData(c.node.op === 'Negative' ? (x) => -x : c.node.op === 'Abs' ? Math.abs : null)(c)),
   { dialect: 'ov', op: 'Convert', since: 1, infer: convert },
   { dialect: 'ov', op: 'ConvertLike', since: 1, infer: (c) => [out(c.elem(1), c.shape(0))] },
   ...family('ov', ['LogicalNot'], 1, (c) => [out('boolean', c.shape(0))]),
