@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { registerInfo } from './info.js';
 import { registerBatch } from './batch.js';
 import { registerShapes } from './shapes.js';
+import { registerConvert } from './convert.js';
 
 /**
  * Each CLI command lives in its own file and registers itself here. `setExit` records the exit
@@ -13,4 +14,5 @@ export const COMMANDS: RegisterCommand[] = [
   registerInfo,
   registerBatch,
   registerShapes,
+  registerConvert,
 ];
