@@ -3,6 +3,7 @@ import { registerInfo } from './info.js';
 import { registerBatch } from './batch.js';
 import { registerShapes } from './shapes.js';
 import { registerConvert } from './convert.js';
+import { registerCheck } from './check.js';
 
 /**
  * Each CLI command lives in its own file and registers itself here. `setExit` records the exit
@@ -15,4 +16,5 @@ export const COMMANDS: RegisterCommand[] = [
   registerBatch,
   registerShapes,
   registerConvert,
+  registerCheck,
 ];

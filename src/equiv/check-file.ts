@@ -1,0 +1,41 @@
+import type { Model } from '../graph/model.js';
+import { convertModel } from '../convert/index.js';
+import { loadModel } from '../io/load.js';
+import { checkModels, type IfMergePolicy } from './check-models.js';
+import type { EquivReport } from './report.js';
+
+const otherForm = (m: Model): 'ov' | 'onnx' => (m.dialect === 'onnx' ? 'ov' : 'onnx');
+
+/**
+ * One file: converts it to the other form in memory and compares the two. Two files: compares
+ * them as given (ours against ovc's, a hand-edited IR against its source). `roundtrip`: also
+ * converts the first file to the other form and back, and compares that with the original
+ * (`report.roundtrip`; `report.ok` then covers both). Loading and conversion failures throw
+ * OvirError with their diagnostics.
+ */
+export interface CheckFileOptions {
+  roundtrip?: boolean;
+  ifMerge?: IfMergePolicy;
+}
+
+export function checkFile(pathA: string, pathB?: string, opts: CheckFileOptions = {}): EquivReport {
+  const a = loadModel(pathA);
+  const ifMerge = opts.ifMerge;
+  let report: EquivReport;
+  if (pathB !== undefined) {
+    report = checkModels(a, loadModel(pathB), { ifMerge, labelA: pathA, labelB: pathB });
+  } else {
+    const to = otherForm(a);
+    const b = convertModel(a, { to }); // a new model; `a` stays as the file says
+
+    report = checkModels(a, b, { ifMerge, labelA: pathA, labelB: `${pathA} (as ${to})` });
+  }
+  if (opts.roundtrip) {
+    const there = otherForm(a);
+    const back = convertModel(convertModel(a, { to: there }), { to: a.dialect });
+    const rt = checkModels(a, back, { ifMerge, labelA: pathA, labelB: `${pathA} (to ${there} and back)` });
+    report.roundtrip = rt;
+    report.ok = report.ok && rt.ok;
+  }
+  return report;
+}

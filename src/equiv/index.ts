@@ -1,0 +1,16 @@
+/**
+ * `ovir check`: are two forms of a model equivalent? Types and shapes come from shape inference
+ * run on each form (never from what the files declare), tensors are paired by name and through
+ * body bindings, and each pair is equal, compatible (one side more precise) or a contradiction.
+ * See docs/check.md.
+ */
+export type { EquivEntry, EquivReport, TypeSummary, EquivCounts } from './report.js';
+export { countEntries } from './report.js';
+export type { Status, Verdict } from './compare-type.js';
+export { compareDim, compareShape, compareType, typeSummary } from './compare-type.js';
+export type { Unmatched, ValuePair, Via, Correspondence } from './correspond.js';
+export { correspond, valuePath } from './correspond.js';
+export { compareInferred, type InferredSide } from './compare.js';
+export { SymbolBindings, type Side } from './symbols.js';
+export { checkModels, type CheckOptions, type IfMergePolicy } from './check-models.js';
+export { checkFile, type CheckFileOptions } from './check-file.js';
