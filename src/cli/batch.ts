@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { MAX_ONNX_OPSET, MIN_ONNX_OPSET } from '../convert/index.js';
 import { writeFilesAtomic } from '../io/atomic.js';
 import { BatchUsageError, convertBatch } from '../batch/batch.js';
 import { parseInputOverrides } from '../batch/input-override.js';
@@ -39,7 +40,11 @@ function toOptions(o: BatchCliOptions): BatchOptions | string[] {
     return Number(v);
   };
   if (o.jobs !== undefined) { const j = int('--jobs', o.jobs, 0); if (j !== undefined) opts.jobs = j; }
-  if (o.opset !== undefined) { const s = int('--opset', o.opset, 1); if (s !== undefined) opts.opset = s; }
+  if (o.opset !== undefined) {
+    const s = int('--opset', o.opset, MIN_ONNX_OPSET);
+    if (s !== undefined && s > MAX_ONNX_OPSET) problems.push(`--opset: ovir emits ONNX opsets ${MIN_ONNX_OPSET} to ${MAX_ONNX_OPSET}, got ${s}`);
+    else if (s !== undefined) opts.opset = s;
+  }
   if (o.timeout !== undefined) {
     const t = Number(o.timeout);
     if (!(t > 0)) problems.push(`--timeout expects seconds > 0, got '${o.timeout}'`);
