@@ -1,0 +1,297 @@
+#!/usr/bin/env python3
+"""The oracle bridge: real engines (OpenVINO, onnx, onnxruntime) behind JSON lines on stdin/stdout.
+
+One long-running process serves a whole test suite (importing openvino per model is too slow).
+Each request is one line `{"id": n, "op": "...", ...}`; each answer is one line
+`{"id": n, "result": ...}` or `{"id": n, "error": "..."}`. A failing request never ends the bridge.
+
+Tensors travel as `{"dtype": <OpenVINO element type name>, "shape": [...], "b64": <raw bytes>}`
+(or `"file": <path of raw bytes>` instead of b64 on input); string tensors as
+`{"dtype": "string", "shape": [...], "strings_b64": [<utf-8 bytes of each element>]}`.
+
+Ops:
+  hello                         -> versions of the engines
+  run_ir {xml, inputs}          -> {outputs: [{index, names, tensor}]}  (CPU, f32 accuracy mode)
+  ovc {onnx, out_xml}           -> {}  (openvino.convert_model + save_model, compress_to_fp16=False)
+  partial_shapes {xml}          -> {inputs, outputs: [{names, dtype, shape}]}
+  onnx_infer_shapes {onnx}      -> {values: [{name, kind, dtype, shape}]}  (data_prop=True)
+  onnx_check {onnx}             -> {ok, error?}  (onnx.checker full_check)
+  run_ort {onnx, inputs}        -> {outputs: [{index, names, tensor}]}  (python onnxruntime, CPU)
+"""
+import base64
+import json
+import os
+import sys
+import traceback
+
+# Everything the engines print (C++ included) goes to stderr; stdout carries only our answers.
+_answers = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
+os.dup2(2, 1)
+sys.stdout = sys.stderr
+
+import numpy as np  # noqa: E402
+
+_NUMPY = {
+    "f64": np.float64, "f32": np.float32, "f16": np.float16,
+    "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
+    "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64,
+    "boolean": np.bool_,
+}
+_FROM_NUMPY = {np.dtype(v).str: k for k, v in _NUMPY.items()}
+
+# TensorProto.DataType -> OpenVINO element type name (our canonical names).
+_ONNX_ELEM = {
+    0: "dynamic", 1: "f32", 2: "u8", 3: "i8", 4: "u16", 5: "i16", 6: "i32", 7: "i64", 8: "string",
+    9: "boolean", 10: "f16", 11: "f64", 12: "u32", 13: "u64", 14: "c64", 15: "c128", 16: "bf16",
+    17: "f8e4m3", 18: "f8e4m3fnuz", 19: "f8e5m2", 20: "f8e5m2fnuz", 21: "u4", 22: "i4",
+    23: "f4e2m1", 24: "f8e8m0", 25: "u2", 26: "i2",
+}
+
+_ov = None
+_core = None
+
+
+def ov():
+    global _ov, _core
+    if _ov is None:
+        import openvino
+        _ov = openvino
+        _core = openvino.Core()
+    return _ov
+
+
+def core():
+    ov()
+    return _core
+
+
+def _shape(s):
+    return [int(d) for d in s]
+
+
+def tensor_in(spec):
+    """A request tensor as a numpy array (strings: array of str)."""
+    dtype = spec["dtype"]
+    shape = _shape(spec.get("shape", []))
+    if dtype == "string":
+        items = [base64.b64decode(s).decode("utf-8") for s in spec.get("strings_b64", [])]
+        return np.array(items, dtype=object).reshape(shape)
+    if "file" in spec:
+        with open(spec["file"], "rb") as f:
+            raw = f.read()
+    else:
+        raw = base64.b64decode(spec.get("b64", ""))
+    if dtype not in _NUMPY:
+        raise ValueError(f"element type {dtype} cannot be passed as an input")
+    return np.frombuffer(raw, dtype=_NUMPY[dtype]).reshape(shape).copy()
+
+
+def tensor_out(arr, dtype=None):
+    """A numpy array (or list of str) as a response tensor."""
+    arr = np.asarray(arr)
+    if arr.dtype.kind in ("U", "S", "O"):
+        flat = [x.encode("utf-8") if isinstance(x, str) else bytes(x) for x in arr.reshape(-1).tolist()]
+        return {"dtype": "string", "shape": list(arr.shape),
+                "strings_b64": [base64.b64encode(b).decode("ascii") for b in flat]}
+    if dtype is None:
+        dtype = _FROM_NUMPY.get(arr.dtype.str)
+        if dtype is None:
+            raise ValueError(f"numpy dtype {arr.dtype} has no element type name")
+    return {"dtype": dtype, "shape": list(arr.shape),
+            "b64": base64.b64encode(np.ascontiguousarray(arr).tobytes()).decode("ascii")}
+
+
+def _pick(inputs, names, index):
+    for n in sorted(names):
+        if n in inputs:
+            return inputs[n]
+    key = f"#{index}"
+    if key in inputs:
+        return inputs[key]
+    raise KeyError(f"no input given for port {index} ({', '.join(sorted(names)) or 'unnamed'})")
+
+
+def op_hello(req):
+    import onnx
+    import onnxruntime
+    return {"openvino": ov().get_version(), "onnx": onnx.__version__,
+            "onnxruntime": onnxruntime.__version__, "numpy": np.__version__, "python": sys.version.split()[0]}
+
+
+_compiled = {}
+
+
+def op_run_ir(req):
+    o = ov()
+    xml = req["xml"]
+    model = core().read_model(xml)
+    compiled = core().compile_model(model, "CPU", {
+        "INFERENCE_PRECISION_HINT": "f32",
+        "EXECUTION_MODE_HINT": "ACCURACY",
+    })
+    inputs = req.get("inputs", {})
+    request = compiled.create_infer_request()
+    for i, port in enumerate(compiled.inputs):
+        arr = _pick(inputs, port.get_names(), i)
+        if arr.dtype == object:
+            request.set_input_tensor(i, o.Tensor(arr))
+        else:
+            request.set_input_tensor(i, o.Tensor(arr, shared_memory=False))
+    request.infer()
+    outputs = []
+    for i, port in enumerate(compiled.outputs):
+        t = request.get_output_tensor(i)
+        et = t.get_element_type().get_type_name()
+        if et == "string":
+            tensor = tensor_out(np.array(t.str_data, dtype=object).reshape(_shape(t.shape)))
+        else:
+            data = np.array(t.data, copy=True)
+            tensor = {"dtype": et, "shape": _shape(t.shape),
+                      "b64": base64.b64encode(np.ascontiguousarray(data).tobytes()).decode("ascii")}
+        outputs.append({"index": i, "names": sorted(port.get_names()), "tensor": tensor})
+    return {"outputs": outputs}
+
+
+def op_ovc(req):
+    o = ov()
+    model = o.convert_model(req["onnx"])
+    out = req["out_xml"]
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    o.save_model(model, out, compress_to_fp16=False)
+    return {}
+
+
+def _dim(d):
+    if d.is_static:
+        return d.get_length()
+    lo, hi = d.get_min_length(), d.get_max_length()
+    if lo <= 0 and hi < 0:
+        return None
+    return f"{max(lo, 0)}..{'' if hi < 0 else hi}"
+
+
+def _pshape(ps):
+    if ps.rank.is_dynamic:
+        return None
+    return [_dim(d) for d in ps]
+
+
+def op_partial_shapes(req):
+    model = core().read_model(req["xml"])
+
+    def port(p):
+        return {"names": sorted(p.get_names()), "dtype": p.get_element_type().get_type_name(),
+                "shape": _pshape(p.get_partial_shape())}
+
+    return {"inputs": [port(p) for p in model.inputs], "outputs": [port(p) for p in model.outputs]}
+
+
+def _onnx_value(vi, kind):
+    t = vi.type
+    which = t.WhichOneof("value")
+    if which != "tensor_type":
+        return {"name": vi.name, "kind": kind, "dtype": which or "unknown", "shape": None, "dims": None}
+    tt = t.tensor_type
+    dtype = _ONNX_ELEM.get(tt.elem_type, f"onnx{tt.elem_type}")
+    if not tt.HasField("shape"):
+        shape = None
+    else:
+        shape = []
+        for d in tt.shape.dim:
+            w = d.WhichOneof("value")
+            shape.append(d.dim_value if w == "dim_value" else d.dim_param if w == "dim_param" else None)
+    return {"name": vi.name, "kind": kind, "dtype": dtype, "shape": shape, "dims": shape}
+
+
+def op_onnx_infer_shapes(req):
+    import onnx
+    model = onnx.load(req["onnx"])
+    inferred = onnx.shape_inference.infer_shapes(model, data_prop=True)
+    g = inferred.graph
+    values = [_onnx_value(v, "input") for v in g.input]
+    values += [_onnx_value(v, "value_info") for v in g.value_info]
+    values += [_onnx_value(v, "output") for v in g.output]
+    return {"values": values}
+
+
+def op_onnx_check(req):
+    import onnx
+    try:
+        onnx.checker.check_model(req["onnx"], full_check=True)
+        return {"ok": True}
+    except Exception as e:  # the checker's verdict, not a bridge failure
+        return {"ok": False, "error": _one_line(e)}
+
+
+_ORT_ELEM = {
+    "tensor(float)": "f32", "tensor(double)": "f64", "tensor(float16)": "f16", "tensor(int8)": "i8",
+    "tensor(int16)": "i16", "tensor(int32)": "i32", "tensor(int64)": "i64", "tensor(uint8)": "u8",
+    "tensor(uint16)": "u16", "tensor(uint32)": "u32", "tensor(uint64)": "u64", "tensor(bool)": "boolean",
+    "tensor(string)": "string",
+}
+
+
+def op_run_ort(req):
+    import onnxruntime as ort
+    opts = ort.SessionOptions()
+    opts.log_severity_level = 3
+    sess = ort.InferenceSession(req["onnx"], opts, providers=["CPUExecutionProvider"])
+    inputs = req.get("inputs", {})
+    feed = {}
+    for i, p in enumerate(sess.get_inputs()):
+        feed[p.name] = _pick(inputs, [p.name], i)
+    metas = sess.get_outputs()
+    results = sess.run(None, feed)
+    outputs = []
+    for i, (meta, r) in enumerate(zip(metas, results)):
+        if not isinstance(r, np.ndarray):
+            raise ValueError(f"output {meta.name} is a {type(r).__name__}, not a tensor")
+        outputs.append({"index": i, "names": [meta.name], "tensor": tensor_out(r, _ORT_ELEM.get(meta.type))})
+    return {"outputs": outputs}
+
+
+OPS = {
+    "hello": op_hello,
+    "run_ir": op_run_ir,
+    "ovc": op_ovc,
+    "partial_shapes": op_partial_shapes,
+    "onnx_infer_shapes": op_onnx_infer_shapes,
+    "onnx_check": op_onnx_check,
+    "run_ort": op_run_ort,
+}
+
+
+def _one_line(e):
+    text = str(e).strip() or type(e).__name__
+    return f"{type(e).__name__}: {text}" if not text.startswith(type(e).__name__) else text
+
+
+def _decode_inputs(req):
+    if "inputs" in req:
+        req["inputs"] = {k: tensor_in(v) for k, v in req["inputs"].items()}
+
+
+def main():
+    for line in sys.stdin:
+        line = line.strip()
+        if not line:
+            continue
+        rid = None
+        try:
+            req = json.loads(line)
+            rid = req.get("id")
+            fn = OPS.get(req.get("op"))
+            if fn is None:
+                raise ValueError(f"unknown op {req.get('op')!r}")
+            _decode_inputs(req)
+            answer = {"id": rid, "result": fn(req)}
+        except Exception as e:  # noqa: BLE001 - every failure is an answer, never the end of the bridge
+            if os.environ.get("OVIR_ORACLE_DEBUG"):
+                traceback.print_exc(file=sys.stderr)
+            answer = {"id": rid, "error": _one_line(e)}
+        _answers.write(json.dumps(answer, separators=(",", ":")) + "\n")
+        _answers.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Creates the project-local oracle virtualenv (.venv/) with the engines the conformance suite
+# judges us by: openvino (with ovc), onnx, onnxruntime, numpy — all pinned.
+# Idempotent: a stamp file records the pinned set; when it matches, this exits at once.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="${OVIR_ORACLE_VENV:-$ROOT/.venv}"
+STAMP="$VENV/.ovir-oracle-stamp"
+
+PINS=(
+  "openvino==2026.4.1"
+  "onnx==1.23.2"
+  "onnxruntime==1.31.1"
+  "numpy==2.4.6"
+)
+WANT="$(printf '%s\n' "${PINS[@]}")"
+
+if [[ -f "$STAMP" && -x "$VENV/bin/python" ]] && [[ "$(cat "$STAMP")" == "$WANT" ]]; then
+  echo "oracle venv ready: $VENV"
+  exit 0
+fi
+
+PY="${PYTHON:-python3}"
+if ! command -v "$PY" >/dev/null 2>&1; then
+  echo "error: $PY not found. The oracle needs Python 3.10+ with the venv module" >&2
+  echo "       (Debian/Ubuntu: apt-get install -y python3 python3-venv)." >&2
+  exit 1
+fi
+if ! "$PY" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)'; then
+  echo "error: $("$PY" --version 2>&1) is too old; the oracle needs Python 3.10+." >&2
+  exit 1
+fi
+
+if [[ ! -x "$VENV/bin/python" ]]; then
+  echo "creating oracle venv at $VENV"
+  if ! "$PY" -m venv "$VENV"; then
+    echo "error: '$PY -m venv' failed (Debian/Ubuntu: apt-get install -y python3-venv)." >&2
+    exit 1
+  fi
+fi
+
+echo "installing ${PINS[*]}"
+"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "${PINS[@]}"
+"$VENV/bin/python" - <<'EOF'
+import numpy, onnx, onnxruntime, openvino
+print("oracle:", "openvino", openvino.get_version(), "| onnx", onnx.__version__,
+      "| onnxruntime", onnxruntime.__version__, "| numpy", numpy.__version__)
+EOF
+printf '%s' "$WANT" > "$STAMP"
+echo "oracle venv ready: $VENV"

@@ -1,0 +1,295 @@
+/**
+ * The oracle: real engines (OpenVINO with ovc, onnx, python onnxruntime) in the project's .venv,
+ * reached through ONE long-running bridge process (scripts/oracle.py) that speaks JSON lines.
+ *
+ *   const oracle = await Oracle.start();
+ *   await oracle.ovc('m.onnx', 'out/m.xml');
+ *   const outs = await oracle.runIr('out/m.xml', { x: { dtype: 'f32', shape: [2], data } });
+ *   await oracle.close();
+ *
+ * Requests are answered in order; a request that fails rejects its promise with the engine's
+ * message and leaves the bridge running. If the bridge itself dies (an engine crash) or a request
+ * exceeds its time limit, the pending request rejects and the next request starts a fresh bridge.
+ * `npm run oracle:setup` creates the venv; `oracleAvailable()` says whether it is there.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+/** A tensor as the engines see it: OpenVINO element type name, dims, raw little-endian bytes. */
+export interface OracleTensor {
+  dtype: string;
+  shape: number[];
+  data: Uint8Array;
+  /** dtype 'string' only: each element's UTF-8 bytes (then `data` is empty). */
+  strings?: Uint8Array[];
+}
+
+/** A dim as OpenVINO reports it: static size, interval `"a..b"` (`"a.."` unbounded), or null (any). */
+export type OracleDim = number | string | null;
+
+export interface OraclePort {
+  names: string[];
+  dtype: string;
+  /** null: dynamic rank. */
+  shape: OracleDim[] | null;
+}
+
+export interface OraclePartialShapes {
+  inputs: OraclePort[];
+  outputs: OraclePort[];
+}
+
+export interface OnnxInferredValue {
+  name: string;
+  kind: 'input' | 'value_info' | 'output';
+  /** OpenVINO element type name (f32, i64, boolean…); for non-tensor types the ONNX kind (sequence_type…). */
+  dtype: string;
+  /** dims: number (dim_value), string (dim_param), null (unknown); null for unknown rank. */
+  shape: (number | string | null)[] | null;
+  /** Same as `shape`. */
+  dims: (number | string | null)[] | null;
+}
+
+export interface OracleVersions {
+  openvino: string;
+  onnx: string;
+  onnxruntime: string;
+  numpy: string;
+  python: string;
+}
+
+export const REPO_ROOT = resolve(fileURLToPath(new URL('../../', import.meta.url)));
+export const VENV_DIR = process.env.OVIR_ORACLE_VENV ?? join(REPO_ROOT, '.venv');
+export const VENV_PYTHON = join(VENV_DIR, 'bin', 'python');
+export const BRIDGE_SCRIPT = join(REPO_ROOT, 'scripts', 'oracle.py');
+/** Where ovc's IR is cached (gitignored), keyed by model hash + OpenVINO version. */
+export const ORACLE_CACHE_DIR = join(REPO_ROOT, '.oracle', 'cache');
+
+/** Whether the oracle venv (npm run oracle:setup) and the bridge script are in place. */
+export function oracleAvailable(): boolean {
+  return existsSync(VENV_PYTHON) && existsSync(join(VENV_DIR, '.ovir-oracle-stamp')) && existsSync(BRIDGE_SCRIPT);
+}
+
+interface WireTensor {
+  dtype: string;
+  shape: number[];
+  b64?: string;
+  strings_b64?: string[];
+}
+
+interface WireOutput {
+  index: number;
+  names: string[];
+  tensor: WireTensor;
+}
+
+interface Pending {
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+  timer: NodeJS.Timeout;
+  proc: ChildProcessWithoutNullStreams;
+}
+
+const DEFAULT_TIMEOUT_MS = 300_000;
+
+function toWire(t: OracleTensor): WireTensor {
+  if (t.dtype === 'string') {
+    return { dtype: t.dtype, shape: [...t.shape], strings_b64: (t.strings ?? []).map((s) => Buffer.from(s).toString('base64')) };
+  }
+  return { dtype: t.dtype, shape: [...t.shape], b64: Buffer.from(t.data.buffer, t.data.byteOffset, t.data.byteLength).toString('base64') };
+}
+
+function fromWire(w: WireTensor): OracleTensor {
+  if (w.dtype === 'string') {
+    return { dtype: 'string', shape: w.shape, data: new Uint8Array(0), strings: (w.strings_b64 ?? []).map((s) => new Uint8Array(Buffer.from(s, 'base64'))) };
+  }
+  return { dtype: w.dtype, shape: w.shape, data: new Uint8Array(Buffer.from(w.b64 ?? '', 'base64')) };
+}
+
+/** Outputs keyed by every tensor name of each output port, and by `#<index>`. */
+function outputsRecord(outs: WireOutput[]): Record<string, OracleTensor> {
+  const rec: Record<string, OracleTensor> = {};
+  for (const o of outs) {
+    const t = fromWire(o.tensor);
+    rec[`#${o.index}`] = t;
+    for (const n of o.names) rec[n] = t;
+  }
+  return rec;
+}
+
+export class Oracle {
+  private proc: ChildProcessWithoutNullStreams | null = null;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private stderrTail: string[] = [];
+  private closing = false;
+  /** Engine versions reported by the bridge at start. */
+  versions!: OracleVersions;
+
+  private constructor(private readonly timeoutMs: number) {}
+
+  /** Starts the bridge and waits until the engines are importable. */
+  static async start(opts: { timeoutMs?: number } = {}): Promise<Oracle> {
+    if (!oracleAvailable()) {
+      throw new Error(`oracle venv missing at ${VENV_DIR}: run \`npm run oracle:setup\``);
+    }
+    const o = new Oracle(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    o.versions = (await o.request('hello', {})) as OracleVersions;
+    return o;
+  }
+
+  /** Runs IR on OpenVINO CPU (f32, accuracy mode). Inputs by tensor name or `#<index>`. */
+  async runIr(xmlPath: string, inputs: Record<string, OracleTensor>): Promise<Record<string, OracleTensor>> {
+    const wire: Record<string, WireTensor> = {};
+    for (const [k, v] of Object.entries(inputs)) wire[k] = toWire(v);
+    const r = (await this.request('run_ir', { xml: resolve(xmlPath), inputs: wire })) as { outputs: WireOutput[] };
+    return outputsRecord(r.outputs);
+  }
+
+  /** openvino.convert_model + save_model(compress_to_fp16=False): writes outXml and its .bin. */
+  async ovc(onnxPath: string, outXml: string): Promise<void> {
+    await this.request('ovc', { onnx: resolve(onnxPath), out_xml: resolve(outXml) });
+  }
+
+  /** Element types and partial shapes of an IR's inputs and outputs as OpenVINO reads them. */
+  async partialShapes(xmlPath: string): Promise<OraclePartialShapes> {
+    return (await this.request('partial_shapes', { xml: resolve(xmlPath) })) as OraclePartialShapes;
+  }
+
+  /** onnx.shape_inference.infer_shapes(data_prop=True): graph inputs, value_info and outputs. */
+  async onnxInferShapes(onnxPath: string): Promise<{ values: OnnxInferredValue[] }> {
+    return (await this.request('onnx_infer_shapes', { onnx: resolve(onnxPath) })) as { values: OnnxInferredValue[] };
+  }
+
+  /** onnx.checker.check_model(full_check=True). Never rejects for a checker verdict. */
+  async onnxCheck(onnxPath: string): Promise<{ ok: boolean; error?: string }> {
+    return (await this.request('onnx_check', { onnx: resolve(onnxPath) })) as { ok: boolean; error?: string };
+  }
+
+  /** Python onnxruntime (CPU), a second opinion to onnxruntime-node. Inputs by name or `#<index>`. */
+  async runOrt(onnxPath: string, inputs: Record<string, OracleTensor>): Promise<Record<string, OracleTensor>> {
+    const wire: Record<string, WireTensor> = {};
+    for (const [k, v] of Object.entries(inputs)) wire[k] = toWire(v);
+    const r = (await this.request('run_ort', { onnx: resolve(onnxPath), inputs: wire })) as { outputs: WireOutput[] };
+    return outputsRecord(r.outputs);
+  }
+
+  /**
+   * ovc through a cache (.oracle/cache/<sha256 of model + OpenVINO version>/model.xml): returns the
+   * cached IR path, or rejects with ovc's message (failures are cached too).
+   */
+  async ovcCached(onnxPath: string): Promise<string> {
+    const h = createHash('sha256');
+    h.update(readFileSync(onnxPath));
+    h.update(`\0openvino ${this.versions.openvino}`);
+    const dir = join(ORACLE_CACHE_DIR, h.digest('hex').slice(0, 32));
+    const xml = join(dir, 'model.xml');
+    const failed = join(dir, 'ovc-error.txt');
+    if (existsSync(join(dir, 'done'))) {
+      if (existsSync(failed)) throw new Error(readFileSync(failed, 'utf8'));
+      return xml;
+    }
+    const tmp = `${dir}.tmp-${process.pid}-${this.nextId}`;
+    rmSync(tmp, { recursive: true, force: true });
+    mkdirSync(tmp, { recursive: true });
+    let error: string | null = null;
+    try {
+      await this.ovc(onnxPath, join(tmp, 'model.xml'));
+    } catch (e) {
+      error = e instanceof Error ? e.message : String(e);
+      if (/^oracle request .* timed out/.test(error)) { rmSync(tmp, { recursive: true, force: true }); throw e; }
+      writeFileSync(join(tmp, 'ovc-error.txt'), error);
+    }
+    writeFileSync(join(tmp, 'done'), '');
+    mkdirSync(dirname(dir), { recursive: true });
+    try {
+      renameSync(tmp, dir);
+    } catch {
+      rmSync(tmp, { recursive: true, force: true }); // another process cached it first
+    }
+    if (error !== null) throw new Error(error);
+    return xml;
+  }
+
+  /** Ends the bridge; pending requests reject. */
+  async close(): Promise<void> {
+    this.closing = true;
+    const p = this.proc;
+    this.proc = null;
+    if (!p || p.exitCode !== null) return;
+    await new Promise<void>((res) => {
+      p.once('exit', () => res());
+      p.stdin.end();
+      setTimeout(() => { if (p.exitCode === null) p.kill('SIGKILL'); }, 5_000).unref();
+    });
+  }
+
+  private ensure(): ChildProcessWithoutNullStreams {
+    if (this.proc && this.proc.exitCode === null) return this.proc;
+    const p = spawn(VENV_PYTHON, [BRIDGE_SCRIPT], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, PYTHONUNBUFFERED: '1', OPENVINO_LOG_LEVEL: process.env.OPENVINO_LOG_LEVEL ?? '1' },
+    });
+    this.proc = p;
+    this.stderrTail = [];
+    createInterface({ input: p.stdout }).on('line', (line) => this.onLine(line));
+    createInterface({ input: p.stderr }).on('line', (line) => {
+      if (process.env.OVIR_ORACLE_DEBUG) process.stderr.write(`[oracle] ${line}\n`);
+      this.stderrTail.push(line);
+      if (this.stderrTail.length > 20) this.stderrTail.shift();
+    });
+    p.on('exit', (code, signal) => {
+      if (this.proc === p) this.proc = null;
+      const why = `oracle bridge exited (${signal ?? `code ${code}`})${this.stderrTail.length ? `: ${this.stderrTail.slice(-5).join(' | ')}` : ''}`;
+      this.failAll(p, why);
+    });
+    p.on('error', (e) => this.failAll(p, `oracle bridge failed to start: ${e.message}`));
+    return p;
+  }
+
+  private failAll(p: ChildProcessWithoutNullStreams, why: string): void {
+    for (const [id, pend] of this.pending) {
+      if (pend.proc !== p) continue;
+      clearTimeout(pend.timer);
+      this.pending.delete(id);
+      pend.reject(new Error(why));
+    }
+  }
+
+  private onLine(line: string): void {
+    let msg: { id: number; result?: unknown; error?: string };
+    try {
+      msg = JSON.parse(line);
+    } catch {
+      this.stderrTail.push(`(stdout) ${line}`);
+      return;
+    }
+    const pend = this.pending.get(msg.id);
+    if (!pend) return;
+    this.pending.delete(msg.id);
+    clearTimeout(pend.timer);
+    if (msg.error !== undefined) pend.reject(new Error(msg.error));
+    else pend.resolve(msg.result);
+  }
+
+  private request(op: string, body: Record<string, unknown>): Promise<unknown> {
+    if (this.closing) return Promise.reject(new Error('oracle request after close()'));
+    const p = this.ensure();
+    const id = this.nextId++;
+    return new Promise((resolveP, rejectP) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        rejectP(new Error(`oracle request ${op} timed out after ${this.timeoutMs} ms`));
+        // The bridge is stuck in an engine: end it; the next request starts a fresh one.
+        if (this.proc === p) this.proc = null;
+        p.kill('SIGKILL');
+      }, this.timeoutMs);
+      this.pending.set(id, { resolve: resolveP, reject: rejectP, timer, proc: p });
+      p.stdin.write(`${JSON.stringify({ id, op, ...body })}\n`);
+    });
+  }
+}
