@@ -1,6 +1,7 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { formatDiagnostic } from '../diag/diagnostic.js';
 import { checkFile, countEntries, type EquivEntry, type EquivReport, type IfMergePolicy, type TypeSummary } from '../equiv/index.js';
+import { IF_MERGE_POLICIES } from '../shape/index.js';
 import type { RegisterCommand } from './commands.js';
 
 /**
@@ -16,7 +17,7 @@ export const registerCheck: RegisterCommand = (program: Command, setExit) => {
     .argument('[b]', 'the other form to compare it with, as given')
     .option('--roundtrip', 'also convert <a> to the other form and back, and compare the result with <a>')
     .option('--json', 'one JSON object per comparison, one per line')
-    .option('--if-merge <policy>', 'If-merge rule for shape inference: onnx, symbolic or openvino (default: each form\'s own)')
+    .addOption(new Option('--if-merge <policy>', 'If-merge rule of shape inference, for both forms (default: each form\'s own)').choices(IF_MERGE_POLICIES))
     .option('-v, --verbose', 'also list compatible entries, unmatched tensors and every inference diagnostic')
     .action((a: string, b: string | undefined, opts: { roundtrip?: boolean; json?: boolean; ifMerge?: string; verbose?: boolean }) => {
       const report = checkFile(a, b, { roundtrip: opts.roundtrip === true, ifMerge: opts.ifMerge as IfMergePolicy });
