@@ -26,6 +26,16 @@ export interface ConvertOptions {
   registry?: ConvertRegistry;
 }
 
+/**
+ * The lowest ONNX IR version that allows ai.onnx opset `opset` (onnx's VERSION_TABLE), never
+ * below 8 (what onnxruntime and the checker accept for every opset ovir emits).
+ */
+export function onnxIrVersionFor(opset: number): bigint {
+  const table: [number, bigint][] = [[25, 13n], [24, 12n], [23, 11n], [21, 10n], [19, 9n]];
+  for (const [o, v] of table) if (opset >= o) return v;
+  return 8n;
+}
+
 /** An opset onnxruntime runs fully. */
 export const DEFAULT_ONNX_OPSET = 17;
 /** The ONNX opsets ovir can emit. */
@@ -49,7 +59,7 @@ export function convertModel(model: Model, opts: ConvertOptions = {}): Model {
   diags.throwIfErrors();
 
   const out = new Model(to);
-  if (to === 'onnx') out.onnx = defaultOnnxInfo(opset);
+  if (to === 'onnx') out.onnx = { ...defaultOnnxInfo(opset), irVersion: onnxIrVersionFor(opset) };
   else out.ir = { name: model.ir?.name ?? (model.graph.name !== 'main' ? model.graph.name : 'model'), version: 11, rtInfo: null };
 
   const source = new SourceInfo(model);

@@ -1,5 +1,6 @@
+import { onnxIrVersionFor } from '../../src/convert/index.js';
 import {
-  Graph, Model, tensorType, type Attr, type Dialect, type ElementTypeName, type Node, type Shape, type Tensor, type Value, type ValueType,
+  defaultOnnxInfo, Graph, Model, tensorType, type Attr, type Dialect, type ElementTypeName, type Node, type Shape, type Tensor, type Value, type ValueType,
 } from '../../src/graph/index.js';
 
 /**
@@ -15,6 +16,7 @@ export class Builder {
   constructor(readonly dialect: Dialect, readonly opset = 17) {
     this.model = new Model(dialect);
     if (dialect === 'ov') this.model.ir = { name: 'model', version: 11, rtInfo: null };
+    else this.model.onnx = { ...defaultOnnxInfo(opset), irVersion: onnxIrVersionFor(opset) };
   }
 
   get graph(): Graph { return this.model.graph; }

@@ -1,4 +1,4 @@
-import { A, tensorFromFloat32, type Graph, type Node, type Value } from '../../src/graph/index.js';
+import { A, tensorFromFloat32, tensorFromInt64, type Graph, type Node, type Value } from '../../src/graph/index.js';
 import { Builder } from './builder.js';
 
 /**
@@ -95,3 +95,42 @@ export function directOutputs(b: Builder): { ifNode: Node } {
 }
 
 export { A };
+
+/** then = Concat(a, b), else = b (direct): an If whose data are of element type `elem`. */
+export function typedIf(b: Builder, elem: import('../../src/graph/index.js').ElementTypeName): { ifNode: Node } {
+  const g = b.graph;
+  const cond = b.input('cond', 'boolean', []);
+  const x = b.input('a', elem, [2]);
+  const y = b.input('b', elem, [2]);
+  const ifNode = b.ifNode(g, cond, ['out'], `If_${elem}`);
+  const [tk, ek] = bodyKeys(b);
+  const t = b.body(ifNode, tk);
+  b.results(t, [b.op(t, 'Concat', [x, y], 'joined', { axis: A.int(0) })]);
+  const e = b.body(ifNode, ek);
+  b.results(e, [b.op(e, 'Concat', [y, y], 'doubled', { axis: A.int(0) })]);
+  b.output(ifNode.outputs[0]!);
+  return { ifNode };
+}
+
+/** An If that mixes ops from every family in its branches (shape, reduce, gather, nn). */
+export function opsIf(b: Builder): { ifNode: Node } {
+  const g = b.graph;
+  const cond = b.input('cond', 'boolean', []);
+  const x = b.input('x', 'f32', [2, 3]);
+  const ifNode = b.ifNode(g, cond, ['r'], 'If_ops');
+  const [tk, ek] = bodyKeys(b);
+  const t = b.body(ifNode, tk);
+  const axes = b.init('axes1', tensorFromInt64([1]), t);
+  const tr = b.op(t, 'Transpose', [x], 'xt', { perm: A.ints([1, 0]) });
+  const mm = b.op(t, 'MatMul', [x, tr], 'xxt');
+  const sm = b.op(t, 'Softmax', [mm], 'sm', { axis: A.int(-1) });
+  b.results(t, [b.op(t, 'ReduceMax', [sm, axes], 'rmax', { keepdims: A.int(0) })]);
+  const e = b.body(ifNode, ek);
+  const idx = b.init('idx', tensorFromInt64([1, 0]), e);
+  const gat = b.op(e, 'Gather', [x, idx], 'g', { axis: A.int(0) });
+  const rl = b.op(e, 'Relu', [gat], 'rl');
+  const sg = b.op(e, 'Sigmoid', [rl], 'sg');
+  b.results(e, [b.op(e, 'ReduceSum', [sg, b.init('axes0', tensorFromInt64([1]), e)], 'rsum', { keepdims: A.int(0) })]);
+  b.output(ifNode.outputs[0]!);
+  return { ifNode };
+}
