@@ -43,7 +43,7 @@ function inside(file: string, dir: string): boolean {
 /**
  * Expands files, directories (recursively: *.onnx, *.xml) and globs into model files, each with
  * the root its output path mirrors from: a file's own folder, the directory given, or the glob's
- * static base. Files under `exclude` (the output directory) are left out; dot files too (the temp
+ * static base. Files under `exclude` (the output directory) below an input root are left out; dot files too (the temp
  * files of atomic writes). Sorted by input path, duplicates (same resolved file) removed.
  */
 export function discoverModels(inputs: readonly string[], exclude?: string): Discovery {
@@ -52,7 +52,9 @@ export function discoverModels(inputs: readonly string[], exclude?: string): Dis
   const excluded = exclude === undefined ? null : resolve(exclude);
   const add = (root: string, rel: string) => {
     const input = root === '.' ? rel : join(root, rel);
-    if (excluded && inside(resolve(input), excluded)) return;
+    // Outputs of an earlier run inside an input directory are not inputs (unless the output
+    // directory is the input root itself or above it: then nothing can be told apart).
+    if (excluded && inside(resolve(input), excluded) && !inside(resolve(root), excluded)) return;
     found.push({ input, root, rel });
   };
   for (const arg of inputs) {
