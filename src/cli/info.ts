@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { formatDiagnostic, OvirError } from '../diag/diagnostic.js';
+import { OvirError } from '../diag/diagnostic.js';
+import { errorText } from '../batch/error-text.js';
 import { allGraphs } from '../graph/graph.js';
 import type { Model } from '../graph/model.js';
 import { formatShape, shapeToJson } from '../graph/shape.js';
@@ -55,7 +56,8 @@ export function describeModel(model: Model, path: string): ModelInfo {
       // IR Parameter/Const/Result layers are graph inputs/initializers/outputs, not nodes.
       for (const v of g.inputs) count(typeof v.meta.irType === 'string' ? v.meta.irType : 'Parameter');
       for (const v of g.initializers) count(typeof v.meta.irType === 'string' ? v.meta.irType : 'Const');
-      count('Result', g.outputs.length);
+      const results = Array.isArray(g.meta.irResults) ? (g.meta.irResults as { irType?: unknown }[]) : [];
+      g.outputs.forEach((_, i) => count(typeof results[i]?.irType === 'string' ? (results[i]!.irType as string) : 'Result'));
     }
     for (const n of g.nodes) count(ir && typeof n.meta.irType === 'string' ? n.meta.irType : n.op);
   }
@@ -68,12 +70,6 @@ export function describeModel(model: Model, path: string): ModelInfo {
     outputs: model.graph.outputs.map((v, i) => ioInfo(v, typeof resultNames[i] === 'string' ? (resultNames[i] as string) : v.label)),
     maxDepth,
   };
-}
-
-/** Why a file could not be described, in one line per diagnostic. */
-export function errorText(e: unknown): string {
-  if (e instanceof OvirError) return e.diagnostics.filter((d) => d.severity === 'error').map((d) => formatDiagnostic(d)).join('\n') || e.message;
-  return e instanceof Error ? e.message : String(e);
 }
 
 function human(info: ModelInfo): string {
