@@ -1,5 +1,6 @@
 import { BASIC } from './basic.js';
 import { CONTROL_FLOW } from './control-flow.js';
+import { CONV } from './conv.js';
 import { ELEMENTWISE } from './elementwise.js';
 import { GATHER } from './gather.js';
 import { MATH } from './math.js';
@@ -13,5 +14,5 @@ export type { AttrRule, ConvertContext, OpMapping } from './spec.js';
 
 /** Every op relation ovir converts, both ways, by family. */
 export const ALL_MAPPINGS: readonly OpMapping[] = [
-  ...BASIC, ...CONTROL_FLOW, ...ELEMENTWISE, ...MATH, ...SHAPE, ...SPLIT, ...GATHER, ...REDUCE, ...NN,
+  ...BASIC, ...CONTROL_FLOW, ...ELEMENTWISE, ...MATH, ...SHAPE, ...SPLIT, ...GATHER, ...REDUCE, ...NN, ...CONV,
 ];

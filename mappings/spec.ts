@@ -87,6 +87,8 @@ export interface ConvertContext {
   constant(t: Tensor): Value;
   /** Source output i is target value v (names and types carried over). */
   output(i: number, v: Value): void;
+  /** Source output i is read by nothing: it has no counterpart (an error if something reads it). */
+  unused(i: number): void;
   /** Converts source body `srcKey` into body `dstKey` of target node `target`; `from` maps source node input index → target node input index. */
   body(target: Node, srcKey: string, dstKey: string, from: (srcIndex: number) => number): Body;
   /** Records a problem (conversion fails at the end with all of them). */

@@ -254,6 +254,16 @@ class Context implements ConvertContext {
     this.engine.map.set(so, v);
   }
 
+  unused(i: number): void {
+    const so = this.node.outputs[i];
+    if (!so) return;
+    if (so.uses.length > 0 || so.graph.outputs.includes(so)) {
+      this.error(`output ${i} ('${so.label}') is used but has no counterpart in ${this.engine.target === 'ov' ? 'OpenVINO IR' : 'ONNX'}`);
+      return;
+    }
+    this.engine.map.set(so, new Value(this.dst, null));
+  }
+
   body(target: Node, srcKey: string, dstKey: string, from: (i: number) => number): Body {
     return this.engine.body(this.node, target, srcKey, dstKey, from);
   }

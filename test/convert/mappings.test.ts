@@ -17,7 +17,7 @@ interface Sample { inputs: (In | null)[]; attrs?: Record<string, Attr>; outputs?
 const F = (...shape: number[]): In => ({ elem: 'f32', shape: shape.length ? shape : [2, 3] });
 const B: In = { elem: 'boolean', shape: [2, 3] };
 const I = (...ints: number[]): In => ({ elem: 'i64', shape: [ints.length], ints });
-const IS = (v: number): In => ({ elem: 'i64', shape: [], ints: [v] });
+const W = (...shape: number[]): In => ({ elem: 'f32', shape, floats: Array.from({ length: shape.reduce((a, b) => a * b, 1) }, (_, i) => (i % 7) / 7) });
 
 const unary: Sample[] = [{ inputs: [F()] }];
 const binary: Sample[] = [{ inputs: [F(), F()] }];
@@ -64,6 +64,11 @@ const SAMPLES: Record<string, Sample[]> = {
   'Softmax>Softmax': [{ inputs: [F()], opsets: [13] }, { inputs: [F()], attrs: { axis: A.int(0) }, opsets: [13] }, { inputs: [F()], attrs: { axis: A.int(1) }, opsets: [11] }],
   'MatMul>MatMul': [{ inputs: [F(2, 3), F(3, 2)] }],
   'Clip>Clamp': [{ inputs: [F(), { elem: 'f32', shape: [], floats: [0] }, { elem: 'f32', shape: [], floats: [6] }] }],
+  'Conv>Convolution': [{ inputs: [F(1, 2, 5, 5), W(4, 2, 3, 3)], attrs: { pads: A.ints([1, 1, 1, 1]), strides: A.ints([2, 2]) } }],
+  'Conv>GroupConvolution': [{ inputs: [F(1, 4, 5, 5), W(4, 2, 3, 3)], attrs: { group: A.int(2), dilations: A.ints([2, 2]) } }],
+  'MaxPool>MaxPool': [{ inputs: [F(1, 1, 4, 4)], attrs: { kernel_shape: A.ints([2, 2]), strides: A.ints([2, 2]) } }, { inputs: [F(1, 1, 5, 5)], attrs: { kernel_shape: A.ints([2, 2]), ceil_mode: A.int(1), auto_pad: A.string('SAME_UPPER') }, opsets: [12] }],
+  'AveragePool>AvgPool': [{ inputs: [F(1, 1, 4, 4)], attrs: { kernel_shape: A.ints([2, 2]), pads: A.ints([1, 1, 0, 0]), count_include_pad: A.int(1) } }],
+  'BatchNormalization>BatchNormInference': [{ inputs: [F(1, 2, 3, 3), W(2), W(2), W(2), W(2)] }, { inputs: [F(1, 2, 3, 3), W(2), W(2), W(2), W(2)], attrs: { epsilon: A.float(0.001) } }],
 };
 for (const op of ['ReduceMax', 'ReduceMin', 'ReduceMean', 'ReduceProd']) {
   SAMPLES[`${op}>${op}`] = [

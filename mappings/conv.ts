@@ -1,0 +1,203 @@
+import { A, type Attr } from '../src/graph/attr.js';
+import { attrInts, attrString } from '../src/graph/attr-read.js';
+import { makeTensor } from '../src/graph/tensor.js';
+import type { Value } from '../src/graph/value.js';
+import { i64Const, onnxInts } from './helpers.js';
+import type { ConvertContext, OpMapping } from './spec.js';
+
+/**
+ * Convolution and pooling. ONNX spells padding as one `pads` list (all begins, then all ends) and
+ * leaves strides/dilations/pads to defaults; IR wants pads_begin/pads_end/strides/dilations
+ * explicit. ONNX Conv with group > 1 is IR GroupConvolution (weights [G, O/G, I/G, k…]); Conv's
+ * bias input is an IR Add of the bias reshaped to [1, C, 1…].
+ */
+const AUTO_PAD: ReadonlyArray<readonly [string, string]> = [['NOTSET', 'explicit'], ['SAME_UPPER', 'same_upper'], ['SAME_LOWER', 'same_lower'], ['VALID', 'valid']];
+
+/** ONNX spatial attributes → IR strings; `spatial` = number of spatial dims. */
+function spatialToIr(c: ConvertContext, spatial: number, withDilations: boolean): Record<string, string> | null {
+  const ones = new Array<bigint>(spatial).fill(1n);
+  const zeros = new Array<bigint>(spatial).fill(0n);
+  const strides = onnxInts(c, 'strides') ?? ones;
+  const dilations = onnxInts(c, 'dilations') ?? ones;
+  const pads = onnxInts(c, 'pads') ?? [...zeros, ...zeros];
+  if (pads.length !== 2 * spatial || strides.length !== spatial || dilations.length !== spatial) {
+    c.error(`strides/dilations/pads do not match ${spatial} spatial dims`);
+    return null;
+  }
+  const autoPad = c.node.attrs.get('auto_pad');
+  const ap = autoPad?.type === 'string' ? autoPad.value : 'NOTSET';
+  const m = AUTO_PAD.find(([o]) => o === ap);
+  if (!m) { c.unsupportedAttr('auto_pad', ap); return null; }
+  const out: Record<string, string> = {
+    strides: strides.join(','),
+    pads_begin: pads.slice(0, spatial).join(','),
+    pads_end: pads.slice(spatial).join(','),
+    auto_pad: m[1],
+  };
+  if (withDilations) out['dilations'] = dilations.join(',');
+  return out;
+}
+
+/** IR spatial attributes → ONNX (defaults left out). */
+function spatialToOnnx(c: ConvertContext, withDilations: boolean): Record<string, Attr> | null {
+  const strides = attrInts(c.node, 'strides') ?? [];
+  const pb = attrInts(c.node, 'pads_begin') ?? [];
+  const pe = attrInts(c.node, 'pads_end') ?? [];
+  const dil = attrInts(c.node, 'dilations') ?? [];
+  const ap = (attrString(c.node, 'auto_pad') ?? 'explicit').trim().toLowerCase();
+  const m = AUTO_PAD.find(([, i]) => i === ap);
+  if (!m) { c.unsupportedAttr('auto_pad', ap); return null; }
+  const out: Record<string, Attr> = {};
+  if (m[0] !== 'NOTSET') out['auto_pad'] = A.string(m[0]);
+  if (strides.some((s) => s !== 1n)) out['strides'] = A.ints(strides);
+  if (withDilations && dil.some((s) => s !== 1n)) out['dilations'] = A.ints(dil);
+  if (m[0] === 'NOTSET' && [...pb, ...pe].some((p) => p !== 0n)) out['pads'] = A.ints([...pb, ...pe]);
+  return out;
+}
+
+/** Input `i` (converted: `v`) with new dims: the same bytes when it is a constant, else a Reshape. */
+function reshaped(c: ConvertContext, i: number, v: Value, dims: number[]): Value {
+  const t = v.constant;
+  if (t) return c.constant(makeTensor(t.elem, dims, t.data));
+  const ov = c.node.dialect === 'onnx';
+  return c.emit('Reshape', [v, i64Const(c, dims.map(BigInt))], ov ? { special_zero: 'false' } : {}, 1, ov ? 'opset1' : undefined)[0]!;
+}
+
+function convToIr(c: ConvertContext): void {
+  const wr = c.rank(1);
+  if (wr === null) { c.error('Conv needs the rank of its weights'); return; }
+  const spatial = wr - 2;
+  const attrs = spatialToIr(c, spatial, true);
+  if (!attrs) return;
+  const g = c.node.attrs.get('group');
+  const group = g?.type === 'int' ? g.value : 1n;
+  let w = c.input(1)!;
+  let op = 'Convolution';
+  if (group !== 1n) {
+    const wt = c.type(1);
+    const dims = wt?.kind === 'tensor' ? wt.shape : null;
+    if (!dims || !dims.every((d) => typeof d === 'number')) { c.error('grouped Conv needs static weight dims'); return; }
+    // [O, I/G, k…] → [G, O/G, I/G, k…]
+    const [o, ...rest] = dims as number[];
+    w = reshaped(c, 1, w, [Number(group), o! / Number(group), ...rest]);
+    op = 'GroupConvolution';
+  }
+  let y = c.emit(op, [c.input(0), w], attrs, 1, 'opset1')[0]!;
+  if (c.numInputs > 2 && c.input(2)) {
+    const b = c.emit('Reshape', [c.input(2), i64Const(c, [1n, -1n, ...new Array<bigint>(spatial).fill(1n)])], { special_zero: 'false' }, 1, 'opset1')[0]!;
+    y = c.emit('Add', [y, b], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
+  }
+  c.output(0, y);
+}
+
+function convToOnnx(c: ConvertContext, grouped: boolean): void {
+  const attrs = spatialToOnnx(c, true);
+  if (!attrs) return;
+  let w: Value | null = c.input(1);
+  if (grouped) {
+    const wt = c.type(1);
+    const dims = wt?.kind === 'tensor' ? wt.shape : null;
+    if (!dims || !dims.every((d) => typeof d === 'number')) { c.error('GroupConvolution needs static weight dims'); return; }
+    // [G, O/G, I/G, k…] → [O, I/G, k…]
+    const [groups, perGroup, ...rest] = dims as number[];
+    attrs['group'] = A.int(groups!);
+    w = reshaped(c, 1, w!, [groups! * perGroup!, ...rest]);
+  }
+  c.output(0, c.emit('Conv', [c.input(0), w], attrs)[0]!);
+}
+
+/** Pools: kernel_shape ↔ kernel; ceil_mode ↔ rounding_type. */
+function poolToIr(c: ConvertContext, op: 'MaxPool' | 'AvgPool'): void {
+  if (c.node.outputs.length > 1) { c.error('MaxPool with an Indices output is not converted (index layouts differ)'); return; }
+  const kernel = onnxInts(c, 'kernel_shape');
+  if (!kernel) { c.error('kernel_shape is required'); return; }
+  const attrs = spatialToIr(c, kernel.length, op === 'MaxPool');
+  if (!attrs) return;
+  const ceil = c.node.attrs.get('ceil_mode');
+  attrs['kernel'] = kernel.join(',');
+  attrs['rounding_type'] = ceil?.type === 'int' && ceil.value !== 0n ? 'ceil' : 'floor';
+  if (op === 'MaxPool') {
+    const so = c.node.attrs.get('storage_order');
+    if (so?.type === 'int' && so.value !== 0n) { c.unsupportedAttr('storage_order', String(so.value), 'only row-major'); return; }
+    attrs['index_element_type'] = 'i64';
+    attrs['axis'] = '0';
+    const outs = c.emit('MaxPool', [c.input(0)], attrs, 2, 'opset8');
+    c.output(0, outs[0]!);
+  } else {
+    const cip = c.node.attrs.get('count_include_pad');
+    attrs['exclude-pad'] = cip?.type === 'int' && cip.value !== 0n ? 'false' : 'true';
+    c.output(0, c.emit('AvgPool', [c.input(0)], attrs, 1, 'opset1')[0]!);
+  }
+}
+
+function poolToOnnx(c: ConvertContext, op: 'MaxPool' | 'AveragePool'): void {
+  const attrs = spatialToOnnx(c, op === 'MaxPool');
+  if (!attrs) return;
+  attrs['kernel_shape'] = A.ints(attrInts(c.node, 'kernel') ?? []);
+  const rt = (attrString(c.node, 'rounding_type') ?? 'floor').trim().toLowerCase();
+  if (rt !== 'floor' && rt !== 'ceil') { c.unsupportedAttr('rounding_type', rt); return; }
+  if (rt === 'ceil') attrs['ceil_mode'] = A.int(1);
+  if (op === 'MaxPool') {
+    if (c.node.outputs.length > 1 && c.node.outputs[1]!.uses.length > 0) { c.error('MaxPool indices output is read: not converted (index layouts differ)'); return; }
+    c.output(0, c.emit('MaxPool', [c.input(0)], attrs)[0]!);
+    for (let i = 1; i < c.node.outputs.length; i++) c.unused(i);
+  } else {
+    const ex = (attrString(c.node, 'exclude-pad') ?? 'false').trim().toLowerCase();
+    if (ex === 'false' || ex === '0') attrs['count_include_pad'] = A.int(1);
+    c.output(0, c.emit('AveragePool', [c.input(0)], attrs)[0]!);
+  }
+}
+
+const CONV_ONNX = ['strides', 'dilations', 'pads', 'auto_pad', 'group', 'kernel_shape'];
+const CONV_IR = ['strides', 'dilations', 'pads_begin', 'pads_end', 'auto_pad'];
+const POOL_ONNX = ['strides', 'dilations', 'pads', 'auto_pad', 'kernel_shape', 'ceil_mode'];
+const POOL_IR = ['strides', 'pads_begin', 'pads_end', 'auto_pad', 'kernel', 'rounding_type'];
+
+export const CONV: readonly OpMapping[] = [
+  {
+    onnx: { op: 'Conv', since: 1 },
+    ir: { op: 'Convolution', version: 'opset1' },
+    when: (n) => { const g = n.attrs.get('group'); return !g || (g.type === 'int' && g.value === 1n); },
+    handles: { onnx: CONV_ONNX, ir: CONV_IR },
+    toIr: convToIr,
+    toOnnx: (c) => convToOnnx(c, false),
+    note: 'kernel_shape is implied by the weights; bias becomes an Add',
+  },
+  {
+    onnx: { op: 'Conv', since: 1 },
+    ir: { op: 'GroupConvolution', version: 'opset1' },
+    when: (n) => { const g = n.attrs.get('group'); return !!g && !(g.type === 'int' && g.value === 1n); },
+    handles: { onnx: CONV_ONNX, ir: CONV_IR },
+    toIr: convToIr,
+    toOnnx: (c) => convToOnnx(c, true),
+  },
+  {
+    onnx: { op: 'MaxPool', since: 8 },
+    ir: { op: 'MaxPool', version: 'opset8' },
+    handles: { onnx: [...POOL_ONNX, 'storage_order'], ir: [...POOL_IR, 'dilations', 'index_element_type', 'axis'] },
+    toIr: (c) => poolToIr(c, 'MaxPool'),
+    toOnnx: (c) => poolToOnnx(c, 'MaxPool'),
+  },
+  {
+    onnx: { op: 'AveragePool', since: 7 },
+    ir: { op: 'AvgPool', version: 'opset1' },
+    handles: { onnx: [...POOL_ONNX.filter((a) => a !== 'dilations'), 'count_include_pad'], ir: [...POOL_IR, 'exclude-pad'] },
+    toIr: (c) => poolToIr(c, 'AvgPool'),
+    toOnnx: (c) => poolToOnnx(c, 'AveragePool'),
+  },
+  {
+    // Inference form only: momentum and spatial do not change what inference computes.
+    onnx: { op: 'BatchNormalization', since: 9 },
+    ir: { op: 'BatchNormInference', version: 'opset5' },
+    handles: { onnx: ['momentum', 'training_mode'] },
+    attrs: [{ onnx: 'epsilon', ir: 'epsilon', kind: 'float', onnxDefault: 1e-5 }],
+    toIr: (c) => {
+      const tm = c.node.attrs.get('training_mode');
+      if (tm?.type === 'int' && tm.value !== 0n) { c.unsupportedAttr('training_mode', '1', 'inference only'); return; }
+      if (c.node.outputs.length > 1) { c.error('training outputs (running mean/var) are not converted'); return; }
+      const eps = c.node.attrs.get('epsilon');
+      const e = eps?.type === 'float' ? eps.value : 1e-5;
+      c.output(0, c.emit('BatchNormInference', [0, 1, 2, 3, 4].map((i) => c.input(i)), { epsilon: String(e) })[0]!);
+    },
+  },
+];
