@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Creates the project-local oracle virtualenv (.venv/) with the engines the conformance suite
 # judges us by: openvino (with ovc), onnx, onnxruntime, numpy — all pinned.
+# It also writes the onnx package's node test cases as backend test data (.venv/onnx-backend-data/).
 # Idempotent: a stamp file records the pinned set; when it matches, this exits at once.
 set -euo pipefail
 
@@ -14,7 +15,9 @@ PINS=(
   "onnxruntime==1.31.1"
   "numpy==2.4.6"
 )
-WANT="$(printf '%s\n' "${PINS[@]}")"
+# Bump DATA_REV when scripts/gen-onnx-node-data.py changes what it writes.
+DATA_REV="onnx-node-data 1"
+WANT="$(printf '%s\n' "${PINS[@]}" "$DATA_REV")"
 
 if [[ -f "$STAMP" && -x "$VENV/bin/python" ]] && [[ "$(cat "$STAMP")" == "$WANT" ]]; then
   echo "oracle venv ready: $VENV"
@@ -47,5 +50,7 @@ import numpy, onnx, onnxruntime, openvino
 print("oracle:", "openvino", openvino.get_version(), "| onnx", onnx.__version__,
       "| onnxruntime", onnxruntime.__version__, "| numpy", numpy.__version__)
 EOF
+# The onnx wheel's own node test cases (newest opsets), written as backend test data.
+"$VENV/bin/python" "$ROOT/scripts/gen-onnx-node-data.py" "$VENV/onnx-backend-data"
 printf '%s' "$WANT" > "$STAMP"
 echo "oracle venv ready: $VENV"
