@@ -26,6 +26,20 @@ export const CODES = {
   GRAPH_DUPLICATE_PRODUCER: E((p) => `value '${p.value}' is produced more than once (not SSA)`),
 
   // ── ONNX codec (src/onnx) ─────────────────────────────────────────────────────
+  ONNX_BAD_PROTOBUF: E((p) => `not a valid ONNX protobuf (${p.what}): ${p.reason}`),
+  ONNX_NO_GRAPH: E(() => `the model has no graph`),
+  ONNX_UNKNOWN_NAME: E((p) => `${p.what} reads '${p.name}', which is not defined in this graph or any enclosing one`),
+  ONNX_USE_BEFORE_DEF: E((p) => `${p.what} reads '${p.name}', which is defined only later (at ${p.definedIn}); nodes must come in topological order`),
+  ONNX_SHADOWING: E((p) => `${p.what} '${p.name}' reuses a name visible from the enclosing graph ${p.outer}; ONNX forbids shadowing outer names`),
+  ONNX_DUPLICATE_NAME: E((p) => `${p.what} '${p.name}' is defined more than once in this graph (ONNX values are SSA)`),
+  ONNX_BAD_ATTR: E((p) => `attribute '${p.attr}': ${p.detail}`),
+  ONNX_BAD_TYPE: E((p) => `${p.what}: ${p.detail}`),
+  ONNX_DIM_TOO_LARGE: E((p) => `${p.what}: dimension ${p.value} is beyond 2^53 and cannot be represented exactly`),
+  ONNX_TENSOR_BAD: E((p) => `tensor '${p.name}': ${p.detail}`),
+  ONNX_EXTERNAL_PATH: E((p) => `tensor '${p.name}': external data location '${p.location}' ${p.detail}`),
+  ONNX_EXTERNAL_READ: E((p) => `tensor '${p.name}': cannot read external data '${p.location}': ${p.reason}`),
+  ONNX_EXTERNAL_RANGE: E((p) => `tensor '${p.name}': external data '${p.location}' ${p.detail}`),
+  ONNX_ENCODE: E((p) => `cannot write as ONNX: ${p.detail}`),
 
   // ── IR codec (src/ir) ─────────────────────────────────────────────────────────
 

@@ -1,0 +1,369 @@
+import { Diagnostics, OvirError } from '../diag/diagnostic.js';
+import type { Attr } from '../graph/attr.js';
+import type { Body } from '../graph/body.js';
+import { Graph } from '../graph/graph.js';
+import { Model, type OnnxModelInfo } from '../graph/model.js';
+import type { Node } from '../graph/node.js';
+import type { Value } from '../graph/value.js';
+import { decodeAttr } from './attrs.js';
+import { bodyLayout } from './body-layout.js';
+import { ExternalData } from './external.js';
+import type {
+  GraphProto, ModelProto, NodeProto, SparseTensorProto, StringStringEntryProto, TensorProto, TypeProto, ValueInfoProto,
+} from './proto-types.js';
+import { T } from './schema.js';
+import { decodeTensor, type TensorContext } from './tensor-data.js';
+import { typeFromProto } from './value-type.js';
+import { decodeMessage, encodeMessage, has, int64, list, str } from './wire.js';
+
+export interface DecodeOptions {
+  /** Reported in diagnostics. */
+  file?: string;
+  /** Folder that external data locations are relative to (and confined to). */
+  baseDir?: string;
+}
+
+/**
+ * Decodes ONNX ModelProto bytes into a Model (dialect 'onnx'). Tensors in raw_data stay views of
+ * `bytes`. Names are resolved through a scope stack: each read of an enclosing graph's value
+ * becomes a capture input of the owning node plus a body input binding, on every graph between
+ * the use and the definition. Unknown names, shadowing and reads before definition are reported
+ * together (one OvirError). Iterative: nesting depth is bounded by memory, not the call stack.
+ */
+export function decodeOnnx(bytes: Uint8Array, opts: DecodeOptions = {}): Model {
+  const diags = new Diagnostics();
+  let mp: ModelProto;
+  try {
+    mp = decodeMessage<ModelProto>(T.ModelProto, bytes);
+  } catch (e) {
+    diags.add('ONNX_BAD_PROTOBUF', '', { what: `${bytes.byteLength} bytes`, reason: (e as Error).message });
+    throw new OvirError(diags.list, opts.file);
+  }
+  const model = decodeModelProto(mp, opts, diags);
+  diags.throwIfErrors(opts.file);
+  return model;
+}
+
+const kv = (m: object | null | undefined, field = 'metadata_props'): [string, string][] =>
+  list<StringStringEntryProto>(m, field).map((e) => [str(e, 'key'), str(e, 'value')]);
+
+/** Model-level fields; the graph is decoded by GraphDecoder. Diagnostics are added, not thrown. */
+export function decodeModelProto(mp: ModelProto, opts: DecodeOptions, diags: Diagnostics): Model {
+  const opsets = new Map<string, number>();
+  for (const o of list<object>(mp, 'opset_import')) opsets.set(str(o, 'domain'), Number(int64(o, 'version')));
+  const info: OnnxModelInfo = {
+    irVersion: int64(mp, 'ir_version'),
+    opsetImports: opsets,
+    producerName: str(mp, 'producer_name'),
+    producerVersion: str(mp, 'producer_version'),
+    domain: str(mp, 'domain'),
+    modelVersion: int64(mp, 'model_version'),
+    docString: str(mp, 'doc_string'),
+    metadataProps: kv(mp),
+    passthrough: {},
+  };
+  const carry = (field: string, type: typeof T.FunctionProto) => {
+    const items = list<object>(mp, field);
+    if (items.length) info.passthrough[field] = items.map((m) => encodeMessage(type, m));
+  };
+  carry('functions', T.FunctionProto);
+  carry('training_info', T.TrainingInfoProto);
+  carry('configuration', T.DeviceConfigurationProto);
+
+  const model = new Model('onnx');
+  model.onnx = info;
+  if (!has(mp, 'graph')) {
+    diags.add('ONNX_NO_GRAPH', '');
+    return model;
+  }
+  new GraphDecoder(opsets, new ExternalData(opts.baseDir, diags), diags).run(mp.graph!, model.graph);
+  return model;
+}
+
+/** One graph being decoded; frames form the scope stack. */
+interface Frame {
+  proto: GraphProto;
+  graph: Graph;
+  parent: Frame | null;
+  /** The node owning this body (in parent.graph), its Body, and the layout of its bindings. */
+  owner: Node | null;
+  body: Body | null;
+  /** Names defined so far in this graph (incl. capture parameters). */
+  scope: Map<string, Value>;
+  /** Every name some node of this graph defines (to tell "defined later" from "unknown"). */
+  later: Set<string>;
+  /** Declared types by name (inputs, outputs, value_info). */
+  declared: Map<string, ValueInfoProto>;
+  /** Outer value (a value of parent.graph) → its capture parameter here. */
+  captures: Map<Value, Value>;
+  next: number;
+  /** The node whose bodies are being decoded, its output names, and the bodies still to do. */
+  current: { node: Node; outputs: string[]; pending: PendingBody[] } | null;
+}
+
+interface PendingBody { proto: GraphProto; graph: Graph; owner: Node; body: Body }
+
+/** Per node with bodies: outer value → index of its capture input (shared by all bodies). */
+const CAPTURE_INDEX = new WeakMap<Node, Map<Value, number>>();
+
+class GraphDecoder {
+  constructor(
+    private readonly opsets: Map<string, number>,
+    private readonly external: ExternalData,
+    private readonly diags: Diagnostics,
+  ) {}
+
+  run(root: GraphProto, graph: Graph): void {
+    const stack: Frame[] = [this.open(root, graph, null, null, null)];
+    while (stack.length) {
+      const fr = stack[stack.length - 1]!;
+      if (fr.current) {
+        const child = fr.current.pending.shift();
+        if (child) {
+          stack.push(this.open(child.proto, child.graph, fr, child.owner, child.body));
+          continue;
+        }
+        this.finishNode(fr);
+        continue;
+      }
+      const nodes = list<NodeProto>(fr.proto, 'node');
+      if (fr.next < nodes.length) {
+        this.startNode(fr, nodes[fr.next]!);
+        fr.next++;
+        continue;
+      }
+      this.finishGraph(fr);
+      stack.pop();
+    }
+  }
+
+  private tctx(where: string): TensorContext {
+    return { diags: this.diags, where, external: this.external };
+  }
+
+  /** Creates a frame and defines the graph's inputs and initializers. */
+  private open(proto: GraphProto, graph: Graph, parent: Frame | null, owner: Node | null, body: Body | null): Frame {
+    const fr: Frame = {
+      proto, graph, parent, owner, body,
+      scope: new Map(), later: new Set(), declared: new Map(), captures: new Map(), next: 0, current: null,
+    };
+    graph.meta['onnxName'] = str(proto, 'name');
+    if (str(proto, 'doc_string')) graph.meta['docString'] = str(proto, 'doc_string');
+    if (list(proto, 'metadata_props').length) graph.meta['metadataProps'] = kv(proto);
+    const annotations = list<object>(proto, 'quantization_annotation');
+    if (annotations.length) graph.meta['quantizationAnnotation'] = annotations.map((a) => encodeMessage(T.TensorAnnotation, a));
+    for (const vi of [...list<ValueInfoProto>(proto, 'input'), ...list<ValueInfoProto>(proto, 'output'), ...list<ValueInfoProto>(proto, 'value_info')]) {
+      if (!fr.declared.has(str(vi, 'name'))) fr.declared.set(str(vi, 'name'), vi);
+    }
+    for (const n of list<NodeProto>(proto, 'node')) for (const o of list<string>(n, 'output')) if (o) fr.later.add(o);
+
+    const inits = new Map<string, TensorProto>();
+    for (const t of list<TensorProto>(proto, 'initializer')) {
+      const name = str(t, 'name');
+      if (inits.has(name)) this.diags.add('ONNX_DUPLICATE_NAME', graph.path, { what: 'initializer', name });
+      else inits.set(name, t);
+    }
+    const layout = owner ? bodyLayout(owner.op, owner.domain, Number(owner.version)) : null;
+    list<ValueInfoProto>(proto, 'input').forEach((vi, i) => {
+      const name = str(vi, 'name');
+      const v = graph.addInput(null, [name]);
+      this.applyDeclared(fr, v, name);
+      const init = inits.get(name);
+      if (init) {
+        inits.delete(name);
+        v.constant = decodeTensor(init, this.tctx(graph.path));
+        v.meta['onnxInitializerDefault'] = true;
+        this.tensorMeta(v, init);
+      }
+      this.define(fr, name, v, 'graph input');
+      if (owner && body && layout?.formalInputs) {
+        const from = layout.inputOffset + i;
+        if (from < owner.inputs.length && owner.inputs[from]) body.inputs.push({ param: v, from });
+      }
+    });
+    for (const [name, t] of inits) {
+      const tensor = decodeTensor(t, this.tctx(graph.path));
+      const v = tensor
+        ? graph.addInitializer(tensor, [name])
+        : graph.addInitializer({ elem: 'u8', dims: [0], data: new Uint8Array(0) }, [name]);
+      this.tensorMeta(v, t);
+      if (fr.declared.has(name)) this.applyDeclared(fr, v, name, true);
+      this.define(fr, name, v, 'initializer');
+    }
+    for (const sp of list<SparseTensorProto>(proto, 'sparse_initializer')) {
+      const name = str(sp.values, 'name');
+      const v = graph.addInput(null, [name]);
+      v.meta['onnxSparseInitializer'] = encodeMessage(T.SparseTensorProto, sp);
+      this.applyDeclared(fr, v, name);
+      this.define(fr, name, v, 'sparse initializer');
+    }
+    return fr;
+  }
+
+  private tensorMeta(v: Value, t: TensorProto): void {
+    if (str(t, 'doc_string')) v.meta['docString'] = str(t, 'doc_string');
+    if (list(t, 'metadata_props').length) v.meta['tensorMetadataProps'] = kv(t);
+  }
+
+  /** Sets the declared type (graph input/output/value_info) and its doc_string/metadata. */
+  private applyDeclared(fr: Frame, v: Value, name: string, keepConstType = false): void {
+    const vi = fr.declared.get(name);
+    if (!vi) return;
+    if (str(vi, 'doc_string')) v.meta['docString'] = str(vi, 'doc_string');
+    if (list(vi, 'metadata_props').length) v.meta['metadataProps'] = kv(vi);
+    if (!has(vi, 'type')) return;
+    const d = typeFromProto(vi.type as TypeProto, `value '${name}'`, fr.graph.path, this.diags);
+    if (!keepConstType) v.type = d.type;
+    else v.meta['declaredType'] = d.type;
+    if (!d.lossless) {
+      v.meta['onnxTypeProto'] = encodeMessage(T.TypeProto, vi.type as object);
+      v.meta['onnxTypeFor'] = keepConstType ? v.meta['declaredType'] : d.type;
+    }
+  }
+
+  /** Records a definition, reporting duplicates in this graph and shadowing of visible outer names. */
+  private define(fr: Frame, name: string, v: Value, what: string, where = fr.graph.path): void {
+    if (name === '') return;
+    const prev = fr.scope.get(name);
+    if (prev && !prev.meta['onnxCapture']) {
+      this.diags.add('ONNX_DUPLICATE_NAME', where, { what, name });
+      return;
+    }
+    for (let a = prev ? fr : fr.parent; a; a = a.parent) {
+      if (a.scope.has(name)) {
+        const o = a.scope.get(name)!;
+        const outer = o.meta['onnxCapture'] ? this.origin(a, o) : a.graph.path;
+        this.diags.add('ONNX_SHADOWING', where, { what, name, outer });
+        return;
+      }
+    }
+    fr.scope.set(name, v);
+  }
+
+  /** Path of the graph that really defines a captured value. */
+  private origin(fr: Frame, v: Value): string {
+    let a: Frame | null = fr;
+    let cur = v;
+    while (a && cur.meta['onnxCapture']) {
+      const parentValue: Value | undefined = [...a.captures].find(([, p]) => p === cur)?.[0];
+      if (!parentValue || !a.parent) break;
+      cur = parentValue;
+      a = a.parent;
+    }
+    return a ? a.graph.path : '?';
+  }
+
+  /**
+   * The value `name` denotes in frame `fr`: local, or an outer value threaded in as a capture
+   * through every graph between. null (with a diagnostic) when unknown or not yet defined.
+   */
+  private resolve(fr: Frame, name: string, what: string, where: string): Value | null {
+    const local = fr.scope.get(name);
+    if (local) return local;
+    const chain: Frame[] = [fr];
+    let a = fr.parent;
+    while (a && !a.scope.has(name)) {
+      chain.push(a);
+      a = a.parent;
+    }
+    if (!a) {
+      const definer = chain.find((c) => c.later.has(name));
+      if (definer) this.diags.add('ONNX_USE_BEFORE_DEF', where, { what, name, definedIn: definer.graph.path });
+      else this.diags.add('ONNX_UNKNOWN_NAME', where, { what, name });
+      return null;
+    }
+    let outer = a.scope.get(name)!;
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const c = chain[i]!;
+      let param = c.captures.get(outer);
+      if (!param) {
+        const node = c.owner!;
+        let index = CAPTURE_INDEX.get(node);
+        if (!index) CAPTURE_INDEX.set(node, (index = new Map()));
+        let k = index.get(outer);
+        if (k === undefined) {
+          k = node.addInput(outer);
+          index.set(outer, k);
+        }
+        param = c.graph.addInput(outer.type, [name]);
+        param.meta['onnxCapture'] = true;
+        c.body!.inputs.push({ param, from: k });
+        c.captures.set(outer, param);
+        c.scope.set(name, param);
+      }
+      outer = param;
+    }
+    return outer;
+  }
+
+  private startNode(fr: Frame, np: NodeProto): void {
+    const domain = str(np, 'domain');
+    const op = str(np, 'op_type');
+    const opset = this.opsets.get(domain === 'ai.onnx' ? '' : domain) ?? this.opsets.get(domain);
+    const node = fr.graph.addNode({ dialect: 'onnx', op, domain, version: opset === undefined ? '' : String(opset), name: str(np, 'name') });
+    const where = node.path;
+    if (str(np, 'doc_string')) node.meta['docString'] = str(np, 'doc_string');
+    if (str(np, 'overload')) node.meta['overload'] = str(np, 'overload');
+    if (list(np, 'metadata_props').length) node.meta['metadataProps'] = kv(np);
+    const devs = list<object>(np, 'device_configurations');
+    if (devs.length) node.meta['deviceConfigurations'] = devs.map((d) => encodeMessage(T.NodeDeviceConfigurationProto, d));
+
+    const inputs = list<string>(np, 'input');
+    inputs.forEach((name, i) => {
+      node.addInput(name === '' ? null : this.resolve(fr, name, `input ${i}`, where));
+    });
+    node.meta['onnxInputCount'] = inputs.length;
+
+    const outputs = list<string>(np, 'output');
+    for (const name of outputs) node.addOutput(null, [name]);
+
+    const pending: PendingBody[] = [];
+    const attrOrder: string[] = [];
+    const attrDocs: Record<string, string> = {};
+    const layout = bodyLayout(op, domain, opset ?? 0);
+    for (const ap of list<object>(np, 'attribute')) {
+      const an = str(ap, 'name');
+      attrOrder.push(an);
+      if (str(ap, 'doc_string')) attrDocs[an] = str(ap, 'doc_string');
+      const d = decodeAttr(ap, this.tctx(where));
+      if (d.kind === 'attr') node.attrs.set(an, d.attr as Attr);
+      else if (d.kind === 'graph') {
+        const body = fr.graph.addBody(node, an);
+        const gp = d.graph;
+        const nOut = list(gp, 'output').length;
+        for (let j = layout.outputOffset; j < nOut && j - layout.outputOffset < node.outputs.length; j++) {
+          body.outputs.push({ result: j, to: j - layout.outputOffset });
+        }
+        pending.push({ proto: gp, graph: body.graph, owner: node, body });
+      }
+    }
+    if (attrOrder.length) node.meta['onnxAttrOrder'] = attrOrder;
+    if (Object.keys(attrDocs).length) node.meta['attrDocs'] = attrDocs;
+    fr.current = { node, outputs, pending };
+    if (!pending.length) this.finishNode(fr);
+  }
+
+  /** Defines the node's outputs (only now: its own bodies must not see them). */
+  private finishNode(fr: Frame): void {
+    const { node, outputs } = fr.current!;
+    fr.current = null;
+    outputs.forEach((name, i) => {
+      const v = node.outputs[i]!;
+      this.applyDeclared(fr, v, name);
+      this.define(fr, name, v, `output ${i}`, node.path);
+    });
+  }
+
+  private finishGraph(fr: Frame): void {
+    for (const vi of list<ValueInfoProto>(fr.proto, 'output')) {
+      const name = str(vi, 'name');
+      const v = this.resolve(fr, name, 'graph output', fr.graph.path);
+      if (!v) continue;
+      fr.graph.outputs.push(v);
+      if (v.type === null && has(vi, 'type')) {
+        v.type = typeFromProto(vi.type as TypeProto, `graph output '${name}'`, fr.graph.path, this.diags).type;
+      }
+    }
+  }
+}
+

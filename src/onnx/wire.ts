@@ -1,0 +1,100 @@
+import protobuf from 'protobufjs/light.js';
+
+/**
+ * protobufjs reading and writing with lossless 64-bit integers: every int64/uint64 field is a
+ * bigint when decoded and may be a bigint (or a number) when encoded. protobufjs would otherwise
+ * hand out Long objects or lossy numbers; we give its generated coders a reader and a writer whose
+ * 64-bit methods speak bigint. bytes fields decode to views into the input buffer (no copy).
+ */
+type AnyReader = protobuf.Reader & { buf: Uint8Array; pos: number; len: number };
+
+function readVarint64(r: AnyReader): bigint {
+  let lo = 0;
+  let hi = 0;
+  let b = 0;
+  let i = 0;
+  // bytes 0..3 hold bits 0..27
+  for (; i < 4; i++) {
+    if (r.pos >= r.len) throw new RangeError('index out of range: truncated varint');
+    b = r.buf[r.pos++]!;
+    lo = (lo | ((b & 0x7f) << (i * 7))) >>> 0;
+    if (b < 0x80) return BigInt(lo);
+  }
+  // byte 4: bits 28..34
+  if (r.pos >= r.len) throw new RangeError('index out of range: truncated varint');
+  b = r.buf[r.pos++]!;
+  lo = (lo | ((b & 0x7f) << 28)) >>> 0;
+  hi = (b & 0x7f) >> 4;
+  if (b >= 0x80) {
+    for (i = 0; i < 5; i++) {
+      if (r.pos >= r.len) throw new RangeError('index out of range: truncated varint');
+      b = r.buf[r.pos++]!;
+      hi = (hi | ((b & 0x7f) << (i * 7 + 3))) >>> 0;
+      if (b < 0x80) break;
+    }
+    if (b >= 0x80) throw new Error('invalid varint encoding');
+  }
+  return (BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0);
+}
+
+function makeReader(bytes: Uint8Array): protobuf.Reader {
+  const r = new protobuf.Reader(bytes) as AnyReader;
+  const self = r as unknown as Record<string, () => bigint>;
+  self['int64'] = () => BigInt.asIntN(64, readVarint64(r));
+  self['uint64'] = () => readVarint64(r);
+  return r;
+}
+
+/** A 64-bit value as protobufjs's LongBits understands it ({low, high} as unsigned 32-bit halves). */
+function bits(v: unknown): unknown {
+  if (typeof v !== 'bigint') return v;
+  const u = BigInt.asUintN(64, v);
+  return { low: Number(u & 0xffffffffn) | 0, high: Number(u >> 32n) | 0, unsigned: false };
+}
+
+function makeWriter(): protobuf.Writer {
+  const w = new protobuf.Writer();
+  const proto = protobuf.Writer.prototype as unknown as Record<string, (this: protobuf.Writer, v: unknown) => protobuf.Writer>;
+  const self = w as unknown as Record<string, (v: unknown) => protobuf.Writer>;
+  self['int64'] = (v) => proto['int64']!.call(w, bits(v));
+  self['uint64'] = (v) => proto['uint64']!.call(w, bits(v));
+  return w;
+}
+
+/** Decodes one message; throws protobufjs's error on malformed input (callers make a diagnostic of it). */
+export function decodeMessage<M>(type: protobuf.Type, bytes: Uint8Array): M {
+  return type.decode(makeReader(bytes)) as unknown as M;
+}
+
+/** Encodes one plain object (fields as in the .proto, int64 as bigint or number). */
+export function encodeMessage(type: protobuf.Type, obj: object): Uint8Array {
+  return type.encode(obj as Record<string, unknown>, makeWriter()).finish();
+}
+
+/** Whether a decoded message has `field` on the wire (not just its prototype default). */
+export function has(m: object | null | undefined, field: string): boolean {
+  return m != null && Object.prototype.hasOwnProperty.call(m, field) && (m as Record<string, unknown>)[field] != null;
+}
+
+/** An int64 field read lossless: absent → 0n (protobufjs prototype defaults may be Long or number). */
+export function int64(m: object | null | undefined, field: string): bigint {
+  if (!has(m, field)) return 0n;
+  const v = (m as Record<string, unknown>)[field];
+  if (typeof v === 'bigint') return v;
+  if (typeof v === 'number') return BigInt(v);
+  const l = v as { low: number; high: number; unsigned?: boolean };
+  const u = (BigInt(l.high >>> 0) << 32n) | BigInt(l.low >>> 0);
+  return l.unsigned ? u : BigInt.asIntN(64, u);
+}
+
+/** A repeated field, [] when absent. */
+export function list<V>(m: object | null | undefined, field: string): V[] {
+  const v = m == null ? undefined : (m as Record<string, unknown>)[field];
+  return Array.isArray(v) ? (v as V[]) : [];
+}
+
+/** A string field, '' when absent. */
+export function str(m: object | null | undefined, field: string): string {
+  const v = m == null ? undefined : (m as Record<string, unknown>)[field];
+  return typeof v === 'string' ? v : '';
+}
