@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { discoverModels } from './discover.js';
 import { planOutputs, upToDate, type PlannedModel } from './plan.js';
-import { createPool, type TaskPool } from './pool.js';
+import { createPool, preflightWorker, type TaskPool } from './pool.js';
 import { selectShard } from './shard.js';
 import { runModelTask } from './task.js';
 import { sweepTemps } from './temp-sweep.js';
@@ -89,7 +89,13 @@ export async function convertBatch(inputs: readonly string[], opts: BatchOptions
       record(i, await runModelTask(taskOf(plan[i]!)));
     }
   } else if (todo.length) {
-    const pool: TaskPool = createPool(Math.min(jobs, todo.length));
+    await preflightWorker();
+    let dead: string | null = null;
+    const poolDown = new AbortController(); // stops tasks queued for workers that will never start
+    const pool: TaskPool = createPool(Math.min(jobs, todo.length), (e) => {
+      dead ??= why(e);
+      poolDown.abort();
+    });
     try {
       let next = 0;
       const lane = async () => {
@@ -97,17 +103,18 @@ export async function convertBatch(inputs: readonly string[], opts: BatchOptions
           const i = todo[next++]!;
           const p = plan[i]!;
           if (opts.signal?.aborted) { interrupted(i, false); continue; }
+          if (dead !== null) { record(i, { status: 'failed', error: `not converted: no worker could be started (${dead})`, ms: 0, check: null }); continue; }
           emit({ type: 'model-start', input: p.input, index: i, total });
           const t0 = performance.now();
           const timeout = opts.timeoutMs !== undefined ? AbortSignal.timeout(opts.timeoutMs) : undefined;
-          const signals = [opts.signal, timeout].filter((s): s is AbortSignal => s !== undefined);
-          const signal = signals.length === 1 ? signals[0]! : AbortSignal.any(signals);
+          const signal = AbortSignal.any([poolDown.signal, ...[opts.signal, timeout].filter((s): s is AbortSignal => s !== undefined)]);
           try {
             record(i, await pool.run(taskOf(p), signal));
           } catch (e) {
             sweepTemps(p.outputs);
             const ms = Math.round(performance.now() - t0);
             if (opts.signal?.aborted) interrupted(i, true);
+            else if (poolDown.signal.aborted) record(i, { status: 'failed', error: `not converted: no worker could be started (${dead})`, ms: 0, check: null });
             else if (timeout?.aborted) record(i, { status: 'failed', error: `timed out after ${opts.timeoutMs} ms: the worker was stopped`, ms, check: null });
             else record(i, { status: 'failed', error: `the worker converting this model stopped (${why(e)})`, ms, check: null });
           }

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import type { ModelTask, TaskResult } from './types.js';
 
@@ -25,7 +25,20 @@ export interface TaskPool {
   destroy(): Promise<void>;
 }
 
-export function createPool(threads: number): TaskPool {
+/**
+ * Loads the worker module once in this thread, so that a worker that cannot even start (a broken
+ * or missing build) is one clear error instead of every model failing the same way.
+ */
+export async function preflightWorker(): Promise<void> {
+  const file = workerFile();
+  try {
+    await import(pathToFileURL(file).href);
+  } catch (e) {
+    throw new Error(`cannot load the batch worker ${file}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+export function createPool(threads: number, onWorkerFailure: (e: unknown) => void): TaskPool {
   const pool = new Piscina<ModelTask, TaskResult>({
     filename: workerFile(),
     minThreads: threads,
@@ -33,6 +46,9 @@ export function createPool(threads: number): TaskPool {
     idleTimeout: 1000,
     concurrentTasksPerWorker: 1,
   });
+  // A worker that fails outside a task (while starting) is reported by piscina as an 'error' event
+  // and not replaced: queued tasks would wait forever, so the owner must stop them.
+  pool.on('error', (e: unknown) => onWorkerFailure(e));
   return {
     run: (task, signal) => pool.run(task, { signal }),
     destroy: () => pool.destroy(),
