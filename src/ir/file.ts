@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs';
+import { OvirError } from '../diag/diagnostic.js';
+import type { Model } from '../graph/model.js';
+import { writeFilesAtomic } from '../io/atomic.js';
+import { readIr } from './read.js';
+import { writeIr } from './write.js';
+
+/** `model.xml` → `model.bin` (the serializer's rule: same basename). */
+export function binPathFor(xmlPath: string): string {
+  return xmlPath.replace(/\.xml$/i, '') + '.bin';
+}
+
+const reason = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+/**
+ * Reads `model.xml` and the `.bin` beside it (absent .bin is fine until a Const needs it). Const
+ * data are views into the .bin buffer. Failures throw an OvirError naming the file.
+ */
+export function readIrFile(xmlPath: string): Model {
+  let xml: Uint8Array;
+  try {
+    xml = readFileSync(xmlPath);
+  } catch (e) {
+    throw OvirError.of('FILE_NOT_FOUND', '', { reason: reason(e) }, xmlPath);
+  }
+  const binPath = binPathFor(xmlPath);
+  let bin: Uint8Array | null = null;
+  try {
+    bin = readFileSync(binPath);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw OvirError.of('FILE_NOT_FOUND', '', { reason: reason(e) }, binPath);
+  }
+  return readIr(xml, bin, { file: xmlPath, binPath });
+}
+
+/** Writes `model.xml` + `model.bin` atomically (.bin renamed into place first). */
+export function writeIrFile(model: Model, xmlPath: string): void {
+  const { xml, bin } = writeIr(model);
+  try {
+    writeFilesAtomic([{ path: binPathFor(xmlPath), chunks: bin }, { path: xmlPath, chunks: xml }]);
+  } catch (e) {
+    throw OvirError.of('FILE_WRITE_FAILED', '', { path: xmlPath, reason: reason(e) }, xmlPath);
+  }
+}

@@ -1,0 +1,333 @@
+import { create } from 'xmlbuilder2';
+import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
+import { Diagnostics, type Diagnostic } from '../diag/diagnostic.js';
+import type { Body } from '../graph/body.js';
+import { elementType, irHas } from '../graph/element-type.js';
+import { allNodes, type Graph } from '../graph/graph.js';
+import type { Model } from '../graph/model.js';
+import type { Node } from '../graph/node.js';
+import type { ValueType } from '../graph/types.js';
+import type { Value } from '../graph/value.js';
+import { verifyGraph } from '../graph/verify.js';
+import { formatAttr } from './attr-format.js';
+import { ConstWriter } from './const-writer.js';
+import { canonicalOp, irTypeName } from './op-names.js';
+import { joinPortNames } from './port-names.js';
+import { formatShapeText, formatStaticShapeText } from './shape-text.js';
+import type { XNode } from './xml-tree.js';
+
+/** One planned layer of a graph. */
+type Planned =
+  | { kind: 'param'; id: number; value: Value }
+  | { kind: 'const'; id: number; value: Value }
+  | { kind: 'node'; id: number; node: Node }
+  | { kind: 'result'; id: number; index: number; value: Value };
+
+/** A body to write later into an element that already exists (work list, no recursion). */
+interface BodyJob {
+  readonly graph: Graph;
+  readonly el: XMLBuilder;
+  readonly node: Node;
+  readonly body: Body;
+  readonly portMap: XMLBuilder;
+  readonly backEdges: XMLBuilder | null;
+}
+
+const DYNAMIC_PRECISION = elementType('dynamic').precision!;
+
+/**
+ * Writes IR v11 exactly as OpenVINO's serializer lays it out: layers in topological order with ids
+ * from 0 in each graph, ports numbered inputs then outputs, serializer op spellings, `<data>` only
+ * when the op has attributes, edges ordered by source layer, one deduplicated .bin for all graphs.
+ * Throws an OvirError listing every problem (non-ov nodes, types IR cannot hold, attributes with no
+ * IR form, broken graphs) rather than writing a file OpenVINO would misread.
+ */
+export function writeIr(model: Model): { xml: string; bin: Uint8Array[] } {
+  const diags = new Diagnostics();
+  diags.push(...verifyGraph(model.graph).filter((d) => d.severity === 'error' && !isLoopSpecialPort(model.graph, d)));
+  diags.throwIfErrors();
+  const consts = new ConstWriter();
+  const doc = create({ version: '1.0' });
+  const net = doc.ele('net', { name: model.ir?.name ?? model.graph.name ?? 'model', version: '11' });
+  const jobs: BodyJob[] = [];
+  const w = new GraphWriter(diags, consts, jobs);
+  w.write(model.graph, net, (model.ir?.rtInfo as XNode | null | undefined) ?? null);
+  for (let i = 0; i < jobs.length; i++) {
+    const j = jobs[i]!;
+    const ids = w.write(j.graph, j.el, (j.graph.meta['irRtInfo'] as XNode | undefined) ?? null);
+    w.portMap(j, ids);
+  }
+  diags.throwIfErrors();
+  const xml = doc.end({ prettyPrint: true, indent: '\t', newline: '\n', spaceBeforeSlash: true });
+  return { xml: xml.endsWith('\n') ? xml : xml + '\n', bin: consts.chunks };
+}
+
+/** Layer ids of a written graph: body Parameter index → id, Result index → id. */
+interface WrittenIds {
+  readonly params: number[];
+  readonly results: number[];
+}
+
+class GraphWriter {
+  constructor(readonly diags: Diagnostics, readonly consts: ConstWriter, readonly jobs: BodyJob[]) {}
+
+  private plan(g: Graph): Planned[] {
+    const out: Planned[] = [];
+    let id = 0;
+    for (const v of g.inputs) out.push({ kind: 'param', id: id++, value: v });
+    const initSet = new Set(g.initializers);
+    const emitted = new Set<Value>();
+    const constOf = (v: Value | null) => {
+      if (v && initSet.has(v) && !emitted.has(v)) {
+        emitted.add(v);
+        out.push({ kind: 'const', id: id++, value: v });
+      }
+    };
+    for (const n of g.nodes) {
+      n.inputs.forEach(constOf);
+      out.push({ kind: 'node', id: id++, node: n });
+    }
+    g.outputs.forEach(constOf);
+    g.initializers.forEach(constOf);
+    g.outputs.forEach((v, index) => out.push({ kind: 'result', id: id++, index, value: v }));
+    return out;
+  }
+
+  private precision(t: ValueType | null, what: string, v: Value, where: string): string {
+    if (!t || t.kind !== 'tensor' || t.elem === 'dynamic') {
+      if (t && t.kind !== 'tensor' && t.kind !== 'unknown') {
+        this.diags.add('IR_WRITE_TYPE', where, { what, value: v.label, detail: `type ${t.kind}` });
+      }
+      return DYNAMIC_PRECISION;
+    }
+    if (!irHas(t.elem)) this.diags.add('IR_WRITE_TYPE', where, { what, value: v.label, detail: `element type ${t.elem}` });
+    return elementType(t.elem).precision ?? t.elem;
+  }
+
+  private port(parent: XMLBuilder, id: number, v: Value, where: string, withNames: boolean, rt: XNode | undefined): void {
+    const p = parent.ele('port', { id: String(id), precision: this.precision(v.type, 'value', v, where) });
+    if (withNames && v.names.some((n) => n !== '')) p.att('names', joinPortNames(v.names));
+    const t = v.type;
+    if (t && t.kind === 'tensor' && t.shape) for (const d of t.shape) p.ele('dim').txt(typeof d === 'number' ? String(d) : '-1');
+    if (rt) writeRaw(p, rt);
+  }
+
+  /** Writes layers, edges and rt_info of `g` into `el`; queues its bodies. */
+  write(g: Graph, el: XMLBuilder, rtInfo: XNode | null): WrittenIds {
+    const plan = this.plan(g);
+    const where = g.path;
+    const at = new Map<Value, { layer: number; port: number }>();
+    const layers = el.ele('layers');
+    const ids: WrittenIds = { params: [], results: [] };
+    const edges: { from: number; fromPort: number; to: number; toPort: number }[] = [];
+    const edgeTo = (v: Value | null, to: number, toPort: number, path: string) => {
+      const s = v ? at.get(v) : undefined;
+      if (!s) {
+        this.diags.add('IR_WRITE_GRAPH', path, { detail: v ? `input ${toPort} reads '${v.label}', which this graph does not produce` : `input ${toPort} is empty; IR has no optional inputs` });
+        return;
+      }
+      edges.push({ from: s.layer, fromPort: s.port, to, toPort });
+    };
+    for (const item of plan) {
+      if (item.kind === 'param' || item.kind === 'const') {
+        const v = item.value;
+        const isParam = item.kind === 'param';
+        const name = String(v.meta['layerName'] ?? (v.name || `${isParam ? 'Parameter' : 'Constant'}_${item.id}`));
+        const layer = layers.ele('layer', { id: String(item.id), name, type: isParam ? 'Parameter' : 'Const', version: String(v.meta['irVersion'] ?? 'opset1') });
+        writeLayerAttrs(layer, v.meta['irLayerAttrs']);
+        const data = layer.ele('data');
+        if (isParam) {
+          const t = v.type;
+          if (!t || t.kind !== 'tensor' || t.elem === 'dynamic' || !irHas(t.elem)) {
+            this.diags.add('IR_WRITE_TYPE', `${where}/${name}`, { what: 'Parameter', value: name, detail: t ? `type ${t.kind === 'tensor' ? t.elem : t.kind}` : 'no known type' });
+          } else data.att('shape', formatShapeText(t.shape)).att('element_type', t.elem);
+          ids.params[g.inputs.indexOf(v)] = item.id;
+        } else {
+          const t = v.constant!;
+          if (!irHas(t.elem)) this.diags.add('IR_WRITE_TYPE', `${where}/${name}`, { what: 'Const', value: name, detail: `element type ${t.elem}` });
+          const { offset, size } = this.consts.write(t);
+          data.att('element_type', t.elem).att('shape', formatStaticShapeText(t.dims)).att('offset', String(offset)).att('size', String(size));
+        }
+        writeDataAttrs(data, v.meta['irExtraData']);
+        writeRawIf(layer, v.meta['irLayerRtInfo']);
+        this.port(layer.ele('output'), 0, v, `${where}/${name}`, true, v.meta['irRtInfo'] as XNode | undefined);
+        at.set(v, { layer: item.id, port: 0 });
+      } else if (item.kind === 'node') {
+        this.node(item.node, item.id, layers, at, edgeTo);
+      } else {
+        const v = item.value;
+        const irResults = (g.meta['irResults'] as Record<string, unknown>[] | undefined)?.[item.index] ?? {};
+        const resultNames = g.meta['resultNames'] as string[] | undefined;
+        const name = resultNames?.[item.index] ?? `Result_${item.id}`;
+        const attrs: Record<string, string> = { id: String(item.id), name, type: 'Result', version: String(irResults['irVersion'] ?? 'opset1') };
+        if (v.names.some((n) => n !== '')) attrs['output_names'] = joinPortNames(v.names);
+        const layer = layers.ele('layer', attrs);
+        const extra = { ...(irResults['irLayerAttrs'] as Record<string, string> | undefined) };
+        delete extra['output_names'];
+        writeLayerAttrs(layer, extra);
+        writeRawIf(layer, irResults['irRtInfo']);
+        this.port(layer.ele('input'), 0, v, `${where}/${name}`, false, undefined);
+        edgeTo(v, item.id, 0, `${where}/${name}`);
+        ids.results[item.index] = item.id;
+      }
+    }
+    edges.sort((a, b) => a.from - b.from);
+    const edgesEl = el.ele('edges');
+    for (const e of edges) {
+      edgesEl.ele('edge', { 'from-layer': String(e.from), 'from-port': String(e.fromPort), 'to-layer': String(e.to), 'to-port': String(e.toPort) });
+    }
+    if (rtInfo) writeRaw(el, rtInfo);
+    else el.ele('rt_info');
+    return ids;
+  }
+
+  private node(
+    n: Node, id: number, layers: XMLBuilder, at: Map<Value, { layer: number; port: number }>,
+    edgeTo: (v: Value | null, to: number, toPort: number, path: string) => void,
+  ): void {
+    const path = n.path;
+    if (n.dialect !== 'ov') this.diags.add('IR_WRITE_DIALECT', path, { op: n.op, dialect: n.dialect });
+    const op = canonicalOp(n.op);
+    const name = n.name || `${op}_${id}`;
+    const layer = layers.ele('layer', { id: String(id), name, type: irTypeName(op), version: n.version });
+    writeLayerAttrs(layer, n.meta['irLayerAttrs']);
+    const isIf = op === 'If';
+    const isLoop = op === 'Loop' || op === 'TensorIterator';
+    const maps = new Map<string, XMLBuilder>();
+    let backEdges: XMLBuilder | null = null;
+    if (isIf) {
+      maps.set('else_body', layer.ele('else_port_map'));
+      maps.set('then_body', layer.ele('then_port_map'));
+    } else if (isLoop) {
+      maps.set('body', layer.ele('port_map'));
+      if ([...n.bodies.values()].some((b) => b.backEdges.length)) backEdges = layer.ele('back_edges');
+    }
+    const writeData = () => {
+      if (!n.attrs.size) return;
+      const data = layer.ele('data');
+      for (const [k, a] of n.attrs) {
+        const s = formatAttr(a);
+        if (s === undefined) this.diags.add('IR_WRITE_ATTR', path, { op: n.op, attr: k, kind: a.type });
+        else data.att(k, s);
+      }
+    };
+    const writePorts = () => {
+      const inRt = n.meta['irInputRtInfo'] as (XNode | undefined)[] | undefined;
+      if (n.inputs.length) {
+        const input = layer.ele('input');
+        n.inputs.forEach((v, k) => {
+          if (v) this.port(input, k, v, path, false, inRt?.[k]);
+          else input.ele('port', { id: String(k), precision: DYNAMIC_PRECISION });
+          edgeTo(v, id, k, path);
+        });
+      }
+      if (n.outputs.length) {
+        const output = layer.ele('output');
+        n.outputs.forEach((v, k) => {
+          this.port(output, n.inputs.length + k, v, path, true, v.meta['irRtInfo'] as XNode | undefined);
+          at.set(v, { layer: id, port: n.inputs.length + k });
+        });
+      }
+    };
+    if (isLoop) {
+      writePorts();
+      writeData();
+      writeRawIf(layer, n.meta['irRtInfo']);
+    } else {
+      writeData();
+      writeRawIf(layer, n.meta['irRtInfo']);
+      writePorts();
+    }
+    for (const c of (n.meta['irChildren'] as XNode[] | undefined) ?? []) writeRaw(layer, c);
+    const keys = isIf ? ['then_body', 'else_body'] : isLoop ? ['body'] : [];
+    for (const key of keys) {
+      const body = n.bodies.get(key);
+      if (!body) {
+        this.diags.add('IR_WRITE_GRAPH', path, { detail: `${op} has no ${key}` });
+        continue;
+      }
+      if (!body.graph.outputs.length) this.diags.add('IR_WRITE_GRAPH', body.graph.path, { detail: 'a body needs at least one Result' });
+      this.jobs.push({ graph: body.graph, el: layer.ele(key), node: n, body, portMap: maps.get(key)!, backEdges });
+    }
+    for (const key of n.bodies.keys()) {
+      if (!keys.includes(key)) this.diags.add('IR_WRITE_GRAPH', path, { detail: `${op} cannot carry a body '${key}' in IR` });
+    }
+  }
+
+  /** Fills a body's port map (and back edges) once its layer ids are known. */
+  portMap(j: BodyJob, ids: WrittenIds): void {
+    const nIn = j.node.inputs.length;
+    const graph = j.graph;
+    const isIf = canonicalOp(j.node.op) === 'If';
+    const ordered = (extra: Readonly<Record<string, string>> | undefined, base: Record<string, string>): Record<string, string> => {
+      const e = { ...(extra ?? {}) };
+      const head: Record<string, string> = {};
+      if ('axis' in e) { head['axis'] = e['axis']!; delete e['axis']; }
+      return { ...head, ...base, ...e };
+    };
+    // The serializer's order: input descriptions, output descriptions, then Loop's special ports.
+    const input = (b: (typeof j.body.inputs)[number]) => j.portMap.ele('input', ordered(b.extra, {
+      external_port_id: String(b.from), internal_layer_id: String(ids.params[graph.inputs.indexOf(b.param)]),
+    }));
+    const output = (b: (typeof j.body.outputs)[number]) => j.portMap.ele('output', ordered(isIf ? undefined : b.extra, {
+      external_port_id: b.to < 0 ? '-1' : String(nIn + b.to), internal_layer_id: String(ids.results[b.result]),
+    }));
+    j.body.inputs.filter((b) => b.from >= 0).forEach(input);
+    j.body.outputs.filter((b) => b.to >= 0).forEach(output);
+    j.body.inputs.filter((b) => b.from < 0).forEach(input);
+    j.body.outputs.filter((b) => b.to < 0).forEach(output);
+    if (j.backEdges && j.body.backEdges.length) {
+      const known = graph.meta['irLayerIds'] as { params: [string, number][]; results: [string, number][] } | undefined;
+      const pmap = new Map(known?.params ?? []);
+      const rmap = new Map(known?.results ?? []);
+      for (const e of j.body.backEdges) {
+        const r = rmap.get(e.fromLayer);
+        const p = pmap.get(e.toLayer);
+        if (r === undefined || p === undefined) {
+          this.diags.add('IR_WRITE_GRAPH', graph.path, { detail: `back edge ${e.fromLayer}→${e.toLayer} names layers the body no longer has` });
+          continue;
+        }
+        j.backEdges.ele('edge', { 'from-layer': String(ids.results[r]), 'to-layer': String(ids.params[p]) });
+      }
+    }
+  }
+}
+
+/**
+ * Loop's special body ports (current_iteration Parameter, execution_condition Result) are bindings
+ * with node input/output -1 and extra.purpose; the generic verifier does not know them.
+ */
+function isLoopSpecialPort(root: Graph, d: Diagnostic): boolean {
+  if (d.code !== 'GRAPH_BINDING_BAD_INPUT' && d.code !== 'GRAPH_BINDING_BAD_OUTPUT') return false;
+  for (const n of allNodes(root)) {
+    if (n.path !== d.where || (n.op !== 'Loop' && n.op !== 'TensorIterator')) continue;
+    return /-1\b/.test(d.message) && [...n.bodies.values()].some((b) =>
+      b.inputs.some((x) => x.from === -1 && x.extra?.['purpose']) || b.outputs.some((x) => x.to === -1 && x.extra?.['purpose']));
+  }
+  return false;
+}
+
+function writeLayerAttrs(layer: XMLBuilder, attrs: unknown): void {
+  if (!attrs || typeof attrs !== 'object') return;
+  for (const [k, v] of Object.entries(attrs as Record<string, string>)) layer.att(k, v);
+}
+
+function writeDataAttrs(data: XMLBuilder, attrs: unknown): void {
+  writeLayerAttrs(data, attrs);
+}
+
+function writeRawIf(parent: XMLBuilder, x: unknown): void {
+  if (x && typeof x === 'object' && 'tag' in x) writeRaw(parent, x as XNode);
+}
+
+/** Writes a kept XML element (rt_info and the like) back as read, without recursion. */
+function writeRaw(parent: XMLBuilder, x: XNode): void {
+  const stack: { x: XNode; into: XMLBuilder }[] = [{ x, into: parent }];
+  while (stack.length) {
+    const { x: n, into } = stack.pop()!;
+    const el = into.ele(n.tag, n.attrs);
+    if (n.text) el.txt(n.text);
+    // Children are pushed in reverse so that they are appended in order.
+    for (let i = n.children.length - 1; i >= 0; i--) stack.push({ x: n.children[i]!, into: el });
+  }
+}
