@@ -71,12 +71,12 @@ function ifToIr(c: ConvertContext): void {
   if (r !== null && r > 1) cond = c.emit('Reshape', [cond, i64Const(c, [1n])], { special_zero: 'false' }, 1, 'opset1')[0]!;
   // One If input per distinct outer value, in order of first use; both bodies share it.
   const inputs: (Value | null)[] = [cond];
+  // A body reading cond gets it as a data input of its own: port 0 is the condition only.
   const index = new Map<Value, number>();
-  if (cond && cond === c.input(0)) index.set(cond, 0);
   const from = new Map<number, number>();
   const used = new Set<number>();
   for (const b of bodies) for (const x of b.inputs) used.add(x.from);
-  for (let i = 1; i < c.numInputs; i++) {
+  for (let i = 0; i < c.numInputs; i++) {
     if (!used.has(i)) continue;
     const v = c.input(i);
     if (!v) { c.error(`capture input ${i} is empty`); return; }
@@ -84,7 +84,6 @@ function ifToIr(c: ConvertContext): void {
     if (k === undefined) { k = inputs.length; inputs.push(v); index.set(v, k); }
     from.set(i, k);
   }
-  for (const b of bodies) for (const x of b.inputs) if (x.from === 0) from.set(0, 0);
   const outs = c.emit('If', inputs, {}, c.node.outputs.length, 'opset8');
   const ifNode = c.lastNode!;
   ONNX_KEYS.forEach((k, bi) => c.body(ifNode, k, IR_KEYS[bi]!, (i) => from.get(i)!));
@@ -128,8 +127,8 @@ function ifToOnnx(c: ConvertContext): void {
   const inputs: (Value | null)[] = [c.input(0)];
   const from = new Map<number, number>();
   const used = [...new Set(bodies.flatMap((b) => b.inputs.map((x) => x.from)))].sort((x, y) => x - y);
+  // ONNX captures follow cond; a body reading cond itself (IR port 0) gets it as a capture too.
   for (const i of used) {
-    if (i === 0) { from.set(0, 0); continue; }
     from.set(i, inputs.length);
     inputs.push(c.input(i));
   }

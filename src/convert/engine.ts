@@ -81,11 +81,28 @@ export class Engine {
     const order = item.order ?? src.outputs.map((_, i) => i);
     for (const k of order) {
       const v = src.outputs[k];
-      dst.outputs.push((v && this.map.get(v)) ?? new Value(dst, null));
+      let out = (v && this.map.get(v)) ?? new Value(dst, null);
+      if (this.target === 'onnx' && this.needsOwnValue(dst, out)) out = this.identity(dst, out);
+      dst.outputs.push(out);
     }
     if (this.target === 'ov') {
       dst.meta['resultNames'] = dst.outputs.map((v) => `${v.name || v.label}/sink_port_0`);
     }
+  }
+
+  /**
+   * ONNX wants each graph output defined in its own graph (the checker rejects a branch output
+   * that names an outer value) and listed once: such outputs get an Identity of their own.
+   */
+  private needsOwnValue(g: Graph, v: Value): boolean {
+    return (g.owner !== null && g.inputs.includes(v)) || g.outputs.includes(v);
+  }
+
+  private identity(g: Graph, v: Value): Value {
+    const n = g.addNode({ dialect: 'onnx', op: 'Identity', version: String(this.onnxOpset), name: `${v.name || 'output'}/Identity` });
+    n.addInput(v);
+    const o = n.addOutput(v.type, v.names.length ? [`${v.names[0]}_out`] : []);
+    return o;
   }
 
   private carryMeta(from: Value, to: Value): void {

@@ -58,7 +58,7 @@ describe('IR If-8 → ONNX If', () => {
     expect(onnx.graph.inputs.map((v) => v.name)).toEqual(['cond', 'x', 'z', 'w']);
   });
 
-  it('body Consts become branch initializers; direct outputs stay direct', () => {
+  it('body Consts become branch initializers; an outer value output gets an Identity (onnx checker)', () => {
     const b = new Builder('ov');
     directOutputs(b);
     const onnx = convertModel(b.model);
@@ -66,7 +66,11 @@ describe('IR If-8 → ONNX If', () => {
     const e = n.bodies.get('else_branch')!.graph;
     expect(e.initializers).toHaveLength(1);
     expect(e.outputs[0]).toBe(e.initializers[0]);
-    expect(e.outputs[1]!.name).toBe('x');
+    expect(e.outputs[1]!.producer?.op).toBe('Identity');
+    expect(e.outputs[1]!.producer?.inputs[0]!.name).toBe('x');
+    const t = n.bodies.get('then_branch')!.graph;
+    expect(t.outputs.map((v) => v.producer?.op)).toEqual(['Identity', 'Identity']);
+    expect(new Set(t.outputs).size).toBe(2);
     expect(verifyGraph(onnx.graph)).toEqual([]);
   });
 
@@ -80,7 +84,7 @@ describe('IR If-8 → ONNX If', () => {
     const onnx = convertModel(b.model);
     const eg = ifOf(onnx.graph).bodies.get('else_branch')!.graph;
     expect(eg.outputs[0]).toBe(eg.initializers[0]);
-    expect(eg.outputs[1]!.name).toBe('x');
+    expect(eg.outputs[1]!.producer?.inputs[0]!.name).toBe('x');
   });
 
   it('converts 64 nested levels', () => {
