@@ -4,13 +4,16 @@
  * Test hooks (environment, read by this file only; never set them in production): a model whose
  * input path contains OVIR_TEST_WORKER_CRASH makes the worker exit abruptly (a killed worker);
  * one containing OVIR_TEST_WORKER_HANG leaves a temp file where its output is staged (as an atomic
- * write that was interrupted) and then never finishes (a hung model, for timeouts and Ctrl-C).
+ * write that was interrupted) and then never finishes (a hung model, for timeouts and Ctrl-C);
+ * OVIR_TEST_WORKER_BOOT_FAIL=1 makes every worker thread fail while starting.
  */
-import { writeFileSync } from 'node:fs';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { isMainThread } from 'node:worker_threads';
 import { runModelTask } from './task.js';
 import type { ModelTask, TaskResult } from './types.js';
+
+if (!isMainThread && process.env.OVIR_TEST_WORKER_BOOT_FAIL === '1') throw new Error('test hook: the worker fails while starting');
 
 function hook(name: string, input: string): boolean {
   const marker = process.env[name];

@@ -29,6 +29,7 @@ beforeAll(() => {
 afterEach(() => {
   delete process.env.OVIR_TEST_WORKER_CRASH;
   delete process.env.OVIR_TEST_WORKER_HANG;
+  delete process.env.OVIR_TEST_WORKER_BOOT_FAIL;
 });
 
 const temps = (dir: string) => listFiles(dir).filter((f) => f.split('/').pop()!.startsWith('.'));
@@ -53,6 +54,15 @@ describe('batch in worker threads', () => {
     expect(report.models.map((m) => m.status)).toEqual(['converted', 'failed', 'converted', 'converted']);
     expect(report.models[1]!.error).toMatch(/worker .*stopped.*exited with code: 70/);
     expect(listFiles(join(root, 'out'))).toEqual(['a.bin', 'a.xml', 'z.onnx', 'zz.bin', 'zz.xml']);
+  });
+
+  it('workers that cannot start: every model fails with the reason, nothing hangs', async () => {
+    process.env.OVIR_TEST_WORKER_BOOT_FAIL = '1';
+    const root = zoo({ 'a.onnx': 'onnx', 'b.onnx': 'onnx', 'c.onnx': 'onnx', 'd.onnx': 'onnx', 'e.onnx': 'onnx' });
+    const report = await convertBatch([join(root, 'in')], { outDir: join(root, 'out'), jobs: 2 });
+    expect(report).toMatchObject({ total: 5, failed: 5 });
+    for (const m of report.models) expect(m.error).toMatch(/the worker fails while starting/);
+    expect(listFiles(join(root, 'out'))).toEqual([]);
   });
 
   it('--timeout stops a hung model\'s worker: it fails as timed out, the rest go on, its temp file is removed', async () => {
