@@ -109,3 +109,14 @@ export async function runOrt(
     await session.release();
   }
 }
+
+/** ORT's error message without file paths, source locations and C++ signatures. */
+export function cleanOrtMessage(message: string): string {
+  return message
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .replace(/Load model from \S+ failed:\s*/g, 'load failed: ')
+    .replace(/\/onnxruntime_src\/\S+:\d+\s*/g, '')
+    .replace(/(?:[\w<>~]+::)+[\w<>~]+\((?:[^()]|\([^()]*\))*\)\s*(?:\[with [^\]]*\]\s*)?/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}

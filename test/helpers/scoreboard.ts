@@ -161,3 +161,11 @@ function atomicWrite(path: string, text: string): void {
   writeFileSync(tmp, text);
   renameSync(tmp, path);
 }
+
+/** An error as a scoreboard reason: its first line, with how many more lines there were. */
+export function reasonOf(e: unknown): string {
+  const text = (e instanceof Error ? e.message : String(e)).trim();
+  const lines = text.split('\n').filter((l) => l.trim());
+  const first = lines[0] ?? 'unknown error';
+  return lines.length > 1 ? `${first} (+${lines.length - 1} more)` : first;
+}

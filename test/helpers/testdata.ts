@@ -10,11 +10,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Diagnostics } from '../../src/diag/diagnostic.js';
-import { decodeTensor } from '../../src/onnx/tensor-data.js';
-import type { TensorProto } from '../../src/onnx/proto-types.js';
-import { T } from '../../src/onnx/schema.js';
-import { decodeMessage } from '../../src/onnx/wire.js';
+import { decodeTensorProto } from '../../src/onnx/tensor-proto.js';
 import { VENV_DIR, type OracleTensor } from './oracle.js';
 
 export const LIBONNX_DATA = process.env.OVIR_ONNX_TESTDATA ?? '/usr/share/libonnx-testdata/data';
@@ -109,21 +105,16 @@ export function backendCases(opts: { sets?: readonly BackendSet[]; filter?: stri
 
 /** Decodes one TensorProto file with our decoder; throws with the decoder's message if it cannot. */
 export function loadTensorPb(path: string): NamedTensor {
-  const bytes = new Uint8Array(readFileSync(path));
-  let proto: TensorProto;
+  let decoded: ReturnType<typeof decodeTensorProto>;
   try {
-    proto = decodeMessage<TensorProto>(T.TensorProto, bytes);
+    decoded = decodeTensorProto(new Uint8Array(readFileSync(path)));
   } catch (e) {
-    throw new Error(`${path}: not a TensorProto (${e instanceof Error ? e.message : String(e)})`);
+    throw new Error(`${path}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
   }
-  const diags = new Diagnostics();
-  const t = decodeTensor(proto, { diags, where: '', external: null });
-  if (!t || diags.hasErrors()) {
-    throw new Error(`${path}: ${diags.errors.map((d) => d.message).join('; ') || 'not a tensor'}`);
-  }
+  const t = decoded.tensor;
   const tensor: OracleTensor = { dtype: t.elem, shape: [...t.dims], data: t.data };
   if (t.strings) tensor.strings = [...t.strings];
-  return { name: proto.name ?? '', tensor };
+  return { name: decoded.name, tensor };
 }
 
 function pbFiles(dir: string, prefix: 'input' | 'output'): string[] {
