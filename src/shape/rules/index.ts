@@ -9,13 +9,15 @@ import { onnxReduceRules } from './onnx/reduce.js';
 import { onnxTensorRules } from './onnx/tensor.js';
 import { ovElementwiseRules } from './ov/elementwise.js';
 import { ovMovementRules } from './ov/movement.js';
+import { ovGeneratorRules } from './ov/generator.js';
 import { ovNnRules } from './ov/nn.js';
+import { ovSequenceRules } from './ov/sequence.js';
 import { ovReduceRules } from './ov/reduce.js';
 
 /** Every shape rule, both dialects. */
 export const ALL_RULES: readonly Rule[] = [
   ...onnxElementwiseRules, ...onnxTensorRules, ...onnxReduceRules, ...onnxMathRules, ...onnxNnRules, ...onnxGeneratorRules,
-  ...ovElementwiseRules, ...ovMovementRules, ...ovReduceRules, ...ovNnRules,
+  ...ovElementwiseRules, ...ovMovementRules, ...ovReduceRules, ...ovNnRules, ...ovSequenceRules, ...ovGeneratorRules,
   ...controlFlowRules,
 ];
 

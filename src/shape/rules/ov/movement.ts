@@ -4,6 +4,7 @@ import { isStatic, type Dim, type Shape } from '../../../graph/shape.js';
 import { normalizeAxes, ovNumpyBroadcast } from '../../broadcast.js';
 import { dimRange, divDims, mergeDim, shapeProduct, sliceDim, solveMinusOne } from '../../dim.js';
 import { out, type InferFn, type PartialValue, type Rule, type RuleContext } from '../../rule.js';
+import { upTo } from './nn.js';
 import { concatShapes, concatValues, gatherShape, gatherValue, rangeLength, scalarOf } from '../onnx/tensor.js';
 import { axisOr, broadcastOr, intAttr, intsAttr, shapeAsValue, shapeFromInput, strAttr } from '../common.js';
 
@@ -23,7 +24,12 @@ const squeeze: InferFn = (c) => {
     return [out(c.elem(0), s.filter((d) => d !== 1), c.value(0))];
   }
   const axes = c.ints(1);
-  if (axes === null) return [out(c.elem(0), null)];
+  if (axes === null) {
+    // axes unknown but counted: the rank drops by their number (OpenVINO gives every dim ?)
+    const n = c.shape(1);
+    const count = n === null ? null : n.length === 0 ? 1 : n[0];
+    return [out(c.elem(0), typeof count === 'number' && count <= s.length ? Array.from({ length: s.length - count }, () => null) : null)];
+  }
   const norm = normalizeAxes([...new Set(axes)], s.length);
   if (typeof norm === 'string') { c.error(norm); return [out(c.elem(0), null)]; }
   const skip = c.version >= 15 && attrBool(c.node, 'allow_axis_skip') === true;
@@ -213,7 +219,7 @@ const stridedSlice: InferFn = (c) => {
   if (!begin || !end || (c.has(3) && !strides)) {
     // bounds unknown: only the rank when no masks change it
     if ([...nm, ...sm, ...el].some((m) => m !== 0)) return [out(c.elem(0), null)];
-    return [out(c.elem(0), s.map((d, i) => (i < n ? null : d)))];
+    return [out(c.elem(0), s.map((d, i) => (i < n ? upTo(d) : d)))];
   }
   const dims: Dim[] = [];
   let k = 0;
@@ -256,7 +262,7 @@ const stridedSlice: InferFn = (c) => {
 
 const tile: InferFn = (c) => {
   const s = c.shape(0);
-  const reps = c.value(1);
+  const reps = c.value(1) ?? shapeFromInput(c, 1)?.dims ?? null;
   if (s === null || reps === null) return [out(c.elem(0), null)];
   const rank = Math.max(s.length, reps.length);
   const pad = <T,>(xs: readonly T[], one: T) => [...Array.from({ length: rank - xs.length }, () => one), ...xs];

@@ -69,7 +69,7 @@ const topk: InferFn = (c) => {
   const axis = axisOr(c, intAttr(c, 'axis', -1), x.length);
   const dims = x.map((d, i) => {
     if (i !== axis) return d;
-    if (k === null) return null;
+    if (k === null) return upTo(d);
     if (isStatic(d)) return Math.min(d, k);
     // OpenVINO gives k for a dynamic dim (checked: 2..10 and ? with k=5 give 5)
     const [lo, hi] = dimRange(d);
@@ -77,6 +77,9 @@ const topk: InferFn = (c) => {
   });
   return [out(c.elem(0), dims), out(idxElem, dims)];
 };
+
+/** 0..max of a dim (a slice of it of unknown bounds). */
+export const upTo = (d: Dim): Dim => interval(0, dimRange(d)[1]);
 
 /** Slice-8: start, stop, step, axes (optional) inputs. */
 const slice8: InferFn = (c) => {
@@ -86,7 +89,11 @@ const slice8: InferFn = (c) => {
   const stop = c.ints(2);
   const step = c.ints(3);
   const axes = c.has(4) ? c.ints(4) : start?.map((_, i) => i) ?? null;
-  if (!start || !stop || !step || !axes) return [out(c.elem(0), x.map(() => null))];
+  // bounds unknown: each sliced dim lies in 0..its size (all dims when the axes are unknown too)
+  if (!start || !stop || !step || !axes) {
+    const sliced = axes ? new Set(axes.map((a) => normAxis(a, x.length))) : null;
+    return [out(c.elem(0), x.map((d, i) => (sliced && !sliced.has(i) ? d : upTo(d))))];
+  }
   const dims = [...x];
   axes.forEach((a, k) => {
     const n = normAxis(a, x.length);
@@ -106,10 +113,12 @@ const slice8: InferFn = (c) => {
   return [out(c.elem(0), dims, value)];
 };
 
+/** NonZero-3: [rank, 0..element count] (OpenVINO bounds the count by the input size). */
 const nonZero: InferFn = (c) => {
   const x = c.shape(0);
   const elem = fromIrElementType(strAttr(c, 'output_type', 'i64'))?.name ?? 'i64';
-  return [out(elem, [x === null ? null : x.length, null])];
+  const [, hi] = dimRange(x === null ? null : x.reduce<Dim>((a, d) => mulDims(a, d, true), 1));
+  return [out(elem, [x === null ? null : x.length, interval(0, hi)])];
 };
 
 const oneHot: InferFn = (c) => {
@@ -135,7 +144,94 @@ const depthToSpace: InferFn = (c) => {
   return [out(c.elem(0), [x[0]!, cOut, ...x.slice(2).map((d) => (isStatic(d) ? (toSpace ? d * b : d / b) : null))])];
 };
 
+/** ConvolutionBackpropData-1 / GroupConvolutionBackpropData-1: out = s·(in-1) + k' - pads + output_padding, or output_shape. */
+const convBackprop = (group: boolean): InferFn => (c) => {
+  const x = c.shape(0);
+  const w = c.shape(1);
+  if (x === null) return [out(c.elem(0), null)];
+  const off = group ? 1 : 0;
+  const cout = w === null ? null : group ? mulDims(w[0]!, w[2]!, true) : w[1]!;
+  const n = x.length - 2;
+  if (c.has(2)) {
+    const os = c.value(2);
+    return [out(c.elem(0), [x[0]!, cout, ...(os && os.length === n ? os : Array.from({ length: n }, () => null))])];
+  }
+  const k = w?.slice(2 + off) ?? [];
+  const ones = Array.from({ length: n }, () => 1);
+  const zeros = Array.from({ length: n }, () => 0);
+  const strides = intsAttr(c, 'strides') ?? ones;
+  const dil = intsAttr(c, 'dilations') ?? ones;
+  const pb = intsAttr(c, 'pads_begin') ?? zeros;
+  const pe = intsAttr(c, 'pads_end') ?? zeros;
+  const op = intsAttr(c, 'output_padding') ?? zeros;
+  const mode = padMode(c);
+  const dims = x.slice(2).map((d, i) => {
+    const ki = k[i];
+    if (!isStatic(d) || ki === undefined || !isStatic(ki)) return null;
+    if (mode === 'same') return d * strides[i]!;
+    const pads = mode === 'valid' ? 0 : pb[i]! + pe[i]!;
+    return strides[i]! * (d - 1) + (ki - 1) * dil[i]! + 1 - pads + op[i]!;
+  });
+  return [out(c.elem(0), [x[0]!, cout, ...dims])];
+};
+
+/** Interpolate-1/4/11: target sizes from data, or floor((in + pads) · scale). */
+const interpolate: InferFn = (c) => {
+  const x = c.shape(0);
+  if (x === null) return [out(c.elem(0), null)];
+  const pb = intsAttr(c, 'pads_begin') ?? [];
+  const pe = intsAttr(c, 'pads_end') ?? [];
+  const padded = x.map((d, i) => addDims(addDims(d, pb[i] ?? 0, true), pe[i] ?? 0, true));
+  let axes: number[] | null;
+  let sizes: PartialValue | null = null;
+  let scales: number[] | null = null;
+  if (c.version < 4) {
+    axes = intsAttr(c, 'axes') ?? null;
+    sizes = c.value(1);
+  } else {
+    const mode = strAttr(c, 'shape_calculation_mode', 'sizes').toLowerCase();
+    const axesInput = c.version >= 11 ? 2 : 3;
+    axes = c.has(axesInput) ? c.ints(axesInput) : x.map((_, i) => i);
+    const src = c.version >= 11 ? 1 : mode === 'sizes' ? 1 : 2;
+    if (mode === 'sizes') sizes = c.value(src);
+    else scales = floatsOf(c, src);
+  }
+  if (!axes) return [out(c.elem(0), x.map(() => null))];
+  const dims = [...padded];
+  axes.forEach((a, k) => {
+    const n = normAxis(a, x.length);
+    if (n === undefined) return;
+    if (sizes) dims[n] = sizes[k] ?? null;
+    else if (scales) { const d = padded[n]!; dims[n] = isStatic(d) ? Math.floor(d * scales[k]! + 1e-5) : null; }
+    else dims[n] = null;
+  });
+  return [out(c.elem(0), dims)];
+};
+
+function floatsOf(c: RuleContext, i: number): number[] | null {
+  const t = c.constant(i);
+  if (!t) return null;
+  if (t.elem === 'f32') return Array.from(new Float32Array(t.data.buffer.slice(t.data.byteOffset, t.data.byteOffset + t.data.byteLength)));
+  if (t.elem === 'f16') return null;
+  return c.ints(i);
+}
+
+const gridSample: InferFn = (c) => {
+  const x = c.shape(0);
+  const g = c.shape(1);
+  return [out(c.elem(0), [x?.[0] ?? g?.[0] ?? null, x?.[1] ?? null, g?.[1] ?? null, g?.[2] ?? null])];
+};
+
+const roiAlign: InferFn = (c) => [out(c.elem(0), [c.shape(1)?.[0] ?? null, c.shape(0)?.[1] ?? null, intAttr(c, 'pooled_h', 1), intAttr(c, 'pooled_w', 1)])];
+
 export const ovNnRules: Rule[] = [
+  { dialect: 'ov', op: 'ConvolutionBackpropData', since: 1, infer: convBackprop(false) },
+  { dialect: 'ov', op: 'GroupConvolutionBackpropData', since: 1, infer: convBackprop(true) },
+  { dialect: 'ov', op: 'Interpolate', since: 1, infer: interpolate },
+  { dialect: 'ov', op: 'GridSample', since: 9, infer: gridSample },
+  { dialect: 'ov', op: 'ROIAlign', since: 3, infer: roiAlign },
+  { dialect: 'ov', op: 'FakeQuantize', since: 1, infer: (c) => [out(c.elem(0), c.shape(0))] },
+  { dialect: 'ov', op: 'Reverse', since: 1, infer: (c) => [out(c.elem(0), c.shape(0))] },
   { dialect: 'ov', op: 'Convolution', since: 1, infer: convolution(false) },
   { dialect: 'ov', op: 'GroupConvolution', since: 1, infer: convolution(true) },
   ...family('ov', ['MaxPool', 'AvgPool'], 1, pool),

@@ -1,0 +1,43 @@
+import { fromIrElementType, type ElementTypeName } from '../../../graph/element-type.js';
+import { isStatic, type Dim } from '../../../graph/shape.js';
+import { mulDims } from '../../dim.js';
+import { out, type InferFn, type Rule, type RuleContext } from '../../rule.js';
+import { shapeFromInput, strAttr } from '../common.js';
+
+/** OpenVINO generators and gathers: Eye-9, RandomUniform-8, GatherND-5/8. */
+function outputType(c: RuleContext, fallback: ElementTypeName): ElementTypeName {
+  const s = strAttr(c, 'output_type', '');
+  return s ? fromIrElementType(s)?.name ?? fallback : fallback;
+}
+
+const eye: InferFn = (c) => {
+  const rows = c.value(0)?.[0] ?? null;
+  const cols = c.value(1)?.[0] ?? null;
+  const batch = c.has(3) ? shapeFromInput(c, 3)?.dims ?? null : [];
+  return [out(outputType(c, 'f32'), batch === null ? null : [...batch, rows, cols])];
+};
+
+const randomUniform: InferFn = (c) => {
+  const s = shapeFromInput(c, 0);
+  return [out(outputType(c, c.elem(1)), s ? s.dims : null)];
+};
+
+/** GatherND: indices[:-1] + data[batch_dims + indices[-1]:]; v5 flattens the batch dims into one. */
+const gatherNd: InferFn = (c) => {
+  const data = c.shape(0);
+  const idx = c.shape(1);
+  const b = Number(strAttr(c, 'batch_dims', '0'));
+  if (data === null || idx === null || idx.length === 0) return [out(c.elem(0), null)];
+  const last = idx[idx.length - 1]!;
+  if (!isStatic(last)) return [out(c.elem(0), null)];
+  const tail = data.slice(b + last);
+  if (c.version >= 8 || b === 0) return [out(c.elem(0), [...idx.slice(0, -1), ...tail])];
+  const batch = idx.slice(0, b).reduce<Dim>((a, d) => mulDims(a, d, true), 1);
+  return [out(c.elem(0), [batch, ...idx.slice(b, -1), ...tail])];
+};
+
+export const ovGeneratorRules: Rule[] = [
+  { dialect: 'ov', op: 'Eye', since: 9, infer: eye },
+  { dialect: 'ov', op: 'RandomUniform', since: 8, infer: randomUniform },
+  { dialect: 'ov', op: 'GatherND', since: 5, infer: gatherNd },
+];
