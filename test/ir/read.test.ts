@@ -1,0 +1,171 @@
+import { describe, expect, it } from 'vitest';
+import { readIr } from '../../src/ir/read.js';
+import { attrInt, attrBool, attrFloat, attrInts, type Node } from '../../src/graph/index.js';
+import { codesOf, diagnosticsOf, layerXml, netXml, param, result, type LayerSpec } from './build.js';
+
+const relu = (id: number, name = 'relu'): LayerSpec => ({
+  id, name, type: 'ReLU', inputs: [{ precision: 'FP32', dims: [2, 4] }], outputs: [{ precision: 'FP32', names: name, dims: [2, 4] }],
+});
+const simpleNet = (version = '11') => netXml([param(0, 'x'), relu(1), result(2)], [[0, 0, 1, 0], [1, 1, 2, 0]], version);
+
+describe('readIr: the file', () => {
+  it.each(['10', '11'])('accepts <net version="%s">', (v) => {
+    const m = readIr(simpleNet(v), null);
+    expect(m.ir?.version).toBe(Number(v));
+    expect(m.graph.nodes.map((n) => n.op)).toEqual(['Relu']);
+  });
+
+  it.each(['9', '12', ''])('rejects <net version="%s">', (v) => {
+    expect(codesOf(() => readIr(simpleNet(v), null))).toEqual(['IR_VERSION']);
+  });
+
+  it('rejects any DOCTYPE, with or without entities, before expanding anything', () => {
+    const withEntity = `<?xml version="1.0"?><!DOCTYPE net [<!ENTITY a "aaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]><net name="&b;" version="11"><layers/><edges/></net>`;
+    expect(codesOf(() => readIr(withEntity, null))).toEqual(['IR_DOCTYPE']);
+    const plain = `<?xml version="1.0"?><!DOCTYPE net><net version="11"><layers/><edges/></net>`;
+    expect(codesOf(() => readIr(plain, null))).toEqual(['IR_DOCTYPE']);
+  });
+
+  it('rejects malformed XML and a root other than <net>', () => {
+    expect(codesOf(() => readIr('<net version="11"><layers></net>', null))).toEqual(['IR_XML_MALFORMED']);
+    expect(codesOf(() => readIr('<model version="11"/>', null))).toEqual(['IR_NOT_NET']);
+  });
+
+  it('decodes the predefined entities in names', () => {
+    const m = readIr(netXml([param(0, 'a&b<"c"'), relu(1), result(2)], [[0, 0, 1, 0], [1, 1, 2, 0]]), null);
+    expect(m.graph.inputs[0]!.meta['layerName']).toBe('a&b<"c"');
+  });
+
+  it('takes bytes as well as text', () => {
+    expect(readIr(new TextEncoder().encode(simpleNet()), null).graph.nodes).toHaveLength(1);
+  });
+});
+
+describe('readIr: Parameters, Results, nodes', () => {
+  it.each([
+    ['1,3,?,2..8', [1, 3, null, { min: 2, max: 8 }]],
+    ['-1,4', [null, 4]],
+    ['..5,3..', [{ min: 0, max: 5 }, { min: 3, max: Infinity }]],
+    ['...', null],
+    ['', []],
+    ['2, 3', [2, 3]],
+  ])('Parameter shape "%s"', (shape, expected) => {
+    const m = readIr(netXml([param(0, 'x', 'f32', shape, []), { id: 1, type: 'Result', inputs: [{}] }], [[0, 0, 1, 0]]), null);
+    expect(m.graph.inputs[0]!.type).toEqual({ kind: 'tensor', elem: 'f32', shape: expected });
+  });
+
+  it('Parameters become graph inputs, Results graph outputs, both in XML order', () => {
+    const m = readIr(netXml(
+      [result(5, 'r_b'), param(3, 'b'), param(1, 'a'), result(4, 'r_a')],
+      [[1, 0, 4, 0], [3, 0, 5, 0]],
+    ), null);
+    expect(m.graph.inputs.map((v) => v.meta['layerName'])).toEqual(['b', 'a']);
+    expect(m.graph.meta['resultNames']).toEqual(['r_b', 'r_a']);
+    expect(m.graph.outputs.map((v) => v.meta['layerName'])).toEqual(['b', 'a']);
+  });
+
+  it('matches layer types case-insensitively, keeping the spelling in meta.irType', () => {
+    const m = readIr(netXml([param(0, 'x'), { ...relu(1), type: 'relu' }, { ...relu(2, 's'), type: 'SoftMax', data: { axis: '1' } }, result(3)],
+      [[0, 0, 1, 0], [1, 1, 2, 0], [2, 1, 3, 0]]), null);
+    expect(m.graph.nodes.map((n) => [n.op, n.meta['irType']])).toEqual([['Relu', 'relu'], ['Softmax', 'SoftMax']]);
+  });
+
+  it('reads ports by position whatever their ids, and the port precision/dims as the value type', () => {
+    const sub: LayerSpec = {
+      id: 7, name: 'sub', type: 'Subtract', data: { auto_broadcast: 'numpy' },
+      inputs: [{ id: 42, precision: 'FP32', dims: [2, 4] }, { id: 3, precision: 'FP32', dims: [2, 4] }],
+      outputs: [{ id: 0, precision: 'FP16', names: 'd', dims: [2, -1] }],
+    };
+    const m = readIr(netXml([param(0, 'a'), param(1, 'b'), sub, result(9)], [[1, 0, 7, 3], [0, 0, 7, 42], [7, 0, 9, 0]]), null);
+    const n = m.graph.nodes[0]!;
+    expect(n.inputs.map((v) => v!.meta['layerName'])).toEqual(['a', 'b']);
+    expect(n.outputs[0]!.type).toEqual({ kind: 'tensor', elem: 'f16', shape: [2, null] });
+  });
+
+  it('splits port names on unescaped commas, unescapes "\\," and trims', () => {
+    const p = param(0, 'x');
+    p.outputs![0]!.names = 'c, a\\,b ,c';
+    const m = readIr(netXml([p, { id: 1, type: 'Result', inputs: [{}] }], [[0, 0, 1, 0]]), null);
+    expect(m.graph.inputs[0]!.names).toEqual(['a,b', 'c']);
+  });
+
+  it('types attributes of known ops and keeps unknown ones raw', () => {
+    const conv: LayerSpec = {
+      id: 2, name: 'conv', type: 'Convolution', version: 'opset1',
+      data: { strides: '1, 2', dilations: '1,1', pads_begin: '0, 0', pads_end: '0, 0', auto_pad: 'explicit', secret: 'x,y' },
+      inputs: [{ precision: 'FP32', dims: [1, 1, 4, 4] }, { precision: 'FP32', dims: [1, 1, 1, 1] }],
+      outputs: [{ precision: 'FP32', dims: [1, 1, 4, 2] }],
+    };
+    const clamp: LayerSpec = { id: 3, type: 'Clamp', data: { min: '0.10000000000000001', max: '6' }, inputs: [{}], outputs: [{ precision: 'FP32' }] };
+    const mm: LayerSpec = { id: 4, type: 'MatMul', data: { transpose_a: 'false', transpose_b: 'true' }, inputs: [{}, {}], outputs: [{ precision: 'FP32' }] };
+    const m = readIr(netXml([param(0, 'x'), param(1, 'w'), conv, clamp, mm, result(5)],
+      [[0, 0, 2, 0], [1, 0, 2, 1], [2, 2, 3, 0], [3, 1, 4, 0], [3, 1, 4, 1], [4, 2, 5, 0]]), null);
+    const [c, cl, mat] = m.graph.nodes as [Node, Node, Node];
+    expect(c.attrs.get('strides')).toEqual({ type: 'ints', value: [1n, 2n] });
+    expect(c.attrs.get('auto_pad')).toEqual({ type: 'string', value: 'explicit' });
+    expect(c.attrs.get('secret')).toEqual({ type: 'raw', value: 'x,y' });
+    expect(attrInts(c, 'dilations')).toEqual([1n, 1n]);
+    expect(attrFloat(cl, 'min')).toBe(0.1);
+    expect(cl.attrs.get('max')).toEqual({ type: 'float', value: 6 });
+    expect([attrBool(mat, 'transpose_a'), attrBool(mat, 'transpose_b')]).toEqual([false, true]);
+    expect(attrInt(mat, 'transpose_b')).toBe(1n);
+  });
+
+  it('keeps an attribute that does not fit its schema raw, with a warning', () => {
+    const sm: LayerSpec = { ...relu(1), type: 'SoftMax', data: { axis: 'one' } };
+    const m = readIr(netXml([param(0, 'x'), sm, result(2)], [[0, 0, 1, 0], [1, 1, 2, 0]]), null);
+    expect(m.graph.nodes[0]!.attrs.get('axis')).toEqual({ type: 'raw', value: 'one' });
+    expect((m.graph.meta['diagnostics'] as { code: string }[]).map((d) => d.code)).toEqual(['IR_ATTR_UNTYPED']);
+  });
+
+  it('keeps layers that reach no Result', () => {
+    const m = readIr(netXml([param(0, 'x'), relu(1, 'dead'), relu(2, 'live'), result(3)], [[0, 0, 1, 0], [0, 0, 2, 0], [2, 1, 3, 0]]), null);
+    expect(m.graph.nodes.map((n) => n.name).sort()).toEqual(['dead', 'live']);
+  });
+
+  it('keeps rt_info of the net, layers and ports raw', () => {
+    const xml = simpleNet()
+      .replace('<rt_info/></net>', '<rt_info><info name="k" value="v"/></rt_info></net>')
+      .replace('<data shape="2,4" element_type="f32"/>', '<data shape="2,4" element_type="f32"/><rt_info><attribute name="fused_names" version="0" value="x"/></rt_info>');
+    const m = readIr(xml, null);
+    expect(m.ir?.rtInfo).toMatchObject({ tag: 'rt_info', children: [{ tag: 'info', attrs: { name: 'k', value: 'v' } }] });
+    expect(m.graph.inputs[0]!.meta['irLayerRtInfo']).toMatchObject({ children: [{ tag: 'attribute', attrs: { name: 'fused_names' } }] });
+  });
+});
+
+describe('readIr: structural errors, all reported at once with their paths', () => {
+  it('edges to missing layers or ports, ports with no edge or two', () => {
+    const add: LayerSpec = { id: 2, name: 'add', type: 'Add', inputs: [{}, {}], outputs: [{ precision: 'FP32' }] };
+    const d = diagnosticsOf(() => readIr(netXml([param(0, 'x'), param(1, 'y'), add, result(3), result(4, 'r2')],
+      [[0, 0, 2, 0], [1, 0, 2, 0], [9, 0, 3, 0], [0, 5, 4, 0]]), null));
+    expect(d.map((x) => x.code).sort()).toEqual(['IR_EDGE_BAD', 'IR_EDGE_BAD', 'IR_EDGE_MISSING', 'IR_EDGE_MISSING', 'IR_EDGE_TWICE', 'IR_EDGE_MISSING'].sort());
+    expect(d.find((x) => x.code === 'IR_EDGE_TWICE')!.where).toBe('main/add');
+  });
+
+  it('cycles', () => {
+    const a: LayerSpec = { id: 1, name: 'a', type: 'Add', inputs: [{}, {}], outputs: [{ precision: 'FP32' }] };
+    const b: LayerSpec = { ...relu(2, 'b') };
+    expect(codesOf(() => readIr(netXml([param(0, 'x'), a, b, result(3)], [[0, 0, 1, 0], [2, 1, 1, 1], [1, 2, 2, 0], [2, 1, 3, 0]]), null)))
+      .toEqual(['IR_CYCLE']);
+  });
+
+  it('missing required attributes of Parameter and Const', () => {
+    const p: LayerSpec = { id: 0, name: 'x', type: 'Parameter', data: { shape: '2' }, outputs: [{ precision: 'FP32' }] };
+    const c: LayerSpec = { id: 1, name: 'c', type: 'Const', data: { element_type: 'f32', shape: '2', offset: '0' }, outputs: [{ precision: 'FP32' }] };
+    const d = diagnosticsOf(() => readIr(netXml([p, c, result(2), result(3)], [[0, 0, 2, 0], [1, 0, 3, 0]]), new Uint8Array(8)));
+    expect(d.map((x) => [x.code, x.where])).toEqual([['IR_ATTR_MISSING', 'main/x'], ['IR_ATTR_MISSING', 'main/c']]);
+    expect(d.map((x) => x.message).join('\n')).toMatch(/element_type[\s\S]*size/);
+  });
+
+  it('names the file when given one', () => {
+    expect(diagnosticsOf(() => readIr(simpleNet('9'), null, { file: 'm.xml' }))[0]!.file).toBe('m.xml');
+  });
+
+  it('an output port without precision', () => {
+    const r = relu(1);
+    delete r.outputs![0]!.precision;
+    expect(codesOf(() => readIr(netXml([param(0, 'x'), r, result(2)], [[0, 0, 1, 0], [1, 1, 2, 0]]), null))).toEqual(['IR_PORT_BAD']);
+  });
+});
+
+void layerXml;
