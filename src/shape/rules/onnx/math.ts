@@ -1,33 +1,9 @@
-import { isStatic, type Dim, type Shape } from '../../../graph/shape.js';
-import { onnxBroadcast, type BroadcastResult } from '../../broadcast.js';
-import { mergeDim } from '../../dim.js';
-import { out, type InferFn, type Rule, type RuleContext } from '../../rule.js';
-import { broadcastOr, intAttr } from '../common.js';
+import { isStatic, type Shape } from '../../../graph/shape.js';
+import { onnxBroadcast } from '../../broadcast.js';
+import { out, type InferFn, type Rule } from '../../rule.js';
+import { intAttr } from '../common.js';
+import { matmulShape } from '../shared.js';
 
-/**
- * MatMul (numpy matmul: 1-D operands promoted and the added dim removed, batch dims broadcast,
- * inner dims must agree) and Gemm (2-D, transA/transB). `broadcast` is the batch broadcast of
- * the dialect (ONNX multidirectional, OpenVINO numpy).
- */
-export function matmulShape(c: RuleContext, a: Shape, b: Shape, ta: boolean, tb: boolean,
-  broadcast: (x: Shape, y: Shape) => BroadcastResult): Shape {
-  if (a === null || b === null) return null;
-  if (a.length === 0 || b.length === 0) { c.error('MatMul operands must not be scalars'); return null; }
-  let a2: Dim[] = a.length === 1 ? [1, a[0]!] : [...a];
-  let b2: Dim[] = b.length === 1 ? [b[0]!, 1] : [...b];
-  const swap = (s: Dim[]) => [...s.slice(0, -2), s[s.length - 1]!, s[s.length - 2]!];
-  if (ta && a.length > 1) a2 = swap(a2);
-  if (tb && b.length > 1) b2 = swap(b2);
-  const k1 = a2[a2.length - 1]!;
-  const k2 = b2[b2.length - 2]!;
-  if (mergeDim(k1, k2) === undefined) c.error(`inner dimensions differ: ${JSON.stringify(k1)} and ${JSON.stringify(k2)}`);
-  const batch = broadcastOr(c, broadcast(a2.slice(0, -2), b2.slice(0, -2)));
-  if (batch === null) return null;
-  const dims = [...batch];
-  if (a.length > 1) dims.push(a2[a2.length - 2]!);
-  if (b.length > 1) dims.push(b2[b2.length - 1]!);
-  return dims;
-}
 
 const onnxPair = (x: Shape, y: Shape) => onnxBroadcast([x, y]);
 

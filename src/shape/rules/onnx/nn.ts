@@ -4,7 +4,7 @@ import { addDims, normAxis } from '../../dim.js';
 import { out, type InferFn, type Rule, type RuleContext } from '../../rule.js';
 import { axisOr, family, intAttr, intsAttr, shapeFromInput } from '../common.js';
 import { windowDim, type PadMode } from '../window.js';
-import { scalarOf } from './tensor.js';
+import { scalarOf } from '../shared.js';
 
 /**
  * ONNX neural-network ops (onnx/defs/nn): Conv, pooling (MaxPool, AveragePool, LpPool, global

@@ -1,8 +1,6 @@
-import type { Dim, Shape } from '../../../graph/shape.js';
-import { normalizeAxes } from '../../broadcast.js';
-import { addDims, mulDims } from '../../dim.js';
-import { out, type InferFn, type PartialValue, type Rule, type RuleContext } from '../../rule.js';
+import { out, type InferFn, type Rule } from '../../rule.js';
 import { axisOr, family, intAttr, intsAttr } from '../common.js';
+import { reduceShape, reduceValue } from '../shared.js';
 
 /**
  * ONNX reductions: axes as an attribute (ReduceSum before 13, the others before 18), as an
@@ -11,19 +9,6 @@ import { axisOr, family, intAttr, intsAttr } from '../common.js';
 const REDUCE = ['ReduceMax', 'ReduceMin', 'ReduceMean', 'ReduceSum', 'ReduceProd', 'ReduceL1', 'ReduceL2',
   'ReduceLogSum', 'ReduceLogSumExp', 'ReduceSumSquare'];
 
-export function reduceShape(c: RuleContext, s: Shape, axes: number[] | null | undefined, keep: boolean, noopEmpty: boolean): Shape {
-  if (s === null) return null;
-  if (axes === null) return keep ? s.map(() => null) : null;
-  if (axes === undefined || axes.length === 0) {
-    if (noopEmpty) return s;
-    return keep ? s.map(() => 1) : [];
-  }
-  const norm = normalizeAxes(axes, s.length);
-  if (typeof norm === 'string') { c.error(norm); return null; }
-  const dims: Dim[] = [];
-  s.forEach((d, i) => { if (!norm.includes(i)) dims.push(d); else if (keep) dims.push(1); });
-  return dims;
-}
 
 const reduce: InferFn = (c) => {
   const inputAxesSince = c.node.op === 'ReduceSum' ? 13 : 18;
@@ -38,13 +23,6 @@ const reduce: InferFn = (c) => {
   return [out(c.elem(0), reduceShape(c, c.shape(0), axes, keep, noop), reduceValue(c.node.op, c.value(0), c.shape(0), false))];
 };
 
-/** ReduceProd / ReduceSum of 1-D shape data (a Flatten's element count) as data propagation. */
-export function reduceValue(op: string, v: PartialValue | null, s: Shape, intervals: boolean): PartialValue | null {
-  if (!v || !s || s.length !== 1) return null;
-  if (op === 'ReduceProd') return [v.reduce<Dim>((a, d) => mulDims(a, d, intervals), 1)];
-  if (op === 'ReduceSum') return [v.reduce<Dim>((a, d) => addDims(a, d, intervals), 0)];
-  return null;
-}
 
 const argReduce: InferFn = (c) => {
   const s = c.shape(0);

@@ -1,12 +1,12 @@
 import { attrInt } from '../../../graph/attr-read.js';
 import { fromOnnxDataType, type ElementTypeName } from '../../../graph/element-type.js';
-import { isStatic, type Dim, type Shape } from '../../../graph/shape.js';
-import { readFloats } from '../../../graph/tensor.js';
+import { isStatic, type Dim } from '../../../graph/shape.js';
 import { normalizeAxes, onnxBroadcast } from '../../broadcast.js';
-import { addDims, mergeDim, solveMinusOne, mulDims, shapeProduct, sliceDim } from '../../dim.js';
+import { mulDims, shapeProduct, sliceDim, solveMinusOne } from '../../dim.js';
 import { partialFromTensor, toDimNumber } from '../../partial.js';
 import { out, type InferFn, type PartialValue, type Rule, type RuleContext } from '../../rule.js';
 import { axisOr, broadcastOr, intAttr, intsAttr, shapeAsValue, shapeFromInput } from '../common.js';
+import { concatShapes, concatValues, gatherShape, gatherValue, rangeLength, scalarOf } from '../shared.js';
 
 /**
  * ONNX tensor-manipulation ops (onnx/defs/tensor), each following onnx's shape inference for
@@ -137,39 +137,7 @@ const flatten: InferFn = (c) => {
   return [out(c.elem(0), [shapeProduct(s.slice(0, axis), false), shapeProduct(s.slice(axis), false)])];
 };
 
-/** Concat: equal ranks, other axes merge, the axis sums; data concatenates. */
-export function concatShapes(c: RuleContext, shapes: Shape[], axisAttr: number, intervals: boolean): Shape {
-  const known = shapes.filter((s): s is readonly Dim[] => s !== null);
-  if (known.length === 0) return null;
-  const rank = known[0]!.length;
-  if (known.some((s) => s.length !== rank)) { c.error(`inputs have different ranks ${known.map((s) => s.length).join(', ')}`); return null; }
-  const axis = axisOr(c, axisAttr, rank);
-  if (axis === undefined) return null;
-  const dims: Dim[] = [...known[0]!];
-  let sum: Dim = 0;
-  for (const s of shapes) sum = s === null ? null : addDims(sum, s[axis]!, intervals);
-  for (let i = 0; i < rank; i++) {
-    if (i === axis) continue;
-    for (const s of known.slice(1)) {
-      const m = mergeDim(dims[i]!, s[i]!);
-      if (m === undefined) { c.error(`dimension ${i} differs between inputs`); dims[i] = null; }
-      else dims[i] = m;
-    }
-  }
-  dims[axis] = sum;
-  return dims;
-}
 
-export function concatValues(c: RuleContext): PartialValue | null {
-  const vals: Dim[] = [];
-  for (let i = 0; i < c.numInputs; i++) {
-    const v = c.value(i);
-    const s = c.shape(i);
-    if (!v || !s || s.length > 1) return null;
-    vals.push(...v);
-  }
-  return vals;
-}
 
 const concat: InferFn = (c) => {
   const shapes = Array.from({ length: c.numInputs }, (_, i) => c.shape(i));
@@ -213,25 +181,7 @@ const transpose: InferFn = (c) => {
   return [out(c.elem(0), norm.map((p) => s[p]!))];
 };
 
-/** Gather: data[:axis] + indices + data[axis+1:]; data of a 1-D tensor gathered too. */
-export function gatherShape(c: RuleContext, data: Shape, indices: Shape, axisIn: number, batchDims = 0): Shape {
-  if (data === null || indices === null) return null;
-  const axis = axisOr(c, axisIn, data.length);
-  if (axis === undefined) return null;
-  return [...data.slice(0, axis), ...indices.slice(batchDims), ...data.slice(axis + 1)];
-}
 
-export function gatherValue(data: PartialValue | null, dataShape: Shape, idx: number[] | null, axis: number): PartialValue | null {
-  if (!data || !idx || !dataShape || dataShape.length !== 1 || (axis !== 0 && axis !== -1)) return null;
-  const n = data.length;
-  const outv: Dim[] = [];
-  for (const i of idx) {
-    const k = i < 0 ? i + n : i;
-    if (k < 0 || k >= n) return null;
-    outv.push(data[k]!);
-  }
-  return outv;
-}
 
 const gather: InferFn = (c) => {
   const axis = intAttr(c, 'axis', 0);
@@ -311,19 +261,7 @@ const constantOfShape: InferFn = (c) => {
   return [out(elem, target ? target.dims : null, value)];
 };
 
-/** A scalar input as a number (integers from data propagation, floats from constants). */
-export function scalarOf(c: RuleContext, i: number): number | null {
-  const v = c.ints(i);
-  if (v && v.length === 1) return v[0]!;
-  const t = c.constant(i);
-  if (t && (t.elem === 'f32' || t.elem === 'f64') && t.dims.length <= 1) return readFloats(t)[0] ?? null;
-  return null;
-}
 
-export function rangeLength(start: number | null, limit: number | null, delta: number | null): Dim {
-  if (start === null || limit === null || delta === null || delta === 0) return null;
-  return Math.max(Math.ceil((limit - start) / delta), 0);
-}
 
 const range: InferFn = (c) => [out(c.elem(0), [rangeLength(scalarOf(c, 0), scalarOf(c, 1), scalarOf(c, 2))])];
 

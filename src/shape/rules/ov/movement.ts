@@ -1,11 +1,11 @@
 import { attrBool } from '../../../graph/attr-read.js';
 import { fromIrElementType } from '../../../graph/element-type.js';
-import { isStatic, type Dim, type Shape } from '../../../graph/shape.js';
+import { isStatic, type Dim } from '../../../graph/shape.js';
 import { normalizeAxes, ovNumpyBroadcast } from '../../broadcast.js';
 import { dimRange, divDims, mergeDim, shapeProduct, sliceDim, solveMinusOne } from '../../dim.js';
 import { out, type InferFn, type PartialValue, type Rule, type RuleContext } from '../../rule.js';
 import { upTo } from './nn.js';
-import { concatShapes, concatValues, gatherShape, gatherValue, rangeLength, scalarOf } from '../onnx/tensor.js';
+import { concatShapes, concatValues, gatherShape, gatherValue, rangeLength, scalarOf } from '../shared.js';
 import { axisOr, broadcastOr, intAttr, intsAttr, shapeAsValue, shapeFromInput, strAttr } from '../common.js';
 
 /**

@@ -1,8 +1,8 @@
 import { attrBool } from '../../../graph/attr-read.js';
 import { out, type InferFn, type Rule } from '../../rule.js';
-import { reduceShape, reduceValue } from '../onnx/reduce.js';
+import { reduceShape, reduceValue } from '../shared.js';
 import { family } from '../common.js';
-import { matmulShape } from '../onnx/math.js';
+import { matmulShape } from '../shared.js';
 import { ovNumpyBroadcast } from '../../broadcast.js';
 
 /** OpenVINO reductions (axes input, keep_dims default false) and MatMul (transpose_a/b, numpy batch). */
