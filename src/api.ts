@@ -10,13 +10,19 @@
  * message); convertBatch reports failures per model instead of throwing.
  */
 
-// Files
+// Files and the two codecs
 export { loadModel, saveModel } from './io/load.js';
+export { decodeOnnx, type DecodeOptions as OnnxDecodeOptions } from './onnx/decode.js';
+export { encodeOnnx, type EncodeOptions as OnnxEncodeOptions } from './onnx/encode.js';
+export { readOnnxFile, writeOnnxFile } from './onnx/file.js';
+export { readIr, type ReadIrOptions } from './ir/read.js';
+export { writeIr } from './ir/write.js';
+export { readIrFile, writeIrFile, binPathFor } from './ir/file.js';
 export { formatOf, type ModelFormat } from './io/format.js';
 export { writeFilesAtomic, type FileToWrite } from './io/atomic.js';
 
 // Conversion, one file or a whole tree
-export { convertModel } from './convert/index.js';
+export { convertModel, DEFAULT_ONNX_OPSET, MIN_ONNX_OPSET, MAX_ONNX_OPSET, type ConvertOptions } from './convert/index.js';
 export { convertFile } from './batch/convert-file.js';
 export { convertBatch, BatchUsageError } from './batch/batch.js';
 export { parseShard, selectShard, type Shard } from './batch/shard.js';
@@ -28,8 +34,7 @@ export type {
 
 // Shape inference and equivalence
 export { inferTypes, applyInferred, IF_MERGE_POLICIES, type InferOptions, type InferenceResult, type IfMergePolicy } from './shape/index.js';
-export { checkModels, type CheckOptions } from './equiv/check-models.js';
-export { countEntries, type EquivReport, type EquivEntry, type EquivCounts, type TypeSummary } from './equiv/report.js';
+export { checkModels, checkFile, countEntries, type CheckOptions, type CheckFileOptions, type EquivReport, type EquivEntry, type EquivCounts, type TypeSummary } from './equiv/index.js';
 
 // `ovir info` as data
 export { describeModel, type ModelInfo, type IoInfo } from './cli/info.js';

@@ -4,7 +4,7 @@ import { A, Graph, Model, defaultOnnxInfo, sym, tensorFromFloat32, tensorType, t
  * A small model with `depth` nested Ifs, in either dialect, built on the graph API:
  *
  *   main:  c = Constant/Const [1] f32;  s = Add(x, c);  y = If_0(cond, s)
- *   If_k:  then: If_{k+1}(cond, s)   (the innermost: Relu(s))
+ *   If_k(cond, s, cond):  then: If_{k+1}(cond, s, cond)   (the innermost: Relu(s))
  *          else: Neg(s)
  *
  * x is f32 [N,3], cond boolean []. ONNX: Constant is a node, branches capture cond and s (body
@@ -47,17 +47,23 @@ function addIf(g: Graph, dialect: Dialect, cond: Value, s: Value, level: number,
   const node = g.addNode({ dialect, op: 'If', version: ov ? 'opset8' : '17', name: `If_${level}` });
   node.addInput(cond);
   node.addInput(s);
+  // The branches read cond too: as a capture (ONNX, only where a nested If reads it) or a
+  // port-mapped input (IR), never through input 0.
+  const capturesCond = ov || level + 1 < depth;
+  if (capturesCond) node.addInput(cond);
   const out = node.addOutput(t, [`if_${level}_out`]);
   for (const [branch, key] of [['then', ov ? 'then_body' : 'then_branch'], ['else', ov ? 'else_body' : 'else_branch']] as const) {
     const body = g.addBody(node, key);
     const b = body.graph;
-    const pc = b.addInput(tensorType('boolean', []), [ov ? `${branch}_${level}_cond` : cond.name]);
+    const readsCond = capturesCond && (ov || branch === 'then');
+    const pc = readsCond ? b.addInput(tensorType('boolean', []), [ov ? `${branch}_${level}_cond` : cond.name]) : null;
     const ps = b.addInput(t, [ov ? `${branch}_${level}_s` : s.name]);
-    if (ov) { pc.meta['layerName'] = pc.names[0]; ps.meta['layerName'] = ps.names[0]; }
-    body.inputs.push({ param: pc, from: 0 }, { param: ps, from: 1 });
+    if (ov) { pc!.meta['layerName'] = pc!.names[0]; ps.meta['layerName'] = ps.names[0]; }
+    if (pc) body.inputs.push({ param: pc, from: 2 });
+    body.inputs.push({ param: ps, from: 1 });
     let r: Value;
     if (branch === 'then' && level + 1 < depth) {
-      r = addIf(b, dialect, pc, ps, level + 1, depth);
+      r = addIf(b, dialect, pc!, ps, level + 1, depth);
     } else {
       const op = branch === 'then' ? 'Relu' : ov ? 'Negative' : 'Neg';
       const n = b.addNode({ dialect, op, version: ov ? 'opset1' : '17', name: `${op}_${level}` });
@@ -65,7 +71,6 @@ function addIf(g: Graph, dialect: Dialect, cond: Value, s: Value, level: number,
       n.addInput(ps);
       r = n.addOutput(t, [`${branch}_${level}_r`]);
     }
-    if (!ov && pc.uses.length === 0) { b.inputs.splice(0, 1); body.inputs.splice(0, 1); }
     b.outputs.push(r);
     body.outputs.push({ result: 0, to: 0 });
     if (ov) b.meta['resultNames'] = [`${branch}_${level}_result`];
