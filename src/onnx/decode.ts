@@ -98,7 +98,9 @@ interface Frame {
   captures: Map<Value, Value>;
   next: number;
   /** The node whose bodies are being decoded, its output names, and the bodies still to do. */
-  current: { node: Node; outputs: string[]; pending: PendingBody[] } | null;
+  current: { node: Node; where: string; outputs: string[]; pending: PendingBody[] } | null;
+  /** graph.path, computed once. */
+  path: string;
 }
 
 interface PendingBody { proto: GraphProto; graph: Graph; owner: Node; body: Body }
@@ -128,7 +130,7 @@ class GraphDecoder {
       }
       const nodes = list<NodeProto>(fr.proto, 'node');
       if (fr.next < nodes.length) {
-        this.startNode(fr, nodes[fr.next]!);
+        this.startNode(fr, nodes[fr.next]!, fr.next);
         fr.next++;
         continue;
       }
@@ -145,7 +147,7 @@ class GraphDecoder {
   private open(proto: GraphProto, graph: Graph, parent: Frame | null, owner: Node | null, body: Body | null): Frame {
     const fr: Frame = {
       proto, graph, parent, owner, body,
-      scope: new Map(), later: new Set(), declared: new Map(), captures: new Map(), next: 0, current: null,
+      scope: new Map(), later: new Set(), declared: new Map(), captures: new Map(), next: 0, current: null, path: graph.path,
     };
     graph.meta['onnxName'] = str(proto, 'name');
     if (str(proto, 'doc_string')) graph.meta['docString'] = str(proto, 'doc_string');
@@ -160,7 +162,7 @@ class GraphDecoder {
     const inits = new Map<string, TensorProto>();
     for (const t of list<TensorProto>(proto, 'initializer')) {
       const name = str(t, 'name');
-      if (inits.has(name)) this.diags.add('ONNX_DUPLICATE_NAME', graph.path, { what: 'initializer', name });
+      if (inits.has(name)) this.diags.add('ONNX_DUPLICATE_NAME', fr.path, { what: 'initializer', name });
       else inits.set(name, t);
     }
     const layout = owner ? bodyLayout(owner.op, owner.domain, Number(owner.version)) : null;
@@ -171,7 +173,7 @@ class GraphDecoder {
       const init = inits.get(name);
       if (init) {
         inits.delete(name);
-        v.constant = decodeTensor(init, this.tctx(graph.path));
+        v.constant = decodeTensor(init, this.tctx(fr.path));
         v.meta['onnxInitializerDefault'] = true;
         this.tensorMeta(v, init);
       }
@@ -182,7 +184,7 @@ class GraphDecoder {
       }
     });
     for (const [name, t] of inits) {
-      const tensor = decodeTensor(t, this.tctx(graph.path));
+      const tensor = decodeTensor(t, this.tctx(fr.path));
       const v = tensor
         ? graph.addInitializer(tensor, [name])
         : graph.addInitializer({ elem: 'u8', dims: [0], data: new Uint8Array(0) }, [name]);
@@ -212,7 +214,7 @@ class GraphDecoder {
     if (str(vi, 'doc_string')) v.meta['docString'] = str(vi, 'doc_string');
     if (list(vi, 'metadata_props').length) v.meta['metadataProps'] = kv(vi);
     if (!has(vi, 'type')) return;
-    const d = typeFromProto(vi.type as TypeProto, `value '${name}'`, fr.graph.path, this.diags);
+    const d = typeFromProto(vi.type as TypeProto, `value '${name}'`, fr.path, this.diags);
     if (!keepConstType) v.type = d.type;
     else v.meta['declaredType'] = d.type;
     if (!d.lossless) {
@@ -222,7 +224,7 @@ class GraphDecoder {
   }
 
   /** Records a definition, reporting duplicates in this graph and shadowing of visible outer names. */
-  private define(fr: Frame, name: string, v: Value, what: string, where = fr.graph.path): void {
+  private define(fr: Frame, name: string, v: Value, what: string, where: string = fr.path): void {
     if (name === '') return;
     const prev = fr.scope.get(name);
     if (prev && !prev.meta['onnxCapture']) {
@@ -232,7 +234,7 @@ class GraphDecoder {
     for (let a = prev ? fr : fr.parent; a; a = a.parent) {
       if (a.scope.has(name)) {
         const o = a.scope.get(name)!;
-        const outer = o.meta['onnxCapture'] ? this.origin(a, o) : a.graph.path;
+        const outer = o.meta['onnxCapture'] ? this.origin(a, o) : a.path;
         this.diags.add('ONNX_SHADOWING', where, { what, name, outer });
         return;
       }
@@ -250,7 +252,7 @@ class GraphDecoder {
       cur = parentValue;
       a = a.parent;
     }
-    return a ? a.graph.path : '?';
+    return a ? a.path : '?';
   }
 
   /**
@@ -268,7 +270,7 @@ class GraphDecoder {
     }
     if (!a) {
       const definer = chain.find((c) => c.later.has(name));
-      if (definer) this.diags.add('ONNX_USE_BEFORE_DEF', where, { what, name, definedIn: definer.graph.path });
+      if (definer) this.diags.add('ONNX_USE_BEFORE_DEF', where, { what, name, definedIn: definer.path });
       else this.diags.add('ONNX_UNKNOWN_NAME', where, { what, name });
       return null;
     }
@@ -296,12 +298,13 @@ class GraphDecoder {
     return outer;
   }
 
-  private startNode(fr: Frame, np: NodeProto): void {
+  private startNode(fr: Frame, np: NodeProto, index: number): void {
     const domain = str(np, 'domain');
     const op = str(np, 'op_type');
     const opset = this.opsets.get(domain === 'ai.onnx' ? '' : domain) ?? this.opsets.get(domain);
     const node = fr.graph.addNode({ dialect: 'onnx', op, domain, version: opset === undefined ? '' : String(opset), name: str(np, 'name') });
-    const where = node.path;
+    // node.path would search the node list for unnamed nodes: build it from the cached graph path
+    const where = `${fr.path}/${node.name || `${op}#${index}`}`;
     if (str(np, 'doc_string')) node.meta['docString'] = str(np, 'doc_string');
     if (str(np, 'overload')) node.meta['overload'] = str(np, 'overload');
     if (list(np, 'metadata_props').length) node.meta['metadataProps'] = kv(np);
@@ -339,29 +342,29 @@ class GraphDecoder {
     }
     if (attrOrder.length) node.meta['onnxAttrOrder'] = attrOrder;
     if (Object.keys(attrDocs).length) node.meta['attrDocs'] = attrDocs;
-    fr.current = { node, outputs, pending };
+    fr.current = { node, where, outputs, pending };
     if (!pending.length) this.finishNode(fr);
   }
 
   /** Defines the node's outputs (only now: its own bodies must not see them). */
   private finishNode(fr: Frame): void {
-    const { node, outputs } = fr.current!;
+    const { node, where, outputs } = fr.current!;
     fr.current = null;
     outputs.forEach((name, i) => {
       const v = node.outputs[i]!;
       this.applyDeclared(fr, v, name);
-      this.define(fr, name, v, `output ${i}`, node.path);
+      this.define(fr, name, v, `output ${i}`, where);
     });
   }
 
   private finishGraph(fr: Frame): void {
     for (const vi of list<ValueInfoProto>(fr.proto, 'output')) {
       const name = str(vi, 'name');
-      const v = this.resolve(fr, name, 'graph output', fr.graph.path);
+      const v = this.resolve(fr, name, 'graph output', fr.path);
       if (!v) continue;
       fr.graph.outputs.push(v);
       if (v.type === null && has(vi, 'type')) {
-        v.type = typeFromProto(vi.type as TypeProto, `graph output '${name}'`, fr.graph.path, this.diags).type;
+        v.type = typeFromProto(vi.type as TypeProto, `graph output '${name}'`, fr.path, this.diags).type;
       }
     }
   }

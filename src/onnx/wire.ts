@@ -6,6 +6,15 @@ import protobuf from 'protobufjs/light.js';
  * hand out Long objects or lossy numbers; we give its generated coders a reader and a writer whose
  * 64-bit methods speak bigint. bytes fields decode to views into the input buffer (no copy).
  */
+/**
+ * protobufjs stops at 100 nested messages (protoc's default). An If nested in an If costs three
+ * (GraphProto → NodeProto → AttributeProto), so allow deep control flow: 4000 messages ≈ 1300 If
+ * levels, still far from the JS stack limit of its recursive coders.
+ */
+export const MESSAGE_DEPTH_LIMIT = 4000;
+(protobuf.util as unknown as { recursionLimit: number }).recursionLimit = MESSAGE_DEPTH_LIMIT;
+(protobuf.Reader as unknown as { recursionLimit: number }).recursionLimit = MESSAGE_DEPTH_LIMIT;
+
 type AnyReader = protobuf.Reader & { buf: Uint8Array; pos: number; len: number };
 
 function readVarint64(r: AnyReader): bigint {
