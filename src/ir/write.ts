@@ -69,6 +69,9 @@ interface WrittenIds {
 }
 
 class GraphWriter {
+  /** Values whose type was already reported (each is reported once, not at every port). */
+  private readonly reported = new Set<Value>();
+
   constructor(readonly diags: Diagnostics, readonly consts: ConstWriter, readonly jobs: BodyJob[]) {}
 
   private plan(g: Graph): Planned[] {
@@ -93,14 +96,18 @@ class GraphWriter {
     return out;
   }
 
+  private typeError(v: Value, where: string, what: string, detail: string): void {
+    if (this.reported.has(v)) return;
+    this.reported.add(v);
+    this.diags.add('IR_WRITE_TYPE', where, { what, value: v.label, detail });
+  }
+
   private precision(t: ValueType | null, what: string, v: Value, where: string): string {
     if (!t || t.kind !== 'tensor' || t.elem === 'dynamic') {
-      if (t && t.kind !== 'tensor' && t.kind !== 'unknown') {
-        this.diags.add('IR_WRITE_TYPE', where, { what, value: v.label, detail: `type ${t.kind}` });
-      }
+      if (t && t.kind !== 'tensor' && t.kind !== 'unknown') this.typeError(v, where, what, `type ${t.kind}`);
       return DYNAMIC_PRECISION;
     }
-    if (!irHas(t.elem)) this.diags.add('IR_WRITE_TYPE', where, { what, value: v.label, detail: `element type ${t.elem}` });
+    if (!irHas(t.elem)) this.typeError(v, where, what, `element type ${t.elem}`);
     return elementType(t.elem).precision ?? t.elem;
   }
 
@@ -139,12 +146,12 @@ class GraphWriter {
         if (isParam) {
           const t = v.type;
           if (!t || t.kind !== 'tensor' || t.elem === 'dynamic' || !irHas(t.elem)) {
-            this.diags.add('IR_WRITE_TYPE', `${where}/${name}`, { what: 'Parameter', value: name, detail: t ? `type ${t.kind === 'tensor' ? t.elem : t.kind}` : 'no known type' });
+            this.typeError(v, `${where}/${name}`, 'Parameter', t ? `type ${t.kind === 'tensor' ? t.elem : t.kind}` : 'no known type');
           } else data.att('shape', formatShapeText(t.shape)).att('element_type', t.elem);
           ids.params[g.inputs.indexOf(v)] = item.id;
         } else {
           const t = v.constant!;
-          if (!irHas(t.elem)) this.diags.add('IR_WRITE_TYPE', `${where}/${name}`, { what: 'Const', value: name, detail: `element type ${t.elem}` });
+          if (!irHas(t.elem)) this.typeError(v, `${where}/${name}`, 'Const', `element type ${t.elem}`);
           const { offset, size } = this.consts.write(t);
           data.att('element_type', t.elem).att('shape', formatStaticShapeText(t.dims)).att('offset', String(offset)).att('size', String(size));
         }
