@@ -12,9 +12,6 @@
  *
  * Every model is recorded in the scoreboard (suites `shape-onnx`, `shape-ov`) with its misses.
  */
-import { mkdtempSync, readdirSync, existsSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromOnnxTypeName, ELEMENT_TYPES, type ElementTypeName } from '../../src/graph/element-type.js';
 import { allGraphs } from '../../src/graph/graph.js';
@@ -24,25 +21,15 @@ import type { ValueType } from '../../src/graph/types.js';
 import type { Value } from '../../src/graph/value.js';
 import { loadModel } from '../../src/io/load.js';
 import { inferTypes } from '../../src/shape/index.js';
-import { Oracle } from '../helpers/oracle.js';
-import { record, writeScoreboard } from '../helpers/scoreboard.js';
-
-const DATA = '/usr/share/libonnx-testdata/data';
-const SETS = ['node', 'simple', 'pytorch-converted', 'pytorch-operator'];
+import { Oracle, type OraclePort } from '../helpers/oracle.js';
+import { describeSuite, reasonOf, record, writeScoreboard } from '../helpers/scoreboard.js';
+import { backendCases } from '../helpers/testdata.js';
 
 type JsonDim = number | string | null;
 
+/** Every backend test model (libonnx data and the onnx wheel's, deduplicated by the helper). */
 function models(): { name: string; path: string }[] {
-  const out: { name: string; path: string }[] = [];
-  for (const set of SETS) {
-    const dir = join(DATA, set);
-    if (!existsSync(dir)) continue;
-    for (const m of readdirSync(dir).sort()) {
-      const path = join(dir, m, 'model.onnx');
-      if (existsSync(path)) out.push({ name: `${set}/${m}`, path });
-    }
-  }
-  return out;
+  return backendCases().map((c) => ({ name: c.name, path: c.model }));
 }
 
 const NUMPY: Record<string, ElementTypeName> = {
@@ -85,17 +72,17 @@ function valuesByName(model: Model): Map<string, Value> {
 }
 
 let oracle: Oracle;
-let work: string;
 
 beforeAll(async () => {
   oracle = await Oracle.start();
-  work = mkdtempSync(join(tmpdir(), 'ovir-shape-oracle-'));
+  const engines = { openvino: oracle.versions.openvino, onnx: oracle.versions.onnx };
+  describeSuite('shape-onnx', 'ovir shape inference (onnx policy) vs onnx.shape_inference.infer_shapes(data_prop=True): every value onnx infers a static shape for', engines);
+  describeSuite('shape-ov', 'ovir shape inference (openvino policy) on IR made by ovc vs the partial shapes OpenVINO reads for every input and output', engines);
 });
 
 afterAll(async () => {
   await oracle?.close();
   writeScoreboard();
-  if (work) rmSync(work, { recursive: true, force: true });
 });
 
 describe('ONNX side: ours vs onnx.shape_inference.infer_shapes (data_prop)', () => {
@@ -111,14 +98,14 @@ describe('ONNX side: ours vs onnx.shape_inference.infer_shapes (data_prop)', () 
       try {
         model = loadModel(path);
       } catch (e) {
-        record('shape-onnx', name, 'skip', `cannot load: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+        record('shape-onnx', name, 'skip', `cannot load: ${reasonOf(e)}`);
         continue;
       }
       let theirs: Awaited<ReturnType<Oracle['onnxInferShapes']>>;
       try {
         theirs = await oracle.onnxInferShapes(path);
       } catch (e) {
-        record('shape-onnx', name, 'skip', `onnx infer_shapes failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+        record('shape-onnx', name, 'skip', `onnx infer_shapes failed: ${reasonOf(e)}`);
         continue;
       }
       const result = inferTypes(model, { ifMerge: 'onnx' });
@@ -174,24 +161,24 @@ describe('OV side: ours vs OpenVINO partial shapes of IR made by ovc', () => {
     const problems: string[] = [];
     let compared = 0;
     for (const { name, path } of models()) {
-      const xml = join(work, `${name.replace(/[^A-Za-z0-9_.-]/g, '_')}.xml`);
+      let xml: string;
       try {
-        await oracle.ovc(path, xml);
+        xml = await oracle.ovcCached(path);
       } catch (e) {
-        record('shape-ov', name, 'skip', `ovc cannot convert: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+        record('shape-ov', name, 'skip', `ovc cannot convert: ${reasonOf(e)}`);
         continue;
       }
       let model: Model;
       try {
         model = loadModel(xml);
       } catch (e) {
-        record('shape-ov', name, 'skip', `cannot load IR: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+        record('shape-ov', name, 'skip', `cannot load IR: ${reasonOf(e)}`);
         continue;
       }
       const theirs = await oracle.partialShapes(xml);
       const result = inferTypes(model, { ifMerge: 'openvino' });
       const here: string[] = [];
-      const compare = (kind: string, ours: Value[], list: typeof theirs.inputs) => {
+      const compare = (kind: string, ours: Value[], list: OraclePort[]) => {
         list.forEach((p, i) => {
           const v = ours.find((o) => p.names.some((n) => o.names.includes(n))) ?? ours[i];
           const t = v ? result.types.get(v) : undefined;
@@ -210,8 +197,6 @@ describe('OV side: ours vs OpenVINO partial shapes of IR made by ovc', () => {
       compare('output', model.graph.outputs, theirs.outputs);
       record('shape-ov', name, here.length ? 'fail' : 'pass', here.length ? here.slice(0, 5).join('; ') : undefined);
       problems.push(...here.map((h) => `${name}: ${h}`));
-      rmSync(xml, { force: true });
-      rmSync(xml.replace(/\.xml$/, '.bin'), { force: true });
     }
     process.stdout.write(`shape-ov: ${compared - problems.length}/${compared} ports agree\n`);
     for (const p of problems.slice(0, 200)) process.stdout.write(`  ${p}\n`);
