@@ -3,7 +3,8 @@ import type { Graph } from '../graph/graph.js';
 import type { ValueType } from '../graph/types.js';
 import type { Value } from '../graph/value.js';
 import { compareType, typeSummary } from './compare-type.js';
-import { correspond, valuePath } from './correspond.js';
+import { correspond } from './correspond.js';
+import { Paths } from './paths.js';
 import type { EquivEntry, EquivReport } from './report.js';
 import { SymbolBindings } from './symbols.js';
 
@@ -24,7 +25,8 @@ export interface InferredSide {
  * types (SHAPE_DECLARED_CONTRADICTS) do not count: declarations are not what is compared.
  */
 export function compareInferred(a: InferredSide, b: InferredSide): EquivReport {
-  const corr = correspond(a.graph, b.graph);
+  const paths = new Paths();
+  const corr = correspond(a.graph, b.graph, paths);
   const symbols = new SymbolBindings();
   const failedA = errorsByPath(a.diagnostics);
   const failedB = errorsByPath(b.diagnostics);
@@ -38,16 +40,16 @@ export function compareInferred(a: InferredSide, b: InferredSide): EquivReport {
   for (const p of corr.pairs) {
     const ta = a.types.get(p.a) ?? null;
     const tb = b.types.get(p.b) ?? null;
-    const pathA = valuePath(p.a);
-    const pathB = valuePath(p.b);
-    const name = p.a.name || p.b.name || p.a.label;
+    const pathA = paths.value(p.a);
+    const pathB = paths.value(p.b);
+    const name = p.a.name || p.b.name || paths.valueLabel(p.a);
     const v = compareType(ta, tb, symbols, pathA);
     const entry: EquivEntry = {
       name, scope: p.scope, pathA, pathB, status: v.status, a: typeSummary(ta), b: typeSummary(tb), via: p.via,
     };
     if (v.moreSpecific) entry.moreSpecific = v.moreSpecific;
-    const fa = failure(p.a, failedA);
-    const fb = failure(p.b, failedB);
+    const fa = failure(p.a, failedA, paths);
+    const fb = failure(p.b, failedB, paths);
     const failA = fa && !fb ? fa : undefined;
     const failB = fb && !fa ? fb : undefined;
     if (failA || failB) {
@@ -84,6 +86,6 @@ function errorsByPath(ds: readonly Diagnostic[]): Map<string, Diagnostic> {
   return m;
 }
 
-function failure(v: Value, failed: Map<string, Diagnostic>): Diagnostic | undefined {
-  return v.producer ? failed.get(v.producer.path) : undefined;
+function failure(v: Value, failed: Map<string, Diagnostic>, paths: Paths): Diagnostic | undefined {
+  return v.producer && failed.size ? failed.get(paths.node(v.producer)) : undefined;
 }

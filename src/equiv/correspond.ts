@@ -3,6 +3,7 @@ import type { Body } from '../graph/body.js';
 import type { Graph } from '../graph/graph.js';
 import type { Node } from '../graph/node.js';
 import type { Value } from '../graph/value.js';
+import { Paths } from './paths.js';
 import type { Side } from './symbols.js';
 
 /**
@@ -64,13 +65,6 @@ const layerName = (v: Value): string | undefined => {
   return typeof n === 'string' && n !== '' ? n : undefined;
 };
 
-/** Where a value lives: `main/If_0/then/Add:0` for a node output, `main/If_0/then/x` for a parameter. */
-export function valuePath(v: Value): string {
-  if (v.producer) return `${v.producer.path}:${v.outputIndex}`;
-  const label = layerName(v) ?? (v.name || `#${v.id}`);
-  return `${v.graph.path}/${label}`;
-}
-
 /** Every value a graph defines, in definition order. */
 function valuesOf(g: Graph): Value[] {
   const out = [...g.inputs, ...g.initializers];
@@ -106,7 +100,7 @@ class NameIndex {
   }
 }
 
-export function correspond(rootA: Graph, rootB: Graph): Correspondence {
+export function correspond(rootA: Graph, rootB: Graph, paths: Paths = new Paths()): Correspondence {
   const pairs: ValuePair[] = [];
   const unmatched: Unmatched[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -128,7 +122,7 @@ export function correspond(rootA: Graph, rootB: Graph): Correspondence {
   const work: ScopeWork[] = [{ a: rootA, b: rootB }];
   while (work.length) {
     const w = work.shift()!;
-    const scope = w.a.path;
+    const scope = paths.graph(w.a);
     const index = new NameIndex(w.b);
 
     // 1. By name.
@@ -138,8 +132,8 @@ export function correspond(rootA: Graph, rootB: Graph): Correspondence {
     }
 
     if (w.body) {
-      matchParameters(w, scope, partners, pairedB, addPair, diagnostics);
-      matchResults(w, scope, partners, addPair, diagnostics);
+      matchParameters(w, scope, partners, pairedB, addPair, diagnostics, paths);
+      matchResults(w, scope, partners, addPair, diagnostics, paths);
     } else {
       matchGraphOutputs(w, scope, partners, pairedB, addPair);
     }
@@ -150,7 +144,7 @@ export function correspond(rootA: Graph, rootB: Graph): Correspondence {
       if (na.bodies.size === 0) continue;
       const nb = findNodeCounterpart(na, w.b, partners, matchedB);
       if (!nb) {
-        diagnostics.push(diag('EQUIV_BODY_UNMATCHED', na.path, { side: 'A', other: 'B', node: na.label }));
+        diagnostics.push(diag('EQUIV_BODY_UNMATCHED', paths.node(na), { side: 'A', other: 'B', node: paths.label(na) }));
         continue;
       }
       matchedB.add(nb);
@@ -159,7 +153,7 @@ export function correspond(rootA: Graph, rootB: Graph): Correspondence {
       for (const [ka, bodyA] of na.bodies) {
         const kb = [...nb.bodies.keys()].find((k) => normKey(k) === normKey(ka));
         if (kb === undefined) {
-          diagnostics.push(diag('EQUIV_BODY_UNMATCHED', na.path, { side: 'A', other: 'B', node: `${na.label} body '${ka}'` }));
+          diagnostics.push(diag('EQUIV_BODY_UNMATCHED', paths.node(na), { side: 'A', other: 'B', node: `${paths.label(na)} body '${ka}'` }));
           continue;
         }
         const bodyB = nb.bodies.get(kb)!;
@@ -168,16 +162,16 @@ export function correspond(rootA: Graph, rootB: Graph): Correspondence {
     }
     for (const nb of w.b.nodes) {
       if (nb.bodies.size > 0 && !matchedB.has(nb)) {
-        diagnostics.push(diag('EQUIV_BODY_UNMATCHED', nb.path, { side: 'B', other: 'A', node: nb.label }));
+        diagnostics.push(diag('EQUIV_BODY_UNMATCHED', paths.node(nb), { side: 'B', other: 'A', node: paths.label(nb) }));
       }
     }
 
     // What stays unmatched (named tensors only).
     for (const va of valuesOf(w.a)) {
-      if (!partners.has(va) && va.names.some((n) => n)) unmatched.push({ side: 'a', name: va.name, path: valuePath(va) });
+      if (!partners.has(va) && va.names.some((n) => n)) unmatched.push({ side: 'a', name: va.name, path: paths.value(va) });
     }
     for (const vb of valuesOf(w.b)) {
-      if (!pairedB.has(vb) && vb.names.some((n) => n)) unmatched.push({ side: 'b', name: vb.name, path: valuePath(vb) });
+      if (!pairedB.has(vb) && vb.names.some((n) => n)) unmatched.push({ side: 'b', name: vb.name, path: paths.value(vb) });
     }
   }
   return { pairs, unmatched, diagnostics };
@@ -224,10 +218,10 @@ function mapOutputs(na: Node, nb: Node, partners: Map<Value, Value[]>): Map<numb
   return m;
 }
 
-const inputLabel = (n: Node, i: number): string => `${i} ('${n.inputs[i]?.label ?? '?'}')`;
+const inputLabel = (paths: Paths, n: Node, i: number): string => `${i} ('${n.inputs[i] ? paths.valueLabel(n.inputs[i]!) : '?'}')`;
 
 function matchParameters(
-  w: ScopeWork, scope: string, partners: Map<Value, Value[]>, pairedB: Set<Value>, addPair: AddPair, out: Diagnostic[],
+  w: ScopeWork, scope: string, partners: Map<Value, Value[]>, pairedB: Set<Value>, addPair: AddPair, out: Diagnostic[], paths: Paths,
 ): void {
   const { nodeA, nodeB, bodyA, bodyB, key, inputMap } = w.body!;
   const feederB = new Map<Value, number>(bodyB.inputs.map((bb) => [bb.param, bb.from]));
@@ -238,8 +232,8 @@ function matchParameters(
     if (named) {
       const from = feederB.get(named);
       if (from !== undefined && expected && expected.length > 0 && !expected.includes(from)) {
-        out.push(diag('EQUIV_BINDING_MISMATCH', nodeB.path, {
-          body: key, param: named.label, fromB: inputLabel(nodeB, from), fromA: inputLabel(nodeA, ba.from),
+        out.push(diag('EQUIV_BINDING_MISMATCH', paths.node(nodeB), {
+          body: key, param: paths.valueLabel(named), fromB: inputLabel(paths, nodeB, from), fromA: inputLabel(paths, nodeA, ba.from),
         }));
       }
       continue;
@@ -247,14 +241,14 @@ function matchParameters(
     const free = candidates.find((c) => !pairedB.has(c));
     if (free) addPair(ba.param, free, 'binding', scope);
     else if (candidates.length > 0) {
-      out.push(diag('EQUIV_BINDING_MISMATCH', nodeB.path, {
-        body: key, param: candidates[0]!.label, fromB: inputLabel(nodeB, feederB.get(candidates[0]!)!), fromA: `${inputLabel(nodeA, ba.from)}, which feeds '${ba.param.label}' there`,
+      out.push(diag('EQUIV_BINDING_MISMATCH', paths.node(nodeB), {
+        body: key, param: paths.valueLabel(candidates[0]!), fromB: inputLabel(paths, nodeB, feederB.get(candidates[0]!)!), fromA: `${inputLabel(paths, nodeA, ba.from)}, which feeds '${paths.valueLabel(ba.param)}' there`,
       }));
     }
   }
 }
 
-function matchResults(w: ScopeWork, scope: string, partners: Map<Value, Value[]>, addPair: AddPair, out: Diagnostic[]): void {
+function matchResults(w: ScopeWork, scope: string, partners: Map<Value, Value[]>, addPair: AddPair, out: Diagnostic[], paths: Paths): void {
   const { nodeA, nodeB, bodyA, bodyB, key, outputMap } = w.body!;
   for (const oa of bodyA.outputs) {
     const to = outputMap.get(oa.to);
@@ -265,8 +259,8 @@ function matchResults(w: ScopeWork, scope: string, partners: Map<Value, Value[]>
     if (!va || !vb) continue;
     const named = partners.get(va)?.[0];
     if (named && named !== vb && bodyB.graph.outputs.includes(named)) {
-      out.push(diag('EQUIV_RESULT_MISMATCH', nodeB.path, {
-        body: key, result: named.label, outA: `${oa.to} ('${nodeA.outputs[oa.to]?.label ?? '?'}')`,
+      out.push(diag('EQUIV_RESULT_MISMATCH', paths.node(nodeB), {
+        body: key, result: paths.valueLabel(named), outA: `${oa.to} ('${nodeA.outputs[oa.to] ? paths.valueLabel(nodeA.outputs[oa.to]!) : '?'}')`,
       }));
     }
     addPair(va, vb, 'result', scope);
