@@ -46,3 +46,19 @@ export function structure(model: Model): unknown[] {
   out.push(order);
   return out;
 }
+
+/** A decoded protobuf message as plain JSON-able data (own fields only; bigint → 'Nn', bytes → arrays). */
+export function plainProto(x: unknown): unknown {
+  if (typeof x === 'bigint') return `${x}n`;
+  if (x instanceof Uint8Array) return [...x];
+  if (Array.isArray(x)) return x.map(plainProto);
+  if (x !== null && typeof x === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(x)) {
+      const v = (x as Record<string, unknown>)[k];
+      if (v !== undefined && v !== null) out[k] = plainProto(v);
+    }
+    return out;
+  }
+  return x;
+}
