@@ -71,7 +71,11 @@ export function compareInferred(a: InferredSide, b: InferredSide): EquivReport {
     ok: contradictions.length === 0,
     entries: sorted,
     unmatched: corr.unmatched,
-    diagnostics: [...contradictions, ...corr.diagnostics, ...diagnostics],
+    diagnostics: [
+      ...contradictions,
+      ...corr.diagnostics.map((d) => ({ ...d, file: d.file === 'B' ? b.label ?? 'B' : a.label ?? 'A' })),
+      ...diagnostics,
+    ],
   };
   if (a.label) report.a = a.label;
   if (b.label) report.b = b.label;

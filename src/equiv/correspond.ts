@@ -144,7 +144,7 @@ export function correspond(rootA: Graph, rootB: Graph, paths: Paths = new Paths(
       if (na.bodies.size === 0) continue;
       const nb = findNodeCounterpart(na, w.b, partners, matchedB);
       if (!nb) {
-        diagnostics.push(diag('EQUIV_BODY_UNMATCHED', paths.node(na), { side: 'A', other: 'B', node: paths.label(na) }));
+        diagnostics.push(onSide('A', diag('EQUIV_BODY_UNMATCHED', paths.node(na), { side: 'A', other: 'B', node: paths.label(na) })));
         continue;
       }
       matchedB.add(nb);
@@ -153,7 +153,7 @@ export function correspond(rootA: Graph, rootB: Graph, paths: Paths = new Paths(
       for (const [ka, bodyA] of na.bodies) {
         const kb = [...nb.bodies.keys()].find((k) => normKey(k) === normKey(ka));
         if (kb === undefined) {
-          diagnostics.push(diag('EQUIV_BODY_UNMATCHED', paths.node(na), { side: 'A', other: 'B', node: `${paths.label(na)} body '${ka}'` }));
+          diagnostics.push(onSide('A', diag('EQUIV_BODY_UNMATCHED', paths.node(na), { side: 'A', other: 'B', node: `${paths.label(na)} body '${ka}'` })));
           continue;
         }
         const bodyB = nb.bodies.get(kb)!;
@@ -162,7 +162,7 @@ export function correspond(rootA: Graph, rootB: Graph, paths: Paths = new Paths(
     }
     for (const nb of w.b.nodes) {
       if (nb.bodies.size > 0 && !matchedB.has(nb)) {
-        diagnostics.push(diag('EQUIV_BODY_UNMATCHED', paths.node(nb), { side: 'B', other: 'A', node: paths.label(nb) }));
+        diagnostics.push(onSide('B', diag('EQUIV_BODY_UNMATCHED', paths.node(nb), { side: 'B', other: 'A', node: paths.label(nb) })));
       }
     }
 
@@ -175,6 +175,12 @@ export function correspond(rootA: Graph, rootB: Graph, paths: Paths = new Paths(
     }
   }
   return { pairs, unmatched, diagnostics };
+}
+
+/** Marks which model a diagnostic is about (`file` 'A' or 'B'; compareInferred puts the label in). */
+function onSide(side: 'A' | 'B', d: Diagnostic): Diagnostic {
+  d.file = side;
+  return d;
 }
 
 type AddPair = (a: Value, b: Value, via: Via, scope: string) => void;
@@ -232,18 +238,18 @@ function matchParameters(
     if (named) {
       const from = feederB.get(named);
       if (from !== undefined && expected && expected.length > 0 && !expected.includes(from)) {
-        out.push(diag('EQUIV_BINDING_MISMATCH', paths.node(nodeB), {
+        out.push(onSide('B', diag('EQUIV_BINDING_MISMATCH', paths.node(nodeB), {
           body: key, param: paths.valueLabel(named), fromB: inputLabel(paths, nodeB, from), fromA: inputLabel(paths, nodeA, ba.from),
-        }));
+        })));
       }
       continue;
     }
     const free = candidates.find((c) => !pairedB.has(c));
     if (free) addPair(ba.param, free, 'binding', scope);
     else if (candidates.length > 0) {
-      out.push(diag('EQUIV_BINDING_MISMATCH', paths.node(nodeB), {
+      out.push(onSide('B', diag('EQUIV_BINDING_MISMATCH', paths.node(nodeB), {
         body: key, param: paths.valueLabel(candidates[0]!), fromB: inputLabel(paths, nodeB, feederB.get(candidates[0]!)!), fromA: `${inputLabel(paths, nodeA, ba.from)}, which feeds '${paths.valueLabel(ba.param)}' there`,
-      }));
+      })));
     }
   }
 }
@@ -259,9 +265,9 @@ function matchResults(w: ScopeWork, scope: string, partners: Map<Value, Value[]>
     if (!va || !vb) continue;
     const named = partners.get(va)?.[0];
     if (named && named !== vb && bodyB.graph.outputs.includes(named)) {
-      out.push(diag('EQUIV_RESULT_MISMATCH', paths.node(nodeB), {
+      out.push(onSide('B', diag('EQUIV_RESULT_MISMATCH', paths.node(nodeB), {
         body: key, result: paths.valueLabel(named), outA: `${oa.to} ('${nodeA.outputs[oa.to] ? paths.valueLabel(nodeA.outputs[oa.to]!) : '?'}')`,
-      }));
+      })));
     }
     addPair(va, vb, 'result', scope);
   }
