@@ -17,6 +17,8 @@ import type { Side } from './symbols.js';
  *   fed from the If input that corresponds to the one feeding A's (`via: 'binding'`); used when
  *   the parameter has no name match. When both exist and disagree, the bindings are wired
  *   differently: a warning (EQUIV_BINDING_MISMATCH), and the name pair is the one compared;
+ *   parameters left over on both sides in equal numbers pair in declaration order
+ *   (`via: 'position'`, with the same warning when their feeders do not correspond);
  * - body results by output binding: A's body output feeding node output t ↔ B's body output
  *   feeding the corresponding node output (`via: 'result'`), compared even when a name pair
  *   exists, so a result bound to the wrong node output is compared against what it replaced;
@@ -108,6 +110,8 @@ export function correspond(rootA: Graph, rootB: Graph, paths: Paths = new Paths(
   const partners = new Map<Value, Value[]>();
   const pairedB = new Set<Value>();
   const seen = new Set<string>();
+  /** A's values in model order (scope by scope, definition order within), to sort pairs by. */
+  const order = new Map<Value, number>();
 
   const addPair = (a: Value, b: Value, via: Via, scope: string): void => {
     const key = `${a.id}:${b.id}`;
@@ -126,6 +130,7 @@ export function correspond(rootA: Graph, rootB: Graph, paths: Paths = new Paths(
     const index = new NameIndex(w.b);
 
     // 1. By name.
+    for (const va of valuesOf(w.a)) order.set(va, order.size);
     for (const va of valuesOf(w.a)) {
       const hit = index.lookup(va);
       if (hit && !pairedB.has(hit.value)) addPair(va, hit.value, hit.via, scope);
@@ -174,6 +179,7 @@ export function correspond(rootA: Graph, rootB: Graph, paths: Paths = new Paths(
       if (!pairedB.has(vb) && vb.names.some((n) => n)) unmatched.push({ side: 'b', name: vb.name, path: paths.value(vb) });
     }
   }
+  pairs.sort((x, y) => order.get(x.a)! - order.get(y.a)!); // stable: several pairs of one value keep their order
   return { pairs, unmatched, diagnostics };
 }
 
@@ -251,6 +257,22 @@ function matchParameters(
         body: key, param: paths.valueLabel(candidates[0]!), fromB: inputLabel(paths, nodeB, feederB.get(candidates[0]!)!), fromA: `${inputLabel(paths, nodeA, ba.from)}, which feeds '${paths.valueLabel(ba.param)}' there`,
       })));
     }
+  }
+  // By elimination: as many parameters left unpaired on both sides (no name, and bindings that
+  // disagree) pair in declaration order; their wiring differs, so say so.
+  const leftA = bodyA.inputs.filter((b) => !partners.has(b.param));
+  const leftB = bodyB.inputs.filter((b) => !pairedB.has(b.param));
+  if (leftA.length > 0 && leftA.length === leftB.length) {
+    leftA.forEach((ba, k) => {
+      const bb = leftB[k]!;
+      addPair(ba.param, bb.param, 'position', scope);
+      const expected = inputMap.get(ba.from);
+      if (expected && expected.length > 0 && !expected.includes(bb.from)) {
+        out.push(onSide('B', diag('EQUIV_BINDING_MISMATCH', paths.node(nodeB), {
+          body: key, param: paths.valueLabel(bb.param), fromB: inputLabel(paths, nodeB, bb.from), fromA: inputLabel(paths, nodeA, ba.from),
+        })));
+      }
+    });
   }
 }
 

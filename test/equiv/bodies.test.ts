@@ -70,10 +70,19 @@ describe('a mis-wired port map: then_body parameter x fed from If input 2 (z, [3
       .toEqual(['main/If_0/then/x', 'main/If_0/then/Neg_x:0']);
   });
 
-  it('is caught through the body values when B\'s parameters carry no names (pairing by binding)', () => {
+  it('is caught when B\'s parameters carry no names: the parameter pairs by elimination, and the body values by name', () => {
     const r2 = check(spec(), spec({ dialect: 'ov', nameParams: false }), rewire('then_body', 2));
     expect(r2.ok).toBe(false);
-    expect(r2.entries.filter((e) => e.status === 'contradiction').map((e) => e.pathA)).toEqual(['main/If_0/then/Neg_x:0']);
+    expect(r2.entries.filter((e) => e.status === 'contradiction').map((e) => [e.pathA, e.via])).toEqual([
+      ['main/If_0/then/x', 'position'], ['main/If_0/then/Neg_x:0', 'name'],
+    ]);
+    expect(r2.diagnostics.filter((d) => d.code === 'EQUIV_BINDING_MISMATCH')).toHaveLength(1);
+  });
+
+  it('unnamed parameters wired alike pair through the bindings', () => {
+    const r2 = check(spec(), spec({ dialect: 'ov', nameParams: false }));
+    expect(r2.ok).toBe(true);
+    expect(r2.entries.find((e) => e.pathA === 'main/If_0/then/x')!.via).toBe('binding');
   });
 
   it('is caught when A is the mis-wired one, too', () => {
@@ -147,8 +156,8 @@ describe('results bound to node outputs', () => {
     expect(r.ok).toBe(false);
     const bad = r.entries.filter((e) => e.status === 'contradiction');
     expect(bad.map((e) => `${e.pathA} ~ ${e.pathB} (${e.via})`)).toEqual([
-      'main/If_0/then/Neg_x:0 ~ main/If_0/then/z (result)',
       'main/If_0/then/z ~ main/If_0/then/Neg_x:0 (result)',
+      'main/If_0/then/Neg_x:0 ~ main/If_0/then/z (result)',
     ]);
     expect(r.diagnostics.map((d) => d.code)).toContain('EQUIV_RESULT_MISMATCH');
   });

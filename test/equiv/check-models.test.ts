@@ -70,8 +70,8 @@ describe('checkModels: an If in ONNX form against the same If in IR form', () =>
     const r = checkModels(addIf('onnx', shapes).model, B.model);
     expect(r.ok).toBe(false);
     const bad = r.entries.filter((e) => e.status === 'contradiction');
-    expect(bad.map((e) => e.pathA)).toEqual(['main/If_0/then/Add_0:0']);
-    expect(bad[0]!.detail).toMatch(/^shape inference failed in B: /);
+    expect(bad.map((e) => e.pathA)).toEqual(['main/If_0/then/x', 'main/If_0/then/Add_0:0']);
+    expect(bad[1]!.detail).toMatch(/^shape inference failed in B: Add: /);
   });
 
   it('a symbol bound inconsistently between inputs and body values is reported', () => {
