@@ -208,7 +208,7 @@ describe('ONNX If → IR → ONNX, in both engines', () => {
     ['onnx/different-outer-values', () => onnxBuilt(17, differentOuter)],
     ['onnx/direct-outputs (outer value, initializer, If input; cond [1])', () => onnxBuilt(17, directOutputs)],
     ['onnx/nested-2', () => onnxBuilt(17, (b) => nested(b, 2))],
-    ['onnx/nested-64', () => onnxBuilt(17, (b) => nested(b, 64))],
+    ['onnx/nested-8', () => onnxBuilt(17, (b) => nested(b, 8))],
     ['onnx/ops-in-branches (opset 18)', () => onnxBuilt(18, opsIf)],
     ['onnx/ops-in-branches (opset 13)', () => onnxBuilt(13, (b) => { opsIf(b); fixReduceMaxForOpset13(b); })],
   ];
@@ -242,11 +242,37 @@ describe('IR If-8 → ONNX → IR, in both engines', () => {
     ['ir/different-outer-values', () => irBuilt(differentOuter)],
     ['ir/direct-outputs', () => irBuilt(directOutputs)],
     ['ir/nested-2', () => irBuilt((b) => nested(b, 2))],
-    ['ir/nested-64', () => irBuilt((b) => nested(b, 64))],
+    ['ir/nested-8', () => irBuilt((b) => nested(b, 8))],
   ];
   it.each(cases)('%s', async (name, make) => {
     await run(name, () => irCase(name.replace(/[^\w-]+/g, '_'), make()));
   });
+});
+
+/**
+ * 64 levels: the IR we write loads in OpenVINO (read_model, with the output type it infers), and
+ * converts back to ONNX. Not run: OpenVINO's CPU compile time grows about tenfold per 8 levels
+ * (16 levels: 4 s), and an ONNX file this deep exceeds protobuf's default nesting limits
+ * (python onnx/onnxruntime parse at most ~20 levels of If), so neither engine can judge numbers.
+ */
+describe('If nested 64 levels', () => {
+  for (const from of ['onnx', 'ir'] as const) {
+    it(`${from}/nested-64 loads in OpenVINO`, async () => {
+      const name = `${from}/nested-64 (OpenVINO read_model; too deep to compile or for protobuf ONNX tools)`;
+      await run(name, async () => {
+        const m = from === 'onnx' ? onnxBuilt(17, (b) => nested(b, 64)) : irBuilt((b) => nested(b, 64));
+        if (from === 'ir') applyInferred(inferTypes(m));
+        const ir = from === 'onnx' ? convertModel(m) : m;
+        const xml = join(tmp, `nested64-${from}.xml`);
+        saveModel(ir, xml);
+        const shapes = await oracle.partialShapes(xml);
+        expect(shapes.outputs.map((o) => [o.dtype, o.shape])).toEqual([['f32', [2]]]);
+        const onnx = convertModel(loadModel(xml), { opset: 17 });
+        expect(onnx.graph.outputs).toHaveLength(1);
+        return { status: 'pass' };
+      });
+    });
+  }
 });
 
 describe('ONNX backend If models', () => {
