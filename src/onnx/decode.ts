@@ -177,7 +177,7 @@ class GraphDecoder {
         v.meta['onnxInitializerDefault'] = true;
         this.tensorMeta(v, init);
       }
-      this.define(fr, name, v, 'graph input');
+      this.define(fr, name, v, 'graph input', fr.path, true);
       if (owner && body && layout?.formalInputs) {
         const from = layout.inputOffset + i;
         if (from < owner.inputs.length && owner.inputs[from]) body.inputs.push({ param: v, from });
@@ -223,15 +223,19 @@ class GraphDecoder {
     }
   }
 
-  /** Records a definition, reporting duplicates in this graph and shadowing of visible outer names. */
-  private define(fr: Frame, name: string, v: Value, what: string, where: string = fr.path): void {
+  /**
+   * Records a definition, reporting duplicates in this graph and shadowing of visible outer names
+   * by node outputs and initializers. A body's declared inputs may reuse outer names (onnx.checker
+   * allows it; inside the body the name then means the input).
+   */
+  private define(fr: Frame, name: string, v: Value, what: string, where: string = fr.path, mayShadow = false): void {
     if (name === '') return;
     const prev = fr.scope.get(name);
     if (prev && !prev.meta['onnxCapture']) {
       this.diags.add('ONNX_DUPLICATE_NAME', where, { what, name });
       return;
     }
-    for (let a = prev ? fr : fr.parent; a; a = a.parent) {
+    for (let a = prev ? fr : fr.parent; a && !mayShadow; a = a.parent) {
       if (a.scope.has(name)) {
         const o = a.scope.get(name)!;
         const outer = o.meta['onnxCapture'] ? this.origin(a, o) : a.path;

@@ -1,3 +1,4 @@
+import { isAbsolute, win32 } from 'node:path';
 import { Diagnostics } from '../diag/diagnostic.js';
 import type { Attr } from '../graph/attr.js';
 import { onnxHas } from '../graph/element-type.js';
@@ -27,6 +28,8 @@ export interface EncodeOptions {
 /** Protobuf messages cannot exceed 2 GiB; stay clear of it. */
 const PROTO_LIMIT = 2 ** 31 - 64 * 2 ** 20;
 const EXTERNAL_ALIGN = 64;
+/** ai.onnx opset for a model built in memory whose nodes name none. */
+const DEFAULT_OPSET = 17;
 
 /**
  * Encodes a Model (dialect 'onnx') as ONNX ModelProto bytes. Captures become plain references to
@@ -68,6 +71,10 @@ class Encoder {
 
   run(): { bytes: Uint8Array; external: FileToWrite[] } {
     const root = this.model.graph;
+    const loc = this.location;
+    if (loc === '' || isAbsolute(loc) || win32.isAbsolute(loc) || loc.split(/[\\/]/).includes('..')) {
+      this.diags.add('ONNX_ENCODE', '', { detail: `external data location '${loc}' must be a relative path inside the model folder` });
+    }
     let total = 0;
     for (const g of allGraphs(root)) {
       for (const v of [...g.inputs, ...g.initializers]) if (v.constant) total += v.constant.data.byteLength;
@@ -78,8 +85,11 @@ class Encoder {
     for (const g of allGraphs(root)) this.nameGraph(g);
     for (const g of allGraphs(root)) this.graphProto(g);
 
-    const info: OnnxModelInfo = this.model.onnx ?? defaultOnnxInfo();
+    // Opsets: the model's own imports; domains they miss (and, for a model built in memory, all
+    // domains) take the highest version its nodes say.
+    const info: OnnxModelInfo = this.model.onnx ?? { ...defaultOnnxInfo(), opsetImports: new Map() };
     const opsets = new Map(info.opsetImports);
+    const fromNodes = new Map<string, number>();
     for (const g of allGraphs(root)) {
       for (const n of g.nodes) {
         if (n.dialect !== 'onnx') {
@@ -88,11 +98,14 @@ class Encoder {
         }
         const d = n.domain === 'ai.onnx' ? '' : n.domain;
         const v = Number(n.version);
-        if (!opsets.has(d) && Number.isInteger(v) && v > 0) opsets.set(d, v);
+        if (Number.isInteger(v) && v > 0 && v > (fromNodes.get(d) ?? 0)) fromNodes.set(d, v);
       }
     }
+    for (const [d, v] of fromNodes) if (!opsets.has(d)) opsets.set(d, v);
+    if (!this.model.onnx && !opsets.has('')) opsets.set('', DEFAULT_OPSET);
+    // The model's own IR version; for a model built elsewhere, the one released with its opset.
     const mp: ModelProto = {
-      ir_version: this.model.onnx ? info.irVersion : irVersionFor(opsets.get('') ?? 17),
+      ir_version: this.model.onnx ? info.irVersion : irVersionFor(opsets.get('') ?? DEFAULT_OPSET),
       opset_import: [...opsets].map(([domain, version]) => ({ domain, version: BigInt(version) })),
       producer_name: info.producerName,
       producer_version: info.producerVersion,
@@ -346,9 +359,10 @@ function attrTensors(a: Attr): readonly Tensor[] {
   return [];
 }
 
-/** The lowest IR version that carries a given ai.onnx opset (onnx/helper.py VERSION_TABLE). */
+/** The IR version onnx released together with a given ai.onnx opset (onnx/helper.py VERSION_TABLE,
+ * i.e. onnx.helper.find_min_ir_version_for). */
 function irVersionFor(opset: number): bigint {
-  const table: [number, number][] = [[9, 4], [10, 5], [11, 6], [12, 7], [14, 7], [15, 8], [18, 8], [19, 9], [21, 10], [23, 11], [24, 11], [25, 12]];
+  const table: [number, number][] = [[9, 4], [10, 5], [11, 6], [12, 7], [15, 8], [19, 9], [21, 10], [23, 11], [24, 12], [25, 13], [28, 14]];
   let ir = 3;
   for (const [o, v] of table) if (opset >= o) ir = v;
   return BigInt(ir);

@@ -267,3 +267,16 @@ describe('what ONNX carries besides the graph round-trips', () => {
     expect(back.onnx!.opsetImports.get('')).toBe(17);
   });
 });
+
+describe('IR version of models built in memory', () => {
+  it.each([[11, 6n], [17, 8n], [19, 9n], [21, 10n], [23, 11n], [24, 12n], [25, 13n]])('opset %i → IR %s (as onnx.helper.find_min_ir_version_for)', (opset, ir) => {
+    const m = new Model('onnx');
+    const x = m.graph.addInput(f32([1]), ['x']);
+    const n = m.graph.addNode({ dialect: 'onnx', op: 'Neg', version: String(opset) });
+    n.addInput(x);
+    m.graph.outputs.push(n.addOutput(f32([1]), ['y']));
+    const mp = proto(m);
+    expect(mp.ir_version).toBe(ir);
+    expect(mp.opset_import!.map((o) => [o.domain, o.version])).toEqual([['', BigInt(opset)]]);
+  });
+});

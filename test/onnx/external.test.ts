@@ -129,6 +129,12 @@ describe('external data: writing', () => {
     expect(offsets).toEqual([0, 64]);
   });
 
+  it.each(['/abs/w.bin', '../w.bin', 'sub/../../w.bin', ''])('refuses to write external data to %j', (location) => {
+    const m = decodeOnnx(modelBytes([ob.rawTensor('a', 'u8', [5], new Uint8Array(5))]));
+    const ds = diagnostics(() => encodeOnnx(m, { externalData: { location } }));
+    expect(ds).toEqual([expect.objectContaining({ code: 'ONNX_ENCODE', message: expect.stringContaining('relative path inside the model folder') })]);
+  });
+
   it('a failed write leaves nothing behind', () => {
     const dir = tempDir();
     const m = decodeOnnx(modelBytes([]));

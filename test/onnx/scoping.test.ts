@@ -139,6 +139,18 @@ describe('scoping errors: every one reported at once, each with its graph path',
     ]);
   });
 
+  it('a body input may reuse an outer name (as onnx.checker allows); inside, the name means the input', () => {
+    const body = ob.graph({
+      inputs: [ob.valueInfo('i', 'i64', []), ob.valueInfo('cond_in', 'boolean', []), ob.valueInfo('x', 'f32', [2])],
+      outputs: [ob.valueInfo('cond_out', 'boolean', []), ob.valueInfo('x_out', 'f32', [2])],
+      nodes: [ob.node('Identity', ['cond_in'], ['cond_out']), ob.node('Neg', ['x'], ['x_out'])],
+    });
+    const m = decodeOnnx(main([ob.node('Loop', ['', 'c', 'x'], ['y'], { body })]));
+    const b = m.graph.nodes[0]!.bodies.get('body')!;
+    expect(b.graph.nodes[1]!.inputs[0]).toBe(b.graph.inputs[2]);
+    expect(m.graph.nodes[0]!.inputs).toHaveLength(3);
+  });
+
   it('a name defined twice in one graph is reported', () => {
     const errs = errorsOf(main([ob.node('Neg', ['x'], ['y'], {}, { name: 'A' }), ob.node('Abs', ['x'], ['y'], {}, { name: 'B' })]));
     expect(errs).toEqual([expect.objectContaining({ code: 'ONNX_DUPLICATE_NAME', where: 'main/B' })]);
