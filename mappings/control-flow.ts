@@ -29,17 +29,17 @@ function typeProblem(t: ValueType | null, target: 'ov' | 'onnx'): string | null 
 function bodiesOf(c: ConvertContext, keys: readonly [string, string]): [Body, Body] | null {
   const [t, e] = keys.map((k) => c.node.bodies.get(k));
   if (!t || !e) {
-    for (const k of keys) if (!c.node.bodies.has(k)) c.error(`If has no ${k}`);
+    for (const k of keys) if (!c.node.bodies.has(k)) c.error(`missing ${k}`);
     return null;
   }
   const n = c.node.outputs.length;
   const nt = t.graph.outputs.length;
   const ne = e.graph.outputs.length;
   if (nt !== ne || nt !== n) {
-    c.error(`If branch output counts differ: ${keys[0]} has ${nt}, ${keys[1]} has ${ne}, the node has ${n}`);
+    c.error(`branch output counts differ: ${keys[0]} has ${nt}, ${keys[1]} has ${ne}, the node has ${n}`);
     return null;
   }
-  if (n === 0) { c.error('If has no outputs'); return null; }
+  if (n === 0) { c.error('no outputs'); return null; }
   return [t, e];
 }
 
@@ -52,17 +52,17 @@ function ifToIr(c: ConvertContext): void {
     const bound = new Set(b.inputs.map((x) => x.param));
     const declared = b.graph.inputs.filter((p) => !bound.has(p));
     if (declared.length) {
-      c.error(`If ${ONNX_KEYS[bi]} declares inputs (${declared.map((p) => p.label).join(', ')}); If branches take none`);
+      c.error(`${ONNX_KEYS[bi]} declares inputs (${declared.map((p) => p.label).join(', ')}); If branches take none`);
       ok = false;
     }
     b.graph.outputs.forEach((v, k) => {
       const bad = typeProblem(c.typeOf(v), 'ov');
-      if (bad) { c.error(`If ${ONNX_KEYS[bi]} output ${k} ('${v.label}') has type ${bad}, which OpenVINO IR cannot hold (IR has tensors only)`); ok = false; }
+      if (bad) { c.error(`${ONNX_KEYS[bi]} output ${k} ('${v.label}') has type ${bad}, which OpenVINO IR cannot hold (IR has tensors only)`); ok = false; }
     });
   });
   c.node.outputs.forEach((v, k) => {
     const bad = typeProblem(c.typeOf(v), 'ov');
-    if (bad) { c.error(`If output ${k} ('${v.label}') has type ${bad}, which OpenVINO IR cannot hold (IR has tensors only)`); ok = false; }
+    if (bad) { c.error(`output ${k} ('${v.label}') has type ${bad}, which OpenVINO IR cannot hold (IR has tensors only)`); ok = false; }
   });
   if (!ok) return;
   // cond: one element; IR takes [] or [1].
@@ -120,7 +120,7 @@ function ifToOnnx(c: ConvertContext): void {
   if (ok && covered[0] !== covered[1]) { c.error(`then_port_map and else_port_map cover different outputs ([${covered[0]}] vs [${covered[1]}])`); ok = false; }
   c.node.outputs.forEach((v, k) => {
     const bad = typeProblem(c.typeOf(v), 'onnx');
-    if (bad) { c.error(`If output ${k} ('${v.label}') has type ${bad}, which ONNX cannot hold`); ok = false; }
+    if (bad) { c.error(`output ${k} ('${v.label}') has type ${bad}, which ONNX cannot hold`); ok = false; }
   });
   if (!ok) return;
   // Captures: only the If inputs some body reads, in order; cond stays input 0.

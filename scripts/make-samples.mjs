@@ -30,6 +30,8 @@ function builder(dialect) {
       if (dialect === 'ov') v.meta.layerName = name;
       return v;
     },
+    // One If input per (node, outer value), shared by both bodies (as the If-8 spec's example
+    // does); one parameter per (body, value).
     use(g, v) {
       if (v.graph === g) return v;
       const chain = [];
@@ -37,13 +39,15 @@ function builder(dialect) {
       let cur = v;
       for (let i = chain.length - 1; i >= 0; i--) {
         const h = chain[i];
-        const key = h;
-        const seen = caps.get(key) ?? new Map();
-        caps.set(key, seen);
+        const owner = h.owner;
+        const seen = caps.get(h) ?? new Map();
+        caps.set(h, seen);
         let p = seen.get(cur);
         if (!p) {
-          const owner = h.owner;
-          const from = owner.node.addInput(cur);
+          const inputs = caps.get(owner.node) ?? new Map();
+          caps.set(owner.node, inputs);
+          let from = inputs.get(cur);
+          if (from === undefined) { from = owner.node.addInput(cur); inputs.set(cur, from); }
           p = h.addInput(cur.type, [...cur.names]);
           if (dialect === 'ov') p.meta.layerName = cur.name;
           owner.node.bodies.get(owner.key).inputs.push({ param: p, from });
@@ -75,6 +79,7 @@ function builder(dialect) {
 }
 
 const NEG = { onnx: 'Neg', ov: 'Negative' };
+const MUL = { onnx: 'Mul', ov: 'Multiply' };
 
 const SAMPLES = {
   /** The OpenVINO If-8 spec's example (seed 003), as a complete IR net: x is read by both bodies
@@ -96,7 +101,7 @@ const SAMPLES = {
     const c = b.input('b', 'f32', [3]);
     const i = b.ifNode(b.g, cond, ['out'], 'If_0');
     b.results(i.then, [b.op(i.then, NEG[b.model.dialect], [a], 'neg_a')]);
-    b.results(i.else, [b.op(i.else, 'Mul', [c, c], 'b_squared')]);
+    b.results(i.else, [b.op(i.else, MUL[b.model.dialect], [c, c], 'b_squared')]);
     b.g.outputs.push(i.n.outputs[0]);
   } },
   /** An If nested in an If: the inner one (in the outer then-branch) reads x from the main graph. */
@@ -109,11 +114,12 @@ const SAMPLES = {
     b.results(inner.then, [b.op(inner.then, 'Add', [x, x], 'x_doubled')]);
     b.results(inner.else, [b.op(inner.else, NEG[b.model.dialect], [x], 'x_negated')]);
     b.results(outer.then, [inner.n.outputs[0]]);
-    b.results(outer.else, [b.op(outer.else, 'Mul', [x, x], 'x_squared')]);
+    b.results(outer.else, [b.op(outer.else, MUL[b.model.dialect], [x, x], 'x_squared')]);
     b.g.outputs.push(outer.n.outputs[0]);
   } },
-  /** Branch outputs with no node: then returns the outer value x itself, else its own initializer. */
-  'if-direct-output': { from: 'onnx', build(b) {
+  /** Branch outputs with no node: then returns the outer value x itself (a Result fed by the body
+   * Parameter), else its own constant (a Result fed by a Const). */
+  'if-direct-output': { from: 'ov', build(b) {
     const cond = b.input('cond', 'boolean', [1]);
     const x = b.input('x', 'f32', [2]);
     const i = b.ifNode(b.g, cond, ['y'], 'If_direct');

@@ -110,14 +110,14 @@ describe('malformed ONNX If is rejected with the node path', () => {
     const b = new Builder('onnx');
     const { ifNode } = differentOuter(b);
     ifNode.bodies.delete('else_branch');
-    expect(errorsOf(() => convertModel(b.model))).toEqual([expect.stringMatching(/^main\/If_diff: .*If has no else_branch/)]);
+    expect(errorsOf(() => convertModel(b.model))).toEqual([expect.stringMatching(/^main\/If_diff: .*If: missing else_branch/)]);
   });
 
   it('missing then_branch', () => {
     const b = new Builder('onnx');
     const { ifNode } = differentOuter(b);
     ifNode.bodies.delete('then_branch');
-    expect(errorsOf(() => convertModel(b.model)).join()).toMatch(/If has no then_branch/);
+    expect(errorsOf(() => convertModel(b.model)).join()).toMatch(/If: missing then_branch/);
   });
 
   it('branch output counts that differ', () => {
@@ -125,7 +125,7 @@ describe('malformed ONNX If is rejected with the node path', () => {
     const { ifNode } = differentOuter(b);
     const e = ifNode.bodies.get('else_branch')!;
     e.graph.outputs.push(e.graph.outputs[0]!);
-    expect(errorsOf(() => convertModel(b.model)).join()).toMatch(/main\/If_diff: .*then_branch has 1, else_branch has 2, the node has 1/);
+    expect(errorsOf(() => convertModel(b.model)).join()).toMatch(/main\/If_diff: If: branch output counts differ: then_branch has 1, else_branch has 2, the node has 1/);
   });
 
   it('branches with declared inputs', () => {
@@ -133,14 +133,14 @@ describe('malformed ONNX If is rejected with the node path', () => {
     const { ifNode } = differentOuter(b);
     const t = ifNode.bodies.get('then_branch')!;
     t.graph.addInput(null, ['declared_in']);
-    expect(errorsOf(() => convertModel(b.model)).join()).toMatch(/then_branch declares inputs \(declared_in\)/);
+    expect(errorsOf(() => convertModel(b.model)).join()).toMatch(/If: then_branch declares inputs \(declared_in\)/);
   });
 
   it('sequence- and optional-typed outputs name the node and the type', () => {
     const b = new Builder('onnx', 16);
     const { ifNode } = differentOuter(b);
     ifNode.outputs[0]!.type = { kind: 'sequence', elem: { kind: 'tensor', elem: 'f32', shape: null } };
-    expect(errorsOf(() => convertModel(b.model)).join()).toMatch(/main\/If_diff: .*If output 0 \('out'\) has type seq\(tensor\(f32\)\)/);
+    expect(errorsOf(() => convertModel(b.model)).join()).toMatch(/main\/If_diff: If: output 0 \('out'\) has type seq\(tensor\(f32\)\)/);
     ifNode.outputs[0]!.type = { kind: 'optional', elem: { kind: 'tensor', elem: 'f32', shape: null } };
     expect(errorsOf(() => convertModel(b.model)).join()).toMatch(/optional\(tensor\(f32\)\)/);
   });

@@ -135,7 +135,7 @@ describe('malformed IR If is rejected', () => {
     const b = new Builder('ov');
     const { ifNode } = differentOuter(b);
     ifNode.bodies.delete('then_body');
-    expect(errorsOf(() => convertModel(b.model))).toMatch(/If has no then_body/);
+    expect(errorsOf(() => convertModel(b.model))).toMatch(/If: missing then_body/);
   });
 });
 
