@@ -13,7 +13,7 @@
  * Reject cases: conversion fails with a clear error naming the node and the type.
  * Every case is recorded in the scoreboard (suite `if`).
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +30,7 @@ import { describeSuite, record, writeScoreboard } from '../helpers/scoreboard.js
 
 const SUITE = 'if';
 const BACKEND = '/usr/share/libonnx-testdata/data/node';
+const SEEDS = '/work/shared/seeds';
 
 let oracle: Oracle;
 let tmp: string;
@@ -168,6 +169,11 @@ async function irCase(name: string, m: Model): Promise<Outcome> {
   applyInferred(inferTypes(m));
   const xml = join(tmp, `${name}.xml`);
   saveModel(m, xml);
+  return irFileCase(name, xml);
+}
+
+/** The same for an IR file written by someone else (ovc, or by hand). */
+async function irFileCase(name: string, xml: string): Promise<Outcome> {
   const loaded = loadModel(xml);
   const onnx = convertModel(loaded, { opset: 17 });
   const onnxPath = join(tmp, `${name}.onnx`);
@@ -273,6 +279,55 @@ describe('If nested 64 levels', () => {
       });
     });
   }
+});
+
+/**
+ * The If-8 spec's example exactly as printed (seed 003: the If layer with its port maps, output
+ * external_port_id written as the plain output index), wrapped in a net with its four Parameters
+ * and a Result.
+ */
+function seedNet(): string {
+  const seed = readdirSync(SEEDS).find((f) => f.startsWith('003_'));
+  if (!seed) throw new Error('seed 003 not found');
+  const text = readFileSync(join(SEEDS, seed), 'utf8');
+  const start = text.indexOf('<layer id="6" name="if/cond" type="If"');
+  const end = text.lastIndexOf('</layer>') + '</layer>'.length;
+  if (start < 0 || end <= start) throw new Error('no If layer in seed 003');
+  const param = (id: number, name: string, elem: string, prec: string, dims: number[]) =>
+    `<layer id="${id}" name="${name}" type="Parameter" version="opset1"><data shape="${dims.join(',')}" element_type="${elem}"/>` +
+    `<output><port id="0" precision="${prec}" names="${name}">${dims.map((d) => `<dim>${d}</dim>`).join('')}</port></output></layer>`;
+  return `<?xml version="1.0"?>\n<net name="seed003" version="11"><layers>` +
+    param(0, 'cond', 'boolean', 'BOOL', []) + param(1, 'x', 'f32', 'FP32', [2, 4]) + param(2, 'z', 'f32', 'FP32', [2, 4]) + param(3, 'w', 'f32', 'FP32', [2, 4]) +
+    text.slice(start, end) +
+    '<layer id="7" name="if/cond/sink_port_0" type="Result" version="opset1"><input><port id="0"><dim>2</dim><dim>4</dim></port></input></layer>' +
+    '</layers><edges>' +
+    [[0, 0, 6, 0], [1, 0, 6, 1], [2, 0, 6, 2], [3, 0, 6, 3], [6, 4, 7, 0]].map(([a, b, c, d]) => `<edge from-layer="${a}" from-port="${b}" to-layer="${c}" to-port="${d}"/>`).join('') +
+    '</edges><rt_info/></net>\n';
+}
+
+describe('IR written by others', () => {
+  it('seed 003 verbatim (If-8 spec example, plain output external_port_id)', async () => {
+    await run('ir/seed-003-verbatim (spec text)', async () => {
+      const xml = join(tmp, 'seed003.xml');
+      writeFileSync(xml, seedNet());
+      writeFileSync(join(tmp, 'seed003.bin'), new Uint8Array(0));
+      return irFileCase('seed003_verbatim', xml);
+    });
+  });
+
+  const fromOvc: [string, () => Model][] = [
+    ['ovc/shared-outer-value', () => onnxBuilt(17, seedExample)],
+    ['ovc/nested-2', () => onnxBuilt(17, (b) => nested(b, 2))],
+    ['ovc/direct-outputs', () => onnxBuilt(17, directOutputs)],
+    ['ovc/ops-in-branches', () => onnxBuilt(18, opsIf)],
+  ];
+  it.each(fromOvc)('%s: ovc IR → ONNX → IR', async (name, make) => {
+    await run(`${name} (ovc IR → ONNX → IR)`, async () => {
+      const src = join(tmp, `${name.replace(/\W+/g, '_')}.src.onnx`);
+      saveModel(make(), src);
+      return irFileCase(name.replace(/\W+/g, '_'), await oracle.ovcCached(src));
+    });
+  });
 });
 
 describe('ONNX backend If models', () => {
