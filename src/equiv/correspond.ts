@@ -109,16 +109,13 @@ export function correspond(rootA: Graph, rootB: Graph, paths: Paths = new Paths(
   /** All B counterparts of an A value, first one first. */
   const partners = new Map<Value, Value[]>();
   const pairedB = new Set<Value>();
-  const seen = new Set<string>();
   /** A's values in model order (scope by scope, definition order within), to sort pairs by. */
   const order = new Map<Value, number>();
 
   const addPair = (a: Value, b: Value, via: Via, scope: string): void => {
-    const key = `${a.id}:${b.id}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    pairs.push({ a, b, via, scope });
     const list = partners.get(a);
+    if (list?.includes(b)) return; // a value has one or two partners: a list is enough
+    pairs.push({ a, b, via, scope });
     if (list) list.push(b); else partners.set(a, [b]);
     pairedB.add(b);
   };
