@@ -189,6 +189,8 @@ class Context implements ConvertContext {
   ) {}
 
   get path(): string { return this.node.path; }
+  /** What target nodes and constants are named after: the node's name, else its first output's. */
+  private get base(): string { return this.node.name || this.node.outputs[0]?.name || this.node.label; }
   get numInputs(): number { return this.node.inputs.length; }
 
   private src(i: number): Value | null { return this.node.inputs[i] ?? null; }
@@ -222,7 +224,7 @@ class Context implements ConvertContext {
       dialect: ov ? 'ov' : 'onnx',
       op,
       version: version ?? (ov ? this.engine.registry.irVersion(op) : String(this.engine.onnxOpset)),
-      name: `${this.node.label}/${op}`,
+      name: `${this.base}/${op}`,
     });
     const entries = attrs instanceof Map ? [...attrs] : Object.entries(attrs);
     for (const [k, v] of entries) n.attrs.set(k, typeof v === 'string' ? A.raw(v) : v);
@@ -248,7 +250,7 @@ class Context implements ConvertContext {
 
   constant(t: Tensor): Value {
     const v = this.dst.addInitializer(t, []);
-    if (this.engine.target === 'ov') v.meta['layerName'] = `${this.node.label}/Const_${this.consts++}`;
+    if (this.engine.target === 'ov') v.meta['layerName'] = `${this.base}/Const_${this.consts++}`;
     this.fresh.add(v);
     return v;
   }
@@ -262,7 +264,7 @@ class Context implements ConvertContext {
     }
     if (this.fresh.has(v)) {
       v.names = [...so.names.filter((s) => s !== '')];
-      if (v.producer && this.emitted.has(v.producer)) v.producer.name = this.node.name || v.producer.name;
+      if (v.producer && this.emitted.has(v.producer)) v.producer.name = this.node.name || so.name || v.producer.name;
       if (v.constant && this.engine.target === 'ov') v.meta['layerName'] = so.name || (v.meta['layerName'] as string);
     } else {
       for (const s of so.names) if (s && !v.names.includes(s)) v.names = [...v.names, s].sort();
