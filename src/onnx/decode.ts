@@ -16,6 +16,24 @@ import { decodeTensor, type TensorContext } from './tensor-data.js';
 import { typeFromProto } from './value-type.js';
 import { decodeMessage, encodeMessage, has, int64, list, str } from './wire.js';
 
+/*
+ * What the decoder records besides the graph itself (and the encoder reads back):
+ * - node.meta.onnxInputCount: number of the node's own ONNX inputs; inputs past it are captures
+ *   (encoder default: 1 for If, all inputs for other ops). onnxAttrOrder, attrDocs, docString,
+ *   overload, metadataProps, deviceConfigurations (encoded bytes).
+ * - body parameter value.meta.onnxCapture = true: it stands for an outer value (bound to a
+ *   capture input). Loop/Scan formal inputs are bound by position (see body-layout.ts).
+ * - value.meta.onnxInitializerDefault: a graph input with an initializer (old-style default);
+ *   the value is in graph.inputs and has `constant` set. onnxSparseInitializer: a sparse
+ *   initializer (SparseTensorProto bytes), kept as a graph input. docString, metadataProps,
+ *   tensorMetadataProps; onnxTypeProto (+ onnxTypeFor): the declared TypeProto when a ValueType
+ *   cannot hold it exactly (opaque types, denotations), written back while the type is unchanged;
+ *   declaredType: a value_info type declared for an initializer.
+ * - graph.meta.onnxName (the GraphProto name; the root Graph is always named 'main' for paths),
+ *   docString, metadataProps, quantizationAnnotation (bytes).
+ * - model.onnx.passthrough: functions, training_info, configuration (encoded bytes).
+ */
+
 export interface DecodeOptions {
   /** Reported in diagnostics. */
   file?: string;
