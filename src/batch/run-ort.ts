@@ -1,5 +1,8 @@
 import type { ElementTypeName } from '../graph/element-type.js';
 import type { Model } from '../graph/model.js';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { RunRecord } from './types.js';
 
 type Ort = typeof import('onnxruntime-node');
@@ -17,17 +20,30 @@ export async function loadOrt(): Promise<Ort> {
 /** ORT tensor type, typed-array maker and random value maker for each element type we feed. */
 const FEEDS: Partial<Record<ElementTypeName, { ort: string; make: (n: number, r: () => number) => ArrayLike<unknown> & object }>> = {
   f32: { ort: 'float32', make: (n, r) => Float32Array.from({ length: n }, () => r() * 2 - 1) },
+  f16: { ort: 'float16', make: (n, r) => Uint16Array.from({ length: n }, () => f16Bits(r() * 2 - 1)) },
   f64: { ort: 'float64', make: (n, r) => Float64Array.from({ length: n }, () => r() * 2 - 1) },
-  i64: { ort: 'int64', make: (n, r) => BigInt64Array.from({ length: n }, () => BigInt(Math.floor(r() * 4))) },
-  i32: { ort: 'int32', make: (n, r) => Int32Array.from({ length: n }, () => Math.floor(r() * 4)) },
-  i16: { ort: 'int16', make: (n, r) => Int16Array.from({ length: n }, () => Math.floor(r() * 4)) },
-  i8: { ort: 'int8', make: (n, r) => Int8Array.from({ length: n }, () => Math.floor(r() * 4)) },
-  u8: { ort: 'uint8', make: (n, r) => Uint8Array.from({ length: n }, () => Math.floor(r() * 4)) },
-  u16: { ort: 'uint16', make: (n, r) => Uint16Array.from({ length: n }, () => Math.floor(r() * 4)) },
-  u32: { ort: 'uint32', make: (n, r) => Uint32Array.from({ length: n }, () => Math.floor(r() * 4)) },
-  u64: { ort: 'uint64', make: (n, r) => BigUint64Array.from({ length: n }, () => BigInt(Math.floor(r() * 4))) },
+  i64: { ort: 'int64', make: (n, r) => BigInt64Array.from({ length: n }, () => BigInt(1 + Math.floor(r() * 3))) },
+  i32: { ort: 'int32', make: (n, r) => Int32Array.from({ length: n }, () => 1 + Math.floor(r() * 3)) },
+  i16: { ort: 'int16', make: (n, r) => Int16Array.from({ length: n }, () => 1 + Math.floor(r() * 3)) },
+  i8: { ort: 'int8', make: (n, r) => Int8Array.from({ length: n }, () => 1 + Math.floor(r() * 3)) },
+  u8: { ort: 'uint8', make: (n, r) => Uint8Array.from({ length: n }, () => 1 + Math.floor(r() * 3)) },
+  u16: { ort: 'uint16', make: (n, r) => Uint16Array.from({ length: n }, () => 1 + Math.floor(r() * 3)) },
+  u32: { ort: 'uint32', make: (n, r) => Uint32Array.from({ length: n }, () => 1 + Math.floor(r() * 3)) },
+  u64: { ort: 'uint64', make: (n, r) => BigUint64Array.from({ length: n }, () => BigInt(1 + Math.floor(r() * 3))) },
   boolean: { ort: 'bool', make: (n, r) => Uint8Array.from({ length: n }, () => (r() < 0.5 ? 1 : 0)) },
 };
+
+/** IEEE half-precision bits of a float in [-1, 1) (rounded to nearest; tiny values flush to zero). */
+export function f16Bits(x: number): number {
+  const sign = x < 0 || Object.is(x, -0) ? 0x8000 : 0;
+  const a = Math.abs(x);
+  if (a < 6.103515625e-5) return sign; // below the smallest normal half: zero is close enough for random feeds
+  const e = Math.floor(Math.log2(a));
+  let m = Math.round((a / 2 ** e - 1) * 1024);
+  let exp = e + 15;
+  if (m === 1024) { m = 0; exp++; }
+  return sign | (exp << 10) | m;
+}
 
 /** A small deterministic PRNG (mulberry32), seeded from the model path: reruns feed the same inputs. */
 function prng(seedText: string): () => number {
@@ -43,13 +59,15 @@ function prng(seedText: string): () => number {
 
 /**
  * Random feeds for the graph inputs of an ONNX model: unknown, symbolic and interval dims are 1
- * (an interval's minimum if it is larger), floats in [-1, 1), integers in [0, 4). Returns a reason
+ * (an interval's minimum if it is larger), floats in [-1, 1), integers in [1, 4) (no zero divisors).
+ * Returns a reason
  * instead when an input cannot be fed (non-tensor, string, unsupported element type).
  */
 export function randomFeeds(ort: Ort, model: Model, seed: string): Record<string, OrtTensor> | string {
   const r = prng(seed);
   const feeds: Record<string, OrtTensor> = {};
   for (const v of model.graph.inputs) {
+    if (v.constant) continue; // an input with an initializer default (ONNX IR < 4): keep the default
     const t = v.type;
     if (!t || t.kind !== 'tensor') return `input '${v.label}' is not a tensor`;
     const f = FEEDS[t.elem];
@@ -102,7 +120,7 @@ export function compareOutputs(a: Record<string, OrtTensor>, b: Record<string, O
  * Runs two ONNX files in onnxruntime on the same random inputs (from `model`, the first one's
  * graph) and compares their outputs.
  */
-export async function runAndCompare(fileA: string, fileB: string, model: Model): Promise<RunRecord> {
+export async function runAndCompare(fileA: string, fileB: string, model: Model, onInputRan: () => void = () => {}): Promise<RunRecord> {
   const ort = await loadOrt();
   const feeds = randomFeeds(ort, model, fileA);
   if (typeof feeds === 'string') return { ok: true, skipped: feeds };
@@ -117,6 +135,7 @@ export async function runAndCompare(fileA: string, fileB: string, model: Model):
   try {
     try {
       oa = await sa.run(feeds);
+      onInputRan();
     } catch (e) {
       return { ok: true, skipped: `onnxruntime cannot run the input on random data: ${msg(e)}` };
     }
@@ -136,4 +155,50 @@ export async function runAndCompare(fileA: string, fileB: string, model: Model):
   } finally {
     await sa.release();
   }
+}
+
+/** The compiled child entry (dist/src/batch/ort-child.js), found as the worker file is. */
+function childFile(): string {
+  const here = new URL(import.meta.url);
+  const f = here.pathname.endsWith('.ts')
+    ? fileURLToPath(new URL('../../dist/src/batch/ort-child.js', here))
+    : fileURLToPath(new URL('./ort-child.js', here));
+  if (!existsSync(f)) throw new Error(`--run uses the compiled ${f}, which does not exist: run \`npm run build\` first`);
+  return f;
+}
+
+/** The line the child prints once the input has run, so that a crash can be told apart. */
+export const INPUT_RAN = 'ovir-ort-child: input ran';
+
+/**
+ * runAndCompare in a child process: onnxruntime is native code, and some models crash it
+ * (SIGFPE on an integer division by zero, aborts in kernels), which would take a worker thread's
+ * whole process down. A crash running the input makes the run `skipped`; running the round trip,
+ * a failure. The child is killed after `timeoutMs`.
+ */
+export function runInChild(fileA: string, fileB: string, timeoutMs = 120_000): Promise<RunRecord> {
+  const file = childFile();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [file, fileA, fileB], { stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs, killSignal: 'SIGKILL' });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => { out += d; });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => { err += d; });
+    child.on('error', (e) => resolve({ ok: false, detail: `cannot start the onnxruntime child process: ${e.message}` }));
+    child.on('close', (code, signal) => {
+      const lines = out.trim().split('\n');
+      const ranInput = lines.includes(INPUT_RAN);
+      if (code === 0) {
+        try {
+          resolve(JSON.parse(lines[lines.length - 1]!) as RunRecord);
+          return;
+        } catch { /* fall through: report the output */ }
+      }
+      const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+      const said = err.trim().split('\n').slice(-1)[0] ?? '';
+      resolve(ranInput
+        ? { ok: false, detail: `onnxruntime ${how} running the round-tripped model${said ? `: ${said}` : ''}` }
+        : { ok: true, skipped: `onnxruntime ${how} running the input${said ? `: ${said}` : ''}` });
+    });
+  });
 }

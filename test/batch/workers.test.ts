@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { convertBatch } from '../../src/batch/batch.js';
 import type { BatchEvent } from '../../src/batch/types.js';
+import { runInChild } from '../../src/batch/run-ort.js';
+import { Model, defaultOnnxInfo, tensorFromInt32, tensorType } from '../../src/graph/index.js';
+import { saveModel } from '../../src/io/load.js';
 import { listFiles, zoo } from './fixtures.js';
 
 /**
@@ -47,6 +50,28 @@ describe('batch in worker threads', () => {
     expect(events.at(-1)).toEqual({ type: 'end', report });
   });
 
+  it('--roundtrip --run: input and round trip run in onnxruntime (in a child process) on the same random inputs', async () => {
+    const root = zoo({ 'a.onnx': 'onnx', 'b.xml': 'ir' });
+    const report = await convertBatch([join(root, 'in')], { outDir: join(root, 'out'), jobs: 2, roundtrip: true, run: true });
+    const [a, b] = report.models;
+    expect(a!.check).toMatchObject({ ok: true, roundtrip: { ok: true, contradiction: 0 }, run: { ok: true, maxAbsDiff: 0 } });
+    expect(a!.check!.run!.skipped).toBeUndefined();
+    expect(b!.check).toMatchObject({ ok: true, roundtrip: { ok: true }, run: { ok: true, skipped: expect.stringMatching(/IR/) } });
+  });
+
+  it('--run: onnxruntime crashing natively (SIGFPE on integer division by zero) ends only its child process', async () => {
+    const m = new Model('onnx');
+    m.onnx = defaultOnnxInfo(17);
+    const x = m.graph.addInput(tensorType('i32', [2]), ['x']);
+    const div = m.graph.addNode({ dialect: 'onnx', op: 'Div', version: '17', name: 'div' });
+    div.addInput(x);
+    div.addInput(m.graph.addInitializer(tensorFromInt32([0], [1]), ['zero']));
+    m.graph.outputs.push(div.addOutput(tensorType('i32', [2]), ['y']));
+    const file = join(zoo({}), 'fpe.onnx');
+    saveModel(m, file);
+    expect(await runInChild(file, file)).toEqual({ ok: true, skipped: 'onnxruntime was killed by SIGFPE running the input' });
+  });
+
   it('a killed worker fails only its model; the others convert and no temp file is left', async () => {
     process.env.OVIR_TEST_WORKER_CRASH = 'crashme';
     const root = zoo({ 'a.onnx': 'onnx', 'crashme.onnx': 'onnx', 'z.xml': 'ir', 'zz.onnx': 'onnx' });
@@ -68,9 +93,9 @@ describe('batch in worker threads', () => {
   it('--timeout stops a hung model\'s worker: it fails as timed out, the rest go on, its temp file is removed', async () => {
     process.env.OVIR_TEST_WORKER_HANG = 'hang';
     const root = zoo({ 'a.onnx': 'onnx', 'hang.onnx': 'onnx', 'b.onnx': 'onnx', 'c.onnx': 'onnx' });
-    const report = await convertBatch([join(root, 'in')], { outDir: join(root, 'out'), jobs: 2, timeoutMs: 1500 });
+    const report = await convertBatch([join(root, 'in')], { outDir: join(root, 'out'), jobs: 2, timeoutMs: 6000 });
     expect(report.models.map((m) => m.status)).toEqual(['converted', 'converted', 'converted', 'failed']);
-    expect(report.models[3]!.error).toMatch(/timed out after 1500 ms/);
+    expect(report.models[3]!.error).toMatch(/timed out after 6000 ms/);
     expect(temps(join(root, 'out'))).toEqual([]);
     expect(listFiles(join(root, 'out'))).toEqual(['a.bin', 'a.xml', 'b.bin', 'b.xml', 'c.bin', 'c.xml']);
   });

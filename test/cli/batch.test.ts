@@ -113,15 +113,15 @@ describe('ovir batch', () => {
     expect(m.check!.conversion!.equal + m.check!.conversion!.compatible).toBeGreaterThan(0);
   });
 
-  it('--roundtrip --run converts back, checks, and runs both in onnxruntime', async () => {
+  it('--roundtrip converts back and checks the result against the input', async () => {
     const root = zoo({ 'a.onnx': 'onnx', 'b.xml': 'ir' });
     const report = join(root, 'r.json');
-    const r = await batch(join(root, 'in'), '-o', join(root, 'out'), '--roundtrip', '--run', '--report', report, '--quiet');
+    const r = await batch(join(root, 'in'), '-o', join(root, 'out'), '--roundtrip', '--report', report, '--quiet');
     expect(r.code).toBe(0);
-    const [a, b] = readReport(report).models;
-    expect(a!.check).toMatchObject({ ok: true, roundtrip: { ok: true, contradiction: 0 }, run: { ok: true, maxAbsDiff: 0 } });
-    expect(a!.check!.run!.skipped).toBeUndefined();
-    expect(b!.check).toMatchObject({ ok: true, roundtrip: { ok: true }, run: { ok: true, skipped: expect.stringMatching(/IR/) } });
+    for (const m of readReport(report).models) {
+      expect(m.check).toMatchObject({ ok: true, roundtrip: { ok: true, contradiction: 0 } });
+      expect(m.check!.run).toBeUndefined();
+    }
   });
 
   it.each([
