@@ -42,6 +42,12 @@ describe('ovir check', () => {
     expect(r.stdout).toMatch(/^equivalent: 7 equal, 1 compatible, 0 contradictions$/m);
   });
 
+  it('--verbose also lists compatible entries, saying which side is more precise', async () => {
+    const r = await runCli('check', f.onnx, '-v');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("compatible (B more precise): 'y' in main\n  A main/If_0:0  f32[?,4]\n  B main/If_0:0  f32[2..3,4]\n");
+  });
+
   it('two files as given: the source against our IR, exit 0', async () => {
     const r = await runCli('check', f.onnx, f.xml);
     expect(r.code).toBe(0);
