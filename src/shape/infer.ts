@@ -102,17 +102,29 @@ class State {
     }
   }
 
-  /** Graph inputs and initializers: declared for the main graph, bound for If bodies. */
+  /**
+   * Graph inputs and initializers: declared for the main graph; in a body, what flows in through
+   * the bindings — the bound value's inferred type for If parameters and for ONNX captures (outer
+   * values a body reads); for the formal inputs of loops (ONNX Loop/Scan, IR Loop/TensorIterator),
+   * whose shapes change from iteration to iteration, the declared type, or the bound element type
+   * with an unknown shape when nothing is declared (as onnx's Loop inference does).
+   */
   seedGraph(g: Graph, owner: Node | null): void {
     const body = owner ? [...owner.bodies.values()].find((b) => b.graph === g) : undefined;
-    const bindsTypes = owner !== null && owner.op === 'If';
+    const rule = owner ? this.registry.lookup(owner.dialect, owner.domain, owner.op, nodeVersion(owner)) : undefined;
+    let formal = 0;
     for (const p of g.inputs) {
       const binding = body?.inputs.find((b) => b.param === p);
       const outer = binding ? owner!.inputs[binding.from] : null;
-      if (bindsTypes && outer) {
+      if (outer && (owner!.op === 'If' || p.meta['onnxCapture'] === true)) {
         const t = this.types.get(outer) ?? outer.type;
         this.set(p, t, this.values.get(outer));
         this.check(p, () => g.path, owner!.dialect);
+      } else if (rule?.bodyParam && p.meta['onnxCapture'] !== true) {
+        this.set(p, rule.bodyParam(owner!, formal++, outer ? this.types.get(outer) ?? outer.type : null, p.type), null);
+      } else if (outer && p.type === null) {
+        const t = this.types.get(outer) ?? outer.type;
+        this.set(p, t && t.kind === 'tensor' ? { kind: 'tensor', elem: t.elem, shape: null } : t, null);
       } else {
         this.set(p, p.type, null);
       }

@@ -74,6 +74,12 @@ export interface Rule {
   /** Last version it applies to (inclusive); open-ended when absent. */
   readonly until?: number;
   readonly infer: InferFn;
+  /**
+   * For ops with bodies whose formal inputs are not simply the bound values (ONNX Loop, Scan): the
+   * type body input `formal` starts from, given the bound node input's inferred type and the
+   * declared one. Absent: declared, else the bound element type with an unknown shape.
+   */
+  readonly bodyParam?: (node: Node, formal: number, bound: ValueType | null, declared: ValueType | null) => ValueType | null;
 }
 
 export const tensor = (elem: ElementTypeName, shape: Shape): TensorType => ({ kind: 'tensor', elem, shape });

@@ -19,7 +19,7 @@ const UNARY = [
   'Erf', 'Softplus', 'Softsign', 'Elu', 'Selu', 'LeakyRelu', 'ThresholdedRelu', 'HardSigmoid',
   'HardSwish', 'Mish', 'Gelu', 'Celu', 'Softmax', 'LogSoftmax', 'Hardmax', 'Shrink', 'BitwiseNot',
   'Clip', 'Dropout', 'LRN', 'MeanVarianceNormalization', 'InstanceNormalization',
-  'LpNormalization', 'CumSum', 'Trilu', 'ReverseSequence',
+  'LpNormalization', 'CumSum', 'CumProd', 'Trilu', 'ReverseSequence', 'Swish',
 ];
 
 /** Unary ops whose data onnx propagates (shape arithmetic). */
