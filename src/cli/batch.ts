@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import { MAX_ONNX_OPSET, MIN_ONNX_OPSET } from '../convert/index.js';
+import { OvirError } from '../diag/diagnostic.js';
 import { writeFilesAtomic } from '../io/atomic.js';
 import { BatchUsageError, convertBatch } from '../batch/batch.js';
 import { parseInputOverrides } from '../batch/input-override.js';
@@ -125,7 +126,13 @@ export const registerBatch: RegisterCommand = (program: Command, setExit) => {
       const files = [];
       if (o.report) files.push({ path: o.report, chunks: JSON.stringify(report, null, 2) + '\n' });
       if (o.junit) files.push({ path: o.junit, chunks: junitXml(report) });
-      for (const f of files) writeFilesAtomic([f]);
+      for (const f of files) {
+        try {
+          writeFilesAtomic([f]);
+        } catch (e) {
+          throw OvirError.of('FILE_WRITE_FAILED', '', { path: f.path, reason: e instanceof Error ? e.message : String(e) }, f.path);
+        }
+      }
       if (!o.quiet) process.stdout.write(summary(report, (performance.now() - t0) / 1000));
       setExit(abort.signal.aborted ? 130 : report.failed > 0 ? 1 : 0);
     });
