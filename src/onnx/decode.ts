@@ -197,8 +197,10 @@ class GraphDecoder {
       }
       this.define(fr, name, v, 'graph input', fr.path, true);
       if (owner && body && layout?.formalInputs) {
+        // only the node's own inputs: an earlier sibling body may already have appended captures
+        const own = owner.meta['onnxInputCount'] as number;
         const from = layout.inputOffset + i;
-        if (from < owner.inputs.length && owner.inputs[from]) body.inputs.push({ param: v, from });
+        if (from < own && owner.inputs[from]) body.inputs.push({ param: v, from });
       }
     });
     for (const [name, t] of inits) {

@@ -91,3 +91,23 @@ describe('the 2 GB protobuf limit', () => {
     expect(Object.fromEntries(t.external_data!.map((e) => [e.key, e.value]))).toEqual({ location: 'big.onnx.data', offset: '0', length: String(2 ** 31) });
   });
 });
+
+describe('an unknown op with two bodies', () => {
+  it('binds each body\'s formal inputs to the node\'s own inputs only, never to captures a sibling body added', () => {
+    const b1 = ob.graph({ name: 'b1', nodes: [ob.node('Neg', ['outer'], ['o1'])], outputs: [ob.valueInfo('o1', 'f32')] });
+    const b2 = ob.graph({ name: 'b2', inputs: [ob.valueInfo('p0', 'f32'), ob.valueInfo('p1', 'f32')], nodes: [ob.node('Add', ['p0', 'p1'], ['o2'])], outputs: [ob.valueInfo('o2', 'f32')] });
+    const m = decodeOnnx(ob.encodeModelProto(ob.model({
+      opsets: { 'com.x': 1 },
+      graph: ob.graph({
+        inputs: [ob.valueInfo('a', 'f32', [1]), ob.valueInfo('outer', 'f32', [1])],
+        outputs: [ob.valueInfo('r', 'f32')],
+        nodes: [ob.node('Both', ['a'], ['r'], { first: b1, second: b2 }, { domain: 'com.x' })],
+      }),
+    })));
+    const n = m.graph.nodes[0]!;
+    expect(n.inputs.map((v) => v?.name)).toEqual(['a', 'outer']);
+    const second = n.bodies.get('second')!;
+    expect(second.inputs).toEqual([{ param: second.graph.inputs[0], from: 0 }]);
+    expect(structure(decodeOnnx(encodeOnnx(m).bytes))).toEqual(structure(m));
+  });
+});
