@@ -30,6 +30,9 @@ export const ELEMENTWISE: readonly OpMapping[] = [
   binary('And', 'LogicalAnd', 7),
   binary('Or', 'LogicalOr', 7),
   binary('Xor', 'LogicalXor', 7),
+  { ...binary('BitwiseAnd', 'BitwiseAnd', 18), ir: { op: 'BitwiseAnd', version: 'opset13' } },
+  { ...binary('BitwiseOr', 'BitwiseOr', 18), ir: { op: 'BitwiseOr', version: 'opset13' } },
+  { ...binary('BitwiseXor', 'BitwiseXor', 18), ir: { op: 'BitwiseXor', version: 'opset13' } },
   {
     // ONNX integer Div truncates toward zero (C semantics, as onnxruntime computes it); IR Divide
     // floors unless m_pythondiv is false.

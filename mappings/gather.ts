@@ -1,7 +1,7 @@
 import { A } from '../src/graph/attr.js';
 import { attrInt } from '../src/graph/attr-read.js';
 import { i64Scalar } from './helpers.js';
-import type { OpMapping } from './spec.js';
+import { int, irOnly, type OpMapping } from './spec.js';
 
 /**
  * ONNX Gather(data, indices; axis attribute) = IR Gather-8(data, indices, axis input) with
@@ -24,5 +24,15 @@ export const GATHER: readonly OpMapping[] = [
       if (axis === null || axis.length !== 1) { c.needsConstant(2, 'axis (ONNX axis is an attribute)'); return; }
       c.output(0, c.emit('Gather', [c.input(0), c.input(1)], axis[0] === 0n ? {} : { axis: A.int(axis[0]!) })[0]!);
     },
+  },
+  {
+    onnx: { op: 'GatherElements', since: 11 },
+    ir: { op: 'GatherElements', version: 'opset6' },
+    attrs: [int('axis').default(0n).irDefaultTo('0')],
+  },
+  {
+    onnx: { op: 'NonZero', since: 9 },
+    ir: { op: 'NonZero', version: 'opset3' },
+    attrs: [irOnly('output_type', 'i64')],
   },
 ];

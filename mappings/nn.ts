@@ -3,7 +3,7 @@ import { attrBool, attrFloat, attrInt } from '../src/graph/attr-read.js';
 import { makeTensor, type Tensor } from '../src/graph/tensor.js';
 import type { Value } from '../src/graph/value.js';
 import { normAxis } from './helpers.js';
-import { int, type ConvertContext, type OpMapping } from './spec.js';
+import { int, string, irOnly, type ConvertContext, type OpMapping } from './spec.js';
 
 /** A scalar of element type `elem` holding `v` (f32, f16 via f32 rounding, f64, ints). */
 function scalarOf(elem: string, v: number): Tensor | null {
@@ -55,6 +55,27 @@ export const NN: readonly OpMapping[] = [
       }
       c.output(0, c.emit('Softmax', [c.input(0)], { axis: A.int(r - 1) })[0]!);
     },
+  },
+  {
+    onnx: { op: 'LogSoftmax', since: 13 },
+    ir: { op: 'LogSoftmax', version: 'opset5' },
+    attrs: [int('axis').default(-1n)],
+  },
+  {
+    onnx: { op: 'Einsum', since: 12 },
+    ir: { op: 'Einsum', version: 'opset7' },
+    attrs: [string('equation')],
+  },
+  {
+    // ONNX DCR (default) is IR blocks_first; CRD is depth_first.
+    onnx: { op: 'DepthToSpace', since: 11 },
+    ir: { op: 'DepthToSpace', version: 'opset1' },
+    attrs: [int('blocksize').as('block_size'), string('mode').default('DCR').map([['DCR', 'blocks_first'], ['CRD', 'depth_first']]).irDefaultTo('blocks_first')],
+  },
+  {
+    onnx: { op: 'SpaceToDepth', since: 1 },
+    ir: { op: 'SpaceToDepth', version: 'opset1' },
+    attrs: [int('blocksize').as('block_size'), irOnly('mode', 'blocks_first')],
   },
   {
     // ONNX MatMul never transposes; IR transpose_a/b become a Transpose of the last two dims.

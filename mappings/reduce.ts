@@ -49,9 +49,9 @@ const reduceToOnnx = (inputSince: number) => (c: ConvertContext): void => {
   c.output(0, c.emit(c.entry.onnx.op, inputs, attrs)[0]!);
 };
 
-const reduce = (op: string, inputSince: number): OpMapping => ({
+const reduce = (op: string, inputSince: number, version = 'opset1'): OpMapping => ({
   onnx: { op, since: 1 },
-  ir: { op, version: 'opset1' },
+  ir: { op, version },
   handles: { onnx: ['axes', 'keepdims', 'noop_with_empty_axes'], ir: ['keep_dims'] },
   toIr: reduceToIr(inputSince),
   toOnnx: reduceToOnnx(inputSince),
@@ -63,4 +63,6 @@ export const REDUCE: readonly OpMapping[] = [
   reduce('ReduceMean', 18),
   reduce('ReduceProd', 18),
   reduce('ReduceSum', 13),
+  reduce('ReduceL1', 18, 'opset4'),
+  reduce('ReduceL2', 18, 'opset4'),
 ];

@@ -1,0 +1,96 @@
+import { A, type Attr, type ElementTypeName } from '../../src/graph/index.js';
+
+/**
+ * One or more small instances of every mapping entry, by `onnxOp>irOp`: operand types (constants
+ * where the op needs them), attributes, output count, and the opsets to try. Used by the table
+ * tests (mappings.test.ts) and by the engine runs (test/conformance/if.test.ts).
+ */
+export interface In { elem: ElementTypeName; shape: number[]; ints?: number[]; floats?: number[] }
+export interface Sample { inputs: (In | null)[]; attrs?: Record<string, Attr>; outputs?: number; opsets?: number[] }
+
+export const F = (...shape: number[]): In => ({ elem: 'f32', shape: shape.length ? shape : [2, 3] });
+export const B: In = { elem: 'boolean', shape: [2, 3] };
+export const I = (...ints: number[]): In => ({ elem: 'i64', shape: [ints.length], ints });
+export const IS = (v: number): In => ({ elem: 'i64', shape: [], ints: [v] });
+export const W = (...shape: number[]): In => ({ elem: 'f32', shape, floats: Array.from({ length: shape.reduce((a, b) => a * b, 1) }, (_, i) => (i % 7) / 7) });
+
+const unary: Sample[] = [{ inputs: [F()] }];
+const binary: Sample[] = [{ inputs: [F(), F()] }];
+const logical: Sample[] = [{ inputs: [B, B] }];
+
+/** Samples by `onnxOp>irOp`. */
+export const SAMPLES: Record<string, Sample[]> = {
+  'Constant>Const': [],
+  'If>If': [], // If has its own suite (if-to-ir / if-to-onnx)
+  'Identity>Identity': unary,
+  'Cast>Convert': [{ inputs: [F()], attrs: { to: A.int(7) } }, { inputs: [F()], attrs: { to: A.int(9) }, opsets: [13, 19, 21] }],
+  'Add>Add': binary, 'Sub>Subtract': binary, 'Mul>Multiply': binary, 'Div>Divide': binary, 'Pow>Power': binary,
+  'Equal>Equal': binary, 'Greater>Greater': binary, 'Less>Less': binary,
+  'GreaterOrEqual>GreaterEqual': binary, 'LessOrEqual>LessEqual': binary,
+  'And>LogicalAnd': logical, 'Or>LogicalOr': logical, 'Xor>LogicalXor': logical, 'Not>LogicalNot': [{ inputs: [B] }],
+  'Where>Select': [{ inputs: [B, F(), F()] }],
+  'Max>Maximum': binary, 'Min>Minimum': binary,
+  'Abs>Abs': unary, 'Neg>Negative': unary, 'Relu>Relu': unary, 'Sigmoid>Sigmoid': unary, 'Tanh>Tanh': unary,
+  'Exp>Exp': unary, 'Log>Log': unary, 'Sqrt>Sqrt': unary, 'Floor>Floor': unary, 'Ceil>Ceiling': unary,
+  'Erf>Erf': unary, 'Sin>Sin': unary, 'Cos>Cos': unary, 'Sign>Sign': unary,
+  'Reshape>Reshape': [{ inputs: [F(), I(3, 2)] }, { inputs: [F(), I(3, 2)], attrs: { allowzero: A.int(1) }, opsets: [14, 19] }],
+  'Squeeze>Squeeze': [
+    { inputs: [F(1, 3)], attrs: { axes: A.ints([0]) }, opsets: [11] },
+    { inputs: [F(1, 3), I(0)], opsets: [13, 21] },
+    { inputs: [F(1, 3)], opsets: [11, 13] },
+  ],
+  'Unsqueeze>Unsqueeze': [
+    { inputs: [F()], attrs: { axes: A.ints([0]) }, opsets: [7, 11] },
+    { inputs: [F(), I(0)], opsets: [13, 21] },
+  ],
+  'Shape>ShapeOf': [{ inputs: [F()] }],
+  'Concat>Concat': [{ inputs: [F(), F()], attrs: { axis: A.int(1) } }],
+  'Transpose>Transpose': [{ inputs: [F()], attrs: { perm: A.ints([1, 0]) } }, { inputs: [F()] }],
+  'Expand>Broadcast': [{ inputs: [F(1, 3), I(2, 3)] }],
+  'Tile>Tile': [{ inputs: [F(), I(2, 1)] }],
+  'Slice>Slice': [{ inputs: [F(), I(0), I(1), I(1), I(1)] }],
+  'Range>Range': [{ inputs: [{ elem: 'f32', shape: [], floats: [0] }, { elem: 'f32', shape: [], floats: [5] }, { elem: 'f32', shape: [], floats: [1] }] }],
+  'Split>Split': [{ inputs: [F(2, 4)], attrs: { axis: A.int(1) }, outputs: 2, opsets: [11, 13] }, { inputs: [F(2, 4)], attrs: { axis: A.int(1), num_outputs: A.int(2) }, outputs: 2, opsets: [18] }],
+  'Split>VariadicSplit': [
+    { inputs: [F(2, 4)], attrs: { axis: A.int(1), split: A.ints([1, 3]) }, outputs: 2, opsets: [11] },
+    { inputs: [F(2, 4), I(1, 3)], attrs: { axis: A.int(1) }, outputs: 2, opsets: [13, 18] },
+  ],
+  'Gather>Gather': [{ inputs: [F(), I(1, 0)], attrs: { axis: A.int(1) } }, { inputs: [F(), I(0)] }],
+  'Softmax>Softmax': [{ inputs: [F()], opsets: [13] }, { inputs: [F()], attrs: { axis: A.int(0) }, opsets: [13] }, { inputs: [F()], attrs: { axis: A.int(1) }, opsets: [11] }],
+  'MatMul>MatMul': [{ inputs: [F(2, 3), F(3, 2)] }],
+  'Clip>Clamp': [{ inputs: [F(), { elem: 'f32', shape: [], floats: [0] }, { elem: 'f32', shape: [], floats: [6] }] }],
+  'Conv>Convolution': [{ inputs: [F(1, 2, 5, 5), W(4, 2, 3, 3)], attrs: { pads: A.ints([1, 1, 1, 1]), strides: A.ints([2, 2]) } }],
+  'Conv>GroupConvolution': [{ inputs: [F(1, 4, 5, 5), W(4, 2, 3, 3)], attrs: { group: A.int(2), dilations: A.ints([2, 2]) } }],
+  'MaxPool>MaxPool': [{ inputs: [F(1, 1, 4, 4)], attrs: { kernel_shape: A.ints([2, 2]), strides: A.ints([2, 2]) } }, { inputs: [F(1, 1, 5, 5)], attrs: { kernel_shape: A.ints([2, 2]), ceil_mode: A.int(1), auto_pad: A.string('SAME_UPPER') }, opsets: [12] }],
+  'AveragePool>AvgPool': [{ inputs: [F(1, 1, 4, 4)], attrs: { kernel_shape: A.ints([2, 2]), pads: A.ints([1, 1, 0, 0]), count_include_pad: A.int(1) } }],
+  'BatchNormalization>BatchNormInference': [{ inputs: [F(1, 2, 3, 3), W(2), W(2), W(2), W(2)] }, { inputs: [F(1, 2, 3, 3), W(2), W(2), W(2), W(2)], attrs: { epsilon: A.float(0.001) } }],
+  'Tan>Tan': unary, 'Asin>Asin': unary, 'Acos>Acos': unary, 'Atan>Atan': unary, 'Sinh>Sinh': unary, 'Cosh>Cosh': unary,
+  'Asinh>Asinh': unary, 'Acosh>Acosh': unary, 'Atanh>Atanh': unary, 'Softplus>SoftPlus': unary, 'HardSwish>HSwish': unary,
+  'Mish>Mish': unary, 'IsNaN>IsNaN': unary, 'Round>Round': unary,
+  'BitwiseNot>BitwiseNot': [{ inputs: [{ elem: 'i32', shape: [2] }] }],
+  'BitwiseAnd>BitwiseAnd': [{ inputs: [{ elem: 'i32', shape: [2] }, { elem: 'i32', shape: [2] }] }],
+  'BitwiseOr>BitwiseOr': [{ inputs: [{ elem: 'i32', shape: [2] }, { elem: 'i32', shape: [2] }] }],
+  'BitwiseXor>BitwiseXor': [{ inputs: [{ elem: 'i32', shape: [2] }, { elem: 'i32', shape: [2] }] }],
+  'IsInf>IsInf': [{ inputs: [F()] }, { inputs: [F()], attrs: { detect_negative: A.int(0) } }],
+  'Elu>Elu': [{ inputs: [F()] }, { inputs: [F()], attrs: { alpha: A.float(0.5) } }],
+  'CumSum>CumSum': [{ inputs: [F(), IS(1)] }, { inputs: [F(), IS(0)], attrs: { exclusive: A.int(1), reverse: A.int(1) } }],
+  'Mod>FloorMod': [{ inputs: [{ elem: 'i32', shape: [2] }, { elem: 'i32', shape: [2] }] }],
+  'Mod>Mod': [{ inputs: [F(), F()], attrs: { fmod: A.int(1) } }],
+  'GatherElements>GatherElements': [{ inputs: [F(), { elem: 'i64', shape: [2, 3], ints: [0, 1, 2, 0, 1, 2] }], attrs: { axis: A.int(1) } }],
+  'NonZero>NonZero': [{ inputs: [F()] }],
+  'LogSoftmax>LogSoftmax': [{ inputs: [F()] }, { inputs: [F()], attrs: { axis: A.int(0) } }],
+  'Einsum>Einsum': [{ inputs: [F(2, 3), F(3, 2)], attrs: { equation: A.string('ij,jk->ik') } }],
+  'DepthToSpace>DepthToSpace': [{ inputs: [F(1, 4, 2, 2)], attrs: { blocksize: A.int(2) } }, { inputs: [F(1, 4, 2, 2)], attrs: { blocksize: A.int(2), mode: A.string('CRD') } }],
+  'SpaceToDepth>SpaceToDepth': [{ inputs: [F(1, 1, 4, 4)], attrs: { blocksize: A.int(2) } }],
+  'ReduceL1>ReduceL1': [{ inputs: [F()], attrs: { axes: A.ints([1]) }, opsets: [13] }, { inputs: [F(), I(1)], opsets: [18] }],
+  'ReduceL2>ReduceL2': [{ inputs: [F()], attrs: { axes: A.ints([1]) }, opsets: [13] }, { inputs: [F(), I(1)], opsets: [18] }],
+};
+for (const op of ['ReduceMax', 'ReduceMin', 'ReduceMean', 'ReduceProd']) {
+  SAMPLES[`${op}>${op}`] = [
+    { inputs: [F()], attrs: { axes: A.ints([1]) }, opsets: [13] },
+    { inputs: [F()], attrs: { axes: A.ints([1]), keepdims: A.int(0) }, opsets: [13] },
+    { inputs: [F(), I(1)], opsets: [18] },
+  ];
+}
+SAMPLES['ReduceSum>ReduceSum'] = [{ inputs: [F()], attrs: { axes: A.ints([0]) }, opsets: [11] }, { inputs: [F(), I(1)], attrs: { keepdims: A.int(0) }, opsets: [13] }];
+
