@@ -207,6 +207,26 @@ const DESCRIPTOR = {
 };
 
 export const onnxRoot: protobuf.Root = protobuf.Root.fromJSON(DESCRIPTOR as unknown as protobuf.INamespace);
+onnxRoot.resolveAll();
+
+// Absent 64-bit fields read as 0n, not as protobufjs's Long default: bigint everywhere.
+const LONG_TYPES = new Set(['int64', 'uint64', 'sint64', 'fixed64', 'sfixed64']);
+for (const type of allTypes(onnxRoot)) {
+  for (const field of type.fieldsArray) {
+    if (!field.repeated && LONG_TYPES.has(field.type)) (type.ctor.prototype as Record<string, unknown>)[field.name] = 0n;
+  }
+}
+
+function allTypes(ns: protobuf.NamespaceBase): protobuf.Type[] {
+  const out: protobuf.Type[] = [];
+  const stack: protobuf.ReflectionObject[] = [...ns.nestedArray];
+  while (stack.length) {
+    const o = stack.pop()!;
+    if (o instanceof protobuf.Type) out.push(o);
+    if (o instanceof protobuf.Namespace) stack.push(...o.nestedArray);
+  }
+  return out;
+}
 
 /** The message types by their proto name. */
 export const T = {

@@ -27,6 +27,11 @@ describe('protobuf wire: 64-bit integers are bigint, lossless', () => {
     const bytes = encodeMessage(T.TensorProto, { raw_data: new Uint8Array([9, 8, 7]) });
     const t = decodeMessage<Record<string, unknown>>(T.TensorProto, bytes);
     expect(int64(t, 'data_location')).toBe(0n);
+    // absent int64 fields of decoded messages are 0n, never protobufjs Long objects
+    const empty = decodeMessage<ModelProto>(T.ModelProto, new Uint8Array(0));
+    expect(empty.ir_version).toBe(0n);
+    expect(empty.model_version).toBe(0n);
+    expect(decodeMessage<Record<string, unknown>>(T.AttributeProto, new Uint8Array(0))['i']).toBe(0n);
     const raw = t['raw_data'] as Uint8Array;
     expect([...raw]).toEqual([9, 8, 7]);
     expect(raw.buffer).toBe(bytes.buffer);
