@@ -23,6 +23,8 @@ export class Node {
   name: string;
   readonly inputs: (Value | null)[] = [];
   readonly outputs: Value[] = [];
+  /** Position in the graph when created (file order for decoded models): labels unnamed nodes in O(1). */
+  readonly ordinal: number;
   attrs = new Map<string, Attr>();
   bodies = new Map<string, Body>();
   meta: Record<string, unknown> = {};
@@ -34,6 +36,7 @@ export class Node {
     this.version = init.version;
     this.domain = init.domain ?? '';
     this.name = init.name ?? '';
+    this.ordinal = graph.nodes.length;
   }
 
   /** Appends an input (null = absent optional input) and records the use. */
@@ -68,10 +71,13 @@ export class Node {
     return this.attrs.get(name);
   }
 
-  /** The name, or `<op>#<position>` when unnamed: the last component of a graph path. */
+  /**
+   * The name, or `<op>#<ordinal>` when unnamed (its position when it was added to the graph: file
+   * order for decoded models, stable when passes reorder nodes): the last component of a path.
+   */
   get label(): string {
     if (this.name) return this.name;
-    return `${this.op}#${this.graph.nodes.indexOf(this)}`;
+    return `${this.op}#${this.ordinal}`;
   }
 
   /** `main/If_3/then/Conv_7` */
