@@ -29,6 +29,11 @@ export interface InferenceResult {
   readonly values: Map<Value, PartialValue>;
   readonly diagnostics: Diagnostic[];
   readonly policy: IfMergePolicy;
+  /**
+   * Values whose type rests on a declaration rather than on inference: outputs of ops without a
+   * rule (left as declared), and everything computed from them.
+   */
+  readonly assumed: Set<Value>;
 }
 
 const UNKNOWN: ValueType = { kind: 'unknown' };
@@ -71,7 +76,7 @@ export function inferTypes(model: Model, opts: InferOptions = {}): InferenceResu
     f.next++;
     f.bodiesDone = false;
   }
-  return { types: state.types, values: state.values, diagnostics: state.diagnostics, policy };
+  return { types: state.types, values: state.values, diagnostics: state.diagnostics, policy, assumed: state.assumed };
 }
 
 /** Writes the inferred types into `value.type` of every value they describe. */
@@ -86,6 +91,7 @@ class State {
   readonly types = new Map<Value, ValueType>();
   readonly values = new Map<Value, PartialValue>();
   readonly diagnostics: Diagnostic[] = [];
+  readonly assumed = new Set<Value>();
 
   constructor(readonly policy: IfMergePolicy, readonly registry: Registry) {}
 
@@ -119,6 +125,7 @@ class State {
       if (outer && (owner!.op === 'If' || p.meta['onnxCapture'] === true)) {
         const t = this.types.get(outer) ?? outer.type;
         this.set(p, t, this.values.get(outer));
+        if (this.assumed.has(outer)) this.assumed.add(p);
         this.check(p, () => g.path, owner!.dialect);
       } else if (rule?.bodyParam && p.meta['onnxCapture'] !== true) {
         this.set(p, rule.bodyParam(owner!, formal++, outer ? this.types.get(outer) ?? outer.type : null, p.type), null);
@@ -154,9 +161,14 @@ class State {
         op: node.domain ? `${node.domain}.${node.op}` : node.op, dialect: node.dialect, version: node.version,
         fallback: anyDeclared ? 'as declared' : 'unknown',
       });
-      node.outputs.forEach((o) => this.set(o, o.type, null));
+      node.outputs.forEach((o) => {
+        this.set(o, o.type, null);
+        if (o.type !== null && o.type.kind !== 'unknown') this.assumed.add(o);
+      });
       return;
     }
+    const tainted = node.inputs.some((v) => v !== null && this.assumed.has(v))
+      || [...node.bodies.values()].some((b) => b.graph.outputs.some((v) => this.assumed.has(v)));
     try {
       outs = rule.infer(new Context(node, version, this, where));
     } catch (e) {
@@ -168,7 +180,8 @@ class State {
       const info = outs[i] ?? null;
       let t = info?.type ?? null;
       // A rule that could say nothing at all leaves the declared type (as onnx keeps value_info).
-      if (isNothing(t) && o.type) t = o.type;
+      if (isNothing(t) && o.type) { t = o.type; if (!isNothing(t)) this.assumed.add(o); }
+      if (tainted) this.assumed.add(o);
       this.set(o, t, info?.value ?? null);
       this.check(o, where, node.dialect);
     });

@@ -84,3 +84,17 @@ describe('inferTypes / applyInferred', () => {
     expect(r.values.get(prod)).toEqual([12]);
   });
 });
+
+describe('assumed types', () => {
+  it('outputs of ops without a rule rest on their declaration, and so does everything computed from them', () => {
+    const b = new B('ov');
+    const x = b.input('x', 'f32', [2]);
+    const m = b.node('Mystery', [x], {}, { declared: [tensorType('f32', [7])] });
+    const r1 = b.node('Relu', [m.outputs[0]!]);
+    const r2 = b.node('Relu', [x]);
+    const r = inferTypes(b.model);
+    expect(r.types.get(r1.outputs[0]!)).toEqual(tensorType('f32', [7]));
+    expect([...r.assumed]).toEqual([m.outputs[0], r1.outputs[0]]);
+    expect(r.assumed.has(r2.outputs[0]!)).toBe(false);
+  });
+});
