@@ -128,6 +128,9 @@ def op_run_ir(req):
     compiled = core().compile_model(model, "CPU", {
         "INFERENCE_PRECISION_HINT": "f32",
         "EXECUTION_MODE_HINT": "ACCURACY",
+        # One thread per bridge: the suite runs a few bridges side by side on small models.
+        "INFERENCE_NUM_THREADS": int(os.environ.get("OVIR_ORACLE_THREADS", "1")),
+        "NUM_STREAMS": 1,
     })
     inputs = req.get("inputs", {})
     request = compiled.create_infer_request()

@@ -66,8 +66,8 @@ export const REPO_ROOT = resolve(fileURLToPath(new URL('../../', import.meta.url
 export const VENV_DIR = process.env.OVIR_ORACLE_VENV ?? join(REPO_ROOT, '.venv');
 export const VENV_PYTHON = join(VENV_DIR, 'bin', 'python');
 export const BRIDGE_SCRIPT = join(REPO_ROOT, 'scripts', 'oracle.py');
-/** Where ovc's IR is cached (gitignored), keyed by model hash + OpenVINO version. */
-export const ORACLE_CACHE_DIR = join(REPO_ROOT, '.oracle', 'cache');
+/** Where ovc's IR is cached (gitignored; OVIR_ORACLE_CACHE moves it), keyed by model hash + OpenVINO version. */
+export const ORACLE_CACHE_DIR = process.env.OVIR_ORACLE_CACHE ?? join(REPO_ROOT, '.oracle', 'cache');
 
 /** Whether the oracle venv (npm run oracle:setup) and the bridge script are in place. */
 export function oracleAvailable(): boolean {
