@@ -8,9 +8,10 @@
 //    pytorch-converted + pytorch-operator) with one worker per core.
 // Results go to bench/RESULTS.md (with the machine facts) and bench/results.json.
 //
-// Options: --nodes N (50000), --weights-mb M (300), --only synthetic|batch, --keep (keep files).
+// Options: --nodes N (50000), --weights-mb M (300), --only synthetic|batch (keeps the other part
+// of the previous results), --roundtrip (also the round-trip testing mode over the suite), --keep.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, freemem, platform, release, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -134,7 +135,28 @@ async function batchBench() {
   const report2 = await ovir.convertBatch([out], { outDir: back, jobs, timeoutMs: 120_000 });
   const s2 = (performance.now() - t1) / 1000;
   if (!args.includes('--keep')) { rmSync(out, { recursive: true, force: true }); rmSync(back, { recursive: true, force: true }); }
+  let roundtrip;
+  if (args.includes('--roundtrip')) {
+    // The round-trip testing mode: ONNX → IR → ONNX, equivalence-checked both ways, run in onnxruntime.
+    const rt = mkdtempSync(join(tmpdir(), 'ovir-bench-rt-'));
+    const t2 = performance.now();
+    const r3 = await ovir.convertBatch([`${base}/{node,simple,pytorch-converted,pytorch-operator}/*/model.onnx`], { outDir: rt, jobs, timeoutMs: 120_000, check: true, roundtrip: true, run: true });
+    const s3 = (performance.now() - t2) / 1000;
+    rmSync(rt, { recursive: true, force: true });
+    const checked = r3.models.filter((m) => m.check);
+    const runs = checked.filter((m) => m.check.run);
+    roundtrip = {
+      total: r3.total, converted: r3.converted, failed: r3.failed, seconds: s3, modelsPerSecond: r3.total / s3,
+      checked: checked.length,
+      conversionContradictions: checked.filter((m) => m.check.conversion && !m.check.conversion.ok).length,
+      roundtripContradictions: checked.filter((m) => m.check.roundtrip && !m.check.roundtrip.ok).length,
+      runEqual: runs.filter((m) => m.check.run.ok && !m.check.run.skipped).length,
+      runSkipped: runs.filter((m) => m.check.run.skipped).length,
+      runDifferent: runs.filter((m) => !m.check.run.ok).map((m) => m.input.split('/').slice(-3, -1).join('/')),
+    };
+  }
   return {
+    roundtrip,
     jobs,
     toIr: { total: report.total, converted: report.converted, failed: report.failed, seconds: s, modelsPerSecond: report.total / s, failureCodes: Object.fromEntries([...reasons].sort((a, b) => b[1] - a[1]).slice(0, 8)) },
     backToOnnx: { total: report2.total, converted: report2.converted, failed: report2.failed, seconds: s2, modelsPerSecond: report2.total / s2 },
@@ -184,6 +206,11 @@ function markdown(res) {
       L.push('| run | models | converted | failed | seconds | models/s |', '|---|---:|---:|---:|---:|---:|');
       L.push(`| ONNX → IR | ${b.toIr.total} | ${b.toIr.converted} | ${b.toIr.failed} | ${f1(b.toIr.seconds)} | ${f1(b.toIr.modelsPerSecond)} |`);
       L.push(`| those IRs → ONNX | ${b.backToOnnx.total} | ${b.backToOnnx.converted} | ${b.backToOnnx.failed} | ${f1(b.backToOnnx.seconds)} | ${f1(b.backToOnnx.modelsPerSecond)} |`, '');
+      if (b.roundtrip) {
+        const r = b.roundtrip;
+        L.push(`| ONNX → IR → ONNX with \`--check --roundtrip --run\` | ${r.total} | ${r.converted} | ${r.failed} | ${f1(r.seconds)} | ${f1(r.modelsPerSecond)} |`, '');
+        L.push(`Round-trip mode: ${r.checked} models converted and checked; ${r.conversionContradictions} with a contradiction in the conversion check, ${r.roundtripContradictions} in the round-trip check; onnxruntime: ${r.runEqual} equal outputs, ${r.runSkipped} not runnable on random inputs (skipped), ${r.runDifferent.length} different${r.runDifferent.length ? ` (${r.runDifferent.slice(0, 12).join(', ')}${r.runDifferent.length > 12 ? ', …' : ''})` : ''}. (Models counted as failed here include those.)`, '');
+      }
       L.push('Most frequent failure codes (ONNX → IR): ' + Object.entries(b.toIr.failureCodes).map(([c, n]) => `${c} ${n}`).join(', '), '');
     }
   }
@@ -192,7 +219,11 @@ function markdown(res) {
 
 async function mainBench() {
   const only = opt('only', '');
+  let previous = {};
+  try { previous = JSON.parse(readFileSync(join(here, 'results.json'), 'utf8')); } catch { /* first run */ }
   const res = {
+    ...(only === 'batch' && previous.synthetic ? { synthetic: previous.synthetic } : {}),
+    ...(only === 'synthetic' && previous.batch ? { batch: previous.batch } : {}),
     date: new Date().toISOString(),
     machine: { cpu: cpus()[0]?.model ?? '?', cores: cpus().length, parallelism: availableParallelism(), memGb: totalmem() / 1024 ** 3, freeGb: freemem() / 1024 ** 3, os: `${platform()} ${release()}`, node: process.version },
   };
