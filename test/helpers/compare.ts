@@ -126,6 +126,7 @@ export function compareTensors(got: OracleTensor, want: OracleTensor, tol?: Part
       continue;
     }
     if (x === y) continue; // equal infinities too
+    if (!Number.isFinite(x) || !Number.isFinite(y)) { bad++; if (worstExcess < Infinity) { worstExcess = Infinity; worst = i; } continue; }
     const d = Math.abs(x - y);
     const limit = atol + rtol * Math.abs(y);
     if (!(d <= limit)) {
