@@ -1,5 +1,5 @@
 import { A, type Attr } from '../src/graph/attr.js';
-import { attrInts, attrString } from '../src/graph/attr-read.js';
+import { attrBool, attrInts, attrString } from '../src/graph/attr-read.js';
 import { makeTensor } from '../src/graph/tensor.js';
 import type { Value } from '../src/graph/value.js';
 import { i64Const, onnxInts } from './helpers.js';
@@ -142,8 +142,7 @@ function poolToOnnx(c: ConvertContext, op: 'MaxPool' | 'AveragePool'): void {
     c.output(0, c.emit('MaxPool', [c.input(0)], attrs)[0]!);
     for (let i = 1; i < c.node.outputs.length; i++) c.unused(i);
   } else {
-    const ex = (attrString(c.node, 'exclude-pad') ?? 'false').trim().toLowerCase();
-    if (ex === 'false' || ex === '0') attrs['count_include_pad'] = A.int(1);
+    if (!(attrBool(c.node, 'exclude-pad') ?? false)) attrs['count_include_pad'] = A.int(1);
     c.output(0, c.emit('AveragePool', [c.input(0)], attrs)[0]!);
   }
 }

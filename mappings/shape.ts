@@ -1,6 +1,6 @@
 import { A, type Attr } from '../src/graph/attr.js';
 import type { Value } from '../src/graph/value.js';
-import { i64Const, onnxInts, operandAsAttrOrInput, presentInputs } from './helpers.js';
+import { i64Const, i64Scalar, onnxInts, operandAsAttrOrInput, presentInputs } from './helpers.js';
 import { int, type ConvertContext, type OpMapping } from './spec.js';
 
 /**
@@ -87,8 +87,20 @@ export const SHAPE: readonly OpMapping[] = [
     ir: { op: 'Transpose', version: 'opset1' },
     handles: { onnx: ['perm'] },
     toIr: (c) => {
-      const perm = onnxInts(c, 'perm') ?? [];
-      c.output(0, c.emit('Transpose', [c.input(0), i64Const(c, perm)])[0]!);
+      // OpenVINO cannot load an empty input_order constant: no perm = the dims reversed.
+      let order: Value;
+      const perm = onnxInts(c, 'perm');
+      const r = c.rank(0);
+      if (perm) order = i64Const(c, perm);
+      else if (r !== null) order = i64Const(c, Array.from({ length: r }, (_, i) => BigInt(r - 1 - i)));
+      else {
+        const shape = c.emit('ShapeOf', [c.input(0)], { output_type: 'i64' }, 1, 'opset3')[0]!;
+        const rankVec = c.emit('ShapeOf', [shape], { output_type: 'i64' }, 1, 'opset3')[0]!;
+        const rank = c.emit('Squeeze', [rankVec, i64Const(c, [0n])], {}, 1, 'opset1')[0]!;
+        const last = c.emit('Subtract', [rank, i64Scalar(c, 1n)], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
+        order = c.emit('Range', [last, i64Scalar(c, -1n), i64Scalar(c, -1n)], { output_type: 'i64' }, 1, 'opset4')[0]!;
+      }
+      c.output(0, c.emit('Transpose', [c.input(0), order])[0]!);
     },
     toOnnx: (c) => {
       const perm = c.constInts(1);

@@ -69,7 +69,10 @@ export function convertModel(model: Model, opts: ConvertOptions = {}): Model {
   diags.throwIfErrors();
 
   if (opts.compressToFp16) compressToFp16(out.graph);
-  if (to === 'onnx') assignOnnxNames(out.graph);
+  if (to === 'onnx') {
+    assignOnnxNames(out.graph);
+    relaxIrScalars(out);
+  }
   completeTypes(out, diags);
   const broken = verifyGraph(out.graph);
   if (broken.length) {
@@ -85,6 +88,21 @@ function overrideInputShapes(model: Model, shapes: Record<string, Shape>, diags:
     if (!v) { diags.add('CONVERT_BAD_OPTION', 'main', { detail: `--input ${name}: the model has no input named '${name}'` }); continue; }
     const elem = v.type?.kind === 'tensor' ? v.type.elem : 'dynamic';
     v.type = tensorType(elem, shape);
+  }
+}
+
+/**
+ * An IR port without <dim> is a scalar or a dynamic-rank value (the format cannot tell them
+ * apart), so a rank-0 type read from a port of a node output is only a guess: it is dropped to
+ * unknown rank for inference to settle, rather than declared to ONNX as a scalar.
+ */
+function relaxIrScalars(model: Model): void {
+  for (const g of allGraphs(model.graph)) {
+    for (const n of g.nodes) {
+      for (const v of n.outputs) {
+        if (v.type?.kind === 'tensor' && v.type.shape !== null && v.type.shape.length === 0) v.type = tensorType(v.type.elem, null);
+      }
+    }
   }
 }
 

@@ -6,7 +6,14 @@ import { A, type Attr, type ElementTypeName } from '../../src/graph/index.js';
  * tests (mappings.test.ts) and by the engine runs (test/conformance/if.test.ts).
  */
 export interface In { elem: ElementTypeName; shape: number[]; ints?: number[]; floats?: number[] }
-export interface Sample { inputs: (In | null)[]; attrs?: Record<string, Attr>; outputs?: number; opsets?: number[] }
+export interface Sample {
+  inputs: (In | null)[];
+  attrs?: Record<string, Attr>;
+  outputs?: number;
+  opsets?: number[];
+  /** Attributes expected after ONNX → IR → ONNX when the round trip spells them differently. */
+  back?: Record<string, Attr>;
+}
 
 export const F = (...shape: number[]): In => ({ elem: 'f32', shape: shape.length ? shape : [2, 3] });
 export const B: In = { elem: 'boolean', shape: [2, 3] };
@@ -45,7 +52,7 @@ export const SAMPLES: Record<string, Sample[]> = {
   ],
   'Shape>ShapeOf': [{ inputs: [F()] }],
   'Concat>Concat': [{ inputs: [F(), F()], attrs: { axis: A.int(1) } }],
-  'Transpose>Transpose': [{ inputs: [F()], attrs: { perm: A.ints([1, 0]) } }, { inputs: [F()] }],
+  'Transpose>Transpose': [{ inputs: [F()], attrs: { perm: A.ints([1, 0]) } }, { inputs: [F()], back: { perm: A.ints([1, 0]) } }],
   'Expand>Broadcast': [{ inputs: [F(1, 3), I(2, 3)] }],
   'Tile>Tile': [{ inputs: [F(), I(2, 1)] }],
   'Slice>Slice': [{ inputs: [F(), I(0), I(1), I(1), I(1)] }],
