@@ -62,6 +62,7 @@ export const CODES = {
   IR_BODY_MISSING: E((p) => `${p.op} layer '${p.layer}' lacks <${p.body}>`),
   IR_PORTMAP_BAD: E((p) => `<${p.map}> entry ${p.entry}: ${p.detail}`),
   IR_PORTMAP_UNMAPPED: E((p) => `body Parameter '${p.param}' is not in <${p.map}>: it would never be fed`),
+  IR_IF_COND_PARAM: W((p) => `<${p.map}> feeds body Parameter '${p.param}' from the cond port (input 0), which OpenVINO does not do correctly; the writer routes it through an extra input`),
   IR_PORTMAP_OUTPUTS_DIFFER: E((p) => `then_port_map and else_port_map cover different outputs (then: ${p.then}; else: ${p.else})`),
   IR_WRITE_DIALECT: E((p) => `node ${p.op} is in the ${p.dialect} dialect; only OpenVINO (ov) nodes can be written as IR`),
   IR_WRITE_TYPE: E((p) => `${p.what} '${p.value}' has ${p.detail}; IR needs a known element type there`),

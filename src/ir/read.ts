@@ -314,9 +314,8 @@ class Reader {
       const node = graph.addNode({ dialect: 'ov', op: L.op, version: L.version, name: L.name });
       this.carryLayerMeta(L, node.meta);
       for (let k = 0; k < L.inPorts.length; k++) {
-        const v = src(L, k);
-        if (!v) this.err('IR_EDGE_BAD', L.path, { edge: `to port ${L.inPorts[k]!.attrs['id']}`, detail: 'its source produced no value' });
-        node.addInput(v ?? null);
+        // A missing source is a layer that failed to read, which has been reported already.
+        node.addInput(src(L, k) ?? null);
       }
       const vals: Value[] = [];
       L.outPorts.forEach((p, k) => {
@@ -449,6 +448,7 @@ class Reader {
         if (from < -1 || from >= t.node.inputs.length || (from === -1 && t.kind === 'if')) {
           return this.err('IR_PORTMAP_BAD', where, { map, entry, detail: `the node has no input ${ext}` });
         }
+        if (from === 0 && t.kind === 'if') this.diags.add('IR_IF_COND_PARAM', where, { map, param: String(param.meta['layerName']) });
         mapped.add(param);
         t.body.inputs.push(Object.keys(extra).length ? { param, from, extra } : { param, from });
       } else if (x.tag === 'output') {

@@ -71,6 +71,10 @@ interface WrittenIds {
 class GraphWriter {
   /** Values whose type was already reported (each is reported once, not at every port). */
   private readonly reported = new Set<Value>();
+  /** If nodes whose cond is also read by a body: the index of the extra input that carries it. */
+  private readonly condAlias = new Map<Node, number>();
+  /** Number of input ports written for each node. */
+  private readonly writtenInputs = new Map<Node, number>();
 
   constructor(readonly diags: Diagnostics, readonly consts: ConstWriter, readonly jobs: BodyJob[]) {}
 
@@ -200,6 +204,15 @@ class GraphWriter {
     writeLayerAttrs(layer, n.meta['irLayerAttrs']);
     const isIf = op === 'If';
     const isLoop = op === 'Loop' || op === 'TensorIterator';
+    // OpenVINO does not feed an If body Parameter from the cond port (input 0): it computes wrong
+    // results without a word. A body reading cond gets it through one extra input carrying the same
+    // value, as OpenVINO's own ONNX frontend does.
+    const ins = [...n.inputs];
+    if (isIf && [...n.bodies.values()].some((b) => b.inputs.some((x) => x.from === 0))) {
+      this.condAlias.set(n, ins.length);
+      ins.push(n.inputs[0] ?? null);
+    }
+    this.writtenInputs.set(n, ins.length);
     const maps = new Map<string, XMLBuilder>();
     let backEdges: XMLBuilder | null = null;
     if (isIf) {
@@ -220,9 +233,9 @@ class GraphWriter {
     };
     const writePorts = () => {
       const inRt = n.meta['irInputRtInfo'] as (XNode | undefined)[] | undefined;
-      if (n.inputs.length) {
+      if (ins.length) {
         const input = layer.ele('input');
-        n.inputs.forEach((v, k) => {
+        ins.forEach((v, k) => {
           if (v) this.port(input, k, v, path, false, inRt?.[k]);
           else input.ele('port', { id: String(k), precision: DYNAMIC_PRECISION });
           edgeTo(v, id, k, path);
@@ -231,8 +244,8 @@ class GraphWriter {
       if (n.outputs.length) {
         const output = layer.ele('output');
         n.outputs.forEach((v, k) => {
-          this.port(output, n.inputs.length + k, v, path, true, v.meta['irRtInfo'] as XNode | undefined);
-          at.set(v, { layer: id, port: n.inputs.length + k });
+          this.port(output, ins.length + k, v, path, true, v.meta['irRtInfo'] as XNode | undefined);
+          at.set(v, { layer: id, port: ins.length + k });
         });
       }
     };
@@ -263,7 +276,8 @@ class GraphWriter {
 
   /** Fills a body's port map (and back edges) once its layer ids are known. */
   portMap(j: BodyJob, ids: WrittenIds): void {
-    const nIn = j.node.inputs.length;
+    const nIn = this.writtenInputs.get(j.node) ?? j.node.inputs.length;
+    const alias = this.condAlias.get(j.node);
     const graph = j.graph;
     const isIf = canonicalOp(j.node.op) === 'If';
     const ordered = (extra: Readonly<Record<string, string>> | undefined, base: Record<string, string>): Record<string, string> => {
@@ -274,7 +288,7 @@ class GraphWriter {
     };
     // The serializer's order: input descriptions, output descriptions, then Loop's special ports.
     const input = (b: (typeof j.body.inputs)[number]) => j.portMap.ele('input', ordered(b.extra, {
-      external_port_id: String(b.from), internal_layer_id: String(ids.params[graph.inputs.indexOf(b.param)]),
+      external_port_id: String(isIf && b.from === 0 && alias !== undefined ? alias : b.from), internal_layer_id: String(ids.params[graph.inputs.indexOf(b.param)]),
     }));
     const output = (b: (typeof j.body.outputs)[number]) => j.portMap.ele('output', ordered(isIf ? undefined : b.extra, {
       external_port_id: b.to < 0 ? '-1' : String(nIn + b.to), internal_layer_id: String(ids.results[b.result]),
