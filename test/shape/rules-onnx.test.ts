@@ -96,6 +96,8 @@ const CASES: [string, string, string, In[], Record<string, Attr>, Shape[], Eleme
   ['Conv-11 test_conv_with_autopad_same: SAME_LOWER strides 2 → ceil(5/2)', 'Conv', '11', [t([1, 1, 5, 5]), t([1, 1, 3, 3])], { auto_pad: A.string('SAME_LOWER'), strides: A.ints([2, 2]) }, [[1, 1, 3, 3]], 'f32'],
   ['MaxPool-12 ceil_mode: (1,1,4,4) k3 s2 → (1,1,2,2) (onnx keeps a window starting in the padding)', 'MaxPool', '12', [t([1, 1, 4, 4])], { kernel_shape: A.ints([3, 3]), strides: A.ints([2, 2]), ceil_mode: A.int(1) }, [[1, 1, 2, 2]], 'f32'],
   ['MaxPool-12 k1 s2 pads (0,1) ceil on 3 → 3', 'MaxPool', '12', [t([1, 1, 3])], { kernel_shape: A.ints([1]), strides: A.ints([2]), pads: A.ints([0, 1]), ceil_mode: A.int(1) }, [[1, 1, 3]], 'f32'],
+  ['MaxPool-22 test_maxpool_2d_ceil_output_size_reduce_by_one: the window starting in the padding is dropped', 'MaxPool', '22', [t([1, 1, 2, 2])], { kernel_shape: A.ints([1, 1]), strides: A.ints([2, 2]), ceil_mode: A.int(1) }, [[1, 1, 1, 1]], 'f32'],
+  ['AveragePool-22 test_averagepool_2d_ceil_last_window_starts_on_pad', 'AveragePool', '22', [t([1, 3, 2, 2])], { kernel_shape: A.ints([3, 3]), strides: A.ints([3, 3]), pads: A.ints([1, 1, 1, 1]), ceil_mode: A.int(1) }, [[1, 3, 1, 1]], 'f32'],
   ['AveragePool-19 SAME_UPPER k3 s2 on 5 → 3', 'AveragePool', '19', [t([1, 1, 5])], { kernel_shape: A.ints([3]), strides: A.ints([2]), auto_pad: A.string('SAME_UPPER') }, [[1, 1, 3]], 'f32'],
   ['MaxPool-12 VALID dilations 2 k3 on 7 → 3', 'MaxPool', '12', [t([1, 1, 7])], { kernel_shape: A.ints([3]), auto_pad: A.string('VALID'), dilations: A.ints([2]) }, [[1, 1, 3]], 'f32'],
   ['GlobalAveragePool-1', 'GlobalAveragePool', '1', [t([1, 3, 5, 5])], {}, [[1, 3, 1, 1]], 'f32'],
