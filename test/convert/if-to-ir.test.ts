@@ -94,6 +94,24 @@ describe('ONNX If → IR If-8', () => {
     }
   });
 
+  it('a cond of one element but rank 2 is reshaped to [1]; a body reading cond gets its own If input', () => {
+    const b = new Builder('onnx');
+    const cond = b.input('cond', 'boolean', [1, 1]);
+    const x = b.input('x', 'f32', [2]);
+    const n = b.ifNode(b.graph, cond, ['y']);
+    const t = b.body(n, 'then_branch');
+    b.results(t, [b.op(t, 'Not', [cond], 'not_cond')]);
+    const e = b.body(n, 'else_branch');
+    b.results(e, [b.op(e, 'Not', [cond], 'not_cond2')]);
+    void x;
+    b.output(n.outputs[0]!);
+    const ir = convertModel(b.model);
+    const f = ifOf(ir);
+    expect(f.inputs[0]!.producer?.op).toBe('Reshape');
+    expect(f.inputs[1]).toBe(ir.graph.inputs[0]);
+    for (const body of f.bodies.values()) expect(body.inputs.map((x) => x.from)).toEqual([1]);
+  });
+
   it('never mutates the input model', () => {
     const b = new Builder('onnx');
     const { ifNode } = seedExample(b);
