@@ -3,6 +3,10 @@ import { CONTROL_FLOW } from './control-flow.js';
 import { CONV } from './conv.js';
 import { ELEMENTWISE } from './elementwise.js';
 import { GATHER } from './gather.js';
+import { GENERATE } from './generate.js';
+import { LINEAR } from './linear.js';
+import { PAD } from './pad.js';
+import { RNN } from './rnn.js';
 import { MATH } from './math.js';
 import { NN } from './nn.js';
 import { REDUCE } from './reduce.js';
@@ -15,4 +19,5 @@ export type { AttrRule, ConvertContext, OpMapping } from './spec.js';
 /** Every op relation ovir converts, both ways, by family. */
 export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...BASIC, ...CONTROL_FLOW, ...ELEMENTWISE, ...MATH, ...SHAPE, ...SPLIT, ...GATHER, ...REDUCE, ...NN, ...CONV,
+  ...GENERATE, ...LINEAR, ...PAD, ...RNN,
 ];

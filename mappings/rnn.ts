@@ -1,0 +1,156 @@
+import { A, type Attr } from '../src/graph/attr.js';
+import { attrFloat, attrFloats, attrInt, attrString, attrStrings } from '../src/graph/attr-read.js';
+import { byteSize } from '../src/graph/element-type.js';
+import { makeTensor } from '../src/graph/tensor.js';
+import type { Value } from '../src/graph/value.js';
+import { scalarLike } from './generate.js';
+import { i64Const, i64Scalar } from './helpers.js';
+import type { ConvertContext, OpMapping } from './spec.js';
+
+/**
+ * ONNX LSTM-7/14 ↔ IR LSTMSequence-5. What differs:
+ *  - gate order: ONNX stacks W/R/B rows as i,o,f,c; IR as f,i,c,o (a Gather of rows reorders);
+ *  - bias: ONNX B is [Wb | Rb] ([dirs, 8H]); IR B is their sum ([dirs, 4H]);
+ *  - layout: IR is batch-major (X [batch, seq, in], H/C [batch, dirs, H], Y [batch, dirs, seq, H]);
+ *    ONNX layout=0 is seq-major (X [seq, batch, in], initial_h [dirs, batch, H],
+ *    Y [seq, dirs, batch, H]); layout=1 (14+) has X [batch, seq, in], Y [batch, seq, dirs, H];
+ *  - ONNX initial_h/initial_c default to zeros and sequence_lens to the full length: IR takes all;
+ *  - activation names: ONNX Sigmoid/Tanh/Relu per direction, IR sigmoid/tanh/relu once.
+ * Peepholes (ONNX input P) and input_forget=1 have no IR counterpart.
+ */
+const ACTS: ReadonlyArray<readonly [string, string]> = [['Sigmoid', 'sigmoid'], ['Tanh', 'tanh'], ['Relu', 'relu']];
+const DIRECTIONS = ['forward', 'reverse', 'bidirectional'];
+
+/** Row indices that reorder the 4 stacked gate blocks of height h: result block k = source block order[k]. */
+function gateRows(order: readonly number[], h: number): bigint[] {
+  const out: bigint[] = [];
+  for (const g of order) for (let j = 0; j < h; j++) out.push(BigInt(g * h + j));
+  return out;
+}
+const IOFC_TO_FICO = [2, 0, 3, 1];
+const FICO_TO_IOFC = [1, 3, 0, 2];
+
+/** A zero tensor constant of element type `elem`. */
+function zeros(c: ConvertContext, elem: string, dims: number[]): Value | null {
+  const n = dims.reduce((p, d) => p * d, 1);
+  try {
+    return c.constant(makeTensor(elem as Parameters<typeof makeTensor>[0], dims, new Uint8Array(byteSize(elem as Parameters<typeof byteSize>[0], n))));
+  } catch {
+    c.error(`no zero constant of type ${elem}`);
+    return null;
+  }
+}
+
+function lstmToIr(c: ConvertContext): void {
+  const hs = attrInt(c.node, 'hidden_size');
+  if (hs === undefined) { c.error("attribute 'hidden_size' is required"); return; }
+  const h = Number(hs);
+  const direction = attrString(c.node, 'direction') ?? 'forward';
+  if (!DIRECTIONS.includes(direction)) { c.unsupportedAttr('direction', direction); return; }
+  const dirs = direction === 'bidirectional' ? 2 : 1;
+  const layout = attrInt(c.node, 'layout') ?? 0n;
+  if (layout !== 0n && layout !== 1n) { c.unsupportedAttr('layout', String(layout)); return; }
+  if ((attrInt(c.node, 'input_forget') ?? 0n) !== 0n) { c.unsupportedAttr('input_forget', '1', 'IR LSTMSequence does not couple input and forget gates'); return; }
+  if (c.numInputs > 7 && c.input(7)) { c.error('peephole weights (input P) have no IR LSTMSequence counterpart'); return; }
+  const acts = attrStrings(c.node, 'activations') ?? ['Sigmoid', 'Tanh', 'Tanh'];
+  if (acts.length !== 3 * dirs || (dirs === 2 && acts.slice(0, 3).join() !== acts.slice(3).join())) {
+    c.unsupportedAttr('activations', acts.join(','), 'IR LSTMSequence takes one set of three activations for all directions');
+    return;
+  }
+  const irActs = acts.slice(0, 3).map((a) => ACTS.find(([o]) => o === a)?.[1]);
+  if (irActs.some((a) => a === undefined)) { c.unsupportedAttr('activations', acts.join(','), 'IR LSTMSequence has sigmoid, tanh, relu'); return; }
+  const alpha = attrFloats(c.node, 'activation_alpha');
+  const beta = attrFloats(c.node, 'activation_beta');
+  const clip = attrFloat(c.node, 'clip');
+  const elem = c.elem(0) ?? c.elem(1);
+  if (elem === null) { c.error('LSTM needs the element type of X or W to be known'); return; }
+
+  const tr = (v: Value, perm: bigint[]): Value => c.emit('Transpose', [v, i64Const(c, perm)], {}, 1, 'opset1')[0]!;
+  const seqMajor = layout === 0n;
+  const x = seqMajor ? tr(c.input(0)!, [1n, 0n, 2n]) : c.input(0)!;
+  const shape = c.emit('ShapeOf', [x], { output_type: 'i64' }, 1, 'opset3')[0]!;
+  const dim = (i: bigint): Value => c.emit('Gather', [shape, i64Const(c, [i]), i64Scalar(c, 0n)], { batch_dims: '0' }, 1, 'opset8')[0]!;
+  const batch = dim(0n);
+  const state = (i: number): Value | null => {
+    if (c.numInputs > i && c.input(i)) return seqMajor ? tr(c.input(i)!, [1n, 0n, 2n]) : c.input(i)!;
+    const zero = scalarLike(c, c.elem(0) === null ? 1 : 0, 0, 'a zero initial state');
+    if (!zero) return null;
+    const target = c.emit('Concat', [batch, i64Const(c, [BigInt(dirs), BigInt(h)])], { axis: '0' }, 1, 'opset1')[0]!;
+    return c.emit('Broadcast', [zero, target], { mode: 'numpy' }, 1, 'opset3')[0]!;
+  };
+  const h0 = state(5);
+  const c0 = state(6);
+  if (!h0 || !c0) return;
+  const lens = c.numInputs > 4 && c.input(4)
+    ? c.input(4)!
+    : c.emit('Broadcast', [dim(1n), batch], { mode: 'numpy' }, 1, 'opset3')[0]!;
+  const rows = i64Const(c, gateRows(IOFC_TO_FICO, h));
+  const reorder = (v: Value): Value => c.emit('Gather', [v, rows, i64Scalar(c, 1n)], { batch_dims: '0' }, 1, 'opset8')[0]!;
+  const w = reorder(c.input(1)!);
+  const r = reorder(c.input(2)!);
+  let b: Value | null;
+  if (c.numInputs > 3 && c.input(3)) {
+    const halves = c.emit('Split', [c.input(3), i64Scalar(c, 1n)], { num_splits: '2' }, 2, 'opset1');
+    b = reorder(c.emit('Add', [halves[0]!, halves[1]!], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!);
+  } else {
+    b = zeros(c, elem, [dirs, 4 * h]);
+  }
+  if (!b) return;
+  const attrs: Record<string, string> = { hidden_size: String(h), direction, activations: irActs.join(','), activations_alpha: (alpha ?? []).join(','), activations_beta: (beta ?? []).join(','), clip: String(clip ?? 0) };
+  const [y, yh, yc] = c.emit('LSTMSequence', [x, h0, c0, lens, w, r, b], attrs, 3, 'opset5');
+  const outs = [seqMajor ? tr(y!, [2n, 1n, 0n, 3n]) : tr(y!, [0n, 2n, 1n, 3n])];
+  for (const s of [yh!, yc!]) outs.push(seqMajor ? tr(s, [1n, 0n, 2n]) : s);
+  c.node.outputs.forEach((o, i) => {
+    if (o.uses.length === 0 && !o.graph.outputs.includes(o)) c.unused(i);
+    else c.output(i, outs[i]!);
+  });
+}
+
+function lstmToOnnx(c: ConvertContext): void {
+  const h = Number(attrInt(c.node, 'hidden_size') ?? -1n);
+  if (h < 0) { c.error("attribute 'hidden_size' is required"); return; }
+  const direction = attrString(c.node, 'direction')?.trim() ?? 'forward';
+  if (!DIRECTIONS.includes(direction)) { c.unsupportedAttr('direction', direction); return; }
+  const dirs = direction === 'bidirectional' ? 2 : 1;
+  const irActs = attrStrings(c.node, 'activations')?.map((s) => s.trim()) ?? ['sigmoid', 'tanh', 'tanh'];
+  const acts = irActs.map((a) => ACTS.find(([, i]) => i === a)?.[0]);
+  if (acts.length !== 3 || acts.some((a) => a === undefined)) { c.unsupportedAttr('activations', irActs.join(','), 'ONNX LSTM takes three of Sigmoid, Tanh, Relu here'); return; }
+  const alpha = attrFloats(c.node, 'activations_alpha') ?? [];
+  const beta = attrFloats(c.node, 'activations_beta') ?? [];
+  const clip = attrFloat(c.node, 'clip') ?? 0;
+  const elem = c.elem(0);
+  if (elem === null) { c.error('LSTMSequence needs the element type of X to be known'); return; }
+
+  const tr = (v: Value, perm: number[]): Value => c.emit('Transpose', [v], { perm: A.ints(perm) })[0]!;
+  const rows = i64Const(c, gateRows(FICO_TO_IOFC, h));
+  const reorder = (v: Value): Value => c.emit('Gather', [v, rows], { axis: A.int(1) })[0]!;
+  const zero = zeros(c, elem, [dirs, 4 * h]);
+  if (!zero) return;
+  const b = c.emit('Concat', [reorder(c.input(6)!), zero], { axis: A.int(1) })[0]!;
+  const lens = c.elem(3) === 'i32' ? c.input(3)! : c.emit('Cast', [c.input(3)], { to: A.int(6) })[0]!;
+  const inputs = [tr(c.input(0)!, [1, 0, 2]), reorder(c.input(4)!), reorder(c.input(5)!), b, lens, tr(c.input(1)!, [1, 0, 2]), tr(c.input(2)!, [1, 0, 2])];
+  const attrs = new Map<string, Attr>([['hidden_size', A.int(h)]]);
+  if (direction !== 'forward') attrs.set('direction', A.string(direction));
+  if (irActs.join() !== 'sigmoid,tanh,tanh') attrs.set('activations', A.strings(Array.from({ length: dirs }, () => acts as string[]).flat()));
+  if (alpha.length) attrs.set('activation_alpha', A.floats(alpha));
+  if (beta.length) attrs.set('activation_beta', A.floats(beta));
+  if (clip !== 0) attrs.set('clip', A.float(clip));
+  const [y, yh, yc] = c.emit('LSTM', inputs, attrs, 3);
+  c.output(0, tr(y!, [2, 1, 0, 3]));
+  c.output(1, tr(yh!, [1, 0, 2]));
+  c.output(2, tr(yc!, [1, 0, 2]));
+}
+
+export const RNN: readonly OpMapping[] = [
+  {
+    onnx: { op: 'LSTM', since: 7 },
+    ir: { op: 'LSTMSequence', version: 'opset5' },
+    handles: {
+      onnx: ['hidden_size', 'direction', 'layout', 'input_forget', 'activations', 'activation_alpha', 'activation_beta', 'clip'],
+      ir: ['hidden_size', 'direction', 'activations', 'activations_alpha', 'activations_beta', 'clip'],
+    },
+    note: 'gate order iofc ↔ fico, B = Wb + Rb, seq-major ↔ batch-major (Transposes), default states/lengths made explicit',
+    toIr: lstmToIr,
+    toOnnx: lstmToOnnx,
+  },
+];
