@@ -13,6 +13,7 @@ import { formatAttr } from './attr-format.js';
 import { ConstWriter } from './const-writer.js';
 import { canonicalOp, irTypeName } from './op-names.js';
 import { joinPortNames } from './port-names.js';
+import { stdSort } from './std-sort.js';
 import { formatShapeText, formatStaticShapeText } from './shape-text.js';
 import type { XNode } from './xml-tree.js';
 
@@ -58,8 +59,18 @@ export function writeIr(model: Model): { xml: string; bin: Uint8Array[] } {
     w.portMap(j, ids);
   }
   diags.throwIfErrors();
-  const xml = doc.end({ prettyPrint: true, indent: '\t', newline: '\n', spaceBeforeSlash: true });
+  const xml = pugixmlAttributes(doc.end({ prettyPrint: true, indent: '\t', newline: '\n', spaceBeforeSlash: true }));
   return { xml: xml.endsWith('\n') ? xml : xml + '\n', bin: consts.chunks };
+}
+
+/**
+ * Attribute values escaped as pugixml (OpenVINO's XML library) escapes them: '>' left as is, and
+ * control characters as character references, so that a name with a tab or newline survives
+ * (xmlbuilder2 writes those raw, and XML readers normalize raw ones to spaces).
+ */
+function pugixmlAttributes(xml: string): string {
+  return xml.replace(/="([^"]*)"/g, (_, v: string) =>
+    `="${v.replace(/&gt;/g, '>').replace(/[\u0000-\u001f]/g, (c) => `&#${c.charCodeAt(0)};`)}"`);
 }
 
 /** Layer ids of a written graph: body Parameter index → id, Result index → id. */
@@ -78,23 +89,54 @@ class GraphWriter {
 
   constructor(readonly diags: Diagnostics, readonly consts: ConstWriter, readonly jobs: BodyJob[]) {}
 
+  /**
+   * The serializer's layer order: Parameters in model order; then every other op in the order of
+   * OpenVINO's topological sort (depth-first from the Results, last Result first, inputs in order,
+   * a Const where it is first reached); then Results in model order. Nodes that reach no Result
+   * (OpenVINO would have dropped them) and unused Consts follow the rest, in graph order.
+   */
   private plan(g: Graph): Planned[] {
     const out: Planned[] = [];
     let id = 0;
     for (const v of g.inputs) out.push({ kind: 'param', id: id++, value: v });
     const initSet = new Set(g.initializers);
     const emitted = new Set<Value>();
+    const done = new Set<Node>();
     const constOf = (v: Value | null) => {
       if (v && initSet.has(v) && !emitted.has(v)) {
         emitted.add(v);
         out.push({ kind: 'const', id: id++, value: v });
       }
     };
-    for (const n of g.nodes) {
-      n.inputs.forEach(constOf);
-      out.push({ kind: 'node', id: id++, node: n });
+    const own = new Set(g.nodes);
+    const visit = (root: Node) => {
+      if (done.has(root)) return;
+      const stack: { n: Node; next: number }[] = [{ n: root, next: 0 }];
+      const onStack = new Set<Node>([root]);
+      while (stack.length) {
+        const top = stack[stack.length - 1]!;
+        if (top.next < top.n.inputs.length) {
+          const v = top.n.inputs[top.next++]!;
+          constOf(v);
+          const p = v?.producer;
+          if (p && own.has(p) && !done.has(p) && !onStack.has(p)) {
+            onStack.add(p);
+            stack.push({ n: p, next: 0 });
+          }
+        } else {
+          stack.pop();
+          onStack.delete(top.n);
+          done.add(top.n);
+          out.push({ kind: 'node', id: id++, node: top.n });
+        }
+      }
+    };
+    for (let i = g.outputs.length - 1; i >= 0; i--) {
+      const v = g.outputs[i]!;
+      constOf(v);
+      if (v.producer && own.has(v.producer)) visit(v.producer);
     }
-    g.outputs.forEach(constOf);
+    for (const n of g.nodes) visit(n);
     g.initializers.forEach(constOf);
     g.outputs.forEach((v, index) => out.push({ kind: 'result', id: id++, index, value: v }));
     return out;
@@ -182,7 +224,9 @@ class GraphWriter {
         ids.results[item.index] = item.id;
       }
     }
-    edges.sort((a, b) => a.from - b.from);
+    // Edges are listed consumer by consumer in layer order, then std::sort-ed by source layer.
+    edges.sort((a, b) => a.to - b.to);
+    stdSort(edges, (a, b) => a.from < b.from);
     const edgesEl = el.ele('edges');
     for (const e of edges) {
       edgesEl.ele('edge', { 'from-layer': String(e.from), 'from-port': String(e.fromPort), 'to-layer': String(e.to), 'to-port': String(e.toPort) });
