@@ -56,4 +56,9 @@ export const BASIC: readonly OpMapping[] = [
       string('round_mode').onnxOnly().default('up').onlyValues('up'),
     ],
   },
+  {
+    onnx: { op: 'CastLike', since: 15 },
+    ir: { op: 'ConvertLike', version: 'opset1' },
+    attrs: [int('saturate').onnxOnly().default(1n).onlyValues(1n), string('round_mode').onnxOnly().default('up').onlyValues('up')],
+  },
 ];

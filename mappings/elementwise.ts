@@ -39,13 +39,18 @@ export const ELEMENTWISE: readonly OpMapping[] = [
     onnx: { op: 'Div', since: 1 },
     ir: { op: 'Divide', version: 'opset1' },
     attrs: [NUMPY_BROADCAST, { ir: 'm_pythondiv', kind: 'string', irValues: ['false', 'true'] }],
-    note: 'm_pythondiv="true" floors integer quotients; read back only for float types',
+    note: 'm_pythondiv="true" floors integer quotients: back to ONNX as Div(a - Mod(a, b), b)',
     toOnnx: (c) => {
       const python = c.node.attrs.get('m_pythondiv');
       const floors = python === undefined || (python.type === 'raw' ? python.value.trim() !== 'false' : python.type === 'bool' ? python.value : true);
       const elem = c.elem(0);
       if (floors && (elem === null || !/^(f|bf)/.test(elem))) {
-        c.unsupportedAttr('m_pythondiv', 'true', `floor division of ${elem ?? 'unknown'} values has no single ONNX op (ONNX Div truncates)`);
+        // Integer floor division: a - floormod(a, b) is a multiple of b, so ONNX's truncating
+        // Div of it is exact. ONNX Mod (fmod=0) takes the divisor's sign: a floor modulo.
+        if (c.opset < 10) { c.unsupportedAttr('m_pythondiv', 'true', 'integer floor division needs ONNX Mod (opset 10 or later)'); return; }
+        const m = c.emit('Mod', [c.input(0), c.input(1)])[0]!;
+        const d = c.emit('Sub', [c.input(0), m])[0]!;
+        c.output(0, c.emit('Div', [d, c.input(1)])[0]!);
         return;
       }
       c.output(0, c.emit('Div', [c.input(0), c.input(1)])[0]!);

@@ -112,7 +112,8 @@ export const SHAPE: readonly OpMapping[] = [
   {
     onnx: { op: 'Expand', since: 8 },
     ir: { op: 'Broadcast', version: 'opset3' },
-    attrs: [{ ir: 'mode', kind: 'string', irValues: ['bidirectional'] }],
+    // Where numpy mode is valid (data broadcasts to the target shape) bidirectional gives the same.
+    attrs: [{ ir: 'mode', kind: 'string', irValues: ['bidirectional', 'numpy'] }],
   },
   {
     onnx: { op: 'Tile', since: 6 },

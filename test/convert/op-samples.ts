@@ -30,6 +30,7 @@ export const SAMPLES: Record<string, Sample[]> = {
   'Constant>Const': [],
   'If>If': [], // If has its own suite (if-to-ir / if-to-onnx)
   'Identity>Identity': unary,
+  'CastLike>ConvertLike': [{ inputs: [F(), { elem: 'i64', shape: [1] }] }],
   'Cast>Convert': [{ inputs: [F()], attrs: { to: A.int(7) } }, { inputs: [F()], attrs: { to: A.int(9) }, opsets: [13, 19, 21] }],
   'Add>Add': binary, 'Sub>Subtract': binary, 'Mul>Multiply': binary, 'Div>Divide': binary, 'Pow>Power': binary,
   'Equal>Equal': binary, 'Greater>Greater': binary, 'Less>Less': binary,
