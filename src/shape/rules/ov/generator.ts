@@ -2,7 +2,7 @@ import { fromIrElementType, type ElementTypeName } from '../../../graph/element-
 import { isStatic, type Dim } from '../../../graph/shape.js';
 import { mulDims } from '../../dim.js';
 import { out, type InferFn, type Rule, type RuleContext } from '../../rule.js';
-import { shapeFromInput, strAttr } from '../common.js';
+import { intAttr, shapeFromInput, strAttr } from '../common.js';
 
 /** OpenVINO generators and gathers: Eye-9, RandomUniform-8, GatherND-5/8. */
 function outputType(c: RuleContext, fallback: ElementTypeName): ElementTypeName {
@@ -26,7 +26,7 @@ const randomUniform: InferFn = (c) => {
 const gatherNd: InferFn = (c) => {
   const data = c.shape(0);
   const idx = c.shape(1);
-  const b = Number(strAttr(c, 'batch_dims', '0'));
+  const b = intAttr(c, 'batch_dims', 0);
   if (data === null || idx === null || idx.length === 0) return [out(c.elem(0), null)];
   const last = idx[idx.length - 1]!;
   if (!isStatic(last)) return [out(c.elem(0), null)];

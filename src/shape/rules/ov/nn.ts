@@ -224,6 +224,14 @@ const gridSample: InferFn = (c) => {
 
 const roiAlign: InferFn = (c) => [out(c.elem(0), [c.shape(1)?.[0] ?? null, c.shape(0)?.[1] ?? null, intAttr(c, 'pooled_h', 1), intAttr(c, 'pooled_w', 1)])];
 
+/** ScaledDotProductAttention-13: query's shape with value's last dim (batch dims broadcast). */
+const sdpa: InferFn = (c) => {
+  const q = c.shape(0);
+  const v = c.shape(2);
+  if (q === null || q.length === 0) return [out(c.elem(0), null)];
+  return [out(c.elem(0), [...q.slice(0, -1), v === null || v.length === 0 ? null : v[v.length - 1]!])];
+};
+
 export const ovNnRules: Rule[] = [
   { dialect: 'ov', op: 'ConvolutionBackpropData', since: 1, infer: convBackprop(false) },
   { dialect: 'ov', op: 'GroupConvolutionBackpropData', since: 1, infer: convBackprop(true) },
@@ -232,6 +240,8 @@ export const ovNnRules: Rule[] = [
   { dialect: 'ov', op: 'ROIAlign', since: 3, infer: roiAlign },
   { dialect: 'ov', op: 'FakeQuantize', since: 1, infer: (c) => [out(c.elem(0), c.shape(0))] },
   { dialect: 'ov', op: 'Reverse', since: 1, infer: (c) => [out(c.elem(0), c.shape(0))] },
+  { dialect: 'ov', op: 'GroupNormalization', since: 12, infer: (c) => [out(c.elem(0), c.shape(0))] },
+  { dialect: 'ov', op: 'ScaledDotProductAttention', since: 13, infer: sdpa },
   { dialect: 'ov', op: 'Convolution', since: 1, infer: convolution(false) },
   { dialect: 'ov', op: 'GroupConvolution', since: 1, infer: convolution(true) },
   ...family('ov', ['MaxPool', 'AvgPool'], 1, pool),
