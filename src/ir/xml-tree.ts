@@ -20,7 +20,9 @@ const PARSER = new XMLParser({
   // by decodeEntities below, and any DTD is refused before parsing.
   processEntities: false,
   htmlEntities: false,
-  trimValues: true,
+  // Attribute values are kept exactly (a layer name may have spaces at its ends); whitespace-only
+  // text between elements is dropped below.
+  trimValues: false,
   ignoreDeclaration: true,
   ignorePiTags: true,
   maxNestedTags: 1e9,
@@ -69,7 +71,8 @@ export function parseXml(text: string): XmlParseResult {
       for (const key of Object.keys(item)) {
         if (key === ':@') continue;
         if (key === '#text') {
-          into.text += decodeEntities(String(item[key]));
+          const t = String(item[key]);
+          if (t.trim() !== '') into.text += decodeEntities(t);
           continue;
         }
         const rawAttrs = (item[':@'] ?? {}) as Record<string, unknown>;

@@ -36,6 +36,12 @@ describe('readIr: the file', () => {
     expect(m.graph.inputs[0]!.meta['layerName']).toBe('a&b<"c"');
   });
 
+  it('keeps attribute values exactly, spaces included', () => {
+    const m = readIr(netXml([param(0, ' x '), relu(1), result(2)], [[0, 0, 1, 0], [1, 1, 2, 0]]), null);
+    expect(m.graph.inputs[0]!.meta['layerName']).toBe(' x ');
+    expect(m.graph.inputs[0]!.names).toEqual(['x']);
+  });
+
   it('takes bytes as well as text', () => {
     expect(readIr(new TextEncoder().encode(simpleNet()), null).graph.nodes).toHaveLength(1);
   });
