@@ -86,6 +86,9 @@ const CASES: [string, string, string, In[], Record<string, Attr>, Shape[], Eleme
     { strides: raw('2,2'), pads_begin: raw('0,0'), pads_end: raw('0,0'), dilations: raw('1,1') }, [[1, 2, 7, 7]], 'f32'],
   ['Interpolate-11 sizes on axes (2,3)', 'Interpolate', 'opset11', [t([1, 1, 4, 4]), k([8, 6]), k([2, 3])], { shape_calculation_mode: raw('sizes') }, [[1, 1, 8, 6]], 'f32'],
   ['GridSample-9: [N, C, grid H, grid W]', 'GridSample', 'opset9', [t([1, 3, 8, 8]), t([1, 4, 5, 2])], {}, [[1, 3, 4, 5]], 'f32'],
+  ['Unique-10 without axis on (3,3): [1..9] [1..9] [9] [1..9]', 'Unique', 'opset10', [t([3, 3])], {}, [[iv(1, 9)], [iv(1, 9)], [9], [iv(1, 9)]], 'f32'],
+  ['Unique-10 axis 1 on (2,4,2): [2,1..4,2] [1..16] [4] [1..16]', 'Unique', 'opset10', [t([2, 4, 2]), k([1], [])], {}, [[2, iv(1, 4), 2], [iv(1, 16)], [4], [iv(1, 16)]], 'f32'],
+  ['ReduceSum-1 two runtime axes, keep_dims=false: dynamic rank (axes may repeat)', 'ReduceSum', 'opset1', [t([3, 4, 5]), t([2], 'i64')], { keep_dims: raw('false') }, [null], 'f32'],
   ['StridedSlice-1 begin (1,0) end (3,2) on (1..8,5) → (0..2,2)', 'StridedSlice', 'opset1', [t([iv(1, 8), 5]), k([1, 0]), k([3, 2]), k([1, 1])], { begin_mask: raw('0,0'), end_mask: raw('0,0') }, [[iv(0, 2), 2]], 'f32'],
   ['StridedSlice-1 masks: new axis, shrink, end mask', 'StridedSlice', 'opset1', [t([4, 5, 6]), k([0, 1, 0]), k([0, 0, 3]), k([1, 1, 1])],
     { begin_mask: raw('0,0,1'), end_mask: raw('0,1,0'), new_axis_mask: raw('1,0,0'), shrink_axis_mask: raw('0,0,0') }, [[1, 3, 3, 6]], 'f32'],
@@ -122,6 +125,18 @@ describe('OpenVINO shape rules (validate_and_infer_types)', () => {
     expect(errors(r)).toEqual([]);
     expect(r.values.get(cat)).toEqual([iv(2, 10), -1]);
     expect(shapeOf(r, y)).toEqual([iv(2, 10), iv(1, 15)]);
+  });
+
+  it('VariadicSplit splits shape data (grouped ConvTranspose weights: Reshape to [G, C/G, …])', () => {
+    const b = new B('ov', 'opset1');
+    const w = b.input('w', 'f32', [2, 1, 3, 3]);
+    const shape = b.node('ShapeOf', [w], {}, { version: 'opset3' }).outputs[0]!;
+    const parts = b.node('VariadicSplit', [shape, b.i64([0], []), b.i64([1, -1])], {}, { outputs: 2 }).outputs;
+    const cat = b.node('Concat', [b.i64([2]), b.i64([1]), parts[1]!], { axis: A.raw('0') }).outputs[0]!;
+    const y = b.node('Reshape', [w, cat], { special_zero: A.raw('false') }).outputs[0]!;
+    const r = b.infer();
+    expect(r.values.get(parts[1]!)).toEqual([1, 3, 3]);
+    expect(shapeOf(r, y)).toEqual([2, 1, 1, 3, 3]);
   });
 
   it('an IR version that is not opsetN finds no rule: info, outputs as declared', () => {

@@ -124,3 +124,12 @@ export function matmulShape(c: RuleContext, a: Shape, b: Shape, ta: boolean, tb:
   if (b.length > 1) dims.push(b2[b2.length - 1]!);
   return dims;
 }
+
+/** The data of a 1-D tensor split into parts of static sizes (shape data split by VariadicSplit). */
+export function splitValue(v: PartialValue | null, s: Shape, sizes: readonly (Dim | null)[] | null): PartialValue[] | null {
+  if (!v || !s || s.length !== 1 || !sizes || !sizes.every((d) => typeof d === 'number')) return null;
+  const out: PartialValue[] = [];
+  let at = 0;
+  for (const n of sizes as number[]) { out.push(v.slice(at, at + n)); at += n; }
+  return at === v.length ? out : null;
+}

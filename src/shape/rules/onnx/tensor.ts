@@ -6,7 +6,7 @@ import { mulDims, shapeProduct, sliceDim, solveMinusOne } from '../../dim.js';
 import { partialFromTensor, toDimNumber } from '../../partial.js';
 import { out, type InferFn, type PartialValue, type Rule, type RuleContext } from '../../rule.js';
 import { axisOr, broadcastOr, intAttr, intsAttr, shapeAsValue, shapeFromInput } from '../common.js';
-import { concatShapes, concatValues, gatherShape, gatherValue, rangeLength, scalarOf } from '../shared.js';
+import { concatShapes, concatValues, gatherShape, gatherValue, rangeLength, scalarOf, splitValue } from '../shared.js';
 
 /**
  * ONNX tensor-manipulation ops (onnx/defs/tensor), each following onnx's shape inference for
@@ -169,7 +169,8 @@ const split: InferFn = (c) => {
   }
   if (sizes.length !== n) c.error(`split has ${sizes.length} sizes for ${n} outputs`);
   if (isStatic(d) && sizes.reduce((a, b) => a + b, 0) !== d) c.error(`split sizes sum to ${sizes.reduce((a, b) => a + b, 0)}, dimension is ${d}`);
-  return c.node.outputs.map((_, k) => out(c.elem(0), s.map((x, i) => (i === axis ? sizes![k] ?? null : x))));
+  const parts = splitValue(c.value(0), s, sizes);
+  return c.node.outputs.map((_, k) => out(c.elem(0), s.map((x, i) => (i === axis ? sizes![k] ?? null : x)), parts?.[k] ?? null));
 };
 
 const transpose: InferFn = (c) => {

@@ -1,6 +1,6 @@
 import { fromIrElementType, type ElementTypeName } from '../../../graph/element-type.js';
-import { isStatic, type Dim } from '../../../graph/shape.js';
-import { mulDims } from '../../dim.js';
+import { interval, isStatic, type Dim, type Shape } from '../../../graph/shape.js';
+import { dimRange, mulDims, normAxis } from '../../dim.js';
 import { out, type InferFn, type Rule, type RuleContext } from '../../rule.js';
 import { intAttr, shapeFromInput, strAttr } from '../common.js';
 
@@ -36,7 +36,29 @@ const gatherNd: InferFn = (c) => {
   return [out(c.elem(0), [batch, ...idx.slice(b, -1), ...tail])];
 };
 
+/**
+ * Unique-10: unique elements [1..n] (n = element count; along `axis`: that dim becomes 1..d), and
+ * indices / counts [1..n]; the reverse indices have one entry per element (per slice along axis).
+ */
+const unique: InferFn = (c) => {
+  const x = c.shape(0);
+  const idx = fromIrElementType(strAttr(c, 'index_element_type', 'i64'))?.name ?? 'i64';
+  const cnt = fromIrElementType(strAttr(c, 'count_element_type', 'i64'))?.name ?? 'i64';
+  const numel = x === null ? null : x.reduce<Dim>((a, d) => mulDims(a, d, true), 1);
+  const atLeastOne = (d: Dim): Dim => (isStatic(d) ? (d === 0 ? 0 : interval(1, d)) : d === null ? null : interval(Math.min(1, dimRange(d)[0]), dimRange(d)[1]));
+  const axisV = c.has(1) ? c.ints(1) : undefined;
+  let first: Shape = x === null ? null : [atLeastOne(numel)];
+  let rev: Shape = x === null ? null : [numel];
+  if (axisV !== undefined) {
+    const a = x === null || axisV === null ? undefined : normAxis(axisV[0]!, x.length);
+    first = x === null || a === undefined ? null : x.map((d, i) => (i === a ? atLeastOne(d) : d));
+    rev = x === null || a === undefined ? [null] : [x[a]!];
+  }
+  return [out(c.elem(0), first), out(idx, [atLeastOne(numel)]), out(idx, rev), out(cnt, [atLeastOne(numel)])];
+};
+
 export const ovGeneratorRules: Rule[] = [
+  { dialect: 'ov', op: 'Unique', since: 10, infer: unique },
   { dialect: 'ov', op: 'Eye', since: 9, infer: eye },
   { dialect: 'ov', op: 'RandomUniform', since: 8, infer: randomUniform },
   { dialect: 'ov', op: 'GatherND', since: 5, infer: gatherNd },

@@ -5,7 +5,7 @@ import { normalizeAxes, ovNumpyBroadcast } from '../../broadcast.js';
 import { dimRange, divDims, mergeDim, shapeProduct, sliceDim, solveMinusOne } from '../../dim.js';
 import { out, type InferFn, type PartialValue, type Rule, type RuleContext } from '../../rule.js';
 import { upTo } from './nn.js';
-import { concatShapes, concatValues, gatherShape, gatherValue, rangeLength, scalarOf } from '../shared.js';
+import { concatShapes, concatValues, gatherShape, gatherValue, rangeLength, scalarOf, splitValue } from '../shared.js';
 import { axisOr, broadcastOr, intAttr, intsAttr, shapeAsValue, shapeFromInput, strAttr } from '../common.js';
 
 /**
@@ -25,10 +25,10 @@ const squeeze: InferFn = (c) => {
   }
   const axes = c.ints(1);
   if (axes === null) {
-    // axes unknown but counted: the rank drops by their number (OpenVINO gives every dim ?)
+    // one axis unknown: the rank drops by one (OpenVINO gives every dim ?); several may repeat
     const n = c.shape(1);
     const count = n === null ? null : n.length === 0 ? 1 : n[0];
-    return [out(c.elem(0), typeof count === 'number' && count <= s.length ? Array.from({ length: s.length - count }, () => null) : null)];
+    return [out(c.elem(0), count === 1 && s.length > 0 ? Array.from({ length: s.length - 1 }, () => null) : null)];
   }
   const norm = normalizeAxes([...new Set(axes)], s.length);
   if (typeof norm === 'string') { c.error(norm); return [out(c.elem(0), null)]; }
@@ -114,7 +114,8 @@ function splitOutputs(c: RuleContext, sizes: (Dim | null)[] | null, axisInput: n
   if (!axisV) return c.node.outputs.map(() => out(c.elem(0), s.map(() => null)));
   const axis = axisOr(c, axisV[0]!, s.length);
   if (axis === undefined) return [];
-  return Array.from({ length: n }, (_, k) => out(c.elem(0), s.map((d, i) => (i === axis ? (sizes ? sizes[k] ?? null : null) : d))));
+  const parts = splitValue(c.value(0), s, sizes);
+  return Array.from({ length: n }, (_, k) => out(c.elem(0), s.map((d, i) => (i === axis ? (sizes ? sizes[k] ?? null : null) : d)), parts?.[k] ?? null));
 }
 
 const split: InferFn = (c) => {

@@ -14,11 +14,13 @@ const reduce: InferFn = (c) => {
   const axes = c.ints(1);
   const s = c.shape(0);
   if (axes !== null && axes.length === 0) return [out(c.elem(0), s, c.value(0))];
-  // axes unknown: keep_dims keeps the rank; otherwise the rank drops by the number of axes
+  // axes unknown: keep_dims keeps the rank; otherwise one axis drops one dim, and several give a
+  // dynamic rank (they may repeat) — as OpenVINO (checked: [?,?] for one axis of rank 3, [...] for two)
   const n = c.shape(1);
   if (axes === null && s !== null && !keep && n !== null && n.length <= 1) {
     const count = n.length === 0 ? 1 : n[0];
-    if (typeof count === 'number') return [out(c.elem(0), Array.from({ length: Math.max(0, s.length - count) }, () => null))];
+    if (count === 1) return [out(c.elem(0), Array.from({ length: Math.max(0, s.length - 1) }, () => null))];
+    return [out(c.elem(0), null)];
   }
   return [out(c.elem(0), reduceShape(c, s, axes, keep, false), reduceValue(c.node.op, c.value(0), s, true))];
 };
