@@ -68,7 +68,6 @@ export const CODES = {
   IR_WRITE_TYPE: E((p) => `${p.what} '${p.value}' has ${p.detail}; IR needs a known element type there`),
   IR_WRITE_ATTR: E((p) => `${p.op}: attribute '${p.attr}' of kind ${p.kind} has no IR form`),
   IR_WRITE_GRAPH: E((p) => `${p.detail}`),
-  IR_WRITE_UNKNOWN_TYPE: { severity: 'info', message: (p) => `value '${p.value}' has no known type: its port is written with precision ${p.precision} and no dims (OpenVINO re-infers it)` },
 
   // ── conversion (src/convert, mappings/) ───────────────────────────────────────
   CONVERT_UNSUPPORTED_OP: E((p) => `${p.op} (${p.dialect} ${p.version}) has no conversion to ${p.target}${p.detail ? ': ' + p.detail : ''}`),
