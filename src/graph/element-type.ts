@@ -29,6 +29,8 @@ export interface ElementTypeInfo {
   readonly bits: number;
   readonly packing: Packing;
   readonly kind: 'float' | 'int' | 'uint' | 'bool' | 'string' | 'complex' | 'dynamic';
+  /** Types OpenVINO stores in fixed blocks: `elements` per `bytes` (u3: 8 in 3 bytes, u6: 4 in 3). */
+  readonly block?: { readonly elements: number; readonly bytes: number };
 }
 
 const T = (
@@ -64,8 +66,8 @@ export const ELEMENT_TYPES: readonly ElementTypeInfo[] = [
   T('u2', 25, 'uint2', 'U2', 2, 'uint', 'low-bits-first'),
   T('i2', 26, 'int2', null, 2, 'int', 'low-bits-first'),
   T('u1', null, null, 'BIN', 1, 'uint', 'msb-first'),
-  T('u3', null, null, 'U3', 3, 'uint', 'byte'),
-  T('u6', null, null, 'U6', 6, 'uint', 'byte'),
+  { ...T('u3', null, null, 'U3', 3, 'uint', 'byte'), block: { elements: 8, bytes: 3 } },
+  { ...T('u6', null, null, 'U6', 6, 'uint', 'byte'), block: { elements: 4, bytes: 3 } },
   T('nf4', null, null, 'NF4', 4, 'float', 'low-nibble-first'),
   T('dynamic', 0, 'undefined', 'UNSPECIFIED', 0, 'dynamic'),
 ];
@@ -117,6 +119,7 @@ export function onnxHas(name: ElementTypeName): boolean {
 
 /** Bytes needed for `count` elements of a fixed-width type (sub-byte types packed, rounded up). */
 export function byteSize(name: ElementTypeName, count: number): number {
-  const bits = elementType(name).bits;
-  return Math.ceil((count * bits) / 8);
+  const t = elementType(name);
+  if (t.block) return Math.ceil(count / t.block.elements) * t.block.bytes;
+  return Math.ceil((count * t.bits) / 8);
 }

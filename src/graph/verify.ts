@@ -35,6 +35,12 @@ function verifyOne(g: Graph, out: Diagnostic[]): void {
     for (const [key, body] of n.bodies) {
       const seen = new Set<Value>();
       for (const b of body.inputs) {
+        // Loop-5's iteration counter Parameter is fed by the loop itself (external_port_id -1).
+        if (b.from === -1 && b.extra?.purpose === 'current_iteration') {
+          if (seen.has(b.param)) out.push(diag('GRAPH_BINDING_TWICE', n.path, { body: key, param: b.param.label }));
+          seen.add(b.param);
+          continue;
+        }
         if (b.from < 0 || b.from >= n.inputs.length || !n.inputs[b.from]) {
           out.push(diag('GRAPH_BINDING_BAD_INPUT', n.path, { body: key, param: b.param.label, from: b.from }));
         }
@@ -46,9 +52,12 @@ function verifyOne(g: Graph, out: Diagnostic[]): void {
       }
       const targets = new Set<number>();
       for (const b of body.outputs) {
+        // Loop-5's execution-condition Result feeds the loop itself, not a node output.
+        const special = b.to === -1 && b.extra?.purpose === 'execution_condition';
         if (b.result < 0 || b.result >= body.graph.outputs.length) {
           out.push(diag('GRAPH_BINDING_BAD_OUTPUT', n.path, { body: key, detail: `names body output ${b.result}, which does not exist` }));
         }
+        if (special) continue;
         if (b.to < 0 || b.to >= n.outputs.length) {
           out.push(diag('GRAPH_BINDING_BAD_OUTPUT', n.path, { body: key, detail: `targets node output ${b.to}, which does not exist` }));
         } else if (targets.has(b.to)) {

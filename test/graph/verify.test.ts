@@ -132,3 +132,28 @@ describe('verifyGraph: deep nesting', () => {
     expect(verifyGraph(g)).toEqual([]);
   });
 });
+
+describe('verifyGraph: Loop-5 special ports', () => {
+  it('accepts the current_iteration parameter and execution_condition result (external_port_id -1)', () => {
+    const g = new Graph('main');
+    const trip = g.addInput(tensorType('i64', []), ['trip']);
+    const loop = g.addNode({ dialect: 'ov', op: 'Loop', version: 'opset5', name: 'Loop_0' });
+    loop.addInput(trip);
+    loop.addOutput(tensorType('i64', []));
+    const body = g.addBody(loop, 'body');
+    const iter = body.graph.addInput(tensorType('i64', []), ['i']);
+    const cond = body.graph.addInitializer({ elem: 'boolean', dims: [], data: new Uint8Array([1]) }, ['c']);
+    body.graph.outputs.push(iter, cond);
+    body.inputs.push({ param: iter, from: -1, extra: { purpose: 'current_iteration' } });
+    body.outputs.push({ result: 0, to: 0 }, { result: 1, to: -1, extra: { purpose: 'execution_condition' } });
+    g.outputs.push(loop.outputs[0]!);
+    expect(verifyGraph(g)).toEqual([]);
+  });
+
+  it('still rejects -1 bindings without the Loop purpose', () => {
+    const { g, ifNode } = validIf();
+    const body = ifNode.bodies.get('then_branch')!;
+    body.inputs[0] = { param: body.graph.inputs[0]!, from: -1 };
+    expect(verifyGraph(g).map((d) => d.code)).toEqual(['GRAPH_BINDING_BAD_INPUT']);
+  });
+});
