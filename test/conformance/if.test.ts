@@ -41,7 +41,13 @@ let tmp: string;
 beforeAll(async () => {
   oracle = await Oracle.start();
   tmp = mkdtempSync(join(tmpdir(), 'ovir-if-'));
-  describeSuite(SUITE, 'ONNX If ⇄ OpenVINO If-8: converted models run in onnxruntime and OpenVINO with the same outputs; round trips both ways; ovc IR back to ONNX', {
+  describeSuite(SUITE, 'ONNX If ⇄ OpenVINO If-8: converted models run in onnxruntime and OpenVINO with the same outputs (cond true and false); '
+    + 'round trips ONNX → IR → ONNX and IR → ONNX → IR; ovc IR back to ONNX. Cases: onnx/* (outer value read by both branches, '
+    + 'different outer values, branch outputs = outer value / initializer / If input with cond [1], nested 2 and 8, element types '
+    + 'f32 f64 f16 i64 i32 i8 u8 boolean, every If version 1 11 13 16 19 21 23 24 25, ops in branches at opsets 13 and 18); '
+    + 'ir/* (seed 003 as built and verbatim from the spec text, different outer values, direct outputs, nested 2 and 8); '
+    + 'ovc/* (ovc IR of ONNX If models); */nested-64 (OpenVINO loads it); op/* (every mapped op inside a branch); '
+    + 'backend/test_if, and test_if_seq / test_if_opt refused with the node and type named', {
     openvino: oracle.versions.openvino, onnxruntime: oracle.versions.onnxruntime, onnx: oracle.versions.onnx,
   });
 });
