@@ -11,8 +11,6 @@ import { makeStringTensor, makeTensor, type Tensor } from '../graph/tensor.js';
 
 /** Bytes OpenVINO needs for `count` elements of `elem` (strings excluded). */
 export function irByteSize(elem: ElementTypeName, count: number): number {
-  if (elem === 'u3') return Math.ceil(count / 8) * 3;
-  if (elem === 'u6') return Math.ceil(count / 4) * 3;
   return byteSize(elem, count);
 }
 

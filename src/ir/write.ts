@@ -1,9 +1,9 @@
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
-import { Diagnostics, type Diagnostic } from '../diag/diagnostic.js';
+import { Diagnostics } from '../diag/diagnostic.js';
 import type { Body } from '../graph/body.js';
 import { elementType, irHas } from '../graph/element-type.js';
-import { allNodes, type Graph } from '../graph/graph.js';
+import type { Graph } from '../graph/graph.js';
 import type { Model } from '../graph/model.js';
 import type { Node } from '../graph/node.js';
 import type { ValueType } from '../graph/types.js';
@@ -45,7 +45,7 @@ const DYNAMIC_PRECISION = elementType('dynamic').precision!;
  */
 export function writeIr(model: Model): { xml: string; bin: Uint8Array[] } {
   const diags = new Diagnostics();
-  diags.push(...verifyGraph(model.graph).filter((d) => d.severity === 'error' && !isLoopSpecialPort(model.graph, d)));
+  diags.push(...verifyGraph(model.graph).filter((d) => d.severity === 'error'));
   diags.throwIfErrors();
   const consts = new ConstWriter();
   const doc = create({ version: '1.0' });
@@ -356,20 +356,6 @@ class GraphWriter {
       }
     }
   }
-}
-
-/**
- * Loop's special body ports (current_iteration Parameter, execution_condition Result) are bindings
- * with node input/output -1 and extra.purpose; the generic verifier does not know them.
- */
-function isLoopSpecialPort(root: Graph, d: Diagnostic): boolean {
-  if (d.code !== 'GRAPH_BINDING_BAD_INPUT' && d.code !== 'GRAPH_BINDING_BAD_OUTPUT') return false;
-  for (const n of allNodes(root)) {
-    if (n.path !== d.where || (n.op !== 'Loop' && n.op !== 'TensorIterator')) continue;
-    return /-1\b/.test(d.message) && [...n.bodies.values()].some((b) =>
-      b.inputs.some((x) => x.from === -1 && x.extra?.['purpose']) || b.outputs.some((x) => x.to === -1 && x.extra?.['purpose']));
-  }
-  return false;
 }
 
 function writeLayerAttrs(layer: XMLBuilder, attrs: unknown): void {
