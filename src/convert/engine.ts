@@ -50,11 +50,11 @@ export class Engine {
   }
 
   /** Checks a source type against what the target can hold; returns it, or null after a diagnostic. */
-  targetType(t: ValueType | null, what: string, v: Value, where: string): ValueType | null {
+  targetType(t: ValueType | null, what: string, v: Value, where: string | (() => string)): ValueType | null {
     if (t === null || t.kind === 'unknown') return null;
     const ok = t.kind === 'tensor' && (t.elem === 'dynamic' || (this.target === 'ov' ? irHas(t.elem) : onnxHas(t.elem)));
     if (ok) return t;
-    this.diags.add('CONVERT_UNSUPPORTED_TYPE', where, { what, value: v.label, type: describeType(t), target: TARGET_NAME[this.target] });
+    this.diags.add('CONVERT_UNSUPPORTED_TYPE', typeof where === 'string' ? where : where(), { what, value: v.label, type: describeType(t), target: TARGET_NAME[this.target] });
     return null;
   }
 
@@ -62,7 +62,7 @@ export class Engine {
     const { src, dst } = item;
     if (!src.owner) {
       for (const v of src.inputs) {
-        const t = this.targetType(this.source.type(v), 'input', v, src.path);
+        const t = this.targetType(this.source.type(v), 'input', v, () => src.path);
         const q = dst.addInput(t, [...v.names]);
         this.carryMeta(v, q);
         this.map.set(v, q);
@@ -110,7 +110,6 @@ export class Engine {
   }
 
   private convertNode(n: Node, dst: Graph): void {
-    const where = n.path;
     const wrongDialect = (this.target === 'ov') !== (n.dialect === 'onnx');
     const opset = this.target === 'ov' ? nodeVersion(n) : this.onnxOpset;
     const entry = wrongDialect ? undefined
@@ -118,7 +117,7 @@ export class Engine {
     if (!entry) {
       const detail = wrongDialect ? `the node is already ${TARGET_NAME[this.target]}`
         : this.target === 'onnx' && this.registry.irOpsets(n.op) ? `only at ONNX opsets ${this.registry.irOpsets(n.op)}` : '';
-      this.diags.add('CONVERT_UNSUPPORTED_OP', where, {
+      this.diags.add('CONVERT_UNSUPPORTED_OP', n.path, {
         op: n.op + (n.domain && n.domain !== 'ai.onnx' ? ` (domain ${n.domain})` : ''), dialect: n.dialect === 'ov' ? 'IR' : 'ONNX',
         version: n.version, target: TARGET_NAME[this.target], detail,
       });
@@ -127,7 +126,7 @@ export class Engine {
     }
     const side = this.target === 'ov' ? 'onnx' : 'ir';
     const unknown = unknownAttrs(entry, n, side);
-    for (const attr of unknown) this.diags.add('CONVERT_UNKNOWN_ATTR', where, { op: n.op, attr, target: TARGET_NAME[this.target] });
+    for (const attr of unknown) this.diags.add('CONVERT_UNKNOWN_ATTR', n.path, { op: n.op, attr, target: TARGET_NAME[this.target] });
     if (unknown.length) { this.placeholders(n, dst); return; }
     const ctx = new Context(this, n, dst, entry, opset);
     try {
@@ -136,13 +135,13 @@ export class Engine {
       else ctx.direct();
     } catch (e) {
       if (e instanceof AttrTypeError) ctx.unsupportedAttr(e.attr, e.got, `should be ${e.expected}`);
-      else this.diags.add('INTERNAL', where, { detail: `converting ${n.op}: ${e instanceof Error ? e.message : String(e)}` });
+      else this.diags.add('INTERNAL', n.path, { detail: `converting ${n.op}: ${e instanceof Error ? e.message : String(e)}` });
       ctx.failed = true;
     }
     if (ctx.failed) { this.placeholders(n, dst); return; }
     n.outputs.forEach((o, i) => {
       if (!this.map.has(o)) {
-        this.diags.add('INTERNAL', where, { detail: `the ${n.op} mapping left output ${i} unconverted` });
+        this.diags.add('INTERNAL', n.path, { detail: `the ${n.op} mapping left output ${i} unconverted` });
         this.map.set(o, new Value(dst, null));
       }
     });
@@ -160,7 +159,7 @@ export class Engine {
     for (const p of sb.graph.inputs) {
       const outer = bound.has(p) ? n.inputs[bound.get(p)!] : null;
       const st = this.source.type(p) ?? (outer ? this.source.type(outer) : null);
-      const q = db.graph.addInput(this.targetType(st, 'body parameter', p, sb.graph.path), [...p.names]);
+      const q = db.graph.addInput(this.targetType(st, 'body parameter', p, () => sb.graph.path), [...p.names]);
       this.carryMeta(p, q);
       this.map.set(p, q);
     }
@@ -269,7 +268,7 @@ class Context implements ConvertContext {
     } else {
       for (const s of so.names) if (s && !v.names.includes(s)) v.names = [...v.names, s].sort();
     }
-    v.type ??= this.engine.targetType(this.engine.source.type(so), 'value', so, this.path);
+    v.type ??= this.engine.targetType(this.engine.source.type(so), 'value', so, () => this.path);
     this.engine.map.set(so, v);
   }
 
