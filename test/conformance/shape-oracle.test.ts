@@ -148,6 +148,7 @@ describe('ONNX side: ours vs onnx.shape_inference.infer_shapes (data_prop)', () 
     const summary = `${agree}/${inferable} = ${(rate * 100).toFixed(2)}% of the values onnx infers statically `
       + `(${declaredOnly.length} more are declared graph outputs onnx keeps and no inference can determine; ${agree}/${total} overall)`;
     record('shape-onnx', '(agreement rate)', rate === 1 ? 'pass' : 'fail', summary);
+    describeSuite('shape-onnx', `ovir shape inference (onnx policy) vs onnx.shape_inference.infer_shapes(data_prop=True) on every backend model: agreement ${summary}`, engines());
     process.stdout.write(`shape-onnx agreement: ${summary}; ${misses.length} less precise, ${contradictions.length} contradictions\n`);
     process.stdout.write(`  ops without a shape rule: ${[...unknownOps].sort((a, b) => b[1] - a[1]).map(([o, n]) => `${o} ${n}`).join(', ') || 'none'}\n`);
     for (const d of declaredOnly.slice(0, 200)) process.stdout.write(`  declared-only: ${d}\n`);
@@ -203,7 +204,9 @@ describe('OV side: ours vs OpenVINO partial shapes of IR made by ovc', () => {
       problems.push(...here.map((h) => `${name}: ${h}`));
     }
     process.stdout.write(`shape-ov: ${compared - problems.length}/${compared} ports agree; ${assumed.length} of them rest on declared port types of ops without a shape rule\n`);
-    record('shape-ov', '(agreement)', problems.length ? 'fail' : 'pass', `${compared - problems.length}/${compared} ports agree; ${assumed.length} rest on declared types of ops without a rule`);
+    const ovSummary = `${compared - problems.length}/${compared} ports agree; ${assumed.length} rest on declared types of ops without a rule`;
+    record('shape-ov', '(agreement)', problems.length ? 'fail' : 'pass', ovSummary);
+    describeSuite('shape-ov', `ovir shape inference (openvino policy) on IR made by ovc vs the partial shapes OpenVINO reads for every input and output: ${ovSummary}`, engines());
     for (const p of problems.slice(0, 200)) process.stdout.write(`  ${p}\n`);
     expect(compared).toBeGreaterThan(0);
     expect(problems).toEqual([]);
