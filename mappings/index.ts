@@ -1,3 +1,4 @@
+import { ACTIVATION } from './activation.js';
 import { BASIC } from './basic.js';
 import { CONTROL_FLOW } from './control-flow.js';
 import { CONV } from './conv.js';
@@ -19,5 +20,5 @@ export type { AttrRule, ConvertContext, OpMapping } from './spec.js';
 /** Every op relation ovir converts, both ways, by family. */
 export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...BASIC, ...CONTROL_FLOW, ...ELEMENTWISE, ...MATH, ...SHAPE, ...SPLIT, ...GATHER, ...REDUCE, ...NN, ...CONV,
-  ...GENERATE, ...LINEAR, ...PAD, ...RNN,
+  ...GENERATE, ...LINEAR, ...PAD, ...RNN, ...ACTIVATION,
 ];

@@ -32,11 +32,21 @@ import { backendCases, inputRecord, loadDataSet, type BackendCase, type TestData
 
 const WORKERS = Number(process.env.OVIR_ORACLE_WORKERS ?? 2);
 const NPM_MODELS = join(REPO_ROOT, '.oracle', 'npm-models');
+/** OVIR_ZOO_FILTER=<regexp>: only the backend cases whose name matches (for working on a few ops). */
+const FILTER = process.env.OVIR_ZOO_FILTER ? new RegExp(process.env.OVIR_ZOO_FILTER) : undefined;
 
 type Verdict = { status: 'pass' | 'fail' | 'skip'; reason?: string };
 
 const oracles: Oracle[] = [];
 let work = '';
+
+/** An engine error as a reason: the lines that say what went wrong, without C++ source locations. */
+function engineReason(e: unknown): string {
+  const text = (e instanceof Error ? e.message : String(e)).trim();
+  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l && !/^(RuntimeError: )?Exception from |^\[ GENERAL_ERROR \]$/.test(l));
+  const picked = lines.filter((l) => !/^Check '.*' failed at /.test(l)).slice(0, 3);
+  return (picked.length ? picked : lines.slice(0, 2)).join(' | ').slice(0, 600) || reasonOf(e);
+}
 
 /** A conversion verdict from a thrown error: clean diagnostics skip, anything else fails. */
 function refusal(e: unknown, what: string): Verdict {
@@ -67,7 +77,7 @@ async function referenceProblem(c: BackendCase, sets: TestDataSet[], oracle: Ora
       const p = compareOutputs(await oracle.runIr(xml, inputRecord(ds)), ds.outputs);
       if (p.length) return { why: `reference engine cannot: OpenVINO on ovc's IR differs: ${p[0]}` };
     } catch (e) {
-      return { why: `reference engine cannot: OpenVINO cannot run ovc's IR: ${reasonOf(e)}` };
+      return { why: `reference engine cannot: OpenVINO cannot run ovc's IR: ${engineReason(e)}` };
     }
   }
   return { xml };
@@ -89,7 +99,7 @@ async function judgeOnnxToIr(c: BackendCase, oracle: Oracle, slot: string): Prom
         const p = compareOutputs(await oracle.runIr(xml, inputRecord(ds)), ds.outputs);
         if (p.length) { problem = `ours differs from the expected: ${p.join('; ')}`; break; }
       } catch (e) {
-        problem = `OpenVINO cannot run ours: ${reasonOf(e)}`;
+        problem = `OpenVINO cannot run ours: ${engineReason(e)}`;
         break;
       }
     }
@@ -232,8 +242,8 @@ async function judgeReal(path: string, oracle: Oracle, slot: string): Promise<Ve
         let refOk = false;
         try { await oracle.runIr(await oracle.ovcCached(path), inputs); refOk = true; } catch { /* reference cannot either */ }
         verdicts.push(refOk
-          ? { status: 'fail', reason: `sr=${sr}: OpenVINO cannot run ours: ${reasonOf(e)}` }
-          : { status: 'skip', reason: `sr=${sr}: reference engine cannot (ovc/OpenVINO fail on it too); ours: ${reasonOf(e).slice(0, 300)}` });
+          ? { status: 'fail', reason: `sr=${sr}: OpenVINO cannot run ours: ${engineReason(e)}` }
+          : { status: 'skip', reason: `sr=${sr}: reference engine cannot (ovc/OpenVINO fail on it too); ours: ${engineReason(e)}` });
       }
       // The round trip starts from the model as published (dynamic shapes), not the fixed-shape one.
       let back: Model;
@@ -294,7 +304,7 @@ const versions = (): Record<string, string> => ({ openvino: oracles[0]!.versions
 
 describe('conversion judged by the engines', () => {
   it('convert-onnx-ir: every backend model ovir converts to IR computes the expected outputs in OpenVINO', async () => {
-    const cases = backendCases();
+    const cases = backendCases(FILTER ? { filter: FILTER } : {});
     expect(cases.length).toBeGreaterThan(0);
     describeSuite('convert-onnx-ir', 'Every ONNX backend test model → `convertModel` → IR; OpenVINO CPU (f32) runs it on each test_data_set '
       + 'and must give the expected outputs (f32 rtol 1e-4). Skip: ovir refuses with a clean diagnostic (the reason), or OpenVINO on '
@@ -305,7 +315,7 @@ describe('conversion judged by the engines', () => {
   });
 
   it('convert-ir-onnx: ovc\'s IR of every backend model, converted to ONNX, computes the expected outputs in onnxruntime', async () => {
-    const cases = backendCases();
+    const cases = backendCases(FILTER ? { filter: FILTER } : {});
     describeSuite('convert-ir-onnx', "ovc's IR of every ONNX backend test model (cached) → `convertModel` to ONNX (opset 17) → onnxruntime-node "
       + 'must give the expected outputs. Skip: ovc cannot convert or OpenVINO on its IR is wrong (reference engine cannot), or ovir '
       + 'refuses with a clean diagnostic.', versions());

@@ -181,3 +181,58 @@ describe('ONNX ops written as several IR ops', () => {
     expect(ops(convertModel(ir))).toContain('Expand');
   });
 });
+
+describe('GRU ↔ GRUSequence-5', () => {
+  const H = 2;
+  const gru = (attrs: Record<string, Attr> = {}): Model => {
+    const b = new Builder('onnx', 14);
+    const x = b.input('x', 'f32', [5, 1, 3]);
+    const w = b.init('W', tensorFromFloat32(Array.from({ length: 3 * H * 3 }, (_, i) => i), [1, 3 * H, 3]));
+    const r = b.init('R', tensorFromFloat32(Array.from({ length: 3 * H * H }, (_, i) => i), [1, 3 * H, H]));
+    const bias = b.init('B', tensorFromFloat32(Array.from({ length: 6 * H }, (_, i) => i), [1, 6 * H]));
+    const n = b.node(b.graph, 'GRU', [x, w, r, bias], ['Y', 'Y_h'], { hidden_size: A.int(H), ...attrs }, { name: 'gru' });
+    n.outputs.forEach((o) => b.output(o));
+    return b.model;
+  };
+
+  it.each([[0, 'false', 3], [1, 'true', 4]])('linear_before_reset=%s: IR bias has %s gate blocks', (lbr, irLbr, blocks) => {
+    const ir = convertModel(gru({ linear_before_reset: A.int(lbr) }));
+    const seq = only(ir, 'GRUSequence');
+    expect(seq.attrs.get('linear_before_reset')).toEqual(A.raw(irLbr));
+    expect(seq.inputs.length).toBe(6);
+    const back = convertModel(ir, { opset: 17 });
+    const g = only(back, 'GRU');
+    expect(g.attrs.get('linear_before_reset')).toEqual(lbr ? A.int(1) : undefined);
+    expect(verifyGraph(back.graph)).toEqual([]);
+    expect(blocks).toBeGreaterThan(2);
+  });
+});
+
+describe('activations', () => {
+  it.each([
+    ['HardSigmoid', { alpha: A.float(0.25) }, 'HardSigmoid', 3],
+    ['Selu', {}, 'Selu', 3],
+    ['LeakyRelu', { alpha: A.float(0.1) }, 'PRelu', 2],
+    ['Reciprocal', {}, 'Divide', 2],
+    ['ThresholdedRelu', {}, 'Select', 3],
+  ] as const)('%s becomes IR %s with its parameters as scalar constants', (op, attrs, irOp, nIn) => {
+    const ir = convertModel(onnxNode(13, op, ['x'], attrs as Record<string, Attr>));
+    const n = only(ir, irOp);
+    expect(n.inputs).toHaveLength(nIn);
+  });
+
+  it('HardSigmoid and Selu parameters return as attributes (non-defaults only)', () => {
+    const back = only(convertModel(convertModel(onnxNode(13, 'HardSigmoid', ['x'], { alpha: A.float(0.25) }))), 'HardSigmoid');
+    expect(back.attrs.get('alpha')).toEqual(A.float(0.25));
+    expect(back.attrs.has('beta')).toBe(false);
+  });
+
+  it('PRelu: a slope of lower rank is unsqueezed to X\'s rank (IR reads 1-D slopes per channel)', () => {
+    const b = new Builder('onnx', 13);
+    const x = b.input('x', 'f32', [1, 3, 4]);
+    const s = b.init('s', tensorFromFloat32([1, 2, 3, 4], [4]));
+    b.output(b.op(b.graph, 'PRelu', [x, s], 'y'));
+    const ir = convertModel(b.model);
+    expect(ops(ir)).toEqual(['Unsqueeze', 'PRelu']);
+  });
+});
