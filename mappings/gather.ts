@@ -1,13 +1,15 @@
-import { A } from '../src/graph/attr.js';
-import { attrInt } from '../src/graph/attr-read.js';
-import { i64Scalar } from './helpers.js';
-import { int, irOnly, type OpMapping } from './spec.js';
+import { A, type Attr } from '../src/graph/attr.js';
+import { attrInt, attrString } from '../src/graph/attr-read.js';
+import { makeTensor } from '../src/graph/tensor.js';
+import type { Value } from '../src/graph/value.js';
+import { i64Const, i64Scalar } from './helpers.js';
+import { int, irOnly, type ConvertContext, type OpMapping } from './spec.js';
 
 /**
  * ONNX Gather(data, indices; axis attribute) = IR Gather-8(data, indices, axis input) with
  * batch_dims 0. Both accept negative indices (Gather-8 does; Gather-1/7 did not).
  */
-export const GATHER: readonly OpMapping[] = [
+const GATHER_OPS: readonly OpMapping[] = [
   {
     onnx: { op: 'Gather', since: 1 },
     ir: { op: 'Gather', version: 'opset8' },
@@ -36,3 +38,50 @@ export const GATHER: readonly OpMapping[] = [
     attrs: [irOnly('output_type', 'i64')],
   },
 ];
+
+/** A scalar i64 `k` from a 1-element 1-D one (constants reshaped as views), and back. */
+function kScalar(c: ConvertContext, i: number, to: number[]): Value {
+  const v = c.input(i)!;
+  if (v.constant) return c.constant(makeTensor(v.constant.elem, to, v.constant.data));
+  const ov = c.node.dialect === 'onnx';
+  return c.emit('Reshape', [v, i64Const(c, to.map(BigInt))], ov ? { special_zero: 'false' } : {}, 1, ov ? 'opset1' : undefined)[0]!;
+}
+
+/**
+ * ONNX TopK-11 (K a 1-element 1-D input; largest, sorted) ↔ IR TopK-11 (k a scalar; mode max/min,
+ * sort value/none). IR sort="index" has no ONNX form.
+ */
+const TOPK: readonly OpMapping[] = [
+  {
+    onnx: { op: 'TopK', since: 11 },
+    ir: { op: 'TopK', version: 'opset11' },
+    handles: { onnx: ['axis', 'largest', 'sorted'], ir: ['axis', 'mode', 'sort', 'index_element_type', 'stable'] },
+    toIr: (c) => {
+      const axis = attrInt(c.node, 'axis') ?? -1n;
+      const largest = (attrInt(c.node, 'largest') ?? 1n) !== 0n;
+      const sorted = (attrInt(c.node, 'sorted') ?? 1n) !== 0n;
+      const outs = c.emit('TopK', [c.input(0), kScalar(c, 1, [])], {
+        axis: String(axis), mode: largest ? 'max' : 'min', sort: sorted ? 'value' : 'none', index_element_type: 'i64', stable: 'false',
+      }, 2, 'opset11');
+      outs.forEach((v, i) => c.output(i, v));
+    },
+    toOnnx: (c) => {
+      const mode = (attrString(c.node, 'mode') ?? 'max').trim().toLowerCase();
+      const sort = (attrString(c.node, 'sort') ?? 'none').trim().toLowerCase();
+      const iet = (attrString(c.node, 'index_element_type') ?? 'i32').trim().toLowerCase();
+      if (sort === 'index') { c.unsupportedAttr('sort', sort, 'ONNX TopK sorts by value or not at all'); return; }
+      if (iet !== 'i64' && c.node.outputs[1]!.uses.length > 0) { c.unsupportedAttr('index_element_type', iet, 'ONNX TopK indices are int64'); return; }
+      const attrs: Record<string, Attr> = {};
+      const axis = attrInt(c.node, 'axis') ?? -1n;
+      if (axis !== -1n) attrs['axis'] = A.int(axis);
+      if (mode === 'min') attrs['largest'] = A.int(0);
+      if (sort === 'none') attrs['sorted'] = A.int(0);
+      const outs = c.emit('TopK', [c.input(0), kScalar(c, 1, [1])], attrs, 2);
+      c.output(0, outs[0]!);
+      if (iet === 'i64') c.output(1, outs[1]!);
+      else c.unused(1);
+    },
+  },
+];
+
+export const GATHER: readonly OpMapping[] = [...GATHER_OPS, ...TOPK];

@@ -90,6 +90,10 @@ export const SAMPLES: Record<string, Sample[]> = {
   'Mod>Mod': [{ inputs: [F(), F()], attrs: { fmod: A.int(1) } }],
   'GatherElements>GatherElements': [{ inputs: [F(), { elem: 'i64', shape: [2, 3], ints: [0, 1, 2, 0, 1, 2] }], attrs: { axis: A.int(1) } }],
   'NonZero>NonZero': [{ inputs: [F()] }],
+  'TopK>TopK': [
+    { inputs: [F(), I(2)], outputs: 2 },
+    { inputs: [F(), I(1)], attrs: { axis: A.int(0), largest: A.int(0) }, outputs: 2 },
+  ],
   'LogSoftmax>LogSoftmax': [{ inputs: [F()] }, { inputs: [F()], attrs: { axis: A.int(0) } }],
   'Einsum>Einsum': [{ inputs: [F(2, 3), F(3, 2)], attrs: { equation: A.string('ij,jk->ik') } }],
   'DepthToSpace>DepthToSpace': [{ inputs: [F(1, 4, 2, 2)], attrs: { blocksize: A.int(2) } }, { inputs: [F(1, 4, 2, 2)], attrs: { blocksize: A.int(2), mode: A.string('CRD') } }],
