@@ -33,6 +33,8 @@ export const SAMPLES: Record<string, Sample[]> = {
   // (`decomposed`), and Pad / LSTM whose operands need hand-made fixtures.
   'ConstantOfShape>ConstantOfShape': [], 'Gemm>Gemm': [], 'Flatten>Flatten': [], 'Size>Size': [],
   'Pad>Pad': [], 'LSTM>LSTMSequence': [],
+  'GRU>GRUSequence': [], 'HardSigmoid>HardSigmoid': [], 'Selu>Selu': [], 'PRelu>PRelu': [], 'LeakyRelu>LeakyRelu': [],
+  'Reciprocal>Reciprocal': [], 'ThresholdedRelu>ThresholdedRelu': [],
   'Identity>Identity': unary,
   'CastLike>ConvertLike': [{ inputs: [F(), { elem: 'i64', shape: [1] }] }],
   'Cast>Convert': [{ inputs: [F()], attrs: { to: A.int(7) } }, { inputs: [F()], attrs: { to: A.int(9) }, opsets: [13, 19, 21] }],
@@ -78,7 +80,8 @@ export const SAMPLES: Record<string, Sample[]> = {
   'BatchNormalization>BatchNormInference': [{ inputs: [F(1, 2, 3, 3), W(2), W(2), W(2), W(2)] }, { inputs: [F(1, 2, 3, 3), W(2), W(2), W(2), W(2)], attrs: { epsilon: A.float(0.001) } }],
   'Tan>Tan': unary, 'Asin>Asin': unary, 'Acos>Acos': unary, 'Atan>Atan': unary, 'Sinh>Sinh': unary, 'Cosh>Cosh': unary,
   'Asinh>Asinh': unary, 'Acosh>Acosh': unary, 'Atanh>Atanh': unary, 'Softplus>SoftPlus': unary, 'HardSwish>HSwish': unary,
-  'Mish>Mish': unary, 'IsNaN>IsNaN': unary, 'Round>Round': unary,
+  'Mish>Mish': unary, 'IsNaN>IsNaN': unary, 'Round>Round': unary, 'Softsign>SoftSign': unary,
+  'Gelu>Gelu': [{ inputs: [F()], opsets: [20] }, { inputs: [F()], attrs: { approximate: A.string('tanh') }, opsets: [20] }],
   'BitwiseNot>BitwiseNot': [{ inputs: [{ elem: 'i32', shape: [2] }] }],
   'BitwiseAnd>BitwiseAnd': [{ inputs: [{ elem: 'i32', shape: [2] }, { elem: 'i32', shape: [2] }] }],
   'BitwiseOr>BitwiseOr': [{ inputs: [{ elem: 'i32', shape: [2] }, { elem: 'i32', shape: [2] }] }],
