@@ -104,6 +104,12 @@ const CASES: [string, string, string, In[], Record<string, Attr>, Shape[], Eleme
   ['Pad-19 test_constant_pad: (1,3,4,5) pads (0,0,1,3,0,0,2,4) → (1,3,7,12)', 'Pad', '19', [t([1, 3, 4, 5]), k([0, 0, 1, 3, 0, 0, 2, 4])], {}, [[1, 3, 7, 12]], 'f32'],
   ['TopK-11 test_top_k: k=3 axis 1 of (3,4)', 'TopK', '11', [t([3, 4]), k([3])], { axis: A.int(1) }, [[3, 3], [3, 3]], 'f32'],
   ['OneHot-11 depth 10, axis -1 on (2,3)', 'OneHot', '11', [t([2, 3], 'i64'), k([10], []), t([2])], {}, [[2, 3, 10]], 'f32'],
+  ['ConvTranspose-11 test_convtranspose: (1,1,3,3) W(1,2,3,3) → (1,2,5,5)', 'ConvTranspose', '11', [t([1, 1, 3, 3]), t([1, 2, 3, 3])], {}, [[1, 2, 5, 5]], 'f32'],
+  ['ConvTranspose-11 test_convtranspose_group_2: group 2, W(2,1,3,3) → C 2', 'ConvTranspose', '11', [t([1, 2, 3, 3]), t([2, 1, 3, 3])], { group: A.int(2) }, [[1, 2, 5, 5]], 'f32'],
+  ['LSTM-14 test_lstm_defaults: Y [seq, dirs, batch, hidden], Y_h, Y_c', 'LSTM', '14', [t([1, 3, 2]), t([1, 12, 2]), t([1, 12, 3])], { hidden_size: A.int(3) }, [[1, 1, 3, 3], [1, 3, 3], [1, 3, 3]], 'f32'],
+  ['QuantizeLinear-19 test_quantizelinear: type of y_zero_point', 'QuantizeLinear', '19', [t([6]), t([], 'f32'), t([], 'u8')], {}, [[6]], 'u8'],
+  ['DequantizeLinear-19: type of x_scale', 'DequantizeLinear', '19', [t([4], 'u8'), t([], 'f32')], {}, [[4]], 'f32'],
+  ['NegativeLogLikelihoodLoss-13 reduction none: target shape', 'NegativeLogLikelihoodLoss', '13', [t([3, 5, 2]), t([3, 2], 'i64')], { reduction: A.string('none') }, [[3, 2]], 'f32'],
   ['Range-11 test_range_int32_type_negative_delta', 'Range', '11', [k([10], []), k([6], []), k([-3], [])], {}, [[2]], 'i64'],
 ];
 

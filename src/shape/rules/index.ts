@@ -5,6 +5,7 @@ import { onnxElementwiseRules } from './onnx/elementwise.js';
 import { onnxGeneratorRules } from './onnx/generator.js';
 import { onnxLoopRules } from './onnx/loop.js';
 import { onnxMathRules } from './onnx/math.js';
+import { onnxMoreRules } from './onnx/more.js';
 import { onnxNnRules } from './onnx/nn.js';
 import { onnxReduceRules } from './onnx/reduce.js';
 import { onnxTensorRules } from './onnx/tensor.js';
@@ -17,7 +18,7 @@ import { ovReduceRules } from './ov/reduce.js';
 
 /** Every shape rule, both dialects. */
 export const ALL_RULES: readonly Rule[] = [
-  ...onnxElementwiseRules, ...onnxTensorRules, ...onnxReduceRules, ...onnxMathRules, ...onnxNnRules, ...onnxGeneratorRules, ...onnxLoopRules,
+  ...onnxElementwiseRules, ...onnxTensorRules, ...onnxReduceRules, ...onnxMathRules, ...onnxNnRules, ...onnxGeneratorRules, ...onnxLoopRules, ...onnxMoreRules,
   ...ovElementwiseRules, ...ovMovementRules, ...ovReduceRules, ...ovNnRules, ...ovSequenceRules, ...ovGeneratorRules,
   ...controlFlowRules,
 ];
