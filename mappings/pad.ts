@@ -65,7 +65,9 @@ const padToIr = (c: ConvertContext): void => {
         inputs.push(s);
       }
     } else if (c.numInputs > 2 && c.input(2)) {
-      inputs.push(c.input(2));
+      // IR pad_value must be a scalar; ONNX models also give a one-element 1-D constant_value.
+      const v = c.input(2)!;
+      inputs.push(c.rank(2) === 0 ? v : c.emit('Reshape', [v, i64Const(c, [])], { special_zero: 'false' }, 1, 'opset1')[0]!);
     }
   }
   c.output(0, c.emit('Pad', inputs, { pad_mode: irMode }, 1, 'opset12')[0]!);
