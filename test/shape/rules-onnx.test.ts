@@ -110,6 +110,11 @@ const CASES: [string, string, string, In[], Record<string, Attr>, Shape[], Eleme
   ['QuantizeLinear-19 test_quantizelinear: type of y_zero_point', 'QuantizeLinear', '19', [t([6]), t([], 'f32'), t([], 'u8')], {}, [[6]], 'u8'],
   ['DequantizeLinear-19: type of x_scale', 'DequantizeLinear', '19', [t([4], 'u8'), t([], 'f32')], {}, [[4]], 'f32'],
   ['NegativeLogLikelihoodLoss-13 reduction none: target shape', 'NegativeLogLikelihoodLoss', '13', [t([3, 5, 2]), t([3, 2], 'i64')], { reduction: A.string('none') }, [[3, 2]], 'f32'],
+  ['Einsum-12 test_einsum_batch_matmul: bij,bjk->bik', 'Einsum', '12', [t([5, 2, 3]), t([5, 3, 4])], { equation: A.string('bij,bjk->bik') }, [[5, 2, 4]], 'f32'],
+  ['Einsum-12 test_einsum_transpose: ij->ji', 'Einsum', '12', [t([3, 4])], { equation: A.string('ij->ji') }, [[4, 3]], 'f32'],
+  ['Einsum-12 test_einsum_inner_prod: i,i (implicit) → scalar', 'Einsum', '12', [t([5]), t([5])], { equation: A.string('i,i') }, [[]], 'f32'],
+  ['Einsum-12 implicit ij,jk → ik', 'Einsum', '12', [t([2, 3]), t([3, 4])], { equation: A.string('ij,jk') }, [[2, 4]], 'f32'],
+  ['Einsum-12 test_einsum_batch_diagonal: ...ii ->...i', 'Einsum', '12', [t([3, 5, 5])], { equation: A.string('...ii ->...i') }, [[3, 5]], 'f32'],
   ['Range-11 test_range_int32_type_negative_delta', 'Range', '11', [k([10], []), k([6], []), k([-3], [])], {}, [[2]], 'i64'],
 ];
 

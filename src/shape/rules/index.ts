@@ -1,6 +1,7 @@
 import { buildRegistry, type Registry } from '../registry.js';
 import type { Rule } from '../rule.js';
 import { controlFlowRules } from './control.js';
+import { einsumRules } from './einsum.js';
 import { onnxElementwiseRules } from './onnx/elementwise.js';
 import { onnxGeneratorRules } from './onnx/generator.js';
 import { onnxLoopRules } from './onnx/loop.js';
@@ -20,7 +21,7 @@ import { ovReduceRules } from './ov/reduce.js';
 export const ALL_RULES: readonly Rule[] = [
   ...onnxElementwiseRules, ...onnxTensorRules, ...onnxReduceRules, ...onnxMathRules, ...onnxNnRules, ...onnxGeneratorRules, ...onnxLoopRules, ...onnxMoreRules,
   ...ovElementwiseRules, ...ovMovementRules, ...ovReduceRules, ...ovNnRules, ...ovSequenceRules, ...ovGeneratorRules,
-  ...controlFlowRules,
+  ...controlFlowRules, ...einsumRules,
 ];
 
 let cached: Registry | undefined;

@@ -169,8 +169,6 @@ const gatherNd: InferFn = (c) => {
   return [out(c.elem(0), [...idx.slice(0, -1), ...data.slice(batch + last)])];
 };
 
-const einsumLike: InferFn = (c) => [out(c.elem(0), null)];
-
 export const onnxNnRules: Rule[] = [
   { dialect: 'onnx', op: 'Conv', since: 1, infer: conv },
   ...family('onnx', ['MaxPool', 'AveragePool', 'LpPool'], 1, pool),
@@ -187,5 +185,4 @@ export const onnxNnRules: Rule[] = [
   { dialect: 'onnx', op: 'GatherElements', since: 11, infer: gatherElements },
   { dialect: 'onnx', op: 'GatherND', since: 11, infer: gatherNd },
   ...family('onnx', ['ScatterElements', 'ScatterND', 'Scatter'], 9, (c) => [out(c.elem(0), c.shape(0))]),
-  { dialect: 'onnx', op: 'Einsum', since: 12, infer: einsumLike },
 ];
