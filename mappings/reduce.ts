@@ -10,11 +10,32 @@ import type { ConvertContext, OpMapping } from './spec.js';
  * noop_with_empty_axes), which IR spells as axes = range(rank). keepdims (default 1) is IR
  * keep_dims (default false). An IR Reduce with an empty axes constant reduces nothing.
  */
-function allAxes(c: ConvertContext, x: Value): Value {
+/** The rank of `x` as an i64 scalar. */
+function rankOf(c: ConvertContext, x: Value): Value {
   const shape = c.emit('ShapeOf', [x], { output_type: 'i64' }, 1, 'opset3')[0]!;
   const rankVec = c.emit('ShapeOf', [shape], { output_type: 'i64' }, 1, 'opset3')[0]!;
-  const rank = c.emit('Squeeze', [rankVec, i64Const(c, [0n])], {}, 1, 'opset1')[0]!;
-  return c.emit('Range', [i64Scalar(c, 0n), rank, i64Scalar(c, 1n)], { output_type: 'i64' }, 1, 'opset4')[0]!;
+  return c.emit('Squeeze', [rankVec, i64Const(c, [0n])], {}, 1, 'opset1')[0]!;
+}
+
+const range0 = (c: ConvertContext, end: Value): Value =>
+  c.emit('Range', [i64Scalar(c, 0n), end, i64Scalar(c, 1n)], { output_type: 'i64' }, 1, 'opset4')[0]!;
+
+function allAxes(c: ConvertContext, x: Value): Value {
+  return range0(c, rankOf(c, x));
+}
+
+/**
+ * Axes known only at run time, with noop_with_empty_axes=0: ONNX reduces every dim when they are
+ * empty, IR reduces none. `axes ++ range(0, rank * (len(axes) == 0))` is the same axes when they
+ * are not empty and every axis when they are.
+ */
+function runtimeAxes(c: ConvertContext, x: Value, axes: Value): Value {
+  const len = c.emit('ShapeOf', [axes], { output_type: 'i64' }, 1, 'opset3')[0]!;
+  const empty = c.emit('Equal', [len, i64Const(c, [0n])], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
+  const emptyI = c.emit('Convert', [empty], { destination_type: 'i64' }, 1, 'opset1')[0]!;
+  const emptyScalar = c.emit('Squeeze', [emptyI, i64Const(c, [0n])], {}, 1, 'opset1')[0]!;
+  const end = c.emit('Multiply', [emptyScalar, rankOf(c, x)], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
+  return c.emit('Concat', [axes, range0(c, end)], { axis: '0' }, 1, 'opset1')[0]!;
 }
 
 const reduceToIr = (inputSince: number) => (c: ConvertContext): void => {
@@ -32,6 +53,7 @@ const reduceToIr = (inputSince: number) => (c: ConvertContext): void => {
     const known = c.numInputs > 1 && c.input(1) ? c.constInts(1) : null;
     if (known !== null && known.length === 0) axes = null;
     else if (axes && noop && known === null) { c.error('noop_with_empty_axes=1 with axes that are not constant has no IR form'); return; }
+    else if (axes && known === null) axes = runtimeAxes(c, x, axes);
   }
   if (!axes && noop) { c.output(0, c.emit('Identity', [x], {}, 1, 'opset16')[0]!); return; }
   if (!axes) axes = allAxes(c, x);

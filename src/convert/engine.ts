@@ -62,6 +62,14 @@ export class Engine {
     const { src, dst } = item;
     if (!src.owner) {
       for (const v of src.inputs) {
+        // An ONNX graph input that also has an initializer (IR version < 4 style) is a weight with an
+        // overridable default. IR has no such thing: like ovc, we make it a Const holding the default.
+        if (this.target === 'ov' && v.constant && v.meta['onnxInitializerDefault']) {
+          const q = dst.addInitializer(v.constant, [...v.names]);
+          this.carryMeta(v, q);
+          this.map.set(v, q);
+          continue;
+        }
         const t = this.targetType(this.source.type(v), 'input', v, () => src.path);
         const q = dst.addInput(t, [...v.names]);
         this.carryMeta(v, q);

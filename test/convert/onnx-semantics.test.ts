@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { convertModel } from '../../src/convert/index.js';
+import { decodeOnnx } from '../../src/onnx/decode.js';
+import { encodeModelProto, floatTensor, graph, model, node, valueInfo } from '../helpers/onnx-builder.js';
+
+describe('ONNX semantics IR has no direct form for', () => {
+  it('a graph input with an initializer (old-style default) becomes a Const holding the default, as ovc does', () => {
+    const bytes = encodeModelProto(model({
+      opset: 9,
+      graph: graph({
+        name: 'g',
+        inputs: [valueInfo('x', 'f32', [2]), valueInfo('w', 'f32', [2])],
+        initializers: [floatTensor('w', [2], [1, 2])],
+        nodes: [node('Add', ['x', 'w'], ['y'])],
+        outputs: [valueInfo('y', 'f32', [2])],
+      }),
+    }));
+    const ir = convertModel(decodeOnnx(bytes), { to: 'ov' });
+    expect(ir.graph.inputs.map((v) => v.name)).toEqual(['x']);
+    expect(ir.graph.initializers.map((v) => v.name)).toEqual(['w']);
+  });
+
+  it('ReduceSum-13 with run-time axes reduces every dim when they are empty (noop_with_empty_axes=0)', () => {
+    const bytes = encodeModelProto(model({
+      opset: 13,
+      graph: graph({
+        name: 'g',
+        inputs: [valueInfo('x', 'f32', [3, 2]), valueInfo('axes', 'i64', [null])],
+        nodes: [node('ReduceSum', ['x', 'axes'], ['y'], { keepdims: 1 })],
+        outputs: [valueInfo('y', 'f32', null)],
+      }),
+    }));
+    const ir = convertModel(decodeOnnx(bytes), { to: 'ov' });
+    const reduce = ir.graph.nodes.find((n) => n.op === 'ReduceSum')!;
+    // the axes operand is `axes ++ range(0, rank * (len(axes) == 0))`, not the raw input
+    const axes = reduce.inputs[1]!;
+    expect(axes.producer?.op).toBe('Concat');
+    expect(axes.producer!.inputs[0]!.name).toBe('axes');
+    expect(axes.producer!.inputs[1]!.producer?.op).toBe('Range');
+  });
+});
