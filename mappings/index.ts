@@ -10,6 +10,7 @@ import { PAD } from './pad.js';
 import { RNN } from './rnn.js';
 import { MATH } from './math.js';
 import { NN } from './nn.js';
+import { NORM } from './norm.js';
 import { REDUCE } from './reduce.js';
 import { SHAPE } from './shape.js';
 import type { OpMapping } from './spec.js';
@@ -20,5 +21,5 @@ export type { AttrRule, ConvertContext, OpMapping } from './spec.js';
 /** Every op relation ovir converts, both ways, by family. */
 export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...BASIC, ...CONTROL_FLOW, ...ELEMENTWISE, ...MATH, ...SHAPE, ...SPLIT, ...GATHER, ...REDUCE, ...NN, ...CONV,
-  ...GENERATE, ...LINEAR, ...PAD, ...RNN, ...ACTIVATION,
+  ...GENERATE, ...LINEAR, ...PAD, ...RNN, ...ACTIVATION, ...NORM,
 ];

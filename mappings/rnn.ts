@@ -56,6 +56,7 @@ interface Cell {
 }
 const LSTM: Cell = { onnx: 'LSTM', ir: 'LSTMSequence', gates: 4, acts: ['Sigmoid', 'Tanh', 'Tanh'], states: [5, 6], toIrRows: IOFC_TO_FICO, toOnnxRows: FICO_TO_IOFC };
 const GRU: Cell = { onnx: 'GRU', ir: 'GRUSequence', gates: 3, acts: ['Sigmoid', 'Tanh'], states: [5], toIrRows: [0, 1, 2], toOnnxRows: [0, 1, 2] };
+const RNN_CELL: Cell = { onnx: 'RNN', ir: 'RNNSequence', gates: 1, acts: ['Tanh'], states: [5], toIrRows: [0], toOnnxRows: [0] };
 
 const seqToIr = (cell: Cell) => (c: ConvertContext): void => {
   const hs = attrInt(c.node, 'hidden_size');
@@ -210,5 +211,16 @@ export const RNN: readonly OpMapping[] = [
     note: 'B = Wb + Rb (z, r; and h unless linear_before_reset), seq-major ↔ batch-major (Transposes)',
     toIr: seqToIr(GRU),
     toOnnx: seqToOnnx(GRU),
+  },
+  {
+    onnx: { op: 'RNN', since: 7 },
+    ir: { op: 'RNNSequence', version: 'opset5' },
+    handles: {
+      onnx: ['hidden_size', 'direction', 'layout', 'activations', 'activation_alpha', 'activation_beta', 'clip'],
+      ir: ['hidden_size', 'direction', 'activations', 'activations_alpha', 'activations_beta', 'clip'],
+    },
+    note: 'B = Wb + Rb, seq-major ↔ batch-major (Transposes)',
+    toIr: seqToIr(RNN_CELL),
+    toOnnx: seqToOnnx(RNN_CELL),
   },
 ];

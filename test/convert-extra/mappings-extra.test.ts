@@ -236,3 +236,56 @@ describe('activations', () => {
     expect(ops(ir)).toEqual(['Unsqueeze', 'PRelu']);
   });
 });
+
+describe('normalizations and arg-reductions', () => {
+  it('LayerNormalization: MVN over [axis, rank) inside the square root, then Scale and B', () => {
+    const b = new Builder('onnx', 17);
+    const x = b.input('x', 'f32', [2, 3, 4]);
+    const s = b.init('s', tensorFromFloat32([1, 2, 3, 4], [4]));
+    const bias = b.init('b', tensorFromFloat32([0, 0, 0, 1], [4]));
+    b.output(b.op(b.graph, 'LayerNormalization', [x, s, bias], 'y', { epsilon: A.float(0.001) }));
+    const ir = convertModel(b.model);
+    const m = only(ir, 'MVN');
+    expect(constOf(m, 1)).toEqual([2n]);
+    expect(m.attrs.get('eps_mode')).toEqual(A.raw('inside_sqrt'));
+    expect(m.attrs.get('eps')).toEqual(A.raw('0.001'));
+    expect(ops(ir)).toEqual(['MVN', 'Multiply', 'Add']);
+  });
+
+  it('InstanceNormalization: MVN over the spatial axes, scale and bias per channel', () => {
+    const b = new Builder('onnx', 13);
+    const x = b.input('x', 'f32', [1, 3, 4, 5]);
+    const s = b.init('s', tensorFromFloat32([1, 2, 3], [3]));
+    const bias = b.init('b', tensorFromFloat32([0, 0, 1], [3]));
+    b.output(b.op(b.graph, 'InstanceNormalization', [x, s, bias], 'y'));
+    const ir = convertModel(b.model);
+    expect(constOf(only(ir, 'MVN'), 1)).toEqual([2n, 3n]);
+    const unsq = [...allNodes(ir.graph)].filter((n) => n.op === 'Unsqueeze');
+    expect(unsq.map((n) => constOf(n, 1))).toEqual([[1n, 2n], [1n, 2n]]);
+  });
+
+  it.each([[1n, ['TopK']], [0n, ['TopK', 'Squeeze']]] as const)('ArgMax keepdims=%s is TopK k=1 (stable) %s', (keep, want) => {
+    const ir = convertModel(onnxNode(13, 'ArgMax', ['x'], { axis: A.int(1), keepdims: A.int(keep) }));
+    expect(ops(ir)).toEqual(want);
+    const t = only(ir, 'TopK');
+    expect(t.attrs.get('stable')).toEqual(A.raw('true'));
+    expect(t.attrs.get('mode')).toEqual(A.raw('max'));
+  });
+
+  it('select_last_index=1 has no IR counterpart', () => {
+    expect(codes(() => convertModel(onnxNode(13, 'ArgMin', ['x'], { select_last_index: A.int(1) })))).toContain('CONVERT_UNSUPPORTED_ATTR');
+  });
+
+  it('RNN ↔ RNNSequence-5 with one gate block and a summed bias', () => {
+    const b = new Builder('onnx', 14);
+    const x = b.input('x', 'f32', [5, 1, 3]);
+    const w = b.init('W', tensorFromFloat32(Array.from({ length: 6 }, (_, i) => i), [1, 2, 3]));
+    const r = b.init('R', tensorFromFloat32(Array.from({ length: 4 }, (_, i) => i), [1, 2, 2]));
+    const bias = b.init('B', tensorFromFloat32([1, 2, 3, 4], [1, 4]));
+    const n = b.node(b.graph, 'RNN', [x, w, r, bias], ['Y', 'Y_h'], { hidden_size: A.int(2) }, { name: 'rnn' });
+    n.outputs.forEach((o) => b.output(o));
+    const ir = convertModel(b.model);
+    expect(only(ir, 'RNNSequence').attrs.get('activations')).toEqual(A.raw('tanh'));
+    expect(verifyGraph(convertModel(ir).graph)).toEqual([]);
+  });
+});
