@@ -57,8 +57,13 @@ const reduceToIr = (inputSince: number) => (c: ConvertContext): void => {
   }
   if (!axes && noop) { c.output(0, c.emit('Identity', [x], {}, 1, 'opset16')[0]!); return; }
   if (!axes) axes = allAxes(c, x);
-  c.output(0, c.emit(c.entry.ir.op, [x, axes], { keep_dims: keep ? 'true' : 'false' })[0]!);
+  const logical = c.elem(0) === 'boolean' ? BOOLEAN_REDUCE[c.entry.ir.op] : undefined;
+  const op = logical ?? c.entry.ir.op;
+  c.output(0, c.emit(op, [x, axes], { keep_dims: keep ? 'true' : 'false' }, 1, logical ? 'opset1' : undefined)[0]!);
 };
+
+/** OpenVINO's ReduceMax/Min take no booleans; on booleans they are ReduceLogicalOr/And. */
+const BOOLEAN_REDUCE: Readonly<Record<string, string>> = { ReduceMax: 'ReduceLogicalOr', ReduceMin: 'ReduceLogicalAnd' };
 
 const reduceToOnnx = (inputSince: number) => (c: ConvertContext): void => {
   const keep = attrBool(c.node, 'keep_dims') ?? false;
@@ -70,6 +75,29 @@ const reduceToOnnx = (inputSince: number) => (c: ConvertContext): void => {
   if (!keep) attrs.set('keepdims', A.int(0));
   c.output(0, c.emit(c.entry.onnx.op, inputs, attrs)[0]!);
 };
+
+/**
+ * IR ReduceLogicalOr/And → ONNX ReduceMax/Min over the booleans cast to int32 (ONNX reductions
+ * take bool only from opset 20), cast back to bool. ONNX → IR never picks these entries
+ * (`when` is false): the ReduceMax/Min entries emit the logical ops for boolean inputs.
+ */
+const logicalReduce = (onnxOp: string, irOp: string): OpMapping => ({
+  onnx: { op: onnxOp, since: 1 },
+  ir: { op: irOp, version: 'opset1' },
+  when: () => false,
+  handles: { onnx: ['axes', 'keepdims'], ir: ['keep_dims'] },
+  toIr: (c) => c.error(`${irOp} is only emitted for boolean ${onnxOp}`),
+  toOnnx: (c) => {
+    const asInt = c.emit('Cast', [c.input(0)], { to: A.int(6) })[0]!;
+    const keep = attrBool(c.node, 'keep_dims') ?? false;
+    const inputs: (Value | null)[] = [asInt];
+    const attrs = new Map<string, Attr>();
+    operandAsAttrOrInput(c, 1, 'axes', 18, inputs, attrs, 'axes');
+    if (!keep) attrs.set('keepdims', A.int(0));
+    const reduced = c.emit(onnxOp, inputs, attrs)[0]!;
+    c.output(0, c.emit('Cast', [reduced], { to: A.int(9) })[0]!);
+  },
+});
 
 const reduce = (op: string, inputSince: number, version = 'opset1'): OpMapping => ({
   onnx: { op, since: 1 },
@@ -87,4 +115,6 @@ export const REDUCE: readonly OpMapping[] = [
   reduce('ReduceSum', 13),
   reduce('ReduceL1', 18, 'opset4'),
   reduce('ReduceL2', 18, 'opset4'),
+  logicalReduce('ReduceMax', 'ReduceLogicalOr'),
+  logicalReduce('ReduceMin', 'ReduceLogicalAnd'),
 ];

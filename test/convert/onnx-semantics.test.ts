@@ -39,3 +39,24 @@ describe('ONNX semantics IR has no direct form for', () => {
     expect(axes.producer!.inputs[1]!.producer?.op).toBe('Range');
   });
 });
+
+describe('boolean ReduceMax/ReduceMin (OpenVINO reduces booleans only with ReduceLogicalOr/And)', () => {
+  const boolReduce = (op: string) => decodeOnnx(encodeModelProto(model({
+    opset: 13,
+    graph: graph({
+      name: 'g',
+      inputs: [valueInfo('x', 'boolean', [2, 3])],
+      nodes: [node(op, ['x'], ['y'], { axes: [1], keepdims: 0 })],
+      outputs: [valueInfo('y', 'boolean', [2])],
+    }),
+  })));
+
+  it.each([['ReduceMax', 'ReduceLogicalOr'], ['ReduceMin', 'ReduceLogicalAnd']])('%s on booleans → %s, and back through int32', (onnxOp, irOp) => {
+    const ir = convertModel(boolReduce(onnxOp), { to: 'ov' });
+    expect(ir.graph.nodes.map((n) => n.op)).toContain(irOp);
+    expect(ir.graph.nodes.map((n) => n.op)).not.toContain(onnxOp);
+    const back = convertModel(ir, { to: 'onnx', opset: 13 });
+    expect(back.graph.nodes.map((n) => n.op)).toEqual(['Cast', onnxOp, 'Cast']);
+    expect(back.graph.outputs[0]!.type).toMatchObject({ kind: 'tensor', elem: 'boolean' });
+  });
+});

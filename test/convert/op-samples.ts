@@ -102,6 +102,9 @@ export const SAMPLES: Record<string, Sample[]> = {
   'DepthToSpace>DepthToSpace': [{ inputs: [F(1, 4, 2, 2)], attrs: { blocksize: A.int(2) } }, { inputs: [F(1, 4, 2, 2)], attrs: { blocksize: A.int(2), mode: A.string('CRD') } }],
   'SpaceToDepth>SpaceToDepth': [{ inputs: [F(1, 1, 4, 4)], attrs: { blocksize: A.int(2) } }],
   'ReduceL1>ReduceL1': [{ inputs: [F()], attrs: { axes: A.ints([1]) }, opsets: [13] }, { inputs: [F(), I(1)], opsets: [18] }],
+  // boolean ReduceMax/Min ⇄ ReduceLogicalOr/And: test/convert/onnx-semantics.test.ts
+  'ReduceMax>ReduceLogicalOr': [],
+  'ReduceMin>ReduceLogicalAnd': [],
   'ReduceL2>ReduceL2': [{ inputs: [F()], attrs: { axes: A.ints([1]) }, opsets: [13] }, { inputs: [F(), I(1)], opsets: [18] }],
 };
 for (const op of ['ReduceMax', 'ReduceMin', 'ReduceMean', 'ReduceProd']) {
