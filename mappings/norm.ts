@@ -1,6 +1,7 @@
-import { attrFloat, attrInt } from '../src/graph/attr-read.js';
+import { A, type Attr } from '../src/graph/attr.js';
+import { attrBool, attrFloat, attrInt, attrInts, attrString } from '../src/graph/attr-read.js';
 import type { Value } from '../src/graph/value.js';
-import { decomposedOnly } from './generate.js';
+import { decomposedOnly, scalarLike } from './generate.js';
 import { i64Const, i64Scalar, normAxis } from './helpers.js';
 import type { ConvertContext, OpMapping } from './spec.js';
 
@@ -28,12 +29,55 @@ const argToIr = (mode: 'max' | 'min') => (c: ConvertContext): void => {
   c.output(0, keep ? idx! : c.emit('Squeeze', [idx, i64Const(c, [axis])], {}, 1, 'opset1')[0]!);
 };
 
+/**
+ * IR MVN-6 → ONNX: MeanVarianceNormalization when it is exactly that op (normalize_variance,
+ * epsilon 1e-9 outside the square root), else ReduceMean / Sub / Mul / Sqrt / Div.
+ */
+function mvnToOnnx(c: ConvertContext): void {
+  if (c.numInputs < 2) { c.error('MVN-1 (reduction by attributes) does not convert; MVN-6 does'); return; }
+  const axes = c.constInts(1);
+  if (axes === null) { c.needsConstant(1, 'axes'); return; }
+  const variance = attrBool(c.node, 'normalize_variance') ?? true;
+  const eps = attrFloat(c.node, 'eps') ?? 0;
+  const mode = attrString(c.node, 'eps_mode')?.trim().toLowerCase() ?? 'inside_sqrt';
+  if (mode !== 'inside_sqrt' && mode !== 'outside_sqrt') { c.unsupportedAttr('eps_mode', mode); return; }
+  const x = c.input(0)!;
+  if (variance && mode === 'outside_sqrt' && Math.fround(eps) === Math.fround(1e-9) && c.elem(0) === 'f32') {
+    c.output(0, c.emit('MeanVarianceNormalization', [x], { axes: A.ints(axes) })[0]!);
+    return;
+  }
+  const reduceMean = (v: Value): Value => {
+    if (c.opset >= 18) return c.emit('ReduceMean', [v, i64Const(c, axes)])[0]!;
+    return c.emit('ReduceMean', [v], new Map<string, Attr>([['axes', A.ints(axes)]]))[0]!;
+  };
+  const d = c.emit('Sub', [x, reduceMean(x)])[0]!;
+  if (!variance) { c.output(0, d); return; }
+  const e = scalarLike(c, 0, eps, 'MVN eps');
+  if (!e) return;
+  const v = reduceMean(c.emit('Mul', [d, d])[0]!);
+  const denom = mode === 'inside_sqrt'
+    ? c.emit('Sqrt', [c.emit('Add', [v, e])[0]!])[0]!
+    : c.emit('Add', [c.emit('Sqrt', [v])[0]!, e])[0]!;
+  c.output(0, c.emit('Div', [d, denom])[0]!);
+}
+
 export const NORM: readonly OpMapping[] = [
+  {
+    // ONNX MeanVarianceNormalization: (X - E[X]) / (sqrt(Var) + 1e-9) over axes (default 0, 2, 3).
+    onnx: { op: 'MeanVarianceNormalization', since: 9 },
+    ir: { op: 'MVN', version: 'opset6' },
+    handles: { onnx: ['axes'], ir: ['normalize_variance', 'eps', 'eps_mode'] },
+    toIr: (c) => {
+      const axes = attrInts(c.node, 'axes') ?? [0n, 2n, 3n];
+      c.output(0, c.emit('MVN', [c.input(0), i64Const(c, axes)], { normalize_variance: 'true', eps: '1e-9', eps_mode: 'outside_sqrt' }, 1, 'opset6')[0]!);
+    },
+    toOnnx: mvnToOnnx,
+  },
   {
     onnx: { op: 'LayerNormalization', since: 17 },
     ir: { op: 'LayerNormalization', version: 'decomposed' },
     handles: { onnx: ['axis', 'epsilon', 'stash_type'] },
-    note: 'IR: MVN-6 over [axis, rank) · Scale + B; the Mean / InvStdDev outputs have no counterpart',
+    note: 'IR: MVN-6 over [axis, rank) · Scale + B; Mean / InvStdDev (when read) from ReduceMean',
     toIr: (c) => {
       const r = c.rank(0);
       if (r === null) { c.error('LayerNormalization needs the rank of X to be known (MVN axes are constant)'); return; }
@@ -41,7 +85,23 @@ export const NORM: readonly OpMapping[] = [
       let y = mul(c, mvn(c, c.input(0)!, axis, r, attrFloat(c.node, 'epsilon') ?? 1e-5), c.input(1)!);
       if (c.numInputs > 2 && c.input(2)) y = add(c, y, c.input(2)!);
       c.output(0, y);
-      for (let i = 1; i < c.node.outputs.length; i++) c.unused(i);
+      const wanted = (i: number): boolean => { const o = c.node.outputs[i]; return !!o && (o.uses.length > 0 || o.graph.outputs.includes(o)); };
+      if (wanted(1) || wanted(2)) {
+        // Mean and 1 / sqrt(Var + epsilon) over the same axes, kept as dims.
+        const axes = i64Const(c, Array.from({ length: r - axis }, (_, i) => BigInt(axis + i)));
+        const x = c.input(0)!;
+        const mean = c.emit('ReduceMean', [x, axes], { keep_dims: 'true' }, 1, 'opset1')[0]!;
+        const d = c.emit('Subtract', [x, mean], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
+        const v = c.emit('ReduceMean', [mul(c, d, d), axes], { keep_dims: 'true' }, 1, 'opset1')[0]!;
+        const eps = scalarLike(c, 0, attrFloat(c.node, 'epsilon') ?? 1e-5, 'epsilon');
+        const one = scalarLike(c, 0, 1, 'InvStdDev');
+        if (!eps || !one) return;
+        const inv = c.emit('Divide', [one, c.emit('Sqrt', [add(c, v, eps)], {}, 1, 'opset1')[0]!], { auto_broadcast: 'numpy', m_pythondiv: 'true' }, 1, 'opset1')[0]!;
+        if (wanted(1)) c.output(1, mean); else c.unused(1);
+        if (wanted(2)) c.output(2, inv); else c.unused(2);
+      } else {
+        for (let i = 1; i < c.node.outputs.length; i++) c.unused(i);
+      }
     },
     toOnnx: decomposedOnly,
   },

@@ -294,6 +294,7 @@ async function runSuite(suite: string, cases: BackendCase[], judge: (c: BackendC
     const v = verdicts[i]!;
     record(suite, c.name, v.status, v.reason);
     if (v.status === 'fail') fails.push(`${c.name}: ${v.reason}`);
+    if (FILTER && v.status === 'skip') process.stdout.write(`  SKIP ${c.name}: ${v.reason}\n`);
   });
   process.stdout.write(`${summaryLines().filter((l) => l.startsWith(`${suite}:`)).join('\n')}\n`);
   for (const f of fails.slice(0, 100)) process.stdout.write(`  FAIL ${f}\n`);

@@ -289,3 +289,26 @@ describe('normalizations and arg-reductions', () => {
     expect(verifyGraph(convertModel(ir).graph)).toEqual([]);
   });
 });
+
+describe('MeanVarianceNormalization ↔ MVN-6', () => {
+  it('ONNX MVN is MVN-6 with epsilon 1e-9 outside the square root, and comes back as itself', () => {
+    const ir = convertModel(onnxNode(13, 'MeanVarianceNormalization', ['x'], {}, 1, [1, 2, 3, 4]));
+    const m = only(ir, 'MVN');
+    expect(constOf(m, 1)).toEqual([0n, 2n, 3n]);
+    expect(m.attrs.get('eps_mode')).toEqual(A.raw('outside_sqrt'));
+    expect(ops(convertModel(ir))).toEqual(['MeanVarianceNormalization']);
+  });
+
+  it('an MVN-6 with epsilon inside the square root (LayerNormalization from ovc) decomposes', () => {
+    const b = new Builder('onnx', 17);
+    const x = b.input('x', 'f32', [2, 3]);
+    const s = b.init('s', tensorFromFloat32([1, 2, 3], [3]));
+    b.output(b.op(b.graph, 'LayerNormalization', [x, s], 'y'));
+    for (const opset of [13, 18]) {
+      const back = convertModel(convertModel(b.model), { opset });
+      expect(ops(back)).toEqual(expect.arrayContaining(['ReduceMean', 'Sub', 'Sqrt', 'Div', 'Mul']));
+      const rm = [...allNodes(back.graph)].find((n) => n.op === 'ReduceMean')!;
+      expect(rm.attrs.has('axes')).toBe(opset < 18);
+    }
+  });
+});
