@@ -65,6 +65,14 @@ export const NN: readonly OpMapping[] = [
     onnx: { op: 'Einsum', since: 12 },
     ir: { op: 'Einsum', version: 'opset7' },
     attrs: [string('equation')],
+    // ONNX allows spaces in the equation ("bij, bjk -> bik"); OpenVINO rejects them.
+    toIr: (c) => {
+      const attrs = c.attrs();
+      const eq = attrs.get('equation');
+      if (eq?.type === 'raw' || eq?.type === 'string') attrs.set('equation', A.raw(eq.value.replace(/\s+/g, '')));
+      const inputs = Array.from({ length: c.numInputs }, (_, i) => c.input(i));
+      c.output(0, c.emit('Einsum', inputs, attrs)[0]!);
+    },
   },
   {
     // ONNX DCR (default) is IR blocks_first; CRD is depth_first.

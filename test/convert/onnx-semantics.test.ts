@@ -60,3 +60,19 @@ describe('boolean ReduceMax/ReduceMin (OpenVINO reduces booleans only with Reduc
     expect(back.graph.outputs[0]!.type).toMatchObject({ kind: 'tensor', elem: 'boolean' });
   });
 });
+
+describe('Einsum equation spelling', () => {
+  it('drops the spaces ONNX allows and OpenVINO rejects ("bij, bjk -> bik" → "bij,bjk->bik")', () => {
+    const m = decodeOnnx(encodeModelProto(model({
+      opset: 12,
+      graph: graph({
+        name: 'g',
+        inputs: [valueInfo('a', 'f32', [2, 3, 4]), valueInfo('b', 'f32', [2, 4, 5])],
+        nodes: [node('Einsum', ['a', 'b'], ['y'], { equation: 'bij, bjk -> bik' })],
+        outputs: [valueInfo('y', 'f32', [2, 3, 5])],
+      }),
+    })));
+    const ir = convertModel(m, { to: 'ov' });
+    expect(ir.graph.nodes[0]!.attrs.get('equation')).toMatchObject({ value: 'bij,bjk->bik' });
+  });
+});
