@@ -53,17 +53,28 @@ const reduceToIr = (inputSince: number) => (c: ConvertContext): void => {
     const known = c.numInputs > 1 && c.input(1) ? c.constInts(1) : null;
     if (known !== null && known.length === 0) axes = null;
     else if (axes && noop && known === null) { c.error('noop_with_empty_axes=1 with axes that are not constant has no IR form'); return; }
-    else if (axes && known === null) axes = runtimeAxes(c, x, axes);
+    else if (axes && known === null) {
+      // Only axes that may be empty at run time need the run-time form: OpenVINO cannot bound the
+      // output shape through it, so a length inference knows is used as it is.
+      const t = c.type(1);
+      const len = t?.kind === 'tensor' && t.shape?.length === 1 ? t.shape[0] : null;
+      if (len === 0) axes = null;
+      else if (typeof len !== 'number') axes = runtimeAxes(c, x, axes);
+    }
   }
   if (!axes && noop) { c.output(0, c.emit('Identity', [x], {}, 1, 'opset16')[0]!); return; }
   if (!axes) axes = allAxes(c, x);
-  const logical = c.elem(0) === 'boolean' ? BOOLEAN_REDUCE[c.entry.ir.op] : undefined;
-  const op = logical ?? c.entry.ir.op;
-  c.output(0, c.emit(op, [x, axes], { keep_dims: keep ? 'true' : 'false' }, 1, logical ? 'opset1' : undefined)[0]!);
+  const keepDims = { keep_dims: keep ? 'true' : 'false' };
+  if (c.elem(0) === 'boolean') {
+    // OpenVINO's ReduceMax/Min take no booleans, and its CPU plugin has no kernel for
+    // ReduceLogicalOr/And once booleans run as u8 (f32 precision hint): reduce them as i32.
+    const asInt = c.emit('Convert', [x], { destination_type: 'i32' }, 1, 'opset1')[0]!;
+    const reduced = c.emit(c.entry.ir.op, [asInt, axes], keepDims)[0]!;
+    c.output(0, c.emit('Convert', [reduced], { destination_type: 'boolean' }, 1, 'opset1')[0]!);
+    return;
+  }
+  c.output(0, c.emit(c.entry.ir.op, [x, axes], keepDims)[0]!);
 };
-
-/** OpenVINO's ReduceMax/Min take no booleans; on booleans they are ReduceLogicalOr/And. */
-const BOOLEAN_REDUCE: Readonly<Record<string, string>> = { ReduceMax: 'ReduceLogicalOr', ReduceMin: 'ReduceLogicalAnd' };
 
 const reduceToOnnx = (inputSince: number) => (c: ConvertContext): void => {
   const keep = attrBool(c.node, 'keep_dims') ?? false;
@@ -79,7 +90,7 @@ const reduceToOnnx = (inputSince: number) => (c: ConvertContext): void => {
 /**
  * IR ReduceLogicalOr/And → ONNX ReduceMax/Min over the booleans cast to int32 (ONNX reductions
  * take bool only from opset 20), cast back to bool. ONNX → IR never picks these entries
- * (`when` is false): the ReduceMax/Min entries emit the logical ops for boolean inputs.
+ * (`when` is false): boolean ReduceMax/Min go to IR through i32 instead (see reduceToIr).
  */
 const logicalReduce = (onnxOp: string, irOp: string): OpMapping => ({
   onnx: { op: onnxOp, since: 1 },
