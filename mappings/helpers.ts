@@ -40,12 +40,29 @@ export function operandAsAttrOrInput(
   c: ConvertContext, index: number, attr: string, inputSince: number, inputs: (Value | null)[], attrs: Map<string, Attr>, what: string,
 ): void {
   if (c.opset >= inputSince) {
-    inputs.push(c.input(index));
+    inputs.push(asI64Vector(c, index));
     return;
   }
   const v = c.constInts(index);
   if (v === null) { c.needsConstant(index, `${what}, an attribute before opset ${inputSince}`); return; }
   attrs.set(attr, A.ints(v));
+}
+
+/**
+ * IR → ONNX: operand `index` as ONNX wants axes-like inputs — a 1-D int64 tensor. IR allows any
+ * integer type and scalars (ovc writes u64 and scalar axes): constants are rewritten, run-time
+ * values get a Cast to int64 and a Reshape to [-1].
+ */
+export function asI64Vector(c: ConvertContext, index: number): Value | null {
+  const v = c.input(index);
+  if (!v) return v;
+  const elem = c.elem(index);
+  const rank = c.rank(index);
+  if (elem === 'i64' && rank === 1) return v;
+  const known = c.constInts(index);
+  if (known !== null) return i64Const(c, known);
+  const asI64 = elem === 'i64' ? v : c.emit('Cast', [v], { to: A.int(7) })[0]!;
+  return rank === 1 ? asI64 : c.emit('Reshape', [asI64, i64Const(c, [-1n])])[0]!;
 }
 
 /** Normalizes axis `a` for rank `r` (negative counts from the end). */

@@ -114,7 +114,11 @@ export class Engine {
   }
 
   private carryMeta(from: Value, to: Value): void {
-    if (this.target === 'ov') to.meta['layerName'] = (from.meta['layerName'] as string | undefined) ?? from.name;
+    const layer = from.meta['layerName'] as string | undefined;
+    if (this.target === 'ov') to.meta['layerName'] = layer ?? from.name;
+    // IR → ONNX: of a port's several names, the one that is also the layer's name is how the
+    // model is fed (`…_function_XU,X` on Parameter `X`): make it the primary name.
+    else if (layer && to.names.includes(layer)) to.names = [layer, ...to.names.filter((s) => s !== layer)];
   }
 
   private convertNode(n: Node, dst: Graph): void {

@@ -102,6 +102,13 @@ export const SAMPLES: Record<string, Sample[]> = {
   'DepthToSpace>DepthToSpace': [{ inputs: [F(1, 4, 2, 2)], attrs: { blocksize: A.int(2) } }, { inputs: [F(1, 4, 2, 2)], attrs: { blocksize: A.int(2), mode: A.string('CRD') } }],
   'SpaceToDepth>SpaceToDepth': [{ inputs: [F(1, 1, 4, 4)], attrs: { blocksize: A.int(2) } }],
   'ReduceL1>ReduceL1': [{ inputs: [F()], attrs: { axes: A.ints([1]) }, opsets: [13] }, { inputs: [F(), I(1)], opsets: [18] }],
+  // their own suite: test/convert-extra/mappings-extra.test.ts
+  'RNN>RNNSequence': [],
+  'MeanVarianceNormalization>MVN': [],
+  'LayerNormalization>LayerNormalization': [],
+  'InstanceNormalization>InstanceNormalization': [],
+  'ArgMax>ArgMax': [],
+  'ArgMin>ArgMin': [],
   // boolean ReduceMax/Min ⇄ ReduceLogicalOr/And: test/convert/onnx-semantics.test.ts
   'ReduceMax>ReduceLogicalOr': [],
   'ReduceMin>ReduceLogicalAnd': [],
