@@ -13,6 +13,7 @@
  *    and 8000), and ONNX → IR → ONNX in onnxruntime == the original. Absent models skip (locally)
  *    or fail (CI=true).
  */
+import { KNOWN_IR_TO_ONNX_FAILURES } from './known-failures.js';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -281,7 +282,10 @@ afterAll(async () => {
   if (!FILTER) writeScoreboard();
 });
 
-async function runSuite(suite: string, cases: BackendCase[], judge: (c: BackendCase, o: Oracle, slot: string) => Promise<Verdict>): Promise<string[]> {
+async function runSuite(
+  suite: string, cases: BackendCase[], judge: (c: BackendCase, o: Oracle, slot: string) => Promise<Verdict>,
+  known: ReadonlyMap<string, string> = new Map(),
+): Promise<string[]> {
   let done = 0;
   const verdicts = await mapPool(cases, WORKERS, async (c, w) => {
     let v: Verdict;
@@ -292,8 +296,9 @@ async function runSuite(suite: string, cases: BackendCase[], judge: (c: BackendC
   const fails: string[] = [];
   cases.forEach((c, i) => {
     const v = verdicts[i]!;
-    record(suite, c.name, v.status, v.reason);
-    if (v.status === 'fail') fails.push(`${c.name}: ${v.reason}`);
+    const knownCause = v.status === 'fail' ? known.get(c.name) : undefined;
+    record(suite, c.name, v.status, knownCause ? `known failure (${knownCause}): ${v.reason}` : v.reason);
+    if (v.status === 'fail' && !knownCause) fails.push(`${c.name}: ${v.reason}`);
     if (FILTER && v.status === 'skip') process.stdout.write(`  SKIP ${c.name}: ${v.reason}\n`);
   });
   process.stdout.write(`${summaryLines().filter((l) => l.startsWith(`${suite}:`)).join('\n')}\n`);
@@ -320,9 +325,14 @@ describe('conversion judged by the engines', () => {
     describeSuite('convert-ir-onnx', "ovc's IR of every ONNX backend test model (cached) → `convertModel` to ONNX (opset 17) → onnxruntime-node "
       + 'must give the expected outputs. Skip: ovc cannot convert or OpenVINO on its IR is wrong (reference engine cannot), or ovir '
       + 'refuses with a clean diagnostic.', versions());
-    const fails = await runSuite('convert-ir-onnx', cases, judgeIrToOnnx);
+    const fails = await runSuite('convert-ir-onnx', cases, judgeIrToOnnx, KNOWN_IR_TO_ONNX_FAILURES);
     expect(suiteResult('convert-ir-onnx').counts.pass).toBeGreaterThan(0);
     expect(fails).toEqual([]);
+    if (!FILTER) {
+      const failed = new Set(suiteResult('convert-ir-onnx').cases.filter((c) => c.status === 'fail').map((c) => c.name));
+      const stale = [...KNOWN_IR_TO_ONNX_FAILURES.keys()].filter((k) => !failed.has(k));
+      expect(stale, 'known failures that no longer fail: remove them from test/conformance/known-failures.ts').toEqual([]);
+    }
   });
 
   it('real-models: Silero VAD and openWakeWord convert both ways and compute what onnxruntime computes', async () => {
