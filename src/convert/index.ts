@@ -9,6 +9,7 @@ import { applyInferred, inferTypes } from '../shape/infer.js';
 import { Engine } from './engine.js';
 import { compressToFp16 } from './fp16.js';
 import { assignOnnxNames } from './onnx-names.js';
+import { legalizeOnnxTypes } from './onnx-types.js';
 import { pruneUnused } from './prune.js';
 import { defaultConvertRegistry, type ConvertRegistry } from './registry.js';
 import { SourceInfo } from './source-types.js';
@@ -77,6 +78,11 @@ export function convertModel(model: Model, opts: ConvertOptions = {}): Model {
     relaxIrScalars(out);
   }
   completeTypes(out, diags);
+  if (to === 'onnx') {
+    // Casts where the ONNX op (or onnxruntime) cannot take the IR's element type and widening is exact.
+    legalizeOnnxTypes(out, opset);
+    assignOnnxNames(out.graph);
+  }
   const broken = verifyGraph(out.graph);
   if (broken.length) {
     diags.push(...broken.map((d) => ({ ...d, message: `conversion produced an invalid graph (please report): ${d.message}` })));
