@@ -23,7 +23,7 @@ export function checkFile(pathA: string, pathB?: string, opts: CheckFileOptions 
   const ifMerge = opts.ifMerge;
   let report: EquivReport;
   if (pathB !== undefined) {
-    report = checkModels(a, loadModel(pathB), { ifMerge, labelA: pathA, labelB: pathB });
+    report = checkModels(a, loadModel(pathB), { ifMerge, labelA: pathA, labelB: pathB, names: 'hint' });
   } else {
     const to = otherForm(a);
     const b = convertModel(a, { to }); // a new model; `a` stays as the file says
