@@ -86,6 +86,7 @@ export const CODES = {
   SHAPE_RULE_INFO: { severity: 'info', message: (p) => `${p.op}: ${p.detail}` },
   SHAPE_BAD_ATTR: E((p) => `${p.op}: ${p.detail}`),
   SHAPE_DECLARED_CONTRADICTS: E((p) => `value '${p.value}' is declared ${p.declared} but inferred ${p.inferred}: ${p.detail}`),
+  SHAPE_DECLARED_HINT: W((p) => `value '${p.value}' is declared ${p.declared} but inferred ${p.inferred}: ${p.detail}; an intermediate value's declaration is a hint, the inferred type is used (--strict makes this an error)`),
   SHAPE_IF_TYPE_MISMATCH: E((p) => `If output ${p.index} ('${p.value}'): branches disagree (${p.detail}) under the ${p.policy} merge policy`),
   SHAPE_IF_RANK_MISMATCH: E((p) => `If output ${p.index} ('${p.value}'): ${p.detail}, which the ${p.policy} merge policy rejects`),
   SHAPE_IF_BRANCH_OUTPUTS: E((p) => `If body '${p.body}' gives ${p.got} outputs, the node has ${p.expected}`),
