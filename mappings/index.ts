@@ -12,6 +12,7 @@ import { MATH } from './math.js';
 import { NN } from './nn.js';
 import { NORM } from './norm.js';
 import { REDUCE } from './reduce.js';
+import { SCATTER } from './scatter.js';
 import { SHAPE } from './shape.js';
 import type { OpMapping } from './spec.js';
 import { SPLIT } from './split.js';
@@ -22,4 +23,5 @@ export type { AttrRule, ConvertContext, OpMapping } from './spec.js';
 export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...BASIC, ...CONTROL_FLOW, ...ELEMENTWISE, ...MATH, ...SHAPE, ...SPLIT, ...GATHER, ...REDUCE, ...NN, ...CONV,
   ...GENERATE, ...LINEAR, ...PAD, ...RNN, ...ACTIVATION, ...NORM,
+  ...SCATTER,
 ];
