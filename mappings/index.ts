@@ -1,5 +1,6 @@
 import { ACTIVATION } from './activation.js';
 import { BASIC } from './basic.js';
+import { BITSHIFT } from './bitshift.js';
 import { CONTROL_FLOW } from './control-flow.js';
 import { CONV } from './conv.js';
 import { ELEMENTWISE } from './elementwise.js';
@@ -23,5 +24,5 @@ export type { AttrRule, ConvertContext, OpMapping } from './spec.js';
 export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...BASIC, ...CONTROL_FLOW, ...ELEMENTWISE, ...MATH, ...SHAPE, ...SPLIT, ...GATHER, ...REDUCE, ...NN, ...CONV,
   ...GENERATE, ...LINEAR, ...PAD, ...RNN, ...ACTIVATION, ...NORM,
-  ...SCATTER,
+  ...SCATTER, ...BITSHIFT,
 ];

@@ -25,3 +25,8 @@ export const TENSOR_SAMPLES: Record<string, Sample[]> = {
     { inputs: [F(2, 3), idx([2, 1], 1, 0)], attrs: { batch_dims: A.int(1) }, opsets: [12, 13] },
   ],
 };
+const U8 = (...shape: number[]): In => ({ elem: 'u8', shape });
+Object.assign(TENSOR_SAMPLES, {
+  'BitShift>BitwiseLeftShift': [{ inputs: [U8(2, 3), U8(3)], attrs: { direction: A.string('LEFT') }, opsets: [11, 18] }],
+  'BitShift>BitwiseRightShift': [{ inputs: [U8(2, 3), U8(3)], attrs: { direction: A.string('RIGHT') }, opsets: [11] }],
+});
