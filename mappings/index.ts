@@ -15,6 +15,7 @@ import { NORM } from './norm.js';
 import { REDUCE } from './reduce.js';
 import { SCATTER } from './scatter.js';
 import { SHAPE } from './shape.js';
+import { SLICE_IR } from './slice-ir.js';
 import type { OpMapping } from './spec.js';
 import { SPLIT } from './split.js';
 
@@ -24,5 +25,5 @@ export type { AttrRule, ConvertContext, OpMapping } from './spec.js';
 export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...BASIC, ...CONTROL_FLOW, ...ELEMENTWISE, ...MATH, ...SHAPE, ...SPLIT, ...GATHER, ...REDUCE, ...NN, ...CONV,
   ...GENERATE, ...LINEAR, ...PAD, ...RNN, ...ACTIVATION, ...NORM,
-  ...SCATTER, ...BITSHIFT,
+  ...SCATTER, ...BITSHIFT, ...SLICE_IR,
 ];

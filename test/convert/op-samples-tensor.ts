@@ -9,6 +9,8 @@ const F = (...shape: number[]): In => ({ elem: 'f32', shape });
 const idx = (shape: number[], ...ints: number[]): In => ({ elem: 'i64', shape, ints });
 
 export const TENSOR_SAMPLES: Record<string, Sample[]> = {
+  // IR-only forms (never written from ONNX): test/convert/tensor-ops.test.ts
+  'Slice>StridedSlice': [], 'Slice>Reverse': [],
   'Scatter>ScatterElementsUpdate': [{ inputs: [F(2, 3), idx([1, 2], 1, 0), F(1, 2)], attrs: { axis: A.int(1) }, opsets: [9, 10] }],
   'ScatterElements>ScatterElementsUpdate': [
     { inputs: [F(2, 3), idx([1, 2], 1, 0), F(1, 2)], attrs: { axis: A.int(1) }, opsets: [11, 13] },

@@ -86,3 +86,59 @@ describe('BitShift', () => {
     expect(fails(() => convertModel(b.model, { opset: 21 }))).toMatch(/signed integers \(i32\) from opset 28/);
   });
 });
+
+describe('IR-only slicing forms back to ONNX', () => {
+  const strided = (begin: number[], end: number[], masks: Record<string, number[]>, stride?: number[]) => {
+    const b = new Builder('ov');
+    const x = b.input('x', 'f32', [2, 3, 4]);
+    const ins = [x, b.init('b', tensorFromInt64(begin)), b.init('e', tensorFromInt64(end)), ...(stride ? [b.init('s', tensorFromInt64(stride))] : [])];
+    const attrs = Object.fromEntries(Object.entries(masks).map(([k, v]) => [k, A.raw(v.join(','))]));
+    b.output(b.op(b.graph, 'StridedSlice', ins, 'y', attrs));
+    return convertModel(b.model, { opset: 17 });
+  };
+  const ints = (m: Model, op: string, input: number) => [...m.graph.nodes.find((n) => n.op === op)!.inputs[input]!.constant!.data].length;
+
+  it('StridedSlice: begin/end masks are the whole axis, only sliced axes are named', () => {
+    const m = strided([0, 1], [0, 3], { begin_mask: [1, 0], end_mask: [1, 0] });
+    expect(ops(m)).toEqual(['Slice']);
+    expect(ints(m, 'Slice', 3)).toBe(8); // one axis (int64)
+  });
+
+  it('StridedSlice: shrink_axis is a one-element slice then Squeeze; new_axis an Unsqueeze', () => {
+    expect(ops(strided([0, 1], [0, 2], { begin_mask: [1, 0], end_mask: [1, 0], shrink_axis_mask: [0, 1] }))).toEqual(['Slice', 'Squeeze']);
+    expect(ops(strided([0, 0], [0, 0], { begin_mask: [1, 1], end_mask: [1, 1], new_axis_mask: [0, 1] }))).toEqual(['Unsqueeze']);
+  });
+
+  it('StridedSlice: shrink together with new axes is refused (OpenVINO departs from its spec there)', () => {
+    expect(fails(() => strided([0, 1, 0], [0, 2, 0], { new_axis_mask: [0, 0, 1], shrink_axis_mask: [0, 1, 0] }))).toMatch(/new_axis_mask together with shrink_axis_mask/);
+  });
+
+  it('StridedSlice with run-time begin needs a constant', () => {
+    const b = new Builder('ov');
+    const x = b.input('x', 'f32', [2, 3]);
+    b.output(b.op(b.graph, 'StridedSlice', [x, b.input('b', 'i64', [2]), b.init('e', tensorFromInt64([1, 1]))], 'y', {}));
+    expect(fails(() => convertModel(b.model))).toMatch(/CONVERT_NEEDS_CONSTANT/);
+  });
+
+  it('Reverse (index or mask mode) is Slice with step -1 on those axes', () => {
+    for (const [mode, axes] of [['index', tensorFromInt64([-1])], ['mask', tensorFromInt64([0, 1])]] as const) {
+      const m = convertModel(irModel('Reverse', 'opset1', { mode: A.raw(mode) }, (b) => [b.init('a', axes)]));
+      expect(ops(m)).toEqual(['Slice']);
+      expect(m.graph.nodes[0]!.inputs[3]!.constant!.data).toEqual(tensorFromInt64([1]).data);
+    }
+  });
+
+  it('VariadicSplit -1 is the rest of the axis: a constant when its length is known, else computed', () => {
+    const split = (shape: (number | null)[]) => {
+      const b = new Builder('ov');
+      const x = b.input('x', 'f32', shape);
+      const n = b.node(b.graph, 'VariadicSplit', [x, b.init('a', tensorFromInt64([1], [])), b.init('l', tensorFromInt64([1, -1]))], ['p', 'q']);
+      n.outputs.forEach((o) => b.output(o));
+      return convertModel(b.model, { opset: 13 });
+    };
+    const known = split([2, 5]);
+    expect(ops(known)).toEqual(['Split']);
+    expect(known.graph.nodes[0]!.inputs[1]!.constant!.data).toEqual(tensorFromInt64([1, 4]).data);
+    expect(ops(split([2, null]))).toEqual(['Shape', 'Gather', 'Sub', 'Concat', 'Split']);
+  });
+});
