@@ -1,5 +1,6 @@
 import { ACTIVATION } from './activation.js';
 import { BASIC } from './basic.js';
+import { BITSHIFT } from './bitshift.js';
 import { CONTROL_FLOW } from './control-flow.js';
 import { CONV } from './conv.js';
 import { ELEMENTWISE } from './elementwise.js';
@@ -12,7 +13,9 @@ import { MATH } from './math.js';
 import { NN } from './nn.js';
 import { NORM } from './norm.js';
 import { REDUCE } from './reduce.js';
+import { SCATTER } from './scatter.js';
 import { SHAPE } from './shape.js';
+import { SLICE_IR } from './slice-ir.js';
 import type { OpMapping } from './spec.js';
 import { SPLIT } from './split.js';
 
@@ -22,4 +25,5 @@ export type { AttrRule, ConvertContext, OpMapping } from './spec.js';
 export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...BASIC, ...CONTROL_FLOW, ...ELEMENTWISE, ...MATH, ...SHAPE, ...SPLIT, ...GATHER, ...REDUCE, ...NN, ...CONV,
   ...GENERATE, ...LINEAR, ...PAD, ...RNN, ...ACTIVATION, ...NORM,
+  ...SCATTER, ...BITSHIFT, ...SLICE_IR,
 ];

@@ -1,4 +1,5 @@
 import { A, type Attr, type ElementTypeName } from '../../src/graph/index.js';
+import { TENSOR_SAMPLES } from './op-samples-tensor.js';
 
 /**
  * One or more small instances of every mapping entry, by `onnxOp>irOp`: operand types (constants
@@ -123,3 +124,4 @@ for (const op of ['ReduceMax', 'ReduceMin', 'ReduceMean', 'ReduceProd']) {
 }
 SAMPLES['ReduceSum>ReduceSum'] = [{ inputs: [F()], attrs: { axes: A.ints([0]) }, opsets: [11] }, { inputs: [F(), I(1)], attrs: { keepdims: A.int(0) }, opsets: [13] }];
 
+Object.assign(SAMPLES, TENSOR_SAMPLES);
