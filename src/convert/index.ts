@@ -4,10 +4,12 @@ import type { Shape } from '../graph/shape.js';
 import { tensorType, type ValueType } from '../graph/types.js';
 import { allGraphs } from '../graph/graph.js';
 import { verifyGraph } from '../graph/verify.js';
+import { validateOnnxModel } from '../onnx/validate.js';
 import { applyInferred, inferTypes } from '../shape/infer.js';
 import { Engine } from './engine.js';
 import { compressToFp16 } from './fp16.js';
 import { assignOnnxNames } from './onnx-names.js';
+import { pruneUnused } from './prune.js';
 import { defaultConvertRegistry, type ConvertRegistry } from './registry.js';
 import { SourceInfo } from './source-types.js';
 
@@ -80,6 +82,7 @@ export function convertModel(model: Model, opts: ConvertOptions = {}): Model {
 
   if (opts.compressToFp16) compressToFp16(out.graph);
   if (to === 'onnx') {
+    pruneUnused(out.graph);
     assignOnnxNames(out.graph);
     relaxIrScalars(out);
   }
@@ -88,6 +91,8 @@ export function convertModel(model: Model, opts: ConvertOptions = {}): Model {
   if (broken.length) {
     diags.push(...broken.map((d) => ({ ...d, message: `conversion produced an invalid graph (please report): ${d.message}` })));
   }
+  // Nothing the target opset lacks is ever written (an attribute, an input, an element type).
+  if (to === 'onnx' && !diags.hasErrors()) diags.push(...validateOnnxModel(out));
   diags.throwIfErrors();
   if (opts.onWarning) for (const d of diags.list) if (d.severity === 'warning') opts.onWarning(d);
   return out;

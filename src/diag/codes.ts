@@ -40,6 +40,7 @@ export const CODES = {
   ONNX_EXTERNAL_READ: E((p) => `tensor '${p.name}': cannot read external data '${p.location}': ${p.reason}`),
   ONNX_EXTERNAL_RANGE: E((p) => `tensor '${p.name}': external data '${p.location}' ${p.detail}`),
   ONNX_ENCODE: E((p) => `cannot write as ONNX: ${p.detail}`),
+  ONNX_INVALID_AT_OPSET: E((p) => `${p.op}: ${p.detail} at ONNX opset ${p.opset}${p.hint ? ' (' + p.hint + ')' : ''}; not written`),
 
   // ── IR codec (src/ir) ─────────────────────────────────────────────────────────
   IR_XML_MALFORMED: E((p) => `not well-formed XML: ${p.detail}`),

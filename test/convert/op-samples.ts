@@ -48,7 +48,12 @@ export const SAMPLES: Record<string, Sample[]> = {
   'Abs>Abs': unary, 'Neg>Negative': unary, 'Relu>Relu': unary, 'Sigmoid>Sigmoid': unary, 'Tanh>Tanh': unary,
   'Exp>Exp': unary, 'Log>Log': unary, 'Sqrt>Sqrt': unary, 'Floor>Floor': unary, 'Ceil>Ceiling': unary,
   'Erf>Erf': unary, 'Sin>Sin': unary, 'Cos>Cos': unary, 'Sign>Sign': unary,
-  'Reshape>Reshape': [{ inputs: [F(), I(3, 2)] }, { inputs: [F(), I(3, 2)], attrs: { allowzero: A.int(1) }, opsets: [14, 19] }],
+  'Reshape>Reshape': [
+    { inputs: [F(), I(3, 2)] },
+    // allowzero=1 matters only where the shape holds a 0: elsewhere IR → ONNX leaves it out (valid before opset 14)
+    { inputs: [F(), I(3, 2)], attrs: { allowzero: A.int(1) }, opsets: [14, 19], back: {} },
+    { inputs: [{ elem: 'f32', shape: [0, 3] }, I(3, 0)], attrs: { allowzero: A.int(1) }, opsets: [14, 19] },
+  ],
   'Squeeze>Squeeze': [
     { inputs: [F(1, 3)], attrs: { axes: A.ints([0]) }, opsets: [11] },
     { inputs: [F(1, 3), I(0)], opsets: [13, 21] },
