@@ -7,6 +7,7 @@ import { CONV_TRANSPOSE } from './conv-transpose.js';
 import { ELEMENTWISE } from './elementwise.js';
 import { GATHER } from './gather.js';
 import { GENERATE } from './generate.js';
+import { IR_DECOMPOSE } from './ir-decompose.js';
 import { LINEAR } from './linear.js';
 import { PAD } from './pad.js';
 import { POOL } from './pool.js';
@@ -31,6 +32,7 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...GENERATE, ...LINEAR, ...PAD, ...RNN, ...ACTIVATION, ...NORM,
   ...SCATTER,
   ...BITSHIFT,
+  ...IR_DECOMPOSE,
   ...SLICE_IR,
   ...OLD_OPSETS,
   ...POOL,

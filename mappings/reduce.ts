@@ -144,7 +144,7 @@ function onnxAxes(c: ConvertContext, inputSince: number, inputs: (Value | null)[
   if (known?.kind === 'all') return true;
   if (known?.kind === 'runtime') {
     if (c.opset < inputSince) {
-      c.needsConstant(1, `axes, an attribute before opset ${inputSince}: convert with --opset ${inputSince} or later`);
+      c.needsConstant(1, `axes, an attribute before opset ${inputSince}: convert with --opset ${inputSince} or later`, inputSince);
       return false;
     }
     const v = c.converted(known.axes);
@@ -153,7 +153,7 @@ function onnxAxes(c: ConvertContext, inputSince: number, inputs: (Value | null)[
     return true;
   }
   if (c.opset < inputSince && c.constInts(1) === null) {
-    c.needsConstant(1, `axes, an attribute before opset ${inputSince}: convert with --opset ${inputSince} or later`);
+    c.needsConstant(1, `axes, an attribute before opset ${inputSince}: convert with --opset ${inputSince} or later`, inputSince);
     return false;
   }
   operandAsAttrOrInput(c, 1, 'axes', inputSince, inputs, attrs, 'axes');

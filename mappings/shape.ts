@@ -50,7 +50,7 @@ export const SHAPE: readonly OpMapping[] = [
       const attrs: Record<string, Attr> = {};
       if (!special && (shape === null || shape.includes(0n))) {
         if (c.opset < 14) {
-          c.unsupportedAttr('special_zero', 'false', `a 0 in ${shape === null ? 'a run-time' : 'the'} shape means an empty dim, which ONNX Reshape spells allowzero=1 only from opset 14: convert with --opset 14 or later`);
+          c.unsupportedAttr('special_zero', 'false', `a 0 in ${shape === null ? 'a run-time' : 'the'} shape means an empty dim, which ONNX Reshape spells allowzero=1 only from opset 14: convert with --opset 14 or later`, 14);
           return;
         }
         attrs['allowzero'] = A.int(1);

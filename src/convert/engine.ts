@@ -129,9 +129,11 @@ export class Engine {
     if (!entry) {
       const detail = wrongDialect ? `the node is already ${TARGET_NAME[this.target]}`
         : this.target === 'onnx' && this.registry.irOpsets(n.op) ? `only at ONNX opsets ${this.registry.irOpsets(n.op)}` : '';
+      const later = !wrongDialect && this.target === 'onnx'
+        ? this.registry.entries.filter((e) => e.ir.op.toLowerCase() === n.op.toLowerCase() && e.onnx.since > opset).map((e) => e.onnx.since) : [];
       this.diags.add('CONVERT_UNSUPPORTED_OP', n.path, {
         op: n.op + (n.domain && n.domain !== 'ai.onnx' ? ` (domain ${n.domain})` : ''), dialect: n.dialect === 'ov' ? 'IR' : 'ONNX',
-        version: n.version, target: TARGET_NAME[this.target], detail,
+        version: n.version, target: TARGET_NAME[this.target], detail, ...(later.length ? { needsOpset: Math.min(...later) } : {}),
       });
       this.placeholders(n, dst);
       return;
@@ -305,13 +307,13 @@ class Context implements ConvertContext {
     this.failed = true;
   }
 
-  unsupportedAttr(attr: string, value: string, detail?: string): void {
-    this.engine.diags.add('CONVERT_UNSUPPORTED_ATTR', this.path, { op: this.node.op, attr, value, detail });
+  unsupportedAttr(attr: string, value: string, detail?: string, needsOpset?: number): void {
+    this.engine.diags.add('CONVERT_UNSUPPORTED_ATTR', this.path, { op: this.node.op, attr, value, detail, needsOpset });
     this.failed = true;
   }
 
-  needsConstant(index: number, what: string): void {
-    this.engine.diags.add('CONVERT_NEEDS_CONSTANT', this.path, { op: this.node.op, index, what, target: this.engine.target === 'ov' ? 'OpenVINO IR' : 'ONNX' });
+  needsConstant(index: number, what: string, needsOpset?: number): void {
+    this.engine.diags.add('CONVERT_NEEDS_CONSTANT', this.path, { op: this.node.op, index, what, target: this.engine.target === 'ov' ? 'OpenVINO IR' : 'ONNX', needsOpset });
     this.failed = true;
   }
 }

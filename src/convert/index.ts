@@ -54,10 +54,29 @@ export const MAX_ONNX_OPSET = 25;
 
 /**
  * Converts a model to the other format and returns a NEW model (the input is not changed).
+ * IR → ONNX without `opset`: DEFAULT_ONNX_OPSET, or the lowest later opset that has every form the
+ * model needs (see below).
  * Every problem (all unsupported ops, attributes and types, with their graph paths) is collected
  * and thrown as one OvirError.
  */
 export function convertModel(model: Model, opts: ConvertOptions = {}): Model {
+  const to = opts.to ?? (model.dialect === 'onnx' ? 'ov' : 'onnx');
+  if (to !== 'onnx' || opts.opset !== undefined) return convertOnce(model, opts);
+  // No opset named: the default, unless every problem there is one a later opset solves (an op,
+  // attribute, input or element type that exists only later, run-time Reduce axes…): then the
+  // lowest opset that solves them all. An opset the user names is kept, and such problems refused.
+  try {
+    return convertOnce(model, { ...opts, opset: DEFAULT_ONNX_OPSET });
+  } catch (e) {
+    if (!(e instanceof OvirError)) throw e;
+    const errors = e.diagnostics.filter((d) => d.severity === 'error');
+    const need = Math.max(...errors.map((d) => d.needsOpset ?? Infinity));
+    if (!errors.length || !Number.isFinite(need) || need <= DEFAULT_ONNX_OPSET || need > MAX_ONNX_OPSET) throw e;
+    return convertOnce(model, { ...opts, opset: need });
+  }
+}
+
+function convertOnce(model: Model, opts: ConvertOptions): Model {
   const to = opts.to ?? (model.dialect === 'onnx' ? 'ov' : 'onnx');
   const diags = new Diagnostics();
   const opset = opts.opset ?? DEFAULT_ONNX_OPSET;

@@ -9,11 +9,14 @@ export interface Diagnostic {
   readonly where: string;
   /** The file it concerns, when known. */
   file?: string;
+  /** IR → ONNX: the lowest ONNX opset at which the problem goes away, when a later opset has the form. */
+  readonly needsOpset?: number;
 }
 
 export function diag(code: DiagCode, where: string, params: DiagParams = {}): Diagnostic {
   const def = CODES[code];
-  return { code, severity: def.severity, message: def.message(params), where };
+  const needsOpset = params['needsOpset'];
+  return { code, severity: def.severity, message: def.message(params), where, ...(typeof needsOpset === 'number' ? { needsOpset } : {}) };
 }
 
 /** `file: main/If_3/then/Conv_7: message [CODE]` */
