@@ -101,8 +101,8 @@ function convertOnce(model: Model, opts: ConvertOptions): Model {
   diags.throwIfErrors();
 
   if (opts.compressToFp16) compressToFp16(out.graph);
+  pruneUnused(out.graph);
   if (to === 'onnx') {
-    pruneUnused(out.graph);
     assignOnnxNames(out.graph);
     relaxIrScalars(out);
   }

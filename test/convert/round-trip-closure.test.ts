@@ -126,3 +126,16 @@ describe('IR → ONNX without a named opset: the default, or the lowest later op
     expect(convertModel(convertModel(decodeOnnx(ifInsideIf([10, 4])))).onnx!.opsetImports.get('')).toBe(17);
   });
 });
+
+describe('IR → ONNX → IR keeps the IR', () => {
+  it('a flooring integer Divide (m_pythondiv) comes back as one Divide, not Div(a - Mod(a, b), b)', () => {
+    const b = new Builder('ov');
+    const x = b.input('x', 'i32', [4]);
+    const y = b.input('y', 'i32', [4]);
+    b.output(b.op(b.graph, 'Divide', [x, y], 'z', { auto_broadcast: A.raw('numpy'), m_pythondiv: A.raw('true') }));
+    const onnx = convertModel(b.model);
+    expect(onnx.graph.nodes.map((n) => n.op)).toEqual(['Mod', 'Sub', 'Div']);
+    const back = convertModel(decodeOnnx(encodeOnnx(onnx).bytes));
+    expect(back.graph.nodes.map((n) => [n.op, n.attrs.get('m_pythondiv')])).toEqual([['Divide', A.raw('true')]]);
+  });
+});
