@@ -3,6 +3,7 @@ import { attrBool } from '../src/graph/attr-read.js';
 import type { Node } from '../src/graph/node.js';
 import type { Value } from '../src/graph/value.js';
 import { i64Const, i64Scalar, onnxInts, operandAsAttrOrInput } from './helpers.js';
+import { decomposedOnly } from './generate.js';
 import type { ConvertContext, OpMapping } from './spec.js';
 
 /**
@@ -39,12 +40,24 @@ function runtimeAxes(c: ConvertContext, x: Value, axes: Value): Value {
   return c.emit('Concat', [axes, range0(c, end)], { axis: '0' }, 1, 'opset1')[0]!;
 }
 
-const reduceToIr = (inputSince: number) => (c: ConvertContext): void => {
+/**
+ * ONNX reductions IR has no op for, as their ONNX function bodies define them: an elementwise op
+ * before (ReduceSumSquare: x·x; ReduceLogSumExp: exp x), an IR reduction, one after (log).
+ */
+interface Composite {
+  readonly reduce: string;
+  readonly pre?: (c: ConvertContext, x: Value) => Value;
+  readonly post?: (c: ConvertContext, y: Value) => Value;
+}
+
+const reduceToIr = (inputSince: number, composite?: Composite) => (c: ConvertContext): void => {
+  const op = composite?.reduce ?? c.entry.ir.op;
+  const finish = (y: Value): void => c.output(0, composite?.post ? composite.post(c, y) : y);
   const kd = c.node.attrs.get('keepdims');
   const keep = kd?.type === 'int' ? kd.value !== 0n : true;
   const noopAttr = c.node.attrs.get('noop_with_empty_axes');
   const noop = noopAttr?.type === 'int' && noopAttr.value !== 0n;
-  const x = c.input(0)!;
+  const x = composite?.pre ? composite.pre(c, c.input(0)!) : c.input(0)!;
   let axes: Value | null;
   if (c.opset < inputSince) {
     const a = onnxInts(c, 'axes');
@@ -63,7 +76,7 @@ const reduceToIr = (inputSince: number) => (c: ConvertContext): void => {
       else if (typeof len !== 'number') axes = runtimeAxes(c, x, axes);
     }
   }
-  if (!axes && noop) { c.output(0, c.emit('Identity', [x], {}, 1, 'opset16')[0]!); return; }
+  if (!axes && noop) { finish(c.emit('Identity', [x], {}, 1, 'opset16')[0]!); return; }
   // Every axis: a constant when the rank is known (as ovc writes it), else range(0, rank(x)),
   // which IR → ONNX reads back as absent axes.
   const rank = c.rank(0);
@@ -73,11 +86,11 @@ const reduceToIr = (inputSince: number) => (c: ConvertContext): void => {
     // OpenVINO's ReduceMax/Min take no booleans, and its CPU plugin has no kernel for
     // ReduceLogicalOr/And once booleans run as u8 (f32 precision hint): reduce them as i32.
     const asInt = c.emit('Convert', [x], { destination_type: 'i32' }, 1, 'opset1')[0]!;
-    const reduced = c.emit(c.entry.ir.op, [asInt, axes], keepDims)[0]!;
+    const reduced = c.emit(op, [asInt, axes], keepDims)[0]!;
     c.output(0, c.emit('Convert', [reduced], { destination_type: 'boolean' }, 1, 'opset1')[0]!);
     return;
   }
-  c.output(0, c.emit(c.entry.ir.op, [x, axes], keepDims)[0]!);
+  finish(c.emit(op, [x, axes], keepDims)[0]!);
 };
 
 // ── IR → ONNX: reading axes back, ovir's own decompositions included ─────────────────────────
@@ -202,7 +215,21 @@ const reduce = (op: string, inputSince: number, version = 'opset1'): OpMapping =
   toOnnx: reduceToOnnx(inputSince),
 });
 
+const composite = (op: string, inputSince: number, how: Composite): OpMapping => ({
+  onnx: { op, since: 1 },
+  ir: { op, version: 'decomposed' },
+  handles: { onnx: ['axes', 'keepdims', 'noop_with_empty_axes'] },
+  note: `IR: ${how.pre ? 'elementwise, ' : ''}${how.reduce}${how.post ? ', elementwise' : ''} (the ONNX function body)`,
+  toIr: reduceToIr(inputSince, how),
+  toOnnx: decomposedOnly,
+});
+
+const irUnary = (op: string) => (c: ConvertContext, v: Value): Value => c.emit(op, [v], {}, 1, 'opset1')[0]!;
+
 export const REDUCE: readonly OpMapping[] = [
+  composite('ReduceSumSquare', 18, { reduce: 'ReduceSum', pre: (c, x) => c.emit('Multiply', [x, x], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]! }),
+  composite('ReduceLogSum', 18, { reduce: 'ReduceSum', post: irUnary('Log') }),
+  composite('ReduceLogSumExp', 18, { reduce: 'ReduceSum', pre: irUnary('Exp'), post: irUnary('Log') }),
   reduce('ReduceMax', 18),
   reduce('ReduceMin', 18),
   reduce('ReduceMean', 18),
