@@ -8,6 +8,7 @@ import { ELEMENTWISE } from './elementwise.js';
 import { GATHER } from './gather.js';
 import { GENERATE } from './generate.js';
 import { IR_DECOMPOSE } from './ir-decompose.js';
+import { LOSS } from './loss.js';
 import { LINEAR } from './linear.js';
 import { PAD } from './pad.js';
 import { POOL } from './pool.js';
@@ -33,6 +34,7 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...SCATTER,
   ...BITSHIFT,
   ...IR_DECOMPOSE,
+  ...LOSS,
   ...SLICE_IR,
   ...OLD_OPSETS,
   ...POOL,
