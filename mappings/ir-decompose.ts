@@ -1,8 +1,8 @@
 import { A, type Attr } from '../src/graph/attr.js';
-import { attrFloat, attrString } from '../src/graph/attr-read.js';
+import { attrBool, attrFloat, attrString } from '../src/graph/attr-read.js';
 import type { Value } from '../src/graph/value.js';
 import { scalarLike } from './generate.js';
-import { operandAsAttrOrInput } from './helpers.js';
+import { i64Const, i64Scalar, operandAsAttrOrInput } from './helpers.js';
 import type { ConvertContext, OpMapping } from './spec.js';
 
 /**
@@ -85,7 +85,64 @@ function normalizeL2ToOnnx(c: ConvertContext): void {
   c.output(0, bin(c, 'Div', x, un(c, 'Sqrt', guarded)));
 }
 
+/**
+ * ScaledDotProductAttention-13: softmax(Q·Kᵀ·scale + bias)·V. scale: input 4, else 1/√E (E =
+ * query's last dim). bias: causal → 0 where key position ≤ query position, −∞ elsewhere (the
+ * attention_mask is then ignored); else a boolean mask as 0 / −∞, a float mask as it is.
+ */
+function sdpaToOnnx(c: ConvertContext): void {
+  if (c.numInputs > 5) { c.error('ScaledDotProductAttention with a sink input has no ONNX form here'); return; }
+  if (c.opset < 13) { c.error('ScaledDotProductAttention needs ONNX Softmax over the last axis (opset 13)'); return; }
+  const [q, key, v] = [c.input(0)!, c.input(1)!, c.input(2)!];
+  const rank = c.rank(1);
+  if (rank === null || rank < 2) { c.error('ScaledDotProductAttention needs the rank of key to be known'); return; }
+  const perm = Array.from({ length: rank }, (_, i) => BigInt(i < rank - 2 ? i : i === rank - 2 ? rank - 1 : rank - 2));
+  const kt = c.emit('Transpose', [key], { perm: A.ints(perm) })[0]!;
+  let scale = c.numInputs > 4 ? c.input(4) : null;
+  if (!scale) {
+    const t = c.type(0);
+    const e = t?.kind === 'tensor' && t.shape ? t.shape[t.shape.length - 1] : null;
+    if (typeof e === 'number') scale = k(c, 1 / Math.sqrt(e), 'ScaledDotProductAttention scale');
+    else {
+      const dims = c.emit('Shape', [q])[0]!;
+      const last = c.emit('Gather', [dims, i64Scalar(c, -1n)], { axis: A.int(0) })[0]!;
+      const elem = c.elem(0);
+      const asFloat = c.emit('Cast', [last], { to: A.int(elem === 'f16' ? 10 : elem === 'f64' ? 11 : 1) })[0]!;
+      scale = un(c, 'Reciprocal', un(c, 'Sqrt', asFloat));
+    }
+    if (!scale) return;
+  }
+  let scores = bin(c, 'Mul', bin(c, 'MatMul', q, kt), scale);
+  const ninf = k(c, -Infinity, 'ScaledDotProductAttention');
+  const zero = k(c, 0, 'ScaledDotProductAttention');
+  if (!ninf || !zero) return;
+  const mask = c.numInputs > 3 ? c.input(3) : null;
+  if (attrBool(c.node, 'causal') ?? false) {
+    // key position s may be attended from query position l when s ≤ l
+    const dim = (x: Value): Value => c.emit('Gather', [c.emit('Shape', [x])[0]!, i64Scalar(c, -2n)], { axis: A.int(0) })[0]!;
+    const positions = (n: Value): Value => c.emit('Range', [i64Scalar(c, 0n), n, i64Scalar(c, 1n)])[0]!;
+    const l = c.emit('Unsqueeze', [positions(dim(q)), i64Const(c, [1n])])[0]!;
+    const s = c.emit('Unsqueeze', [positions(dim(key)), i64Const(c, [0n])])[0]!;
+    const allowed = c.emit('LessOrEqual', [s, l])[0]!;
+    scores = bin(c, 'Add', scores, c.emit('Where', [allowed, zero, ninf])[0]!);
+  } else if (mask) {
+    const bias = c.elem(3) === 'boolean' ? c.emit('Where', [mask, zero, ninf])[0]! : mask;
+    scores = bin(c, 'Add', scores, bias);
+  }
+  const weights = un(c, 'Softmax', scores, { axis: A.int(-1) });
+  c.output(0, bin(c, 'MatMul', weights, v));
+}
+
 export const IR_DECOMPOSE: readonly OpMapping[] = [
+  {
+    onnx: { op: 'Attention', since: 1 },
+    ir: { op: 'ScaledDotProductAttention', version: 'opset13' },
+    when: never,
+    handles: { ir: ['causal'] },
+    note: 'softmax(Q·Kᵀ·scale + mask)·V (ONNX Attention-23 differs in layout and options)',
+    toIr: irOnly,
+    toOnnx: sdpaToOnnx,
+  },
   {
     onnx: { op: 'Gelu', since: 1, until: 19 },
     ir: { op: 'Gelu', version: 'opset7' },

@@ -86,3 +86,42 @@ describe('IR-only ops as ONNX subgraphs at opsets that lack them', () => {
     await check(m, 17, l2(false, 1e-6, 'add'));
   });
 });
+
+describe('ScaledDotProductAttention → softmax(Q·Kᵀ·scale + bias)·V', () => {
+  const L = 3; const S = 4; const E = 2;
+  const q = Array.from({ length: L * E }, (_, i) => Math.cos(i));
+  const kk = Array.from({ length: S * E }, (_, i) => Math.sin(i * 0.7));
+  const v = Array.from({ length: S * E }, (_, i) => i / 3 - 1);
+  const maskBits = [1, 0, 1, 1, 0, 1, 1, 0, 1, 1, 1, 1];
+  const t = (vals: number[], shape: number[]): OracleTensor => ({ dtype: 'f32', shape, data: new Uint8Array(new Float32Array(vals).buffer) });
+
+  function reference(bias: (l: number, s: number) => number): number[] {
+    const out: number[] = [];
+    for (let l = 0; l < L; l++) {
+      const scores = Array.from({ length: S }, (_, s) => (q[l * E]! * kk[s * E]! + q[l * E + 1]! * kk[s * E + 1]!) / Math.sqrt(E) + bias(l, s));
+      const m = Math.max(...scores);
+      const e = scores.map((x) => Math.exp(x - m));
+      const z = e.reduce((a, b) => a + b, 0);
+      for (let j = 0; j < E; j++) out.push(e.reduce((a, w, s) => a + (w / z) * v[s * E + j]!, 0));
+    }
+    return out;
+  }
+
+  async function run(causal: boolean, withMask: boolean): Promise<OracleTensor> {
+    const b = new Builder('ov');
+    const ins = [b.input('q', 'f32', [1, L, E]), b.input('k', 'f32', [1, S, E]), b.input('v', 'f32', [1, S, E])];
+    if (withMask) ins.push(b.input('m', 'boolean', [L, S]));
+    b.output(b.op(b.graph, 'ScaledDotProductAttention', ins, 'y', { causal: A.raw(String(causal)) }, { version: 'opset13' }));
+    const feeds: Record<string, OracleTensor> = { q: t(q, [1, L, E]), k: t(kk, [1, S, E]), v: t(v, [1, S, E]) };
+    if (withMask) feeds['m'] = { dtype: 'boolean', shape: [L, S], data: new Uint8Array(maskBits) };
+    return (await runOrt(encodeOnnx(convertModel(b.model)).bytes, feeds))['y']!;
+  }
+
+  it('causal: key position s attended from query position l when s ≤ l', async () => {
+    expect(compareTensors(await run(true, false), t(reference((l, s) => (s <= l ? 0 : -Infinity)), [1, L, E]))).toBeNull();
+  });
+
+  it('a boolean mask: false positions get −∞', async () => {
+    expect(compareTensors(await run(false, true), t(reference((l, s) => (maskBits[l * S + s] ? 0 : -Infinity)), [1, L, E]))).toBeNull();
+  });
+});

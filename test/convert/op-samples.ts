@@ -97,7 +97,7 @@ export const SAMPLES: Record<string, Sample[]> = {
   'Asinh>Asinh': unary, 'Acosh>Acosh': unary, 'Atanh>Atanh': unary, 'Softplus>SoftPlus': unary, 'HardSwish>HSwish': [{ inputs: [F()], opsets: [14] }],
   'Mish>Mish': [{ inputs: [F()], opsets: [18] }], 'IsNaN>IsNaN': unary, 'Round>Round': unary, 'Softsign>SoftSign': unary,
   // IR-only forms (mappings/ir-decompose.ts) have their own suite (ir-decompose.test.ts)
-  'HardSigmoid>HSigmoid': [], 'LpNormalization>NormalizeL2': [],
+  'HardSigmoid>HSigmoid': [], 'LpNormalization>NormalizeL2': [], 'Attention>ScaledDotProductAttention': [],
   // ONNX reductions written as IR subgraphs (reduce-composite.test.ts)
   'ReduceSumSquare>ReduceSumSquare': [],
   // losses written as IR subgraphs: judged by the engines (conformance convert-onnx-ir, loss-ops.test.ts)
