@@ -49,12 +49,6 @@ interface Frame {
   readonly graph: Graph;
   next: number;
   bodiesDone: boolean;
-  /**
-   * A body OpenVINO never validates: under the openvino policy, the branch an If with a known
-   * condition does not take (If::validate_and_infer_types infers the taken body only). Its
-   * diagnostics are dropped; its types are still inferred.
-   */
-  readonly untaken: boolean;
 }
 
 /**
@@ -68,7 +62,7 @@ export function inferTypes(model: Model, opts: InferOptions = {}): InferenceResu
   const registry = opts.registry ?? defaultRegistry();
   const state = new State(policy, registry, opts.strict === true, new Set(model.graph.outputs));
   state.seedGraph(model.graph, null);
-  const stack: Frame[] = [{ graph: model.graph, next: 0, bodiesDone: false, untaken: false }];
+  const stack: Frame[] = [{ graph: model.graph, next: 0, bodiesDone: false }];
   while (stack.length) {
     const f = stack[stack.length - 1]!;
     if (f.next >= f.graph.nodes.length) {
@@ -78,19 +72,17 @@ export function inferTypes(model: Model, opts: InferOptions = {}): InferenceResu
     const node = f.graph.nodes[f.next]!;
     if (node.bodies.size > 0 && !f.bodiesDone) {
       f.bodiesDone = true;
-      const skipped = policy === 'openvino' ? state.untakenBody(node) : null;
-      for (const [key, body] of [...node.bodies].reverse()) {
-        const untaken = f.untaken || key === skipped;
-        const mark = state.diagnostics.length;
-        state.seedGraph(body.graph, node);
-        if (untaken) state.diagnostics.length = mark;
-        stack.push({ graph: body.graph, next: 0, bodiesDone: false, untaken });
+      // Every body is checked, the branch a known condition does not take too: OpenVINO validates
+      // each body when it reads the IR, with the body Parameters' types as written (which ovir
+      // writes from the bound inputs), and only then infers the If from the taken body.
+      const bodies = [...node.bodies.values()];
+      for (let k = bodies.length - 1; k >= 0; k--) {
+        state.seedGraph(bodies[k]!.graph, node);
+        stack.push({ graph: bodies[k]!.graph, next: 0, bodiesDone: false });
       }
       continue;
     }
-    const mark = state.diagnostics.length;
     state.inferNode(node);
-    if (f.untaken) state.diagnostics.length = mark;
     f.next++;
     f.bodiesDone = false;
   }
@@ -210,17 +202,6 @@ class State {
       this.set(o, t, info?.value ?? null);
       this.check(o, where, node.dialect);
     });
-  }
-
-  /** The body key an If (either dialect) does not take when its condition is known; null otherwise. */
-  untakenBody(node: Node): string | null {
-    if (node.op !== 'If' || node.bodies.size !== 2) return null;
-    const cond = node.inputs[0] ? staticValues(this.values.get(node.inputs[0]) ?? null) : null;
-    if (!cond || cond.length !== 1) return null;
-    const keys = [...node.bodies.keys()];
-    const thenKey = keys.find((k) => k.startsWith('then')) ?? keys[0]!;
-    const elseKey = keys.find((k) => k.startsWith('else')) ?? keys[1]!;
-    return cond[0] !== 0 ? elseKey : thenKey;
   }
 
   typeOf(v: Value | null): ValueType | null {
