@@ -18,9 +18,10 @@ export const registerCheck: RegisterCommand = (program: Command, setExit) => {
     .option('--roundtrip', 'also convert <a> to the other form and back, and compare the result with <a>')
     .option('--json', 'one JSON object per comparison, one per line')
     .addOption(new Option('--if-merge <policy>', 'If-merge rule of shape inference, for both forms (default: each form\'s own)').choices(IF_MERGE_POLICIES))
+    .option('--strict', 'a wrong declared type of an intermediate value is an error that fails the check (default: a warning)')
     .option('-v, --verbose', 'also list compatible entries, unmatched tensors and every inference diagnostic')
-    .action((a: string, b: string | undefined, opts: { roundtrip?: boolean; json?: boolean; ifMerge?: string; verbose?: boolean }) => {
-      const report = checkFile(a, b, { roundtrip: opts.roundtrip === true, ifMerge: opts.ifMerge as IfMergePolicy });
+    .action((a: string, b: string | undefined, opts: { roundtrip?: boolean; json?: boolean; ifMerge?: string; verbose?: boolean; strict?: boolean }) => {
+      const report = checkFile(a, b, { roundtrip: opts.roundtrip === true, ifMerge: opts.ifMerge as IfMergePolicy, strict: opts.strict === true });
       const reports = report.roundtrip ? [report, report.roundtrip] : [report];
       for (const r of reports) {
         process.stdout.write(opts.json ? jsonLine(r) + '\n' : human(r, opts.verbose === true));

@@ -40,6 +40,7 @@ export const CODES = {
   ONNX_EXTERNAL_READ: E((p) => `tensor '${p.name}': cannot read external data '${p.location}': ${p.reason}`),
   ONNX_EXTERNAL_RANGE: E((p) => `tensor '${p.name}': external data '${p.location}' ${p.detail}`),
   ONNX_ENCODE: E((p) => `cannot write as ONNX: ${p.detail}`),
+  ONNX_INVALID_AT_OPSET: E((p) => `${p.op}: ${p.detail} at ONNX opset ${p.opset}${p.hint ? ' (' + p.hint + ')' : ''}; not written`),
 
   // ── IR codec (src/ir) ─────────────────────────────────────────────────────────
   IR_XML_MALFORMED: E((p) => `not well-formed XML: ${p.detail}`),
@@ -86,6 +87,7 @@ export const CODES = {
   SHAPE_RULE_INFO: { severity: 'info', message: (p) => `${p.op}: ${p.detail}` },
   SHAPE_BAD_ATTR: E((p) => `${p.op}: ${p.detail}`),
   SHAPE_DECLARED_CONTRADICTS: E((p) => `value '${p.value}' is declared ${p.declared} but inferred ${p.inferred}: ${p.detail}`),
+  SHAPE_DECLARED_HINT: W((p) => `value '${p.value}' is declared ${p.declared} but inferred ${p.inferred}: ${p.detail}; an intermediate value's declaration is a hint, the inferred type is used (--strict makes this an error)`),
   SHAPE_IF_TYPE_MISMATCH: E((p) => `If output ${p.index} ('${p.value}'): branches disagree (${p.detail}) under the ${p.policy} merge policy`),
   SHAPE_IF_RANK_MISMATCH: E((p) => `If output ${p.index} ('${p.value}'): ${p.detail}, which the ${p.policy} merge policy rejects`),
   SHAPE_IF_BRANCH_OUTPUTS: E((p) => `If body '${p.body}' gives ${p.got} outputs, the node has ${p.expected}`),

@@ -18,10 +18,15 @@ export interface CheckOptions {
    * same-named values decide. `hint`: independently produced files (compare.ts).
    */
   names?: NamePolicy;
+  /**
+   * Declarations of intermediate values that inference contradicts are errors that fail the
+   * check, as those of graph inputs/outputs do (default: warnings). See InferOptions.strict.
+   */
+  strict?: boolean;
 }
 
-function infer(model: Model, ifMerge: IfMergePolicy | undefined) {
-  return ifMerge === undefined ? inferTypes(model) : inferTypes(model, { ifMerge } as InferOptions);
+function infer(model: Model, ifMerge: IfMergePolicy | undefined, strict: boolean) {
+  return inferTypes(model, { ...(ifMerge === undefined ? {} : { ifMerge }), strict } as InferOptions);
 }
 
 /**
@@ -29,11 +34,13 @@ function infer(model: Model, ifMerge: IfMergePolicy | undefined) {
  * they both name. Inference problems are kept in the report's diagnostics.
  */
 export function checkModels(a: Model, b: Model, opts: CheckOptions = {}): EquivReport {
-  const ia = infer(a, opts.ifMerge);
-  const ib = infer(b, opts.ifMerge);
-  return compareInferred(
+  const ia = infer(a, opts.ifMerge, opts.strict === true);
+  const ib = infer(b, opts.ifMerge, opts.strict === true);
+  const report = compareInferred(
     { graph: a.graph, types: ia.types, diagnostics: ia.diagnostics, label: opts.labelA ?? 'A' },
     { graph: b.graph, types: ib.types, diagnostics: ib.diagnostics, label: opts.labelB ?? 'B' },
     opts.names === undefined ? {} : { names: opts.names },
   );
+  if (opts.strict && report.diagnostics.some((d) => d.code === 'SHAPE_DECLARED_CONTRADICTS')) report.ok = false;
+  return report;
 }
