@@ -367,7 +367,8 @@ def op_run_ort(req):
     ports = sess.get_inputs()
     picked = [_pick(inputs, [p.name], i, len(ports)) for i, p in enumerate(ports)]
     metas = sess.get_outputs()
-    if any(isinstance(a, Narrow) for a in picked):
+    # narrow types in or out (numpy has none of them): OrtValues, outputs read as raw bytes
+    if any(isinstance(a, Narrow) for a in picked) or any(_ORT_ELEM.get(m.type) in _NARROW for m in metas):
         feed = {p.name: (a.ort_value() if isinstance(a, Narrow) else ort.OrtValue.ortvalue_from_numpy(a))
                 for p, a in zip(ports, picked)}
         results = sess.run_with_ort_values(None, feed)
