@@ -18,6 +18,7 @@ import { SHAPE } from './shape.js';
 import { SLICE_IR } from './slice-ir.js';
 import type { OpMapping } from './spec.js';
 import { SPLIT } from './split.js';
+import { TRILU_OPS } from './trilu.js';
 
 export type { AttrRule, ConvertContext, OpMapping } from './spec.js';
 
@@ -25,5 +26,5 @@ export type { AttrRule, ConvertContext, OpMapping } from './spec.js';
 export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...BASIC, ...CONTROL_FLOW, ...ELEMENTWISE, ...MATH, ...SHAPE, ...SPLIT, ...GATHER, ...REDUCE, ...NN, ...CONV,
   ...GENERATE, ...LINEAR, ...PAD, ...RNN, ...ACTIVATION, ...NORM,
-  ...SCATTER, ...BITSHIFT, ...SLICE_IR,
+  ...SCATTER, ...BITSHIFT, ...SLICE_IR, ...TRILU_OPS,
 ];

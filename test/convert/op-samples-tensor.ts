@@ -11,6 +11,8 @@ const idx = (shape: number[], ...ints: number[]): In => ({ elem: 'i64', shape, i
 export const TENSOR_SAMPLES: Record<string, Sample[]> = {
   // IR-only forms (never written from ONNX): test/convert/tensor-ops.test.ts
   'Slice>StridedSlice': [], 'Slice>Reverse': [],
+  // written as several IR ops (`decomposed`): test/convert/tensor-ops.test.ts
+  'Trilu>Trilu': [],
   'Scatter>ScatterElementsUpdate': [{ inputs: [F(2, 3), idx([1, 2], 1, 0), F(1, 2)], attrs: { axis: A.int(1) }, opsets: [9, 10] }],
   'ScatterElements>ScatterElementsUpdate': [
     { inputs: [F(2, 3), idx([1, 2], 1, 0), F(1, 2)], attrs: { axis: A.int(1) }, opsets: [11, 13] },

@@ -142,3 +142,15 @@ describe('IR-only slicing forms back to ONNX', () => {
     expect(ops(split([2, null]))).toEqual(['Shape', 'Gather', 'Sub', 'Concat', 'Split']);
   });
 });
+
+describe('Trilu (no OpenVINO op)', () => {
+  it('is a band mask from two Ranges selecting x or 0, as OpenVINO builds it (its Subtract form crashes on empty axes)', () => {
+    const b = new Builder('onnx', 14);
+    const x = b.input('x', 'f32', [3, 0, 5]);
+    b.output(b.op(b.graph, 'Trilu', [x, b.init('k', tensorFromInt64([1], []))], 'y', { upper: A.int(0) }));
+    const got = ops(convertModel(b.model));
+    expect(got.filter((o) => o === 'Range')).toHaveLength(2);
+    expect(got).toContain('LessEqual');
+    expect(got[got.length - 1]).toBe('Select');
+  });
+});
