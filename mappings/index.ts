@@ -7,6 +7,7 @@ import { ELEMENTWISE } from './elementwise.js';
 import { GATHER } from './gather.js';
 import { GENERATE } from './generate.js';
 import { LINEAR } from './linear.js';
+import { ONE_HOT_OPS } from './onehot.js';
 import { PAD } from './pad.js';
 import { RNN } from './rnn.js';
 import { MATH } from './math.js';
@@ -26,5 +27,5 @@ export type { AttrRule, ConvertContext, OpMapping } from './spec.js';
 export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...BASIC, ...CONTROL_FLOW, ...ELEMENTWISE, ...MATH, ...SHAPE, ...SPLIT, ...GATHER, ...REDUCE, ...NN, ...CONV,
   ...GENERATE, ...LINEAR, ...PAD, ...RNN, ...ACTIVATION, ...NORM,
-  ...SCATTER, ...BITSHIFT, ...SLICE_IR, ...TRILU_OPS,
+  ...SCATTER, ...BITSHIFT, ...SLICE_IR, ...TRILU_OPS, ...ONE_HOT_OPS,
 ];

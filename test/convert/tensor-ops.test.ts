@@ -154,3 +154,29 @@ describe('Trilu (no OpenVINO op)', () => {
     expect(got[got.length - 1]).toBe('Select');
   });
 });
+
+describe('OneHot', () => {
+  const onnxOneHot = (opset: number) => {
+    const b = new Builder('onnx', opset);
+    const i = b.input('i', 'i64', [3]);
+    const d = b.input('d', 'f32', []);
+    const v = b.input('v', 'f32', [2]);
+    b.output(b.op(b.graph, 'OneHot', [i, d, v], 'y', { axis: A.int(0) }));
+    return b.model;
+  };
+
+  it('ONNX-11 counts negative indices from the end (IR normalize), ONNX-9 does not (ignore_negative)', () => {
+    for (const [opset, mode] of [[11, 'normalize'], [9, 'ignore_negative']] as const) {
+      const ir = convertModel(onnxOneHot(opset));
+      const n = ir.graph.nodes.find((x) => x.op === 'OneHot')!;
+      expect(n.attrs.get('negative_indices_mode')).toEqual(A.raw(mode));
+      expect(ops(ir)).toEqual(['Convert', 'Gather', 'Gather', 'OneHot']); // depth f32 → i64; values → on / off
+    }
+  });
+
+  it('back to ONNX: values are [off, on]; ignore_negative at opset 11+ moves negative indices out of range; normalize needs 11', () => {
+    const ir9 = convertModel(onnxOneHot(9));
+    expect(ops(convertModel(ir9, { opset: 11 }))).toEqual(expect.arrayContaining(['Less', 'Where', 'Concat', 'OneHot']));
+    expect(fails(() => convertModel(convertModel(onnxOneHot(11)), { opset: 10 }))).toMatch(/negative indices from the end from opset 11/);
+  });
+});
