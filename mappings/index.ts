@@ -6,9 +6,11 @@ import { CONV } from './conv.js';
 import { ELEMENTWISE } from './elementwise.js';
 import { GATHER } from './gather.js';
 import { GENERATE } from './generate.js';
+import { HARDMAX } from './hardmax.js';
 import { LINEAR } from './linear.js';
 import { ONE_HOT_OPS } from './onehot.js';
 import { PAD } from './pad.js';
+import { REVERSE_SEQUENCE } from './reverse-sequence.js';
 import { RNN } from './rnn.js';
 import { MATH } from './math.js';
 import { NN } from './nn.js';
@@ -19,6 +21,7 @@ import { SHAPE } from './shape.js';
 import { SLICE_IR } from './slice-ir.js';
 import type { OpMapping } from './spec.js';
 import { SPLIT } from './split.js';
+import { UNIQUE } from './unique.js';
 import { TRILU_OPS } from './trilu.js';
 
 export type { AttrRule, ConvertContext, OpMapping } from './spec.js';
@@ -27,5 +30,5 @@ export type { AttrRule, ConvertContext, OpMapping } from './spec.js';
 export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...BASIC, ...CONTROL_FLOW, ...ELEMENTWISE, ...MATH, ...SHAPE, ...SPLIT, ...GATHER, ...REDUCE, ...NN, ...CONV,
   ...GENERATE, ...LINEAR, ...PAD, ...RNN, ...ACTIVATION, ...NORM,
-  ...SCATTER, ...BITSHIFT, ...SLICE_IR, ...TRILU_OPS, ...ONE_HOT_OPS,
+  ...SCATTER, ...BITSHIFT, ...SLICE_IR, ...TRILU_OPS, ...ONE_HOT_OPS, ...REVERSE_SEQUENCE, ...UNIQUE, ...HARDMAX,
 ];

@@ -59,4 +59,5 @@ export const KNOWN_IR_TO_ONNX_FAILURES: ReadonlyMap<string, string> = new Map([
   ["onnx/node/test_isinf_float16", "ONNX IsInf does not take tensor(float16) (IR IsInf does): needs a Cast or a refusal"],
   ["onnx/node/test_range_float16_type_positive_delta", "mixed-type Range: IR Range takes start/limit/delta of different types, ONNX one type T"],
   ["onnx/node/test_top_k_uint64", "onnxruntime has no kernel for this op at this element type (IR allows it): TopK(11)"],
+  ["onnx/node/test_reversesequence_batch", "onnxruntime-node 1.23.2 leaves the output row of a sequence length 0 uninitialized (onnxruntime 1.31 computes the expected output from the same ONNX)"],
 ]);

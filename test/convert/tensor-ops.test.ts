@@ -180,3 +180,25 @@ describe('OneHot', () => {
     expect(fails(() => convertModel(convertModel(onnxOneHot(11)), { opset: 10 }))).toMatch(/negative indices from the end from opset 11/);
   });
 });
+
+describe('Hardmax, TopK indices', () => {
+  it('Hardmax-13 is a stable TopK k=1 one-hot along the axis; Hardmax-11 flattens to 2-D first', () => {
+    const hardmax = (opset: number) => {
+      const b = new Builder('onnx', opset);
+      b.output(b.op(b.graph, 'Hardmax', [b.input('x', 'f32', [2, 3, 4])], 'y'));
+      return ops(convertModel(b.model));
+    };
+    expect(hardmax(13)).toEqual(['TopK', 'ShapeOf', 'Gather', 'Squeeze', 'OneHot']);
+    expect(hardmax(11)).toEqual(expect.arrayContaining(['ReduceProd', 'Reshape', 'TopK', 'OneHot']));
+  });
+
+  it('IR TopK with i32 indices is ONNX TopK with a Cast of its int64 indices', () => {
+    const b = new Builder('ov');
+    const x = b.input('x', 'f32', [2, 3]);
+    const n = b.node(b.graph, 'TopK', [x, b.init('k', tensorFromInt64([1], []))], ['v', 'i'], { axis: A.raw('1'), mode: A.raw('max'), sort: A.raw('value'), index_element_type: A.raw('i32') }, { version: 'opset11' });
+    n.outputs.forEach((o) => b.output(o));
+    const onnx = convertModel(b.model);
+    expect(ops(onnx)).toEqual(['TopK', 'Cast']);
+    expect(onnx.graph.nodes[1]!.attrs.get('to')).toEqual(A.int(6));
+  });
+});
