@@ -56,7 +56,7 @@ function entryLines(e: EquivEntry): string {
 /** Contradictions first with both paths, then diagnostics, then the summary line. */
 function human(r: EquivReport, verbose: boolean): string {
   let out = `check ${r.a ?? 'A'}  against  ${r.b ?? 'B'}\n`;
-  for (const e of r.entries) if (e.status === 'contradiction') out += entryLines(e);
+  for (const e of r.entries) if (e.status === 'contradiction' && !e.hint) out += entryLines(e);
   if (verbose) {
     for (const e of r.entries) if (e.status === 'compatible') out += entryLines(e);
     for (const u of r.unmatched) out += `unmatched: '${u.name}' only in ${u.side.toUpperCase()} (${u.path})\n`;
@@ -69,6 +69,7 @@ function human(r: EquivReport, verbose: boolean): string {
   const ok = c.contradiction === 0; // this comparison only (report.ok also covers the roundtrip)
   const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
   out += `${ok ? 'equivalent' : 'NOT equivalent'}: ${c.equal} equal, ${c.compatible} compatible, ${plural(c.contradiction, 'contradiction')}` +
+    `${c.hints ? `; ${plural(c.hints, 'same-named value')} differing (hints, not counted)` : ''}` +
     `${r.unmatched.length ? `; ${r.unmatched.length} named in one form only` : ''}\n`;
   return out;
 }

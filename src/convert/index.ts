@@ -4,12 +4,14 @@ import { isStaticShape, type Shape } from '../graph/shape.js';
 import { tensorType, type ValueType } from '../graph/types.js';
 import { allGraphs } from '../graph/graph.js';
 import { verifyGraph } from '../graph/verify.js';
+import { validateOnnxModel } from '../onnx/validate.js';
 import { applyInferred, inferTypes } from '../shape/infer.js';
 import { Engine } from './engine.js';
 import { compressToFp16 } from './fp16.js';
 import { foldConstants } from './fold.js';
 import { freezeInputs, type FreezeSpec } from './freeze.js';
 import { assignOnnxNames } from './onnx-names.js';
+import { pruneUnused } from './prune.js';
 import { defaultConvertRegistry, type ConvertRegistry } from './registry.js';
 import { SourceInfo } from './source-types.js';
 
@@ -98,12 +100,17 @@ export function convertModel(model: Model, opts: ConvertOptions = {}): Model {
   }
 
   if (opts.compressToFp16) compressToFp16(out.graph);
-  if (to === 'onnx') assignOnnxNames(out.graph);
+  if (to === 'onnx') {
+    pruneUnused(out.graph);
+    assignOnnxNames(out.graph);
+  }
   completeTypes(out, diags, opts.strict === true);
   const broken = verifyGraph(out.graph);
   if (broken.length) {
     diags.push(...broken.map((d) => ({ ...d, message: `conversion produced an invalid graph (please report): ${d.message}` })));
   }
+  // Nothing the target opset lacks is ever written (an attribute, an input, an element type).
+  if (to === 'onnx' && !diags.hasErrors()) diags.push(...validateOnnxModel(out));
   diags.throwIfErrors();
   if (opts.onWarning) for (const d of diags.list) if (d.severity === 'warning') opts.onWarning(d);
   return out;

@@ -26,7 +26,7 @@ export function checkFile(pathA: string, pathB?: string, opts: CheckFileOptions 
   const strict = opts.strict === true;
   let report: EquivReport;
   if (pathB !== undefined) {
-    report = checkModels(a, loadModel(pathB), { ifMerge, strict, labelA: pathA, labelB: pathB });
+    report = checkModels(a, loadModel(pathB), { ifMerge, strict, labelA: pathA, labelB: pathB, names: 'hint' });
   } else {
     const to = otherForm(a);
     const b = convertModel(a, { to, strict }); // a new model; `a` stays as the file says
