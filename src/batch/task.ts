@@ -8,6 +8,7 @@ import type { Model } from '../graph/model.js';
 import { loadModel, saveModel, type ModelFormat } from '../io/load.js';
 import { errorText } from './error-text.js';
 import { parseInputOverrides } from './input-override.js';
+import { parseFreeze } from '../convert/freeze.js';
 import { runInChild } from './run-ort.js';
 import type { CheckRecord, ConvertFileOptions, EquivSummary, ModelTask, TaskResult } from './types.js';
 
@@ -22,7 +23,9 @@ const dialectOf = (f: ModelFormat) => (f === 'ir' ? 'ov' as const : 'onnx' as co
 export function convertTo(model: Model, to: ModelFormat, opts: ConvertFileOptions): Model {
   const overrides = parseInputOverrides(opts.inputs ?? []);
   if (typeof overrides === 'string') throw new Error(overrides);
-  const hasOptions = opts.opset !== undefined || opts.compressToFp16 === true || overrides.size > 0 || opts.strict === true;
+  const freeze = parseFreeze(opts.freeze ?? []);
+  if (typeof freeze === 'string') throw new Error(freeze);
+  const hasOptions = opts.opset !== undefined || opts.compressToFp16 === true || overrides.size > 0 || opts.strict === true || freeze.size > 0;
   if (model.dialect === dialectOf(to) && !hasOptions) return model;
   return convertModel(model, {
     to: dialectOf(to),
@@ -30,6 +33,7 @@ export function convertTo(model: Model, to: ModelFormat, opts: ConvertFileOption
     ...(opts.compressToFp16 ? { compressToFp16: true } : {}),
     ...(overrides.size ? { inputShapes: Object.fromEntries(overrides) } : {}),
     ...(opts.strict ? { strict: true } : {}),
+    ...(freeze.size ? { freeze: Object.fromEntries(freeze) } : {}),
   });
 }
 

@@ -15,6 +15,8 @@ export interface ConvertFileOptions {
   inputs?: string[];
   /** Wrong declarations of intermediate values are errors, not warnings (ConvertOptions.strict; also for --check). */
   strict?: boolean;
+  /** Inputs to freeze, as on the command line: `name=value` or `name[shape]{type}->value` (see parseFreeze). */
+  freeze?: string[];
 }
 
 /** What happened to one model of a batch. */
