@@ -63,7 +63,7 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async (_context, file) => {
+afterAll(async ({}, file) => {
   // published only when every test of the file ran (no -t filter): the suite's cases come from all of them
   if (everyTestRan(file)) finishSuite(SUITE);
   writeScoreboard();
