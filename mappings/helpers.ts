@@ -50,7 +50,11 @@ export function operandAsAttrOrInput(
   attrs.set(attr, A.ints(v));
 }
 
-/** @deprecated An `attrToInput` move does this for the entry's own op. IR → ONNX: operand `index` as a 1-D int64 tensor. */
+/**
+ * IR → ONNX: operand `index` as ONNX wants shape-like inputs — a 1-D int64 tensor. IR allows any
+ * integer type and scalars (ovc writes u64 and scalar axes): constants are rewritten, run-time
+ * values get a Cast to int64 and a Reshape to [-1]. (An `attrToInput` move does this by itself.)
+ */
 export function asI64Vector(c: ConvertContext, index: number): Value | null {
   const v = c.input(index);
   if (!v) return v;

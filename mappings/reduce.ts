@@ -1,4 +1,5 @@
 import { A, type Attr } from '../src/graph/attr.js';
+import type { Node } from '../src/graph/node.js';
 import type { Value } from '../src/graph/value.js';
 import { i64Const, i64Scalar } from './helpers.js';
 import { attrToInput, type ConvertContext, type OpMapping } from './spec.js';
@@ -55,7 +56,10 @@ const reduceToIr = (c: ConvertContext): void => {
     else if (typeof len !== 'number') axes = runtimeAxes(c, x, axes);
   }
   if (!axes && noop) { c.output(0, c.emit('Identity', [x], {}, 1, 'opset16')[0]!); return; }
-  if (!axes) axes = allAxes(c, x);
+  // Every axis: a constant when the rank is known (as ovc writes it), else range(0, rank(x)),
+  // which IR → ONNX reads back as absent axes.
+  const rank = c.rank(0);
+  if (!axes) axes = rank !== null ? i64Const(c, Array.from({ length: rank }, (_, i) => BigInt(i))) : allAxes(c, x);
   const keepDims = { keep_dims: keep ? 'true' : 'false' };
   if (c.elem(0) === 'boolean') {
     // OpenVINO's ReduceMax/Min take no booleans, and its CPU plugin has no kernel for
@@ -68,6 +72,73 @@ const reduceToIr = (c: ConvertContext): void => {
   c.output(0, c.emitOwn([x, axes], keepDims)[0]!);
 };
 
+// ── IR → ONNX: reading axes back, ovir's own decompositions included ─────────────────────────
+
+/** The IR node that produces `v`, when it is op `op`. */
+function producedBy(v: Value | null | undefined, op: string): Node | null {
+  const p = v?.producer;
+  return p && p.dialect === 'ov' && p.op === op ? p : null;
+}
+
+/** `v` with the Converts in front of it skipped (a Convert keeps the shape). */
+function throughConverts(v: Value | null | undefined): Value | null {
+  let x = v ?? null;
+  for (let p = producedBy(x, 'Convert'); p; p = producedBy(x, 'Convert')) x = p.inputs[0] ?? null;
+  return x;
+}
+
+const isInts = (c: ConvertContext, v: Value | null | undefined, want: readonly bigint[]): boolean => {
+  const got = v ? c.intsOf(v) : null;
+  return got !== null && got.length === want.length && got.every((g, i) => g === want[i]);
+};
+
+/** Whether `v` is rank(x) as rankOf writes it: Squeeze(ShapeOf(ShapeOf(x)), [0]). */
+function isRankOf(c: ConvertContext, v: Value | null | undefined, x: Value | null): boolean {
+  const sq = producedBy(v, 'Squeeze');
+  const outer = producedBy(sq?.inputs[0], 'ShapeOf');
+  const inner = producedBy(outer?.inputs[0], 'ShapeOf');
+  return !!inner && !!sq && isInts(c, sq.inputs[1], [0n]) && throughConverts(inner.inputs[0]) === throughConverts(x);
+}
+
+/** Whether `v` is range(0, end, 1), returning `end`. */
+function rangeFrom0(c: ConvertContext, v: Value | null | undefined): Value | null {
+  const r = producedBy(v, 'Range');
+  return r && isInts(c, r.inputs[0], [0n]) && isInts(c, r.inputs[2], [1n]) ? r.inputs[1] ?? null : null;
+}
+
+/**
+ * The ONNX reading of an IR Reduce's axes operand, recognizing what ONNX → IR writes for forms IR
+ * lacks: `all` for range(0, rank(x)) (ONNX axes absent), `runtime` with the original axes for
+ * `axes ++ range(0, rank(x) * (len(axes) == 0))` (ONNX axes input, noop_with_empty_axes=0).
+ */
+function readAxes(c: ConvertContext): { kind: 'all' } | { kind: 'runtime'; axes: Value } | null {
+  const axes = c.node.inputs[1];
+  const x = c.node.inputs[0] ?? null;
+  if (!axes) return null;
+  if (isRankOf(c, rangeFrom0(c, axes), x)) return { kind: 'all' };
+  const cat = producedBy(axes, 'Concat');
+  if (!cat || cat.inputs.length !== 2) return null;
+  const mul = producedBy(rangeFrom0(c, cat.inputs[1]), 'Multiply');
+  const flag = producedBy(producedBy(mul?.inputs[0], 'Squeeze')?.inputs[0], 'Convert');
+  const eq = producedBy(flag?.inputs[0], 'Equal');
+  const len = producedBy(eq?.inputs[0], 'ShapeOf');
+  const original = cat.inputs[0] ?? null;
+  if (!mul || !eq || !len || !original || len.inputs[0] !== original || !isInts(c, eq.inputs[1], [0n]) || !isRankOf(c, mul.inputs[1], x)) return null;
+  return { kind: 'runtime', axes: original };
+}
+
+/**
+ * IR → ONNX axes operand of a Reduce: null for every axis (ONNX axes absent), the original axes
+ * for the run-time form, else IR's axes. The `moves` line writes it as the target opset takes it
+ * (an attribute before the opset that made it an input, constants only).
+ */
+function onnxAxes(c: ConvertContext): Value | null {
+  const known = readAxes(c);
+  if (known?.kind === 'all') return null;
+  if (known?.kind === 'runtime') return c.converted(known.axes);
+  return c.input(1);
+}
+
 /** IR → ONNX: axes go back to an attribute before the opset that made them an input (`moves`). */
 const reduceToOnnx = (c: ConvertContext): void => {
   const keep = c.attr.bool('keep_dims', false);
@@ -75,7 +146,7 @@ const reduceToOnnx = (c: ConvertContext): void => {
   if (axes !== null && axes.length === 0) { c.output(0, c.emit('Identity', [c.input(0)])[0]!); return; }
   const attrs = new Map<string, Attr>();
   if (!keep) attrs.set('keepdims', A.int(0));
-  c.output(0, c.emitOwn([c.input(0), c.input(1)], attrs)[0]!);
+  c.output(0, c.emitOwn([c.input(0), onnxAxes(c)], attrs)[0]!);
 };
 
 /**
@@ -94,7 +165,7 @@ const logicalReduce = (onnxOp: string, irOp: string): OpMapping => ({
     const asInt = c.emit('Cast', [c.input(0)], { to: A.int(6) })[0]!;
     const attrs = new Map<string, Attr>();
     if (!c.attr.bool('keep_dims', false)) attrs.set('keepdims', A.int(0));
-    const reduced = c.emitOwn([asInt, c.input(1)], attrs)[0]!;
+    const reduced = c.emitOwn([asInt, onnxAxes(c)], attrs)[0]!;
     c.output(0, c.emit('Cast', [reduced], { to: A.int(9) })[0]!);
   },
 });

@@ -149,6 +149,10 @@ export interface ConvertContext {
    * of another type → the conversion fails with a diagnostic naming node and attribute.
    */
   readonly attr: AttrReader;
+  /** Integer data of any source value when it is known (a constant, or folded by inference). */
+  intsOf(v: Value): bigint[] | null;
+  /** The target value a source value converted to (null when not converted yet or absent). */
+  converted(v: Value | null): Value | null;
   /** Attributes of the target node from the declarative rules (IR: raw strings; ONNX: typed). */
   attrs(): Map<string, Attr>;
   /** Emits a target node; returns its outputs. Attribute values: Attr (ONNX) or string (IR raw). */

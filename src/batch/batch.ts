@@ -72,6 +72,7 @@ export async function convertBatch(inputs: readonly string[], opts: BatchOptions
       ...(opts.opset !== undefined ? { opset: opts.opset } : {}),
       ...(opts.compressToFp16 ? { compressToFp16: true } : {}),
       ...(opts.inputs?.length ? { inputs: [...opts.inputs] } : {}),
+      ...(opts.strict ? { strict: true } : {}),
     },
     check: opts.check === true,
     roundtrip: opts.roundtrip === true,

@@ -13,6 +13,8 @@ export interface ConvertFileOptions {
    * `z[1..8,N]`): see parseInputOverride.
    */
   inputs?: string[];
+  /** Wrong declarations of intermediate values are errors, not warnings (ConvertOptions.strict; also for --check). */
+  strict?: boolean;
 }
 
 /** What happened to one model of a batch. */

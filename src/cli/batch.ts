@@ -27,6 +27,7 @@ interface BatchCliOptions {
   compressToFp16?: boolean;
   input?: string[];
   opset?: string;
+  strict?: boolean;
 }
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
@@ -62,6 +63,7 @@ function toOptions(o: BatchCliOptions): BatchOptions | string[] {
     opts.inputs = o.input;
   }
   if (o.compressToFp16) opts.compressToFp16 = true;
+  if (o.strict) opts.strict = true;
   if (o.resume) opts.resume = true;
   if (o.check) opts.check = true;
   if (o.roundtrip) opts.roundtrip = true;
@@ -99,6 +101,7 @@ export const registerBatch: RegisterCommand = (program: Command, setExit) => {
     .option('--compress-to-fp16', 'store f32 weights as f16 in IR outputs')
     .option('--input <name[shape]>', 'override an input\'s shape, e.g. x[1,3,224,224] or x[N,3,?,?] (repeatable)', collect)
     .option('--opset <n>', 'ONNX opset to write')
+    .option('--strict', 'a wrong declared type of an intermediate value is an error (default: a warning, inference trusted)')
     .action(async (inputs: string[], o: BatchCliOptions) => {
       const opts = toOptions(o);
       const usage = (problems: string[]) => {

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { OvirError } from '../diag/diagnostic.js';
+import { formatDiagnostic, OvirError } from '../diag/diagnostic.js';
 import { parseInputOverrides } from '../batch/input-override.js';
 import { convertModel, DEFAULT_ONNX_OPSET, MAX_ONNX_OPSET, MIN_ONNX_OPSET } from '../convert/index.js';
 import { formatOf, loadModel, saveModel } from '../io/load.js';
@@ -10,6 +10,7 @@ interface ConvertCliOptions {
   opset?: number;
   compressToFp16?: boolean;
   input?: string[];
+  strict?: boolean;
 }
 
 const collect = (v: string, prev: string[] = []): string[] => [...prev, v];
@@ -37,6 +38,7 @@ export const registerConvert: RegisterCommand = (program: Command, setExit) => {
     .option('--opset <N>', `ONNX opset to emit when writing ONNX (default ${DEFAULT_ONNX_OPSET})`, parseOpset)
     .option('--compress-to-fp16', 'store f32 constants as f16 (IR output), as ovc does')
     .option('--input <name[shape]>', 'override an input\'s shape, e.g. x[1,3,224,224] or x[N,?] (repeatable)', collect)
+    .option('--strict', 'a wrong declared type of an intermediate value is an error (default: a warning, inference trusted)')
     .action((input: string, o: ConvertCliOptions) => {
       for (const p of [input, o.output]) {
         if (!formatOf(p)) throw OvirError.of('FILE_UNKNOWN_FORMAT', '', { path: p }, p);
@@ -52,6 +54,8 @@ export const registerConvert: RegisterCommand = (program: Command, setExit) => {
           ...(o.opset !== undefined ? { opset: o.opset } : {}),
           ...(o.compressToFp16 ? { compressToFp16: true } : {}),
           ...(shapes.size ? { inputShapes: Object.fromEntries(shapes) } : {}),
+          ...(o.strict ? { strict: true } : {}),
+          onWarning: (d) => { process.stderr.write(formatDiagnostic({ ...d, file: d.file ?? input }) + '\n'); },
         });
       } catch (e) {
         if (e instanceof OvirError) for (const d of e.diagnostics) d.file ??= input;

@@ -7,7 +7,7 @@ import type { Graph } from '../graph/graph.js';
 import type { Model } from '../graph/model.js';
 import type { Node } from '../graph/node.js';
 import { makeTensor, readFloats, readIntegers, scalarTensor, tensorFromFloat32, tensorFromInt64, type Tensor } from '../graph/tensor.js';
-import { describeType, tensorType, type ValueType } from '../graph/types.js';
+import { describeType, tensorType, type TensorType, type ValueType } from '../graph/types.js';
 import { Value } from '../graph/value.js';
 import type { Diagnostics } from '../diag/diagnostic.js';
 import { nodeVersion } from '../shape/registry.js';
@@ -282,6 +282,8 @@ class Context implements ConvertContext {
     return v ? this.engine.source.type(v) : null;
   }
   typeOf(v: Value): ValueType | null { return this.engine.source.type(v); }
+  intsOf(v: Value): bigint[] | null { return this.engine.source.ints(v); }
+  converted(v: Value | null): Value | null { return v ? this.engine.map.get(v) ?? null : null; }
   elem(i: number): ElementTypeName | null {
     const t = this.type(i);
     return t?.kind === 'tensor' && t.elem !== 'dynamic' ? t.elem : null;
@@ -356,7 +358,7 @@ class Context implements ConvertContext {
         drop.add(m.input);
         const known = m.as === 'i64s' ? this.knownInts(v) : this.knownNumbers(v);
         if (known === null) {
-          this.needsConstant(m.input, `${m.attr} (an ONNX attribute${Number.isFinite(m.since) ? ` before opset ${m.since}` : ''})`);
+          this.needsConstant(m.input, Number.isFinite(m.since) ? `${m.attr} (an ONNX attribute before opset ${m.since}: convert with --opset ${m.since} or later)` : `${m.attr} (an ONNX attribute)`);
           continue;
         }
         if (m.as === 'i64s') attrs.set(m.attr, A.ints(known as bigint[]));
@@ -367,6 +369,8 @@ class Context implements ConvertContext {
           const f = Math.fround(x[0]!);
           if (m.default === undefined || f !== Math.fround(m.default)) attrs.set(m.attr, A.float(f));
         }
+      } else if (this.sourceOf(v) === null) {
+        // Built by the escape hatch in ONNX's terms already: left as it is.
       } else if (m.as === 'i64s') {
         out[m.input] = this.i64Vector(v);
       } else if (m.as === 'scalar') {
@@ -403,9 +407,9 @@ class Context implements ConvertContext {
     if (v.constant?.elem === 'i64' && v.constant.dims.length === 1) return v;
     const known = this.knownInts(v);
     if (known !== null) return this.constant(tensorFromInt64(known));
-    const vt = v.type?.kind === 'tensor' ? v.type : null;
-    const elem = vt?.elem ?? 'dynamic';
-    const rank = vt?.shape?.length ?? null;
+    const t = this.operandType(v);
+    const elem = t?.elem ?? 'dynamic';
+    const rank = t?.shape?.length ?? null;
     const asI64 = elem === 'i64' ? v : this.emit('Cast', [v], { to: A.int(7) })[0]!;
     return rank === 1 ? asI64 : this.emit('Reshape', [asI64, this.constant(tensorFromInt64([-1n]))])[0]!;
   }
@@ -414,8 +418,15 @@ class Context implements ConvertContext {
   private scalar(v: Value): Value {
     const t = v.constant;
     if (t) return t.dims.length === 0 ? v : this.constant(makeTensor(t.elem, [], t.data));
-    const rank = v.type?.kind === 'tensor' ? v.type.shape?.length ?? null : null;
+    const rank = this.operandType(v)?.shape?.length ?? null;
     return rank === 0 ? v : this.emit('Reshape', [v, this.constant(tensorFromInt64([]))])[0]!;
+  }
+
+  /** The type of a converted operand: its source value's (declared or inferred), else its own. */
+  private operandType(v: Value): TensorType | null {
+    const s = this.sourceOf(v);
+    const t = s ? this.engine.source.type(s) : v.type;
+    return t?.kind === 'tensor' ? t : null;
   }
 
   /** The default conversion: one target node, inputs in order, declarative attributes. */

@@ -39,6 +39,11 @@ const OWN_SUITE: Record<string, string> = {
   'InstanceNormalization>InstanceNormalization': 'test/convert-extra/mappings-extra.test.ts',
   'ArgMax>ArgMax': 'test/convert-extra/mappings-extra.test.ts',
   'ArgMin>ArgMin': 'test/convert-extra/mappings-extra.test.ts',
+  'GlobalAveragePool>GlobalAveragePool': 'test/convert-extra/nn-vision.test.ts',
+  'GlobalMaxPool>GlobalMaxPool': 'test/convert-extra/nn-vision.test.ts',
+  'GlobalLpPool>GlobalLpPool': 'test/convert-extra/nn-vision.test.ts',
+  'Slice>StridedSlice': 'test/convert/tensor-ops.test.ts',
+  'Slice>Reverse': 'test/convert/tensor-ops.test.ts',
   'ReduceMax>ReduceLogicalOr': 'test/convert/onnx-semantics.test.ts',
   'ReduceMin>ReduceLogicalAnd': 'test/convert/onnx-semantics.test.ts',
 };
