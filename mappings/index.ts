@@ -3,6 +3,7 @@ import { BASIC } from './basic.js';
 import { BITSHIFT } from './bitshift.js';
 import { CONTROL_FLOW } from './control-flow.js';
 import { CONV } from './conv.js';
+import { CONV_TRANSPOSE } from './conv-transpose.js';
 import { ELEMENTWISE } from './elementwise.js';
 import { GATHER } from './gather.js';
 import { GENERATE } from './generate.js';
@@ -10,12 +11,15 @@ import { HARDMAX } from './hardmax.js';
 import { LINEAR } from './linear.js';
 import { ONE_HOT_OPS } from './onehot.js';
 import { PAD } from './pad.js';
+import { POOL } from './pool.js';
 import { REVERSE_SEQUENCE } from './reverse-sequence.js';
 import { RNN } from './rnn.js';
 import { MATH } from './math.js';
 import { NN } from './nn.js';
 import { NORM } from './norm.js';
+import { OLD_OPSETS } from './old-opsets.js';
 import { REDUCE } from './reduce.js';
+import { RESIZE } from './resize.js';
 import { SCATTER } from './scatter.js';
 import { SHAPE } from './shape.js';
 import { SLICE_IR } from './slice-ir.js';
@@ -30,5 +34,16 @@ export type { AttrRule, ConvertContext, OpMapping } from './spec.js';
 export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...BASIC, ...CONTROL_FLOW, ...ELEMENTWISE, ...MATH, ...SHAPE, ...SPLIT, ...GATHER, ...REDUCE, ...NN, ...CONV,
   ...GENERATE, ...LINEAR, ...PAD, ...RNN, ...ACTIVATION, ...NORM,
-  ...SCATTER, ...BITSHIFT, ...SLICE_IR, ...TRILU_OPS, ...ONE_HOT_OPS, ...REVERSE_SEQUENCE, ...UNIQUE, ...HARDMAX,
+  ...SCATTER,
+  ...BITSHIFT,
+  ...SLICE_IR,
+  ...OLD_OPSETS,
+  ...POOL,
+  ...RESIZE,
+  ...CONV_TRANSPOSE,
+  ...TRILU_OPS,
+  ...ONE_HOT_OPS,
+  ...REVERSE_SEQUENCE,
+  ...UNIQUE,
+  ...HARDMAX,
 ];
