@@ -5,6 +5,7 @@ import { CONTROL_FLOW } from './control-flow.js';
 import { CONV } from './conv.js';
 import { CONV_TRANSPOSE } from './conv-transpose.js';
 import { ELEMENTWISE } from './elementwise.js';
+import { EYE } from './eye.js';
 import { GATHER } from './gather.js';
 import { GENERATE } from './generate.js';
 import { HARDMAX } from './hardmax.js';
@@ -46,4 +47,5 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...REVERSE_SEQUENCE,
   ...UNIQUE,
   ...HARDMAX,
+  ...EYE,
 ];
