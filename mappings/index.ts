@@ -18,6 +18,7 @@ import { RNN } from './rnn.js';
 import { MATH } from './math.js';
 import { NN } from './nn.js';
 import { NORM } from './norm.js';
+import { OBJECT_DETECTION } from './object-detection.js';
 import { OLD_OPSETS } from './old-opsets.js';
 import { REDUCE } from './reduce.js';
 import { RESIZE } from './resize.js';
@@ -48,4 +49,5 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...UNIQUE,
   ...HARDMAX,
   ...EYE,
+  ...OBJECT_DETECTION,
 ];

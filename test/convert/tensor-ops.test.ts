@@ -222,3 +222,23 @@ describe('EyeLike ⇄ Eye-9', () => {
     expect(fails(() => convertModel(b.model))).toMatch(/diagonal_index/);
   });
 });
+
+describe('NonMaxSuppression', () => {
+  it('ONNX thresholds become IR scalars; no score_threshold keeps every score (-inf); results in ONNX order', () => {
+    const b = new Builder('onnx', 11);
+    const n = b.node(b.graph, 'NonMaxSuppression', [b.input('b', 'f32', [1, 6, 4]), b.input('s', 'f32', [1, 1, 6]), b.init('m', tensorFromInt64([3]))], ['sel'], { center_point_box: A.int(1) });
+    b.output(n.outputs[0]!);
+    const ir = convertModel(b.model);
+    const nms = ir.graph.nodes.find((x) => x.op === 'NonMaxSuppression')!;
+    expect(nms.inputs).toHaveLength(5);
+    expect(nms.attrs.get('box_encoding')).toEqual(A.raw('center'));
+    expect(nms.attrs.get('sort_result_descending')).toEqual(A.raw('false'));
+  });
+
+  it('IR sort_result_descending=true has no ONNX form', () => {
+    const b = new Builder('ov');
+    const n = b.node(b.graph, 'NonMaxSuppression', [b.input('b', 'f32', [1, 6, 4]), b.input('s', 'f32', [1, 1, 6])], ['sel', 'sc', 'v'], { sort_result_descending: A.raw('true') }, { version: 'opset9' });
+    b.output(n.outputs[0]!);
+    expect(fails(() => convertModel(b.model))).toMatch(/sort_result_descending/);
+  });
+});
