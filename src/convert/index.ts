@@ -7,6 +7,7 @@ import { verifyGraph } from '../graph/verify.js';
 import { applyInferred, inferTypes } from '../shape/infer.js';
 import { Engine } from './engine.js';
 import { compressToFp16 } from './fp16.js';
+import { dropUnreadInitializers } from './prune.js';
 import { assignOnnxNames } from './onnx-names.js';
 import { defaultConvertRegistry, type ConvertRegistry } from './registry.js';
 import { SourceInfo } from './source-types.js';
@@ -74,6 +75,7 @@ export function convertModel(model: Model, opts: ConvertOptions = {}): Model {
     relaxIrScalars(out);
   }
   completeTypes(out, diags);
+  dropUnreadInitializers(out.graph); // what the mappings left unread: noise in the file, warnings at every load
   const broken = verifyGraph(out.graph);
   if (broken.length) {
     diags.push(...broken.map((d) => ({ ...d, message: `conversion produced an invalid graph (please report): ${d.message}` })));
