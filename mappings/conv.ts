@@ -56,7 +56,7 @@ function spatialToOnnx(c: ConvertContext, withDilations: boolean): Record<string
 }
 
 /** Input `i` (converted: `v`) with new dims: the same bytes when it is a constant, else a Reshape. */
-function reshaped(c: ConvertContext, i: number, v: Value, dims: number[]): Value {
+export function reshaped(c: ConvertContext, i: number, v: Value, dims: number[]): Value {
   const t = v.constant;
   if (t) return c.constant(makeTensor(t.elem, dims, t.data));
   const ov = c.node.dialect === 'onnx';

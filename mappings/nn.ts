@@ -105,20 +105,23 @@ export const NN: readonly OpMapping[] = [
     },
   },
   {
-    // Clip-11+: optional min/max inputs; IR Clamp: min/max attributes (constants only).
+    // Clip-11+: optional min/max inputs; IR Clamp: min/max attributes. Bounds computed at run
+    // time are Maximum / Minimum (as OpenVINO's frontend writes them).
     onnx: { op: 'Clip', since: 11 },
     ir: { op: 'Clamp', version: 'opset1' },
     handles: { ir: ['min', 'max'] },
     toIr: (c) => {
-      const bound = (i: number, dflt: number): number | null => {
-        if (c.numInputs <= i || !c.input(i)) return dflt;
-        const v = c.constNumbers(i);
-        if (v === null) { c.needsConstant(i, i === 1 ? 'min (IR Clamp min is an attribute)' : 'max (IR Clamp max is an attribute)'); return null; }
-        return Number(v[0]);
-      };
+      const given = (i: number): boolean => c.numInputs > i && !!c.input(i);
+      if ((given(1) && c.constNumbers(1) === null) || (given(2) && c.constNumbers(2) === null)) {
+        let y = c.input(0)!;
+        if (given(1)) y = c.emit('Maximum', [y, c.input(1)], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
+        if (given(2)) y = c.emit('Minimum', [y, c.input(2)], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
+        c.output(0, y);
+        return;
+      }
+      const bound = (i: number, dflt: number): number => (given(i) ? Number(c.constNumbers(i)![0]) : dflt);
       const lo = bound(1, -3.4028234663852886e38);
       const hi = bound(2, 3.4028234663852886e38);
-      if (lo === null || hi === null) return;
       c.output(0, c.emit('Clamp', [c.input(0)], { min: String(lo), max: String(hi) })[0]!);
     },
     toOnnx: (c) => {

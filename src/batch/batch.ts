@@ -71,6 +71,7 @@ export async function convertBatch(inputs: readonly string[], opts: BatchOptions
     ...(opts.compressToFp16 ? { compressToFp16: true } : {}),
     ...(opts.inputs?.length ? { inputs: [...opts.inputs] } : {}),
     ...(opts.keepOutputs?.length ? { keepOutputs: [...opts.keepOutputs] } : {}),
+    ...(opts.strict ? { strict: true } : {}),
   };
   const stampOf = (p: PlannedModel) => optionsStamp(p.to, convertOptions);
   const resumeRecord = new ResumeRecord(opts.outDir);

@@ -8,7 +8,7 @@ import type { Model } from '../graph/model.js';
 import { loadModel, saveModel, type ModelFormat } from '../io/load.js';
 import { errorText } from './error-text.js';
 import { parseInputSpecs, resolveInputSpecs, type InputSpec } from './input-override.js';
-import { Diagnostics, diagnosticToJson, OvirError, usageError } from '../diag/diagnostic.js';
+import { Diagnostics, diagnosticToJson, OvirError, usageError, type Diagnostic } from '../diag/diagnostic.js';
 import { keepOnlyOutputs } from '../convert/prune.js';
 import { runInChild } from './run-ort.js';
 import type { CheckRecord, ConvertFileOptions, EquivSummary, ModelTask, TaskResult } from './types.js';
@@ -21,12 +21,13 @@ const dialectOf = (f: ModelFormat) => (f === 'ir' ? 'ov' as const : 'onnx' as co
  * longer feeds the kept outputs is neither converted nor checked. A model already in format `to`
  * is passed through to be written again by our encoder, unless convert options were given
  * (convertModel then reports why they cannot apply). Throws OvirError with every problem of the
- * options against this model (an input it lacks, an override of another rank…).
+ * options against this model (an input it lacks, an override of another rank…). Warnings of a
+ * successful conversion go to `onWarning`.
  */
-export function convertTo(model: Model, to: ModelFormat, opts: ConvertFileOptions): Model {
+export function convertTo(model: Model, to: ModelFormat, opts: ConvertFileOptions, onWarning?: (d: Diagnostic) => void): Model {
   const specs = parseInputSpecs(opts.inputs ?? []);
   if (typeof specs === 'string') throw usageError(specs);
-  const hasOptions = opts.opset !== undefined || opts.compressToFp16 === true || specs.length > 0 || (opts.keepOutputs?.length ?? 0) > 0;
+  const hasOptions = opts.opset !== undefined || opts.compressToFp16 === true || specs.length > 0 || (opts.keepOutputs?.length ?? 0) > 0 || opts.strict === true;
   if (model.dialect === dialectOf(to) && !hasOptions) return model;
   const diags = new Diagnostics();
   const shapes = resolveInputSpecs(model, specs, diags);
@@ -38,6 +39,8 @@ export function convertTo(model: Model, to: ModelFormat, opts: ConvertFileOption
     ...(opts.opset !== undefined ? { opset: opts.opset } : {}),
     ...(opts.compressToFp16 ? { compressToFp16: true } : {}),
     ...(Object.keys(shapes).length ? { inputShapes: shapes } : {}),
+    ...(opts.strict ? { strict: true } : {}),
+    ...(onWarning ? { onWarning } : {}),
   });
   orderInputs(out, specs);
   return out;
@@ -77,13 +80,13 @@ export async function runModelTask(task: ModelTask): Promise<TaskResult> {
       check = { ok: true };
       const written = loadModel(task.outputs[0]!);
       if (task.check) {
-        check.conversion = summarize(checkModels(original, written, { labelA: task.input, labelB: task.outputs[0]! }));
+        check.conversion = summarize(checkModels(original, written, { strict: task.convert.strict === true, labelA: task.input, labelB: task.outputs[0]! }));
         check.ok &&= check.conversion.ok;
       }
       if (task.roundtrip) {
         const from: ModelFormat = original.dialect === 'ov' ? 'ir' : 'onnx';
-        const back = convertTo(written, from, {});
-        check.roundtrip = summarize(checkModels(original, back, { labelA: task.input, labelB: `${task.outputs[0]!} (back to ${from})` }));
+        const back = convertTo(written, from, task.convert.strict ? { strict: true } : {});
+        check.roundtrip = summarize(checkModels(original, back, { strict: task.convert.strict === true, labelA: task.input, labelB: `${task.outputs[0]!} (back to ${from})` }));
         check.ok &&= check.roundtrip.ok;
         if (task.run) {
           if (from !== 'onnx') check.run = { ok: true, skipped: 'the input is IR: onnxruntime runs ONNX only' };

@@ -15,6 +15,8 @@ export interface ConvertFileOptions {
   inputs?: string[];
   /** ovc's `--output`: keep only these model outputs (tensor names), in this order; what no longer feeds them is removed. */
   keepOutputs?: string[];
+  /** Wrong declarations of intermediate values are errors, not warnings (ConvertOptions.strict; also for --check). */
+  strict?: boolean;
 }
 
 /** What happened to one model of a batch. */

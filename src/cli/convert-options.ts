@@ -6,7 +6,7 @@ import { MAX_ONNX_OPSET, MIN_ONNX_OPSET, DEFAULT_ONNX_OPSET } from '../convert/i
 /**
  * The conversion options `ovir convert` and `ovir batch` share, in one table: each entry is the
  * commander Option(s) and how its value lands in ConvertFileOptions. Add an option here (e.g.
- * `--freeze`) and both commands get it, parsed and validated the same way. Spellings follow ovc
+ * `--freeze`; ConvertFileOptions gets its field, convertTo passes it on) and both commands get it, parsed and validated the same way. Spellings follow ovc
  * where ovc has the option (`--input`, `--output`, `--compress_to_fp16`), ovir's own kebab-case
  * beside them.
  */
@@ -78,6 +78,13 @@ export const CONVERT_OPTIONS: readonly ConvertOptionDef[] = [
       if (!names?.length) return [];
       if (names.some((n) => n === '')) return [`--output expects comma-separated output names, got '${names.join(',')}'`];
       out.keepOutputs = [...names];
+      return [];
+    },
+  },
+  {
+    options: () => [new Option('--strict', 'a wrong declared type of an intermediate value is an error (default: a warning, inference trusted)')],
+    apply: (raw, out) => {
+      if (raw.strict === true) out.strict = true;
       return [];
     },
   },

@@ -3,7 +3,8 @@ import { basename, extname, join, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
 import { binOf, otherFormat } from '../batch/plan.js';
 import { convertTo } from '../batch/task.js';
-import { diagnosticToJson, isUsageError, OvirError, usageError } from '../diag/diagnostic.js';
+import { diagnosticToJson, isUsageError, OvirError, usageError, type Diagnostic } from '../diag/diagnostic.js';
+import { groupedText } from '../diag/group.js';
 import { formatOf, loadModel, saveModel, type ModelFormat } from '../io/load.js';
 import type { RegisterCommand } from './commands.js';
 import { addConvertOptions, convertOptionsFrom } from './convert-options.js';
@@ -77,12 +78,14 @@ function convertCommand(input: string, raw: Record<string, unknown>): string[] {
   }
   if (problems.length || typeof out === 'string') throw new OvirError(problems.map((p) => usageError(p).diagnostics[0]!));
   let model;
+  const warnings: Diagnostic[] = [];
   try {
-    model = convertTo(loadModel(input), out.to, { ...options, to: out.to });
+    model = convertTo(loadModel(input), out.to, { ...options, to: out.to }, (d) => warnings.push({ ...d, file: d.file ?? input }));
   } catch (e) {
     if (e instanceof OvirError) for (const d of e.diagnostics) d.file ??= input;
     throw e;
   }
+  process.stderr.write(groupedText(warnings));
   saveModel(model, out.path);
   return out.to === 'ir' ? [out.path, binOf(out.path)] : [out.path];
 }

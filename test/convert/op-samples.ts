@@ -1,4 +1,5 @@
 import { A, type Attr, type ElementTypeName } from '../../src/graph/index.js';
+import { TENSOR_SAMPLES } from './op-samples-tensor.js';
 
 /**
  * One or more small instances of every mapping entry, by `onnxOp>irOp`: operand types (constants
@@ -47,7 +48,12 @@ export const SAMPLES: Record<string, Sample[]> = {
   'Abs>Abs': unary, 'Neg>Negative': unary, 'Relu>Relu': unary, 'Sigmoid>Sigmoid': unary, 'Tanh>Tanh': unary,
   'Exp>Exp': unary, 'Log>Log': unary, 'Sqrt>Sqrt': unary, 'Floor>Floor': unary, 'Ceil>Ceiling': unary,
   'Erf>Erf': unary, 'Sin>Sin': unary, 'Cos>Cos': unary, 'Sign>Sign': unary,
-  'Reshape>Reshape': [{ inputs: [F(), I(3, 2)] }, { inputs: [F(), I(3, 2)], attrs: { allowzero: A.int(1) }, opsets: [14, 19] }],
+  'Reshape>Reshape': [
+    { inputs: [F(), I(3, 2)] },
+    // allowzero=1 matters only where the shape holds a 0: elsewhere IR → ONNX leaves it out (valid before opset 14)
+    { inputs: [F(), I(3, 2)], attrs: { allowzero: A.int(1) }, opsets: [14, 19], back: {} },
+    { inputs: [{ elem: 'f32', shape: [0, 3] }, I(3, 0)], attrs: { allowzero: A.int(1) }, opsets: [14, 19] },
+  ],
   'Squeeze>Squeeze': [
     { inputs: [F(1, 3)], attrs: { axes: A.ints([0]) }, opsets: [11] },
     { inputs: [F(1, 3), I(0)], opsets: [13, 21] },
@@ -62,7 +68,11 @@ export const SAMPLES: Record<string, Sample[]> = {
   'Transpose>Transpose': [{ inputs: [F()], attrs: { perm: A.ints([1, 0]) } }, { inputs: [F()], back: { perm: A.ints([1, 0]) } }],
   'Expand>Broadcast': [{ inputs: [F(1, 3), I(2, 3)] }],
   'Tile>Tile': [{ inputs: [F(), I(2, 1)] }],
-  'Slice>Slice': [{ inputs: [F(), I(0), I(1), I(1), I(1)] }],
+  'Slice>Slice': [
+    { inputs: [F(), I(0), I(1), I(1), I(1)], opsets: [10, 17] },
+    // Slice-1: starts/ends/axes attributes
+    { inputs: [F()], attrs: { starts: A.ints([0]), ends: A.ints([1]), axes: A.ints([1]) }, opsets: [7, 9] },
+  ],
   'Range>Range': [{ inputs: [{ elem: 'f32', shape: [], floats: [0] }, { elem: 'f32', shape: [], floats: [5] }, { elem: 'f32', shape: [], floats: [1] }] }],
   'Split>Split': [{ inputs: [F(2, 4)], attrs: { axis: A.int(1) }, outputs: 2, opsets: [11, 13] }, { inputs: [F(2, 4)], attrs: { axis: A.int(1), num_outputs: A.int(2) }, outputs: 2, opsets: [18] }],
   'Split>VariadicSplit': [
@@ -72,7 +82,12 @@ export const SAMPLES: Record<string, Sample[]> = {
   'Gather>Gather': [{ inputs: [F(), I(1, 0)], attrs: { axis: A.int(1) } }, { inputs: [F(), I(0)] }],
   'Softmax>Softmax': [{ inputs: [F()], opsets: [13] }, { inputs: [F()], attrs: { axis: A.int(0) }, opsets: [13] }, { inputs: [F()], attrs: { axis: A.int(1) }, opsets: [11] }],
   'MatMul>MatMul': [{ inputs: [F(2, 3), F(3, 2)] }],
-  'Clip>Clamp': [{ inputs: [F(), { elem: 'f32', shape: [], floats: [0] }, { elem: 'f32', shape: [], floats: [6] }] }],
+  'Clip>Clamp': [
+    { inputs: [F(), { elem: 'f32', shape: [], floats: [0] }, { elem: 'f32', shape: [], floats: [6] }], opsets: [11, 17] },
+    // Clip-1/6: min/max attributes, absent = no bound
+    { inputs: [F()], attrs: { min: A.float(0), max: A.float(6) }, opsets: [7, 10] },
+    { inputs: [F()], attrs: { max: A.float(6) }, opsets: [8] },
+  ],
   'Conv>Convolution': [{ inputs: [F(1, 2, 5, 5), W(4, 2, 3, 3)], attrs: { pads: A.ints([1, 1, 1, 1]), strides: A.ints([2, 2]) } }],
   'Conv>GroupConvolution': [{ inputs: [F(1, 4, 5, 5), W(4, 2, 3, 3)], attrs: { group: A.int(2), dilations: A.ints([2, 2]) } }],
   'MaxPool>MaxPool': [{ inputs: [F(1, 1, 4, 4)], attrs: { kernel_shape: A.ints([2, 2]), strides: A.ints([2, 2]) } }, { inputs: [F(1, 1, 5, 5)], attrs: { kernel_shape: A.ints([2, 2]), ceil_mode: A.int(1), auto_pad: A.string('SAME_UPPER') }, opsets: [12] }],
@@ -103,6 +118,26 @@ export const SAMPLES: Record<string, Sample[]> = {
   'SpaceToDepth>SpaceToDepth': [{ inputs: [F(1, 1, 4, 4)], attrs: { blocksize: A.int(2) } }],
   'ReduceL1>ReduceL1': [{ inputs: [F()], attrs: { axes: A.ints([1]) }, opsets: [13] }, { inputs: [F(), I(1)], opsets: [18] }],
   // their own suite: test/convert-extra/mappings-extra.test.ts
+  'GlobalAveragePool>GlobalAveragePool': [], 'GlobalMaxPool>GlobalMaxPool': [], 'GlobalLpPool>GlobalLpPool': [],
+  'Resize>Interpolate': [
+    { inputs: [F(1, 1, 2, 2), { elem: 'f32', shape: [0], floats: [] }, { elem: 'f32', shape: [4], floats: [1, 1, 2, 2] }], attrs: { coordinate_transformation_mode: A.string('asymmetric'), nearest_mode: A.string('floor') }, opsets: [11] },
+    { inputs: [F(1, 1, 2, 2), null, { elem: 'f32', shape: [4], floats: [1, 1, 2, 1.5] }], attrs: { mode: A.string('linear'), coordinate_transformation_mode: A.string('align_corners') }, opsets: [13, 19] },
+    { inputs: [F(1, 1, 2, 2), null, null, I(1, 1, 3, 5)], attrs: { mode: A.string('cubic'), cubic_coeff_a: A.float(-0.5) }, opsets: [13] },
+    { inputs: [F(1, 1, 2, 2), null, { elem: 'f32', shape: [2], floats: [2, 2] }], attrs: { mode: A.string('linear'), antialias: A.int(1), axes: A.ints([2, 3]) }, opsets: [18] },
+    // Resize-10: asymmetric, nearest or linear by scales
+    { inputs: [F(1, 1, 2, 2), { elem: 'f32', shape: [4], floats: [1, 1, 2, 3] }], opsets: [10] },
+  ],
+  'Upsample>Interpolate': [
+    { inputs: [F(1, 1, 2, 2)], attrs: { scales: A.floats([1, 1, 2, 2]) }, opsets: [7] },
+    { inputs: [F(1, 1, 2, 2), { elem: 'f32', shape: [4], floats: [1, 1, 2, 2] }], attrs: { mode: A.string('linear') }, opsets: [9] },
+  ],
+  'ConvTranspose>ConvolutionBackpropData': [
+    { inputs: [F(1, 2, 3, 3), W(2, 4, 3, 3)], attrs: { strides: A.ints([2, 2]), pads: A.ints([1, 1, 0, 0]), output_padding: A.ints([1, 1]) } },
+    { inputs: [F(1, 2, 3, 3), W(2, 4, 3, 3)], attrs: { strides: A.ints([2, 2]), output_shape: A.ints([8, 8]) }, back: { strides: A.ints([2, 2]), output_padding: A.ints([1, 1]) } },
+  ],
+  'ConvTranspose>GroupConvolutionBackpropData': [
+    { inputs: [F(1, 4, 3, 3), W(4, 2, 3, 3)], attrs: { group: A.int(2), dilations: A.ints([2, 2]) } },
+  ],
   'RNN>RNNSequence': [],
   'MeanVarianceNormalization>MVN': [],
   'LayerNormalization>LayerNormalization': [],
@@ -123,3 +158,4 @@ for (const op of ['ReduceMax', 'ReduceMin', 'ReduceMean', 'ReduceProd']) {
 }
 SAMPLES['ReduceSum>ReduceSum'] = [{ inputs: [F()], attrs: { axes: A.ints([0]) }, opsets: [11] }, { inputs: [F(), I(1)], attrs: { keepdims: A.int(0) }, opsets: [13] }];
 
+Object.assign(SAMPLES, TENSOR_SAMPLES);

@@ -141,20 +141,41 @@ const depthToSpace: InferFn = (c) => {
   return [out(c.elem(0), [x[0]!, cOut, sp(x[2]!), sp(x[3]!)])];
 };
 
-/** Resize-11+: `sizes` when given, else floor(in · scale) from constant scales. */
+/** f32 constant data of input `i`, or null. */
+function f32Const(c: RuleContext, i: number): Float32Array | null {
+  const t = c.has(i) ? c.constant(i) : null;
+  if (!t || t.elem !== 'f32' || t.dims.length !== 1) return null;
+  return new Float32Array(t.data.buffer.slice(t.data.byteOffset, t.data.byteOffset + t.data.byteLength));
+}
+
+/** Resize-11+: `sizes` when given, else floor(in · scale) from constant scales; 18+: over `axes`. */
 const resize: InferFn = (c) => {
   const x = c.shape(0);
   if (x === null) return [out(c.elem(0), null)];
-  if (c.has(3)) {
+  const axes = (intsAttr(c, 'axes') ?? x.map((_, i) => i)).map((a) => normAxis(a, x.length));
+  const sized = c.has(3) && !(c.shape(3)?.[0] === 0);
+  if (sized) {
     const s = shapeFromInput(c, 3);
-    return [out(c.elem(0), s && s.dims.length === x.length ? s.dims : x.map(() => null))];
+    if (!s || s.dims.length !== axes.length) return [out(c.elem(0), x.map(() => null))];
+    const dims: Dim[] = [...x];
+    axes.forEach((a, k) => { if (a !== undefined) dims[a] = s.dims[k] ?? null; });
+    return [out(c.elem(0), dims)];
   }
-  const t = c.has(2) ? c.constant(2) : null;
-  if (t && t.elem === 'f32' && t.dims.length === 1 && t.dims[0] === x.length) {
-    const scales = new Float32Array(t.data.buffer.slice(t.data.byteOffset, t.data.byteOffset + t.data.byteLength));
-    return [out(c.elem(0), x.map((d, i) => (isStatic(d) ? Math.floor(d * scales[i]!) : null)))];
-  }
-  return [out(c.elem(0), x.map(() => null))];
+  const scales = f32Const(c, 2);
+  if (!scales || scales.length !== axes.length) return [out(c.elem(0), x.map(() => null))];
+  const dims: Dim[] = [...x];
+  axes.forEach((a, k) => { if (a !== undefined) { const d = x[a]!; dims[a] = isStatic(d) ? Math.floor(d * scales[k]!) : null; } });
+  return [out(c.elem(0), dims)];
+};
+
+/** Upsample-7 (scales attribute), Upsample-9 and Resize-10 (scales input): floor(in · scale). */
+const upsample: InferFn = (c) => {
+  const x = c.shape(0);
+  if (x === null) return [out(c.elem(0), null)];
+  const attr = c.node.attrs.get('scales');
+  const scales = attr?.type === 'floats' ? attr.value : f32Const(c, 1);
+  if (!scales || scales.length !== x.length) return [out(c.elem(0), x.map(() => null))];
+  return [out(c.elem(0), x.map((d, i) => (isStatic(d) ? Math.floor(d * scales[i]!) : null)))];
 };
 
 const gatherElements: InferFn = (c) => [out(c.elem(0), c.shape(1))];
@@ -182,6 +203,8 @@ export const onnxNnRules: Rule[] = [
   { dialect: 'onnx', op: 'NonZero', since: 9, infer: nonZero },
   ...family('onnx', ['DepthToSpace', 'SpaceToDepth'], 1, depthToSpace),
   { dialect: 'onnx', op: 'Resize', since: 11, infer: resize },
+  { dialect: 'onnx', op: 'Resize', since: 10, until: 10, infer: upsample },
+  { dialect: 'onnx', op: 'Upsample', since: 7, infer: upsample },
   { dialect: 'onnx', op: 'GatherElements', since: 11, infer: gatherElements },
   { dialect: 'onnx', op: 'GatherND', since: 11, infer: gatherNd },
   ...family('onnx', ['ScatterElements', 'ScatterND', 'Scatter'], 9, (c) => [out(c.elem(0), c.shape(0))]),

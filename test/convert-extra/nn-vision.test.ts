@@ -1,0 +1,203 @@
+import { describe, expect, it } from 'vitest';
+import { convertModel } from '../../src/convert/index.js';
+import { OvirError } from '../../src/diag/diagnostic.js';
+import { A, allNodes, readIntegers, tensorFromFloat32, tensorFromInt64, verifyGraph, type Attr, type Model, type Node } from '../../src/graph/index.js';
+import { Builder } from '../convert/builder.js';
+
+/**
+ * The nn/vision relations of mappings/{pool,resize,conv-transpose,old-opsets}.ts, checked on the
+ * graphs they build. (That the numbers agree is judged by the engines in
+ * test/conformance/convert-zoo.test.ts: the backend cases of each op and the PaddleOCR models.)
+ */
+
+const ops = (m: Model): string[] => [...allNodes(m.graph)].map((n) => n.op);
+const only = (m: Model, op: string): Node => {
+  const ns = [...allNodes(m.graph)].filter((n) => n.op === op);
+  expect(ns).toHaveLength(1);
+  return ns[0]!;
+};
+const constOf = (n: Node, i: number): bigint[] => readIntegers(n.inputs[i]!.constant!);
+const diags = (f: () => unknown): { code: string; path: string; message: string }[] => {
+  try { f(); } catch (e) { if (e instanceof OvirError) return e.diagnostics.map((d) => ({ code: d.code, path: d.where, message: d.message })); throw e; }
+  return [];
+};
+
+type In = { shape: (number | string)[] } | { ints: number[] } | { floats: number[]; dims: number[] } | null;
+
+function model(opset: number, op: string, inputs: In[], attrs: Record<string, Attr> = {}): Model {
+  const b = new Builder('onnx', opset);
+  const ins = inputs.map((s, i) => {
+    if (s === null) return null;
+    if ('shape' in s) return b.input(`x${i}`, 'f32', s.shape.map((d) => (typeof d === 'number' ? d : null)));
+    if ('ints' in s) return b.init(`c${i}`, tensorFromInt64(s.ints));
+    return b.init(`c${i}`, tensorFromFloat32(s.floats, s.dims));
+  });
+  const n = b.node(b.graph, op, ins, ['y'], attrs, { name: 'n' });
+  n.outputs.forEach((o) => b.output(o));
+  return b.model;
+}
+
+describe('global pools are reductions over the spatial axes, dims kept', () => {
+  it.each([
+    ['GlobalAveragePool', 'ReduceMean'], ['GlobalMaxPool', 'ReduceMax'],
+  ])('%s → %s over axes [2, rank)', (op, ir) => {
+    const m = convertModel(model(11, op, [{ shape: [1, 3, 5, 4, 2] }]));
+    const r = only(m, ir);
+    expect(constOf(r, 1)).toEqual([2n, 3n, 4n]);
+    expect(r.attrs.get('keep_dims')).toEqual(A.raw('true'));
+    expect(m.graph.outputs[0]!.type).toMatchObject({ shape: [1, 3, 1, 1, 1] });
+    // back: the ONNX reduction, not a global pool (which IR does not have)
+    expect(ops(convertModel(m, { opset: 13 }))).toEqual([ir]);
+  });
+
+  it('unknown rank: the axes are computed (Range from 2 to the rank)', () => {
+    const b = new Builder('onnx', 11);
+    const x = b.input('x', 'f32', null);
+    b.output(b.op(b.graph, 'GlobalAveragePool', [x], 'y'));
+    const m = convertModel(b.model);
+    expect(ops(m)).toEqual(['ShapeOf', 'ShapeOf', 'Squeeze', 'Range', 'ReduceMean']);
+    expect(verifyGraph(m.graph)).toEqual([]);
+  });
+
+  it.each([[1, ['ReduceL1']], [2, ['ReduceL2']], [3, ['Abs', 'Power', 'ReduceSum', 'Power']]] as const)(
+    'GlobalLpPool p=%i → %j', (p, want) => {
+      expect(ops(convertModel(model(11, 'GlobalLpPool', [{ shape: [1, 3, 4, 4] }], { p: A.int(p) })))).toEqual(want);
+    },
+  );
+
+  it('rank below 3 is a coded refusal naming the node', () => {
+    expect(diags(() => convertModel(model(11, 'GlobalAveragePool', [{ shape: [3, 4] }])))).toMatchObject([{ code: 'CONVERT_OP', path: 'main/n' }]);
+  });
+});
+
+describe('Clip-1/6 and Slice-1: attributes that later became inputs', () => {
+  it('Clip-6 min/max attributes are Clamp bounds; an absent bound is the float range', () => {
+    const c = only(convertModel(model(9, 'Clip', [{ shape: [2, 3] }], { min: A.float(0) })), 'Clamp');
+    expect(c.attrs.get('min')).toEqual(A.raw('0'));
+    expect(Number((c.attrs.get('max') as { value: string }).value)).toBeCloseTo(3.4028234663852886e38, -30);
+  });
+
+  it('Clip-11 with bounds computed at run time is Maximum / Minimum', () => {
+    const m = convertModel(model(13, 'Clip', [{ shape: [2, 3] }, { shape: [] }, { shape: [] }]));
+    expect(ops(m)).toEqual(['Maximum', 'Minimum']);
+  });
+
+  it('Slice-1 starts/ends/axes become constant operands with steps 1, and come back as attributes', () => {
+    const s = only(convertModel(model(9, 'Slice', [{ shape: [4, 5] }], { starts: A.ints([1]), ends: A.ints([-1]), axes: A.ints([1]) })), 'Slice');
+    expect([1, 2, 3, 4].map((i) => constOf(s, i))).toEqual([[1n], [-1n], [1n], [1n]]);
+  });
+
+  it('IR Slice with steps ≠ 1 has no ONNX form before opset 10', () => {
+    const ir = convertModel(model(13, 'Slice', [{ shape: [4, 5] }, { ints: [0] }, { ints: [4] }, { ints: [1] }, { ints: [2] }]));
+    expect(diags(() => convertModel(ir, { opset: 9 }))).toMatchObject([{ code: 'CONVERT_OP' }]);
+    expect(ops(convertModel(ir, { opset: 10 }))).toEqual(['Slice']);
+  });
+});
+
+describe('Resize / Upsample ⇄ Interpolate-11', () => {
+  const x: In = { shape: [1, 1, 4, 4] };
+  const scales: In = { floats: [1, 1, 2, 2], dims: [4] };
+
+  it('Resize-11 nearest asymmetric floor (paddle exports): scales mode, the same names', () => {
+    const i = only(convertModel(model(11, 'Resize', [x, { floats: [], dims: [0] }, scales], {
+      mode: A.string('nearest'), coordinate_transformation_mode: A.string('asymmetric'), nearest_mode: A.string('floor'),
+    })), 'Interpolate');
+    expect(i.version).toBe('opset11');
+    expect(Object.fromEntries([...i.attrs].map(([k, v]) => [k, (v as { value: unknown }).value]))).toMatchObject({
+      mode: 'nearest', shape_calculation_mode: 'scales', coordinate_transformation_mode: 'asymmetric', nearest_mode: 'floor', antialias: 'false',
+    });
+    expect(i.inputs).toHaveLength(2);
+  });
+
+  it('sizes win over (empty) scales; linear is linear_onnx', () => {
+    const i = only(convertModel(model(11, 'Resize', [x, { floats: [], dims: [0] }, { floats: [], dims: [0] }, { ints: [1, 1, 8, 8] }], { mode: A.string('linear') })), 'Interpolate');
+    expect(i.attrs.get('shape_calculation_mode')).toEqual(A.raw('sizes'));
+    expect(i.attrs.get('mode')).toEqual(A.raw('linear_onnx'));
+    expect(constOf(i, 1)).toEqual([1n, 1n, 8n, 8n]);
+  });
+
+  it('Resize-10 and Upsample round nearest as `simple` with asymmetric coordinates', () => {
+    for (const m of [model(10, 'Resize', [x, scales]), model(9, 'Upsample', [x, scales]), model(7, 'Upsample', [x], { scales: A.floats([1, 1, 2, 2]) })]) {
+      const i = only(convertModel(m), 'Interpolate');
+      expect(i.attrs.get('nearest_mode')).toEqual(A.raw('simple'));
+      expect(i.attrs.get('coordinate_transformation_mode')).toEqual(A.raw('asymmetric'));
+    }
+  });
+
+  it('axes (opset 18) are the axes input; before opset 18 the scales are widened to every dim', () => {
+    const ir = convertModel(model(18, 'Resize', [x, null, { floats: [2, 3], dims: [2] }], { axes: A.ints([-2, -1]) }));
+    expect(constOf(only(ir, 'Interpolate'), 2)).toEqual([2n, 3n]);
+    const back13 = only(convertModel(ir, { opset: 13 }), 'Resize');
+    expect(back13.attrs.has('axes')).toBe(false);
+    expect([...new Float32Array(back13.inputs[2]!.constant!.data.slice().buffer)]).toEqual([1, 1, 2, 3]);
+    expect(only(convertModel(ir, { opset: 18 }), 'Resize').attrs.get('axes')).toEqual(A.ints([2, 3]));
+  });
+
+  it.each([
+    ['exclude_outside', { mode: A.string('cubic'), exclude_outside: A.int(1) }],
+    ['coordinate_transformation_mode', { coordinate_transformation_mode: A.string('tf_crop_and_resize') }],
+    ['coordinate_transformation_mode', { coordinate_transformation_mode: A.string('half_pixel_symmetric') }],
+  ])('what Interpolate cannot express is refused: %s', (attr, attrs) => {
+    const d = diags(() => convertModel(model(19, 'Resize', [x, null, scales], attrs)));
+    expect(d).toMatchObject([{ code: 'CONVERT_UNSUPPORTED_ATTR', path: 'main/n' }]);
+    expect(d[0]!.message).toContain(attr);
+  });
+
+  it('keep_aspect_ratio_policy other than stretch (with sizes) is refused', () => {
+    const d = diags(() => convertModel(model(18, 'Resize', [x, null, null, { ints: [1, 1, 8, 6] }], { keep_aspect_ratio_policy: A.string('not_larger') })));
+    expect(d).toMatchObject([{ code: 'CONVERT_UNSUPPORTED_ATTR' }]);
+  });
+
+  it('IR nearest_mode simple converts to Resize-10 and Upsample, not to Resize-11+', () => {
+    const ir = convertModel(model(10, 'Resize', [x, scales]));
+    expect(ops(convertModel(ir, { opset: 10 }))).toEqual(['Resize']);
+    expect(ops(convertModel(ir, { opset: 9 }))).toEqual(['Upsample']);
+    expect(only(convertModel(ir, { opset: 8 }), 'Upsample').attrs.get('scales')).toEqual(A.floats([1, 1, 2, 2]));
+    expect(diags(() => convertModel(ir, { opset: 13 }))).toMatchObject([{ code: 'CONVERT_UNSUPPORTED_ATTR' }]);
+  });
+});
+
+describe('ConvTranspose ⇄ (Group)ConvolutionBackpropData', () => {
+  const w = (...dims: number[]): In => ({ floats: Array.from({ length: dims.reduce((a, b) => a * b, 1) }, (_, i) => i), dims });
+
+  it('explicit pads, output_padding, strides, dilations carry over; bias is an Add of [1, M, 1, 1]', () => {
+    const m = convertModel(model(11, 'ConvTranspose', [{ shape: [1, 2, 3, 3] }, w(2, 4, 3, 3), { floats: [1, 2, 3, 4], dims: [4] }], {
+      strides: A.ints([2, 2]), pads: A.ints([1, 0, 1, 0]), output_padding: A.ints([1, 1]), dilations: A.ints([1, 2]),
+    }));
+    const d = only(m, 'ConvolutionBackpropData');
+    expect(d.attrs.get('pads_begin')).toEqual(A.raw('1,0'));
+    expect(d.attrs.get('pads_end')).toEqual(A.raw('1,0'));
+    expect(d.attrs.get('output_padding')).toEqual(A.raw('1,1'));
+    expect(d.attrs.get('dilations')).toEqual(A.raw('1,2'));
+    expect(ops(m)).toEqual(['ConvolutionBackpropData', 'Reshape', 'Add']);
+    // 2·(3-1) + (3-1)·1 + 1 - 2 + 1 = 6 ; 2·2 + 2·2 + 1 - 0 + 1 = 10
+    expect(m.graph.outputs[0]!.type).toMatchObject({ shape: [1, 4, 6, 10] });
+  });
+
+  it('auto_pad SAME_UPPER: output in·s, pads from the total padding (begin ⌊total/2⌋)', () => {
+    const d = only(convertModel(model(11, 'ConvTranspose', [{ shape: [1, 1, 3, 3] }, w(1, 2, 3, 3)], { strides: A.ints([2, 2]), auto_pad: A.string('SAME_UPPER') })), 'ConvolutionBackpropData');
+    // total = 2·2 + 3 - 6 = 1 → begin 0, end 1
+    expect(d.attrs.get('pads_begin')).toEqual(A.raw('0,0'));
+    expect(d.attrs.get('pads_end')).toEqual(A.raw('1,1'));
+  });
+
+  it('output_shape with default pads is reached by output_padding', () => {
+    const d = only(convertModel(model(11, 'ConvTranspose', [{ shape: [1, 1, 3, 3] }, w(1, 2, 3, 3)], { strides: A.ints([3, 2]), output_shape: A.ints([10, 8]) })), 'ConvolutionBackpropData');
+    expect(d.attrs.get('output_padding')).toEqual(A.raw('1,1'));
+  });
+
+  it('group 2: weights [C, M/G, k…] → [G, C/G, M/G, k…] and back', () => {
+    const m = convertModel(model(11, 'ConvTranspose', [{ shape: [1, 4, 3, 3] }, w(4, 3, 3, 3)], { group: A.int(2) }));
+    const g = only(m, 'GroupConvolutionBackpropData');
+    expect(g.inputs[1]!.constant!.dims).toEqual([2, 2, 3, 3, 3]);
+    expect(m.graph.outputs[0]!.type).toMatchObject({ shape: [1, 6, 5, 5] });
+    const back = only(convertModel(m, { opset: 17 }), 'ConvTranspose');
+    expect(back.attrs.get('group')).toEqual(A.int(2));
+    expect(back.inputs[1]!.constant!.dims).toEqual([4, 3, 3, 3]);
+  });
+
+  it('output_shape with dynamic spatial dims is a coded refusal', () => {
+    const d = diags(() => convertModel(model(11, 'ConvTranspose', [{ shape: [1, 1, 'h', 'w'] }, w(1, 2, 3, 3)], { output_shape: A.ints([8, 8]) })));
+    expect(d).toMatchObject([{ code: 'CONVERT_OP', path: 'main/n' }]);
+  });
+});
