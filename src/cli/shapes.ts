@@ -65,7 +65,7 @@ export const registerShapes: RegisterCommand = (program: Command, setExit) => {
           failed = true;
           const error = errorText(e);
           if (opts.json) process.stdout.write(JSON.stringify({ path, error, ...(e instanceof OvirError ? { diagnostics: e.diagnostics.map(diagnosticToJson) } : {}) }) + '\n');
-          else process.stderr.write(`${path}: ${error}\n`);
+          else process.stderr.write(e instanceof OvirError ? `${error}\n` : `${path}: ${error}\n`); // grouped lines name the file
           continue;
         }
         const result = inferTypes(model, opts.ifMerge ? { ifMerge: opts.ifMerge } : {});
