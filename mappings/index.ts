@@ -7,9 +7,12 @@ import { CONV_TRANSPOSE } from './conv-transpose.js';
 import { ELEMENTWISE } from './elementwise.js';
 import { GATHER } from './gather.js';
 import { GENERATE } from './generate.js';
+import { HARDMAX } from './hardmax.js';
 import { LINEAR } from './linear.js';
+import { ONE_HOT_OPS } from './onehot.js';
 import { PAD } from './pad.js';
 import { POOL } from './pool.js';
+import { REVERSE_SEQUENCE } from './reverse-sequence.js';
 import { RNN } from './rnn.js';
 import { MATH } from './math.js';
 import { NN } from './nn.js';
@@ -22,6 +25,8 @@ import { SHAPE } from './shape.js';
 import { SLICE_IR } from './slice-ir.js';
 import type { OpMapping } from './spec.js';
 import { SPLIT } from './split.js';
+import { UNIQUE } from './unique.js';
+import { TRILU_OPS } from './trilu.js';
 
 export type { AttrRule, ConvertContext, OpMapping } from './spec.js';
 
@@ -36,4 +41,9 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...POOL,
   ...RESIZE,
   ...CONV_TRANSPOSE,
+  ...TRILU_OPS,
+  ...ONE_HOT_OPS,
+  ...REVERSE_SEQUENCE,
+  ...UNIQUE,
+  ...HARDMAX,
 ];

@@ -22,6 +22,7 @@ Ops:
   run_ir {xml, inputs}          -> {outputs: [{index, names, tensor}]}  (CPU, f32 accuracy mode)
   ovc {onnx, out_xml, input_shapes?} -> {}  (openvino.convert_model [input=shapes] + save_model, compress_to_fp16=False)
   partial_shapes {xml}          -> {inputs, outputs: [{names, dtype, shape}]}
+  port_shapes {xml}             -> {ports: [{path, node, type, port, dtype, shape}]}  (every op output, bodies too)
   onnx_infer_shapes {onnx}      -> {values: [{name, kind, dtype, shape}]}  (data_prop=True)
   onnx_check {onnx}             -> {ok, error?}  (onnx.checker full_check)
   run_ort {onnx, inputs}        -> {outputs: [{index, names, tensor}]}  (python onnxruntime, CPU)
@@ -205,6 +206,8 @@ def op_run_ir(req):
     request = compiled.create_infer_request()
     for i, port in enumerate(compiled.inputs):
         arr = _pick(inputs, port.get_names(), i, len(compiled.inputs))
+        if isinstance(arr, np.ndarray) and arr.dtype == np.uint16 and port.get_element_type().get_type_name() == "bf16":
+            arr = Narrow("bf16", list(arr.shape), arr.tobytes())  # old ONNX test data stores bfloat16 as uint16
         if isinstance(arr, Narrow):
             request.set_input_tensor(i, arr.ov_tensor())
         elif arr.dtype == object:
@@ -262,6 +265,35 @@ def op_partial_shapes(req):
                 "shape": _pshape(p.get_partial_shape())}
 
     return {"inputs": [port(p) for p in model.inputs], "outputs": [port(p) for p in model.outputs]}
+
+
+def _bodies(op):
+    """The bodies of a multi-graph op by their IR element name (If: then_body/else_body, Loop/TensorIterator: body)."""
+    if op.get_type_name() == "If":
+        return [("then_body", op.get_then_body()), ("else_body", op.get_else_body())]
+    if hasattr(op, "get_function"):
+        try:
+            return [("body", op.get_function())]
+        except Exception:  # noqa: BLE001 - an op without a body
+            return []
+    return []
+
+
+def op_port_shapes(req):
+    """Every output port of every op, bodies included (iteratively), as OpenVINO reads the IR."""
+    model = core().read_model(req["xml"])
+    ports = []
+    todo = [("", model)]
+    while todo:
+        path, m = todo.pop()
+        for op in m.get_ordered_ops():
+            name = op.get_friendly_name()
+            for k, out in enumerate(op.outputs()):
+                ports.append({"path": path, "node": name, "type": op.get_type_name(), "port": k,
+                              "dtype": out.get_element_type().get_type_name(), "shape": _pshape(out.get_partial_shape())})
+            for key, body in _bodies(op):
+                todo.append((f"{path}{name}/{key}/", body))
+    return {"ports": ports}
 
 
 def _onnx_value(vi, kind):
@@ -335,7 +367,8 @@ def op_run_ort(req):
     ports = sess.get_inputs()
     picked = [_pick(inputs, [p.name], i, len(ports)) for i, p in enumerate(ports)]
     metas = sess.get_outputs()
-    if any(isinstance(a, Narrow) for a in picked):
+    # narrow types in or out (numpy has none of them): OrtValues, outputs read as raw bytes
+    if any(isinstance(a, Narrow) for a in picked) or any(_ORT_ELEM.get(m.type) in _NARROW for m in metas):
         feed = {p.name: (a.ort_value() if isinstance(a, Narrow) else ort.OrtValue.ortvalue_from_numpy(a))
                 for p, a in zip(ports, picked)}
         results = sess.run_with_ort_values(None, feed)
@@ -381,6 +414,7 @@ def op_run_onnx_reference(req):
 
 
 OPS = {
+    "port_shapes": op_port_shapes,
     "run_onnx_reference": op_run_onnx_reference,
     "hello": op_hello,
     "run_ir": op_run_ir,

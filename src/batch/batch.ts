@@ -72,6 +72,7 @@ export async function convertBatch(inputs: readonly string[], opts: BatchOptions
     ...(opts.inputs?.length ? { inputs: [...opts.inputs] } : {}),
     ...(opts.keepOutputs?.length ? { keepOutputs: [...opts.keepOutputs] } : {}),
     ...(opts.strict ? { strict: true } : {}),
+    ...(opts.freeze?.length ? { freeze: [...opts.freeze] } : {}),
   };
   const stampOf = (p: PlannedModel) => optionsStamp(p.to, convertOptions);
   const resumeRecord = new ResumeRecord(opts.outDir);

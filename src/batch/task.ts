@@ -10,6 +10,7 @@ import { errorText } from './error-text.js';
 import { parseInputSpecs, resolveInputSpecs, type InputSpec } from './input-override.js';
 import { Diagnostics, diagnosticToJson, OvirError, usageError, type Diagnostic } from '../diag/diagnostic.js';
 import { keepOnlyOutputs } from '../convert/prune.js';
+import { parseFreeze } from '../convert/freeze.js';
 import { runInChild } from './run-ort.js';
 import type { CheckRecord, ConvertFileOptions, EquivSummary, ModelTask, TaskResult } from './types.js';
 
@@ -27,7 +28,9 @@ const dialectOf = (f: ModelFormat) => (f === 'ir' ? 'ov' as const : 'onnx' as co
 export function convertTo(model: Model, to: ModelFormat, opts: ConvertFileOptions, onWarning?: (d: Diagnostic) => void): Model {
   const specs = parseInputSpecs(opts.inputs ?? []);
   if (typeof specs === 'string') throw usageError(specs);
-  const hasOptions = opts.opset !== undefined || opts.compressToFp16 === true || specs.length > 0 || (opts.keepOutputs?.length ?? 0) > 0 || opts.strict === true;
+  const freeze = parseFreeze(opts.freeze ?? []);
+  if (typeof freeze === 'string') throw usageError(freeze);
+  const hasOptions = opts.opset !== undefined || opts.compressToFp16 === true || specs.length > 0 || (opts.keepOutputs?.length ?? 0) > 0 || opts.strict === true || freeze.size > 0;
   if (model.dialect === dialectOf(to) && !hasOptions) return model;
   const diags = new Diagnostics();
   const shapes = resolveInputSpecs(model, specs, diags);
@@ -41,6 +44,7 @@ export function convertTo(model: Model, to: ModelFormat, opts: ConvertFileOption
     ...(Object.keys(shapes).length ? { inputShapes: shapes } : {}),
     ...(opts.strict ? { strict: true } : {}),
     ...(onWarning ? { onWarning } : {}),
+    ...(freeze.size ? { freeze: Object.fromEntries(freeze) } : {}),
   });
   orderInputs(out, specs);
   return out;

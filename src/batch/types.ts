@@ -17,6 +17,8 @@ export interface ConvertFileOptions {
   keepOutputs?: string[];
   /** Wrong declarations of intermediate values are errors, not warnings (ConvertOptions.strict; also for --check). */
   strict?: boolean;
+  /** Inputs to freeze, as on the command line: `name=value` or `name[shape]{type}->value` (see parseFreeze). */
+  freeze?: string[];
 }
 
 /** What happened to one model of a batch. */

@@ -1,12 +1,12 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { parseInputSpecs } from '../batch/input-override.js';
+import { parseFreeze } from '../convert/freeze.js';
 import type { ConvertFileOptions } from '../batch/types.js';
 import { MAX_ONNX_OPSET, MIN_ONNX_OPSET, DEFAULT_ONNX_OPSET } from '../convert/index.js';
 
 /**
  * The conversion options `ovir convert` and `ovir batch` share, in one table: each entry is the
- * commander Option(s) and how its value lands in ConvertFileOptions. Add an option here (e.g.
- * `--freeze`; ConvertFileOptions gets its field, convertTo passes it on) and both commands get it, parsed and validated the same way. Spellings follow ovc
+ * commander Option(s) and how its value lands in ConvertFileOptions. Add an option here (ConvertFileOptions gets its field, convertTo passes it on) and both commands get it, parsed and validated the same way. Spellings follow ovc
  * where ovc has the option (`--input`, `--output`, `--compress_to_fp16`), ovir's own kebab-case
  * beside them.
  */
@@ -78,6 +78,17 @@ export const CONVERT_OPTIONS: readonly ConvertOptionDef[] = [
       if (!names?.length) return [];
       if (names.some((n) => n === '')) return [`--output expects comma-separated output names, got '${names.join(',')}'`];
       out.keepOutputs = [...names];
+      return [];
+    },
+  },
+  {
+    options: () => [new Option('--freeze <name=value>', 'make an input a constant and fold what it decides (If branches included), e.g. sr=16000 or ovc\'s sr{i64}->16000 (repeatable, comma-separated)').argParser(collect)],
+    apply: (raw, out) => {
+      const texts = raw.freeze as string[] | undefined;
+      if (!texts?.length) return [];
+      const parsed = parseFreeze(texts);
+      if (typeof parsed === 'string') return [parsed];
+      out.freeze = [...texts];
       return [];
     },
   },

@@ -92,7 +92,9 @@ function sameFailure(ours: Outcome, ref: Outcome): boolean {
   if (ours.kind === 'pass' || ref.kind === 'pass' || ours.kind !== ref.kind) return false;
   // texts read "<whose> differs from the expected: …" / "<engine> cannot run <whose>: …"
   const detail = (t: string): string => t.slice(t.indexOf(': ') + 2);
-  if (ours.kind === 'differs') return detail(ours.text) === detail(ref.text);
+  // wrong numbers on the same outputs: the engine cannot compute this model right, so it cannot judge ours
+  const wrongOutputs = (t: string): string => [...detail(t).matchAll(/(?:^|; )output (\S+):/g)].map((m) => m[1]).sort().join(',');
+  if (ours.kind === 'differs') return wrongOutputs(ours.text) === wrongOutputs(ref.text);
   return ours.kind === 'run' && essence(detail(ours.text)) === essence(detail(ref.text));
 }
 
@@ -134,13 +136,16 @@ async function runIrOutcome(xml: string, sets: TestDataSet[], oracle: Oracle, wh
   return { kind: 'pass' };
 }
 
-/** onnxruntime running an ONNX file on every data set (python onnxruntime where onnxruntime-node cannot hold a type). */
+/**
+ * onnxruntime running an ONNX file on every data set: onnxruntime-node, and where it cannot load or
+ * run the model (older IR versions and fewer element types than the python build), the oracle's
+ * python onnxruntime; the python engine's verdict then stands.
+ */
 async function runOnnxOutcome(path: string, sets: TestDataSet[], oracle: Oracle, whose: string): Promise<Outcome> {
   for (const ds of sets) {
     let got: Record<string, OracleTensor>;
     try {
-      try { got = await runOrt(path, inputRecord(ds)); } catch (e) {
-        if (!isHarnessLimit(e)) throw e;
+      try { got = await runOrt(path, inputRecord(ds)); } catch {
         got = await oracle.runOrt(path, inputRecord(ds));
       }
     } catch (e) {

@@ -142,3 +142,63 @@ describe('IR-only slicing forms back to ONNX', () => {
     expect(ops(split([2, null]))).toEqual(['Shape', 'Gather', 'Sub', 'Concat', 'Split']);
   });
 });
+
+describe('Trilu (no OpenVINO op)', () => {
+  it('is a band mask from two Ranges selecting x or 0, as OpenVINO builds it (its Subtract form crashes on empty axes)', () => {
+    const b = new Builder('onnx', 14);
+    const x = b.input('x', 'f32', [3, 0, 5]);
+    b.output(b.op(b.graph, 'Trilu', [x, b.init('k', tensorFromInt64([1], []))], 'y', { upper: A.int(0) }));
+    const got = ops(convertModel(b.model));
+    expect(got.filter((o) => o === 'Range')).toHaveLength(2);
+    expect(got).toContain('LessEqual');
+    expect(got[got.length - 1]).toBe('Select');
+  });
+});
+
+describe('OneHot', () => {
+  const onnxOneHot = (opset: number) => {
+    const b = new Builder('onnx', opset);
+    const i = b.input('i', 'i64', [3]);
+    const d = b.input('d', 'f32', []);
+    const v = b.input('v', 'f32', [2]);
+    b.output(b.op(b.graph, 'OneHot', [i, d, v], 'y', { axis: A.int(0) }));
+    return b.model;
+  };
+
+  it('ONNX-11 counts negative indices from the end (IR normalize), ONNX-9 does not (ignore_negative)', () => {
+    for (const [opset, mode] of [[11, 'normalize'], [9, 'ignore_negative']] as const) {
+      const ir = convertModel(onnxOneHot(opset));
+      const n = ir.graph.nodes.find((x) => x.op === 'OneHot')!;
+      expect(n.attrs.get('negative_indices_mode')).toEqual(A.raw(mode));
+      expect(ops(ir)).toEqual(['Convert', 'Gather', 'Gather', 'OneHot']); // depth f32 → i64; values → on / off
+    }
+  });
+
+  it('back to ONNX: values are [off, on]; ignore_negative at opset 11+ moves negative indices out of range; normalize needs 11', () => {
+    const ir9 = convertModel(onnxOneHot(9));
+    expect(ops(convertModel(ir9, { opset: 11 }))).toEqual(expect.arrayContaining(['Less', 'Where', 'Concat', 'OneHot']));
+    expect(fails(() => convertModel(convertModel(onnxOneHot(11)), { opset: 10 }))).toMatch(/negative indices from the end from opset 11/);
+  });
+});
+
+describe('Hardmax, TopK indices', () => {
+  it('Hardmax-13 is a stable TopK k=1 one-hot along the axis; Hardmax-11 flattens to 2-D first', () => {
+    const hardmax = (opset: number) => {
+      const b = new Builder('onnx', opset);
+      b.output(b.op(b.graph, 'Hardmax', [b.input('x', 'f32', [2, 3, 4])], 'y'));
+      return ops(convertModel(b.model));
+    };
+    expect(hardmax(13)).toEqual(['TopK', 'ShapeOf', 'Gather', 'Squeeze', 'OneHot']);
+    expect(hardmax(11)).toEqual(expect.arrayContaining(['ReduceProd', 'Reshape', 'TopK', 'OneHot']));
+  });
+
+  it('IR TopK with i32 indices is ONNX TopK with a Cast of its int64 indices', () => {
+    const b = new Builder('ov');
+    const x = b.input('x', 'f32', [2, 3]);
+    const n = b.node(b.graph, 'TopK', [x, b.init('k', tensorFromInt64([1], []))], ['v', 'i'], { axis: A.raw('1'), mode: A.raw('max'), sort: A.raw('value'), index_element_type: A.raw('i32') }, { version: 'opset11' });
+    n.outputs.forEach((o) => b.output(o));
+    const onnx = convertModel(b.model);
+    expect(ops(onnx)).toEqual(['TopK', 'Cast']);
+    expect(onnx.graph.nodes[1]!.attrs.get('to')).toEqual(A.int(6));
+  });
+});
