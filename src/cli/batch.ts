@@ -96,7 +96,7 @@ export const registerBatch: RegisterCommand = (program: Command, setExit) => {
     .option('--resume', 'skip models whose outputs exist and are newer than the input')
     .option('--check', 'check each conversion for equivalence (a contradiction fails the model)')
     .option('--roundtrip', 'convert each output back and check it against the input (a contradiction fails the model)')
-    .option('--run', 'with --roundtrip: also run the ONNX input and its round trip in onnxruntime on random inputs and compare')
+    .option('--run', 'with --check: also run the input and its conversion in onnxruntime on seeded random inputs and compare (an IR form converted to ONNX by ovir first, as check --run); with --roundtrip alone: the ONNX input and its round trip')
     .option('--timeout <seconds>', 'per-model time limit: the worker of a slower model is stopped and the model fails')
     .option('--compress-to-fp16', 'store f32 weights as f16 in IR outputs')
     .option('--input <name[shape]>', 'override an input\'s shape, e.g. x[1,3,224,224] or x[N,3,?,?] (repeatable)', collect)
