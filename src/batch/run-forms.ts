@@ -13,6 +13,9 @@ import type { RunRecord } from './types.js';
  * a form that is IR is first converted to ONNX by ovir (in a temporary folder, removed afterwards)
  * and `converted` says so: the run then also trusts ovir's IR → ONNX conversion. Outputs are
  * paired by name; floats must agree within rtol 1e-4 / atol 1e-5 (f32), NaN only equals NaN.
+ * Inputs are seeded from A's path (reruns feed the same numbers); a model with a boolean input
+ * runs with up to 4 seeds (stopping at the first difference), so that an If condition taken from
+ * an input is very likely to take both values.
  * Runs in a child process (runInChild), so that a native crash of onnxruntime ends only that.
  */
 export interface FormsRun extends RunRecord {
@@ -24,6 +27,8 @@ export interface FormsRun extends RunRecord {
 export type Form = string | { model: Model; label: string };
 
 export const RUN_TOLERANCE = { rtol: 1e-4, atol: 1e-5 } as const;
+/** Runs (seeds) when the model has a boolean input. */
+export const RUNS_WITH_BOOLEANS = 4;
 
 /**
  * Checks that onnxruntime-node can be loaded; returns a message naming what to install when not.
@@ -57,7 +62,15 @@ export async function runForms(a: Form, b: Form, timeoutMs = 120_000): Promise<F
   try {
     const fa = asOnnx(a, 'A');
     const fb = asOnnx(b, 'B');
-    const r = await runInChild(fa, fb, timeoutMs, { ...RUN_TOLERANCE, nameB: 'B' });
+    // A boolean input (an If condition) picks one branch per run: run as many seeds as it takes
+    // to see both values, at most RUNS_WITH_BOOLEANS.
+    const booleans = loadModel(fa).graph.inputs.some((v) => v.type?.kind === 'tensor' && v.type.elem === 'boolean');
+    const seedOf = typeof a === 'string' ? a : a.label;
+    let r: RunRecord = { ok: true };
+    for (let k = 0; k < (booleans ? RUNS_WITH_BOOLEANS : 1); k++) {
+      r = await runInChild(fa, fb, timeoutMs, { ...RUN_TOLERANCE, nameB: 'B', seed: k === 0 ? seedOf : `${seedOf}#${k}` });
+      if (!r.ok || r.skipped) break;
+    }
     return { ...r, converted };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -91,7 +91,7 @@ function toNumbers(data: unknown): number[] {
  * How two runs are compared and named: `|a - b| <= atol + rtol·|a|` (defaults rtol 1e-5, atol
  * 1e-6, the batch round trip's), and what the second model is called in messages.
  */
-export interface RunCompareOptions { rtol?: number; atol?: number; nameB?: string }
+export interface RunCompareOptions { rtol?: number; atol?: number; nameB?: string; /** Seed of the random inputs (default: the first file's path). */ seed?: string }
 
 /** Compares two runs' outputs by name: same dtype, dims, and values within the tolerance (NaN equals only NaN). */
 export function compareOutputs(a: Record<string, OrtTensor>, b: Record<string, OrtTensor>, opts: RunCompareOptions = {}): RunRecord {
@@ -131,7 +131,7 @@ export function compareOutputs(a: Record<string, OrtTensor>, b: Record<string, O
 export async function runAndCompare(fileA: string, fileB: string, model: Model, onInputRan: () => void = () => {}, opts: RunCompareOptions = {}): Promise<RunRecord> {
   const nameB = opts.nameB ?? 'the round-tripped model';
   const ort = await loadOrt();
-  const feeds = randomFeeds(ort, model, fileA);
+  const feeds = randomFeeds(ort, model, opts.seed ?? fileA);
   if (typeof feeds === 'string') return { ok: true, skipped: feeds };
   const msg = (e: unknown) => (e instanceof Error ? e.message : String(e)).split('\n')[0]!;
   let sa: import('onnxruntime-node').InferenceSession;

@@ -61,7 +61,7 @@ function runLines(run: FormsRun): string {
   let out = '';
   for (const c of run.converted) out += `run: ${c}\n`;
   if (run.skipped) out += `run: not judged: ${run.skipped}\n`;
-  else if (run.ok) out += `run: same outputs in onnxruntime on seeded random inputs (f32 rtol ${RUN_TOLERANCE.rtol.toExponential()}, atol ${RUN_TOLERANCE.atol.toExponential()}; largest difference ${(run.maxAbsDiff ?? 0).toPrecision(3)})\n`;
+  else if (run.ok) out += `run: same outputs in onnxruntime on seeded random inputs (f32 rtol ${RUN_TOLERANCE.rtol.toExponential()}, atol ${RUN_TOLERANCE.atol.toExponential()}; largest difference ${run.maxAbsDiff ? run.maxAbsDiff.toPrecision(3) : '0'})\n`;
   else out += `run: DIFFERENT outputs in onnxruntime: ${run.detail ?? ''}\n`;
   return out;
 }
