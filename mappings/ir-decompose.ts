@@ -12,7 +12,7 @@ import type { ConvertContext, OpMapping } from './spec.js';
  * picks them); the ONNX op they name is the one they stand in for.
  */
 const never = (): boolean => false;
-const irOnly = (c: ConvertContext): void => c.error(`${c.entry.ir.op} is written to ONNX only (no ONNX op maps to it here)`);
+const irOnly = (c: ConvertContext): void => c.error(`${c.entry.ir?.op ?? c.node.op} is written to ONNX only (no ONNX op maps to it here)`);
 
 /** A scalar constant of input 0's element type. */
 const k = (c: ConvertContext, v: number, what: string): Value | null => scalarLike(c, 0, v, what);
@@ -135,11 +135,13 @@ function sdpaToOnnx(c: ConvertContext): void {
 
 export const IR_DECOMPOSE: readonly OpMapping[] = [
   {
-    onnx: { op: 'Attention', since: 1 },
+    // ONNX has no op of this meaning before Attention-23 (which differs in layout and options):
+    // the entry stands on the Softmax at its heart, which is also what needs opset 13.
+    onnx: { op: 'Softmax', since: 13 },
     ir: { op: 'ScaledDotProductAttention', version: 'opset13' },
     when: never,
     handles: { ir: ['causal'] },
-    note: 'softmax(Q·Kᵀ·scale + mask)·V (ONNX Attention-23 differs in layout and options)',
+    note: 'softmax(Q·Kᵀ·scale + mask)·V',
     toIr: irOnly,
     toOnnx: sdpaToOnnx,
   },

@@ -1,6 +1,6 @@
 import { attrInt, attrString } from '../src/graph/attr-read.js';
 import type { Value } from '../src/graph/value.js';
-import { decomposedOnly, scalarLike } from './generate.js';
+import { scalarLike } from './generate.js';
 import { i64Const, i64Scalar } from './helpers.js';
 import type { ConvertContext, OpMapping } from './spec.js';
 
@@ -61,15 +61,16 @@ function nll(c: ConvertContext, logp: Value): Value | null {
 export const LOSS: readonly OpMapping[] = [
   {
     onnx: { op: 'NegativeLogLikelihoodLoss', since: 12 },
-    ir: { op: 'NegativeLogLikelihoodLoss', version: 'decomposed' },
+    ir: null,
+    decomposes: ['Equal', 'Select', 'LogicalNot', 'Convert', 'Unsqueeze', 'GatherElements', 'Squeeze', 'Gather', 'Multiply', 'Negative', 'ReduceSum', 'ReduceMean', 'Divide'],
     handles: { onnx: ['reduction', 'ignore_index'] },
     note: 'IR: GatherElements of the target class, weighted, negated, reduced',
     toIr: (c) => { const l = nll(c, c.input(0)!); if (l) c.output(0, l); },
-    toOnnx: decomposedOnly,
   },
   {
     onnx: { op: 'SoftmaxCrossEntropyLoss', since: 12 },
-    ir: { op: 'SoftmaxCrossEntropyLoss', version: 'decomposed' },
+    ir: null,
+    decomposes: ['LogSoftmax', 'Equal', 'Select', 'LogicalNot', 'Convert', 'Unsqueeze', 'GatherElements', 'Squeeze', 'Gather', 'Multiply', 'Negative', 'ReduceSum', 'ReduceMean', 'Divide'],
     handles: { onnx: ['reduction', 'ignore_index'] },
     note: 'IR: the NegativeLogLikelihoodLoss subgraph of LogSoftmax(scores, axis 1)',
     toIr: (c) => {
@@ -79,6 +80,5 @@ export const LOSS: readonly OpMapping[] = [
       c.output(0, l);
       if (c.node.outputs.length > 1) c.output(1, logp);
     },
-    toOnnx: decomposedOnly,
   },
 ];

@@ -9,7 +9,9 @@ import { Builder } from './builder.js';
 
 /**
  * IR ops ONNX lacks at the target opset, written as the ONNX subgraph of their definition
- * (mappings/ir-decompose.ts), run in onnxruntime against the OpenVINO op spec's formula.
+ * (mappings/ir-decompose.ts), run in onnxruntime against the OpenVINO op spec's formula. Entries
+ * named by the ONNX op they stand in for: HardSigmoid (HSigmoid), LpNormalization (NormalizeL2),
+ * Softmax (ScaledDotProductAttention).
  */
 const X = [-4, -2.5, -1, -0.25, 0, 0.3, 1, 2, 3.5, 5, -0.7, 0.9];
 const SHAPE = [3, 4];
@@ -22,10 +24,12 @@ const erf = (x: number): number => {
 const softplus = (x: number) => Math.log1p(Math.exp(x));
 const hsig = (x: number) => Math.min(Math.max(x + 3, 0), 6) / 6;
 
+const VERSION: Record<string, string> = { Gelu: 'opset7', Swish: 'opset4', HSigmoid: 'opset5', HSwish: 'opset4', Mish: 'opset4', NormalizeL2: 'opset1' };
+
 function irModel(op: string, attrs: Record<string, Attr> = {}, extra: (b: Builder) => (Value | null)[] = () => []): Model {
   const b = new Builder('ov');
   const x = b.input('x', 'f32', SHAPE);
-  b.output(b.op(b.graph, op, [x, ...extra(b)], 'y', attrs, { version: 'opset7' }));
+  b.output(b.op(b.graph, op, [x, ...extra(b)], 'y', attrs, { version: VERSION[op]! }));
   return b.model;
 }
 

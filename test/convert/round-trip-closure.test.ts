@@ -119,7 +119,7 @@ describe('IR → ONNX without a named opset: the default, or the lowest later op
   it('…and a coded refusal naming opset 18 when opset 17 is asked for', () => {
     let message = '';
     try { convertModel(reduceWithRuntimeAxes(), { opset: 17 }); } catch (e) { if (e instanceof OvirError) message = e.message; else throw e; }
-    expect(message).toMatch(/ReduceMax: input 1 \(axes, an attribute before opset 18: convert with --opset 18 or later\).*CONVERT_NEEDS_CONSTANT/s);
+    expect(message).toMatch(/ReduceMax: input 1 \(axes \(an ONNX attribute before opset 18: convert with --opset 18 or later\)\).*CONVERT_NEEDS_CONSTANT/s);
   });
 
   it('a model the default opset expresses stays at the default', () => {
