@@ -3,8 +3,10 @@ import { BASIC } from './basic.js';
 import { CONTROL_FLOW } from './control-flow.js';
 import { CONV } from './conv.js';
 import { CONV_TRANSPOSE } from './conv-transpose.js';
+import { DROPOUT } from './dropout.js';
 import { ELEMENTWISE } from './elementwise.js';
 import { GATHER } from './gather.js';
+import { GRID_SAMPLE } from './grid-sample.js';
 import { GENERATE } from './generate.js';
 import { LINEAR } from './linear.js';
 import { PAD } from './pad.js';
@@ -26,5 +28,5 @@ export type { AttrRule, ConvertContext, OpMapping } from './spec.js';
 export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...BASIC, ...CONTROL_FLOW, ...ELEMENTWISE, ...MATH, ...SHAPE, ...SPLIT, ...GATHER, ...REDUCE, ...NN, ...CONV,
   ...GENERATE, ...LINEAR, ...PAD, ...RNN, ...ACTIVATION, ...NORM,
-  ...OLD_OPSETS, ...POOL, ...RESIZE, ...CONV_TRANSPOSE,
+  ...OLD_OPSETS, ...POOL, ...RESIZE, ...CONV_TRANSPOSE, ...GRID_SAMPLE, ...DROPOUT,
 ];
