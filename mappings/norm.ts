@@ -22,10 +22,17 @@ const mul = (c: ConvertContext, a: Value, b: Value): Value => c.emit('Multiply',
 const add = (c: ConvertContext, a: Value, b: Value): Value => c.emit('Add', [a, b], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
 
 const argToIr = (mode: 'max' | 'min') => (c: ConvertContext): void => {
-  if ((attrInt(c.node, 'select_last_index') ?? 0n) !== 0n) { c.unsupportedAttr('select_last_index', '1', 'IR TopK picks the first of equal values'); return; }
   const axis = attrInt(c.node, 'axis') ?? 0n;
   const keep = (attrInt(c.node, 'keepdims') ?? 1n) !== 0n;
-  const [, idx] = c.emit('TopK', [c.input(0), i64Scalar(c, 1n)], { axis: String(axis), mode, sort: 'value', index_element_type: 'i64', stable: 'true' }, 2, 'opset11');
+  // select_last_index (as OpenVINO's frontend): the first extreme of the reversed axis, counted back from the end
+  const last = (attrInt(c.node, 'select_last_index') ?? 0n) !== 0n;
+  const x = last ? c.emit('Reverse', [c.input(0), i64Const(c, [axis])], { mode: 'index' }, 1, 'opset1')[0]! : c.input(0);
+  let [, idx] = c.emit('TopK', [x, i64Scalar(c, 1n)], { axis: String(axis), mode, sort: 'value', index_element_type: 'i64', stable: 'true' }, 2, 'opset11');
+  if (last) {
+    const size = c.emit('Gather', [c.emit('ShapeOf', [c.input(0)], { output_type: 'i64' }, 1, 'opset3')[0]!, i64Const(c, [axis]), i64Scalar(c, 0n)], { batch_dims: '0' }, 1, 'opset8')[0]!;
+    const lastIndex = c.emit('Subtract', [size, i64Const(c, [1n])], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
+    idx = c.emit('Subtract', [lastIndex, idx!], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
+  }
   c.output(0, keep ? idx! : c.emit('Squeeze', [idx, i64Const(c, [axis])], {}, 1, 'opset1')[0]!);
 };
 

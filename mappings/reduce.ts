@@ -1,5 +1,6 @@
 import { A, type Attr } from '../src/graph/attr.js';
 import { attrBool } from '../src/graph/attr-read.js';
+import type { Node } from '../src/graph/node.js';
 import type { Value } from '../src/graph/value.js';
 import { i64Const, i64Scalar, onnxInts, operandAsAttrOrInput } from './helpers.js';
 import type { ConvertContext, OpMapping } from './spec.js';
@@ -63,7 +64,10 @@ const reduceToIr = (inputSince: number) => (c: ConvertContext): void => {
     }
   }
   if (!axes && noop) { c.output(0, c.emit('Identity', [x], {}, 1, 'opset16')[0]!); return; }
-  if (!axes) axes = allAxes(c, x);
+  // Every axis: a constant when the rank is known (as ovc writes it), else range(0, rank(x)),
+  // which IR → ONNX reads back as absent axes.
+  const rank = c.rank(0);
+  if (!axes) axes = rank !== null ? i64Const(c, Array.from({ length: rank }, (_, i) => BigInt(i))) : allAxes(c, x);
   const keepDims = { keep_dims: keep ? 'true' : 'false' };
   if (c.elem(0) === 'boolean') {
     // OpenVINO's ReduceMax/Min take no booleans, and its CPU plugin has no kernel for
@@ -76,13 +80,93 @@ const reduceToIr = (inputSince: number) => (c: ConvertContext): void => {
   c.output(0, c.emit(c.entry.ir.op, [x, axes], keepDims)[0]!);
 };
 
+// ── IR → ONNX: reading axes back, ovir's own decompositions included ─────────────────────────
+
+/** The IR node that produces `v`, when it is op `op`. */
+function producedBy(v: Value | null | undefined, op: string): Node | null {
+  const p = v?.producer;
+  return p && p.dialect === 'ov' && p.op === op ? p : null;
+}
+
+/** `v` with the Converts in front of it skipped (a Convert keeps the shape). */
+function throughConverts(v: Value | null | undefined): Value | null {
+  let x = v ?? null;
+  for (let p = producedBy(x, 'Convert'); p; p = producedBy(x, 'Convert')) x = p.inputs[0] ?? null;
+  return x;
+}
+
+const isInts = (c: ConvertContext, v: Value | null | undefined, want: readonly bigint[]): boolean => {
+  const got = v ? c.intsOf(v) : null;
+  return got !== null && got.length === want.length && got.every((g, i) => g === want[i]);
+};
+
+/** Whether `v` is rank(x) as rankOf writes it: Squeeze(ShapeOf(ShapeOf(x)), [0]). */
+function isRankOf(c: ConvertContext, v: Value | null | undefined, x: Value | null): boolean {
+  const sq = producedBy(v, 'Squeeze');
+  const outer = producedBy(sq?.inputs[0], 'ShapeOf');
+  const inner = producedBy(outer?.inputs[0], 'ShapeOf');
+  return !!inner && !!sq && isInts(c, sq.inputs[1], [0n]) && throughConverts(inner.inputs[0]) === throughConverts(x);
+}
+
+/** Whether `v` is range(0, end, 1), returning `end`. */
+function rangeFrom0(c: ConvertContext, v: Value | null | undefined): Value | null {
+  const r = producedBy(v, 'Range');
+  return r && isInts(c, r.inputs[0], [0n]) && isInts(c, r.inputs[2], [1n]) ? r.inputs[1] ?? null : null;
+}
+
+/**
+ * The ONNX reading of an IR Reduce's axes operand, recognizing what ONNX → IR writes for forms IR
+ * lacks: `all` for range(0, rank(x)) (ONNX axes absent), `runtime` with the original axes for
+ * `axes ++ range(0, rank(x) * (len(axes) == 0))` (ONNX axes input, noop_with_empty_axes=0).
+ */
+function readAxes(c: ConvertContext): { kind: 'all' } | { kind: 'runtime'; axes: Value } | null {
+  const axes = c.node.inputs[1];
+  const x = c.node.inputs[0] ?? null;
+  if (!axes) return null;
+  if (isRankOf(c, rangeFrom0(c, axes), x)) return { kind: 'all' };
+  const cat = producedBy(axes, 'Concat');
+  if (!cat || cat.inputs.length !== 2) return null;
+  const mul = producedBy(rangeFrom0(c, cat.inputs[1]), 'Multiply');
+  const flag = producedBy(producedBy(mul?.inputs[0], 'Squeeze')?.inputs[0], 'Convert');
+  const eq = producedBy(flag?.inputs[0], 'Equal');
+  const len = producedBy(eq?.inputs[0], 'ShapeOf');
+  const original = cat.inputs[0] ?? null;
+  if (!mul || !eq || !len || !original || len.inputs[0] !== original || !isInts(c, eq.inputs[1], [0n]) || !isRankOf(c, mul.inputs[1], x)) return null;
+  return { kind: 'runtime', axes: original };
+}
+
+/**
+ * IR → ONNX axes of a Reduce: none (every axis), an attribute (before `inputSince`, constants
+ * only) or an int64 input. False after a diagnostic.
+ */
+function onnxAxes(c: ConvertContext, inputSince: number, inputs: (Value | null)[], attrs: Map<string, Attr>): boolean {
+  const known = readAxes(c);
+  if (known?.kind === 'all') return true;
+  if (known?.kind === 'runtime') {
+    if (c.opset < inputSince) {
+      c.needsConstant(1, `axes, an attribute before opset ${inputSince}: convert with --opset ${inputSince} or later`);
+      return false;
+    }
+    const v = c.converted(known.axes);
+    const t = c.typeOf(known.axes);
+    inputs.push(t?.kind === 'tensor' && t.elem === 'i64' ? v : c.emit('Cast', [v], { to: A.int(7) })[0]!);
+    return true;
+  }
+  if (c.opset < inputSince && c.constInts(1) === null) {
+    c.needsConstant(1, `axes, an attribute before opset ${inputSince}: convert with --opset ${inputSince} or later`);
+    return false;
+  }
+  operandAsAttrOrInput(c, 1, 'axes', inputSince, inputs, attrs, 'axes');
+  return true;
+}
+
 const reduceToOnnx = (inputSince: number) => (c: ConvertContext): void => {
   const keep = attrBool(c.node, 'keep_dims') ?? false;
   const axes = c.constInts(1);
   if (axes !== null && axes.length === 0) { c.output(0, c.emit('Identity', [c.input(0)])[0]!); return; }
   const inputs: (Value | null)[] = [c.input(0)];
   const attrs = new Map<string, Attr>();
-  operandAsAttrOrInput(c, 1, 'axes', inputSince, inputs, attrs, 'axes');
+  if (!onnxAxes(c, inputSince, inputs, attrs)) return;
   if (!keep) attrs.set('keepdims', A.int(0));
   c.output(0, c.emit(c.entry.onnx.op, inputs, attrs)[0]!);
 };
@@ -103,7 +187,7 @@ const logicalReduce = (onnxOp: string, irOp: string): OpMapping => ({
     const keep = attrBool(c.node, 'keep_dims') ?? false;
     const inputs: (Value | null)[] = [asInt];
     const attrs = new Map<string, Attr>();
-    operandAsAttrOrInput(c, 1, 'axes', 18, inputs, attrs, 'axes');
+    if (!onnxAxes(c, 18, inputs, attrs)) return;
     if (!keep) attrs.set('keepdims', A.int(0));
     const reduced = c.emit(onnxOp, inputs, attrs)[0]!;
     c.output(0, c.emit('Cast', [reduced], { to: A.int(9) })[0]!);

@@ -1,6 +1,7 @@
 import { A, type Attr } from '../src/graph/attr.js';
 import type { Value } from '../src/graph/value.js';
-import { i64Const, i64Scalar, onnxInts, operandAsAttrOrInput, presentInputs } from './helpers.js';
+import { attrBool } from '../src/graph/attr-read.js';
+import { asI64Vector, i64Const, i64Scalar, onnxInts, operandAsAttrOrInput, presentInputs } from './helpers.js';
 import { int, type ConvertContext, type OpMapping } from './spec.js';
 
 /**
@@ -39,6 +40,21 @@ export const SHAPE: readonly OpMapping[] = [
     onnx: { op: 'Reshape', since: 5 },
     ir: { op: 'Reshape', version: 'opset1' },
     attrs: [int('allowzero').as('special_zero').default(0n).map([[0n, 'true'], [1n, 'false']]).irDefaultTo('false')],
+    // IR → ONNX: allowzero exists only from opset 14. special_zero=false differs from ONNX's
+    // default only where the shape holds a 0, so a shape known to hold none needs no attribute.
+    toOnnx: (c) => {
+      const special = attrBool(c.node, 'special_zero') ?? false;
+      const shape = c.constInts(1);
+      const attrs: Record<string, Attr> = {};
+      if (!special && (shape === null || shape.includes(0n))) {
+        if (c.opset < 14) {
+          c.unsupportedAttr('special_zero', 'false', `a 0 in ${shape === null ? 'a run-time' : 'the'} shape means an empty dim, which ONNX Reshape spells allowzero=1 only from opset 14: convert with --opset 14 or later`);
+          return;
+        }
+        attrs['allowzero'] = A.int(1);
+      }
+      c.output(0, c.emit('Reshape', [c.input(0), asI64Vector(c, 1)], attrs)[0]!);
+    },
   },
   {
     onnx: { op: 'Squeeze', since: 1 },

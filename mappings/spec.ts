@@ -77,6 +77,10 @@ export interface ConvertContext {
   constNumbers(i: number): number[] | null;
   /** Type of any source value (declared or inferred). */
   typeOf(v: Value): ValueType | null;
+  /** Integer data of any source value when it is known (a constant, or folded by inference). */
+  intsOf(v: Value): bigint[] | null;
+  /** The target value a source value converted to (null when not converted yet or absent). */
+  converted(v: Value | null): Value | null;
   /** Attributes of the target node from the declarative rules (IR: raw strings; ONNX: typed). */
   attrs(): Map<string, Attr>;
   /** Emits a target node; returns its outputs. Attribute values: Attr (ONNX) or string (IR raw). */

@@ -26,6 +26,34 @@ function irAxis(c: ConvertContext): bigint | null {
   return a[0]!;
 }
 
+/**
+ * IR → ONNX: VariadicSplit lengths with one -1 ("the rest"), which ONNX Split lacks: the rest is
+ * the axis length minus the others — a constant when that length is known, else computed
+ * (Shape → Gather → Sub, concatenated with the known lengths; a `split` input, opset 13+).
+ */
+function restOfAxis(c: ConvertContext, axis: bigint, lengths: bigint[]): bigint[] | Value | null {
+  const at = lengths.findIndex((l) => l < 0n);
+  if (lengths.filter((l) => l < 0n).length > 1 || lengths[at] !== -1n) { c.error(`split_lengths ${lengths.join(',')}: at most one -1 and no other negative length`); return null; }
+  const known = lengths.reduce((a, l) => (l < 0n ? a : a + l), 0n);
+  const t = c.type(0);
+  const shape = t?.kind === 'tensor' ? t.shape : null;
+  const ax = shape === null ? null : axis < 0n ? Number(axis) + shape.length : Number(axis);
+  const dim = shape === null || ax === null ? null : shape[ax];
+  if (typeof dim === 'number') return lengths.map((l) => (l < 0n ? BigInt(dim) - known : l));
+  if (c.opset < 13) { c.error(`split_lengths with -1 on an axis of unknown length needs a run-time split input (ONNX opset 13+, target ${c.opset})`); return null; }
+  const size = c.emit('Gather', [c.emit('Shape', [c.input(0)])[0]!, i64Const(c, [axis])])[0]!;
+  const rest = c.emit('Sub', [size, i64Const(c, [known])])[0]!;
+  const parts = [lengths.slice(0, at), lengths.slice(at + 1)];
+  const pieces = [parts[0]!.length ? i64Const(c, parts[0]!) : null, rest, parts[1]!.length ? i64Const(c, parts[1]!) : null].filter((v): v is Value => v !== null);
+  return pieces.length === 1 ? rest : c.emit('Concat', pieces, { axis: A.int(0) })[0]!;
+}
+
+/** Constant split lengths as the target opset takes them: attribute before 13, input from 13. */
+function attrsOrInput(c: ConvertContext, lengths: bigint[], inputs: (Value | null)[], attrs: Map<string, Attr>): void {
+  if (c.opset >= 13) inputs.push(i64Const(c, lengths));
+  else attrs.set('split', A.ints(lengths));
+}
+
 export const SPLIT: readonly OpMapping[] = [
   {
     onnx: { op: 'Split', since: 2 },
@@ -62,10 +90,14 @@ export const SPLIT: readonly OpMapping[] = [
       const axis = irAxis(c);
       if (axis === null) return;
       const lengths = c.constInts(2);
-      if (lengths?.some((l) => l < 0n)) { c.error('split_lengths with -1 (the rest) has no ONNX form'); return; }
       const inputs: (Value | null)[] = [c.input(0)];
       const attrs = new Map<string, Attr>([['axis', A.int(axis)]]);
-      operandAsAttrOrInput(c, 2, 'split', 13, inputs, attrs, 'split_lengths');
+      if (lengths?.some((l) => l < 0n)) {
+        const rest = restOfAxis(c, axis, lengths);
+        if (rest === null) return;
+        if (rest instanceof Array) attrsOrInput(c, rest, inputs, attrs);
+        else inputs.push(rest);
+      } else operandAsAttrOrInput(c, 2, 'split', 13, inputs, attrs, 'split_lengths');
       outputsTo(c, c.emit('Split', inputs, attrs, c.node.outputs.length));
     },
   },

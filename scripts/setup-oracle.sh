@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Creates the project-local oracle virtualenv (.venv/) with the engines the conformance suite
-# judges us by: openvino (with ovc), onnx, onnxruntime, numpy — all pinned.
+# judges us by: openvino (with ovc), onnx, onnxruntime, numpy, and ml_dtypes (the numpy types of
+# bf16/f8/int4/f4/int2 the bridge hands to the engines) — all pinned.
 # It also writes the onnx package's node test cases as backend test data (.venv/onnx-backend-data/).
 # Idempotent: a stamp file records the pinned set; when it matches, this exits at once.
 set -euo pipefail
@@ -14,6 +15,7 @@ PINS=(
   "onnx==1.23.2"
   "onnxruntime==1.31.1"
   "numpy==2.4.6"
+  "ml_dtypes==0.6.0"
 )
 # Bump DATA_REV when scripts/gen-onnx-node-data.py changes what it writes.
 DATA_REV="onnx-node-data 1"
@@ -46,9 +48,9 @@ fi
 echo "installing ${PINS[*]}"
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "${PINS[@]}"
 "$VENV/bin/python" - <<'EOF'
-import numpy, onnx, onnxruntime, openvino
+import ml_dtypes, numpy, onnx, onnxruntime, openvino
 print("oracle:", "openvino", openvino.get_version(), "| onnx", onnx.__version__,
-      "| onnxruntime", onnxruntime.__version__, "| numpy", numpy.__version__)
+      "| onnxruntime", onnxruntime.__version__, "| numpy", numpy.__version__, "| ml_dtypes", ml_dtypes.__version__)
 EOF
 # The onnx wheel's own node test cases (newest opsets), written as backend test data.
 "$VENV/bin/python" "$ROOT/scripts/gen-onnx-node-data.py" "$VENV/onnx-backend-data"

@@ -23,6 +23,7 @@ export { writeFilesAtomic, type FileToWrite } from './io/atomic.js';
 
 // Conversion, one file or a whole tree
 export { convertModel, DEFAULT_ONNX_OPSET, MIN_ONNX_OPSET, MAX_ONNX_OPSET, type ConvertOptions } from './convert/index.js';
+export { parseFreeze, type FreezeSpec, type FreezeValue } from './convert/freeze.js';
 export { convertFile } from './batch/convert-file.js';
 export { convertBatch, BatchUsageError } from './batch/batch.js';
 export { parseShard, selectShard, type Shard } from './batch/shard.js';

@@ -72,6 +72,8 @@ export async function convertBatch(inputs: readonly string[], opts: BatchOptions
       ...(opts.opset !== undefined ? { opset: opts.opset } : {}),
       ...(opts.compressToFp16 ? { compressToFp16: true } : {}),
       ...(opts.inputs?.length ? { inputs: [...opts.inputs] } : {}),
+      ...(opts.strict ? { strict: true } : {}),
+      ...(opts.freeze?.length ? { freeze: [...opts.freeze] } : {}),
     },
     check: opts.check === true,
     roundtrip: opts.roundtrip === true,

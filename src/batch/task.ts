@@ -8,6 +8,7 @@ import type { Model } from '../graph/model.js';
 import { loadModel, saveModel, type ModelFormat } from '../io/load.js';
 import { errorText } from './error-text.js';
 import { parseInputOverrides } from './input-override.js';
+import { parseFreeze } from '../convert/freeze.js';
 import { runInChild } from './run-ort.js';
 import type { CheckRecord, ConvertFileOptions, EquivSummary, ModelTask, TaskResult } from './types.js';
 
@@ -22,13 +23,17 @@ const dialectOf = (f: ModelFormat) => (f === 'ir' ? 'ov' as const : 'onnx' as co
 export function convertTo(model: Model, to: ModelFormat, opts: ConvertFileOptions): Model {
   const overrides = parseInputOverrides(opts.inputs ?? []);
   if (typeof overrides === 'string') throw new Error(overrides);
-  const hasOptions = opts.opset !== undefined || opts.compressToFp16 === true || overrides.size > 0;
+  const freeze = parseFreeze(opts.freeze ?? []);
+  if (typeof freeze === 'string') throw new Error(freeze);
+  const hasOptions = opts.opset !== undefined || opts.compressToFp16 === true || overrides.size > 0 || opts.strict === true || freeze.size > 0;
   if (model.dialect === dialectOf(to) && !hasOptions) return model;
   return convertModel(model, {
     to: dialectOf(to),
     ...(opts.opset !== undefined ? { opset: opts.opset } : {}),
     ...(opts.compressToFp16 ? { compressToFp16: true } : {}),
     ...(overrides.size ? { inputShapes: Object.fromEntries(overrides) } : {}),
+    ...(opts.strict ? { strict: true } : {}),
+    ...(freeze.size ? { freeze: Object.fromEntries(freeze) } : {}),
   });
 }
 
@@ -56,13 +61,13 @@ export async function runModelTask(task: ModelTask): Promise<TaskResult> {
       check = { ok: true };
       const written = loadModel(task.outputs[0]!);
       if (task.check) {
-        check.conversion = summarize(checkModels(original, written, { labelA: task.input, labelB: task.outputs[0]! }));
+        check.conversion = summarize(checkModels(original, written, { strict: task.convert.strict === true, labelA: task.input, labelB: task.outputs[0]! }));
         check.ok &&= check.conversion.ok;
       }
       if (task.roundtrip) {
         const from: ModelFormat = original.dialect === 'ov' ? 'ir' : 'onnx';
-        const back = convertTo(written, from, {});
-        check.roundtrip = summarize(checkModels(original, back, { labelA: task.input, labelB: `${task.outputs[0]!} (back to ${from})` }));
+        const back = convertTo(written, from, task.convert.strict ? { strict: true } : {});
+        check.roundtrip = summarize(checkModels(original, back, { strict: task.convert.strict === true, labelA: task.input, labelB: `${task.outputs[0]!} (back to ${from})` }));
         check.ok &&= check.roundtrip.ok;
         if (task.run) {
           if (from !== 'onnx') check.run = { ok: true, skipped: 'the input is IR: onnxruntime runs ONNX only' };

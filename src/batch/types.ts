@@ -13,6 +13,10 @@ export interface ConvertFileOptions {
    * `z[1..8,N]`): see parseInputOverride.
    */
   inputs?: string[];
+  /** Wrong declarations of intermediate values are errors, not warnings (ConvertOptions.strict; also for --check). */
+  strict?: boolean;
+  /** Inputs to freeze, as on the command line: `name=value` or `name[shape]{type}->value` (see parseFreeze). */
+  freeze?: string[];
 }
 
 /** What happened to one model of a batch. */

@@ -4,6 +4,7 @@ import { OvirError } from '../diag/diagnostic.js';
 import { writeFilesAtomic } from '../io/atomic.js';
 import { BatchUsageError, convertBatch } from '../batch/batch.js';
 import { parseInputOverrides } from '../batch/input-override.js';
+import { parseFreeze } from '../convert/freeze.js';
 import { junitXml } from '../batch/junit.js';
 import { progressSink } from '../batch/progress.js';
 import { parseShard, type Shard } from '../batch/shard.js';
@@ -27,6 +28,8 @@ interface BatchCliOptions {
   compressToFp16?: boolean;
   input?: string[];
   opset?: string;
+  strict?: boolean;
+  freeze?: string[];
 }
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
@@ -62,6 +65,12 @@ function toOptions(o: BatchCliOptions): BatchOptions | string[] {
     opts.inputs = o.input;
   }
   if (o.compressToFp16) opts.compressToFp16 = true;
+  if (o.strict) opts.strict = true;
+  if (o.freeze?.length) {
+    const parsed = parseFreeze(o.freeze);
+    if (typeof parsed === 'string') problems.push(parsed);
+    opts.freeze = o.freeze;
+  }
   if (o.resume) opts.resume = true;
   if (o.check) opts.check = true;
   if (o.roundtrip) opts.roundtrip = true;
@@ -99,6 +108,8 @@ export const registerBatch: RegisterCommand = (program: Command, setExit) => {
     .option('--compress-to-fp16', 'store f32 weights as f16 in IR outputs')
     .option('--input <name[shape]>', 'override an input\'s shape, e.g. x[1,3,224,224] or x[N,3,?,?] (repeatable)', collect)
     .option('--opset <n>', 'ONNX opset to write')
+    .option('--freeze <name=value>', 'make an input a constant and fold what it decides (If branches included), e.g. sr=16000 or ovc\'s sr{i64}->16000 (repeatable, comma-separated)', collect)
+    .option('--strict', 'a wrong declared type of an intermediate value is an error (default: a warning, inference trusted)')
     .action(async (inputs: string[], o: BatchCliOptions) => {
       const opts = toOptions(o);
       const usage = (problems: string[]) => {

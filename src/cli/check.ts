@@ -18,9 +18,10 @@ export const registerCheck: RegisterCommand = (program: Command, setExit) => {
     .option('--roundtrip', 'also convert <a> to the other form and back, and compare the result with <a>')
     .option('--json', 'one JSON object per comparison, one per line')
     .addOption(new Option('--if-merge <policy>', 'If-merge rule of shape inference, for both forms (default: each form\'s own)').choices(IF_MERGE_POLICIES))
+    .option('--strict', 'a wrong declared type of an intermediate value is an error that fails the check (default: a warning)')
     .option('-v, --verbose', 'also list compatible entries, unmatched tensors and every inference diagnostic')
-    .action((a: string, b: string | undefined, opts: { roundtrip?: boolean; json?: boolean; ifMerge?: string; verbose?: boolean }) => {
-      const report = checkFile(a, b, { roundtrip: opts.roundtrip === true, ifMerge: opts.ifMerge as IfMergePolicy });
+    .action((a: string, b: string | undefined, opts: { roundtrip?: boolean; json?: boolean; ifMerge?: string; verbose?: boolean; strict?: boolean }) => {
+      const report = checkFile(a, b, { roundtrip: opts.roundtrip === true, ifMerge: opts.ifMerge as IfMergePolicy, strict: opts.strict === true });
       const reports = report.roundtrip ? [report, report.roundtrip] : [report];
       for (const r of reports) {
         process.stdout.write(opts.json ? jsonLine(r) + '\n' : human(r, opts.verbose === true));
@@ -55,7 +56,7 @@ function entryLines(e: EquivEntry): string {
 /** Contradictions first with both paths, then diagnostics, then the summary line. */
 function human(r: EquivReport, verbose: boolean): string {
   let out = `check ${r.a ?? 'A'}  against  ${r.b ?? 'B'}\n`;
-  for (const e of r.entries) if (e.status === 'contradiction') out += entryLines(e);
+  for (const e of r.entries) if (e.status === 'contradiction' && !e.hint) out += entryLines(e);
   if (verbose) {
     for (const e of r.entries) if (e.status === 'compatible') out += entryLines(e);
     for (const u of r.unmatched) out += `unmatched: '${u.name}' only in ${u.side.toUpperCase()} (${u.path})\n`;
@@ -68,6 +69,7 @@ function human(r: EquivReport, verbose: boolean): string {
   const ok = c.contradiction === 0; // this comparison only (report.ok also covers the roundtrip)
   const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
   out += `${ok ? 'equivalent' : 'NOT equivalent'}: ${c.equal} equal, ${c.compatible} compatible, ${plural(c.contradiction, 'contradiction')}` +
+    `${c.hints ? `; ${plural(c.hints, 'same-named value')} differing (hints, not counted)` : ''}` +
     `${r.unmatched.length ? `; ${r.unmatched.length} named in one form only` : ''}\n`;
   return out;
 }

@@ -1,6 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { OvirError } from '../diag/diagnostic.js';
+import { formatDiagnostic, OvirError } from '../diag/diagnostic.js';
 import { parseInputOverrides } from '../batch/input-override.js';
+import { parseFreeze } from '../convert/freeze.js';
 import { convertModel, DEFAULT_ONNX_OPSET, MAX_ONNX_OPSET, MIN_ONNX_OPSET } from '../convert/index.js';
 import { formatOf, loadModel, saveModel } from '../io/load.js';
 import type { RegisterCommand } from './commands.js';
@@ -10,6 +11,8 @@ interface ConvertCliOptions {
   opset?: number;
   compressToFp16?: boolean;
   input?: string[];
+  strict?: boolean;
+  freeze?: string[];
 }
 
 const collect = (v: string, prev: string[] = []): string[] => [...prev, v];
@@ -37,6 +40,8 @@ export const registerConvert: RegisterCommand = (program: Command, setExit) => {
     .option('--opset <N>', `ONNX opset to emit when writing ONNX (default ${DEFAULT_ONNX_OPSET})`, parseOpset)
     .option('--compress-to-fp16', 'store f32 constants as f16 (IR output), as ovc does')
     .option('--input <name[shape]>', 'override an input\'s shape, e.g. x[1,3,224,224] or x[N,?] (repeatable)', collect)
+    .option('--freeze <name=value>', 'make an input a constant and fold what it decides (If branches included), e.g. sr=16000 or ovc\'s sr{i64}->16000 (repeatable, comma-separated)', collect)
+    .option('--strict', 'a wrong declared type of an intermediate value is an error (default: a warning, inference trusted)')
     .action((input: string, o: ConvertCliOptions) => {
       for (const p of [input, o.output]) {
         if (!formatOf(p)) throw OvirError.of('FILE_UNKNOWN_FORMAT', '', { path: p }, p);
@@ -44,6 +49,8 @@ export const registerConvert: RegisterCommand = (program: Command, setExit) => {
       const to = formatOf(o.output) === 'onnx' ? 'onnx' : 'ov';
       const shapes = parseInputOverrides(o.input ?? []);
       if (typeof shapes === 'string') throw OvirError.of('CLI_USAGE', '', { detail: shapes });
+      const freeze = parseFreeze(o.freeze ?? []);
+      if (typeof freeze === 'string') throw OvirError.of('CLI_USAGE', '', { detail: freeze });
       const model = loadModel(input);
       let out;
       try {
@@ -52,6 +59,9 @@ export const registerConvert: RegisterCommand = (program: Command, setExit) => {
           ...(o.opset !== undefined ? { opset: o.opset } : {}),
           ...(o.compressToFp16 ? { compressToFp16: true } : {}),
           ...(shapes.size ? { inputShapes: Object.fromEntries(shapes) } : {}),
+          ...(o.strict ? { strict: true } : {}),
+          ...(freeze.size ? { freeze: Object.fromEntries(freeze) } : {}),
+          onWarning: (d) => { process.stderr.write(formatDiagnostic({ ...d, file: d.file ?? input }) + '\n'); },
         });
       } catch (e) {
         if (e instanceof OvirError) for (const d of e.diagnostics) d.file ??= input;

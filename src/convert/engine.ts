@@ -211,6 +211,8 @@ class Context implements ConvertContext {
   }
   type(i: number): ValueType | null { const v = this.src(i); return v ? this.engine.source.type(v) : null; }
   typeOf(v: Value): ValueType | null { return this.engine.source.type(v); }
+  intsOf(v: Value): bigint[] | null { return this.engine.source.ints(v); }
+  converted(v: Value | null): Value | null { return v ? this.engine.map.get(v) ?? null : null; }
   elem(i: number): ElementTypeName | null {
     const t = this.type(i);
     return t?.kind === 'tensor' && t.elem !== 'dynamic' ? t.elem : null;

@@ -30,17 +30,47 @@ export function f32ToF16Bits(x: number): number {
   return sign | (e << 10) | r;
 }
 
-function toF16(t: Tensor): Tensor {
+/** The largest finite f16 (65504) and the smallest positive one (2^-24, a subnormal). */
+const F16_MAX = 65504;
+const F16_MIN_POSITIVE = 2 ** -24;
+
+/** Whether f16 cannot hold `x` even approximately: beyond ±65504 (±inf included), or a non-zero closer to 0 than 2^-24. */
+export function outOfF16Range(x: number): boolean {
+  const a = Math.abs(x);
+  return a > F16_MAX || (a < F16_MIN_POSITIVE && x !== 0);
+}
+
+/**
+ * OpenVINO's share of out-of-range values at which a constant stays f32: "if more than 75% of a
+ * FP32 constant do not fit into FP16 keep in FP32" (CompressFloatConstantsImpl).
+ */
+export const KEEP_F32_SHARE = 0.75;
+
+/**
+ * The f16 form of an f32 constant, or null when it stays f32: when at least KEEP_F32_SHARE of
+ * its values are out of f16 range (a scalar 1048576 stays f32). Otherwise values beyond ±65504
+ * are clamped to ±65504 (never inf), as OpenVINO's convert_from_f32_to_f16_with_clamp does, and
+ * the rest round to nearest even.
+ */
+export function compressTensorToF16(t: Tensor): Tensor | null {
   const n = elementCount(t.dims);
   const src = new DataView(t.data.buffer, t.data.byteOffset, t.data.byteLength);
+  let outside = 0;
+  for (let i = 0; i < n; i++) if (outOfF16Range(src.getFloat32(i * 4, true))) outside++;
+  if (n === 0 || outside / n >= KEEP_F32_SHARE) return null;
   const out = new Uint16Array(n);
-  for (let i = 0; i < n; i++) out[i] = f32ToF16Bits(src.getFloat32(i * 4, true));
+  for (let i = 0; i < n; i++) {
+    const x = src.getFloat32(i * 4, true);
+    out[i] = f32ToF16Bits(x > F16_MAX ? F16_MAX : x < -F16_MAX ? -F16_MAX : x);
+  }
   return makeTensor('f16', t.dims, new Uint8Array(out.buffer));
 }
 
 /**
  * compress_to_fp16 as ovc does it: every f32 constant of every graph is stored as f16 and
  * converted back to f32 by a Convert right after it, so the model computes in f32 as before.
+ * A constant f16 cannot hold stays f32, by OpenVINO's rule (compressTensorToF16). Not mirrored:
+ * OpenVINO's marking of precision-sensitive subgraphs (which keeps a few more constants f32).
  */
 export function compressToFp16(root: Graph): void {
   for (const g of allGraphs(root)) compressGraph(g);
@@ -50,8 +80,10 @@ function compressGraph(g: Graph): void {
   const converts = [];
   for (let i = 0; i < g.initializers.length; i++) {
     const v = g.initializers[i]!;
-    if (v.constant?.elem !== 'f32' || elementCount(v.constant.dims) === 0) continue;
-    const half = g.addInitializer(toF16(v.constant), []);
+    if (v.constant?.elem !== 'f32') continue;
+    const f16 = compressTensorToF16(v.constant);
+    if (!f16) continue;
+    const half = g.addInitializer(f16, []);
     half.meta['layerName'] = `${(v.meta['layerName'] as string | undefined) ?? v.label}/compressed`;
     g.initializers.splice(g.initializers.length - 1, 1);
     g.initializers[i] = half;

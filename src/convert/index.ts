@@ -1,13 +1,17 @@
-import { Diagnostics, OvirError } from '../diag/diagnostic.js';
+import { Diagnostics, OvirError, type Diagnostic } from '../diag/diagnostic.js';
 import { defaultOnnxInfo, Model } from '../graph/model.js';
-import type { Shape } from '../graph/shape.js';
+import { isStaticShape, type Shape } from '../graph/shape.js';
 import { tensorType, type ValueType } from '../graph/types.js';
 import { allGraphs } from '../graph/graph.js';
 import { verifyGraph } from '../graph/verify.js';
+import { validateOnnxModel } from '../onnx/validate.js';
 import { applyInferred, inferTypes } from '../shape/infer.js';
 import { Engine } from './engine.js';
 import { compressToFp16 } from './fp16.js';
+import { foldConstants } from './fold.js';
+import { freezeInputs, type FreezeSpec } from './freeze.js';
 import { assignOnnxNames } from './onnx-names.js';
+import { pruneUnused } from './prune.js';
 import { defaultConvertRegistry, type ConvertRegistry } from './registry.js';
 import { SourceInfo } from './source-types.js';
 
@@ -24,6 +28,19 @@ export interface ConvertOptions {
   inputShapes?: Record<string, Shape>;
   /** Mapping tables to use (default: all of mappings/). */
   registry?: ConvertRegistry;
+  /**
+   * Declared types of intermediate values that inference contradicts are errors, as those of
+   * graph inputs/outputs are (default: warnings, the inferred type is used). See InferOptions.strict.
+   */
+  strict?: boolean;
+  /**
+   * Inputs to freeze, by name: each becomes a constant (`{ sr: 16000 }`, `{ mask: [true, false] }`,
+   * or `{ x: { values: [...], shape: [2, 2], type: 'f32' } }`); then constant subgraphs fold and
+   * every If whose condition became constant is replaced by its chosen branch (src/convert/fold.ts).
+   */
+  freeze?: Readonly<Record<string, FreezeSpec>>;
+  /** Receives the warnings of a successful conversion (e.g. SHAPE_DECLARED_HINT). */
+  onWarning?: (d: Diagnostic) => void;
 }
 
 /**
@@ -62,23 +79,40 @@ export function convertModel(model: Model, opts: ConvertOptions = {}): Model {
   if (to === 'onnx') out.onnx = { ...defaultOnnxInfo(opset), irVersion: onnxIrVersionFor(opset) };
   else out.ir = { name: model.ir?.name ?? (model.graph.name !== 'main' ? model.graph.name : 'model'), version: 11, rtInfo: null };
 
-  const source = new SourceInfo(model);
+  const source = new SourceInfo(model, opts.strict === true);
+  // the source's declarations: hints are warnings; errors (interface values) surface on the
+  // converted model below, so only under strict (where intermediates are errors too) from here
+  diags.push(...source.declared.filter((d) => d.severity !== 'error' || opts.strict === true));
   const engine = new Engine(to, opset, opts.registry ?? defaultConvertRegistry(), source, diags);
   engine.run(model, out);
   if (opts.inputShapes) overrideInputShapes(out, opts.inputShapes, diags);
   diags.throwIfErrors();
+  if (to === 'onnx') relaxIrScalars(out);
+  if (opts.freeze && Object.keys(opts.freeze).length) {
+    // on the converted graph (either dialect): convertModel never changes its input model
+    const frozen = freezeInputs(out.graph, opts.freeze, diags);
+    diags.throwIfErrors();
+    const inferred = inferTypes(out, { ifMerge: to === 'ov' ? 'openvino' : 'onnx' });
+    foldConstants(out.graph, frozen, (v) => {
+      const t = inferred.assumed.has(v) ? null : inferred.types.get(v);
+      return t?.kind === 'tensor' && isStaticShape(t.shape) ? t.shape : null;
+    });
+  }
 
   if (opts.compressToFp16) compressToFp16(out.graph);
   if (to === 'onnx') {
+    pruneUnused(out.graph);
     assignOnnxNames(out.graph);
-    relaxIrScalars(out);
   }
-  completeTypes(out, diags);
+  completeTypes(out, diags, opts.strict === true);
   const broken = verifyGraph(out.graph);
   if (broken.length) {
     diags.push(...broken.map((d) => ({ ...d, message: `conversion produced an invalid graph (please report): ${d.message}` })));
   }
+  // Nothing the target opset lacks is ever written (an attribute, an input, an element type).
+  if (to === 'onnx' && !diags.hasErrors()) diags.push(...validateOnnxModel(out));
   diags.throwIfErrors();
+  if (opts.onWarning) for (const d of diags.list) if (d.severity === 'warning') opts.onWarning(d);
   return out;
 }
 
@@ -112,8 +146,8 @@ function relaxIrScalars(model: Model): void {
  * the source did not say; where inference knows less than the source (an op without a rule yet),
  * the source's type stays.
  */
-function completeTypes(model: Model, diags: Diagnostics): void {
-  const result = inferTypes(model, { ifMerge: model.dialect === 'ov' ? 'openvino' : 'onnx' });
+function completeTypes(model: Model, diags: Diagnostics, strict: boolean): void {
+  const result = inferTypes(model, { ifMerge: model.dialect === 'ov' ? 'openvino' : 'onnx', strict });
   const before = new Map<unknown, ValueType | null>();
   for (const g of allGraphs(model.graph)) {
     for (const v of [...g.inputs, ...g.initializers, ...g.nodes.flatMap((n) => n.outputs)]) before.set(v, v.type);
@@ -123,7 +157,10 @@ function completeTypes(model: Model, diags: Diagnostics): void {
     const value = v as { type: ValueType | null };
     if (t && moreKnown(t, value.type)) value.type = t;
   }
-  for (const d of result.diagnostics) if (d.severity === 'error') diags.push(d);
+  const declaredFromSource = strict && diags.list.some((d) => d.code === 'SHAPE_DECLARED_CONTRADICTS');
+  for (const d of result.diagnostics) {
+    if (d.severity === 'error' && !(declaredFromSource && d.code === 'SHAPE_DECLARED_CONTRADICTS')) diags.push(d);
+  }
 }
 
 /** Whether `a` says more than `b` (b unknown, or b's element type or rank unknown where a's is). */

@@ -2,6 +2,8 @@ import { readFloats, readIntegers, type Tensor } from '../graph/tensor.js';
 import type { Model } from '../graph/model.js';
 import type { ValueType } from '../graph/types.js';
 import type { Value } from '../graph/value.js';
+import type { Diagnostic } from '../diag/diagnostic.js';
+import { contradictions } from '../shape/check.js';
 import { inferTypes } from '../shape/infer.js';
 
 /**
@@ -12,21 +14,32 @@ import { inferTypes } from '../shape/infer.js';
 export class SourceInfo {
   private readonly inferred = new Map<Value, ValueType>();
   private readonly partial = new Map<Value, readonly unknown[]>();
+  /** The source's declarations that inference contradicts (errors, or hint warnings; see InferOptions.strict). */
+  readonly declared: Diagnostic[] = [];
 
-  constructor(model: Model) {
+  private readonly mainInputs: ReadonlySet<Value>;
+
+  constructor(private readonly model: Model, strict = false) {
+    this.mainInputs = new Set([...model.graph.inputs, ...model.graph.outputs]);
     try {
-      const r = inferTypes(model);
+      const r = inferTypes(model, { strict });
       for (const [v, t] of r.types) this.inferred.set(v, t);
       for (const [v, p] of r.values) this.partial.set(v, p);
+      this.declared.push(...r.diagnostics.filter((d) => d.code === 'SHAPE_DECLARED_CONTRADICTS' || d.code === 'SHAPE_DECLARED_HINT'));
     } catch {
       // Inference is a help here, not a requirement: declared types still apply.
     }
   }
 
+  /**
+   * Declared, completed by inference; where inference contradicts the declaration of an
+   * intermediate value (a hint), inference; a main-graph input's or output's declaration is kept.
+   */
   type(v: Value): ValueType | null {
     const d = v.type;
     const i = this.inferred.get(v) ?? null;
     if (!d || d.kind === 'unknown') return i && i.kind !== 'unknown' ? i : d;
+    if (i && !this.mainInputs.has(v) && contradictions(this.model.dialect, d, i).length) return i;
     if (d.kind === 'tensor' && i?.kind === 'tensor') {
       const elem = d.elem === 'dynamic' ? i.elem : d.elem;
       const shape = d.shape ?? i.shape;

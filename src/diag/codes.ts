@@ -40,6 +40,7 @@ export const CODES = {
   ONNX_EXTERNAL_READ: E((p) => `tensor '${p.name}': cannot read external data '${p.location}': ${p.reason}`),
   ONNX_EXTERNAL_RANGE: E((p) => `tensor '${p.name}': external data '${p.location}' ${p.detail}`),
   ONNX_ENCODE: E((p) => `cannot write as ONNX: ${p.detail}`),
+  ONNX_INVALID_AT_OPSET: E((p) => `${p.op}: ${p.detail} at ONNX opset ${p.opset}${p.hint ? ' (' + p.hint + ')' : ''}; not written`),
 
   // ── IR codec (src/ir) ─────────────────────────────────────────────────────────
   IR_XML_MALFORMED: E((p) => `not well-formed XML: ${p.detail}`),
@@ -86,6 +87,7 @@ export const CODES = {
   SHAPE_RULE_INFO: { severity: 'info', message: (p) => `${p.op}: ${p.detail}` },
   SHAPE_BAD_ATTR: E((p) => `${p.op}: ${p.detail}`),
   SHAPE_DECLARED_CONTRADICTS: E((p) => `value '${p.value}' is declared ${p.declared} but inferred ${p.inferred}: ${p.detail}`),
+  SHAPE_DECLARED_HINT: W((p) => `value '${p.value}' is declared ${p.declared} but inferred ${p.inferred}: ${p.detail}; an intermediate value's declaration is a hint, the inferred type is used (--strict makes this an error)`),
   SHAPE_IF_TYPE_MISMATCH: E((p) => `If output ${p.index} ('${p.value}'): branches disagree (${p.detail}) under the ${p.policy} merge policy`),
   SHAPE_IF_RANK_MISMATCH: E((p) => `If output ${p.index} ('${p.value}'): ${p.detail}, which the ${p.policy} merge policy rejects`),
   SHAPE_IF_BRANCH_OUTPUTS: E((p) => `If body '${p.body}' gives ${p.got} outputs, the node has ${p.expected}`),
@@ -95,6 +97,11 @@ export const CODES = {
   EQUIV_CONTRADICTION: E((p) => `'${p.name}' contradicts between the two forms: ${p.detail} (B: ${p.pathB})`),
   EQUIV_BINDING_MISMATCH: W((p) => `${p.body} body: parameter '${p.param}' is fed from node input ${p.fromB} in B, but its counterpart in A from input ${p.fromA} (bindings wired differently)`),
   EQUIV_RESULT_MISMATCH: W((p) => `${p.body} body: B's result '${p.result}' is not what feeds node output ${p.outA} (bindings wired differently)`),
+  EQUIV_INTERFACE_UNPAIRED: E((p) => `graph ${p.kind} '${p.name}' of ${p.side} has no counterpart among ${p.other}'s ${p.kind}s (${p.candidates}): the two files are not comparable as forms of one model`),
+  EQUIV_PROVENANCE: E((p) => `${p.what} is wired differently: ${p.detail}`),
+  EQUIV_DATAFLOW: E((p) => `'${p.node}' reads input ${p.index} from another value than its counterpart: ${p.detail}`),
+  EQUIV_CONST_PAYLOAD: E((p) => `constant '${p.name}' holds other numbers than its counterpart (B: ${p.pathB}): ${p.detail}`),
+  EQUIV_NAME_HINT: W((p) => `same-named '${p.name}' differs between the two forms (B: ${p.pathB}): ${p.detail}; names inside the graphs are hints in two-file mode, so this does not decide the verdict`),
   EQUIV_BODY_UNMATCHED: W((p) => `'${p.node}' of ${p.side} has bodies but no counterpart in ${p.other}: values inside are not compared`),
 
   // ── CLI and batch (src/cli) ───────────────────────────────────────────────────

@@ -16,24 +16,27 @@ const otherForm = (m: Model): 'ov' | 'onnx' => (m.dialect === 'onnx' ? 'ov' : 'o
 export interface CheckFileOptions {
   roundtrip?: boolean;
   ifMerge?: IfMergePolicy;
+  /** Wrong declarations of intermediate values are errors that fail the check (default: warnings). */
+  strict?: boolean;
 }
 
 export function checkFile(pathA: string, pathB?: string, opts: CheckFileOptions = {}): EquivReport {
   const a = loadModel(pathA);
   const ifMerge = opts.ifMerge;
+  const strict = opts.strict === true;
   let report: EquivReport;
   if (pathB !== undefined) {
-    report = checkModels(a, loadModel(pathB), { ifMerge, labelA: pathA, labelB: pathB });
+    report = checkModels(a, loadModel(pathB), { ifMerge, strict, labelA: pathA, labelB: pathB, names: 'hint' });
   } else {
     const to = otherForm(a);
-    const b = convertModel(a, { to }); // a new model; `a` stays as the file says
+    const b = convertModel(a, { to, strict }); // a new model; `a` stays as the file says
 
-    report = checkModels(a, b, { ifMerge, labelA: pathA, labelB: `${pathA} (as ${to})` });
+    report = checkModels(a, b, { ifMerge, strict, labelA: pathA, labelB: `${pathA} (as ${to})` });
   }
   if (opts.roundtrip) {
     const there = otherForm(a);
-    const back = convertModel(convertModel(a, { to: there }), { to: a.dialect });
-    const rt = checkModels(a, back, { ifMerge, labelA: pathA, labelB: `${pathA} (to ${there} and back)` });
+    const back = convertModel(convertModel(a, { to: there, strict }), { to: a.dialect, strict });
+    const rt = checkModels(a, back, { ifMerge, strict, labelA: pathA, labelB: `${pathA} (to ${there} and back)` });
     report.roundtrip = rt;
     report.ok = report.ok && rt.ok;
   }

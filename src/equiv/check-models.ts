@@ -1,6 +1,6 @@
 import type { Model } from '../graph/model.js';
 import { inferTypes } from '../shape/index.js';
-import { compareInferred } from './compare.js';
+import { compareInferred, type NamePolicy } from './compare.js';
 import type { EquivReport } from './report.js';
 
 /** The If-merge policies shape inference knows (onnx, symbolic, openvino). */
@@ -13,10 +13,20 @@ export interface CheckOptions {
   /** Labels for messages and `Diagnostic.file` (file paths). */
   labelA?: string;
   labelB?: string;
+  /**
+   * `decide` (default): both models come from one conversion by ovir, whose names are kept, so
+   * same-named values decide. `hint`: independently produced files (compare.ts).
+   */
+  names?: NamePolicy;
+  /**
+   * Declarations of intermediate values that inference contradicts are errors that fail the
+   * check, as those of graph inputs/outputs do (default: warnings). See InferOptions.strict.
+   */
+  strict?: boolean;
 }
 
-function infer(model: Model, ifMerge: IfMergePolicy | undefined) {
-  return ifMerge === undefined ? inferTypes(model) : inferTypes(model, { ifMerge } as InferOptions);
+function infer(model: Model, ifMerge: IfMergePolicy | undefined, strict: boolean) {
+  return inferTypes(model, { ...(ifMerge === undefined ? {} : { ifMerge }), strict } as InferOptions);
 }
 
 /**
@@ -24,10 +34,13 @@ function infer(model: Model, ifMerge: IfMergePolicy | undefined) {
  * they both name. Inference problems are kept in the report's diagnostics.
  */
 export function checkModels(a: Model, b: Model, opts: CheckOptions = {}): EquivReport {
-  const ia = infer(a, opts.ifMerge);
-  const ib = infer(b, opts.ifMerge);
-  return compareInferred(
+  const ia = infer(a, opts.ifMerge, opts.strict === true);
+  const ib = infer(b, opts.ifMerge, opts.strict === true);
+  const report = compareInferred(
     { graph: a.graph, types: ia.types, diagnostics: ia.diagnostics, label: opts.labelA ?? 'A' },
     { graph: b.graph, types: ib.types, diagnostics: ib.diagnostics, label: opts.labelB ?? 'B' },
+    opts.names === undefined ? {} : { names: opts.names },
   );
+  if (opts.strict && report.diagnostics.some((d) => d.code === 'SHAPE_DECLARED_CONTRADICTS')) report.ok = false;
+  return report;
 }

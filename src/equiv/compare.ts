@@ -4,7 +4,9 @@ import type { ValueType } from '../graph/types.js';
 import type { Value } from '../graph/value.js';
 import { compareType, typeSummary } from './compare-type.js';
 import { correspond } from './correspond.js';
+import { decide } from './decide.js';
 import { Paths } from './paths.js';
+import { comparePayloads, payloadOf, type Payload } from './payload.js';
 import type { EquivEntry, EquivReport } from './report.js';
 import { SymbolBindings } from './symbols.js';
 
@@ -18,35 +20,72 @@ export interface InferredSide {
 }
 
 /**
- * Compares two forms given their inferred types: pairs tensors (correspond.ts), then compares each
- * pair's types (compare-type.ts) with one symbol binding across the whole model. A value whose
- * producer failed shape inference (an error at its node: the rule rejected its inputs) on one side
- * only is a contradiction: that side's form is not valid there. Errors about a file's declared
- * types (SHAPE_DECLARED_CONTRADICTS) do not count: declarations are not what is compared.
+ * How names inside the graphs count. `decide`: both forms come from one conversion by ovir (one
+ * file checked in memory, a batch output against its input), which keeps names, so every
+ * same-named pair decides. `hint`: two independently produced files; only the interface and the
+ * pairs reached from it through bindings and one-to-one ops (decide.ts) decide, and a same-named
+ * value that contradicts is a warning (EQUIV_NAME_HINT).
  */
-export function compareInferred(a: InferredSide, b: InferredSide): EquivReport {
+export type NamePolicy = 'decide' | 'hint';
+
+export interface CompareOptions { names?: NamePolicy }
+
+/**
+ * Compares two forms given their inferred types: pairs tensors (correspond.ts), decides which
+ * pairs count and checks the wiring (decide.ts), then compares each pair's types
+ * (compare-type.ts) with one symbol binding across the whole model, and corresponding constants'
+ * payloads (payload.ts). A value whose producer failed shape inference (an error at its node:
+ * the rule rejected its inputs) on one side only is a contradiction: that side's form is not valid
+ * there. Errors about a file's declared types (SHAPE_DECLARED_CONTRADICTS) do not count:
+ * declarations are not what is compared.
+ */
+export function compareInferred(a: InferredSide, b: InferredSide, opts: CompareOptions = {}): EquivReport {
   const paths = new Paths();
   const corr = correspond(a.graph, b.graph, paths);
+  const trustNames = (opts.names ?? 'decide') === 'decide';
+  // Seeds: what the interface and the bindings pair, and body parameters/results paired by name
+  // (a same-named parameter or result is checked against its binding: a name pair whose wiring
+  // disagrees is how a swapped port map shows when the types cannot tell).
+  const seeds = corr.pairs.filter((p) => trustNames || p.interface || p.via === 'binding' || p.via === 'result' || p.via === 'position' ||
+    (isBodyParam(p.a) && isBodyParam(p.b)) || (isBodyResult(p.a) && isBodyResult(p.b)));
+  const decision = decide(seeds, paths);
+  const seen = new Set(corr.pairs.map((p) => `${p.a.id}:${p.b.id}`));
+  const allPairs = [...corr.pairs, ...decision.pairs.filter((p) => !seen.has(`${p.a.id}:${p.b.id}`))];
   const symbols = new SymbolBindings();
   const failedA = errorsByPath(a.diagnostics);
   const failedB = errorsByPath(b.diagnostics);
   const entries: EquivEntry[] = [];
+  const label = (d: Diagnostic): Diagnostic => ({ ...d, file: d.file === 'B' ? b.label ?? 'B' : a.label ?? 'A' });
   const diagnostics: Diagnostic[] = [
     ...a.diagnostics.map((d) => ({ ...d, file: d.file ?? a.label ?? 'A' })),
     ...b.diagnostics.map((d) => ({ ...d, file: d.file ?? b.label ?? 'B' })),
   ];
-  const contradictions: Diagnostic[] = [];
+  const contradictions: Diagnostic[] = [...corr.problems.map(label), ...decision.problems.map(label)];
+  const hints: Diagnostic[] = [];
+  // Deciding pairs first, so that symbols are bound by what decides; a hint is compared alone.
+  const ordered = [...allPairs.filter((p) => decision.decides(p)), ...allPairs.filter((p) => !decision.decides(p))];
+  const order = new Map(allPairs.map((p, i) => [p, i]));
 
-  for (const p of corr.pairs) {
+  const made: [EquivEntry, number][] = [];
+  for (const p of ordered) {
+    // A body value bound with slicing (an IR port map entry with `axis`: TensorIterator/Loop
+    // inputs cut into parts, outputs concatenated) has a per-iteration type each form spells its
+    // own way (ONNX Scan drops the axis, TensorIterator keeps it as 1): its type is a hint.
+    const decides = decision.decides(p) && !(sliced(p.a) || sliced(p.b));
+    // Two constants reached through the data flow are judged by their payloads, which allow
+    // dims of 1 to differ (`[]` vs `[1,1,1]`, as an elementwise op broadcasts them).
+    const payloads = decides ? bothPayloads(p.a, p.b) : undefined;
+    const byPayload = payloads !== undefined && (p.via === 'dataflow' || p.via === 'feeder') && comparePayloads(payloads[0], payloads[1]) !== undefined;
     const ta = a.types.get(p.a) ?? null;
     const tb = b.types.get(p.b) ?? null;
     const pathA = paths.value(p.a);
     const pathB = paths.value(p.b);
     const name = p.a.name || p.b.name || paths.valueLabel(p.a);
-    const v = compareType(ta, tb, symbols, pathA);
+    const v = compareType(ta, tb, decides ? symbols : new SymbolBindings(), pathA);
     const entry: EquivEntry = {
       name, scope: p.scope, pathA, pathB, status: v.status, a: typeSummary(ta), b: typeSummary(tb), via: p.via,
     };
+    if (!decides) entry.hint = true;
     if (v.moreSpecific) entry.moreSpecific = v.moreSpecific;
     const fa = failure(p.a, failedA, paths);
     const fb = failure(p.b, failedB, paths);
@@ -59,27 +98,77 @@ export function compareInferred(a: InferredSide, b: InferredSide): EquivReport {
     } else if (v.details.length) {
       entry.detail = v.details.join('; ');
     }
-    if (entry.status === 'contradiction') {
-      const d = diag('EQUIV_CONTRADICTION', pathA, { name, detail: entry.detail ?? '', pathB });
-      d.file = a.label ?? 'A';
-      contradictions.push(d);
+    if (byPayload && entry.status === 'contradiction' && !failA && !failB) {
+      entry.status = 'compatible';
+      entry.detail = `${entry.detail ?? ''} (constants read by one-to-one ops: judged by their numbers, dims of 1 aside)`;
     }
-    entries.push(entry);
+    if (entry.status === 'contradiction') {
+      if (decides) {
+        const d = diag('EQUIV_CONTRADICTION', pathA, { name, detail: entry.detail ?? '', pathB });
+        d.file = a.label ?? 'A';
+        contradictions.push(d);
+      } else {
+        const d = diag('EQUIV_NAME_HINT', pathA, { name, detail: entry.detail ?? '', pathB });
+        d.file = a.label ?? 'A';
+        hints.push(d);
+      }
+    }
+    // Constant payloads, for pairs that decide.
+    if (decides) {
+      const diff = payloads ? comparePayloads(payloads[0], payloads[1]) : undefined;
+      if (diff) {
+        const d = diag('EQUIV_CONST_PAYLOAD', pathA, { name, pathB, detail: diff });
+        d.file = a.label ?? 'A';
+        contradictions.push(d);
+        entry.status = 'contradiction';
+        delete entry.moreSpecific;
+        entry.detail = entry.detail ? `${entry.detail}; ${diff}` : diff;
+      }
+    }
+    made.push([entry, order.get(p)!]);
   }
-  const sorted = [...entries.filter((e) => e.status === 'contradiction'), ...entries.filter((e) => e.status !== 'contradiction')];
+  made.sort((x, y) => x[1] - y[1]);
+  for (const [e] of made) entries.push(e);
+  const counts = (e: EquivEntry) => e.status === 'contradiction' && !e.hint;
+  const sorted = [...entries.filter(counts), ...entries.filter((e) => !counts(e))];
   const report: EquivReport = {
     ok: contradictions.length === 0,
     entries: sorted,
     unmatched: corr.unmatched,
     diagnostics: [
       ...contradictions,
-      ...corr.diagnostics.map((d) => ({ ...d, file: d.file === 'B' ? b.label ?? 'B' : a.label ?? 'A' })),
+      ...hints,
+      ...corr.diagnostics.map(label),
       ...diagnostics,
     ],
   };
   if (a.label) report.a = a.label;
   if (b.label) report.b = b.label;
   return report;
+}
+
+function bothPayloads(a: Value, b: Value): [Payload, Payload] | undefined {
+  const pa = payloadOf(a);
+  const pb = pa ? payloadOf(b) : undefined;
+  return pa && pb ? [pa, pb] : undefined;
+}
+
+/** A body parameter or result whose binding slices or concatenates (`axis` in the port map). */
+function sliced(v: Value): boolean {
+  const owner = v.graph.owner;
+  const body = owner?.node.bodies.get(owner.key);
+  if (!body) return false;
+  if (body.inputs.some((b) => b.param === v && b.extra?.['axis'] !== undefined)) return true;
+  return body.outputs.some((o) => v.graph.outputs[o.result] === v && o.extra?.['axis'] !== undefined);
+}
+
+/** A body's output (then its bindings are checked, decide.ts). */
+function isBodyResult(v: Value): boolean {
+  return v.graph.owner !== null && v.graph.outputs.includes(v);
+}
+
+function isBodyParam(v: Value): boolean {
+  return v.graph.owner !== null && v.producer === null && !v.constant && v.graph.inputs.includes(v);
 }
 
 function errorsByPath(ds: readonly Diagnostic[]): Map<string, Diagnostic> {

@@ -3,6 +3,7 @@ import type { Body } from '../graph/body.js';
 import type { Graph } from '../graph/graph.js';
 import type { Node } from '../graph/node.js';
 import type { Value } from '../graph/value.js';
+import { pairInterface } from './interface.js';
 import { Paths } from './paths.js';
 import type { Side } from './symbols.js';
 
@@ -22,13 +23,13 @@ import type { Side } from './symbols.js';
  * - body results by output binding: A's body output feeding node output t ↔ B's body output
  *   feeding the corresponding node output (`via: 'result'`), compared even when a name pair
  *   exists, so a result bound to the wrong node output is compared against what it replaced;
- * - main-graph outputs without a name match: by Result layer name, then by position when both
- *   graphs have as many outputs (`via: 'result name' | 'position'`).
+ * - the main graphs' inputs and outputs first, one to one (interface.ts: by name, by position
+ *   only where one side has no names); what does not pair is a problem (a contradiction).
  * Nodes with bodies correspond when one produces the counterpart of the other's output, else by
  * node name. Bodies by key, `then_branch` ↔ `then_body` (suffix `_branch`/`_body` ignored).
  * Iterative over nesting (a work list of graph pairs), linear in the number of values.
  */
-export type Via = 'name' | 'layer name' | 'binding' | 'result' | 'result name' | 'position';
+export type Via = 'name' | 'layer name' | 'binding' | 'result' | 'result name' | 'position' | 'dataflow' | 'feeder';
 
 export interface ValuePair {
   readonly a: Value;
@@ -36,6 +37,8 @@ export interface ValuePair {
   readonly via: Via;
   /** Path of A's graph holding the pair (`main`, `main/If_0/then`). */
   readonly scope: string;
+  /** A graph input or output of the main graphs, paired one to one (interface.ts). */
+  readonly interface?: boolean;
 }
 
 export interface Unmatched {
@@ -47,7 +50,10 @@ export interface Unmatched {
 export interface Correspondence {
   pairs: ValuePair[];
   unmatched: Unmatched[];
+  /** Warnings (binding or result wired differently, bodies without a counterpart). */
   diagnostics: Diagnostic[];
+  /** Contradictions: graph inputs/outputs that do not pair one to one (EQUIV_INTERFACE_UNPAIRED). */
+  problems: Diagnostic[];
 }
 
 interface ScopeWork {
@@ -112,10 +118,18 @@ export function correspond(rootA: Graph, rootB: Graph, paths: Paths = new Paths(
   /** A's values in model order (scope by scope, definition order within), to sort pairs by. */
   const order = new Map<Value, number>();
 
-  const addPair = (a: Value, b: Value, via: Via, scope: string): void => {
+  const problems: Diagnostic[] = [];
+  const addPair = (a: Value, b: Value, via: Via, scope: string, iface = false): void => {
     const list = partners.get(a);
-    if (list?.includes(b)) return; // a value has one or two partners: a list is enough
-    pairs.push({ a, b, via, scope });
+    if (list?.includes(b)) {
+      // Already paired (by name): a binding or the interface confirms the pair, which says so.
+      if (iface || via === 'binding' || via === 'result') {
+        const i = pairs.findIndex((p) => p.a === a && p.b === b);
+        pairs[i] = iface ? { ...pairs[i]!, interface: true } : { ...pairs[i]!, via };
+      }
+      return; // a value has one or two partners: a list is enough
+    }
+    pairs.push(iface ? { a, b, via, scope, interface: true } : { a, b, via, scope });
     if (list) list.push(b); else partners.set(a, [b]);
     pairedB.add(b);
   };
@@ -126,8 +140,11 @@ export function correspond(rootA: Graph, rootB: Graph, paths: Paths = new Paths(
     const scope = paths.graph(w.a);
     const index = new NameIndex(w.b);
 
-    // 1. By name.
     for (const va of valuesOf(w.a)) order.set(va, order.size);
+    // 0. The interface: main graph inputs and outputs, one to one.
+    if (!w.body) problems.push(...pairInterface(w.a, w.b, scope, addPair, paths));
+
+    // 1. By name.
     for (const va of valuesOf(w.a)) {
       const hit = index.lookup(va);
       if (hit && !pairedB.has(hit.value)) addPair(va, hit.value, hit.via, scope);
@@ -136,8 +153,6 @@ export function correspond(rootA: Graph, rootB: Graph, paths: Paths = new Paths(
     if (w.body) {
       matchParameters(w, scope, partners, pairedB, addPair, diagnostics, paths);
       matchResults(w, scope, partners, addPair, diagnostics, paths);
-    } else {
-      matchGraphOutputs(w, scope, partners, pairedB, addPair);
     }
 
     // Nodes with bodies, then their bodies.
@@ -177,7 +192,7 @@ export function correspond(rootA: Graph, rootB: Graph, paths: Paths = new Paths(
     }
   }
   pairs.sort((x, y) => order.get(x.a)! - order.get(y.a)!); // stable: several pairs of one value keep their order
-  return { pairs, unmatched, diagnostics };
+  return { pairs, unmatched, diagnostics, problems };
 }
 
 /** Marks which model a diagnostic is about (`file` 'A' or 'B'; compareInferred puts the label in). */
@@ -186,7 +201,7 @@ function onSide(side: 'A' | 'B', d: Diagnostic): Diagnostic {
   return d;
 }
 
-type AddPair = (a: Value, b: Value, via: Via, scope: string) => void;
+type AddPair = (a: Value, b: Value, via: Via, scope: string, iface?: boolean) => void;
 
 function findNodeCounterpart(na: Node, gb: Graph, partners: Map<Value, Value[]>, taken: Set<Node>): Node | undefined {
   for (const o of na.outputs) {
@@ -290,24 +305,4 @@ function matchResults(w: ScopeWork, scope: string, partners: Map<Value, Value[]>
     }
     addPair(va, vb, 'result', scope);
   }
-}
-
-function matchGraphOutputs(w: ScopeWork, scope: string, partners: Map<Value, Value[]>, pairedB: Set<Value>, addPair: AddPair): void {
-  const resultNames = (g: Graph): string[] => (Array.isArray(g.meta['resultNames']) ? (g.meta['resultNames'] as string[]) : []);
-  const rnB = resultNames(w.b);
-  const rnA = resultNames(w.a);
-  w.a.outputs.forEach((va, r) => {
-    const ps = partners.get(va);
-    if (ps && ps.some((vb) => w.b.outputs.includes(vb))) return;
-    // Result layer names: OpenVINO's ONNX frontend names a Result `<tensor>/sink_port_0`.
-    const namesA = [...va.names, rnA[r] ?? ''].filter((n) => n);
-    const k = w.b.outputs.findIndex((vb, j) => {
-      const rb = rnB[j];
-      return namesA.some((n) => n === rb || `${n}/sink_port_0` === rb || vb.names.includes(n.replace(/\/sink_port_0$/, '')));
-    });
-    if (k >= 0 && !ps) { addPair(va, w.b.outputs[k]!, 'result name', scope); return; }
-    if (!ps && w.a.outputs.length === w.b.outputs.length && !pairedB.has(w.b.outputs[r]!)) {
-      addPair(va, w.b.outputs[r]!, 'position', scope);
-    }
-  });
 }

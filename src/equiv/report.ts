@@ -26,6 +26,11 @@ export interface EquivEntry {
   detail?: string;
   /** How the two tensors were found to correspond. */
   via: Via;
+  /**
+   * Paired by a name only, in two-file mode: a hint that does not decide the verdict (its
+   * contradiction is an EQUIV_NAME_HINT warning, not counted).
+   */
+  hint?: boolean;
 }
 
 export interface EquivReport {
@@ -44,10 +49,22 @@ export interface EquivReport {
   roundtrip?: EquivReport;
 }
 
-export interface EquivCounts { equal: number; compatible: number; contradiction: number }
+export interface EquivCounts { equal: number; compatible: number; contradiction: number; hints: number }
 
+/**
+ * Counts entries that decide, by status; `contradiction` also counts the problems that are not
+ * about one tensor's type (interface, wiring, payload: error diagnostics of the check itself
+ * other than EQUIV_CONTRADICTION, which repeats an entry). `hints`: same-named pairs that do not
+ * decide and contradict.
+ */
 export function countEntries(r: EquivReport): EquivCounts {
-  const c: EquivCounts = { equal: 0, compatible: 0, contradiction: 0 };
-  for (const e of r.entries) c[e.status]++;
+  const c: EquivCounts = { equal: 0, compatible: 0, contradiction: 0, hints: 0 };
+  for (const e of r.entries) {
+    if (e.hint && e.status === 'contradiction') c.hints++;
+    else c[e.status]++;
+  }
+  for (const d of r.diagnostics) {
+    if (d.severity === 'error' && d.code.startsWith('EQUIV_') && d.code !== 'EQUIV_CONTRADICTION' && d.code !== 'EQUIV_CONST_PAYLOAD') c.contradiction++;
+  }
   return c;
 }

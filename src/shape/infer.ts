@@ -20,6 +20,13 @@ export interface InferOptions {
   ifMerge?: IfMergePolicy;
   /** Rules to use (default: every rule in src/shape/rules). */
   registry?: Registry;
+  /**
+   * Whether a declared type of an intermediate value (not a main-graph input or output) that
+   * inference contradicts is an error (SHAPE_DECLARED_CONTRADICTS). Default false: such
+   * declarations are hints, as in ovc and onnxruntime: a warning (SHAPE_DECLARED_HINT), and the
+   * inferred type is trusted. Declarations of main-graph inputs and outputs are always checked.
+   */
+  strict?: boolean;
 }
 
 export interface InferenceResult {
@@ -53,7 +60,7 @@ interface Frame {
 export function inferTypes(model: Model, opts: InferOptions = {}): InferenceResult {
   const policy = opts.ifMerge ?? (model.dialect === 'ov' ? 'openvino' : 'onnx');
   const registry = opts.registry ?? defaultRegistry();
-  const state = new State(policy, registry);
+  const state = new State(policy, registry, opts.strict === true, new Set(model.graph.outputs));
   state.seedGraph(model.graph, null);
   const stack: Frame[] = [{ graph: model.graph, next: 0, bodiesDone: false }];
   while (stack.length) {
@@ -93,7 +100,13 @@ class State {
   readonly diagnostics: Diagnostic[] = [];
   readonly assumed = new Set<Value>();
 
-  constructor(readonly policy: IfMergePolicy, readonly registry: Registry) {}
+  constructor(
+    readonly policy: IfMergePolicy,
+    readonly registry: Registry,
+    private readonly strict: boolean,
+    /** The main graph's outputs: their declarations are the model's interface, never hints. */
+    private readonly interfaceValues: ReadonlySet<Value>,
+  ) {}
 
   private report(code: DiagCode, where: string, params: DiagParams): void {
     this.diagnostics.push(diag(code, where, params));
@@ -143,7 +156,8 @@ class State {
     const inferred = this.types.get(v) ?? null;
     const problems = contradictions(dialect, v.type, inferred);
     if (problems.length) {
-      this.report('SHAPE_DECLARED_CONTRADICTS', where(), {
+      const hint = !this.strict && !this.interfaceValues.has(v);
+      this.report(hint ? 'SHAPE_DECLARED_HINT' : 'SHAPE_DECLARED_CONTRADICTS', where(), {
         value: v.label, declared: showType(v.type), inferred: showType(inferred), detail: problems.join('; '),
       });
     }

@@ -3,7 +3,9 @@
  * with readOnnxFile and written back with encodeOnnx; onnxruntime-node runs both the original and
  * ours on each test_data_set's inputs.
  *  - onnxruntime-node cannot load or run the original: the oracle's python onnxruntime (newer, reads newer
- *    IR versions) runs both instead. Neither can, or the data set is not plain tensors: skip, with the reason.
+ *    IR versions, every element type) runs both instead. Neither can: skip (the reference engine cannot),
+ *    with the reason. The data set is not plain tensors, or no engine bridge can pass a tensor:
+ *    unjudged (a harness limit).
  *  - The original runs but ours cannot be read, encoded, loaded or run: FAIL.
  *  - Ours computes other numbers than the original (f32 rtol 1e-4): FAIL — unless the original
  *    disagrees with itself on a second run (random ops: Bernoulli, training Dropout…), then skip.
@@ -18,15 +20,15 @@ import type { Model } from '../../src/graph/model.js';
 import { encodeOnnx } from '../../src/onnx/encode.js';
 import { readOnnxFile } from '../../src/onnx/file.js';
 import { compareOutputs } from '../helpers/compare.js';
-import { Oracle, oracleAvailable, type OracleTensor } from '../helpers/oracle.js';
+import { isHarnessLimit, Oracle, oracleAvailable, type OracleTensor } from '../helpers/oracle.js';
 import { cleanOrtMessage, runOrt } from '../helpers/ort.js';
-import { describeSuite, reasonOf, record, suiteResult, summaryLines, writeScoreboard } from '../helpers/scoreboard.js';
+import { describeSuite, finishSuite, reasonOf, record, suiteResult, summaryLines, writeScoreboard, type CaseStatus } from '../helpers/scoreboard.js';
 import { backendCases, inputRecord, loadDataSet, type BackendCase, type TestDataSet } from '../helpers/testdata.js';
 import ortPackage from 'onnxruntime-node/package.json' with { type: 'json' };
 
 const SUITE = 'codec-onnx';
 
-type Verdict = { status: 'pass' | 'fail' | 'skip'; reason?: string };
+type Verdict = { status: CaseStatus; reason?: string };
 
 const asNamed = (rec: Record<string, OracleTensor>, names: readonly { name: string }[]) =>
   names.map(({ name }, i) => ({ name, tensor: (rec[name] ?? rec[`#${i}`])! })).filter((x) => x.tensor);
@@ -37,10 +39,10 @@ async function judge(c: BackendCase): Promise<Verdict> {
     try {
       sets.push(loadDataSet(dir));
     } catch (e) {
-      return { status: 'skip', reason: `test data is not plain tensors: ${reasonOf(e)}` };
+      return { status: 'unjudged', reason: `harness: test data is not plain tensors: ${reasonOf(e)}` };
     }
   }
-  if (!sets.length) return { status: 'skip', reason: 'no test_data_set' };
+  if (!sets.length) return { status: 'unjudged', reason: 'harness: no test_data_set' };
 
   // The original in ORT first: what it cannot do is not ours to judge.
   let engine: Engine = nodeEngine;
@@ -49,13 +51,13 @@ async function judge(c: BackendCase): Promise<Verdict> {
     originals = await runAll(engine, { path: c.model }, sets);
   } catch (e) {
     const nodeWhy = cleanOrtMessage(reasonOf(e));
-    if (!oracle) return { status: 'skip', reason: `ORT cannot run the original: ${nodeWhy}` };
+    if (!oracle) return { status: isHarnessLimit(e) ? 'unjudged' : 'skip', reason: `ORT cannot run the original: ${nodeWhy}` };
     engine = pythonEngine;
     try {
       originals = await runAll(engine, { path: c.model }, sets);
     } catch (e2) {
       const pyWhy = cleanOrtMessage(reasonOf(e2));
-      return { status: 'skip', reason: `ORT cannot run the original: ${pyWhy}${pyWhy === nodeWhy ? '' : ` (onnxruntime-node: ${nodeWhy})`}` };
+      return { status: isHarnessLimit(e2) ? 'unjudged' : 'skip', reason: `ORT cannot run the original: ${pyWhy}${pyWhy === nodeWhy ? '' : ` (onnxruntime-node: ${nodeWhy})`}` };
     }
   }
 
@@ -74,6 +76,7 @@ async function judge(c: BackendCase): Promise<Verdict> {
     try {
       got = await engine.run({ encoded: ours }, inputRecord(ds));
     } catch (e) {
+      if (isHarnessLimit(e)) return { status: 'unjudged', reason: `harness: ${engine.name} cannot be given ours: ${reasonOf(e)}` };
       return { status: 'fail', reason: `${engine.name} cannot run ours: ${cleanOrtMessage(reasonOf(e))}` };
     }
     const reference = asNamed(originals[k]!, ds.outputs.length ? ds.outputs : Object.keys(originals[k]!).filter((n) => !n.startsWith('#')).map((name) => ({ name })));
@@ -155,8 +158,8 @@ describe('ONNX codec: decode → encode, run in onnxruntime-node', () => {
       SUITE,
       'Every ONNX backend test model: `readOnnxFile` → `encodeOnnx`, then onnxruntime-node (or, for models it cannot load, '
       + 'the oracle\'s python onnxruntime) runs the original and ours on each test_data_set; ours must compute the same '
-      + 'outputs (f32 rtol 1e-4). Skip: ORT cannot run the original, the data '
-      + 'set holds sequences/optionals, or the original is nondeterministic.',
+      + 'outputs (f32 rtol 1e-4). Skip: ORT cannot run the original, or the original is nondeterministic. '
+      + 'Unjudged (harness): the data set holds sequences/optionals.',
       oracle ? { 'onnxruntime-node': ortPackage.version, onnxruntime: oracle.versions.onnxruntime } : { 'onnxruntime-node': ortPackage.version },
     );
     const fails: string[] = [];
@@ -165,11 +168,12 @@ describe('ONNX codec: decode → encode, run in onnxruntime-node', () => {
       try {
         v = await judge(c);
       } catch (e) {
-        v = { status: 'fail', reason: `harness: ${reasonOf(e)}` };
+        v = { status: 'fail', reason: `harness crashed: ${reasonOf(e)}` };
       }
       record(SUITE, c.name, v.status, v.reason);
       if (v.status === 'fail') fails.push(`${c.name}: ${v.reason}`);
     }
+    finishSuite(SUITE);
     const { counts } = suiteResult(SUITE);
     process.stdout.write(`${summaryLines().filter((l) => l.startsWith(`${SUITE}:`)).join('\n')}\n`);
     for (const f of fails.slice(0, 100)) process.stdout.write(`  FAIL ${f}\n`);

@@ -272,8 +272,8 @@ describe('normalizations and arg-reductions', () => {
     expect(t.attrs.get('mode')).toEqual(A.raw('max'));
   });
 
-  it('select_last_index=1 has no IR counterpart', () => {
-    expect(codes(() => convertModel(onnxNode(13, 'ArgMin', ['x'], { select_last_index: A.int(1) })))).toContain('CONVERT_UNSUPPORTED_ATTR');
+  it('select_last_index=1 is the first extreme of the reversed axis, counted back from the end', () => {
+    expect(ops(convertModel(onnxNode(13, 'ArgMin', ['x'], { select_last_index: A.int(1) })))).toEqual(['Reverse', 'TopK', 'ShapeOf', 'Gather', 'Subtract', 'Subtract']);
   });
 
   it('RNN ↔ RNNSequence-5 with one gate block and a summed bias', () => {

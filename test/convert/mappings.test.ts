@@ -87,9 +87,30 @@ describe('semantic differences are handled or reported, never dropped', () => {
     expect(n13.inputs).toHaveLength(2);
   });
 
-  it('Reduce without axes reduces every dim (IR axes computed from the rank)', () => {
+  it('Reduce without axes reduces every dim (IR axes: every axis of a known rank, else computed from the rank)', () => {
     const ir = convertModel(one(13, 'ReduceMax', [F()]));
-    expect(ops(ir)).toEqual(['ShapeOf', 'ShapeOf', 'Squeeze', 'Range', 'ReduceMax']);
+    expect(ops(ir)).toEqual(['ReduceMax']);
+    expect(ir.graph.nodes[0]!.inputs[1]!.constant?.data.length).toBe(16);
+    const unranked = new Builder('onnx', 13);
+    unranked.output(unranked.op(unranked.graph, 'ReduceMax', [unranked.input('x', 'f32', null)], 'y'));
+    const irUnranked = convertModel(unranked.model);
+    expect(ops(irUnranked)).toEqual(['ShapeOf', 'ShapeOf', 'Squeeze', 'Range', 'ReduceMax']);
+    // … which IR → ONNX reads back as absent axes, at every opset
+    for (const opset of [13, 17, 18]) {
+      const back = convertModel(irUnranked, { opset });
+      expect(ops(back)).toEqual(['ReduceMax']);
+      expect(back.graph.nodes[0]!.inputs.filter((v) => v)).toHaveLength(1);
+      expect(back.graph.nodes[0]!.attrs.has('axes')).toBe(false);
+    }
+  });
+
+  it('Reshape special_zero=false with a run-time shape needs ONNX opset 14 (allowzero)', () => {
+    const b = new Builder('ov');
+    const x = b.input('x', 'f32', [2, 3]);
+    const s = b.input('s', 'i64', [2]);
+    b.output(b.op(b.graph, 'Reshape', [x, s], 'y', { special_zero: A.raw('false') }));
+    expect(fails(() => convertModel(b.model, { opset: 13 }))).toMatch(/special_zero' = false.*opset 14/);
+    expect(convertModel(b.model, { opset: 14 }).graph.nodes[0]!.attrs.get('allowzero')).toEqual(A.int(1));
   });
 
   it('ReduceSum noop_with_empty_axes=1 without axes is an Identity', () => {

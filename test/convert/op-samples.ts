@@ -1,4 +1,5 @@
 import { A, type Attr, type ElementTypeName } from '../../src/graph/index.js';
+import { TENSOR_SAMPLES } from './op-samples-tensor.js';
 
 /**
  * One or more small instances of every mapping entry, by `onnxOp>irOp`: operand types (constants
@@ -47,7 +48,12 @@ export const SAMPLES: Record<string, Sample[]> = {
   'Abs>Abs': unary, 'Neg>Negative': unary, 'Relu>Relu': unary, 'Sigmoid>Sigmoid': unary, 'Tanh>Tanh': unary,
   'Exp>Exp': unary, 'Log>Log': unary, 'Sqrt>Sqrt': unary, 'Floor>Floor': unary, 'Ceil>Ceiling': unary,
   'Erf>Erf': unary, 'Sin>Sin': unary, 'Cos>Cos': unary, 'Sign>Sign': unary,
-  'Reshape>Reshape': [{ inputs: [F(), I(3, 2)] }, { inputs: [F(), I(3, 2)], attrs: { allowzero: A.int(1) }, opsets: [14, 19] }],
+  'Reshape>Reshape': [
+    { inputs: [F(), I(3, 2)] },
+    // allowzero=1 matters only where the shape holds a 0: elsewhere IR → ONNX leaves it out (valid before opset 14)
+    { inputs: [F(), I(3, 2)], attrs: { allowzero: A.int(1) }, opsets: [14, 19], back: {} },
+    { inputs: [{ elem: 'f32', shape: [0, 3] }, I(3, 0)], attrs: { allowzero: A.int(1) }, opsets: [14, 19] },
+  ],
   'Squeeze>Squeeze': [
     { inputs: [F(1, 3)], attrs: { axes: A.ints([0]) }, opsets: [11] },
     { inputs: [F(1, 3), I(0)], opsets: [13, 21] },
@@ -160,3 +166,4 @@ for (const op of ['ReduceMax', 'ReduceMin', 'ReduceMean', 'ReduceProd']) {
 }
 SAMPLES['ReduceSum>ReduceSum'] = [{ inputs: [F()], attrs: { axes: A.ints([0]) }, opsets: [11] }, { inputs: [F(), I(1)], attrs: { keepdims: A.int(0) }, opsets: [13] }];
 
+Object.assign(SAMPLES, TENSOR_SAMPLES);

@@ -70,12 +70,13 @@ describe('a mis-wired port map: then_body parameter x fed from If input 2 (z, [3
       .toEqual(['main/If_0/then/x', 'main/If_0/then/Neg_x:0']);
   });
 
-  it('is caught when B\'s parameters carry no names: the parameter pairs by elimination, and the body values by name', () => {
+  it('is caught when B\'s parameters carry no names: the parameter pairs by elimination, the body result through the bindings', () => {
     const r2 = check(spec(), spec({ dialect: 'ov', nameParams: false }), rewire('then_body', 2));
     expect(r2.ok).toBe(false);
     expect(r2.entries.filter((e) => e.status === 'contradiction').map((e) => [e.pathA, e.via])).toEqual([
-      ['main/If_0/then/x', 'position'], ['main/If_0/then/Neg_x:0', 'name'],
+      ['main/If_0/then/x', 'position'], ['main/If_0/then/Neg_x:0', 'result'],
     ]);
+    expect(r2.diagnostics.filter((d) => d.code === 'EQUIV_PROVENANCE')).toHaveLength(1);
     expect(r2.diagnostics.filter((d) => d.code === 'EQUIV_BINDING_MISMATCH')).toHaveLength(1);
   });
 
@@ -99,20 +100,22 @@ describe('a mis-wired port map: then_body parameter x fed from If input 2 (z, [3
 });
 
 describe('a mis-wiring that changes no type or shape', () => {
-  // x and w have the same type: a then_body fed from w instead of x computes other numbers, but
-  // every tensor keeps its type and shape. The check compares types, so it has nothing to report
-  // as a contradiction; it warns that the bindings differ (found through parameter names), and
-  // the engine runs (`ovir verify`, the conformance suite) catch the wrong numbers.
+  // x and w have the same type: a then_body fed from w instead of x computes other numbers while
+  // every tensor keeps its type and shape. Types cannot tell; binding provenance can: the
+  // corresponding parameters are fed from outer values that do not correspond.
   const same = { x: [2, 4], w: [2, 4] };
   const r = check(spec({ inputs: same, then: ['x'], else: ['w'] }), spec({ dialect: 'ov', inputs: same, then: ['x'], else: ['w'] }), rewire('then_body', 2));
 
-  it('is no contradiction', () => {
-    expect(r.ok).toBe(true);
+  it('is a contradiction naming both wirings', () => {
+    expect(r.ok).toBe(false);
     expect(r.entries.every((e) => e.status === 'equal')).toBe(true);
+    const p = r.diagnostics.find((d) => d.code === 'EQUIV_PROVENANCE');
+    expect(p?.where).toBe('main/If_0/then/x');
+    expect(p?.message).toContain('main/If_0/then/x ← main/w in B, ← main/x in A');
   });
 
   it('still warns that the bindings are wired differently', () => {
-    expect(r.diagnostics.map((d) => d.code)).toEqual(['EQUIV_BINDING_MISMATCH']);
+    expect(r.diagnostics.map((d) => d.code)).toContain('EQUIV_BINDING_MISMATCH');
   });
 });
 

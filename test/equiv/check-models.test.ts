@@ -84,14 +84,15 @@ describe('checkModels: an If in ONNX form against the same If in IR form', () =>
 });
 
 describe('checkModels with the Neg fixture of the pairing tests', () => {
-  it('a mis-wiring between inputs of one type and shape is no contradiction (types cannot tell)', () => {
+  it('a mis-wiring between inputs of one type and shape is a contradiction (binding provenance)', () => {
     const same = { x: [2, 4], w: [2, 4] };
     const A = ifModel({ dialect: 'onnx', inputs: same, then: ['x'], else: ['w'] });
     const B = ifModel({ dialect: 'ov', inputs: same, then: ['x'], else: ['w'] });
     const body = B.ifNode.bodies.get('then_body')!;
     body.inputs[0] = { param: body.inputs[0]!.param, from: 2 };
     const r = checkModels(A.model, B.model);
-    expect(r.ok).toBe(true);
+    expect(r.ok).toBe(false);
     expect(r.diagnostics.map((d) => d.code)).toContain('EQUIV_BINDING_MISMATCH');
+    expect(r.diagnostics.map((d) => d.code)).toContain('EQUIV_PROVENANCE');
   });
 });

@@ -69,7 +69,8 @@ describe('ovir check', () => {
     expect(lines[3]).toMatch(/^ {2}B main\/If_0\/then\/\S+ {2}f32\[3,4\]$/);
     expect(lines[4]).toBe('  dim 0: 2 vs 3');
     expect(r.stdout).toContain(`warning: ${f.bad}: main/If_0: then body: parameter 'x' is fed from node input`);
-    expect(r.stdout).toMatch(/^NOT equivalent: \d+ equal, \d+ compatible, 2 contradictions$/m);
+    expect(r.stdout).toContain('main/If_0/then/x ← main/z in B, ← main/x in A');
+    expect(r.stdout).toMatch(/^NOT equivalent: \d+ equal, \d+ compatible, 3 contradictions$/m);
   });
 
   it('--json: one object per comparison per line; --roundtrip adds the there-and-back comparison', async () => {

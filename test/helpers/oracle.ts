@@ -38,6 +38,19 @@ export interface OraclePort {
   shape: OracleDim[] | null;
 }
 
+/** One output port of one op, as OpenVINO reads an IR. */
+export interface OracleOpPort {
+  /** The enclosing bodies: '' in the main graph, else `<layer name>/<then_body|else_body|body>/` per level. */
+  path: string;
+  /** The op's friendly name (the IR layer name). */
+  node: string;
+  /** The op type (Add, If…). */
+  type: string;
+  port: number;
+  dtype: string;
+  shape: OracleDim[] | null;
+}
+
 export interface OraclePartialShapes {
   inputs: OraclePort[];
   outputs: OraclePort[];
@@ -72,6 +85,30 @@ export const ORACLE_CACHE_DIR = process.env.OVIR_ORACLE_CACHE ?? join(REPO_ROOT,
 /** Whether the oracle venv (npm run oracle:setup) and the bridge script are in place. */
 export function oracleAvailable(): boolean {
   return existsSync(VENV_PYTHON) && existsSync(join(VENV_DIR, '.ovir-oracle-stamp')) && existsSync(BRIDGE_SCRIPT);
+}
+
+/**
+ * A limit of this harness (the bridge or onnxruntime-node cannot hand a tensor to an engine, an
+ * input cannot be matched to a port): never an engine's verdict. Suites record it as `unjudged`.
+ */
+export class HarnessLimit extends Error {
+  constructor(message: string) {
+    super(message.startsWith('HarnessLimit: ') ? message : `HarnessLimit: ${message}`);
+    this.name = 'HarnessLimit';
+  }
+}
+
+/** An answer of an engine behind the bridge (it raised): a real verdict, unlike a bridge crash or timeout. */
+export class EngineError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EngineError';
+  }
+}
+
+/** Whether an error is a harness limit (from this process or reported by the bridge). */
+export function isHarnessLimit(e: unknown): boolean {
+  return e instanceof HarnessLimit || (e instanceof Error && /^HarnessLimit: /.test(e.message));
 }
 
 interface WireTensor {
@@ -142,7 +179,7 @@ export class Oracle {
     return o;
   }
 
-  /** Runs IR on OpenVINO CPU (f32, accuracy mode). Inputs by tensor name or `#<index>`. */
+  /** Runs IR on OpenVINO CPU (f32, accuracy mode). Inputs by tensor name, `#<index>`, else by position (one tensor per input). */
   async runIr(xmlPath: string, inputs: Record<string, OracleTensor>): Promise<Record<string, OracleTensor>> {
     const wire: Record<string, WireTensor> = {};
     for (const [k, v] of Object.entries(inputs)) wire[k] = toWire(v);
@@ -150,14 +187,19 @@ export class Oracle {
     return outputsRecord(r.outputs);
   }
 
-  /** openvino.convert_model + save_model(compress_to_fp16=False): writes outXml and its .bin. */
-  async ovc(onnxPath: string, outXml: string): Promise<void> {
-    await this.request('ovc', { onnx: resolve(onnxPath), out_xml: resolve(outXml) });
+  /** openvino.convert_model + save_model(compress_to_fp16=False): writes outXml and its .bin; `inputShapes` fixes inputs as `ovc --input` does. */
+  async ovc(onnxPath: string, outXml: string, inputShapes?: Record<string, number[]>): Promise<void> {
+    await this.request('ovc', { onnx: resolve(onnxPath), out_xml: resolve(outXml), ...(inputShapes ? { input_shapes: inputShapes } : {}) });
   }
 
   /** Element types and partial shapes of an IR's inputs and outputs as OpenVINO reads them. */
   async partialShapes(xmlPath: string): Promise<OraclePartialShapes> {
     return (await this.request('partial_shapes', { xml: resolve(xmlPath) })) as OraclePartialShapes;
+  }
+
+  /** Element type and partial shape of every output port of every op as OpenVINO reads the IR, bodies included (path `If_3/then_body/`). */
+  async portShapes(xmlPath: string): Promise<{ ports: OracleOpPort[] }> {
+    return (await this.request('port_shapes', { xml: resolve(xmlPath) })) as { ports: OracleOpPort[] };
   }
 
   /** onnx.shape_inference.infer_shapes(data_prop=True): graph inputs, value_info and outputs. */
@@ -170,7 +212,7 @@ export class Oracle {
     return (await this.request('onnx_check', { onnx: resolve(onnxPath) })) as { ok: boolean; error?: string };
   }
 
-  /** Python onnxruntime (CPU), a second opinion to onnxruntime-node. Inputs by name or `#<index>`. */
+  /** Python onnxruntime (CPU), a second opinion to onnxruntime-node. Inputs by name, `#<index>`, else by position. */
   async runOrt(onnxPath: string, inputs: Record<string, OracleTensor>): Promise<Record<string, OracleTensor>> {
     const wire: Record<string, WireTensor> = {};
     for (const [k, v] of Object.entries(inputs)) wire[k] = toWire(v);
@@ -178,19 +220,30 @@ export class Oracle {
     return outputsRecord(r.outputs);
   }
 
+  /** onnx's reference evaluator (onnx.reference): expected values independent of both engines. */
+  async runOnnxReference(onnxPath: string, inputs: Record<string, OracleTensor>): Promise<Record<string, OracleTensor>> {
+    const wire: Record<string, WireTensor> = {};
+    for (const [k, v] of Object.entries(inputs)) wire[k] = toWire(v);
+    const r = (await this.request('run_onnx_reference', { onnx: resolve(onnxPath), inputs: wire })) as { outputs: WireOutput[] };
+    return outputsRecord(r.outputs);
+  }
+
   /**
    * ovc through a cache (.oracle/cache/<sha256 of model + OpenVINO version>/model.xml): returns the
-   * cached IR path, or rejects with ovc's message (failures are cached too).
+   * cached IR path, or rejects with ovc's message. Only real verdicts of ovc are cached (an IR, or
+   * ovc's own clean failure); a bridge crash, a timeout or a harness limit is not, so the next run
+   * asks ovc again.
    */
-  async ovcCached(onnxPath: string): Promise<string> {
+  async ovcCached(onnxPath: string, inputShapes?: Record<string, number[]>): Promise<string> {
     const h = createHash('sha256');
     h.update(readFileSync(onnxPath));
     h.update(`\0openvino ${this.versions.openvino}`);
+    if (inputShapes) h.update(`\0input ${JSON.stringify(Object.entries(inputShapes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))}`);
     const dir = join(ORACLE_CACHE_DIR, h.digest('hex').slice(0, 32));
     const xml = join(dir, 'model.xml');
     const failed = join(dir, 'ovc-error.txt');
     if (existsSync(join(dir, 'done'))) {
-      if (existsSync(failed)) throw new Error(readFileSync(failed, 'utf8'));
+      if (existsSync(failed)) throw new EngineError(readFileSync(failed, 'utf8'));
       return xml;
     }
     const tmp = `${dir}.tmp-${process.pid}-${this.nextId}`;
@@ -198,10 +251,10 @@ export class Oracle {
     mkdirSync(tmp, { recursive: true });
     let error: string | null = null;
     try {
-      await this.ovc(onnxPath, join(tmp, 'model.xml'));
+      await this.ovc(onnxPath, join(tmp, 'model.xml'), inputShapes);
     } catch (e) {
-      error = e instanceof Error ? e.message : String(e);
-      if (/^oracle request .* timed out/.test(error)) { rmSync(tmp, { recursive: true, force: true }); throw e; }
+      if (!(e instanceof EngineError)) { rmSync(tmp, { recursive: true, force: true }); throw e; }
+      error = e.message;
       writeFileSync(join(tmp, 'ovc-error.txt'), error);
     }
     writeFileSync(join(tmp, 'done'), '');
@@ -211,7 +264,7 @@ export class Oracle {
     } catch {
       rmSync(tmp, { recursive: true, force: true }); // another process cached it first
     }
-    if (error !== null) throw new Error(error);
+    if (error !== null) throw new EngineError(error);
     return xml;
   }
 
@@ -272,7 +325,7 @@ export class Oracle {
     if (!pend) return;
     this.pending.delete(msg.id);
     clearTimeout(pend.timer);
-    if (msg.error !== undefined) pend.reject(new Error(msg.error));
+    if (msg.error !== undefined) pend.reject(/^HarnessLimit: /.test(msg.error) ? new HarnessLimit(msg.error) : new EngineError(msg.error));
     else pend.resolve(msg.result);
   }
 

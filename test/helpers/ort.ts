@@ -3,7 +3,7 @@
  * Element types travel under OpenVINO names (f32, i64, boolean…) as everywhere in the harness.
  */
 import ort from 'onnxruntime-node';
-import type { OracleTensor } from './oracle.js';
+import { HarnessLimit, type OracleTensor } from './oracle.js';
 
 type OrtType = ort.Tensor.Type;
 
@@ -34,7 +34,7 @@ function aligned(data: Uint8Array): ArrayBuffer {
 
 export function toOrtTensor(t: OracleTensor): ort.Tensor {
   const type = TO_ORT[t.dtype];
-  if (!type) throw new Error(`onnxruntime-node has no tensor type for ${t.dtype}`);
+  if (!type) throw new HarnessLimit(`onnxruntime-node has no tensor type for ${t.dtype}`);
   const dims = [...t.shape];
   if (type === 'string') {
     const dec = new TextDecoder();
@@ -59,7 +59,7 @@ export function toOrtTensor(t: OracleTensor): ort.Tensor {
 
 export function fromOrtTensor(t: ort.Tensor): OracleTensor {
   const dtype = FROM_ORT[t.type];
-  if (!dtype) throw new Error(`onnxruntime-node output type ${t.type} has no element type name`);
+  if (!dtype) throw new HarnessLimit(`onnxruntime-node output type ${t.type} has no element type name`);
   const shape = t.dims.map(Number);
   if (t.type === 'string') {
     const enc = new TextEncoder();
@@ -90,9 +90,11 @@ export async function runOrt(
     : await ort.InferenceSession.create(model, sessionOptions);
   try {
     const feeds: Record<string, ort.Tensor> = {};
+    const given = Object.values(inputs);
     session.inputNames.forEach((name, i) => {
-      const t = inputs[name] ?? inputs[`#${i}`];
-      if (!t) throw new Error(`no input given for ${name}`);
+      // by name, by `#i`, else by position when there is one tensor per input (names may differ)
+      const t = inputs[name] ?? inputs[`#${i}`] ?? (given.length === session.inputNames.length ? given[i] : undefined);
+      if (!t) throw new HarnessLimit(`no input given for ${name}: ${given.length} tensors for ${session.inputNames.length} inputs`);
       feeds[name] = toOrtTensor(t);
     });
     const results = await session.run(feeds);

@@ -5,6 +5,7 @@ import type { Graph } from '../../src/graph/graph.js';
 import type { Node } from '../../src/graph/node.js';
 import type { Value } from '../../src/graph/value.js';
 import { tensorType } from '../../src/graph/types.js';
+import { inferTypes } from '../../src/shape/infer.js';
 import type { IfMergePolicy } from '../../src/shape/rule.js';
 import { B, codes, elemOf, errors, iv, s, shapeOf } from './build.js';
 
@@ -109,19 +110,38 @@ describe('If bodies', () => {
     expect(shapeOf(r, body.graph.nodes[0]!.outputs[0]!)).toEqual([7, 2]);
   });
 
-  it('a declared type that contradicts the inferred one is reported with the value and its path', () => {
+  it('a wrong declaration of an intermediate value is a hint: a warning with the value and its path, inference trusted', () => {
     const b = new B('onnx');
     const { node } = ifOf(b, b.input('c', 'boolean', []), b.input('x', 'f32', [2, 3]), b.input('z', 'f32', [2, 3]));
     const inner = node.bodies.get('else_branch')!.graph.nodes[0]!.outputs[0]!;
     inner.type = tensorType('f32', [4, 3]);
     node.outputs[0]!.type = tensorType('f32', [2, 3]);
     const r = b.infer();
-    const d = r.diagnostics.filter((x) => x.code === 'SHAPE_DECLARED_CONTRADICTS');
+    expect(r.diagnostics.filter((x) => x.code === 'SHAPE_DECLARED_CONTRADICTS')).toEqual([]);
+    const d = r.diagnostics.filter((x) => x.code === 'SHAPE_DECLARED_HINT');
     expect(d).toHaveLength(1);
+    expect(d[0]!.severity).toBe('warning');
     expect(d[0]!.where).toBe('main/If_1/else/Pass');
     expect(d[0]!.message).toContain('dim 0: [4] vs [2]');
     // inference trusts its own result, not the declaration
     expect(shapeOf(r, inner)).toEqual([2, 3]);
+  });
+
+  it('under strict, the same declaration is an error (SHAPE_DECLARED_CONTRADICTS)', () => {
+    const b = new B('onnx');
+    const { node } = ifOf(b, b.input('c', 'boolean', []), b.input('x', 'f32', [2, 3]), b.input('z', 'f32', [2, 3]));
+    node.bodies.get('else_branch')!.graph.nodes[0]!.outputs[0]!.type = tensorType('f32', [4, 3]);
+    const d = inferTypes(b.model, { strict: true }).diagnostics.filter((x) => x.code === 'SHAPE_DECLARED_CONTRADICTS');
+    expect(d.map((x) => [x.severity, x.where])).toEqual([['error', 'main/If_1/else/Pass']]);
+  });
+
+  it('a wrong declaration of a main-graph output stays an error without strict', () => {
+    const b = new B('onnx');
+    const { out } = ifOf(b, b.input('c', 'boolean', []), b.input('x', 'f32', [2, 3]), b.input('z', 'f32', [2, 3]));
+    b.g.outputs.push(out);
+    out.type = tensorType('f32', [5]);
+    const d = b.infer().diagnostics.filter((x) => x.code === 'SHAPE_DECLARED_CONTRADICTS');
+    expect(d.map((x) => [x.severity, x.where])).toEqual([['error', 'main/If_1']]);
   });
 
   it('ONNX keeps no declared If output shape that the branches contradict ([2,3] declared, [2,3] | [4,3] inferred)', () => {

@@ -16,12 +16,14 @@ import { ovGeneratorRules } from './ov/generator.js';
 import { ovNnRules } from './ov/nn.js';
 import { ovSequenceRules } from './ov/sequence.js';
 import { ovReduceRules } from './ov/reduce.js';
+import { ovTensorExtraRules } from './ov/tensor-extra.js';
 
 /** Every shape rule, both dialects. */
 export const ALL_RULES: readonly Rule[] = [
   ...onnxElementwiseRules, ...onnxTensorRules, ...onnxReduceRules, ...onnxMathRules, ...onnxNnRules, ...onnxGeneratorRules, ...onnxLoopRules, ...onnxMoreRules,
   ...ovElementwiseRules, ...ovMovementRules, ...ovReduceRules, ...ovNnRules, ...ovSequenceRules, ...ovGeneratorRules,
   ...controlFlowRules, ...einsumRules,
+  ...ovTensorExtraRules,
 ];
 
 let cached: Registry | undefined;

@@ -1,0 +1,37 @@
+import { defaultConvertRegistry } from '../convert/registry.js';
+import type { Node } from '../graph/node.js';
+
+/**
+ * Which nodes of the two forms are "the same op, one to one": same dialect, same op (and domain);
+ * across dialects, an entry of the mapping tables that converts the one into the other node for
+ * node, inputs in order (an entry without `toIr`/`toOnnx` escape hatches: those reorder, split or
+ * decompose). Anything else is a decomposition, not guessed at.
+ */
+let plain: Set<string> | undefined;
+function plainPairs(): Set<string> {
+  if (plain) return plain;
+  plain = new Set();
+  for (const e of defaultConvertRegistry().entries) {
+    if (e.toIr || e.toOnnx) continue;
+    plain.add(`${e.onnx.domain ?? ''}:${e.onnx.op}|${e.ir.op.toLowerCase()}`);
+  }
+  return plain;
+}
+
+const onnxKey = (n: Node): string => `${n.domain === 'ai.onnx' ? '' : n.domain}:${n.op}`;
+
+export function sameOp(a: Node, b: Node): boolean {
+  if (a.dialect === b.dialect) return a.op.toLowerCase() === b.op.toLowerCase() && (a.dialect === 'ov' || onnxKey(a) === onnxKey(b));
+  const [o, i] = a.dialect === 'onnx' ? [a, b] : [b, a];
+  return plainPairs().has(`${onnxKey(o)}|${i.op.toLowerCase()}`);
+}
+
+/** Ops whose two inputs may be swapped without changing the result (ONNX and IR spellings). */
+const COMMUTATIVE = new Set([
+  'add', 'mul', 'multiply', 'max', 'maximum', 'min', 'minimum', 'sum', 'mean', 'equal', 'notequal',
+  'and', 'or', 'xor', 'logicaland', 'logicalor', 'logicalxor', 'bitwiseand', 'bitwiseor', 'bitwisexor',
+]);
+
+export function isCommutative(n: Node): boolean {
+  return COMMUTATIVE.has(n.op.toLowerCase());
+}

@@ -1,0 +1,128 @@
+import type { ElementTypeName } from '../graph/element-type.js';
+import type { Tensor } from '../graph/tensor.js';
+import { readFloats, readIntegers } from '../graph/tensor.js';
+import type { Value } from '../graph/value.js';
+
+/**
+ * Constant payloads, compared within the precision the target keeps.
+ *
+ * A value's payload is its constant (initializer, IR Const), an ONNX `Constant` node's `value`,
+ * or — looking through one conversion, as fp16 compression writes it (`Const f16 → Convert f32`) —
+ * the converted constant, whose precision is then the source's (f16). Two payloads are compared
+ * when they hold as many elements and their dims agree once 1-dims are dropped (`[4]` ~ `[1,4]`);
+ * otherwise they are not compared (a reshaped or transposed weight is not guessed at).
+ *
+ * Per element: NaN only equals NaN; a finite number never equals an infinity (a constant out of
+ * f16 range that became inf is a corruption, not rounding); otherwise both are rounded to the
+ * coarser of the two kept precisions (f16, bf16, f32, f64) and must be equal. Integers and
+ * booleans must be equal exactly.
+ */
+export interface Payload { tensor: Tensor; kept: ElementTypeName }
+
+const FLOAT_BITS: Partial<Record<ElementTypeName, [mantissa: number, minExp: number, max: number]>> = {
+  f16: [10, -14, 65504],
+  bf16: [7, -126, 3.3895313892515355e38],
+  f32: [23, -126, 3.4028234663852886e38],
+};
+const RANK: Partial<Record<ElementTypeName, number>> = { bf16: 0, f16: 1, f32: 2, f64: 3 };
+
+export function payloadOf(v: Value): Payload | undefined {
+  if (v.constant) return { tensor: v.constant, kept: v.constant.elem };
+  const p = v.producer;
+  if (!p) return undefined;
+  if (p.dialect === 'onnx' && p.op === 'Constant' && p.domain === '') {
+    const a = p.attrs.get('value');
+    return a?.type === 'tensor' ? { tensor: a.value, kept: a.value.elem } : undefined;
+  }
+  const isConvert = p.dialect === 'ov' ? p.op === 'Convert' : p.op === 'Cast' && p.domain === '';
+  const src = isConvert ? p.inputs[0]?.constant : undefined;
+  if (src && isFloat(src.elem)) return { tensor: src, kept: src.elem };
+  return undefined;
+}
+
+const isFloat = (e: ElementTypeName): boolean => e in RANK;
+
+/** Rounds to a binary float format with `mant` fraction bits (ties to even); beyond `max`: ±inf. */
+export function roundTo(x: number, elem: ElementTypeName): number {
+  const f = FLOAT_BITS[elem];
+  if (!f || !Number.isFinite(x) || x === 0) return x;
+  const [mant, minExp, max] = f;
+  const a = Math.abs(x);
+  let e = Math.floor(Math.log2(a));
+  if (2 ** e > a) e--;
+  else if (2 ** (e + 1) <= a) e++;
+  if (e < minExp) e = minExp;
+  const q = 2 ** (e - mant);
+  const y = a / q;
+  let n = Math.floor(y);
+  const d = y - n;
+  if (d > 0.5 || (d === 0.5 && n % 2 === 1)) n++;
+  const r = n * q;
+  // IEEE: a value at or past max + half an ulp of max rounds to infinity.
+  const out = r > max ? Infinity : r;
+  return x < 0 ? -out : out;
+}
+
+const squeeze = (dims: readonly number[]): string => dims.filter((d) => d !== 1).join(',');
+
+function readNumbers(t: Tensor): number[] | bigint[] | undefined {
+  if (t.elem === 'f32' || t.elem === 'f64') return readFloats(t);
+  if (t.elem === 'f16' || t.elem === 'bf16') {
+    const v = new DataView(t.data.buffer, t.data.byteOffset, t.data.byteLength);
+    const n = t.data.byteLength / 2;
+    const out: number[] = new Array(n);
+    for (let i = 0; i < n; i++) out[i] = t.elem === 'f16' ? halfToNumber(v.getUint16(i * 2, true)) : bf16ToNumber(v.getUint16(i * 2, true));
+    return out;
+  }
+  try { return readIntegers(t); } catch { return undefined; }
+}
+
+function halfToNumber(h: number): number {
+  const s = h & 0x8000 ? -1 : 1;
+  const e = (h >> 10) & 0x1f;
+  const m = h & 0x3ff;
+  if (e === 0) return s * m * 2 ** -24;
+  if (e === 31) return m ? NaN : s * Infinity;
+  return s * (1 + m / 1024) * 2 ** (e - 15);
+}
+
+function bf16ToNumber(h: number): number {
+  const b = new DataView(new ArrayBuffer(4));
+  b.setUint32(0, h << 16, true);
+  return b.getFloat32(0, true);
+}
+
+/**
+ * Compares two payloads; undefined when they are not comparable (other element counts or dims,
+ * strings, sub-byte types), else the list of differences (empty: equal within precision).
+ */
+export function comparePayloads(a: Payload, b: Payload): string | null | undefined {
+  if (squeeze(a.tensor.dims) !== squeeze(b.tensor.dims)) return undefined;
+  const xa = readNumbers(a.tensor);
+  const xb = readNumbers(b.tensor);
+  if (!xa || !xb || xa.length !== xb.length) return undefined;
+  const ra = RANK[a.kept];
+  const rb = RANK[b.kept];
+  const kept = ra === undefined ? b.kept : rb === undefined ? a.kept : ra <= rb ? a.kept : b.kept;
+  let bad = 0;
+  let first = '';
+  for (let i = 0; i < xa.length; i++) {
+    const pi = xa[i]!;
+    const qi = xb[i]!;
+    if (typeof pi === 'bigint' && typeof qi === 'bigint') {
+      if (pi === qi) continue;
+      if (bad++ === 0) first = `element ${i}: ${pi} vs ${qi}`;
+      continue;
+    }
+    const p = Number(pi);
+    const q = Number(qi);
+    if (Number.isNaN(p) || Number.isNaN(q)) {
+      if (Number.isNaN(p) && Number.isNaN(q)) continue;
+    } else if (Number.isFinite(p) !== Number.isFinite(q)) {
+      /* a finite number against an infinity: never equal */
+    } else if (p === q || roundTo(p, kept) === roundTo(q, kept)) continue;
+    if (bad++ === 0) first = `element ${i}: ${String(p)} vs ${String(q)}`;
+  }
+  if (bad === 0) return null;
+  return `${bad} of ${xa.length} elements differ beyond ${kept} precision (${first})`;
+}

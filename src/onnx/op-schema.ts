@@ -1,0 +1,65 @@
+import type { ElementTypeName } from '../graph/element-type.js';
+import type { OnnxFormalParam, OnnxSchemaRow } from './op-schema-types.js';
+import { ONNX_SCHEMA_ROWS } from './schemas.data.js';
+
+export type { OnnxFormalParam, OnnxSchemaRow } from './op-schema-types.js';
+
+/**
+ * The ai.onnx operator schemas (generated data, scripts/gen-onnx-schemas.py): which version of an
+ * op an opset holds, its attributes, inputs and the element types each input takes. IR → ONNX
+ * uses it to pick forms the target opset has and to insert Casts; `validateOnnxModel` checks every
+ * model ovir writes against it.
+ */
+const byOp = new Map<string, OnnxSchemaRow[]>();
+for (const r of ONNX_SCHEMA_ROWS) {
+  const list = byOp.get(r.op) ?? [];
+  list.push(r);
+  byOp.set(r.op, list);
+}
+
+/** The schema of ai.onnx `op` in effect at `opset` (the newest row with since ≤ opset), or null. */
+export function onnxSchema(op: string, opset: number): OnnxSchemaRow | null {
+  const list = byOp.get(op);
+  if (!list) return null;
+  let found: OnnxSchemaRow | null = null;
+  for (const r of list) if (r.since <= opset) found = r;
+  return found;
+}
+
+/** The first opset in [`from`, `max`] whose version of `op` satisfies `ok`, or null. */
+export function firstOpsetWhere(op: string, from: number, ok: (s: OnnxSchemaRow) => boolean, max = 25): number | null {
+  const list = byOp.get(op) ?? [];
+  for (let k = 0; k < list.length; k++) {
+    const r = list[k]!;
+    const until = (list[k + 1]?.since ?? Infinity) - 1;
+    const at = Math.max(r.since, from);
+    if (at <= until && at <= max && ok(r)) return at;
+  }
+  return null;
+}
+
+/** The formal parameter that input `i` of a node falls on (a variadic last one covers the rest). */
+export function formalInput(s: OnnxSchemaRow, i: number): OnnxFormalParam | null {
+  if (i < s.inputs.length) return s.inputs[i]!;
+  const last = s.inputs[s.inputs.length - 1];
+  return last?.option === 'variadic' ? last : null;
+}
+
+/** The formal parameter that output `i` falls on. */
+export function formalOutput(s: OnnxSchemaRow, i: number): OnnxFormalParam | null {
+  if (i < s.outputs.length) return s.outputs[i]!;
+  const last = s.outputs[s.outputs.length - 1];
+  return last?.option === 'variadic' ? last : null;
+}
+
+/** Tensor element types a formal parameter accepts (a fixed type or its constraint's list). */
+export function allowedElems(s: OnnxSchemaRow, p: OnnxFormalParam): readonly string[] {
+  return s.types[p.type] ?? [p.type];
+}
+
+/** Whether input `i` of `op` at `opset` takes tensors of `elem` (true when the schema does not say). */
+export function onnxInputTakes(op: string, opset: number, i: number, elem: ElementTypeName): boolean {
+  const s = onnxSchema(op, opset);
+  const p = s && formalInput(s, i);
+  return !p || allowedElems(s, p).includes(elem);
+}

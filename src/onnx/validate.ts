@@ -1,0 +1,81 @@
+import type { Diagnostic } from '../diag/diagnostic.js';
+import { Diagnostics } from '../diag/diagnostic.js';
+import { allGraphs } from '../graph/graph.js';
+import type { Model } from '../graph/model.js';
+import type { Node } from '../graph/node.js';
+import { captureStart } from './encode.js';
+import { allowedElems, firstOpsetWhere, formalInput, formalOutput, onnxSchema, type OnnxFormalParam, type OnnxSchemaRow } from './op-schema.js';
+
+/**
+ * Checks every ai.onnx node of an ONNX model against the operator schema of the model's opset:
+ * the op exists there, every attribute and the number of inputs are ones that version has, and
+ * each input/output whose element type is known is one its type constraint allows (with one
+ * binding per constraint). Run on every model ovir converts to ONNX before anything is written,
+ * so a form the opset lacks (Reshape `allowzero` before 14) is an error, never a file onnxruntime
+ * refuses. Linear in nodes; other domains are not checked.
+ */
+export function validateOnnxModel(model: Model): Diagnostic[] {
+  const diags = new Diagnostics();
+  const opset = model.onnx?.opsetImports.get('') ?? model.onnx?.opsetImports.get('ai.onnx');
+  if (opset === undefined) return [];
+  for (const g of allGraphs(model.graph)) {
+    for (const n of g.nodes) {
+      if (n.dialect !== 'onnx' || (n.domain !== '' && n.domain !== 'ai.onnx')) continue;
+      checkNode(n, opset, diags);
+    }
+  }
+  return diags.list;
+}
+
+function checkNode(n: Node, opset: number, diags: Diagnostics): void {
+  const report = (detail: string, hint?: string): void => {
+    diags.add('ONNX_INVALID_AT_OPSET', n.path, { op: n.op, detail, opset, ...(hint ? { hint } : {}) });
+  };
+  const s = onnxSchema(n.op, opset);
+  if (!s) {
+    const from = firstOpsetWhere(n.op, opset + 1, () => true);
+    report('the op does not exist', from !== null ? `it exists from opset ${from}` : undefined);
+    return;
+  }
+  for (const name of n.attrs.keys()) {
+    if (name in s.attrs) continue;
+    const from = firstOpsetWhere(n.op, opset + 1, (r) => name in r.attrs);
+    report(`attribute '${name}' does not exist`, from !== null ? `it exists from opset ${from}` : undefined);
+  }
+  let count = captureStart(n);
+  while (count > 0 && n.inputs[count - 1] === null) count--;
+  if (count < s.minInputs || (s.maxInputs >= 0 && count > s.maxInputs)) {
+    const from = firstOpsetWhere(n.op, opset + 1, (r) => count >= r.minInputs && (r.maxInputs < 0 || count <= r.maxInputs));
+    const range = s.maxInputs < 0 ? `at least ${s.minInputs}` : s.minInputs === s.maxInputs ? `${s.minInputs}` : `${s.minInputs} to ${s.maxInputs}`;
+    report(`${count} inputs where the op takes ${range}`, from !== null ? `opset ${from} takes ${count}` : undefined);
+  }
+  checkTypes(n, s, opset, count, report);
+}
+
+function checkTypes(n: Node, s: OnnxSchemaRow, opset: number, count: number, report: (detail: string, hint?: string) => void): void {
+  const bound = new Map<string, string>();
+  const check = (what: 'input' | 'output', index: number, elem: string, param: OnnxFormalParam | null): void => {
+    if (!param) return;
+    const allowed = allowedElems(s, param);
+    if (!allowed.includes(elem)) {
+      const from = firstOpsetWhere(n.op, opset + 1, (r) => {
+        const p = what === 'input' ? formalInput(r, index) : formalOutput(r, index);
+        return !!p && allowedElems(r, p).includes(elem);
+      });
+      report(`${what} ${index} has element type ${elem}, which the op does not take (it takes ${allowed.join(', ')})`, from !== null ? `opset ${from} takes it` : undefined);
+      return;
+    }
+    if (!(param.type in s.types) || param.heterogeneous) return;
+    const prev = bound.get(param.type);
+    if (prev === undefined) bound.set(param.type, elem);
+    else if (prev !== elem) report(`${what} ${index} is ${elem} where type ${param.type} is already ${prev}`);
+  };
+  for (let i = 0; i < count; i++) {
+    const t = n.inputs[i]?.type;
+    if (t?.kind === 'tensor' && t.elem !== 'dynamic') check('input', i, t.elem, formalInput(s, i));
+  }
+  n.outputs.forEach((o, i) => {
+    const t = o.type;
+    if (t?.kind === 'tensor' && t.elem !== 'dynamic') check('output', i, t.elem, formalOutput(s, i));
+  });
+}

@@ -1,0 +1,18 @@
+import { ovAutoBroadcast } from '../../broadcast.js';
+import { out, type InferFn, type Rule } from '../../rule.js';
+import { broadcastOr, family, intAttr, strAttr } from '../common.js';
+import { mergeElem } from './elementwise.js';
+
+/**
+ * OpenVINO ops of the tensor / indexing / detection / generator families that the other rule
+ * files do not cover, each after the op's shape_infer: BitwiseLeftShift-15 / BitwiseRightShift-15
+ * (binary elementwise with auto_broadcast).
+ */
+const shift: InferFn = (c) => {
+  const elem = mergeElem(c, c.elem(0), c.elem(1));
+  return [out(elem, broadcastOr(c, ovAutoBroadcast(strAttr(c, 'auto_broadcast', 'numpy'), c.shape(0), c.shape(1), intAttr(c, 'axis', -1))))];
+};
+
+export const ovTensorExtraRules: Rule[] = [
+  ...family('ov', ['BitwiseLeftShift', 'BitwiseRightShift'], 15, shift),
+];
