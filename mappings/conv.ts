@@ -1,8 +1,8 @@
 import { A, type Attr } from '../src/graph/attr.js';
-import { attrBool, attrFloat, attrInt, attrInts, attrString } from '../src/graph/attr-read.js';
+import { attrFloat, attrInt, attrInts } from '../src/graph/attr-read.js';
 import { makeTensor } from '../src/graph/tensor.js';
 import type { Value } from '../src/graph/value.js';
-import { i64Const, onnxInts } from './helpers.js';
+import { i64Const } from './helpers.js';
 import type { ConvertContext, OpMapping } from './spec.js';
 
 /**
@@ -17,15 +17,14 @@ const AUTO_PAD: ReadonlyArray<readonly [string, string]> = [['NOTSET', 'explicit
 function spatialToIr(c: ConvertContext, spatial: number, withDilations: boolean): Record<string, string> | null {
   const ones = new Array<bigint>(spatial).fill(1n);
   const zeros = new Array<bigint>(spatial).fill(0n);
-  const strides = onnxInts(c, 'strides') ?? ones;
-  const dilations = onnxInts(c, 'dilations') ?? ones;
-  const pads = onnxInts(c, 'pads') ?? [...zeros, ...zeros];
+  const strides = c.attr.ints('strides') ?? ones;
+  const dilations = c.attr.ints('dilations') ?? ones;
+  const pads = c.attr.ints('pads') ?? [...zeros, ...zeros];
   if (pads.length !== 2 * spatial || strides.length !== spatial || dilations.length !== spatial) {
     c.error(`strides/dilations/pads do not match ${spatial} spatial dims`);
     return null;
   }
-  const autoPad = c.node.attrs.get('auto_pad');
-  const ap = autoPad?.type === 'string' ? autoPad.value : 'NOTSET';
+  const ap = c.attr.string('auto_pad', 'NOTSET');
   const m = AUTO_PAD.find(([o]) => o === ap);
   if (!m) { c.unsupportedAttr('auto_pad', ap); return null; }
   const out: Record<string, string> = {
@@ -40,11 +39,11 @@ function spatialToIr(c: ConvertContext, spatial: number, withDilations: boolean)
 
 /** IR spatial attributes → ONNX (defaults left out). */
 function spatialToOnnx(c: ConvertContext, withDilations: boolean): Record<string, Attr> | null {
-  const strides = attrInts(c.node, 'strides') ?? [];
-  const pb = attrInts(c.node, 'pads_begin') ?? [];
-  const pe = attrInts(c.node, 'pads_end') ?? [];
-  const dil = attrInts(c.node, 'dilations') ?? [];
-  const ap = (attrString(c.node, 'auto_pad') ?? 'explicit').trim().toLowerCase();
+  const strides = c.attr.ints('strides') ?? [];
+  const pb = c.attr.ints('pads_begin') ?? [];
+  const pe = c.attr.ints('pads_end') ?? [];
+  const dil = c.attr.ints('dilations') ?? [];
+  const ap = c.attr.string('auto_pad', 'explicit').trim().toLowerCase();
   const m = AUTO_PAD.find(([, i]) => i === ap);
   if (!m) { c.unsupportedAttr('auto_pad', ap); return null; }
   const out: Record<string, Attr> = {};
@@ -69,8 +68,7 @@ function convToIr(c: ConvertContext): void {
   const spatial = wr - 2;
   const attrs = spatialToIr(c, spatial, true);
   if (!attrs) return;
-  const g = c.node.attrs.get('group');
-  const group = g?.type === 'int' ? g.value : 1n;
+  const group = c.attr.int('group', 1n);
   let w = c.input(1)!;
   let op = 'Convolution';
   if (group !== 1n) {
@@ -108,16 +106,15 @@ function convToOnnx(c: ConvertContext, grouped: boolean): void {
 
 /** Pools: kernel_shape ↔ kernel; ceil_mode ↔ rounding_type. */
 function poolToIr(c: ConvertContext, op: 'MaxPool' | 'AvgPool'): void {
-  const kernel = onnxInts(c, 'kernel_shape');
+  const kernel = c.attr.ints('kernel_shape');
   if (!kernel) { c.error('kernel_shape is required'); return; }
   const attrs = spatialToIr(c, kernel.length, op === 'MaxPool');
   if (!attrs) return;
-  const ceil = c.node.attrs.get('ceil_mode');
   attrs['kernel'] = kernel.join(',');
-  attrs['rounding_type'] = ceil?.type === 'int' && ceil.value !== 0n ? 'ceil' : 'floor';
+  attrs['rounding_type'] = c.attr.int('ceil_mode', 0n) !== 0n ? 'ceil' : 'floor';
   if (op === 'MaxPool') {
-    const so = c.node.attrs.get('storage_order');
-    if (so?.type === 'int' && so.value !== 0n) { c.unsupportedAttr('storage_order', String(so.value), 'only row-major'); return; }
+    const so = c.attr.int('storage_order', 0n);
+    if (so !== 0n) { c.unsupportedAttr('storage_order', String(so), 'only row-major'); return; }
     attrs['index_element_type'] = 'i64';
     attrs['axis'] = '0';
     // Indices: ONNX flattens N, C and the spatial dims row-major = IR axis 0.
@@ -126,11 +123,10 @@ function poolToIr(c: ConvertContext, op: 'MaxPool' | 'AvgPool'): void {
     if (c.node.outputs.length > 1) c.output(1, outs[1]!);
   } else {
     // AveragePool-19 dilations: IR AvgPool-16 has them, AvgPool-1 does not.
-    const dil = onnxInts(c, 'dilations');
+    const dil = c.attr.ints('dilations');
     const dilated = !!dil?.some((d) => d !== 1n);
     if (dilated) attrs['dilations'] = dil!.join(',');
-    const cip = c.node.attrs.get('count_include_pad');
-    attrs['exclude-pad'] = cip?.type === 'int' && cip.value !== 0n ? 'false' : 'true';
+    attrs['exclude-pad'] = c.attr.int('count_include_pad', 0n) !== 0n ? 'false' : 'true';
     c.output(0, c.emit('AvgPool', [c.input(0)], attrs, 1, dilated ? 'opset16' : 'opset1')[0]!);
   }
 }
@@ -142,12 +138,12 @@ function poolToIr(c: ConvertContext, op: 'MaxPool' | 'AvgPool'): void {
 function lastWindowStartsInside(c: ConvertContext): boolean {
   const t = c.type(0);
   const x = t?.kind === 'tensor' && t.shape ? t.shape.slice(2) : null;
-  const k = attrInts(c.node, 'kernel') ?? [];
+  const k = c.attr.ints('kernel') ?? [];
   if (!x || x.length !== k.length || !x.every((d) => typeof d === 'number')) return false;
-  const s = attrInts(c.node, 'strides') ?? [];
-  const d = attrInts(c.node, 'dilations') ?? [];
-  const pb = attrInts(c.node, 'pads_begin') ?? [];
-  const pe = attrInts(c.node, 'pads_end') ?? [];
+  const s = c.attr.ints('strides') ?? [];
+  const d = c.attr.ints('dilations') ?? [];
+  const pb = c.attr.ints('pads_begin') ?? [];
+  const pe = c.attr.ints('pads_end') ?? [];
   return x.every((dim, i) => {
     const stride = Number(s[i] ?? 1n);
     const span = (Number(k[i]!) - 1) * Number(d[i] ?? 1n) + 1;
@@ -160,8 +156,8 @@ function lastWindowStartsInside(c: ConvertContext): boolean {
 function poolToOnnx(c: ConvertContext, op: 'MaxPool' | 'AveragePool'): void {
   const attrs = spatialToOnnx(c, op === 'MaxPool');
   if (!attrs) return;
-  attrs['kernel_shape'] = A.ints(attrInts(c.node, 'kernel') ?? []);
-  const rt = (attrString(c.node, 'rounding_type') ?? 'floor').trim().toLowerCase();
+  attrs['kernel_shape'] = A.ints(c.attr.ints('kernel') ?? []);
+  const rt = c.attr.string('rounding_type', 'floor').trim().toLowerCase();
   if (rt !== 'floor' && rt !== 'ceil' && rt !== 'ceil_torch') { c.unsupportedAttr('rounding_type', rt); return; }
   if (rt === 'ceil_torch' && c.opset < 22 && !lastWindowStartsInside(c)) {
     c.unsupportedAttr('rounding_type', rt, 'a last window starting in the end padding is dropped, as ONNX ceil_mode does from opset 22 (use --opset 22 or later)');
@@ -177,7 +173,7 @@ function poolToOnnx(c: ConvertContext, op: 'MaxPool' | 'AveragePool'): void {
       return;
     }
     // ONNX Indices flatten N, C and the spatial dims row-major: IR axis 0; other axes differ.
-    const axis = attrInt(c.node, 'axis') ?? 0n;
+    const axis = c.attr.int('axis') ?? 0n;
     if (axis !== 0n) { c.unsupportedAttr('axis', String(axis), 'ONNX MaxPool indices count from the batch dim (axis 0)'); return; }
     if (c.opset < 8) { c.error('MaxPool with an Indices output needs ONNX opset 8 or later'); return; }
     const [y, i64] = c.emit('MaxPool', [c.input(0)], attrs, 2);
@@ -185,12 +181,12 @@ function poolToOnnx(c: ConvertContext, op: 'MaxPool' | 'AveragePool'): void {
     const elem = idx.type?.kind === 'tensor' ? idx.type.elem : 'i64';
     c.output(1, elem === 'i32' ? c.emit('Cast', [i64!], { to: A.int(6) })[0]! : i64!);
   } else {
-    const dil = attrInts(c.node, 'dilations') ?? [];
+    const dil = c.attr.ints('dilations') ?? [];
     if (dil.some((d) => d !== 1n)) {
       if (c.opset < 19) { c.unsupportedAttr('dilations', dil.join(','), 'ONNX AveragePool has dilations from opset 19 (use --opset 19 or later)'); return; }
       attrs['dilations'] = A.ints(dil);
     }
-    if (!(attrBool(c.node, 'exclude-pad') ?? false)) attrs['count_include_pad'] = A.int(1);
+    if (!c.attr.bool('exclude-pad', false)) attrs['count_include_pad'] = A.int(1);
     c.output(0, c.emit('AveragePool', [c.input(0)], attrs)[0]!);
   }
 }
@@ -204,7 +200,7 @@ export const CONV: readonly OpMapping[] = [
   {
     onnx: { op: 'Conv', since: 1 },
     ir: { op: 'Convolution', version: 'opset1' },
-    when: (n) => { const g = n.attrs.get('group'); return !g || (g.type === 'int' && g.value === 1n); },
+    when: (n) => (attrInt(n, 'group') ?? 1n) === 1n,
     handles: { onnx: CONV_ONNX, ir: CONV_IR },
     toIr: convToIr,
     toOnnx: (c) => convToOnnx(c, false),
@@ -213,21 +209,21 @@ export const CONV: readonly OpMapping[] = [
   {
     onnx: { op: 'Conv', since: 1 },
     ir: { op: 'GroupConvolution', version: 'opset1' },
-    when: (n) => { const g = n.attrs.get('group'); return !!g && !(g.type === 'int' && g.value === 1n); },
+    when: (n) => (attrInt(n, 'group') ?? 1n) !== 1n,
     handles: { onnx: CONV_ONNX, ir: CONV_IR },
     toIr: convToIr,
     toOnnx: (c) => convToOnnx(c, true),
   },
   {
     onnx: { op: 'MaxPool', since: 1 },
-    ir: { op: 'MaxPool', version: 'opset8' },
+    ir: { op: 'MaxPool', version: 'opset8', reads: ['opset1'] },
     handles: { onnx: [...POOL_ONNX, 'storage_order'], ir: [...POOL_IR, 'dilations', 'index_element_type', 'axis'] },
     toIr: (c) => poolToIr(c, 'MaxPool'),
     toOnnx: (c) => poolToOnnx(c, 'MaxPool'),
   },
   {
     onnx: { op: 'AveragePool', since: 1 },
-    ir: { op: 'AvgPool', version: 'opset1' },
+    ir: { op: 'AvgPool', version: 'opset1', reads: ['opset14', 'opset16'] },
     handles: { onnx: [...POOL_ONNX, 'count_include_pad'], ir: [...POOL_IR, 'exclude-pad', 'dilations'] },
     toIr: (c) => poolToIr(c, 'AvgPool'),
     toOnnx: (c) => poolToOnnx(c, 'AveragePool'),
@@ -238,14 +234,14 @@ export const CONV: readonly OpMapping[] = [
     ir: { op: 'BatchNormInference', version: 'opset5' },
     handles: { onnx: ['momentum', 'is_test', 'spatial', 'consumed_inputs', 'epsilon'], ir: ['epsilon'] },
     toIr: (c) => {
-      const spatial = attrInt(c.node, 'spatial') ?? 1n;
+      const spatial = c.attr.int('spatial') ?? 1n;
       if (spatial !== 1n) { c.unsupportedAttr('spatial', String(spatial), 'statistics per element are not converted (OpenVINO normalizes per channel)'); return; }
       if (c.node.outputs.length > 1) { c.error('training outputs (running mean/var, saved statistics) are not converted'); return; }
-      c.output(0, c.emit('BatchNormInference', [0, 1, 2, 3, 4].map((i) => c.input(i)), { epsilon: String(attrFloat(c.node, 'epsilon') ?? 1e-5) }, 1, 'opset5')[0]!);
+      c.output(0, c.emit('BatchNormInference', [0, 1, 2, 3, 4].map((i) => c.input(i)), { epsilon: String(c.attr.float('epsilon') ?? 1e-5) }, 1, 'opset5')[0]!);
     },
     toOnnx: (c) => {
       const attrs = new Map<string, Attr>();
-      const e = attrFloat(c.node, 'epsilon');
+      const e = c.attr.float('epsilon');
       if (e !== undefined && Math.fround(e) !== Math.fround(1e-5)) attrs.set('epsilon', A.float(e));
       if (c.opset < 7) attrs.set('is_test', A.int(1));
       c.output(0, c.emit('BatchNormalization', [0, 1, 2, 3, 4].map((i) => c.input(i)), attrs)[0]!);
@@ -258,12 +254,10 @@ export const CONV: readonly OpMapping[] = [
     handles: { onnx: ['momentum', 'training_mode'] },
     attrs: [{ onnx: 'epsilon', ir: 'epsilon', kind: 'float', onnxDefault: 1e-5 }],
     toIr: (c) => {
-      const tm = c.node.attrs.get('training_mode');
-      if (tm?.type === 'int' && tm.value !== 0n) { c.unsupportedAttr('training_mode', '1', 'inference only'); return; }
+      if (c.attr.int('training_mode', 0n) !== 0n) { c.unsupportedAttr('training_mode', '1', 'inference only'); return; }
       if (c.node.outputs.length > 1) { c.error('training outputs (running mean/var) are not converted'); return; }
-      const eps = c.node.attrs.get('epsilon');
-      const e = eps?.type === 'float' ? eps.value : 1e-5;
-      c.output(0, c.emit('BatchNormInference', [0, 1, 2, 3, 4].map((i) => c.input(i)), { epsilon: String(e) })[0]!);
+      // epsilon: by the declarative rule (c.attrs()).
+      c.output(0, c.emitOwn([0, 1, 2, 3, 4].map((i) => c.input(i)), c.attrs())[0]!);
     },
   },
 ];

@@ -1,6 +1,5 @@
 import { attrInt } from '../src/graph/attr-read.js';
 import { tensorFromBool } from '../src/graph/tensor.js';
-import { decomposedOnly } from './generate.js';
 import type { ConvertContext, OpMapping } from './spec.js';
 
 /**
@@ -9,7 +8,7 @@ import type { ConvertContext, OpMapping } from './spec.js';
  * training_mode input that is true or computed) draws random masks and is refused.
  */
 function dropoutToIr(c: ConvertContext): void {
-  if (c.opset < 7 && (attrInt(c.node, 'is_test') ?? 0n) === 0n) {
+  if (c.opset < 7 && (c.attr.int('is_test') ?? 0n) === 0n) {
     c.unsupportedAttr('is_test', '0', 'training-mode Dropout draws a random mask; only inference (is_test = 1) converts');
     return;
   }
@@ -30,10 +29,10 @@ function dropoutToIr(c: ConvertContext): void {
 export const DROPOUT: readonly OpMapping[] = [
   {
     onnx: { op: 'Dropout', since: 1 },
-    ir: { op: 'Dropout', version: 'decomposed' },
+    ir: null,
+    decomposes: ['ShapeOf', 'Broadcast'],
     handles: { onnx: ['ratio', 'seed', 'is_test', 'consumed_inputs'] },
     note: 'inference: the identity; the mask (when read) all true',
     toIr: dropoutToIr,
-    toOnnx: decomposedOnly,
   },
 ];

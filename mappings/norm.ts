@@ -1,7 +1,6 @@
 import { A, type Attr } from '../src/graph/attr.js';
-import { attrBool, attrFloat, attrInt, attrInts, attrString } from '../src/graph/attr-read.js';
 import type { Value } from '../src/graph/value.js';
-import { decomposedOnly, scalarLike, scalarOf } from './generate.js';
+import { scalarLike, scalarOf } from './generate.js';
 import { i64Const, i64Scalar, normAxis } from './helpers.js';
 import type { ConvertContext, OpMapping } from './spec.js';
 
@@ -22,10 +21,10 @@ const mul = (c: ConvertContext, a: Value, b: Value): Value => c.emit('Multiply',
 const add = (c: ConvertContext, a: Value, b: Value): Value => c.emit('Add', [a, b], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
 
 const argToIr = (mode: 'max' | 'min') => (c: ConvertContext): void => {
-  const axis = attrInt(c.node, 'axis') ?? 0n;
-  const keep = (attrInt(c.node, 'keepdims') ?? 1n) !== 0n;
+  const axis = c.attr.int('axis', 0n);
+  const keep = c.attr.int('keepdims', 1n) !== 0n;
   // select_last_index (as OpenVINO's frontend): the first extreme of the reversed axis, counted back from the end
-  const last = (attrInt(c.node, 'select_last_index') ?? 0n) !== 0n;
+  const last = c.attr.int('select_last_index', 0n) !== 0n;
   const x = last ? c.emit('Reverse', [c.input(0), i64Const(c, [axis])], { mode: 'index' }, 1, 'opset1')[0]! : c.input(0);
   let [, idx] = c.emit('TopK', [x, i64Scalar(c, 1n)], { axis: String(axis), mode, sort: 'value', index_element_type: 'i64', stable: 'true' }, 2, 'opset11');
   if (last) {
@@ -44,9 +43,9 @@ function mvnToOnnx(c: ConvertContext): void {
   if (c.numInputs < 2) { c.error('MVN-1 (reduction by attributes) does not convert; MVN-6 does'); return; }
   const axes = c.constInts(1);
   if (axes === null) { c.needsConstant(1, 'axes'); return; }
-  const variance = attrBool(c.node, 'normalize_variance') ?? true;
-  const eps = attrFloat(c.node, 'eps') ?? 0;
-  const mode = attrString(c.node, 'eps_mode')?.trim().toLowerCase() ?? 'inside_sqrt';
+  const variance = c.attr.bool('normalize_variance') ?? true;
+  const eps = c.attr.float('eps') ?? 0;
+  const mode = c.attr.string('eps_mode')?.trim().toLowerCase() ?? 'inside_sqrt';
   if (mode !== 'inside_sqrt' && mode !== 'outside_sqrt') { c.unsupportedAttr('eps_mode', mode); return; }
   const x = c.input(0)!;
   if (variance && mode === 'outside_sqrt' && Math.fround(eps) === Math.fround(1e-9) && c.elem(0) === 'f32') {
@@ -76,14 +75,14 @@ function rmsNormToIr(c: ConvertContext): void {
   const r = c.rank(0);
   const elem = c.elem(0);
   if (r === null || elem === null) { c.error('RMSNormalization needs the rank and type of X to be known (the axes are constant)'); return; }
-  const stash = attrInt(c.node, 'stash_type') ?? 1n;
+  const stash = c.attr.int('stash_type') ?? 1n;
   if (stash !== 1n) { c.unsupportedAttr('stash_type', String(stash), 'only f32 (1) computation'); return; }
-  const axis = normAxis(attrInt(c.node, 'axis') ?? -1n, r);
+  const axis = normAxis(c.attr.int('axis') ?? -1n, r);
   let x = c.input(0)!;
   if (elem !== 'f32') x = c.emit('Convert', [x], { destination_type: 'f32' }, 1, 'opset1')[0]!;
   const axes = i64Const(c, Array.from({ length: r - axis }, (_, i) => BigInt(axis + i)));
   const ms = c.emit('ReduceMean', [mul(c, x, x), axes], { keep_dims: 'true' }, 1, 'opset1')[0]!;
-  const eps = c.constant(scalarOf('f32', attrFloat(c.node, 'epsilon') ?? 1e-5)!);
+  const eps = c.constant(scalarOf('f32', c.attr.float('epsilon') ?? 1e-5)!);
   const rms = c.emit('Sqrt', [add(c, ms, eps)], {}, 1, 'opset1')[0]!;
   let y = c.emit('Divide', [x, rms], { auto_broadcast: 'numpy', m_pythondiv: 'true' }, 1, 'opset1')[0]!;
   if (elem !== 'f32') y = c.emit('Convert', [y], { destination_type: elem }, 1, 'opset1')[0]!;
@@ -99,9 +98,9 @@ function lrnToOnnx(c: ConvertContext): void {
     c.error(`LRN over axes [${axes.join(',')}]: ONNX LRN normalizes across channels (axis 1) only`);
     return;
   }
-  const attrs = new Map<string, Attr>([['size', A.int(attrInt(c.node, 'size') ?? 1n)]]);
+  const attrs = new Map<string, Attr>([['size', A.int(c.attr.int('size') ?? 1n)]]);
   for (const [name, dflt] of [['alpha', 1e-4], ['beta', 0.75], ['bias', 1]] as const) {
-    const v = attrFloat(c.node, name);
+    const v = c.attr.float(name);
     if (v !== undefined && Math.fround(v) !== Math.fround(dflt)) attrs.set(name, A.float(v));
   }
   c.output(0, c.emit('LRN', [c.input(0)], attrs)[0]!);
@@ -114,21 +113,22 @@ export const NORM: readonly OpMapping[] = [
     ir: { op: 'MVN', version: 'opset6' },
     handles: { onnx: ['axes'], ir: ['normalize_variance', 'eps', 'eps_mode'] },
     toIr: (c) => {
-      const axes = attrInts(c.node, 'axes') ?? [0n, 2n, 3n];
+      const axes = c.attr.ints('axes') ?? [0n, 2n, 3n];
       c.output(0, c.emit('MVN', [c.input(0), i64Const(c, axes)], { normalize_variance: 'true', eps: '1e-9', eps_mode: 'outside_sqrt' }, 1, 'opset6')[0]!);
     },
     toOnnx: mvnToOnnx,
   },
   {
     onnx: { op: 'LayerNormalization', since: 17 },
-    ir: { op: 'LayerNormalization', version: 'decomposed' },
+    ir: null,
+    decomposes: ['MVN', 'Multiply', 'Add'],
     handles: { onnx: ['axis', 'epsilon', 'stash_type'] },
     note: 'IR: MVN-6 over [axis, rank) · Scale + B; Mean / InvStdDev (when read) from ReduceMean',
     toIr: (c) => {
       const r = c.rank(0);
       if (r === null) { c.error('LayerNormalization needs the rank of X to be known (MVN axes are constant)'); return; }
-      const axis = normAxis(attrInt(c.node, 'axis') ?? -1n, r);
-      let y = mul(c, mvn(c, c.input(0)!, axis, r, attrFloat(c.node, 'epsilon') ?? 1e-5), c.input(1)!);
+      const axis = normAxis(c.attr.int('axis') ?? -1n, r);
+      let y = mul(c, mvn(c, c.input(0)!, axis, r, c.attr.float('epsilon') ?? 1e-5), c.input(1)!);
       if (c.numInputs > 2 && c.input(2)) y = add(c, y, c.input(2)!);
       c.output(0, y);
       const wanted = (i: number): boolean => { const o = c.node.outputs[i]; return !!o && (o.uses.length > 0 || o.graph.outputs.includes(o)); };
@@ -139,7 +139,7 @@ export const NORM: readonly OpMapping[] = [
         const mean = c.emit('ReduceMean', [x, axes], { keep_dims: 'true' }, 1, 'opset1')[0]!;
         const d = c.emit('Subtract', [x, mean], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
         const v = c.emit('ReduceMean', [mul(c, d, d), axes], { keep_dims: 'true' }, 1, 'opset1')[0]!;
-        const eps = scalarLike(c, 0, attrFloat(c.node, 'epsilon') ?? 1e-5, 'epsilon');
+        const eps = scalarLike(c, 0, c.attr.float('epsilon') ?? 1e-5, 'epsilon');
         const one = scalarLike(c, 0, 1, 'InvStdDev');
         if (!eps || !one) return;
         const inv = c.emit('Divide', [one, c.emit('Sqrt', [add(c, v, eps)], {}, 1, 'opset1')[0]!], { auto_broadcast: 'numpy', m_pythondiv: 'true' }, 1, 'opset1')[0]!;
@@ -149,45 +149,44 @@ export const NORM: readonly OpMapping[] = [
         for (let i = 1; i < c.node.outputs.length; i++) c.unused(i);
       }
     },
-    toOnnx: decomposedOnly,
   },
   {
     onnx: { op: 'InstanceNormalization', since: 6 },
-    ir: { op: 'InstanceNormalization', version: 'decomposed' },
+    ir: null,
+    decomposes: ['MVN', 'Multiply', 'Add'],
     handles: { onnx: ['epsilon'] },
     note: 'IR: MVN-6 over the spatial axes, then per-channel scale and bias',
     toIr: (c) => {
       const r = c.rank(0);
       if (r === null || r < 3) { c.error('InstanceNormalization needs X of known rank 3 or more'); return; }
       const perChannel = (v: Value): Value => c.emit('Unsqueeze', [v, i64Const(c, Array.from({ length: r - 2 }, (_, i) => BigInt(i + 1)))], {}, 1, 'opset1')[0]!;
-      const y = mul(c, mvn(c, c.input(0)!, 2, r, attrFloat(c.node, 'epsilon') ?? 1e-5), perChannel(c.input(1)!));
+      const y = mul(c, mvn(c, c.input(0)!, 2, r, c.attr.float('epsilon') ?? 1e-5), perChannel(c.input(1)!));
       c.output(0, add(c, y, perChannel(c.input(2)!)));
     },
-    toOnnx: decomposedOnly,
   },
   {
     onnx: { op: 'ArgMax', since: 1 },
-    ir: { op: 'ArgMax', version: 'decomposed' },
+    ir: null,
+    decomposes: ['TopK'],
     handles: { onnx: ['axis', 'keepdims', 'select_last_index'] },
     note: 'IR: TopK-11 k=1 mode max, indices output',
     toIr: argToIr('max'),
-    toOnnx: decomposedOnly,
   },
   {
     onnx: { op: 'ArgMin', since: 1 },
-    ir: { op: 'ArgMin', version: 'decomposed' },
+    ir: null,
+    decomposes: ['TopK'],
     handles: { onnx: ['axis', 'keepdims', 'select_last_index'] },
     note: 'IR: TopK-11 k=1 mode min, indices output',
     toIr: argToIr('min'),
-    toOnnx: decomposedOnly,
   },
   {
     onnx: { op: 'RMSNormalization', since: 23 },
-    ir: { op: 'RMSNormalization', version: 'decomposed' },
+    ir: null,
+    decomposes: ['Multiply', 'ReduceMean', 'Add', 'Sqrt', 'Divide', 'Convert'],
     handles: { onnx: ['axis', 'epsilon', 'stash_type'] },
     note: 'IR: X / Sqrt(ReduceMean(X·X over [axis, rank)) + epsilon) · scale, in f32',
     toIr: rmsNormToIr,
-    toOnnx: decomposedOnly,
   },
   {
     onnx: { op: 'LRN', since: 1 },
@@ -195,11 +194,11 @@ export const NORM: readonly OpMapping[] = [
     handles: { onnx: ['alpha', 'beta', 'bias', 'size'], ir: ['alpha', 'beta', 'bias', 'size'] },
     note: 'IR takes the normalized axes as input 1: [1] (across channels)',
     toIr: (c) => {
-      const size = attrInt(c.node, 'size');
+      const size = c.attr.int('size');
       if (size === undefined) { c.error('LRN needs its size attribute'); return; }
       c.output(0, c.emit('LRN', [c.input(0), i64Const(c, [1n])], {
-        alpha: String(attrFloat(c.node, 'alpha') ?? 1e-4), beta: String(attrFloat(c.node, 'beta') ?? 0.75),
-        bias: String(attrFloat(c.node, 'bias') ?? 1), size: String(size),
+        alpha: String(c.attr.float('alpha') ?? 1e-4), beta: String(c.attr.float('beta') ?? 0.75),
+        bias: String(c.attr.float('bias') ?? 1), size: String(size),
       }, 1, 'opset1')[0]!);
     },
     toOnnx: lrnToOnnx,
