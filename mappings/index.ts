@@ -6,6 +6,7 @@ import { CONV } from './conv.js';
 import { CONV_TRANSPOSE } from './conv-transpose.js';
 import { DROPOUT } from './dropout.js';
 import { ELEMENTWISE } from './elementwise.js';
+import { EYE } from './eye.js';
 import { GATHER } from './gather.js';
 import { GRID_SAMPLE } from './grid-sample.js';
 import { GENERATE } from './generate.js';
@@ -19,6 +20,7 @@ import { RNN } from './rnn.js';
 import { MATH } from './math.js';
 import { NN } from './nn.js';
 import { NORM } from './norm.js';
+import { OBJECT_DETECTION } from './object-detection.js';
 import { OLD_OPSETS } from './old-opsets.js';
 import { REDUCE } from './reduce.js';
 import { RESIZE } from './resize.js';
@@ -48,6 +50,8 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...REVERSE_SEQUENCE,
   ...UNIQUE,
   ...HARDMAX,
+  ...EYE,
+  ...OBJECT_DETECTION,
   ...GRID_SAMPLE,
   ...DROPOUT,
 ];
