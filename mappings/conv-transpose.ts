@@ -1,8 +1,8 @@
 import { A, type Attr } from '../src/graph/attr.js';
-import { attrInt, attrInts, attrString } from '../src/graph/attr-read.js';
+import { attrInt } from '../src/graph/attr-read.js';
 import type { Value } from '../src/graph/value.js';
 import { reshaped } from './conv.js';
-import { i64Const, onnxInts } from './helpers.js';
+import { i64Const } from './helpers.js';
 import type { ConvertContext, OpMapping } from './spec.js';
 
 /**
@@ -26,12 +26,12 @@ interface Spatial { strides: bigint[]; dilations: bigint[]; pb: bigint[]; pe: bi
 function spatialToIr(c: ConvertContext, n: number, kernel: readonly (number | null)[]): Spatial | null {
   const ones = new Array<bigint>(n).fill(1n);
   const zeros = new Array<bigint>(n).fill(0n);
-  const strides = onnxInts(c, 'strides') ?? ones;
-  const dilations = onnxInts(c, 'dilations') ?? ones;
-  const pads = onnxInts(c, 'pads');
-  const op = [...(onnxInts(c, 'output_padding') ?? zeros)];
-  const outShape = onnxInts(c, 'output_shape');
-  const auto = attrString(c.node, 'auto_pad') ?? 'NOTSET';
+  const strides = c.attr.ints('strides') ?? ones;
+  const dilations = c.attr.ints('dilations') ?? ones;
+  const pads = c.attr.ints('pads');
+  const op = [...(c.attr.ints('output_padding') ?? zeros)];
+  const outShape = c.attr.ints('output_shape');
+  const auto = c.attr.string('auto_pad') ?? 'NOTSET';
   if (strides.length !== n || dilations.length !== n || op.length !== n || (pads && pads.length !== 2 * n)) {
     c.error(`strides/dilations/pads/output_padding do not match ${n} spatial dims`);
     return null;
@@ -71,11 +71,11 @@ function convTransposeToIr(c: ConvertContext): void {
   const wdims = wt?.kind === 'tensor' ? wt.shape : null;
   if (!wdims) { c.error('ConvTranspose needs the rank of its weights'); return; }
   const n = wdims.length - 2;
-  const kernelAttr = attrInts(c.node, 'kernel_shape');
+  const kernelAttr = c.attr.ints('kernel_shape');
   const kernel = wdims.slice(2).map((d, i) => (typeof d === 'number' ? d : kernelAttr?.[i] !== undefined ? Number(kernelAttr[i]) : null));
   const sp = spatialToIr(c, n, kernel);
   if (!sp) return;
-  const group = attrInt(c.node, 'group') ?? 1n;
+  const group = c.attr.int('group') ?? 1n;
   const attrs: Record<string, string> = {
     strides: sp.strides.join(','), dilations: sp.dilations.join(','),
     pads_begin: sp.pb.join(','), pads_end: sp.pe.join(','), output_padding: sp.op.join(','), auto_pad: 'explicit',
@@ -98,19 +98,62 @@ function convTransposeToIr(c: ConvertContext): void {
   c.output(0, y);
 }
 
+/**
+ * IR pads as ONNX explicit pads + output_padding. Measured on OpenVINO 2026.4: without output_shape,
+ * same_upper / same_lower compute the uncropped output (no padding); with an output_shape input,
+ * explicit pads crop pads_begin and the output runs on for output_shape elements (zeros past the
+ * end; output_padding is ignored), and same_upper / same_lower crop ⌈total/2⌉ / ⌊total/2⌋ at the
+ * begin, total = full + output_padding - out.
+ */
+function padsToOnnx(c: ConvertContext, grouped: boolean, ap: string): { pads: bigint[]; op: bigint[] } | null {
+  const pb = c.attr.ints('pads_begin') ?? [];
+  const pe = c.attr.ints('pads_end') ?? [];
+  const op = c.attr.ints('output_padding') ?? [];
+  const explicit = ap === 'explicit' || ap === 'notset';
+  if (!(c.numInputs > 2 && c.input(2))) return explicit ? { pads: [...pb, ...pe], op } : { pads: [], op };
+  const out = c.constInts(2);
+  if (out === null) { c.needsConstant(2, 'output_shape (ONNX output_shape is an attribute)'); return null; }
+  const xt = c.type(0);
+  const wt = c.type(1);
+  const x = xt?.kind === 'tensor' && xt.shape ? xt.shape.slice(2) : null;
+  const k = wt?.kind === 'tensor' && wt.shape ? wt.shape.slice(grouped ? 3 : 2) : null;
+  const n = out.length;
+  if (!x || !k || x.length !== n || k.length !== n || ![...x, ...k].every((d) => typeof d === 'number')) {
+    c.error('an output_shape input needs static spatial dims of data and filters (the ONNX pads are computed)');
+    return null;
+  }
+  const strides = c.attr.ints('strides') ?? new Array<bigint>(n).fill(1n);
+  const dil = c.attr.ints('dilations') ?? new Array<bigint>(n).fill(1n);
+  const begin: bigint[] = [];
+  const end: bigint[] = [];
+  const extra: bigint[] = [];
+  for (let i = 0; i < n; i++) {
+    const full = strides[i]! * BigInt((x[i] as number) - 1) + BigInt((k[i] as number) - 1) * dil[i]! + 1n;
+    // explicit pads ignore output_padding here; same_* count it into the total (measured)
+    const total = full + (explicit ? 0n : op[i] ?? 0n) - out[i]!;
+    const half = total >= 0n ? total / 2n : -((-total + 1n) / 2n);
+    let b = explicit ? (pb[i] ?? 0n) : ap === 'same_upper' ? total - half : ap === 'same_lower' ? half : 0n;
+    if (b < 0n) b = 0n;
+    const rest = full - b - out[i]!;
+    begin.push(b);
+    end.push(rest >= 0n ? rest : 0n);
+    extra.push(rest >= 0n ? 0n : -rest);
+  }
+  return { pads: [...begin, ...end], op: extra };
+}
+
 function backpropToOnnx(c: ConvertContext, grouped: boolean): void {
-  if (c.numInputs > 2 && c.input(2)) { c.error('the output_shape input is not converted (its padding rule differs from ONNX output_shape); IR with explicit pads does'); return; }
-  const ap = (attrString(c.node, 'auto_pad') ?? 'explicit').trim().toLowerCase();
-  if (ap !== 'explicit' && ap !== 'notset' && ap !== 'valid') { c.unsupportedAttr('auto_pad', ap, 'explicit and valid padding convert'); return; }
-  const strides = attrInts(c.node, 'strides') ?? [];
-  const dil = attrInts(c.node, 'dilations') ?? [];
-  const pads = ap === 'valid' ? [] : [...(attrInts(c.node, 'pads_begin') ?? []), ...(attrInts(c.node, 'pads_end') ?? [])];
-  const op = attrInts(c.node, 'output_padding') ?? [];
+  const ap = (c.attr.string('auto_pad') ?? 'explicit').trim().toLowerCase();
+  if (!['explicit', 'notset', 'valid', 'same_upper', 'same_lower'].includes(ap)) { c.unsupportedAttr('auto_pad', ap); return; }
+  const p = padsToOnnx(c, grouped, ap);
+  if (!p) return;
+  const strides = c.attr.ints('strides') ?? [];
+  const dil = c.attr.ints('dilations') ?? [];
   const attrs = new Map<string, Attr>();
   if (strides.some((s) => s !== 1n)) attrs.set('strides', A.ints(strides));
   if (dil.some((s) => s !== 1n)) attrs.set('dilations', A.ints(dil));
-  if (pads.some((p) => p !== 0n)) attrs.set('pads', A.ints(pads));
-  if (op.some((p) => p !== 0n)) attrs.set('output_padding', A.ints(op));
+  if (p.pads.some((v) => v !== 0n)) attrs.set('pads', A.ints(p.pads));
+  if (p.op.some((v) => v !== 0n)) attrs.set('output_padding', A.ints(p.op));
   let w: Value = c.input(1)!;
   if (grouped) {
     const wt = c.type(1);

@@ -1,21 +1,43 @@
 import { A } from '../src/graph/attr.js';
 import { attrBool, attrFloat, attrInt } from '../src/graph/attr-read.js';
+import type { ElementTypeName } from '../src/graph/element-type.js';
 import { makeTensor, type Tensor } from '../src/graph/tensor.js';
+import { scalarOf } from './generate.js';
+import { scalarTensor } from '../src/graph/tensor.js';
 import type { Value } from '../src/graph/value.js';
 import { normAxis } from './helpers.js';
 import { int, string, irOnly, type ConvertContext, type OpMapping } from './spec.js';
 
-/** A scalar of element type `elem` holding `v` (f32, f16 via f32 rounding, f64, ints). */
-function scalarOf(elem: string, v: number): Tensor | null {
+const INT_RANGE: Record<string, readonly [number, number, number]> = {
+  // [min, max, bytes]
+  i8: [-128, 127, 1], u8: [0, 255, 1], i16: [-32768, 32767, 2], u16: [0, 65535, 2],
+  i32: [-2147483648, 2147483647, 4], u32: [0, 4294967295, 4],
+};
+
+/**
+ * A Clip bound of element type `elem` holding `v` (f32, f16, f64, integers). Integer bounds are
+ * rounded inwards (as Clamp does: min up, max down) and held to the type's range.
+ */
+function boundOf(elem: string, v: number, isMin: boolean): Tensor | null {
+  if (elem === 'f32' || elem === 'f16' || elem === 'f64') return scalarOf(elem, v);
   const b = new ArrayBuffer(8);
   const dv = new DataView(b);
-  switch (elem) {
-    case 'f32': dv.setFloat32(0, v, true); return makeTensor('f32', [], new Uint8Array(b, 0, 4));
-    case 'f64': dv.setFloat64(0, v, true); return makeTensor('f64', [], new Uint8Array(b, 0, 8));
-    case 'i64': dv.setBigInt64(0, BigInt(Math.trunc(v)), true); return makeTensor('i64', [], new Uint8Array(b, 0, 8));
-    case 'i32': dv.setInt32(0, Math.trunc(v), true); return makeTensor('i32', [], new Uint8Array(b, 0, 4));
-    default: return null;
+  const r = isMin ? Math.ceil(v) : Math.floor(v);
+  if (elem === 'i64' || elem === 'u64') {
+    const lo = elem === 'i64' ? -(2n ** 63n) : 0n;
+    const hi = elem === 'i64' ? 2n ** 63n - 1n : 2n ** 64n - 1n;
+    let x = Number.isFinite(r) && Math.abs(r) < 2 ** 63 ? BigInt(r) : r < 0 ? lo : hi;
+    if (x < lo) x = lo; if (x > hi) x = hi;
+    if (elem === 'i64') dv.setBigInt64(0, x, true); else dv.setBigUint64(0, x, true);
+    return makeTensor(elem, [], new Uint8Array(b, 0, 8));
   }
+  const range = INT_RANGE[elem];
+  if (!range) return null;
+  const x = Math.min(Math.max(r, range[0]), range[1]);
+  const bytes = range[2];
+  const set = { i8: () => dv.setInt8(0, x), u8: () => dv.setUint8(0, x), i16: () => dv.setInt16(0, x, true), u16: () => dv.setUint16(0, x, true), i32: () => dv.setInt32(0, x, true), u32: () => dv.setUint32(0, x, true) }[elem as 'i8'];
+  set();
+  return makeTensor(elem as ElementTypeName, [], new Uint8Array(b, 0, bytes));
 }
 
 /** Swaps the last two dims of a rank-`r` value (MatMul transpose_a/b). */
@@ -30,15 +52,15 @@ export const NN: readonly OpMapping[] = [
     // Softmax-13: over `axis` (default -1) = IR Softmax-8. Before 13 ONNX flattens to 2-D at
     // `axis` (default 1): the same thing only when axis is the last dim.
     onnx: { op: 'Softmax', since: 13 },
-    ir: { op: 'Softmax', version: 'opset8' },
+    ir: { op: 'Softmax', version: 'opset8', reads: ['opset1'] },
     attrs: [int('axis').default(-1n)],
   },
   {
     onnx: { op: 'Softmax', since: 1, until: 12 },
-    ir: { op: 'Softmax', version: 'opset8' },
+    ir: { op: 'Softmax', version: 'opset8', reads: ['opset1'] },
     handles: { onnx: ['axis'], ir: ['axis'] },
     toIr: (c) => {
-      const a = attrInt(c.node, 'axis') ?? 1n;
+      const a = c.attr.int('axis') ?? 1n;
       const r = c.rank(0);
       if (r === null || normAxis(a, r) !== r - 1) {
         c.unsupportedAttr('axis', String(a), `Softmax before opset 13 flattens at axis; only the last axis (rank ${r ?? 'unknown'}) converts`);
@@ -47,7 +69,7 @@ export const NN: readonly OpMapping[] = [
       c.output(0, c.emit('Softmax', [c.input(0)], { axis: '-1' })[0]!);
     },
     toOnnx: (c) => {
-      const a = attrInt(c.node, 'axis') ?? 1n;
+      const a = c.attr.int('axis') ?? 1n;
       const r = c.rank(0);
       if (r === null || normAxis(a, r) !== r - 1) {
         c.unsupportedAttr('axis', String(a), `ONNX Softmax before opset 13 flattens at axis; only the last axis converts (use --opset 13 or later)`);
@@ -96,7 +118,7 @@ export const NN: readonly OpMapping[] = [
     toOnnx: (c) => {
       const ins = [c.input(0)!, c.input(1)!];
       for (const [i, name] of [[0, 'transpose_a'], [1, 'transpose_b']] as const) {
-        if (!(attrBool(c.node, name) ?? false)) continue;
+        if (!(c.attr.bool(name) ?? false)) continue;
         const r = c.rank(i);
         if (r === null) { c.error(`${name}=true needs the rank of input ${i}, which is not known`); return; }
         if (r >= 2) ins[i] = swapLast(c, ins[i], r);
@@ -126,11 +148,11 @@ export const NN: readonly OpMapping[] = [
     },
     toOnnx: (c) => {
       const elem = c.elem(0);
-      const lo = attrFloat(c.node, 'min');
-      const hi = attrFloat(c.node, 'max');
+      const lo = c.attr.float('min');
+      const hi = c.attr.float('max');
       if (elem === null || lo === undefined || hi === undefined) { c.error('Clamp needs min, max and the element type of its input'); return; }
-      const tl = scalarOf(elem, lo);
-      const th = scalarOf(elem, hi);
+      const tl = boundOf(elem, lo, true);
+      const th = boundOf(elem, hi, false);
       if (!tl || !th) { c.error(`Clamp of ${elem} values: no ONNX Clip bounds of that type are built`); return; }
       c.output(0, c.emit('Clip', [c.input(0), c.constant(tl), c.constant(th)])[0]!);
     },

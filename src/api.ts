@@ -19,14 +19,15 @@ export { readIr, type ReadIrOptions } from './ir/read.js';
 export { writeIr } from './ir/write.js';
 export { readIrFile, writeIrFile, binPathFor } from './ir/file.js';
 export { formatOf, type ModelFormat } from './io/format.js';
-export { writeFilesAtomic, type FileToWrite } from './io/atomic.js';
+export { writeFilesAtomic, type FileToWrite } from './fs/atomic.js';
 
 // Conversion, one file or a whole tree
 export { convertModel, DEFAULT_ONNX_OPSET, MIN_ONNX_OPSET, MAX_ONNX_OPSET, type ConvertOptions } from './convert/index.js';
+export { parseFreeze, type FreezeSpec, type FreezeValue } from './convert/freeze.js';
 export { convertFile } from './batch/convert-file.js';
 export { convertBatch, BatchUsageError } from './batch/batch.js';
 export { parseShard, selectShard, type Shard } from './batch/shard.js';
-export { parseInputOverride, parseInputOverrides, type InputOverride } from './batch/input-override.js';
+export { parseInputOverride, parseInputOverrides, parseInputSpecs, type InputOverride, type InputSpec } from './batch/input-override.js';
 export { junitXml } from './batch/junit.js';
 export type {
   BatchEvent, BatchOptions, BatchReport, CheckRecord, ConvertFileOptions, EquivSummary, ModelResult, ModelStatus, RunRecord,
@@ -37,10 +38,11 @@ export { inferTypes, applyInferred, IF_MERGE_POLICIES, type InferOptions, type I
 export { checkModels, checkFile, countEntries, type CheckOptions, type CheckFileOptions, type EquivReport, type EquivEntry, type EquivCounts, type TypeSummary } from './equiv/index.js';
 
 // `ovir info` as data
-export { describeModel, type ModelInfo, type IoInfo } from './cli/info.js';
+export { describeModel, type ModelInfo, type IoInfo } from './io/describe.js';
 
 // Diagnostics
-export { OvirError, Diagnostics, diag, formatDiagnostic, type Diagnostic } from './diag/diagnostic.js';
+export { OvirError, Diagnostics, diag, formatDiagnostic, diagnosticToJson, type Diagnostic } from './diag/diagnostic.js';
+export { groupDiagnostics } from './diag/group.js';
 export { CODES, type DiagCode } from './diag/codes.js';
 
 // The graph

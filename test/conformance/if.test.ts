@@ -25,12 +25,13 @@ import { loadModel, saveModel } from '../../src/io/load.js';
 import { applyInferred, inferTypes } from '../../src/shape/index.js';
 import { Builder } from '../convert/builder.js';
 import { differentOuter, directOutputs, nested, opsIf, seedExample, typedIf } from '../convert/fixtures.js';
-import { SAMPLES } from '../convert/op-samples.js';
+import { SAMPLES, sampleKey } from '../convert/op-samples.js';
 import { ALL_MAPPINGS } from '../../mappings/index.js';
 import { tensorFromFloat32, tensorFromInt64, type Value } from '../../src/graph/index.js';
 import { compareTensors } from '../helpers/compare.js';
 import { Oracle, REPO_ROOT, type OracleTensor } from '../helpers/oracle.js';
 import { describeSuite, finishSuite, record, writeScoreboard, type CaseStatus } from '../helpers/scoreboard.js';
+import { everyTestRan } from '../helpers/run-complete.js';
 import { LIBONNX_DATA } from '../helpers/testdata.js';
 
 const SUITE = 'if';
@@ -47,8 +48,6 @@ function seedsDir(): string {
 
 let oracle: Oracle;
 let tmp: string;
-/** The whole file runs (no -t name filter): only then is the suite's run complete and published. */
-const allRan = !process.argv.some((a) => a === '-t' || a.startsWith('-t=') || a.startsWith('--testNamePattern'));
 
 beforeAll(async () => {
   oracle = await Oracle.start();
@@ -64,8 +63,9 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async () => {
-  if (allRan) finishSuite(SUITE);
+afterAll(async ({}, file) => {
+  // published only when every test of the file ran (no -t filter): the suite's cases come from all of them
+  if (everyTestRan(file)) finishSuite(SUITE);
   writeScoreboard();
   await oracle?.close();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
@@ -375,9 +375,9 @@ describe('IR written by others', () => {
  * This checks each mapping's semantics against the engines, not only its round trip.
  */
 describe('mapped ops inside If branches', () => {
-  const cases = ALL_MAPPINGS.flatMap((e) => (SAMPLES[`${e.onnx.op}>${e.ir.op}`] ?? []).map((smp, i) => {
+  const cases = ALL_MAPPINGS.flatMap((e) => (SAMPLES[sampleKey(e)] ?? []).map((smp, i) => {
     const opset = smp.opsets?.[smp.opsets.length - 1] ?? Math.max(e.onnx.since, Math.min(e.onnx.until ?? 17, 17));
-    return { name: `op/${e.onnx.op}>${e.ir.op} #${i} (opset ${opset})`, e, smp, opset };
+    return { name: `op/${sampleKey(e)} #${i} (opset ${opset})`, e, smp, opset };
   }));
   it.each(cases)('$name', async ({ name, e, smp, opset }) => {
     await run(name, () => {
