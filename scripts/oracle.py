@@ -8,8 +8,8 @@ Each request is one line `{"id": n, "op": "...", ...}`; each answer is one line
 Tensors travel as `{"dtype": <OpenVINO element type name>, "shape": [...], "b64": <raw bytes>}`
 (or `"file": <path of raw bytes>` instead of b64 on input); string tensors as
 `{"dtype": "string", "shape": [...], "strings_b64": [<utf-8 bytes of each element>]}`.
-Every element type travels, the narrow ones too (bf16, f8e4m3/f8e5m2 and their fnuz forms, i4/u4,
-f4e2m1, i2/u2): their raw bytes are the engines' own layout (sub-byte types packed, first element
+Every element type travels, the narrow ones too (bf16, f8e4m3/f8e5m2 and their fnuz forms, f8e8m0,
+i4/u4, f4e2m1, i2/u2): their raw bytes are the engines' own layout (sub-byte types packed, first element
 in the low bits, as in ONNX raw_data and the OpenVINO .bin) and are handed to each engine as a
 tensor of that type (OpenVINO: ov.Tensor of the element type; onnxruntime: an OrtValue of the ONNX
 type); numpy arrays of ml_dtypes types coming back are named by their ml_dtypes type.
@@ -63,6 +63,7 @@ _NARROW = {
     "u4": (ml_dtypes.uint4, 4, 21),
     "i4": (ml_dtypes.int4, 4, 22),
     "f4e2m1": (ml_dtypes.float4_e2m1fn, 4, 23),
+    "f8e8m0": (ml_dtypes.float8_e8m0fnu, 8, 24),
     "u2": (ml_dtypes.uint2, 2, 25),
     "i2": (ml_dtypes.int2, 2, 26),
 }
@@ -88,7 +89,7 @@ class Narrow:
 
     def ov_tensor(self):
         o = ov()
-        if self.dtype not in ("bf16", "f8e4m3", "f8e5m2", "u4", "i4", "f4e2m1"):
+        if self.dtype not in ("bf16", "f8e4m3", "f8e5m2", "f8e8m0", "u4", "i4", "f4e2m1"):
             raise ValueError(f"OpenVINO has no element type {self.dtype}")
         t = o.Tensor(getattr(o.Type, self.dtype), o.Shape(self.shape))
         view = np.asarray(t.data).reshape(-1).view(np.uint8)
@@ -340,7 +341,7 @@ _ORT_ELEM = {
     "tensor(string)": "string", "tensor(bfloat16)": "bf16", "tensor(float8e4m3fn)": "f8e4m3",
     "tensor(float8e4m3fnuz)": "f8e4m3fnuz", "tensor(float8e5m2)": "f8e5m2", "tensor(float8e5m2fnuz)": "f8e5m2fnuz",
     "tensor(uint4)": "u4", "tensor(int4)": "i4", "tensor(float4e2m1)": "f4e2m1", "tensor(uint2)": "u2",
-    "tensor(int2)": "i2",
+    "tensor(int2)": "i2", "tensor(float8e8m0)": "f8e8m0",
 }
 
 

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { OvirError } from '../diag/diagnostic.js';
-import { writeFilesAtomic } from '../io/atomic.js';
+import { writeFilesAtomic } from '../fs/atomic.js';
 import { BatchUsageError, convertBatch } from '../batch/batch.js';
 import { junitXml } from '../batch/junit.js';
 import { progressSink } from '../batch/progress.js';
