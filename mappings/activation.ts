@@ -1,40 +1,11 @@
-import { A, type Attr } from '../src/graph/attr.js';
-import { attrFloat } from '../src/graph/attr-read.js';
-import type { Value } from '../src/graph/value.js';
-import { decomposedOnly, scalarLike } from './generate.js';
+import { scalarLike } from './generate.js';
 import { i64Const } from './helpers.js';
-import type { ConvertContext, OpMapping } from './spec.js';
+import { floatAttrIsIrInput, type ConvertContext, type OpMapping } from './spec.js';
 
 /**
  * Activations whose parameters are ONNX attributes and IR scalar inputs (HardSigmoid, Selu), or
  * whose broadcasting differs (PRelu), or that IR spells with another op (LeakyRelu, Reciprocal).
  */
-
-/** ONNX → IR: float attributes (with ONNX defaults) become scalar constant inputs after the data. */
-const attrsAsInputs = (names: ReadonlyArray<readonly [string, number]>) => (c: ConvertContext): void => {
-  const ins: (Value | null)[] = [c.input(0)];
-  for (const [name, dflt] of names) {
-    const s = scalarLike(c, 0, attrFloat(c.node, name) ?? dflt, name);
-    if (!s) return;
-    ins.push(s);
-  }
-  c.output(0, c.emit(c.entry.ir.op, ins, {}, 1, c.entry.ir.version)[0]!);
-};
-
-/** IR → ONNX: constant scalar inputs 1.. become float attributes (omitted when default). */
-const inputsAsAttrs = (names: ReadonlyArray<readonly [string, number]>) => (c: ConvertContext): void => {
-  const attrs = new Map<string, Attr>();
-  for (let k = 0; k < names.length; k++) {
-    const v = c.constNumbers(k + 1);
-    if (v === null || v.length !== 1) { c.needsConstant(k + 1, `${names[k]![0]} (an ONNX attribute)`); return; }
-    const x = Math.fround(Number(v[0]));
-    if (x !== Math.fround(names[k]![1])) attrs.set(names[k]![0], A.float(x));
-  }
-  c.output(0, c.emit(c.entry.onnx.op, [c.input(0)], attrs)[0]!);
-};
-
-const HARD_SIGMOID: ReadonlyArray<readonly [string, number]> = [['alpha', 0.2], ['beta', 0.5]];
-const SELU: ReadonlyArray<readonly [string, number]> = [['alpha', 1.67326319217681884765625], ['gamma', 1.05070102214813232421875]];
 
 /**
  * ONNX PRelu broadcasts slope numpy-style (unidirectionally) to X; IR PRelu reads a 1-D slope of
@@ -68,17 +39,13 @@ export const ACTIVATION: readonly OpMapping[] = [
   {
     onnx: { op: 'HardSigmoid', since: 6 },
     ir: { op: 'HardSigmoid', version: 'opset1' },
-    handles: { onnx: ['alpha', 'beta'] },
-    toIr: attrsAsInputs(HARD_SIGMOID),
-    toOnnx: inputsAsAttrs(HARD_SIGMOID),
+    moves: [floatAttrIsIrInput('alpha', 1, 0.2), floatAttrIsIrInput('beta', 2, 0.5)],
   },
   {
     onnx: { op: 'Selu', since: 6 },
     ir: { op: 'Selu', version: 'opset1' },
-    handles: { onnx: ['alpha', 'gamma'] },
     note: 'ONNX gamma is IR lambda (input 2)',
-    toIr: attrsAsInputs(SELU),
-    toOnnx: inputsAsAttrs(SELU),
+    moves: [floatAttrIsIrInput('alpha', 1, 1.67326319217681884765625), floatAttrIsIrInput('gamma', 2, 1.05070102214813232421875)],
   },
   {
     onnx: { op: 'PRelu', since: 9 },
@@ -88,24 +55,24 @@ export const ACTIVATION: readonly OpMapping[] = [
   },
   {
     onnx: { op: 'LeakyRelu', since: 6 },
-    ir: { op: 'LeakyRelu', version: 'decomposed' },
+    ir: null,
+    decomposes: ['PRelu'],
     handles: { onnx: ['alpha'] },
     note: 'IR: PRelu with a scalar slope',
     toIr: (c) => {
-      const s = scalarLike(c, 0, attrFloat(c.node, 'alpha') ?? 0.01, 'LeakyRelu alpha');
+      const s = scalarLike(c, 0, c.attr.float('alpha', 0.01), 'LeakyRelu alpha');
       if (s) c.output(0, c.emit('PRelu', [c.input(0), s], {}, 1, 'opset1')[0]!);
     },
-    toOnnx: decomposedOnly,
   },
   {
     onnx: { op: 'Reciprocal', since: 6 },
-    ir: { op: 'Reciprocal', version: 'decomposed' },
+    ir: null,
+    decomposes: ['Divide'],
     note: 'IR: Divide(1, x)',
     toIr: (c) => {
       const one = scalarLike(c, 0, 1, 'Reciprocal');
       if (one) c.output(0, c.emit('Divide', [one, c.input(0)], { auto_broadcast: 'numpy', m_pythondiv: 'true' }, 1, 'opset1')[0]!);
     },
-    toOnnx: decomposedOnly,
   },
   {
     onnx: { op: 'Softsign', since: 1 },
@@ -119,16 +86,16 @@ export const ACTIVATION: readonly OpMapping[] = [
   },
   {
     onnx: { op: 'ThresholdedRelu', since: 10 },
-    ir: { op: 'ThresholdedRelu', version: 'decomposed' },
+    ir: null,
+    decomposes: ['Greater', 'Select'],
     handles: { onnx: ['alpha'] },
     note: 'IR: Select(x > alpha, x, 0)',
     toIr: (c) => {
-      const a = scalarLike(c, 0, attrFloat(c.node, 'alpha') ?? 1, 'ThresholdedRelu alpha');
+      const a = scalarLike(c, 0, c.attr.float('alpha', 1), 'ThresholdedRelu alpha');
       const z = scalarLike(c, 0, 0, 'ThresholdedRelu');
       if (!a || !z) return;
       const gt = c.emit('Greater', [c.input(0), a], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
       c.output(0, c.emit('Select', [gt, c.input(0), z], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!);
     },
-    toOnnx: decomposedOnly,
   },
 ];

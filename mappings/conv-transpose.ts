@@ -1,8 +1,8 @@
 import { A, type Attr } from '../src/graph/attr.js';
-import { attrInt, attrInts, attrString } from '../src/graph/attr-read.js';
+import { attrInt } from '../src/graph/attr-read.js';
 import type { Value } from '../src/graph/value.js';
 import { reshaped } from './conv.js';
-import { i64Const, onnxInts } from './helpers.js';
+import { i64Const } from './helpers.js';
 import type { ConvertContext, OpMapping } from './spec.js';
 
 /**
@@ -26,12 +26,12 @@ interface Spatial { strides: bigint[]; dilations: bigint[]; pb: bigint[]; pe: bi
 function spatialToIr(c: ConvertContext, n: number, kernel: readonly (number | null)[]): Spatial | null {
   const ones = new Array<bigint>(n).fill(1n);
   const zeros = new Array<bigint>(n).fill(0n);
-  const strides = onnxInts(c, 'strides') ?? ones;
-  const dilations = onnxInts(c, 'dilations') ?? ones;
-  const pads = onnxInts(c, 'pads');
-  const op = [...(onnxInts(c, 'output_padding') ?? zeros)];
-  const outShape = onnxInts(c, 'output_shape');
-  const auto = attrString(c.node, 'auto_pad') ?? 'NOTSET';
+  const strides = c.attr.ints('strides') ?? ones;
+  const dilations = c.attr.ints('dilations') ?? ones;
+  const pads = c.attr.ints('pads');
+  const op = [...(c.attr.ints('output_padding') ?? zeros)];
+  const outShape = c.attr.ints('output_shape');
+  const auto = c.attr.string('auto_pad') ?? 'NOTSET';
   if (strides.length !== n || dilations.length !== n || op.length !== n || (pads && pads.length !== 2 * n)) {
     c.error(`strides/dilations/pads/output_padding do not match ${n} spatial dims`);
     return null;
@@ -71,11 +71,11 @@ function convTransposeToIr(c: ConvertContext): void {
   const wdims = wt?.kind === 'tensor' ? wt.shape : null;
   if (!wdims) { c.error('ConvTranspose needs the rank of its weights'); return; }
   const n = wdims.length - 2;
-  const kernelAttr = attrInts(c.node, 'kernel_shape');
+  const kernelAttr = c.attr.ints('kernel_shape');
   const kernel = wdims.slice(2).map((d, i) => (typeof d === 'number' ? d : kernelAttr?.[i] !== undefined ? Number(kernelAttr[i]) : null));
   const sp = spatialToIr(c, n, kernel);
   if (!sp) return;
-  const group = attrInt(c.node, 'group') ?? 1n;
+  const group = c.attr.int('group') ?? 1n;
   const attrs: Record<string, string> = {
     strides: sp.strides.join(','), dilations: sp.dilations.join(','),
     pads_begin: sp.pb.join(','), pads_end: sp.pe.join(','), output_padding: sp.op.join(','), auto_pad: 'explicit',
@@ -106,9 +106,9 @@ function convTransposeToIr(c: ConvertContext): void {
  * begin, total = full + output_padding - out.
  */
 function padsToOnnx(c: ConvertContext, grouped: boolean, ap: string): { pads: bigint[]; op: bigint[] } | null {
-  const pb = attrInts(c.node, 'pads_begin') ?? [];
-  const pe = attrInts(c.node, 'pads_end') ?? [];
-  const op = attrInts(c.node, 'output_padding') ?? [];
+  const pb = c.attr.ints('pads_begin') ?? [];
+  const pe = c.attr.ints('pads_end') ?? [];
+  const op = c.attr.ints('output_padding') ?? [];
   const explicit = ap === 'explicit' || ap === 'notset';
   if (!(c.numInputs > 2 && c.input(2))) return explicit ? { pads: [...pb, ...pe], op } : { pads: [], op };
   const out = c.constInts(2);
@@ -122,8 +122,8 @@ function padsToOnnx(c: ConvertContext, grouped: boolean, ap: string): { pads: bi
     c.error('an output_shape input needs static spatial dims of data and filters (the ONNX pads are computed)');
     return null;
   }
-  const strides = attrInts(c.node, 'strides') ?? new Array<bigint>(n).fill(1n);
-  const dil = attrInts(c.node, 'dilations') ?? new Array<bigint>(n).fill(1n);
+  const strides = c.attr.ints('strides') ?? new Array<bigint>(n).fill(1n);
+  const dil = c.attr.ints('dilations') ?? new Array<bigint>(n).fill(1n);
   const begin: bigint[] = [];
   const end: bigint[] = [];
   const extra: bigint[] = [];
@@ -143,12 +143,12 @@ function padsToOnnx(c: ConvertContext, grouped: boolean, ap: string): { pads: bi
 }
 
 function backpropToOnnx(c: ConvertContext, grouped: boolean): void {
-  const ap = (attrString(c.node, 'auto_pad') ?? 'explicit').trim().toLowerCase();
+  const ap = (c.attr.string('auto_pad') ?? 'explicit').trim().toLowerCase();
   if (!['explicit', 'notset', 'valid', 'same_upper', 'same_lower'].includes(ap)) { c.unsupportedAttr('auto_pad', ap); return; }
   const p = padsToOnnx(c, grouped, ap);
   if (!p) return;
-  const strides = attrInts(c.node, 'strides') ?? [];
-  const dil = attrInts(c.node, 'dilations') ?? [];
+  const strides = c.attr.ints('strides') ?? [];
+  const dil = c.attr.ints('dilations') ?? [];
   const attrs = new Map<string, Attr>();
   if (strides.some((s) => s !== 1n)) attrs.set('strides', A.ints(strides));
   if (dil.some((s) => s !== 1n)) attrs.set('dilations', A.ints(dil));

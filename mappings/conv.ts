@@ -1,8 +1,8 @@
 import { A, type Attr } from '../src/graph/attr.js';
-import { attrBool, attrInts, attrString } from '../src/graph/attr-read.js';
+import { attrInt } from '../src/graph/attr-read.js';
 import { makeTensor } from '../src/graph/tensor.js';
 import type { Value } from '../src/graph/value.js';
-import { i64Const, onnxInts } from './helpers.js';
+import { i64Const } from './helpers.js';
 import type { ConvertContext, OpMapping } from './spec.js';
 
 /**
@@ -17,15 +17,14 @@ const AUTO_PAD: ReadonlyArray<readonly [string, string]> = [['NOTSET', 'explicit
 function spatialToIr(c: ConvertContext, spatial: number, withDilations: boolean): Record<string, string> | null {
   const ones = new Array<bigint>(spatial).fill(1n);
   const zeros = new Array<bigint>(spatial).fill(0n);
-  const strides = onnxInts(c, 'strides') ?? ones;
-  const dilations = onnxInts(c, 'dilations') ?? ones;
-  const pads = onnxInts(c, 'pads') ?? [...zeros, ...zeros];
+  const strides = c.attr.ints('strides') ?? ones;
+  const dilations = c.attr.ints('dilations') ?? ones;
+  const pads = c.attr.ints('pads') ?? [...zeros, ...zeros];
   if (pads.length !== 2 * spatial || strides.length !== spatial || dilations.length !== spatial) {
     c.error(`strides/dilations/pads do not match ${spatial} spatial dims`);
     return null;
   }
-  const autoPad = c.node.attrs.get('auto_pad');
-  const ap = autoPad?.type === 'string' ? autoPad.value : 'NOTSET';
+  const ap = c.attr.string('auto_pad', 'NOTSET');
   const m = AUTO_PAD.find(([o]) => o === ap);
   if (!m) { c.unsupportedAttr('auto_pad', ap); return null; }
   const out: Record<string, string> = {
@@ -40,11 +39,11 @@ function spatialToIr(c: ConvertContext, spatial: number, withDilations: boolean)
 
 /** IR spatial attributes → ONNX (defaults left out). */
 function spatialToOnnx(c: ConvertContext, withDilations: boolean): Record<string, Attr> | null {
-  const strides = attrInts(c.node, 'strides') ?? [];
-  const pb = attrInts(c.node, 'pads_begin') ?? [];
-  const pe = attrInts(c.node, 'pads_end') ?? [];
-  const dil = attrInts(c.node, 'dilations') ?? [];
-  const ap = (attrString(c.node, 'auto_pad') ?? 'explicit').trim().toLowerCase();
+  const strides = c.attr.ints('strides') ?? [];
+  const pb = c.attr.ints('pads_begin') ?? [];
+  const pe = c.attr.ints('pads_end') ?? [];
+  const dil = c.attr.ints('dilations') ?? [];
+  const ap = c.attr.string('auto_pad', 'explicit').trim().toLowerCase();
   const m = AUTO_PAD.find(([, i]) => i === ap);
   if (!m) { c.unsupportedAttr('auto_pad', ap); return null; }
   const out: Record<string, Attr> = {};
@@ -69,8 +68,7 @@ function convToIr(c: ConvertContext): void {
   const spatial = wr - 2;
   const attrs = spatialToIr(c, spatial, true);
   if (!attrs) return;
-  const g = c.node.attrs.get('group');
-  const group = g?.type === 'int' ? g.value : 1n;
+  const group = c.attr.int('group', 1n);
   let w = c.input(1)!;
   let op = 'Convolution';
   if (group !== 1n) {
@@ -109,23 +107,21 @@ function convToOnnx(c: ConvertContext, grouped: boolean): void {
 /** Pools: kernel_shape ↔ kernel; ceil_mode ↔ rounding_type. */
 function poolToIr(c: ConvertContext, op: 'MaxPool' | 'AvgPool'): void {
   if (c.node.outputs.length > 1) { c.error('MaxPool with an Indices output is not converted (index layouts differ)'); return; }
-  const kernel = onnxInts(c, 'kernel_shape');
+  const kernel = c.attr.ints('kernel_shape');
   if (!kernel) { c.error('kernel_shape is required'); return; }
   const attrs = spatialToIr(c, kernel.length, op === 'MaxPool');
   if (!attrs) return;
-  const ceil = c.node.attrs.get('ceil_mode');
   attrs['kernel'] = kernel.join(',');
-  attrs['rounding_type'] = ceil?.type === 'int' && ceil.value !== 0n ? 'ceil' : 'floor';
+  attrs['rounding_type'] = c.attr.int('ceil_mode', 0n) !== 0n ? 'ceil' : 'floor';
   if (op === 'MaxPool') {
-    const so = c.node.attrs.get('storage_order');
-    if (so?.type === 'int' && so.value !== 0n) { c.unsupportedAttr('storage_order', String(so.value), 'only row-major'); return; }
+    const so = c.attr.int('storage_order', 0n);
+    if (so !== 0n) { c.unsupportedAttr('storage_order', String(so), 'only row-major'); return; }
     attrs['index_element_type'] = 'i64';
     attrs['axis'] = '0';
     const outs = c.emit('MaxPool', [c.input(0)], attrs, 2, 'opset8');
     c.output(0, outs[0]!);
   } else {
-    const cip = c.node.attrs.get('count_include_pad');
-    attrs['exclude-pad'] = cip?.type === 'int' && cip.value !== 0n ? 'false' : 'true';
+    attrs['exclude-pad'] = c.attr.int('count_include_pad', 0n) !== 0n ? 'false' : 'true';
     c.output(0, c.emit('AvgPool', [c.input(0)], attrs, 1, 'opset1')[0]!);
   }
 }
@@ -133,8 +129,8 @@ function poolToIr(c: ConvertContext, op: 'MaxPool' | 'AvgPool'): void {
 function poolToOnnx(c: ConvertContext, op: 'MaxPool' | 'AveragePool'): void {
   const attrs = spatialToOnnx(c, op === 'MaxPool');
   if (!attrs) return;
-  attrs['kernel_shape'] = A.ints(attrInts(c.node, 'kernel') ?? []);
-  const rt = (attrString(c.node, 'rounding_type') ?? 'floor').trim().toLowerCase();
+  attrs['kernel_shape'] = A.ints(c.attr.ints('kernel') ?? []);
+  const rt = c.attr.string('rounding_type', 'floor').trim().toLowerCase();
   if (rt !== 'floor' && rt !== 'ceil') { c.unsupportedAttr('rounding_type', rt); return; }
   if (rt === 'ceil') attrs['ceil_mode'] = A.int(1);
   if (op === 'MaxPool') {
@@ -142,7 +138,7 @@ function poolToOnnx(c: ConvertContext, op: 'MaxPool' | 'AveragePool'): void {
     c.output(0, c.emit('MaxPool', [c.input(0)], attrs)[0]!);
     for (let i = 1; i < c.node.outputs.length; i++) c.unused(i);
   } else {
-    if (!(attrBool(c.node, 'exclude-pad') ?? false)) attrs['count_include_pad'] = A.int(1);
+    if (!c.attr.bool('exclude-pad', false)) attrs['count_include_pad'] = A.int(1);
     c.output(0, c.emit('AveragePool', [c.input(0)], attrs)[0]!);
   }
 }
@@ -156,7 +152,7 @@ export const CONV: readonly OpMapping[] = [
   {
     onnx: { op: 'Conv', since: 1 },
     ir: { op: 'Convolution', version: 'opset1' },
-    when: (n) => { const g = n.attrs.get('group'); return !g || (g.type === 'int' && g.value === 1n); },
+    when: (n) => (attrInt(n, 'group') ?? 1n) === 1n,
     handles: { onnx: CONV_ONNX, ir: CONV_IR },
     toIr: convToIr,
     toOnnx: (c) => convToOnnx(c, false),
@@ -165,21 +161,21 @@ export const CONV: readonly OpMapping[] = [
   {
     onnx: { op: 'Conv', since: 1 },
     ir: { op: 'GroupConvolution', version: 'opset1' },
-    when: (n) => { const g = n.attrs.get('group'); return !!g && !(g.type === 'int' && g.value === 1n); },
+    when: (n) => (attrInt(n, 'group') ?? 1n) !== 1n,
     handles: { onnx: CONV_ONNX, ir: CONV_IR },
     toIr: convToIr,
     toOnnx: (c) => convToOnnx(c, true),
   },
   {
     onnx: { op: 'MaxPool', since: 8 },
-    ir: { op: 'MaxPool', version: 'opset8' },
+    ir: { op: 'MaxPool', version: 'opset8', reads: ['opset1'] },
     handles: { onnx: [...POOL_ONNX, 'storage_order'], ir: [...POOL_IR, 'dilations', 'index_element_type', 'axis'] },
     toIr: (c) => poolToIr(c, 'MaxPool'),
     toOnnx: (c) => poolToOnnx(c, 'MaxPool'),
   },
   {
     onnx: { op: 'AveragePool', since: 7 },
-    ir: { op: 'AvgPool', version: 'opset1' },
+    ir: { op: 'AvgPool', version: 'opset1', reads: ['opset14', 'opset16'] },
     handles: { onnx: [...POOL_ONNX.filter((a) => a !== 'dilations'), 'count_include_pad'], ir: [...POOL_IR, 'exclude-pad'] },
     toIr: (c) => poolToIr(c, 'AvgPool'),
     toOnnx: (c) => poolToOnnx(c, 'AveragePool'),
@@ -191,12 +187,10 @@ export const CONV: readonly OpMapping[] = [
     handles: { onnx: ['momentum', 'training_mode'] },
     attrs: [{ onnx: 'epsilon', ir: 'epsilon', kind: 'float', onnxDefault: 1e-5 }],
     toIr: (c) => {
-      const tm = c.node.attrs.get('training_mode');
-      if (tm?.type === 'int' && tm.value !== 0n) { c.unsupportedAttr('training_mode', '1', 'inference only'); return; }
+      if (c.attr.int('training_mode', 0n) !== 0n) { c.unsupportedAttr('training_mode', '1', 'inference only'); return; }
       if (c.node.outputs.length > 1) { c.error('training outputs (running mean/var) are not converted'); return; }
-      const eps = c.node.attrs.get('epsilon');
-      const e = eps?.type === 'float' ? eps.value : 1e-5;
-      c.output(0, c.emit('BatchNormInference', [0, 1, 2, 3, 4].map((i) => c.input(i)), { epsilon: String(e) })[0]!);
+      // epsilon: by the declarative rule (c.attrs()).
+      c.output(0, c.emitOwn([0, 1, 2, 3, 4].map((i) => c.input(i)), c.attrs())[0]!);
     },
   },
 ];

@@ -1,8 +1,8 @@
 import { NUMPY_BROADCAST, type ConvertContext, type OpMapping } from './spec.js';
 
 function twoInputsOnly(c: ConvertContext): void {
-  if (c.numInputs !== 2) { c.error(`${c.node.op} with ${c.numInputs} inputs: only two-input ${c.node.op} converts (IR's ${c.entry.ir.op} is binary)`); return; }
-  c.output(0, c.emit(c.entry.ir.op, [c.input(0), c.input(1)], c.attrs())[0]!);
+  if (c.numInputs !== 2) { c.error(`${c.node.op} with ${c.numInputs} inputs: only two-input ${c.node.op} converts (the IR op is binary)`); return; }
+  c.output(0, c.emitOwn([c.input(0), c.input(1)], c.attrs())[0]!);
 }
 
 /**
@@ -41,8 +41,7 @@ export const ELEMENTWISE: readonly OpMapping[] = [
     attrs: [NUMPY_BROADCAST, { ir: 'm_pythondiv', kind: 'string', irValues: ['false', 'true'] }],
     note: 'm_pythondiv="true" floors integer quotients: back to ONNX as Div(a - Mod(a, b), b)',
     toOnnx: (c) => {
-      const python = c.node.attrs.get('m_pythondiv');
-      const floors = python === undefined || (python.type === 'raw' ? python.value.trim() !== 'false' : python.type === 'bool' ? python.value : true);
+      const floors = c.attr.bool('m_pythondiv', true);
       const elem = c.elem(0);
       if (floors && (elem === null || !/^(f|bf)/.test(elem))) {
         // Integer floor division: a - floormod(a, b) is a multiple of b, so ONNX's truncating

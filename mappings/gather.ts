@@ -1,5 +1,4 @@
 import { A, type Attr } from '../src/graph/attr.js';
-import { attrInt, attrString } from '../src/graph/attr-read.js';
 import { makeTensor } from '../src/graph/tensor.js';
 import type { Value } from '../src/graph/value.js';
 import { i64Const, i64Scalar } from './helpers.js';
@@ -12,15 +11,14 @@ import { int, irOnly, type ConvertContext, type OpMapping } from './spec.js';
 const GATHER_OPS: readonly OpMapping[] = [
   {
     onnx: { op: 'Gather', since: 1 },
-    ir: { op: 'Gather', version: 'opset8' },
+    ir: { op: 'Gather', version: 'opset8', reads: ['opset1', 'opset7'] },
     handles: { onnx: ['axis'], ir: ['batch_dims'] },
     toIr: (c) => {
-      const a = c.node.attrs.get('axis');
-      const axis = a?.type === 'int' ? a.value : 0n;
+      const axis = c.attr.int('axis', 0n);
       c.output(0, c.emit('Gather', [c.input(0), c.input(1), i64Scalar(c, axis)], { batch_dims: '0' })[0]!);
     },
     toOnnx: (c) => {
-      const bd = attrInt(c.node, 'batch_dims') ?? 0n;
+      const bd = c.attr.int('batch_dims') ?? 0n;
       if (bd !== 0n) { c.unsupportedAttr('batch_dims', String(bd), 'ONNX Gather has no batch dims'); return; }
       const axis = c.constInts(2);
       if (axis === null || axis.length !== 1) { c.needsConstant(2, 'axis (ONNX axis is an attribute)'); return; }
@@ -57,22 +55,22 @@ const TOPK: readonly OpMapping[] = [
     ir: { op: 'TopK', version: 'opset11' },
     handles: { onnx: ['axis', 'largest', 'sorted'], ir: ['axis', 'mode', 'sort', 'index_element_type', 'stable'] },
     toIr: (c) => {
-      const axis = attrInt(c.node, 'axis') ?? -1n;
-      const largest = (attrInt(c.node, 'largest') ?? 1n) !== 0n;
-      const sorted = (attrInt(c.node, 'sorted') ?? 1n) !== 0n;
+      const axis = c.attr.int('axis') ?? -1n;
+      const largest = (c.attr.int('largest') ?? 1n) !== 0n;
+      const sorted = (c.attr.int('sorted') ?? 1n) !== 0n;
       const outs = c.emit('TopK', [c.input(0), kScalar(c, 1, [])], {
         axis: String(axis), mode: largest ? 'max' : 'min', sort: sorted ? 'value' : 'none', index_element_type: 'i64', stable: 'true',
       }, 2, 'opset11');
       outs.forEach((v, i) => c.output(i, v));
     },
     toOnnx: (c) => {
-      const mode = (attrString(c.node, 'mode') ?? 'max').trim().toLowerCase();
-      const sort = (attrString(c.node, 'sort') ?? 'none').trim().toLowerCase();
-      const iet = (attrString(c.node, 'index_element_type') ?? 'i32').trim().toLowerCase();
+      const mode = (c.attr.string('mode') ?? 'max').trim().toLowerCase();
+      const sort = (c.attr.string('sort') ?? 'none').trim().toLowerCase();
+      const iet = (c.attr.string('index_element_type') ?? 'i32').trim().toLowerCase();
       if (sort === 'index') { c.unsupportedAttr('sort', sort, 'ONNX TopK sorts by value or not at all'); return; }
       if (iet !== 'i64' && iet !== 'i32') { c.unsupportedAttr('index_element_type', iet, 'supported: i64, i32'); return; }
       const attrs: Record<string, Attr> = {};
-      const axis = attrInt(c.node, 'axis') ?? -1n;
+      const axis = c.attr.int('axis') ?? -1n;
       if (axis !== -1n) attrs['axis'] = A.int(axis);
       if (mode === 'min') attrs['largest'] = A.int(0);
       if (sort === 'none') attrs['sorted'] = A.int(0);

@@ -1,5 +1,5 @@
-import { f32ToF16Bits } from '../src/convert/fp16.js';
-import { makeTensor, type Tensor } from '../src/graph/tensor.js';
+import type { ElementTypeName } from '../src/graph/element-type.js';
+import { makeTensor, scalarTensor, type Tensor } from '../src/graph/tensor.js';
 import type { Value } from '../src/graph/value.js';
 import type { ConvertContext, OpMapping } from './spec.js';
 
@@ -10,18 +10,15 @@ import type { ConvertContext, OpMapping } from './spec.js';
  */
 
 /** A scalar (rank 0) of element type `elem` holding `v`; null for types not built here. */
-export function scalarOf(elem: string, v: number): Tensor | null {
-  const b = new ArrayBuffer(8);
-  const dv = new DataView(b);
-  switch (elem) {
-    case 'f32': dv.setFloat32(0, v, true); return makeTensor('f32', [], new Uint8Array(b, 0, 4));
-    case 'f16': dv.setUint16(0, f32ToF16Bits(v), true); return makeTensor('f16', [], new Uint8Array(b, 0, 2));
-    case 'f64': dv.setFloat64(0, v, true); return makeTensor('f64', [], new Uint8Array(b, 0, 8));
-    case 'i64': dv.setBigInt64(0, BigInt(Math.trunc(v)), true); return makeTensor('i64', [], new Uint8Array(b, 0, 8));
-    case 'i32': dv.setInt32(0, Math.trunc(v), true); return makeTensor('i32', [], new Uint8Array(b, 0, 4));
-    default: return null;
-  }
-}
+export const scalarOf = (elem: string, v: number): Tensor | null => scalarTensor(elem as ElementTypeName, v);
+
+/**
+ * @deprecated Write a decomposition as `ir: null, decomposes: [...]` without `toOnnx` (IR lookup
+ * never reaches it). Kept for entries still spelled `version: 'decomposed'`.
+ */
+export const decomposedOnly = (c: ConvertContext): void => {
+  c.error(`${c.entry.onnx.op} is not an OpenVINO op: ovir writes ONNX ${c.entry.onnx.op} as other IR ops, which convert back one by one`);
+};
 
 /** A scalar constant of the element type of source input `i`, or null after a diagnostic. */
 export function scalarLike(c: ConvertContext, i: number, v: number, what: string): Value | null {
@@ -31,25 +28,20 @@ export function scalarLike(c: ConvertContext, i: number, v: number, what: string
   return c.constant(t);
 }
 
-/** IR → ONNX for ONNX ops that IR spells as several ops (converted back through those ops' entries). */
-export const decomposedOnly = (c: ConvertContext): void => {
-  c.error(`${c.entry.onnx.op} is not an OpenVINO op: ovir writes ONNX ${c.entry.onnx.op} as other IR ops, which convert back one by one`);
-};
-
 export const GENERATE: readonly OpMapping[] = [
   {
     onnx: { op: 'ConstantOfShape', since: 9 },
-    ir: { op: 'ConstantOfShape', version: 'decomposed' },
+    ir: null,
+    decomposes: ['Broadcast'],
     handles: { onnx: ['value'] },
     note: 'IR: Broadcast(bidirectional) of a scalar Const; no IR op of this name exists',
     toIr: (c) => {
-      const a = c.node.attrs.get('value');
+      const a = c.attr.tensor('value');
       let t: Tensor;
       if (!a) t = scalarOf('f32', 0)!;
-      else if (a.type === 'tensor' && a.value.strings === undefined && a.value.dims.reduce((p, d) => p * d, 1) === 1) t = makeTensor(a.value.elem, [], a.value.data);
-      else { c.unsupportedAttr('value', a.type, 'must be a one-element tensor'); return; }
+      else if (a.strings === undefined && a.dims.reduce((p, d) => p * d, 1) === 1) t = makeTensor(a.elem, [], a.data);
+      else { c.unsupportedAttr('value', `tensor of shape [${a.dims.join(',')}]`, 'must be a one-element tensor'); return; }
       c.output(0, c.emit('Broadcast', [c.constant(t), c.input(0)], { mode: 'bidirectional' }, 1, 'opset3')[0]!);
     },
-    toOnnx: decomposedOnly,
   },
 ];

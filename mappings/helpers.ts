@@ -4,11 +4,29 @@ import type { Value } from '../src/graph/value.js';
 import type { ConvertContext } from './spec.js';
 
 /**
- * Small pieces the escape hatches share: moving an ONNX attribute to an IR constant input and
- * back, and reading an axes-like operand whichever form it has.
+ * Small pieces the escape hatches share. (Operands that move between attribute and input are
+ * `moves` lines in the entry, applied by the converter; attributes are read through `c.attr`.)
  */
 
-/** ONNX → IR: the source inputs, in order, without trailing absent ones. */
+/** An i64 1-D constant in the target graph. */
+export const i64Const = (c: ConvertContext, values: readonly bigint[]): Value => c.constant(tensorFromInt64(values));
+/** An i64 scalar constant in the target graph. */
+export const i64Scalar = (c: ConvertContext, v: bigint): Value => c.constant(tensorFromInt64([v], []));
+
+/** Normalizes axis `a` for rank `r` (negative counts from the end). */
+export const normAxis = (a: bigint, r: number): number => (a < 0n ? Number(a) + r : Number(a));
+
+// ── deprecated: kept so that entries written before the op-table refactor still compile ────────
+// New code: `c.attr.ints(name)` for attributes, a `moves` line (spec.ts) for operands that moved
+// between attribute and input, `c.emitOwn` for the entry's own op. The completeness test does not
+// care which is used; these go once no entry uses them.
+
+/** @deprecated Use `c.attr.ints(name)` (a mistyped attribute is then reported by the converter). */
+export function onnxInts(c: ConvertContext, name: string): bigint[] | undefined {
+  return c.attr.ints(name);
+}
+
+/** @deprecated ONNX → IR: the source inputs, in order, without trailing absent ones. */
 export function presentInputs(c: ConvertContext, count = c.numInputs): (Value | null)[] {
   const out: (Value | null)[] = [];
   for (let i = 0; i < count; i++) out.push(c.input(i));
@@ -16,25 +34,9 @@ export function presentInputs(c: ConvertContext, count = c.numInputs): (Value | 
   return out;
 }
 
-/** The ints of ONNX attribute `name`, or undefined. */
-export function onnxInts(c: ConvertContext, name: string): bigint[] | undefined {
-  const a = c.node.attrs.get(name);
-  if (!a) return undefined;
-  if (a.type === 'ints') return [...a.value];
-  if (a.type === 'int') return [a.value];
-  c.unsupportedAttr(name, a.type, 'expected a list of integers');
-  return undefined;
-}
-
-/** An i64 1-D constant in the target graph. */
-export const i64Const = (c: ConvertContext, values: readonly bigint[]): Value => c.constant(tensorFromInt64(values));
-/** An i64 scalar constant in the target graph. */
-export const i64Scalar = (c: ConvertContext, v: bigint): Value => c.constant(tensorFromInt64([v], []));
-
 /**
- * IR → ONNX: operand `index` that ONNX takes as attribute `attr` before opset `inputSince` and as
- * an input from then on. Returns the attribute to set (old form) or pushes the input (new form).
- * A non-constant operand in the old form is a diagnostic.
+ * @deprecated Declare a `moves` line (`attrToInput(attr, index, inputSince)`) and emit the operand
+ * as an input: the converter writes the form of the target opset.
  */
 export function operandAsAttrOrInput(
   c: ConvertContext, index: number, attr: string, inputSince: number, inputs: (Value | null)[], attrs: Map<string, Attr>, what: string,
@@ -49,9 +51,9 @@ export function operandAsAttrOrInput(
 }
 
 /**
- * IR → ONNX: operand `index` as ONNX wants axes-like inputs — a 1-D int64 tensor. IR allows any
+ * IR → ONNX: operand `index` as ONNX wants shape-like inputs — a 1-D int64 tensor. IR allows any
  * integer type and scalars (ovc writes u64 and scalar axes): constants are rewritten, run-time
- * values get a Cast to int64 and a Reshape to [-1].
+ * values get a Cast to int64 and a Reshape to [-1]. (An `attrToInput` move does this by itself.)
  */
 export function asI64Vector(c: ConvertContext, index: number): Value | null {
   const v = c.input(index);
@@ -64,6 +66,3 @@ export function asI64Vector(c: ConvertContext, index: number): Value | null {
   const asI64 = elem === 'i64' ? v : c.emit('Cast', [v], { to: A.int(7) })[0]!;
   return rank === 1 ? asI64 : c.emit('Reshape', [asI64, i64Const(c, [-1n])])[0]!;
 }
-
-/** Normalizes axis `a` for rank `r` (negative counts from the end). */
-export const normAxis = (a: bigint, r: number): number => (a < 0n ? Number(a) + r : Number(a));

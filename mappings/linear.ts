@@ -1,6 +1,5 @@
-import { attrFloat, attrInt } from '../src/graph/attr-read.js';
 import type { Value } from '../src/graph/value.js';
-import { decomposedOnly, scalarLike } from './generate.js';
+import { scalarLike } from './generate.js';
 import { i64Const, normAxis } from './helpers.js';
 import type { OpMapping } from './spec.js';
 
@@ -14,14 +13,15 @@ import type { OpMapping } from './spec.js';
 export const LINEAR: readonly OpMapping[] = [
   {
     onnx: { op: 'Gemm', since: 7 },
-    ir: { op: 'Gemm', version: 'decomposed' },
+    ir: null,
+    decomposes: ['MatMul', 'Multiply', 'Add'],
     handles: { onnx: ['alpha', 'beta', 'transA', 'transB'] },
     note: 'IR: MatMul (transpose_a/b) · alpha + beta · C',
     toIr: (c) => {
-      const alpha = attrFloat(c.node, 'alpha') ?? 1;
-      const beta = attrFloat(c.node, 'beta') ?? 1;
-      const ta = (attrInt(c.node, 'transA') ?? 0n) !== 0n;
-      const tb = (attrInt(c.node, 'transB') ?? 0n) !== 0n;
+      const alpha = c.attr.float('alpha') ?? 1;
+      const beta = c.attr.float('beta') ?? 1;
+      const ta = (c.attr.int('transA') ?? 0n) !== 0n;
+      const tb = (c.attr.int('transB') ?? 0n) !== 0n;
       let y = c.emit('MatMul', [c.input(0), c.input(1)], { transpose_a: String(ta), transpose_b: String(tb) }, 1, 'opset1')[0]!;
       if (alpha !== 1) {
         const s = scalarLike(c, 0, alpha, 'Gemm alpha');
@@ -40,15 +40,15 @@ export const LINEAR: readonly OpMapping[] = [
       }
       c.output(0, y);
     },
-    toOnnx: decomposedOnly,
   },
   {
     onnx: { op: 'Flatten', since: 1 },
-    ir: { op: 'Flatten', version: 'decomposed' },
+    ir: null,
+    decomposes: ['Reshape'],
     handles: { onnx: ['axis'] },
     note: 'IR: Reshape to [prod(dims[:axis]), prod(dims[axis:])], computed from ShapeOf',
     toIr: (c) => {
-      const a = attrInt(c.node, 'axis') ?? 1n;
+      const a = c.attr.int('axis') ?? 1n;
       const r = c.rank(0);
       if (a < 0n && r === null) { c.error(`axis ${a} counts from the end: the rank of the input must be known`); return; }
       const axis = r === null ? Number(a) : normAxis(a, r);
@@ -63,16 +63,15 @@ export const LINEAR: readonly OpMapping[] = [
       const target = c.emit('Concat', [head, tail], { axis: '0' }, 1, 'opset1')[0]!;
       c.output(0, c.emit('Reshape', [x, target], { special_zero: 'false' }, 1, 'opset1')[0]!);
     },
-    toOnnx: decomposedOnly,
   },
   {
     onnx: { op: 'Size', since: 1 },
-    ir: { op: 'Size', version: 'decomposed' },
+    ir: null,
+    decomposes: ['ShapeOf', 'ReduceProd'],
     note: 'IR: ReduceProd over ShapeOf (an i64 scalar)',
     toIr: (c) => {
       const shape = c.emit('ShapeOf', [c.input(0)], { output_type: 'i64' }, 1, 'opset3')[0]!;
       c.output(0, c.emit('ReduceProd', [shape, i64Const(c, [0n])], { keep_dims: 'false' }, 1, 'opset1')[0]!);
     },
-    toOnnx: decomposedOnly,
   },
 ];

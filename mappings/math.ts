@@ -1,3 +1,4 @@
+import { attrInt } from '../src/graph/attr-read.js';
 import { A } from '../src/graph/attr.js';
 import { boolInt, float, int, irOnly, NUMPY_BROADCAST, type OpMapping } from './spec.js';
 
@@ -66,13 +67,13 @@ export const MATH: readonly OpMapping[] = [
     // ONNX Mod with fmod=0 (integers) takes the divisor's sign: IR FloorMod; fmod=1 truncates: IR Mod.
     onnx: { op: 'Mod', since: 10 },
     ir: { op: 'FloorMod', version: 'opset1' },
-    when: (n) => { const a = n.attrs.get('fmod'); return !a || (a.type === 'int' && a.value === 0n); },
+    when: (n) => (attrInt(n, 'fmod') ?? 0n) === 0n,
     attrs: [NUMPY_BROADCAST, int('fmod').onnxOnly().default(0n).onlyValues(0n)],
   },
   {
     onnx: { op: 'Mod', since: 10 },
     ir: { op: 'Mod', version: 'opset1' },
-    when: (n) => { const a = n.attrs.get('fmod'); return !!a && a.type === 'int' && a.value === 1n; },
+    when: (n) => attrInt(n, 'fmod') === 1n,
     attrs: [NUMPY_BROADCAST],
     handles: { onnx: ['fmod'] },
     toOnnx: (c) => { c.output(0, c.emit('Mod', [c.input(0), c.input(1)], { fmod: A.int(1) })[0]!); },

@@ -3,6 +3,7 @@ import { attrBool, attrFloat, attrInt } from '../src/graph/attr-read.js';
 import type { ElementTypeName } from '../src/graph/element-type.js';
 import { makeTensor, type Tensor } from '../src/graph/tensor.js';
 import { scalarOf } from './generate.js';
+import { scalarTensor } from '../src/graph/tensor.js';
 import type { Value } from '../src/graph/value.js';
 import { normAxis } from './helpers.js';
 import { int, string, irOnly, type ConvertContext, type OpMapping } from './spec.js';
@@ -51,15 +52,15 @@ export const NN: readonly OpMapping[] = [
     // Softmax-13: over `axis` (default -1) = IR Softmax-8. Before 13 ONNX flattens to 2-D at
     // `axis` (default 1): the same thing only when axis is the last dim.
     onnx: { op: 'Softmax', since: 13 },
-    ir: { op: 'Softmax', version: 'opset8' },
+    ir: { op: 'Softmax', version: 'opset8', reads: ['opset1'] },
     attrs: [int('axis').default(-1n)],
   },
   {
     onnx: { op: 'Softmax', since: 1, until: 12 },
-    ir: { op: 'Softmax', version: 'opset8' },
+    ir: { op: 'Softmax', version: 'opset8', reads: ['opset1'] },
     handles: { onnx: ['axis'], ir: ['axis'] },
     toIr: (c) => {
-      const a = attrInt(c.node, 'axis') ?? 1n;
+      const a = c.attr.int('axis') ?? 1n;
       const r = c.rank(0);
       if (r === null || normAxis(a, r) !== r - 1) {
         c.unsupportedAttr('axis', String(a), `Softmax before opset 13 flattens at axis; only the last axis (rank ${r ?? 'unknown'}) converts`);
@@ -68,7 +69,7 @@ export const NN: readonly OpMapping[] = [
       c.output(0, c.emit('Softmax', [c.input(0)], { axis: '-1' })[0]!);
     },
     toOnnx: (c) => {
-      const a = attrInt(c.node, 'axis') ?? 1n;
+      const a = c.attr.int('axis') ?? 1n;
       const r = c.rank(0);
       if (r === null || normAxis(a, r) !== r - 1) {
         c.unsupportedAttr('axis', String(a), `ONNX Softmax before opset 13 flattens at axis; only the last axis converts (use --opset 13 or later)`);
@@ -117,7 +118,7 @@ export const NN: readonly OpMapping[] = [
     toOnnx: (c) => {
       const ins = [c.input(0)!, c.input(1)!];
       for (const [i, name] of [[0, 'transpose_a'], [1, 'transpose_b']] as const) {
-        if (!(attrBool(c.node, name) ?? false)) continue;
+        if (!(c.attr.bool(name) ?? false)) continue;
         const r = c.rank(i);
         if (r === null) { c.error(`${name}=true needs the rank of input ${i}, which is not known`); return; }
         if (r >= 2) ins[i] = swapLast(c, ins[i], r);
@@ -147,8 +148,8 @@ export const NN: readonly OpMapping[] = [
     },
     toOnnx: (c) => {
       const elem = c.elem(0);
-      const lo = attrFloat(c.node, 'min');
-      const hi = attrFloat(c.node, 'max');
+      const lo = c.attr.float('min');
+      const hi = c.attr.float('max');
       if (elem === null || lo === undefined || hi === undefined) { c.error('Clamp needs min, max and the element type of its input'); return; }
       const tl = boundOf(elem, lo, true);
       const th = boundOf(elem, hi, false);

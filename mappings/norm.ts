@@ -1,7 +1,6 @@
 import { A, type Attr } from '../src/graph/attr.js';
-import { attrBool, attrFloat, attrInt, attrInts, attrString } from '../src/graph/attr-read.js';
 import type { Value } from '../src/graph/value.js';
-import { decomposedOnly, scalarLike } from './generate.js';
+import { scalarLike } from './generate.js';
 import { i64Const, i64Scalar, normAxis } from './helpers.js';
 import type { ConvertContext, OpMapping } from './spec.js';
 
@@ -22,10 +21,10 @@ const mul = (c: ConvertContext, a: Value, b: Value): Value => c.emit('Multiply',
 const add = (c: ConvertContext, a: Value, b: Value): Value => c.emit('Add', [a, b], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
 
 const argToIr = (mode: 'max' | 'min') => (c: ConvertContext): void => {
-  const axis = attrInt(c.node, 'axis') ?? 0n;
-  const keep = (attrInt(c.node, 'keepdims') ?? 1n) !== 0n;
+  const axis = c.attr.int('axis', 0n);
+  const keep = c.attr.int('keepdims', 1n) !== 0n;
   // select_last_index (as OpenVINO's frontend): the first extreme of the reversed axis, counted back from the end
-  const last = (attrInt(c.node, 'select_last_index') ?? 0n) !== 0n;
+  const last = c.attr.int('select_last_index', 0n) !== 0n;
   const x = last ? c.emit('Reverse', [c.input(0), i64Const(c, [axis])], { mode: 'index' }, 1, 'opset1')[0]! : c.input(0);
   let [, idx] = c.emit('TopK', [x, i64Scalar(c, 1n)], { axis: String(axis), mode, sort: 'value', index_element_type: 'i64', stable: 'true' }, 2, 'opset11');
   if (last) {
@@ -44,9 +43,9 @@ function mvnToOnnx(c: ConvertContext): void {
   if (c.numInputs < 2) { c.error('MVN-1 (reduction by attributes) does not convert; MVN-6 does'); return; }
   const axes = c.constInts(1);
   if (axes === null) { c.needsConstant(1, 'axes'); return; }
-  const variance = attrBool(c.node, 'normalize_variance') ?? true;
-  const eps = attrFloat(c.node, 'eps') ?? 0;
-  const mode = attrString(c.node, 'eps_mode')?.trim().toLowerCase() ?? 'inside_sqrt';
+  const variance = c.attr.bool('normalize_variance') ?? true;
+  const eps = c.attr.float('eps') ?? 0;
+  const mode = c.attr.string('eps_mode')?.trim().toLowerCase() ?? 'inside_sqrt';
   if (mode !== 'inside_sqrt' && mode !== 'outside_sqrt') { c.unsupportedAttr('eps_mode', mode); return; }
   const x = c.input(0)!;
   if (variance && mode === 'outside_sqrt' && Math.fround(eps) === Math.fround(1e-9) && c.elem(0) === 'f32') {
@@ -75,21 +74,22 @@ export const NORM: readonly OpMapping[] = [
     ir: { op: 'MVN', version: 'opset6' },
     handles: { onnx: ['axes'], ir: ['normalize_variance', 'eps', 'eps_mode'] },
     toIr: (c) => {
-      const axes = attrInts(c.node, 'axes') ?? [0n, 2n, 3n];
+      const axes = c.attr.ints('axes') ?? [0n, 2n, 3n];
       c.output(0, c.emit('MVN', [c.input(0), i64Const(c, axes)], { normalize_variance: 'true', eps: '1e-9', eps_mode: 'outside_sqrt' }, 1, 'opset6')[0]!);
     },
     toOnnx: mvnToOnnx,
   },
   {
     onnx: { op: 'LayerNormalization', since: 17 },
-    ir: { op: 'LayerNormalization', version: 'decomposed' },
+    ir: null,
+    decomposes: ['MVN', 'Multiply', 'Add'],
     handles: { onnx: ['axis', 'epsilon', 'stash_type'] },
     note: 'IR: MVN-6 over [axis, rank) · Scale + B; Mean / InvStdDev (when read) from ReduceMean',
     toIr: (c) => {
       const r = c.rank(0);
       if (r === null) { c.error('LayerNormalization needs the rank of X to be known (MVN axes are constant)'); return; }
-      const axis = normAxis(attrInt(c.node, 'axis') ?? -1n, r);
-      let y = mul(c, mvn(c, c.input(0)!, axis, r, attrFloat(c.node, 'epsilon') ?? 1e-5), c.input(1)!);
+      const axis = normAxis(c.attr.int('axis') ?? -1n, r);
+      let y = mul(c, mvn(c, c.input(0)!, axis, r, c.attr.float('epsilon') ?? 1e-5), c.input(1)!);
       if (c.numInputs > 2 && c.input(2)) y = add(c, y, c.input(2)!);
       c.output(0, y);
       const wanted = (i: number): boolean => { const o = c.node.outputs[i]; return !!o && (o.uses.length > 0 || o.graph.outputs.includes(o)); };
@@ -100,7 +100,7 @@ export const NORM: readonly OpMapping[] = [
         const mean = c.emit('ReduceMean', [x, axes], { keep_dims: 'true' }, 1, 'opset1')[0]!;
         const d = c.emit('Subtract', [x, mean], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
         const v = c.emit('ReduceMean', [mul(c, d, d), axes], { keep_dims: 'true' }, 1, 'opset1')[0]!;
-        const eps = scalarLike(c, 0, attrFloat(c.node, 'epsilon') ?? 1e-5, 'epsilon');
+        const eps = scalarLike(c, 0, c.attr.float('epsilon') ?? 1e-5, 'epsilon');
         const one = scalarLike(c, 0, 1, 'InvStdDev');
         if (!eps || !one) return;
         const inv = c.emit('Divide', [one, c.emit('Sqrt', [add(c, v, eps)], {}, 1, 'opset1')[0]!], { auto_broadcast: 'numpy', m_pythondiv: 'true' }, 1, 'opset1')[0]!;
@@ -110,36 +110,35 @@ export const NORM: readonly OpMapping[] = [
         for (let i = 1; i < c.node.outputs.length; i++) c.unused(i);
       }
     },
-    toOnnx: decomposedOnly,
   },
   {
     onnx: { op: 'InstanceNormalization', since: 6 },
-    ir: { op: 'InstanceNormalization', version: 'decomposed' },
+    ir: null,
+    decomposes: ['MVN', 'Multiply', 'Add'],
     handles: { onnx: ['epsilon'] },
     note: 'IR: MVN-6 over the spatial axes, then per-channel scale and bias',
     toIr: (c) => {
       const r = c.rank(0);
       if (r === null || r < 3) { c.error('InstanceNormalization needs X of known rank 3 or more'); return; }
       const perChannel = (v: Value): Value => c.emit('Unsqueeze', [v, i64Const(c, Array.from({ length: r - 2 }, (_, i) => BigInt(i + 1)))], {}, 1, 'opset1')[0]!;
-      const y = mul(c, mvn(c, c.input(0)!, 2, r, attrFloat(c.node, 'epsilon') ?? 1e-5), perChannel(c.input(1)!));
+      const y = mul(c, mvn(c, c.input(0)!, 2, r, c.attr.float('epsilon') ?? 1e-5), perChannel(c.input(1)!));
       c.output(0, add(c, y, perChannel(c.input(2)!)));
     },
-    toOnnx: decomposedOnly,
   },
   {
     onnx: { op: 'ArgMax', since: 1 },
-    ir: { op: 'ArgMax', version: 'decomposed' },
+    ir: null,
+    decomposes: ['TopK'],
     handles: { onnx: ['axis', 'keepdims', 'select_last_index'] },
     note: 'IR: TopK-11 k=1 mode max, indices output',
     toIr: argToIr('max'),
-    toOnnx: decomposedOnly,
   },
   {
     onnx: { op: 'ArgMin', since: 1 },
-    ir: { op: 'ArgMin', version: 'decomposed' },
+    ir: null,
+    decomposes: ['TopK'],
     handles: { onnx: ['axis', 'keepdims', 'select_last_index'] },
     note: 'IR: TopK-11 k=1 mode min, indices output',
     toIr: argToIr('min'),
-    toOnnx: decomposedOnly,
   },
 ];

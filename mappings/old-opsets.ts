@@ -1,5 +1,4 @@
 import { A, type Attr } from '../src/graph/attr.js';
-import { attrFloat, attrInts } from '../src/graph/attr-read.js';
 import { i64Const } from './helpers.js';
 import type { ConvertContext, OpMapping } from './spec.js';
 
@@ -14,14 +13,14 @@ const F32_MAX = 3.4028234663852886e38;
 
 /** Clip-1..10: min/max attributes (defaults: the float range) ⇄ IR Clamp min/max. */
 function clipToIr(c: ConvertContext): void {
-  const lo = attrFloat(c.node, 'min') ?? -F32_MAX;
-  const hi = attrFloat(c.node, 'max') ?? F32_MAX;
+  const lo = c.attr.float('min') ?? -F32_MAX;
+  const hi = c.attr.float('max') ?? F32_MAX;
   c.output(0, c.emit('Clamp', [c.input(0)], { min: String(lo), max: String(hi) }, 1, 'opset1')[0]!);
 }
 
 function clipToOnnx(c: ConvertContext): void {
-  const lo = attrFloat(c.node, 'min');
-  const hi = attrFloat(c.node, 'max');
+  const lo = c.attr.float('min');
+  const hi = c.attr.float('max');
   if (lo === undefined || hi === undefined) { c.error('Clamp needs its min and max attributes'); return; }
   const attrs = new Map<string, Attr>();
   // Float attributes: an IR bound beyond the float range is "no bound" (the ONNX default).
@@ -32,10 +31,10 @@ function clipToOnnx(c: ConvertContext): void {
 
 /** Slice-1..9: starts/ends/axes attributes, steps 1 ⇄ IR Slice-8 with constant operands. */
 function sliceToIr(c: ConvertContext): void {
-  const starts = attrInts(c.node, 'starts');
-  const ends = attrInts(c.node, 'ends');
+  const starts = c.attr.ints('starts');
+  const ends = c.attr.ints('ends');
   if (!starts || !ends || starts.length !== ends.length) { c.error('Slice-1 needs starts and ends of equal length'); return; }
-  const axes = attrInts(c.node, 'axes') ?? starts.map((_, i) => BigInt(i));
+  const axes = c.attr.ints('axes') ?? starts.map((_, i) => BigInt(i));
   if (axes.length !== starts.length) { c.error('Slice-1 axes must have the length of starts'); return; }
   const ones = starts.map(() => 1n);
   c.output(0, c.emit('Slice', [c.input(0), i64Const(c, starts), i64Const(c, ends), i64Const(c, ones), i64Const(c, axes)], {}, 1, 'opset8')[0]!);

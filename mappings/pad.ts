@@ -1,9 +1,7 @@
 import { A, type Attr } from '../src/graph/attr.js';
-import { attrFloat, attrString } from '../src/graph/attr-read.js';
 import type { Value } from '../src/graph/value.js';
-import { scalarLike } from './generate.js';
-import { i64Const, i64Scalar, normAxis, onnxInts } from './helpers.js';
-import type { ConvertContext, OpMapping } from './spec.js';
+import { i64Const, i64Scalar, normAxis } from './helpers.js';
+import { attrToInput, floatAttrToInput, type ConvertContext, type OpMapping } from './spec.js';
 
 /**
  * ONNX Pad ↔ IR Pad-12 (Pad-1 read alike; 12 allows negative pads, as ONNX does).
@@ -22,12 +20,6 @@ function splitPads(c: ConvertContext): [Value, Value] | null {
     if (axes === null) { c.needsConstant(3, 'axes (IR pads cover every dim)'); return null; }
   }
   const r = c.rank(0);
-  if (c.opset < 11) {
-    const p = onnxInts(c, 'pads');
-    if (p === undefined) { c.error("attribute 'pads' is required"); return null; }
-    const h = p.length / 2;
-    return [i64Const(c, p.slice(0, h)), i64Const(c, p.slice(h))];
-  }
   const known = c.constInts(1);
   if (axes === null) {
     if (known !== null) {
@@ -50,21 +42,14 @@ function splitPads(c: ConvertContext): [Value, Value] | null {
 }
 
 const padToIr = (c: ConvertContext): void => {
-  const mode = attrString(c.node, 'mode') ?? 'constant';
+  const mode = c.attr.string('mode') ?? 'constant';
   const irMode = MODES.find(([o]) => o === mode)?.[1];
   if (irMode === undefined) { c.unsupportedAttr('mode', mode, 'OpenVINO Pad has constant, reflect, edge (and symmetric) only'); return; }
   const pads = splitPads(c);
   if (!pads) return;
   const inputs: (Value | null)[] = [c.input(0), pads[0], pads[1]];
   if (mode === 'constant') {
-    if (c.opset < 11) {
-      const v = attrFloat(c.node, 'value') ?? 0;
-      if (v !== 0) {
-        const s = scalarLike(c, 0, v, 'Pad value');
-        if (!s) return;
-        inputs.push(s);
-      }
-    } else if (c.numInputs > 2 && c.input(2)) {
+    if (c.numInputs > 2 && c.input(2)) {
       // IR pad_value must be a scalar; ONNX models also give a one-element 1-D constant_value.
       const v = c.input(2)!;
       inputs.push(c.rank(2) === 0 ? v : c.emit('Reshape', [v, i64Const(c, [])], { special_zero: 'false' }, 1, 'opset1')[0]!);
@@ -74,25 +59,12 @@ const padToIr = (c: ConvertContext): void => {
 };
 
 const padToOnnx = (c: ConvertContext): void => {
-  const irMode = attrString(c.node, 'pad_mode')?.trim() ?? 'constant';
+  const irMode = c.attr.string('pad_mode')?.trim() ?? 'constant';
   const mode = MODES.find(([, i]) => i === irMode)?.[0];
   if (mode === undefined) { c.unsupportedAttr('pad_mode', irMode, 'ONNX Pad has no symmetric mode'); return; }
   const attrs = new Map<string, Attr>();
   if (mode !== 'constant') attrs.set('mode', A.string(mode));
   const hasValue = mode === 'constant' && c.numInputs > 3 && c.input(3) !== null;
-  if (c.opset < 11) {
-    const b = c.constInts(1);
-    const e = c.constInts(2);
-    if (b === null || e === null) { c.needsConstant(b === null ? 1 : 2, 'pads (an attribute before ONNX opset 11)'); return; }
-    attrs.set('pads', A.ints([...b, ...e]));
-    if (hasValue) {
-      const v = c.constNumbers(3);
-      if (v === null) { c.needsConstant(3, 'pad_value (an attribute before ONNX opset 11)'); return; }
-      if (v[0] !== 0) attrs.set('value', A.float(Number(v[0])));
-    }
-    c.output(0, c.emit('Pad', [c.input(0)], attrs)[0]!);
-    return;
-  }
   const b = c.constInts(1);
   const e = c.constInts(2);
   let pads: Value;
@@ -101,27 +73,18 @@ const padToOnnx = (c: ConvertContext): void => {
     const asI64 = (i: number): Value => (c.elem(i) === 'i64' ? c.input(i)! : c.emit('Cast', [c.input(i)], { to: A.int(7) })[0]!);
     pads = c.emit('Concat', [asI64(1), asI64(2)], { axis: A.int(0) })[0]!;
   }
+  // Before ONNX opset 11, pads and value are attributes (the `moves` lines); constant_value is a
+  // scalar (an IR pad_value of shape [1] is made one).
   const inputs: (Value | null)[] = [c.input(0), pads];
-  if (hasValue) {
-    let v = c.input(3)!;
-    // ONNX constant_value is a scalar; an IR pad_value of shape [1] is reshaped.
-    if (c.rank(3) !== 0) v = c.emit('Reshape', [v, i64Const(c, [])])[0]!;
-    inputs.push(v);
-  }
-  c.output(0, c.emit('Pad', inputs, attrs)[0]!);
+  if (hasValue) inputs.push(c.input(3));
+  c.output(0, c.emitOwn(inputs, attrs)[0]!);
 };
 
 export const PAD: readonly OpMapping[] = [
   {
-    onnx: { op: 'Pad', since: 2, until: 10 },
-    ir: { op: 'Pad', version: 'opset12' },
-    handles: { onnx: ['mode', 'pads', 'value'], ir: ['pad_mode'] },
-    toIr: padToIr,
-    toOnnx: padToOnnx,
-  },
-  {
-    onnx: { op: 'Pad', since: 11 },
-    ir: { op: 'Pad', version: 'opset12' },
+    onnx: { op: 'Pad', since: 2 },
+    ir: { op: 'Pad', version: 'opset12', reads: ['opset1'] },
+    moves: [attrToInput('pads', 1, 11, { required: true }), floatAttrToInput('value', 2, 11, 0)],
     handles: { onnx: ['mode'], ir: ['pad_mode'] },
     note: 'ONNX wrap mode and IR symmetric mode have no counterpart',
     toIr: padToIr,

@@ -1,6 +1,5 @@
-import { attrInt } from '../src/graph/attr-read.js';
 import type { Value } from '../src/graph/value.js';
-import { decomposedOnly, scalarLike } from './generate.js';
+import { scalarLike } from './generate.js';
 import { i64Const, i64Scalar } from './helpers.js';
 import type { ConvertContext, OpMapping } from './spec.js';
 
@@ -34,7 +33,7 @@ const globalPool = (op: 'ReduceMean' | 'ReduceMax') => (c: ConvertContext): void
 };
 
 function globalLpPool(c: ConvertContext): void {
-  const p = attrInt(c.node, 'p') ?? 2n;
+  const p = c.attr.int('p') ?? 2n;
   const axes = spatialAxes(c);
   if (!axes) return;
   const x = c.input(0)!;
@@ -51,24 +50,24 @@ function globalLpPool(c: ConvertContext): void {
 export const POOL: readonly OpMapping[] = [
   {
     onnx: { op: 'GlobalAveragePool', since: 1 },
-    ir: { op: 'GlobalAveragePool', version: 'decomposed' },
+    ir: null,
+    decomposes: ['ReduceMean'],
     note: 'IR: ReduceMean over the spatial axes, keep_dims',
     toIr: globalPool('ReduceMean'),
-    toOnnx: decomposedOnly,
   },
   {
     onnx: { op: 'GlobalMaxPool', since: 1 },
-    ir: { op: 'GlobalMaxPool', version: 'decomposed' },
+    ir: null,
+    decomposes: ['ReduceMax'],
     note: 'IR: ReduceMax over the spatial axes, keep_dims',
     toIr: globalPool('ReduceMax'),
-    toOnnx: decomposedOnly,
   },
   {
     onnx: { op: 'GlobalLpPool', since: 2 },
-    ir: { op: 'GlobalLpPool', version: 'decomposed' },
+    ir: null,
+    decomposes: ['ReduceL1', 'ReduceL2'],
     handles: { onnx: ['p'] },
     note: 'IR: ReduceL1 / ReduceL2 over the spatial axes (p = 1, 2), else Power(ReduceSum(|x|^p), 1/p)',
     toIr: globalLpPool,
-    toOnnx: decomposedOnly,
   },
 ];

@@ -1,9 +1,8 @@
 import { A, type Attr } from '../src/graph/attr.js';
-import { attrBool } from '../src/graph/attr-read.js';
 import type { Node } from '../src/graph/node.js';
 import type { Value } from '../src/graph/value.js';
-import { i64Const, i64Scalar, onnxInts, operandAsAttrOrInput } from './helpers.js';
-import type { ConvertContext, OpMapping } from './spec.js';
+import { i64Const, i64Scalar } from './helpers.js';
+import { attrToInput, type ConvertContext, type OpMapping } from './spec.js';
 
 /**
  * ONNX Reduce* ↔ IR Reduce*-1. ONNX takes axes as an attribute until opset 17 (ReduceSum until
@@ -39,29 +38,22 @@ function runtimeAxes(c: ConvertContext, x: Value, axes: Value): Value {
   return c.emit('Concat', [axes, range0(c, end)], { axis: '0' }, 1, 'opset1')[0]!;
 }
 
-const reduceToIr = (inputSince: number) => (c: ConvertContext): void => {
-  const kd = c.node.attrs.get('keepdims');
-  const keep = kd?.type === 'int' ? kd.value !== 0n : true;
-  const noopAttr = c.node.attrs.get('noop_with_empty_axes');
-  const noop = noopAttr?.type === 'int' && noopAttr.value !== 0n;
+/** ONNX → IR (axes as input 1 whatever the opset: the `moves` line turns the attribute into one). */
+const reduceToIr = (c: ConvertContext): void => {
+  const keep = c.attr.int('keepdims', 1n) !== 0n;
+  const noop = c.attr.int('noop_with_empty_axes', 0n) !== 0n;
   const x = c.input(0)!;
-  let axes: Value | null;
-  if (c.opset < inputSince) {
-    const a = onnxInts(c, 'axes');
-    axes = a !== undefined && a.length ? i64Const(c, a) : null;
-  } else {
-    axes = c.numInputs > 1 ? c.input(1) : null;
-    const known = c.numInputs > 1 && c.input(1) ? c.constInts(1) : null;
-    if (known !== null && known.length === 0) axes = null;
-    else if (axes && noop && known === null) { c.error('noop_with_empty_axes=1 with axes that are not constant has no IR form'); return; }
-    else if (axes && known === null) {
-      // Only axes that may be empty at run time need the run-time form: OpenVINO cannot bound the
-      // output shape through it, so a length inference knows is used as it is.
-      const t = c.type(1);
-      const len = t?.kind === 'tensor' && t.shape?.length === 1 ? t.shape[0] : null;
-      if (len === 0) axes = null;
-      else if (typeof len !== 'number') axes = runtimeAxes(c, x, axes);
-    }
+  let axes = c.numInputs > 1 ? c.input(1) : null;
+  const known = axes ? c.constInts(1) : null;
+  if (known !== null && known.length === 0) axes = null;
+  else if (axes && noop && known === null) { c.error('noop_with_empty_axes=1 with axes that are not constant has no IR form'); return; }
+  else if (axes && known === null) {
+    // Only axes that may be empty at run time need the run-time form: OpenVINO cannot bound the
+    // output shape through it, so a length inference knows is used as it is.
+    const t = c.type(1);
+    const len = t?.kind === 'tensor' && t.shape?.length === 1 ? t.shape[0] : null;
+    if (len === 0) axes = null;
+    else if (typeof len !== 'number') axes = runtimeAxes(c, x, axes);
   }
   if (!axes && noop) { c.output(0, c.emit('Identity', [x], {}, 1, 'opset16')[0]!); return; }
   // Every axis: a constant when the rank is known (as ovc writes it), else range(0, rank(x)),
@@ -73,11 +65,11 @@ const reduceToIr = (inputSince: number) => (c: ConvertContext): void => {
     // OpenVINO's ReduceMax/Min take no booleans, and its CPU plugin has no kernel for
     // ReduceLogicalOr/And once booleans run as u8 (f32 precision hint): reduce them as i32.
     const asInt = c.emit('Convert', [x], { destination_type: 'i32' }, 1, 'opset1')[0]!;
-    const reduced = c.emit(c.entry.ir.op, [asInt, axes], keepDims)[0]!;
+    const reduced = c.emitOwn([asInt, axes], keepDims)[0]!;
     c.output(0, c.emit('Convert', [reduced], { destination_type: 'boolean' }, 1, 'opset1')[0]!);
     return;
   }
-  c.output(0, c.emit(c.entry.ir.op, [x, axes], keepDims)[0]!);
+  c.output(0, c.emitOwn([x, axes], keepDims)[0]!);
 };
 
 // ── IR → ONNX: reading axes back, ovir's own decompositions included ─────────────────────────
@@ -136,39 +128,25 @@ function readAxes(c: ConvertContext): { kind: 'all' } | { kind: 'runtime'; axes:
 }
 
 /**
- * IR → ONNX axes of a Reduce: none (every axis), an attribute (before `inputSince`, constants
- * only) or an int64 input. False after a diagnostic.
+ * IR → ONNX axes operand of a Reduce: null for every axis (ONNX axes absent), the original axes
+ * for the run-time form, else IR's axes. The `moves` line writes it as the target opset takes it
+ * (an attribute before the opset that made it an input, constants only).
  */
-function onnxAxes(c: ConvertContext, inputSince: number, inputs: (Value | null)[], attrs: Map<string, Attr>): boolean {
+function onnxAxes(c: ConvertContext): Value | null {
   const known = readAxes(c);
-  if (known?.kind === 'all') return true;
-  if (known?.kind === 'runtime') {
-    if (c.opset < inputSince) {
-      c.needsConstant(1, `axes, an attribute before opset ${inputSince}: convert with --opset ${inputSince} or later`);
-      return false;
-    }
-    const v = c.converted(known.axes);
-    const t = c.typeOf(known.axes);
-    inputs.push(t?.kind === 'tensor' && t.elem === 'i64' ? v : c.emit('Cast', [v], { to: A.int(7) })[0]!);
-    return true;
-  }
-  if (c.opset < inputSince && c.constInts(1) === null) {
-    c.needsConstant(1, `axes, an attribute before opset ${inputSince}: convert with --opset ${inputSince} or later`);
-    return false;
-  }
-  operandAsAttrOrInput(c, 1, 'axes', inputSince, inputs, attrs, 'axes');
-  return true;
+  if (known?.kind === 'all') return null;
+  if (known?.kind === 'runtime') return c.converted(known.axes);
+  return c.input(1);
 }
 
-const reduceToOnnx = (inputSince: number) => (c: ConvertContext): void => {
-  const keep = attrBool(c.node, 'keep_dims') ?? false;
+/** IR → ONNX: axes go back to an attribute before the opset that made them an input (`moves`). */
+const reduceToOnnx = (c: ConvertContext): void => {
+  const keep = c.attr.bool('keep_dims', false);
   const axes = c.constInts(1);
   if (axes !== null && axes.length === 0) { c.output(0, c.emit('Identity', [c.input(0)])[0]!); return; }
-  const inputs: (Value | null)[] = [c.input(0)];
   const attrs = new Map<string, Attr>();
-  if (!onnxAxes(c, inputSince, inputs, attrs)) return;
   if (!keep) attrs.set('keepdims', A.int(0));
-  c.output(0, c.emit(c.entry.onnx.op, inputs, attrs)[0]!);
+  c.output(0, c.emitOwn([c.input(0), onnxAxes(c)], attrs)[0]!);
 };
 
 /**
@@ -180,26 +158,25 @@ const logicalReduce = (onnxOp: string, irOp: string): OpMapping => ({
   onnx: { op: onnxOp, since: 1 },
   ir: { op: irOp, version: 'opset1' },
   when: () => false,
-  handles: { onnx: ['axes', 'keepdims'], ir: ['keep_dims'] },
+  moves: [attrToInput('axes', 1, 18)],
+  handles: { onnx: ['keepdims'], ir: ['keep_dims'] },
   toIr: (c) => c.error(`${irOp} is only emitted for boolean ${onnxOp}`),
   toOnnx: (c) => {
     const asInt = c.emit('Cast', [c.input(0)], { to: A.int(6) })[0]!;
-    const keep = attrBool(c.node, 'keep_dims') ?? false;
-    const inputs: (Value | null)[] = [asInt];
     const attrs = new Map<string, Attr>();
-    if (!onnxAxes(c, 18, inputs, attrs)) return;
-    if (!keep) attrs.set('keepdims', A.int(0));
-    const reduced = c.emit(onnxOp, inputs, attrs)[0]!;
+    if (!c.attr.bool('keep_dims', false)) attrs.set('keepdims', A.int(0));
+    const reduced = c.emitOwn([asInt, onnxAxes(c)], attrs)[0]!;
     c.output(0, c.emit('Cast', [reduced], { to: A.int(9) })[0]!);
   },
 });
 
-const reduce = (op: string, inputSince: number, version = 'opset1'): OpMapping => ({
+const reduce = (op: string, axesInputSince: number, version = 'opset1'): OpMapping => ({
   onnx: { op, since: 1 },
   ir: { op, version },
-  handles: { onnx: ['axes', 'keepdims', 'noop_with_empty_axes'], ir: ['keep_dims'] },
-  toIr: reduceToIr(inputSince),
-  toOnnx: reduceToOnnx(inputSince),
+  moves: [attrToInput('axes', 1, axesInputSince)],
+  handles: { onnx: ['keepdims', 'noop_with_empty_axes'], ir: ['keep_dims'] },
+  toIr: reduceToIr,
+  toOnnx: reduceToOnnx,
 });
 
 export const REDUCE: readonly OpMapping[] = [

@@ -1,5 +1,4 @@
 import { A, type Attr } from '../src/graph/attr.js';
-import { attrBool, attrFloat, attrFloats, attrInt, attrInts, attrString } from '../src/graph/attr-read.js';
 import { makeTensor, tensorFromFloat32 } from '../src/graph/tensor.js';
 import type { Value } from '../src/graph/value.js';
 import { asI64Vector, i64Const, normAxis } from './helpers.js';
@@ -53,37 +52,37 @@ function interpolate(c: ConvertContext, a: Interp, sizesOrScales: Value, sizes: 
 
 /** Resize-11+ → Interpolate-11. */
 function resizeToIr(c: ConvertContext): void {
-  const m = attrString(c.node, 'mode') ?? 'nearest';
+  const m = c.attr.string('mode') ?? 'nearest';
   const mode = irMode(m);
   if (!mode) { c.unsupportedAttr('mode', m); return; }
-  const ctm = attrString(c.node, 'coordinate_transformation_mode') ?? 'half_pixel';
+  const ctm = c.attr.string('coordinate_transformation_mode') ?? 'half_pixel';
   if (!TRANSFORMS.includes(ctm)) { c.unsupportedAttr('coordinate_transformation_mode', ctm, `OpenVINO Interpolate has ${TRANSFORMS.join(', ')}`); return; }
-  const nearest = attrString(c.node, 'nearest_mode') ?? 'round_prefer_floor';
+  const nearest = c.attr.string('nearest_mode') ?? 'round_prefer_floor';
   if (!NEAREST.includes(nearest)) { c.unsupportedAttr('nearest_mode', nearest); return; }
-  if ((attrInt(c.node, 'exclude_outside') ?? 0n) !== 0n) { c.unsupportedAttr('exclude_outside', '1', 'OpenVINO Interpolate always weighs samples outside the tensor'); return; }
-  const policy = attrString(c.node, 'keep_aspect_ratio_policy') ?? 'stretch';
+  if ((c.attr.int('exclude_outside') ?? 0n) !== 0n) { c.unsupportedAttr('exclude_outside', '1', 'OpenVINO Interpolate always weighs samples outside the tensor'); return; }
+  const policy = c.attr.string('keep_aspect_ratio_policy') ?? 'stretch';
   const bySizes = !absent(c, 3);
   if (policy !== 'stretch' && bySizes) { c.unsupportedAttr('keep_aspect_ratio_policy', policy, 'OpenVINO Interpolate stretches to sizes'); return; }
   const src = bySizes ? 3 : 2;
   if (!bySizes && absent(c, 2)) { c.error('Resize needs scales or sizes'); return; }
   let axes: Value | null = null;
-  const ax = attrInts(c.node, 'axes');
+  const ax = c.attr.ints('axes');
   if (ax) {
     const r = c.rank(0);
     if (r === null && ax.some((a) => a < 0n)) { c.error('negative axes need the rank of X to be known'); return; }
     axes = i64Const(c, ax.map((a) => BigInt(r === null ? Number(a) : normAxis(a, r))));
   }
-  const antialias = (attrInt(c.node, 'antialias') ?? 0n) !== 0n && mode !== 'nearest';
-  interpolate(c, { mode, ctm, nearest, antialias, cubeCoeff: attrFloat(c.node, 'cubic_coeff_a') ?? CUBIC_A }, c.input(src)!, bySizes, axes);
+  const antialias = (c.attr.int('antialias') ?? 0n) !== 0n && mode !== 'nearest';
+  interpolate(c, { mode, ctm, nearest, antialias, cubeCoeff: c.attr.float('cubic_coeff_a') ?? CUBIC_A }, c.input(src)!, bySizes, axes);
 }
 
 /** Upsample-7/9, Resize-10 → Interpolate-11 (asymmetric; nearest `simple`). */
 function legacyToIr(c: ConvertContext): void {
-  const m = attrString(c.node, 'mode') ?? 'nearest';
+  const m = c.attr.string('mode') ?? 'nearest';
   const mode = irMode(m === 'bilinear' ? 'linear' : m);
   if (!mode || mode === 'cubic') { c.unsupportedAttr('mode', m, 'nearest or linear'); return; }
   let scales = c.input(1);
-  const attr = attrFloats(c.node, 'scales');
+  const attr = c.attr.floats('scales');
   if (c.node.op === 'Upsample' && c.opset < 9) {
     if (!attr) { c.error('Upsample before opset 9 needs the scales attribute'); return; }
     scales = c.constant(tensorFromFloat32(attr));
@@ -98,20 +97,20 @@ interface FromIr { mode: string; ctm: string; nearest: string; antialias: boolea
 function readInterpolate(c: ConvertContext): FromIr | null {
   const v = Number(c.node.version.replace(/^opset/, ''));
   if (!(v >= 4)) { c.error(`Interpolate-${c.node.version.replace(/^opset/, '')} (target sizes with axes attributes) does not convert; Interpolate-4 and -11 do`); return null; }
-  const mIr = (attrString(c.node, 'mode') ?? '').trim().toLowerCase();
+  const mIr = (c.attr.string('mode') ?? '').trim().toLowerCase();
   const mode = onnxMode(mIr);
   if (!mode) { c.unsupportedAttr('mode', mIr, 'ONNX Resize has nearest, linear (= linear_onnx) and cubic'); return null; }
-  const ctm = (attrString(c.node, 'coordinate_transformation_mode') ?? 'half_pixel').trim().toLowerCase();
+  const ctm = (c.attr.string('coordinate_transformation_mode') ?? 'half_pixel').trim().toLowerCase();
   if (!TRANSFORMS.includes(ctm)) { c.unsupportedAttr('coordinate_transformation_mode', ctm); return null; }
-  const nearest = (attrString(c.node, 'nearest_mode') ?? 'round_prefer_floor').trim().toLowerCase();
+  const nearest = (c.attr.string('nearest_mode') ?? 'round_prefer_floor').trim().toLowerCase();
   if (mode === 'nearest' && !NEAREST.includes(nearest) && nearest !== 'simple') { c.unsupportedAttr('nearest_mode', nearest); return null; }
-  const pads = [...(attrInts(c.node, 'pads_begin') ?? []), ...(attrInts(c.node, 'pads_end') ?? [])];
+  const pads = [...(c.attr.ints('pads_begin') ?? []), ...(c.attr.ints('pads_end') ?? [])];
   if (pads.some((p) => p !== 0n)) { c.unsupportedAttr('pads_begin/pads_end', pads.join(','), 'ONNX Resize does not pad'); return null; }
-  const sizes = (attrString(c.node, 'shape_calculation_mode') ?? 'sizes').trim().toLowerCase() === 'sizes';
+  const sizes = (c.attr.string('shape_calculation_mode') ?? 'sizes').trim().toLowerCase() === 'sizes';
   const data = v >= 11 ? 1 : sizes ? 1 : 2;
   const axesAt = v >= 11 ? 2 : 3;
   const axes = c.numInputs > axesAt && c.input(axesAt) ? axesAt : null;
-  return { mode, ctm, nearest, antialias: attrBool(c.node, 'antialias') ?? false, cubeCoeff: attrFloat(c.node, 'cube_coeff') ?? CUBIC_A, sizes, data, axes };
+  return { mode, ctm, nearest, antialias: c.attr.bool('antialias') ?? false, cubeCoeff: c.attr.float('cube_coeff') ?? CUBIC_A, sizes, data, axes };
 }
 
 /**

@@ -1,5 +1,4 @@
 import { A, type Attr } from '../src/graph/attr.js';
-import { attrBool, attrFloat, attrFloats, attrInt, attrString, attrStrings } from '../src/graph/attr-read.js';
 import { byteSize } from '../src/graph/element-type.js';
 import { makeTensor } from '../src/graph/tensor.js';
 import type { Value } from '../src/graph/value.js';
@@ -59,29 +58,29 @@ const GRU: Cell = { onnx: 'GRU', ir: 'GRUSequence', gates: 3, acts: ['Sigmoid', 
 const RNN_CELL: Cell = { onnx: 'RNN', ir: 'RNNSequence', gates: 1, acts: ['Tanh'], states: [5], toIrRows: [0], toOnnxRows: [0] };
 
 const seqToIr = (cell: Cell) => (c: ConvertContext): void => {
-  const hs = attrInt(c.node, 'hidden_size');
+  const hs = c.attr.int('hidden_size');
   if (hs === undefined) { c.error("attribute 'hidden_size' is required"); return; }
   const h = Number(hs);
   const g = cell.gates;
-  const direction = attrString(c.node, 'direction') ?? 'forward';
+  const direction = c.attr.string('direction') ?? 'forward';
   if (!DIRECTIONS.includes(direction)) { c.unsupportedAttr('direction', direction); return; }
   const dirs = direction === 'bidirectional' ? 2 : 1;
-  const layout = attrInt(c.node, 'layout') ?? 0n;
+  const layout = c.attr.int('layout') ?? 0n;
   if (layout !== 0n && layout !== 1n) { c.unsupportedAttr('layout', String(layout)); return; }
-  if ((attrInt(c.node, 'input_forget') ?? 0n) !== 0n) { c.unsupportedAttr('input_forget', '1', 'IR LSTMSequence does not couple input and forget gates'); return; }
+  if ((c.attr.int('input_forget') ?? 0n) !== 0n) { c.unsupportedAttr('input_forget', '1', 'IR LSTMSequence does not couple input and forget gates'); return; }
   if (cell === LSTM && c.numInputs > 7 && c.input(7)) { c.error('peephole weights (input P) have no IR LSTMSequence counterpart'); return; }
   const n = cell.acts.length;
-  const acts = attrStrings(c.node, 'activations') ?? [...cell.acts, ...(dirs === 2 ? cell.acts : [])];
+  const acts = c.attr.strings('activations') ?? [...cell.acts, ...(dirs === 2 ? cell.acts : [])];
   if (acts.length !== n * dirs || (dirs === 2 && acts.slice(0, n).join() !== acts.slice(n).join())) {
     c.unsupportedAttr('activations', acts.join(','), `IR ${cell.ir} takes one set of ${n} activations for all directions`);
     return;
   }
   const irActs = acts.slice(0, n).map((a) => ACTS.find(([o]) => o === a)?.[1]);
   if (irActs.some((a) => a === undefined)) { c.unsupportedAttr('activations', acts.join(','), `IR ${cell.ir} has sigmoid, tanh, relu`); return; }
-  const alpha = attrFloats(c.node, 'activation_alpha');
-  const beta = attrFloats(c.node, 'activation_beta');
-  const clip = attrFloat(c.node, 'clip');
-  const lbr = attrInt(c.node, 'linear_before_reset') ?? 0n;
+  const alpha = c.attr.floats('activation_alpha');
+  const beta = c.attr.floats('activation_beta');
+  const clip = c.attr.float('clip');
+  const lbr = c.attr.int('linear_before_reset') ?? 0n;
   const elem = c.elem(0) ?? c.elem(1);
   if (elem === null) { c.error(`${cell.onnx} needs the element type of X or W to be known`); return; }
 
@@ -135,23 +134,23 @@ const seqToIr = (cell: Cell) => (c: ConvertContext): void => {
 };
 
 const seqToOnnx = (cell: Cell) => (c: ConvertContext): void => {
-  const h = Number(attrInt(c.node, 'hidden_size') ?? -1n);
+  const h = Number(c.attr.int('hidden_size') ?? -1n);
   if (h < 0) { c.error("attribute 'hidden_size' is required"); return; }
   const g = cell.gates;
-  const direction = attrString(c.node, 'direction')?.trim() ?? 'forward';
+  const direction = c.attr.string('direction')?.trim() ?? 'forward';
   if (!DIRECTIONS.includes(direction)) { c.unsupportedAttr('direction', direction); return; }
   const dirs = direction === 'bidirectional' ? 2 : 1;
   const defaults = cell.acts.map((a) => a.toLowerCase());
-  const irActs = attrStrings(c.node, 'activations')?.map((s) => s.trim()) ?? defaults;
+  const irActs = c.attr.strings('activations')?.map((s) => s.trim()) ?? defaults;
   const acts = irActs.map((a) => ACTS.find(([, i]) => i === a)?.[0]);
   if (acts.length !== cell.acts.length || acts.some((a) => a === undefined)) {
     c.unsupportedAttr('activations', irActs.join(','), `ONNX ${cell.onnx} takes ${cell.acts.length} of Sigmoid, Tanh, Relu here`);
     return;
   }
-  const alpha = attrFloats(c.node, 'activations_alpha') ?? [];
-  const beta = attrFloats(c.node, 'activations_beta') ?? [];
-  const clip = attrFloat(c.node, 'clip') ?? 0;
-  const lbr = cell === GRU && (attrBool(c.node, 'linear_before_reset') ?? false);
+  const alpha = c.attr.floats('activations_alpha') ?? [];
+  const beta = c.attr.floats('activations_beta') ?? [];
+  const clip = c.attr.float('clip') ?? 0;
+  const lbr = cell === GRU && (c.attr.bool('linear_before_reset') ?? false);
   const elem = c.elem(0);
   if (elem === null) { c.error(`${cell.ir} needs the element type of X to be known`); return; }
 

@@ -1,5 +1,4 @@
 import { A, type Attr } from '../src/graph/attr.js';
-import { attrBool, attrInt, attrString } from '../src/graph/attr-read.js';
 import type { Value } from '../src/graph/value.js';
 import { i64Scalar } from './helpers.js';
 import { int, type ConvertContext, type OpMapping } from './spec.js';
@@ -18,7 +17,7 @@ const REDUCTIONS: ReadonlyArray<readonly [onnx: string, ir: string, since: numbe
 ];
 
 function reductionToIr(c: ConvertContext): string | null {
-  const r = attrString(c.node, 'reduction') ?? 'none';
+  const r = c.attr.string('reduction') ?? 'none';
   const hit = REDUCTIONS.find(([o]) => o === r);
   if (!hit) { c.unsupportedAttr('reduction', r, `supported: ${REDUCTIONS.map(([o]) => o).join(', ')}`); return null; }
   return hit[1];
@@ -26,7 +25,7 @@ function reductionToIr(c: ConvertContext): string | null {
 
 /** IR reduction → ONNX attributes at the target opset (nothing for `none`), or null after a diagnostic. */
 function reductionToOnnx(c: ConvertContext, onnxOp: string): Record<string, Attr> | null {
-  const r = (attrString(c.node, 'reduction') ?? 'none').trim().toLowerCase();
+  const r = (c.attr.string('reduction') ?? 'none').trim().toLowerCase();
   const hit = REDUCTIONS.find(([, ir]) => ir === r);
   if (!hit) { c.unsupportedAttr('reduction', r, `ONNX ${onnxOp} reduces only by ${REDUCTIONS.slice(1).map(([o]) => o).join('/')}`); return null; }
   if (c.opset < hit[2]) { c.unsupportedAttr('reduction', r, `ONNX ${onnxOp} has reduction '${hit[0]}' from opset ${hit[2]} (target opset ${c.opset})`); return null; }
@@ -49,7 +48,7 @@ function scatterElements(onnxOp: string, since: number, until?: number): OpMappi
     toIr: (c) => {
       const reduction = reductionToIr(c);
       if (reduction === null) return;
-      const axis = attrInt(c.node, 'axis') ?? 0n;
+      const axis = c.attr.int('axis') ?? 0n;
       const outs = c.emit('ScatterElementsUpdate', [c.input(0), c.input(1), c.input(2), i64Scalar(c, axis)],
         { reduction, use_init_val: 'true' }, 1, 'opset12');
       c.output(0, outs[0]!);
@@ -57,7 +56,7 @@ function scatterElements(onnxOp: string, since: number, until?: number): OpMappi
     toOnnx: (c) => {
       const red = reductionToOnnx(c, onnxOp);
       if (red === null) return;
-      if (attrBool(c.node, 'use_init_val') === false && red['reduction']) {
+      if (c.attr.bool('use_init_val') === false && red['reduction']) {
         c.unsupportedAttr('use_init_val', 'false', `ONNX ${onnxOp} always reduces into the initial value`); return;
       }
       const axis = c.constInts(3);
@@ -91,10 +90,10 @@ const SCATTER_ND: OpMapping = {
  */
 const GATHER_ND: OpMapping = {
   onnx: { op: 'GatherND', since: 11 },
-  ir: { op: 'GatherND', version: 'opset8' },
+  ir: { op: 'GatherND', version: 'opset8', reads: ['opset5'] },
   attrs: [int('batch_dims').default(0n).irDefaultTo('0')],
   toOnnx: (c) => {
-    const bd = attrInt(c.node, 'batch_dims') ?? 0n;
+    const bd = c.attr.int('batch_dims') ?? 0n;
     if (c.node.version === 'opset5' && bd !== 0n) {
       c.unsupportedAttr('batch_dims', String(bd), 'GatherND-5 flattens the batch dims into one; ONNX GatherND keeps them (GatherND-8 converts)');
       return;

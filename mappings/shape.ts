@@ -1,38 +1,13 @@
 import { A, type Attr } from '../src/graph/attr.js';
 import type { Value } from '../src/graph/value.js';
-import { attrBool } from '../src/graph/attr-read.js';
-import { asI64Vector, i64Const, i64Scalar, onnxInts, operandAsAttrOrInput, presentInputs } from './helpers.js';
-import { int, type ConvertContext, type OpMapping } from './spec.js';
+import { asI64Vector, i64Const, i64Scalar } from './helpers.js';
+import { attrToInput, int, type OpMapping } from './spec.js';
 
 /**
  * Shape-manipulating ops. The recurring difference is where an operand lives: ONNX moved
- * Squeeze/Unsqueeze axes and Split's split from attribute to input at opset 13, and added Split's
- * num_outputs at 18; IR always takes them as (constant) inputs.
+ * Squeeze/Unsqueeze axes from attribute to input at opset 13 (a `moves` line); IR always takes
+ * them as inputs.
  */
-
-/** ONNX → IR for ops whose attribute `attr` became input `index` at opset `since`. */
-const attrOrInputToIr = (attr: string, index: number, since: number, required: boolean) => (c: ConvertContext): void => {
-  const inputs = presentInputs(c, index);
-  if (c.opset < since) {
-    const v = onnxInts(c, attr);
-    if (v !== undefined) inputs.push(i64Const(c, v));
-    else if (required) { c.error(`attribute '${attr}' is required`); return; }
-  } else if (c.input(index)) {
-    inputs.push(c.input(index));
-  } else if (required) {
-    c.error(`input ${index} (${attr}) is required`);
-    return;
-  }
-  c.output(0, c.emit(c.entry.ir.op, inputs, c.attrs())[0]!);
-};
-
-/** IR → ONNX counterpart: operand `index` back to attribute (before `since`) or input. */
-const attrOrInputToOnnx = (attr: string, index: number, since: number) => (c: ConvertContext): void => {
-  const inputs: (Value | null)[] = [c.input(0)];
-  const attrs = c.attrs();
-  if (c.numInputs > index && c.input(index)) operandAsAttrOrInput(c, index, attr, since, inputs, attrs, attr);
-  c.output(0, c.emit(c.entry.onnx.op, inputs, attrs)[0]!);
-};
 
 export const SHAPE: readonly OpMapping[] = [
   {
@@ -43,7 +18,7 @@ export const SHAPE: readonly OpMapping[] = [
     // IR → ONNX: allowzero exists only from opset 14. special_zero=false differs from ONNX's
     // default only where the shape holds a 0, so a shape known to hold none needs no attribute.
     toOnnx: (c) => {
-      const special = attrBool(c.node, 'special_zero') ?? false;
+      const special = c.attr.bool('special_zero') ?? false;
       const shape = c.constInts(1);
       const attrs: Record<string, Attr> = {};
       if (!special && (shape === null || shape.includes(0n))) {
@@ -58,17 +33,13 @@ export const SHAPE: readonly OpMapping[] = [
   },
   {
     onnx: { op: 'Squeeze', since: 1 },
-    ir: { op: 'Squeeze', version: 'opset1' },
-    handles: { onnx: ['axes'] },
-    toIr: attrOrInputToIr('axes', 1, 13, false),
-    toOnnx: attrOrInputToOnnx('axes', 1, 13),
+    ir: { op: 'Squeeze', version: 'opset1', reads: ['opset15'] },
+    moves: [attrToInput('axes', 1, 13)],
   },
   {
     onnx: { op: 'Unsqueeze', since: 1 },
     ir: { op: 'Unsqueeze', version: 'opset1' },
-    handles: { onnx: ['axes'] },
-    toIr: attrOrInputToIr('axes', 1, 13, true),
-    toOnnx: attrOrInputToOnnx('axes', 1, 13),
+    moves: [attrToInput('axes', 1, 13, { required: true })],
   },
   {
     // Shape-15 start/end select a slice of the shape: IR ShapeOf gives all of it, then a Slice.
@@ -76,18 +47,15 @@ export const SHAPE: readonly OpMapping[] = [
     ir: { op: 'ShapeOf', version: 'opset3' },
     handles: { onnx: ['start', 'end'], ir: ['output_type'] },
     toIr: (c) => {
-      const start = c.node.attrs.get('start');
-      const end = c.node.attrs.get('end');
       const shape = c.emit('ShapeOf', [c.input(0)], { output_type: 'i64' })[0]!;
-      if (!start && !end) { c.output(0, shape); return; }
-      const s = start?.type === 'int' ? start.value : 0n;
-      const e = end?.type === 'int' ? end.value : 9223372036854775807n;
+      if (!c.attr.has('start') && !c.attr.has('end')) { c.output(0, shape); return; }
+      const s = c.attr.int('start', 0n);
+      const e = c.attr.int('end', 9223372036854775807n);
       const sliced = c.emit('Slice', [shape, i64Const(c, [s]), i64Const(c, [e]), i64Const(c, [1n]), i64Const(c, [0n])], {}, 1, 'opset8')[0]!;
       c.output(0, sliced);
     },
     toOnnx: (c) => {
-      const t = c.node.attrs.get('output_type');
-      const v = t?.type === 'raw' || t?.type === 'string' ? t.value.trim() : 'i64';
+      const v = c.attr.string('output_type', 'i64').trim();
       const shape = c.emit('Shape', [c.input(0)])[0]!;
       c.output(0, v === 'i64' ? shape : c.emit('Cast', [shape], { to: A.int(6) })[0]!);
     },
@@ -105,7 +73,7 @@ export const SHAPE: readonly OpMapping[] = [
     toIr: (c) => {
       // OpenVINO cannot load an empty input_order constant: no perm = the dims reversed.
       let order: Value;
-      const perm = onnxInts(c, 'perm');
+      const perm = c.attr.ints('perm');
       const r = c.rank(0);
       if (perm) order = i64Const(c, perm);
       else if (r !== null) order = i64Const(c, Array.from({ length: r }, (_, i) => BigInt(r - 1 - i)));
@@ -169,8 +137,7 @@ export const SHAPE: readonly OpMapping[] = [
       c.output(0, c.emit('Range', [c.input(0), c.input(1), c.input(2)], { output_type: elem })[0]!);
     },
     toOnnx: (c) => {
-      const want = c.node.attrs.get('output_type');
-      const w = want && (want.type === 'raw' || want.type === 'string') ? want.value.trim() : null;
+      const w = c.attr.string('output_type')?.trim() ?? null;
       if (w !== null && c.elem(0) !== null && w !== c.elem(0)) {
         c.unsupportedAttr('output_type', w, `differs from the operands' type ${c.elem(0)}; ONNX Range computes in its operands' type`);
         return;

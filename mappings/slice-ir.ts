@@ -1,5 +1,5 @@
 import { A } from '../src/graph/attr.js';
-import { attrInts, attrString } from '../src/graph/attr-read.js';
+import { attrInts } from '../src/graph/attr-read.js';
 import type { Node } from '../src/graph/node.js';
 import type { Value } from '../src/graph/value.js';
 import { i64Const } from './helpers.js';
@@ -108,7 +108,7 @@ const REVERSE: OpMapping = {
   note: 'IR only: ONNX Slice with steps -1 (opset 10+)',
   toIr: (c) => { c.error('Reverse is not written from ONNX'); },
   toOnnx: (c) => {
-    const mode = (attrString(c.node, 'mode') ?? 'index').trim().toLowerCase();
+    const mode = (c.attr.string('mode') ?? 'index').trim().toLowerCase();
     const given = c.constInts(1);
     if (given === null) { c.needsConstant(1, 'axes'); return; }
     const rank = c.rank(0);

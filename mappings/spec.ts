@@ -1,4 +1,5 @@
 import type { Attr } from '../src/graph/attr.js';
+import type { AttrReader } from '../src/graph/attr-read.js';
 import type { Body } from '../src/graph/body.js';
 import type { ElementTypeName } from '../src/graph/element-type.js';
 import type { Node } from '../src/graph/node.js';
@@ -14,9 +15,22 @@ import type { Value } from '../src/graph/value.js';
  */
 export interface OpMapping {
   readonly onnx: { readonly op: string; readonly domain?: string; readonly since: number; readonly until?: number };
-  readonly ir: { readonly op: string; readonly version: string };
+  /**
+   * The IR op this entry relates to, or null for an entry that only decomposes the ONNX op into
+   * other IR ops (those convert back one by one through their own entries; IR lookup skips it).
+   */
+  readonly ir: IrSide | null;
+  /** For `ir: null`: the IR ops the ONNX op is written as (for docs/ops.md and messages). */
+  readonly decomposes?: readonly string[];
   /** Declarative attribute relations, applied in both directions (see AttrRule). */
   readonly attrs?: readonly AttrRule[];
+  /**
+   * Operands that are an ONNX attribute before some opset and an input from then on (or an ONNX
+   * attribute that is always an IR input), one line each (see `attrToInput`). The converter shows
+   * escape hatches the newest form (the operand as input `input`, a constant made from the
+   * attribute) and writes ONNX in the form of the target opset.
+   */
+  readonly moves?: readonly OperandMove[];
   /**
    * ONNX → IR: when several entries cover the same ONNX op and opset, the one whose `when` holds
    * (an entry without `when` is the fallback).
@@ -31,6 +45,59 @@ export interface OpMapping {
   /** A note for docs/tests on what differs between the two ops. */
   readonly note?: string;
 }
+
+/**
+ * The IR side of an entry, keyed by op version: `version` is written (and read); `reads` lists the
+ * other versions of the op the entry reads (an IR layer whose version no entry declares is refused).
+ */
+export interface IrSide {
+  readonly op: string;
+  readonly version: string;
+  readonly reads?: readonly string[];
+}
+
+/** The IR side of an entry, or null for a decomposition (`ir: null`; legacy `version: 'decomposed'`). */
+export const irSideOf = (e: OpMapping): IrSide | null => (e.ir === null || e.ir.version === 'decomposed' ? null : e.ir);
+/** Every IR version an entry reads (its written version first). */
+export const irVersionsOf = (e: OpMapping): readonly string[] => {
+  const ir = irSideOf(e);
+  return ir ? [ir.version, ...(ir.reads ?? [])] : [];
+};
+
+/**
+ * One operand that moved between attribute and input (onnx's version converter calls this kind
+ * of adapter `AxesAttributeToInput`): ONNX attribute `attr` before opset `since`, input `input`
+ * from `since` on (`since: Infinity`: ONNX only has the attribute; the IR op takes the input).
+ * `as` says what constant the attribute is: a 1-D i64 tensor, a 1-D f32 tensor, or a scalar of
+ * input 0's element type.
+ */
+export interface OperandMove {
+  readonly attr: string;
+  readonly input: number;
+  readonly since: number;
+  readonly as: 'i64s' | 'f32s' | 'scalar';
+  /** The ONNX default: an attribute equal to it is not written; with `fill`, an absent one is this input. */
+  readonly default?: number;
+  /** An absent attribute still gives the input (of value `default`): the IR op requires it. */
+  readonly fill?: boolean;
+  /** The operand is required (in both forms): a diagnostic when absent. */
+  readonly required?: boolean;
+}
+
+/** ONNX ints attribute `attr` became input `input` (1-D int64) at opset `since`. */
+export const attrToInput = (attr: string, input: number, since: number, opts: { required?: boolean } = {}): OperandMove =>
+  ({ attr, input, since, as: 'i64s', ...opts });
+/** ONNX float attribute `attr` (default `dflt`) became a scalar input `input` at opset `since`. */
+export const floatAttrToInput = (attr: string, input: number, since: number, dflt?: number): OperandMove =>
+  ({ attr, input, since, as: 'scalar', ...(dflt !== undefined ? { default: dflt } : {}) });
+/** ONNX floats attribute `attr` became input `input` (1-D float32) at opset `since`. */
+export const floatsAttrToInput = (attr: string, input: number, since: number, opts: { required?: boolean } = {}): OperandMove =>
+  ({ attr, input, since, as: 'f32s', ...opts });
+/** ONNX float attribute `attr` (default `dflt`) is always IR scalar input `input`. */
+export const floatAttrIsIrInput = (attr: string, input: number, dflt: number): OperandMove =>
+  ({ attr, input, since: Infinity, as: 'scalar', default: dflt, fill: true });
+
+export type { AttrReader };
 
 /** An attribute value in its ONNX form (ints are bigint). */
 export type OnnxAttrValue = bigint | number | string | readonly bigint[] | readonly number[];
@@ -77,6 +144,11 @@ export interface ConvertContext {
   constNumbers(i: number): number[] | null;
   /** Type of any source value (declared or inferred). */
   typeOf(v: Value): ValueType | null;
+  /**
+   * The source node's attributes, typed: absent → undefined (or the default given); present but
+   * of another type → the conversion fails with a diagnostic naming node and attribute.
+   */
+  readonly attr: AttrReader;
   /** Integer data of any source value when it is known (a constant, or folded by inference). */
   intsOf(v: Value): bigint[] | null;
   /** The target value a source value converted to (null when not converted yet or absent). */
@@ -85,6 +157,8 @@ export interface ConvertContext {
   attrs(): Map<string, Attr>;
   /** Emits a target node; returns its outputs. Attribute values: Attr (ONNX) or string (IR raw). */
   emit(op: string, inputs: readonly (Value | null)[], attrs?: Map<string, Attr> | Record<string, string | Attr>, outputs?: number, version?: string): Value[];
+  /** Emits the entry's own op on the target side (IR: at the entry's version); returns its outputs. */
+  emitOwn(inputs: readonly (Value | null)[], attrs?: Map<string, Attr> | Record<string, string | Attr>, outputs?: number): Value[];
   /** The node last emitted (to attach bodies). */
   readonly lastNode: Node | null;
   /** A constant in the target graph. */

@@ -1,19 +1,16 @@
 import { A, type Attr } from '../src/graph/attr.js';
 import type { Node } from '../src/graph/node.js';
 import type { Value } from '../src/graph/value.js';
-import { i64Const, i64Scalar, onnxInts, operandAsAttrOrInput } from './helpers.js';
-import type { ConvertContext, OpMapping } from './spec.js';
+import { i64Const, i64Scalar } from './helpers.js';
+import { attrToInput, type ConvertContext, type OpMapping } from './spec.js';
 
 /**
- * ONNX Split has three forms: `split` attribute (2–12), `split` input (13+), `num_outputs`
- * attribute (18+). Explicit lengths are IR VariadicSplit; equal parts are IR Split (num_splits).
+ * ONNX Split has three forms: `split` attribute (2–12), `split` input (13+, a `moves` line),
+ * `num_outputs` attribute (18+). Explicit lengths are IR VariadicSplit; equal parts are IR Split (num_splits).
  */
 const hasLengths = (n: Node): boolean => n.attrs.has('split') || (n.inputs.length > 1 && n.inputs[1] !== null);
 
-function axisOf(c: ConvertContext): bigint {
-  const a = c.node.attrs.get('axis');
-  return a?.type === 'int' ? a.value : 0n;
-}
+const axisOf = (c: ConvertContext): bigint => c.attr.int('axis', 0n);
 
 function outputsTo(c: ConvertContext, outs: Value[]): void {
   outs.forEach((v, i) => c.output(i, v));
@@ -62,8 +59,8 @@ export const SPLIT: readonly OpMapping[] = [
     handles: { onnx: ['axis', 'num_outputs'], ir: ['num_splits'] },
     toIr: (c) => {
       const n = c.node.outputs.length;
-      const num = c.node.attrs.get('num_outputs');
-      if (num?.type === 'int' && num.value !== BigInt(n)) { c.unsupportedAttr('num_outputs', String(num.value), `differs from the node's ${n} outputs`); return; }
+      const num = c.attr.int('num_outputs');
+      if (num !== undefined && num !== BigInt(n)) { c.unsupportedAttr('num_outputs', String(num), `differs from the node's ${n} outputs`); return; }
       outputsTo(c, c.emit('Split', [c.input(0), i64Scalar(c, axisOf(c))], { num_splits: String(n) }, n));
     },
     toOnnx: (c) => {
@@ -79,26 +76,25 @@ export const SPLIT: readonly OpMapping[] = [
     onnx: { op: 'Split', since: 2 },
     ir: { op: 'VariadicSplit', version: 'opset1' },
     when: hasLengths,
-    handles: { onnx: ['axis', 'split'] },
+    moves: [attrToInput('split', 1, 13)],
+    handles: { onnx: ['axis'] },
     toIr: (c) => {
       const n = c.node.outputs.length;
-      const lengths = c.opset < 13 ? onnxInts(c, 'split') : undefined;
-      const len = lengths !== undefined ? i64Const(c, lengths) : c.input(1);
-      outputsTo(c, c.emit('VariadicSplit', [c.input(0), i64Scalar(c, axisOf(c)), len], {}, n));
+      outputsTo(c, c.emit('VariadicSplit', [c.input(0), i64Scalar(c, axisOf(c)), c.input(1)], {}, n));
     },
     toOnnx: (c) => {
       const axis = irAxis(c);
       if (axis === null) return;
       const lengths = c.constInts(2);
-      const inputs: (Value | null)[] = [c.input(0)];
-      const attrs = new Map<string, Attr>([['axis', A.int(axis)]]);
+      // IR split_lengths (input 2) is ONNX split (input 1 from opset 13, an attribute before:
+      // the `moves` line); a -1 (the rest) is computed first.
+      let lengthsOperand = c.input(2);
       if (lengths?.some((l) => l < 0n)) {
         const rest = restOfAxis(c, axis, lengths);
         if (rest === null) return;
-        if (rest instanceof Array) attrsOrInput(c, rest, inputs, attrs);
-        else inputs.push(rest);
-      } else operandAsAttrOrInput(c, 2, 'split', 13, inputs, attrs, 'split_lengths');
-      outputsTo(c, c.emit('Split', inputs, attrs, c.node.outputs.length));
+        lengthsOperand = rest instanceof Array ? i64Const(c, rest) : rest;
+      }
+      outputsTo(c, c.emitOwn([c.input(0), lengthsOperand], { axis: A.int(axis) }, c.node.outputs.length));
     },
   },
 ];

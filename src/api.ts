@@ -19,7 +19,7 @@ export { readIr, type ReadIrOptions } from './ir/read.js';
 export { writeIr } from './ir/write.js';
 export { readIrFile, writeIrFile, binPathFor } from './ir/file.js';
 export { formatOf, type ModelFormat } from './io/format.js';
-export { writeFilesAtomic, type FileToWrite } from './io/atomic.js';
+export { writeFilesAtomic, type FileToWrite } from './fs/atomic.js';
 
 // Conversion, one file or a whole tree
 export { convertModel, DEFAULT_ONNX_OPSET, MIN_ONNX_OPSET, MAX_ONNX_OPSET, type ConvertOptions } from './convert/index.js';
@@ -38,7 +38,7 @@ export { inferTypes, applyInferred, IF_MERGE_POLICIES, type InferOptions, type I
 export { checkModels, checkFile, countEntries, type CheckOptions, type CheckFileOptions, type EquivReport, type EquivEntry, type EquivCounts, type TypeSummary } from './equiv/index.js';
 
 // `ovir info` as data
-export { describeModel, type ModelInfo, type IoInfo } from './cli/info.js';
+export { describeModel, type ModelInfo, type IoInfo } from './io/describe.js';
 
 // Diagnostics
 export { OvirError, Diagnostics, diag, formatDiagnostic, type Diagnostic } from './diag/diagnostic.js';

@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path';
 
 /**
  * Removes the temp files that atomic writes of `outputs` by this process leave when a worker is
- * stopped mid-write (`.<name>.<pid>.<random>.tmp` beside each output, see src/io/atomic.ts; also
+ * stopped mid-write (`.<name>.<pid>.<random>.tmp` beside each output, see src/fs/atomic.ts; also
  * `.<name>.data.<pid>…` for an ONNX output's external data file).
  * Worker threads share the process id, so only this run's temp files match.
  */

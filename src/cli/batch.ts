@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { MAX_ONNX_OPSET, MIN_ONNX_OPSET } from '../convert/index.js';
 import { OvirError } from '../diag/diagnostic.js';
-import { writeFilesAtomic } from '../io/atomic.js';
+import { writeFilesAtomic } from '../fs/atomic.js';
 import { BatchUsageError, convertBatch } from '../batch/batch.js';
 import { parseInputOverrides } from '../batch/input-override.js';
 import { parseFreeze } from '../convert/freeze.js';

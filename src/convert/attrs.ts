@@ -51,16 +51,20 @@ function parseIr(kind: AttrRule['kind'], a: Attr): OnnxAttrValue | undefined {
 
 const irStringOf = (a: Attr): string => parseIr('string', a) as string ?? a.type;
 
-/** Names of the ONNX (or IR) attributes an entry understands. */
-export function knownAttrs(entry: OpMapping, side: 'onnx' | 'ir'): Set<string> {
+/**
+ * Names of the ONNX (or IR) attributes an entry understands; at ONNX opset `opset`, a moved
+ * operand's attribute only before the opset that made it an input.
+ */
+export function knownAttrs(entry: OpMapping, side: 'onnx' | 'ir', opset = -Infinity): Set<string> {
   const s = new Set<string>(entry.handles?.[side] ?? []);
   for (const r of entry.attrs ?? []) { const n = r[side]; if (n) s.add(n); }
+  if (side === 'onnx') for (const m of entry.moves ?? []) if (opset < m.since) s.add(m.attr);
   return s;
 }
 
 /** Attributes present on `node` that the entry does not understand. */
-export function unknownAttrs(entry: OpMapping, node: Node, side: 'onnx' | 'ir'): string[] {
-  const known = knownAttrs(entry, side);
+export function unknownAttrs(entry: OpMapping, node: Node, side: 'onnx' | 'ir', opset?: number): string[] {
+  const known = knownAttrs(entry, side, opset);
   return [...node.attrs.keys()].filter((k) => !known.has(k));
 }
 

@@ -1,16 +1,15 @@
-import type { ConvertContext, OpMapping } from '../../mappings/spec.js';
+import { irSideOf, type ConvertContext, type OpMapping, type OperandMove } from '../../mappings/spec.js';
 import { A, type Attr } from '../graph/attr.js';
-import { AttrTypeError } from '../graph/attr-read.js';
+import { attrFloat, attrFloats, attrInts, attrReader, AttrTypeError, type AttrReader } from '../graph/attr-read.js';
 import type { Body } from '../graph/body.js';
 import { irHas, onnxHas, type ElementTypeName } from '../graph/element-type.js';
 import type { Graph } from '../graph/graph.js';
 import type { Model } from '../graph/model.js';
-import type { Node } from '../graph/node.js';
-import type { Tensor } from '../graph/tensor.js';
-import { describeType, type ValueType } from '../graph/types.js';
+import { nodeVersion, type Node } from '../graph/node.js';
+import { makeTensor, readFloats, readIntegers, scalarTensor, tensorFromFloat32, tensorFromInt64, type Tensor } from '../graph/tensor.js';
+import { describeType, tensorType, type TensorType, type ValueType } from '../graph/types.js';
 import { Value } from '../graph/value.js';
 import type { Diagnostics } from '../diag/diagnostic.js';
-import { nodeVersion } from '../shape/registry.js';
 import { attrsToIr, attrsToOnnx, unknownAttrs, type AttrProblem } from './attrs.js';
 import type { ConvertRegistry } from './registry.js';
 import type { SourceInfo } from './source-types.js';
@@ -124,11 +123,20 @@ export class Engine {
   private convertNode(n: Node, dst: Graph): void {
     const wrongDialect = (this.target === 'ov') !== (n.dialect === 'onnx');
     const opset = this.target === 'ov' ? nodeVersion(n) : this.onnxOpset;
-    const entry = wrongDialect ? undefined
-      : this.target === 'ov' ? this.registry.forOnnx(n, opset) : this.registry.forIr(n.op, opset);
+    let entry: OpMapping | undefined;
+    try {
+      entry = wrongDialect ? undefined
+        : this.target === 'ov' ? this.registry.forOnnx(n, opset) : this.registry.forIr(n.op, n.version, opset);
+    } catch (e) {
+      // A `when` predicate read a mistyped attribute.
+      if (!(e instanceof AttrTypeError)) throw e;
+      this.diags.add('CONVERT_UNSUPPORTED_ATTR', n.path, { op: n.op, attr: e.attr, value: e.got, detail: `should be ${e.expected}` });
+      this.placeholders(n, dst);
+      return;
+    }
     if (!entry) {
       const detail = wrongDialect ? `the node is already ${TARGET_NAME[this.target]}`
-        : this.target === 'onnx' && this.registry.irOpsets(n.op) ? `only at ONNX opsets ${this.registry.irOpsets(n.op)}` : '';
+        : this.target === 'onnx' ? this.registry.irSupport(n.op, n.version) : '';
       this.diags.add('CONVERT_UNSUPPORTED_OP', n.path, {
         op: n.op + (n.domain && n.domain !== 'ai.onnx' ? ` (domain ${n.domain})` : ''), dialect: n.dialect === 'ov' ? 'IR' : 'ONNX',
         version: n.version, target: TARGET_NAME[this.target], detail,
@@ -137,14 +145,16 @@ export class Engine {
       return;
     }
     const side = this.target === 'ov' ? 'onnx' : 'ir';
-    const unknown = unknownAttrs(entry, n, side);
+    const unknown = unknownAttrs(entry, n, side, opset);
     for (const attr of unknown) this.diags.add('CONVERT_UNKNOWN_ATTR', n.path, { op: n.op, attr, target: TARGET_NAME[this.target] });
     if (unknown.length) { this.placeholders(n, dst); return; }
     const ctx = new Context(this, n, dst, entry, opset);
     try {
       const hatch = this.target === 'ov' ? entry.toIr : entry.toOnnx;
-      if (hatch) hatch(ctx);
-      else ctx.direct();
+      if (ctx.checkRequired()) {
+        if (hatch) hatch(ctx);
+        else ctx.direct();
+      }
     } catch (e) {
       if (e instanceof AttrTypeError) ctx.unsupportedAttr(e.attr, e.got, `should be ${e.expected}`);
       else this.diags.add('INTERNAL', n.path, { detail: `converting ${n.op}: ${e instanceof Error ? e.message : String(e)}` });
@@ -190,6 +200,9 @@ class Context implements ConvertContext {
   private readonly emitted = new Set<Node>();
   private readonly fresh = new Set<Value>();
   private consts = 0;
+  /** ONNX → IR: operands given as attributes (old form), as the constants they are. */
+  private readonly movedInputs = new Map<number, Value | null>();
+  readonly attr: AttrReader;
 
   constructor(
     private readonly engine: Engine,
@@ -197,19 +210,76 @@ class Context implements ConvertContext {
     private readonly dst: Graph,
     readonly entry: OpMapping,
     readonly opset: number,
-  ) {}
+  ) {
+    this.attr = attrReader(node);
+  }
 
   get path(): string { return this.node.path; }
   /** What target nodes and constants are named after: the node's name, else its first output's. */
   private get base(): string { return this.node.name || this.node.outputs[0]?.name || this.node.label; }
-  get numInputs(): number { return this.node.inputs.length; }
+  get numInputs(): number {
+    let n = this.node.inputs.length;
+    for (const m of this.attrForm()) if (m.input >= n && this.movedInput(m) !== null) n = m.input + 1;
+    return n;
+  }
+
+  /** ONNX → IR: the moves whose operand this node gives as an attribute (opset before `since`). */
+  private attrForm(): readonly OperandMove[] {
+    if (this.engine.target !== 'ov' || !this.entry.moves) return [];
+    return this.entry.moves.filter((m) => this.opset < m.since);
+  }
+  private moveAt(i: number): OperandMove | undefined { return this.attrForm().find((m) => m.input === i); }
+
+  /** The attribute of move `m` as a constant of the target graph (null when absent). */
+  private movedInput(m: OperandMove): Value | null {
+    if (this.movedInputs.has(m.input)) return this.movedInputs.get(m.input)!;
+    const t = this.movedTensor(m);
+    const v = t === null ? null : this.constant(t);
+    this.movedInputs.set(m.input, v);
+    return v;
+  }
+
+  private movedTensor(m: OperandMove): Tensor | null {
+    const n = this.node;
+    switch (m.as) {
+      case 'i64s': { const v = attrInts(n, m.attr); return v === undefined ? null : tensorFromInt64(v); }
+      case 'f32s': { const v = attrFloats(n, m.attr); return v === undefined ? null : tensorFromFloat32(v); }
+      case 'scalar': {
+        const v = attrFloat(n, m.attr) ?? (m.fill ? m.default : undefined);
+        if (v === undefined) return null;
+        const elem = this.elem(0);
+        const t = elem === null ? null : scalarTensor(elem, v);
+        if (t === null) this.error(`attribute '${m.attr}' becomes a scalar of the data's type ${elem ?? '(unknown)'}, which is not built (f16/f32/f64/i32/i64 only)`);
+        return t;
+      }
+    }
+  }
+
+  /** A required moved operand that is absent, in either form, is a diagnostic; false then. */
+  checkRequired(): boolean {
+    if (this.engine.target !== 'ov') return true;
+    for (const m of this.entry.moves ?? []) {
+      if (!m.required) continue;
+      if (this.opset < m.since ? !this.node.attrs.has(m.attr) : !this.node.inputs[m.input]) {
+        this.error(this.opset < m.since ? `attribute '${m.attr}' is required` : `input ${m.input} (${m.attr}) is required`);
+      }
+    }
+    return !this.failed;
+  }
 
   private src(i: number): Value | null { return this.node.inputs[i] ?? null; }
   input(i: number): Value | null {
+    const m = this.moveAt(i);
+    if (m) return this.movedInput(m);
     const v = this.src(i);
     return v ? this.engine.map.get(v) ?? null : null;
   }
-  type(i: number): ValueType | null { const v = this.src(i); return v ? this.engine.source.type(v) : null; }
+  type(i: number): ValueType | null {
+    const m = this.moveAt(i);
+    if (m) { const t = this.movedInput(m)?.constant; return t ? tensorType(t.elem, t.dims) : null; }
+    const v = this.src(i);
+    return v ? this.engine.source.type(v) : null;
+  }
   typeOf(v: Value): ValueType | null { return this.engine.source.type(v); }
   intsOf(v: Value): bigint[] | null { return this.engine.source.ints(v); }
   converted(v: Value | null): Value | null { return v ? this.engine.map.get(v) ?? null : null; }
@@ -221,8 +291,18 @@ class Context implements ConvertContext {
     const t = this.type(i);
     return t?.kind === 'tensor' && t.shape !== null ? t.shape.length : null;
   }
-  constInts(i: number): bigint[] | null { const v = this.src(i); return v ? this.engine.source.ints(v) : null; }
-  constNumbers(i: number): number[] | null { const v = this.src(i); return v ? this.engine.source.numbers(v) : null; }
+  constInts(i: number): bigint[] | null {
+    const m = this.moveAt(i);
+    if (m) { const t = this.movedInput(m)?.constant; return t ? readIntegers(t) : null; }
+    const v = this.src(i);
+    return v ? this.engine.source.ints(v) : null;
+  }
+  constNumbers(i: number): number[] | null {
+    const m = this.moveAt(i);
+    if (m) { const t = this.movedInput(m)?.constant; return t ? readFloats(t) : null; }
+    const v = this.src(i);
+    return v ? this.engine.source.numbers(v) : null;
+  }
 
   attrs(): Map<string, Attr> {
     const problems: AttrProblem[] = [];
@@ -231,8 +311,20 @@ class Context implements ConvertContext {
     return out;
   }
 
+  emitOwn(inputs: readonly (Value | null)[], attrs: Map<string, Attr> | Record<string, string | Attr> = {}, outputs = 1): Value[] {
+    if (this.engine.target === 'onnx') return this.emit(this.entry.onnx.op, inputs, attrs, outputs);
+    const ir = irSideOf(this.entry);
+    if (!ir) throw new Error(`the ${this.entry.onnx.op} entry decomposes: it has no IR op of its own to emit`);
+    return this.emit(ir.op, inputs, attrs, outputs, ir.version);
+  }
+
   emit(op: string, inputs: readonly (Value | null)[], attrs: Map<string, Attr> | Record<string, string | Attr> = {}, outputs = 1, version?: string): Value[] {
     const ov = this.engine.target === 'ov';
+    if (!ov && op === this.entry.onnx.op && this.entry.moves) {
+      const map = attrs instanceof Map ? new Map(attrs) : new Map(Object.entries(attrs).map(([k, v]) => [k, typeof v === 'string' ? A.raw(v) : v]));
+      inputs = this.onnxForm(inputs, map);
+      attrs = map;
+    }
     const n = this.dst.addNode({
       dialect: ov ? 'ov' : 'onnx',
       op,
@@ -249,15 +341,100 @@ class Context implements ConvertContext {
     return outs;
   }
 
+  /**
+   * IR → ONNX: the entry's ONNX op at the target opset. A moved operand before its `since` becomes
+   * its attribute (it must be a constant; an attribute equal to the ONNX default is left out); from
+   * `since` on an ints operand is made the 1-D int64 tensor ONNX wants (IR allows any integer type
+   * and scalars).
+   */
+  private onnxForm(inputs: readonly (Value | null)[], attrs: Map<string, Attr>): (Value | null)[] {
+    const drop = new Set<number>();
+    const out = [...inputs];
+    for (const m of this.entry.moves ?? []) {
+      const v = out[m.input];
+      if (!v) continue;
+      if (this.opset < m.since) {
+        drop.add(m.input);
+        const known = m.as === 'i64s' ? this.knownInts(v) : this.knownNumbers(v);
+        if (known === null) {
+          this.needsConstant(m.input, Number.isFinite(m.since) ? `${m.attr} (an ONNX attribute before opset ${m.since}: convert with --opset ${m.since} or later)` : `${m.attr} (an ONNX attribute)`);
+          continue;
+        }
+        if (m.as === 'i64s') attrs.set(m.attr, A.ints(known as bigint[]));
+        else if (m.as === 'f32s') attrs.set(m.attr, A.floats((known as number[]).map(Math.fround)));
+        else {
+          const x = known as number[];
+          if (x.length !== 1) { this.error(`${m.attr} must be one value (an ONNX attribute), got ${x.length}`); continue; }
+          const f = Math.fround(x[0]!);
+          if (m.default === undefined || f !== Math.fround(m.default)) attrs.set(m.attr, A.float(f));
+        }
+      } else if (this.sourceOf(v) === null) {
+        // Built by the escape hatch in ONNX's terms already: left as it is.
+      } else if (m.as === 'i64s') {
+        out[m.input] = this.i64Vector(v);
+      } else if (m.as === 'scalar') {
+        out[m.input] = this.scalar(v);
+      }
+    }
+    const kept = out.filter((_, i) => !drop.has(i));
+    while (kept.length && kept[kept.length - 1] === null) kept.pop();
+    return kept;
+  }
+
+  /**
+   * The data of target operand `v` when known: a constant of the target graph, or a source input
+   * whose data the source model determines (initializers, ONNX Constant nodes, propagated shapes).
+   */
+  private knownInts(v: Value): bigint[] | null {
+    if (v.constant) {
+      try { return readIntegers(v.constant); } catch { return null; }
+    }
+    const s = this.sourceOf(v);
+    return s ? this.engine.source.ints(s) : null;
+  }
+  private knownNumbers(v: Value): number[] | null {
+    if (v.constant) return readFloats(v.constant);
+    const s = this.sourceOf(v);
+    return s ? this.engine.source.numbers(s) : null;
+  }
+  private sourceOf(v: Value): Value | null {
+    return this.node.inputs.find((s) => s !== null && this.engine.map.get(s) === v) ?? null;
+  }
+
+  /** A target integer operand as a 1-D int64 tensor (constants rewritten; run-time values Cast/Reshape). */
+  private i64Vector(v: Value): Value {
+    if (v.constant?.elem === 'i64' && v.constant.dims.length === 1) return v;
+    const known = this.knownInts(v);
+    if (known !== null) return this.constant(tensorFromInt64(known));
+    const t = this.operandType(v);
+    const elem = t?.elem ?? 'dynamic';
+    const rank = t?.shape?.length ?? null;
+    const asI64 = elem === 'i64' ? v : this.emit('Cast', [v], { to: A.int(7) })[0]!;
+    return rank === 1 ? asI64 : this.emit('Reshape', [asI64, this.constant(tensorFromInt64([-1n]))])[0]!;
+  }
+
+  /** A one-element target operand as a scalar (ONNX wants rank 0 where IR also takes shape [1]). */
+  private scalar(v: Value): Value {
+    const t = v.constant;
+    if (t) return t.dims.length === 0 ? v : this.constant(makeTensor(t.elem, [], t.data));
+    const rank = this.operandType(v)?.shape?.length ?? null;
+    return rank === 0 ? v : this.emit('Reshape', [v, this.constant(tensorFromInt64([]))])[0]!;
+  }
+
+  /** The type of a converted operand: its source value's (declared or inferred), else its own. */
+  private operandType(v: Value): TensorType | null {
+    const s = this.sourceOf(v);
+    const t = s ? this.engine.source.type(s) : v.type;
+    return t?.kind === 'tensor' ? t : null;
+  }
+
   /** The default conversion: one target node, inputs in order, declarative attributes. */
   direct(): void {
-    const inputs = [...this.node.inputs.map((_, i) => this.input(i))];
+    const inputs = Array.from({ length: this.numInputs }, (_, i) => this.input(i));
     while (inputs.length && inputs[inputs.length - 1] === null) inputs.pop();
-    const op = this.engine.target === 'ov' ? this.entry.ir.op : this.entry.onnx.op;
-    const version = this.engine.target === 'ov' ? this.entry.ir.version : undefined;
     const attrs = this.attrs();
     if (this.failed) return;
-    const outs = this.emit(op, inputs, attrs, this.node.outputs.length, version);
+    const outs = this.emitOwn(inputs, attrs, this.node.outputs.length);
     outs.forEach((v, i) => this.output(i, v));
   }
 

@@ -1,16 +1,21 @@
 import { ALL_MAPPINGS } from '../../mappings/index.js';
-import type { OpMapping } from '../../mappings/spec.js';
+import { irSideOf, irVersionsOf, type OpMapping } from '../../mappings/spec.js';
 import type { Node } from '../graph/node.js';
 
-/** The mapping tables indexed for both directions. */
+/**
+ * The mapping tables indexed for both directions. ONNX side: by (domain, op) and opset range
+ * (several entries may share an opset when their `when` tells them apart). IR side: by op name
+ * and op version (an entry reads its `ir.version` and its `ir.reads`), then by the target ONNX
+ * opset range. Entries with `ir: null` only decompose an ONNX op and take no part in IR lookup.
+ */
 export interface ConvertRegistry {
   /** ONNX → IR: the entry for this ONNX node at opset `version` (honouring `when`). */
   forOnnx(node: Node, version: number): OpMapping | undefined;
-  /** IR → ONNX: the entry for this IR op whose ONNX range contains the target opset. */
-  forIr(op: string, opset: number): OpMapping | undefined;
-  /** IR → ONNX: whether some entry exists for this IR op at any opset (for messages). */
-  irOpsets(op: string): string;
-  /** The version an IR op is written with (`opset1` when no entry names it). */
+  /** IR → ONNX: the entry reading IR op `op` at version `irVersion` ('opset8') whose ONNX range contains `opset`. */
+  forIr(op: string, irVersion: string, opset: number): OpMapping | undefined;
+  /** IR → ONNX: what is read of this IR op (versions and ONNX opsets), for messages; '' when nothing. */
+  irSupport(op: string, irVersion: string): string;
+  /** The version an IR op is written with when a mapping emits it without one (`opset1` when no entry names it). */
   irVersion(op: string): string;
   readonly entries: readonly OpMapping[];
 }
@@ -18,8 +23,10 @@ export interface ConvertRegistry {
 const normDomain = (d: string | undefined): string => (d === undefined || d === 'ai.onnx' ? '' : d);
 const onnxKey = (domain: string | undefined, op: string): string => `${normDomain(domain)}:${op}`;
 const inRange = (e: OpMapping, v: number): boolean => e.onnx.since <= v && v <= (e.onnx.until ?? Infinity);
+const range = (e: OpMapping): string => `${e.onnx.since}..${e.onnx.until ?? ''}`;
+const irName = (e: OpMapping): string => irSideOf(e)?.op ?? `(decomposed ${e.onnx.op})`;
 
-/** Overlapping ONNX version ranges of two entries for one ONNX op and one IR op. */
+/** Overlapping ONNX version ranges of two entries. */
 export function overlaps(a: OpMapping, b: OpMapping): boolean {
   const lo = Math.max(a.onnx.since, b.onnx.since);
   const hi = Math.min(a.onnx.until ?? Infinity, b.onnx.until ?? Infinity);
@@ -28,8 +35,8 @@ export function overlaps(a: OpMapping, b: OpMapping): boolean {
 
 /**
  * Builds the registry (pure). Two entries may cover the same ONNX op and opset only if they name
- * different IR ops and at most one of them lacks `when`; two entries for one IR op may not cover
- * the same ONNX opset. Violations are programming errors and throw.
+ * different IR ops and at most one of them lacks `when`; two entries reading one IR op at one
+ * version may not cover the same ONNX opset. Violations are programming errors and throw.
  */
 export function buildConvertRegistry(entries: readonly OpMapping[] = ALL_MAPPINGS): ConvertRegistry {
   const byOnnx = new Map<string, OpMapping[]>();
@@ -39,33 +46,44 @@ export function buildConvertRegistry(entries: readonly OpMapping[] = ALL_MAPPING
     const list = byOnnx.get(k) ?? [];
     for (const o of list) {
       if (!overlaps(o, e)) continue;
-      if (o.ir.op === e.ir.op || (!o.when && !e.when)) {
-        throw new Error(`mappings overlap for ONNX ${k} (${o.ir.op} ${o.onnx.since}..${o.onnx.until ?? ''} and ${e.ir.op} ${e.onnx.since}..${e.onnx.until ?? ''})`);
+      if (irName(o) === irName(e) || (!o.when && !e.when)) {
+        throw new Error(`mappings overlap for ONNX ${k} (${irName(o)} ${range(o)} and ${irName(e)} ${range(e)})`);
       }
     }
     list.push(e);
     byOnnx.set(k, list);
-    const irList = byIr.get(e.ir.op.toLowerCase()) ?? [];
+    const ir = irSideOf(e);
+    if (!ir) continue;
+    const irList = byIr.get(ir.op.toLowerCase()) ?? [];
+    const versions = irVersionsOf(e);
     for (const o of irList) {
-      if (overlaps(o, e)) throw new Error(`mappings overlap for IR ${e.ir.op}: ONNX ${o.onnx.op} ${o.onnx.since}.. and ${e.onnx.op} ${e.onnx.since}..`);
+      const shared = irVersionsOf(o).filter((v) => versions.includes(v));
+      if (shared.length && overlaps(o, e)) {
+        throw new Error(`mappings overlap for IR ${ir.op} ${shared.join(', ')}: ONNX ${o.onnx.op} ${range(o)} and ${e.onnx.op} ${range(e)}`);
+      }
     }
     irList.push(e);
-    byIr.set(e.ir.op.toLowerCase(), irList);
+    byIr.set(ir.op.toLowerCase(), irList);
   }
+  const irEntries = (op: string): OpMapping[] => byIr.get(op.toLowerCase()) ?? [];
   return {
     entries,
     forOnnx(node, version) {
       const list = (byOnnx.get(onnxKey(node.domain, node.op)) ?? []).filter((e) => inRange(e, version));
       return list.find((e) => e.when?.(node)) ?? list.find((e) => !e.when);
     },
-    forIr(op, opset) {
-      return (byIr.get(op.toLowerCase()) ?? []).find((e) => inRange(e, opset));
+    forIr(op, irVersion, opset) {
+      return irEntries(op).find((e) => irVersionsOf(e).includes(irVersion) && inRange(e, opset));
     },
-    irOpsets(op) {
-      return (byIr.get(op.toLowerCase()) ?? []).map((e) => `${e.onnx.since}..${e.onnx.until ?? ''}`).join(', ');
+    irSupport(op, irVersion) {
+      const list = irEntries(op);
+      if (!list.length) return '';
+      const atVersion = list.filter((e) => irVersionsOf(e).includes(irVersion));
+      if (atVersion.length) return `only at ONNX opsets ${atVersion.map(range).join(', ')}`;
+      return `ovir reads ${op} ${[...new Set(list.flatMap(irVersionsOf))].join(', ')}`;
     },
     irVersion(op) {
-      return (byIr.get(op.toLowerCase()) ?? [])[0]?.ir.version ?? 'opset1';
+      return irSideOf(irEntries(op)[0] ?? { onnx: { op, since: 1 }, ir: null })?.version ?? 'opset1';
     },
   };
 }

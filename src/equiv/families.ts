@@ -1,3 +1,4 @@
+import { irSideOf } from '../../mappings/spec.js';
 import { defaultConvertRegistry } from '../convert/registry.js';
 import type { Node } from '../graph/node.js';
 
@@ -12,8 +13,10 @@ function plainPairs(): Set<string> {
   if (plain) return plain;
   plain = new Set();
   for (const e of defaultConvertRegistry().entries) {
-    if (e.toIr || e.toOnnx) continue;
-    plain.add(`${e.onnx.domain ?? ''}:${e.onnx.op}|${e.ir.op.toLowerCase()}`);
+    // Escape hatches and operand moves reorder, add or drop inputs; a decomposition has no IR op.
+    const ir = irSideOf(e);
+    if (e.toIr || e.toOnnx || e.moves?.length || !ir) continue;
+    plain.add(`${e.onnx.domain ?? ''}:${e.onnx.op}|${ir.op.toLowerCase()}`);
   }
   return plain;
 }

@@ -1,5 +1,6 @@
 import type { Attr } from './attr.js';
 import type { Node } from './node.js';
+import type { Tensor } from './tensor.js';
 
 /**
  * Reading attributes without caring whether they came typed (ONNX, or IR with a known schema) or
@@ -80,6 +81,13 @@ export function attrStrings(node: Node, name: string): string[] | undefined {
   return bad(name, 'a list of strings', a);
 }
 
+export function attrTensor(node: Node, name: string): Tensor | undefined {
+  const a = node.attrs.get(name);
+  if (!a) return undefined;
+  if (a.type === 'tensor') return a.value;
+  return bad(name, 'a tensor', a);
+}
+
 /** IR booleans are written `true`/`false`; ONNX uses ints 0/1. */
 export function attrBool(node: Node, name: string): boolean | undefined {
   const a = node.attrs.get(name);
@@ -92,4 +100,37 @@ export function attrBool(node: Node, name: string): boolean | undefined {
     if (s === 'false' || s === '0') return false;
   }
   return bad(name, 'a boolean', a);
+}
+
+/** Typed attribute getters of one node: the one way mapping escape hatches read attributes
+ * (ConvertContext.attr). Mistyped attributes throw AttrTypeError, which the converter reports. */
+export interface AttrReader {
+  int(name: string): bigint | undefined;
+  int(name: string, dflt: bigint): bigint;
+  ints(name: string): bigint[] | undefined;
+  float(name: string): number | undefined;
+  float(name: string, dflt: number): number;
+  floats(name: string): number[] | undefined;
+  string(name: string): string | undefined;
+  string(name: string, dflt: string): string;
+  strings(name: string): string[] | undefined;
+  bool(name: string): boolean | undefined;
+  bool(name: string, dflt: boolean): boolean;
+  tensor(name: string): Tensor | undefined;
+  has(name: string): boolean;
+}
+
+/** The typed attribute getters of `node`. */
+export function attrReader(node: Node): AttrReader {
+  return {
+    int: ((name: string, dflt?: bigint) => attrInt(node, name) ?? dflt) as AttrReader['int'],
+    ints: (name) => attrInts(node, name),
+    float: ((name: string, dflt?: number) => attrFloat(node, name) ?? dflt) as AttrReader['float'],
+    floats: (name) => attrFloats(node, name),
+    string: ((name: string, dflt?: string) => attrString(node, name) ?? dflt) as AttrReader['string'],
+    strings: (name) => attrStrings(node, name),
+    bool: ((name: string, dflt?: boolean) => attrBool(node, name) ?? dflt) as AttrReader['bool'],
+    tensor: (name) => attrTensor(node, name),
+    has: (name) => node.attrs.has(name),
+  };
 }

@@ -91,3 +91,13 @@ export class Node {
     return this.op === op && d === (domain === 'ai.onnx' ? '' : domain);
   }
 }
+
+/** The version a rule is chosen by: ONNX opset as written, IR `opsetN` → N (NaN otherwise). */
+export function nodeVersion(node: Node): number {
+  if (node.dialect === 'ov') {
+    const m = /^opset(\d+)$/.exec(node.version);
+    return m ? Number(m[1]) : NaN;
+  }
+  const n = Number(node.version);
+  return node.version.trim() !== '' && Number.isInteger(n) ? n : NaN;
+}

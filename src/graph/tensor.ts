@@ -1,4 +1,5 @@
 import { byteSize, type ElementTypeName } from './element-type.js';
+import { f32ToF16Bits } from './f16.js';
 import { elementCount } from './shape.js';
 
 /**
@@ -81,4 +82,18 @@ export function readFloats(t: Tensor): number[] {
   else if (t.elem === 'f64') for (let i = 0; i < n; i++) out.push(v.getFloat64(i * 8, true));
   else return readIntegers(t).map(Number);
   return out;
+}
+
+/** A scalar (rank 0) of element type `elem` holding `v`; null for types not built here. */
+export function scalarTensor(elem: ElementTypeName, v: number): Tensor | null {
+  const b = new ArrayBuffer(8);
+  const dv = new DataView(b);
+  switch (elem) {
+    case 'f32': dv.setFloat32(0, v, true); return makeTensor('f32', [], new Uint8Array(b, 0, 4));
+    case 'f16': dv.setUint16(0, f32ToF16Bits(v), true); return makeTensor('f16', [], new Uint8Array(b, 0, 2));
+    case 'f64': dv.setFloat64(0, v, true); return makeTensor('f64', [], new Uint8Array(b, 0, 8));
+    case 'i64': dv.setBigInt64(0, BigInt(Math.trunc(v)), true); return makeTensor('i64', [], new Uint8Array(b, 0, 8));
+    case 'i32': dv.setInt32(0, Math.trunc(v), true); return makeTensor('i32', [], new Uint8Array(b, 0, 4));
+    default: return null;
+  }
 }

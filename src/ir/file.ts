@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { OvirError } from '../diag/diagnostic.js';
 import type { Model } from '../graph/model.js';
-import { writeFilesAtomic } from '../io/atomic.js';
+import { writeFilesAtomic } from '../fs/atomic.js';
 import { readIr } from './read.js';
 import { writeIr } from './write.js';
 

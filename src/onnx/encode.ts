@@ -7,7 +7,7 @@ import { defaultOnnxInfo, type Model, type OnnxModelInfo } from '../graph/model.
 import type { Node } from '../graph/node.js';
 import type { Tensor } from '../graph/tensor.js';
 import type { Value } from '../graph/value.js';
-import type { FileToWrite } from '../io/atomic.js';
+import type { FileToWrite } from '../fs/atomic.js';
 import { encodeAttr } from './attrs.js';
 import type {
   AttributeProto, GraphProto, ModelProto, NodeProto, SparseTensorProto, StringStringEntryProto, TensorProto, TypeProto,

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { OvirError } from '../diag/diagnostic.js';
 import type { Model } from '../graph/model.js';
-import { writeFilesAtomic } from '../io/atomic.js';
+import { writeFilesAtomic } from '../fs/atomic.js';
 import { decodeOnnx } from './decode.js';
 import { encodeOnnx, type EncodeOptions } from './encode.js';
 

@@ -1,4 +1,4 @@
-import type { Dialect, Node } from '../graph/node.js';
+import type { Dialect } from '../graph/node.js';
 import type { Rule } from './rule.js';
 
 /** Rules looked up by (dialect, domain, op) and the node's version. */
@@ -39,12 +39,4 @@ export function buildRegistry(rules: readonly Rule[]): Registry {
   };
 }
 
-/** The version a rule is chosen by: ONNX opset as written, IR `opsetN` → N (NaN otherwise). */
-export function nodeVersion(node: Node): number {
-  if (node.dialect === 'ov') {
-    const m = /^opset(\d+)$/.exec(node.version);
-    return m ? Number(m[1]) : NaN;
-  }
-  const n = Number(node.version);
-  return node.version.trim() !== '' && Number.isInteger(n) ? n : NaN;
-}
+export { nodeVersion } from '../graph/node.js';

@@ -25,7 +25,7 @@ import { loadModel, saveModel } from '../../src/io/load.js';
 import { applyInferred, inferTypes } from '../../src/shape/index.js';
 import { Builder } from '../convert/builder.js';
 import { differentOuter, directOutputs, nested, opsIf, seedExample, typedIf } from '../convert/fixtures.js';
-import { SAMPLES } from '../convert/op-samples.js';
+import { SAMPLES, sampleKey } from '../convert/op-samples.js';
 import { ALL_MAPPINGS } from '../../mappings/index.js';
 import { tensorFromFloat32, tensorFromInt64, type Value } from '../../src/graph/index.js';
 import { compareTensors } from '../helpers/compare.js';
@@ -375,9 +375,9 @@ describe('IR written by others', () => {
  * This checks each mapping's semantics against the engines, not only its round trip.
  */
 describe('mapped ops inside If branches', () => {
-  const cases = ALL_MAPPINGS.flatMap((e) => (SAMPLES[`${e.onnx.op}>${e.ir.op}`] ?? []).map((smp, i) => {
+  const cases = ALL_MAPPINGS.flatMap((e) => (SAMPLES[sampleKey(e)] ?? []).map((smp, i) => {
     const opset = smp.opsets?.[smp.opsets.length - 1] ?? Math.max(e.onnx.since, Math.min(e.onnx.until ?? 17, 17));
-    return { name: `op/${e.onnx.op}>${e.ir.op} #${i} (opset ${opset})`, e, smp, opset };
+    return { name: `op/${sampleKey(e)} #${i} (opset ${opset})`, e, smp, opset };
   }));
   it.each(cases)('$name', async ({ name, e, smp, opset }) => {
     await run(name, () => {

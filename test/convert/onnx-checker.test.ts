@@ -12,7 +12,7 @@ import { readIrFile } from '../../src/ir/file.js';
 import { encodeOnnx } from '../../src/onnx/encode.js';
 import { REPO_ROOT, VENV_PYTHON } from '../helpers/oracle.js';
 import { Builder } from './builder.js';
-import { SAMPLES, type Sample } from './op-samples.js';
+import { SAMPLES, sampleKey, type Sample } from './op-samples.js';
 
 /**
  * Every ONNX file ovir writes is valid at its opset: onnx's own checker (full_check: schemas and
@@ -35,7 +35,7 @@ for p in sys.argv[1:]:
 print(json.dumps(bad))
 `;
 
-const key = (e: OpMapping) => `${e.onnx.op}>${e.ir.op}`;
+const key = sampleKey;
 const defaultOpset = (e: OpMapping) => Math.max(e.onnx.since, Math.min(e.onnx.until ?? 17, 17));
 
 function build(e: OpMapping, s: Sample, opset: number): Model {

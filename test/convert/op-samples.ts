@@ -1,3 +1,4 @@
+import { irSideOf, type OpMapping } from '../../mappings/spec.js';
 import { A, type Attr, type ElementTypeName } from '../../src/graph/index.js';
 import { TENSOR_SAMPLES } from './op-samples-tensor.js';
 
@@ -26,17 +27,23 @@ const unary: Sample[] = [{ inputs: [F()] }];
 const binary: Sample[] = [{ inputs: [F(), F()] }];
 const logical: Sample[] = [{ inputs: [B, B] }];
 
+/** The samples key of an entry: `onnxOp>irOp`, or `onnxOp>onnxOp` for a decomposition (`ir: null`). */
+export const sampleKey = (e: OpMapping): string => `${e.onnx.op}>${irSideOf(e)?.op ?? e.onnx.op}`;
+
 /** Samples by `onnxOp>irOp`. */
 export const SAMPLES: Record<string, Sample[]> = {
   'Constant>Const': [],
   'If>If': [], // If has its own suite (if-to-ir / if-to-onnx)
   // Checked by their own suite (test/convert-extra): ONNX ops written as several IR ops
-  // (`decomposed`), and Pad / LSTM whose operands need hand-made fixtures.
+  // (`ir: null`), and Pad / LSTM whose operands need hand-made fixtures.
   'ConstantOfShape>ConstantOfShape': [], 'Gemm>Gemm': [], 'Flatten>Flatten': [], 'Size>Size': [],
   'Pad>Pad': [], 'LSTM>LSTMSequence': [],
-  'GRU>GRUSequence': [], 'HardSigmoid>HardSigmoid': [], 'Selu>Selu': [], 'PRelu>PRelu': [], 'LeakyRelu>LeakyRelu': [],
+  'GRU>GRUSequence': [], 'PRelu>PRelu': [], 'LeakyRelu>LeakyRelu': [],
   'Reciprocal>Reciprocal': [], 'ThresholdedRelu>ThresholdedRelu': [],
   'Identity>Identity': unary,
+  // ONNX attributes that are IR scalar inputs (non-defaults come back, defaults stay absent).
+  'HardSigmoid>HardSigmoid': [{ inputs: [F()] }, { inputs: [F()], attrs: { alpha: A.float(0.25) }, opsets: [7, 22] }],
+  'Selu>Selu': [{ inputs: [F()] }, { inputs: [F()], attrs: { alpha: A.float(1.5), gamma: A.float(2) } }],
   'CastLike>ConvertLike': [{ inputs: [F(), { elem: 'i64', shape: [1] }] }],
   'Cast>Convert': [{ inputs: [F()], attrs: { to: A.int(7) } }, { inputs: [F()], attrs: { to: A.int(9) }, opsets: [13, 19, 21] }],
   'Add>Add': binary, 'Sub>Subtract': binary, 'Mul>Multiply': binary, 'Div>Divide': binary, 'Pow>Power': binary,

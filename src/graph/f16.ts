@@ -1,0 +1,25 @@
+/** IEEE binary32 → binary16 bits, round to nearest even (overflow → inf, NaN kept NaN). */
+export function f32ToF16Bits(x: number): number {
+  const f = new Float32Array([x]);
+  const u = new Uint32Array(f.buffer)[0]!;
+  const sign = (u >>> 16) & 0x8000;
+  const exp = (u >>> 23) & 0xff;
+  let mant = u & 0x7fffff;
+  if (exp === 0xff) return sign | 0x7c00 | (mant ? 0x200 : 0);
+  let e = exp - 127 + 15;
+  if (e >= 0x1f) return sign | 0x7c00;
+  if (e <= 0) {
+    if (e < -10) return sign;
+    mant |= 0x800000;
+    const shift = 14 - e;
+    const half = 1 << (shift - 1);
+    let r = mant >>> shift;
+    const rest = mant & ((1 << shift) - 1);
+    if (rest > half || (rest === half && (r & 1))) r++;
+    return sign | r;
+  }
+  let r = mant >>> 13;
+  const rest = mant & 0x1fff;
+  if (rest > 0x1000 || (rest === 0x1000 && (r & 1))) { r++; if (r === 0x400) { r = 0; e++; if (e >= 0x1f) return sign | 0x7c00; } }
+  return sign | (e << 10) | r;
+}

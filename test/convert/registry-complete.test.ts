@@ -1,0 +1,112 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ALL_MAPPINGS } from '../../mappings/index.js';
+import { irSideOf, irVersionsOf, type OpMapping } from '../../mappings/spec.js';
+import { MAX_ONNX_OPSET } from '../../src/convert/index.js';
+import { defaultRegistry } from '../../src/shape/rules/index.js';
+import { SAMPLES, sampleKey } from './op-samples.js';
+
+/**
+ * The one op table is complete: every mapping entry has, for every version it covers,
+ * - an ONNX shape rule (each opset of its ONNX range, up to the newest opset ovir emits),
+ * - an OpenVINO shape rule (each IR version it reads or writes; for a decomposition, each IR op
+ *   it is written as),
+ * - round-trip samples in op-samples.ts, or a suite of its own (OWN_SUITE, which must exist and
+ *   name the op).
+ * What is missing is named. Entries that lacked something when this test was written are listed
+ * in ALLOWED with the reason; a new entry cannot be added incomplete, and an allowance that is no
+ * longer needed fails too (so the list only shrinks).
+ */
+
+/** Entries checked by a suite of their own instead of op-samples (the file must name the op). */
+const OWN_SUITE: Record<string, string> = {
+  'Constant>Const': 'test/convert/constant.test.ts',
+  'If>If': 'test/convert/if-to-ir.test.ts',
+  'ConstantOfShape>ConstantOfShape': 'test/convert-extra/mappings-extra.test.ts',
+  'Gemm>Gemm': 'test/convert-extra/mappings-extra.test.ts',
+  'Flatten>Flatten': 'test/convert-extra/mappings-extra.test.ts',
+  'Size>Size': 'test/convert-extra/mappings-extra.test.ts',
+  'Pad>Pad': 'test/convert-extra/mappings-extra.test.ts',
+  'LSTM>LSTMSequence': 'test/convert-extra/mappings-extra.test.ts',
+  'GRU>GRUSequence': 'test/convert-extra/mappings-extra.test.ts',
+  'RNN>RNNSequence': 'test/convert-extra/mappings-extra.test.ts',
+  'PRelu>PRelu': 'test/convert-extra/mappings-extra.test.ts',
+  'LeakyRelu>LeakyRelu': 'test/convert-extra/mappings-extra.test.ts',
+  'Reciprocal>Reciprocal': 'test/convert-extra/mappings-extra.test.ts',
+  'ThresholdedRelu>ThresholdedRelu': 'test/convert-extra/mappings-extra.test.ts',
+  'MeanVarianceNormalization>MVN': 'test/convert-extra/mappings-extra.test.ts',
+  'LayerNormalization>LayerNormalization': 'test/convert-extra/mappings-extra.test.ts',
+  'InstanceNormalization>InstanceNormalization': 'test/convert-extra/mappings-extra.test.ts',
+  'ArgMax>ArgMax': 'test/convert-extra/mappings-extra.test.ts',
+  'ArgMin>ArgMin': 'test/convert-extra/mappings-extra.test.ts',
+  'GlobalAveragePool>GlobalAveragePool': 'test/convert-extra/nn-vision.test.ts',
+  'GlobalMaxPool>GlobalMaxPool': 'test/convert-extra/nn-vision.test.ts',
+  'GlobalLpPool>GlobalLpPool': 'test/convert-extra/nn-vision.test.ts',
+  'Slice>StridedSlice': 'test/convert/tensor-ops.test.ts',
+  'Slice>Reverse': 'test/convert/tensor-ops.test.ts',
+  'ReduceMax>ReduceLogicalOr': 'test/convert/onnx-semantics.test.ts',
+  'ReduceMin>ReduceLogicalAnd': 'test/convert/onnx-semantics.test.ts',
+};
+
+/** Gaps that existed when the completeness test was introduced: `problem` → reason. */
+const ALLOWED: Record<string, string> = {
+  'Constant>Const (ONNX 1..): no OpenVINO shape rule for Const opset1':
+    'IR Const is a graph initializer in ovir, not a node: no rule is ever looked up for it',
+};
+
+const range = (e: OpMapping): string => `${e.onnx.since}..${e.onnx.until ?? ''}`;
+const opsetOf = (v: string): number => Number(/^opset(\d+)$/.exec(v)?.[1] ?? NaN);
+
+/** What an entry lacks, one line per gap, each naming entry, dialect, op and versions. */
+function gaps(e: OpMapping): string[] {
+  const reg = defaultRegistry();
+  const out: string[] = [];
+  const name = `${sampleKey(e)} (ONNX ${range(e)})`;
+  const missingOnnx: number[] = [];
+  for (let v = e.onnx.since; v <= Math.min(e.onnx.until ?? MAX_ONNX_OPSET, MAX_ONNX_OPSET); v++) {
+    if (!reg.lookup('onnx', e.onnx.domain ?? '', e.onnx.op, v)) missingOnnx.push(v);
+  }
+  if (missingOnnx.length) out.push(`${name}: no ONNX shape rule for ${e.onnx.op} at opset ${missingOnnx.join(', ')}`);
+  const ir = irSideOf(e);
+  if (ir) {
+    for (const v of irVersionsOf(e)) {
+      if (!reg.lookup('ov', '', ir.op, opsetOf(v))) out.push(`${name}: no OpenVINO shape rule for ${ir.op} ${v}`);
+    }
+  } else {
+    if (!e.decomposes?.length) out.push(`${name}: a decomposition (ir: null) must list the IR ops it is written as (decomposes)`);
+    for (const op of e.decomposes ?? []) {
+      if (!reg.keys.includes(`ov::${op}`)) out.push(`${name}: no OpenVINO shape rule for ${op}, which it is written as`);
+    }
+    if (e.ir !== null) out.push(`${name}: legacy spelling version: 'decomposed' (write ir: null, decomposes: [...])`);
+  }
+  const key = sampleKey(e);
+  const own = OWN_SUITE[key];
+  if (own !== undefined) {
+    if (!existsSync(own) || !readFileSync(own, 'utf8').includes(e.onnx.op)) out.push(`${name}: its own suite ${own} does not exist or does not name ${e.onnx.op}`);
+  } else if (!SAMPLES[key]?.length) {
+    out.push(`${name}: no samples in test/convert/op-samples.ts (key '${key}') and no suite of its own`);
+  }
+  return out;
+}
+
+describe('the op table is complete', () => {
+  const all = ALL_MAPPINGS.flatMap(gaps);
+
+  it('every entry has ONNX and OpenVINO shape rules for its versions, and samples or a suite', () => {
+    expect(all.filter((g) => !(g in ALLOWED))).toEqual([]);
+  });
+
+  it('every allowance is still needed', () => {
+    expect(Object.keys(ALLOWED).filter((g) => !all.includes(g))).toEqual([]);
+  });
+
+  it('a gap is named: an entry without shape rules or samples', () => {
+    const bare: OpMapping = { onnx: { op: 'NoSuchOp', since: 24 }, ir: { op: 'NoSuchOp', version: 'opset3', reads: ['opset1'] } };
+    expect(gaps(bare)).toEqual([
+      'NoSuchOp>NoSuchOp (ONNX 24..): no ONNX shape rule for NoSuchOp at opset 24, 25',
+      'NoSuchOp>NoSuchOp (ONNX 24..): no OpenVINO shape rule for NoSuchOp opset3',
+      'NoSuchOp>NoSuchOp (ONNX 24..): no OpenVINO shape rule for NoSuchOp opset1',
+      "NoSuchOp>NoSuchOp (ONNX 24..): no samples in test/convert/op-samples.ts (key 'NoSuchOp>NoSuchOp') and no suite of its own",
+    ]);
+  });
+});
