@@ -5,6 +5,7 @@ import { CONTROL_FLOW } from './control-flow.js';
 import { CONV } from './conv.js';
 import { CONV_TRANSPOSE } from './conv-transpose.js';
 import { ELEMENTWISE } from './elementwise.js';
+import { EYE } from './eye.js';
 import { GATHER } from './gather.js';
 import { GENERATE } from './generate.js';
 import { HARDMAX } from './hardmax.js';
@@ -17,6 +18,7 @@ import { RNN } from './rnn.js';
 import { MATH } from './math.js';
 import { NN } from './nn.js';
 import { NORM } from './norm.js';
+import { OBJECT_DETECTION } from './object-detection.js';
 import { OLD_OPSETS } from './old-opsets.js';
 import { REDUCE } from './reduce.js';
 import { RESIZE } from './resize.js';
@@ -46,4 +48,6 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...REVERSE_SEQUENCE,
   ...UNIQUE,
   ...HARDMAX,
+  ...EYE,
+  ...OBJECT_DETECTION,
 ];

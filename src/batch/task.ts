@@ -7,7 +7,9 @@ import { countEntries, type EquivReport } from '../equiv/report.js';
 import type { Model } from '../graph/model.js';
 import { loadModel, saveModel, type ModelFormat } from '../io/load.js';
 import { errorText } from './error-text.js';
-import { parseInputOverrides } from './input-override.js';
+import { parseInputSpecs, resolveInputSpecs, type InputSpec } from './input-override.js';
+import { Diagnostics, diagnosticToJson, OvirError, usageError, type Diagnostic } from '../diag/diagnostic.js';
+import { keepOnlyOutputs } from '../convert/prune.js';
 import { parseFreeze } from '../convert/freeze.js';
 import { runInChild } from './run-ort.js';
 import type { CheckRecord, ConvertFileOptions, EquivSummary, ModelTask, TaskResult } from './types.js';
@@ -16,25 +18,46 @@ const dialectOf = (f: ModelFormat) => (f === 'ir' ? 'ov' as const : 'onnx' as co
 
 /**
  * Converts a loaded model to format `to` with the shared convert options (convertModel returns a
- * new model; the input is not changed). A model already in format `to` is passed through to be
- * written again by our encoder, unless convert options were given (convertModel then reports why
- * they cannot apply).
+ * new model). `keepOutputs` (ovc's --output) cuts the given model in place first, so that what no
+ * longer feeds the kept outputs is neither converted nor checked. A model already in format `to`
+ * is passed through to be written again by our encoder, unless convert options were given
+ * (convertModel then reports why they cannot apply). Throws OvirError with every problem of the
+ * options against this model (an input it lacks, an override of another rank…). Warnings of a
+ * successful conversion go to `onWarning`.
  */
-export function convertTo(model: Model, to: ModelFormat, opts: ConvertFileOptions): Model {
-  const overrides = parseInputOverrides(opts.inputs ?? []);
-  if (typeof overrides === 'string') throw new Error(overrides);
+export function convertTo(model: Model, to: ModelFormat, opts: ConvertFileOptions, onWarning?: (d: Diagnostic) => void): Model {
+  const specs = parseInputSpecs(opts.inputs ?? []);
+  if (typeof specs === 'string') throw usageError(specs);
   const freeze = parseFreeze(opts.freeze ?? []);
-  if (typeof freeze === 'string') throw new Error(freeze);
-  const hasOptions = opts.opset !== undefined || opts.compressToFp16 === true || overrides.size > 0 || opts.strict === true || freeze.size > 0;
+  if (typeof freeze === 'string') throw usageError(freeze);
+  const hasOptions = opts.opset !== undefined || opts.compressToFp16 === true || specs.length > 0 || (opts.keepOutputs?.length ?? 0) > 0 || opts.strict === true || freeze.size > 0;
   if (model.dialect === dialectOf(to) && !hasOptions) return model;
-  return convertModel(model, {
+  const diags = new Diagnostics();
+  const shapes = resolveInputSpecs(model, specs, diags);
+  diags.throwIfErrors();
+  if (opts.keepOutputs?.length) keepOnlyOutputs(model, opts.keepOutputs, diags);
+  diags.throwIfErrors();
+  const out = convertModel(model, {
     to: dialectOf(to),
     ...(opts.opset !== undefined ? { opset: opts.opset } : {}),
     ...(opts.compressToFp16 ? { compressToFp16: true } : {}),
-    ...(overrides.size ? { inputShapes: Object.fromEntries(overrides) } : {}),
+    ...(Object.keys(shapes).length ? { inputShapes: shapes } : {}),
     ...(opts.strict ? { strict: true } : {}),
+    ...(onWarning ? { onWarning } : {}),
     ...(freeze.size ? { freeze: Object.fromEntries(freeze) } : {}),
   });
+  orderInputs(out, specs);
+  return out;
+}
+
+/** ovc: "the order of inputs in the converted model will match the order of specified inputs" (named ones first, the rest as they were). */
+function orderInputs(model: Model, specs: readonly InputSpec[]): void {
+  const names = specs.map((s) => s.name).filter((n): n is string => n !== null);
+  if (!names.length) return;
+  const inputs = model.graph.inputs;
+  const first = names.map((n) => inputs.find((v) => v.names.includes(n) || v.meta.layerName === n)).filter((v): v is NonNullable<typeof v> => v !== undefined);
+  const rest = inputs.filter((v) => !first.includes(v));
+  inputs.splice(0, inputs.length, ...first, ...rest);
 }
 
 function summarize(r: EquivReport): EquivSummary {
@@ -86,7 +109,7 @@ export async function runModelTask(task: ModelTask): Promise<TaskResult> {
       }
     }
   } catch (e) {
-    return { status: 'failed', error: errorText(e), ms: ms(), check };
+    return { status: 'failed', error: errorText(e), ms: ms(), check, ...(e instanceof OvirError ? { diagnostics: e.diagnostics.map(diagnosticToJson) } : {}) };
   }
   if (check && !check.ok) {
     const parts: string[] = [];

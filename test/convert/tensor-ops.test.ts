@@ -202,3 +202,43 @@ describe('Hardmax, TopK indices', () => {
     expect(onnx.graph.nodes[1]!.attrs.get('to')).toEqual(A.int(6));
   });
 });
+
+describe('EyeLike ⇄ Eye-9', () => {
+  it('ONNX → IR reads rows and columns off the input shape; IR → ONNX builds the shape with ConstantOfShape', () => {
+    const b = new Builder('onnx', 9);
+    b.output(b.op(b.graph, 'EyeLike', [b.input('x', 'i32', [3, 4])], 'y', { k: A.int(1), dtype: A.int(1) }));
+    const ir = convertModel(b.model);
+    expect(ops(ir)).toEqual(['ShapeOf', 'Gather', 'Gather', 'Eye']);
+    expect(ir.graph.nodes[3]!.attrs.get('output_type')).toEqual(A.raw('f32'));
+    const back = convertModel(ir, { opset: 17 });
+    const eye = back.graph.nodes.find((n) => n.op === 'EyeLike')!;
+    expect([eye.attrs.get('k'), eye.attrs.get('dtype')]).toEqual([A.int(1), A.int(1)]);
+  });
+
+  it('a run-time diagonal has no ONNX form (EyeLike k is an attribute)', () => {
+    const b = new Builder('ov');
+    const n = b.input('n', 'i64', []);
+    b.output(b.op(b.graph, 'Eye', [n, n, b.input('d', 'i64', [])], 'y', { output_type: A.raw('f32') }, { version: 'opset9' }));
+    expect(fails(() => convertModel(b.model))).toMatch(/diagonal_index/);
+  });
+});
+
+describe('NonMaxSuppression', () => {
+  it('ONNX thresholds become IR scalars; no score_threshold keeps every score (-inf); results in ONNX order', () => {
+    const b = new Builder('onnx', 11);
+    const n = b.node(b.graph, 'NonMaxSuppression', [b.input('b', 'f32', [1, 6, 4]), b.input('s', 'f32', [1, 1, 6]), b.init('m', tensorFromInt64([3]))], ['sel'], { center_point_box: A.int(1) });
+    b.output(n.outputs[0]!);
+    const ir = convertModel(b.model);
+    const nms = ir.graph.nodes.find((x) => x.op === 'NonMaxSuppression')!;
+    expect(nms.inputs).toHaveLength(5);
+    expect(nms.attrs.get('box_encoding')).toEqual(A.raw('center'));
+    expect(nms.attrs.get('sort_result_descending')).toEqual(A.raw('false'));
+  });
+
+  it('IR sort_result_descending=true has no ONNX form', () => {
+    const b = new Builder('ov');
+    const n = b.node(b.graph, 'NonMaxSuppression', [b.input('b', 'f32', [1, 6, 4]), b.input('s', 'f32', [1, 1, 6])], ['sel', 'sc', 'v'], { sort_result_descending: A.raw('true') }, { version: 'opset9' });
+    b.output(n.outputs[0]!);
+    expect(fails(() => convertModel(b.model))).toMatch(/sort_result_descending/);
+  });
+});
