@@ -40,7 +40,7 @@ export async function convertBatch(inputs: readonly string[], opts: BatchOptions
   const jobs = opts.jobs ?? availableParallelism();
   if (!Number.isInteger(jobs) || jobs < 0) problems.push(`jobs must be a whole number >= 0, got ${opts.jobs}`);
   if (opts.timeoutMs !== undefined && !(opts.timeoutMs > 0)) problems.push(`the per-model timeout must be > 0 ms, got ${opts.timeoutMs}`);
-  if (opts.run && !opts.roundtrip) problems.push('--run needs --roundtrip');
+  if (opts.run && !opts.roundtrip && !opts.check) problems.push('--run needs --check or --roundtrip');
   if (inputs.length === 0) problems.push('no inputs given');
   if (problems.length) throw new BatchUsageError(problems);
   if (opts.run) {

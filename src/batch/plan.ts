@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { writeFilesAtomic } from '../io/atomic.js';
+import { writeFilesAtomic } from '../fs/atomic.js';
 import type { ConvertFileOptions } from './types.js';
 import { formatOf, type ModelFormat } from '../io/format.js';
 import type { FoundModel } from './discover.js';

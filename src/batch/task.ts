@@ -11,6 +11,7 @@ import { parseInputSpecs, resolveInputSpecs, type InputSpec } from './input-over
 import { Diagnostics, diagnosticToJson, OvirError, usageError, type Diagnostic } from '../diag/diagnostic.js';
 import { keepOnlyOutputs } from '../convert/prune.js';
 import { parseFreeze } from '../convert/freeze.js';
+import { runForms } from './run-forms.js';
 import { runInChild } from './run-ort.js';
 import type { CheckRecord, ConvertFileOptions, EquivSummary, ModelTask, TaskResult } from './types.js';
 
@@ -62,8 +63,10 @@ function orderInputs(model: Model, specs: readonly InputSpec[]): void {
 
 function summarize(r: EquivReport): EquivSummary {
   const c = countEntries(r);
-  const contradictions = r.entries.filter((e) => e.status === 'contradiction').slice(0, 5)
-    .map((e) => `'${e.name}' in ${e.scope}: ${e.detail ?? 'contradiction'}`);
+  const contradictions = [
+    ...r.entries.filter((e) => e.status === 'contradiction' && !e.hint).map((e) => `'${e.name}' in ${e.scope}: ${e.detail ?? 'contradiction'}`),
+    ...r.diagnostics.filter((d) => d.severity === 'error' && d.code.startsWith('EQUIV_') && d.code !== 'EQUIV_CONTRADICTION' && d.code !== 'EQUIV_CONST_PAYLOAD').map((d) => `${d.where}: ${d.message}`),
+  ].slice(0, 5);
   return { ok: r.ok, ...c, contradictions };
 }
 
@@ -86,13 +89,17 @@ export async function runModelTask(task: ModelTask): Promise<TaskResult> {
       if (task.check) {
         check.conversion = summarize(checkModels(original, written, { strict: task.convert.strict === true, labelA: task.input, labelB: task.outputs[0]! }));
         check.ok &&= check.conversion.ok;
+        if (task.run) {
+          check.run = await runForms(task.input, task.outputs[0]!);
+          check.ok &&= check.run.ok;
+        }
       }
       if (task.roundtrip) {
         const from: ModelFormat = original.dialect === 'ov' ? 'ir' : 'onnx';
         const back = convertTo(written, from, task.convert.strict ? { strict: true } : {});
         check.roundtrip = summarize(checkModels(original, back, { strict: task.convert.strict === true, labelA: task.input, labelB: `${task.outputs[0]!} (back to ${from})` }));
         check.ok &&= check.roundtrip.ok;
-        if (task.run) {
+        if (task.run && !check.run) {
           if (from !== 'onnx') check.run = { ok: true, skipped: 'the input is IR: onnxruntime runs ONNX only' };
           else {
             const dir = mkdtempSync(join(tmpdir(), 'ovir-rt-'));
@@ -115,7 +122,7 @@ export async function runModelTask(task: ModelTask): Promise<TaskResult> {
     const parts: string[] = [];
     if (check.conversion && !check.conversion.ok) parts.push(`conversion not equivalent (${check.conversion.contradiction} contradictions): ${check.conversion.contradictions.join('; ')}`);
     if (check.roundtrip && !check.roundtrip.ok) parts.push(`round trip not equivalent (${check.roundtrip.contradiction} contradictions): ${check.roundtrip.contradictions.join('; ')}`);
-    if (check.run && !check.run.ok) parts.push(`round trip runs differently in onnxruntime: ${check.run.detail ?? ''}`);
+    if (check.run && !check.run.ok) parts.push(`${task.check ? 'the conversion' : 'round trip'} runs differently in onnxruntime: ${check.run.detail ?? ''}`);
     return { status: 'failed', error: parts.join('\n'), ms: ms(), check };
   }
   return { status: 'converted', error: null, ms: ms(), check };

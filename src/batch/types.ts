@@ -32,7 +32,10 @@ export interface CheckRecord {
   conversion?: EquivSummary;
   /** --roundtrip: the input against its conversion converted back. */
   roundtrip?: EquivSummary;
-  /** --roundtrip --run: the ONNX input and its round-tripped form run in onnxruntime on the same random inputs. */
+  /**
+   * --check --run: the input and the written output run in onnxruntime on the same seeded random
+   * inputs (runForms, as `check --run`); --roundtrip --run alone: the ONNX input and its round trip.
+   */
   run?: RunRecord;
 }
 

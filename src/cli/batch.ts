@@ -79,7 +79,7 @@ export const registerBatch: RegisterCommand = (program: Command, setExit) => {
     .option('--resume', 'skip models whose outputs exist, are newer than the input and were made with the same conversion options')
     .option('--check', 'check each conversion for equivalence (a contradiction fails the model)')
     .option('--roundtrip', 'convert each output back and check it against the input (a contradiction fails the model)')
-    .option('--run', 'with --roundtrip: also run the ONNX input and its round trip in onnxruntime on random inputs and compare')
+    .option('--run', 'with --check: also run the input and its conversion in onnxruntime on seeded random inputs and compare (an IR form converted to ONNX by ovir first, as check --run); with --roundtrip alone: the ONNX input and its round trip')
     .option('--timeout <seconds>', 'per-model time limit: the worker of a slower model is stopped and the model fails');
   addConvertOptions(cmd)
     .action(async (inputs: string[], o: BatchCliOptions & Record<string, unknown>) => {
