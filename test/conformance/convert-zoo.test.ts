@@ -37,22 +37,15 @@ import { compareOutputs } from '../helpers/compare.js';
 import { isHarnessLimit, Oracle, REPO_ROOT, type OracleTensor } from '../helpers/oracle.js';
 import { cleanOrtMessage, runOrt } from '../helpers/ort.js';
 import { mapPool } from '../helpers/pool.js';
-import {
-  describeSuite, finishSuite, reasonOf, record, suiteResult, summaryLines, writeScoreboard, type CaseStatus,
-} from '../helpers/scoreboard.js';
+import { describeSuite, finishSuite, reasonOf, record, suiteResult, summaryLines, writeScoreboard } from '../helpers/scoreboard.js';
 import { backendCases, inputRecord, loadDataSet, type BackendCase, type TestDataSet } from '../helpers/testdata.js';
+import { unreferenced, verdict, type Outcome, type Verdict } from '../helpers/verdict.js';
 
 const WORKERS = Number(process.env.OVIR_ORACLE_WORKERS ?? 2);
 const NPM_MODELS = join(REPO_ROOT, '.oracle', 'npm-models');
 /** OVIR_ZOO_FILTER=<regexp> (case-insensitive): only the backend cases whose name matches, for working on a few ops; the scoreboard is then not written. */
 const FILTER = process.env.OVIR_ZOO_FILTER ? new RegExp(process.env.OVIR_ZOO_FILTER, 'i') : undefined;
 
-export type Verdict = { status: CaseStatus; reason?: string; gap?: boolean };
-
-/** How one side (ours or the reference) came out on a case. */
-type Outcome =
-  | { kind: 'pass' }
-  | { kind: 'refused' | 'internal' | 'convert' | 'run' | 'differs' | 'harness'; text: string };
 
 const oracles: Oracle[] = [];
 let work = '';
@@ -75,52 +68,6 @@ function conversionOutcome(e: unknown, what: string): Outcome {
     return { kind: 'refused', text: `${what} refused: ${text}${errs.length > 1 ? ` (+${errs.length - 1} more)` : ''}` };
   }
   return { kind: 'internal', text: `${what} crashed: ${reasonOf(e)}` };
-}
-
-/** A failure message with the names that differ between two models of the same case taken out. */
-function essence(text: string): string {
-  return text
-    .replace(/\b(?:node|layer|name|parameter|with name)\s*[:=]?\s*(?:'[^']*'|"[^"]*"|\([^)]*\)|\S+)/gi, '$NAME')
-    .replace(/'[^']*'|"[^"]*"/g, '$Q')
-    .replace(/\/\S+/g, '$PATH')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .toLowerCase();
-}
-
-/** Whether the reference failed in the same way as ours: same kind of failure, same message (names aside). */
-function sameFailure(ours: Outcome, ref: Outcome): boolean {
-  if (ours.kind === 'pass' || ref.kind === 'pass' || ours.kind !== ref.kind) return false;
-  // texts read "<whose> differs from the expected: …" / "<engine> cannot run <whose>: …"
-  const detail = (t: string): string => t.slice(t.indexOf(': ') + 2);
-  // wrong numbers on the same outputs: the engine cannot compute this model right, so it cannot judge ours
-  const wrongOutputs = (t: string): string => [...detail(t).matchAll(/(?:^|; )output (\S+):/g)].map((m) => m[1]).sort().join(',');
-  if (ours.kind === 'differs') return wrongOutputs(ours.text) === wrongOutputs(ref.text);
-  return ours.kind === 'run' && essence(detail(ours.text)) === essence(detail(ref.text));
-}
-
-/**
- * The verdict of a case from how ours and the reference came out: refused / fail / skip (only when
- * the reference fails the same way) / unjudged; `gap` when the reference passes and ours does not.
- */
-function verdict(ours: Outcome, ref: Outcome, refName: string): Verdict {
-  if (ours.kind === 'pass') return { status: 'pass' };
-  const gap = ref.kind === 'pass';
-  if (ours.kind === 'refused') return { status: 'refused', reason: ours.text, gap };
-  if (ours.kind === 'harness') return { status: 'unjudged', reason: `harness: ${ours.text}` };
-  if (ours.kind !== 'internal' && sameFailure(ours, ref)) {
-    return { status: 'skip', reason: `reference engine cannot: ${refName} fails the same way; ours: ${ours.text}` };
-  }
-  if (ref.kind === 'pass') return { status: 'fail', reason: ours.text, gap };
-  return { status: 'fail', reason: `${ours.text} (${refName} fails too, differently: ${ref.text})`, gap };
-}
-
-/** The verdict of a case without a reference engine run on the same model: nothing is excused. */
-function unreferenced(ours: Outcome): Verdict {
-  if (ours.kind === 'pass') return { status: 'pass' };
-  if (ours.kind === 'refused') return { status: 'refused', reason: ours.text };
-  if (ours.kind === 'harness') return { status: 'unjudged', reason: `harness: ${ours.text}` };
-  return { status: 'fail', reason: ours.text };
 }
 
 function loadSets(c: BackendCase): TestDataSet[] | Verdict {
