@@ -32,15 +32,13 @@ export const KNOWN_IR_TO_ONNX_FAILURES: ReadonlyMap<string, KnownFailure> = new 
   ["onnx/node/test_attention_4d_causal_padded_kv_bf16", { cause: "onnxruntime has no CPU MatMul kernel at bf16 (our ONNX is valid); onnxruntime rejects the original for a type error, so it is no reference", message: "Could not find an implementation for MatMul(13) node" }],
   ["onnx/node/test_attention_4d_padded_kv_bf16", { cause: "onnxruntime has no CPU MatMul kernel at bf16 (our ONNX is valid); onnxruntime rejects the original for a type error, so it is no reference", message: "Could not find an implementation for MatMul(13) node" }],
   ["onnx/node/test_div_int32_trunc", { cause: "ovc writes m_pythondiv=\"true\" (floor, per the Divide-1 spec) for ONNX's truncating Div; OpenVINO's CPU plugin truncates anyway; ovir follows the spec and floors", message: "output z: 2/4 elements differ; first at [0]: -2, expected -1" }],
-  ["onnx/node/test_reversesequence_batch", { cause: "onnxruntime-node 1.23.2 leaves the output row of a sequence length 0 uninitialized (python onnxruntime 1.31 computes the expected output from the same ONNX)", message: "output y: 3/16 elements differ" }],
   ["onnx/node/test_top_k_uint64", { cause: "onnxruntime has no kernel for this op at this element type (IR allows it): TopK(11)", message: "Could not find an implementation for TopK(11) node" }],
 ]);
 
 /**
- * Real models (real-models): none. (Silero VAD v5 and jjhbw's silero_vad.onnx at sr 16000 with
- * inputs fixed to static shapes used to be listed: OpenVINO rejected a Transpose of our IR. ovir's
- * OpenVINO-side inference now sees that rank-5 Transpose and refuses the conversion with a coded
- * error, nothing written; `--freeze sr=16000` makes them run: test/convert/freeze.test.ts.)
+ * Real models (real-models). None: Silero VAD v5 at sr 16000 with inputs fixed to static shapes is
+ * refused (SHAPE_RULE: the rank-5 Transpose in that If branch, which ovc's conversion of the same
+ * model and shapes fails on too); with `--freeze sr=16000` it converts and passes.
  */
 export const KNOWN_REAL_MODEL_FAILURES: ReadonlyMap<string, KnownFailure> = new Map<string, KnownFailure>([
 ]);
