@@ -13,7 +13,7 @@ export const TENSOR_SAMPLES: Record<string, Sample[]> = {
   // test/convert/tensor-ops.test.ts (listed in registry-complete.test.ts)
   'Slice>StridedSlice': [], 'Slice>Reverse': [], 'Trilu>Trilu': [], 'Hardmax>Hardmax': [], 'OneHot>OneHot': [], 'EyeLike>Eye': [],
   'NonMaxSuppression>NonMaxSuppression': [], 'QuantizeLinear>QuantizeLinear': [], 'DequantizeLinear>DequantizeLinear': [],
-  'QLinearMatMul>QLinearMatMul': [], 'DynamicQuantizeLinear>DynamicQuantizeLinear': [], 'QuantizeLinear>FakeQuantize': [],
+  'QLinearMatMul>QLinearMatMul': [], 'DynamicQuantizeLinear>DynamicQuantizeLinear': [], 'QuantizeLinear>FakeQuantize': [], 'Compress>Compress': [],
   'Scatter>ScatterElementsUpdate': [{ inputs: [F(2, 3), idx([1, 2], 1, 0), F(1, 2)], attrs: { axis: A.int(1) }, opsets: [9, 10] }],
   'ScatterElements>ScatterElementsUpdate': [
     { inputs: [F(2, 3), idx([1, 2], 1, 0), F(1, 2)], attrs: { axis: A.int(1) }, opsets: [11, 13] },

@@ -54,6 +54,7 @@ const OWN_SUITE: Record<string, string> = {
   'QLinearMatMul>QLinearMatMul': 'test/convert/tensor-ops.test.ts',
   'DynamicQuantizeLinear>DynamicQuantizeLinear': 'test/convert/tensor-ops.test.ts',
   'QuantizeLinear>FakeQuantize': 'test/convert/tensor-ops.test.ts',
+  'Compress>Compress': 'test/convert/tensor-ops.test.ts',
   'ReduceMax>ReduceLogicalOr': 'test/convert/onnx-semantics.test.ts',
   'ReduceMin>ReduceLogicalAnd': 'test/convert/onnx-semantics.test.ts',
 };

@@ -302,3 +302,15 @@ describe('QLinearMatMul, DynamicQuantizeLinear', () => {
     expect(got).not.toContain('FakeQuantize');
   });
 });
+
+describe('Compress (no OpenVINO op)', () => {
+  it('gathers the NonZero indices of the condition along the axis, or along the flattened input', () => {
+    const compress = (attrs: Record<string, Attr>) => {
+      const b = new Builder('onnx', 11);
+      b.output(b.op(b.graph, 'Compress', [b.input('x', 'f32', [2, 3]), b.input('c', 'boolean', [3])], 'y', attrs));
+      return ops(convertModel(b.model));
+    };
+    expect(compress({ axis: A.int(1) })).toEqual(['NonZero', 'Squeeze', 'Gather']);
+    expect(compress({})).toEqual(['NonZero', 'Squeeze', 'Reshape', 'Gather']);
+  });
+});
