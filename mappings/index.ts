@@ -1,6 +1,7 @@
 import { ACTIVATION } from './activation.js';
 import { BASIC } from './basic.js';
 import { BITSHIFT } from './bitshift.js';
+import { COMPRESS } from './compress.js';
 import { CONTROL_FLOW } from './control-flow.js';
 import { CONV } from './conv.js';
 import { CONV_TRANSPOSE } from './conv-transpose.js';
@@ -60,4 +61,5 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...QUANTIZATION,
   ...GRID_SAMPLE,
   ...DROPOUT,
+  ...COMPRESS,
 ];

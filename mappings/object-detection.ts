@@ -29,7 +29,7 @@ const present = (c: ConvertContext, i: number): boolean => c.numInputs > i && c.
 export const OBJECT_DETECTION: readonly OpMapping[] = [
   {
     onnx: { op: 'NonMaxSuppression', since: 10 },
-    ir: { op: 'NonMaxSuppression', version: 'opset9' },
+    ir: { op: 'NonMaxSuppression', version: 'opset9', reads: ['opset5'] },
     handles: { onnx: ['center_point_box'], ir: ['box_encoding', 'sort_result_descending', 'output_type'] },
     toIr: (c) => {
       const center = attrInt(c.node, 'center_point_box') ?? 0n;

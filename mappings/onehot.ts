@@ -36,7 +36,7 @@ function castTo(c: ConvertContext, v: Value, from: string | null, to: string): V
 
 const ONE_HOT: OpMapping = {
   onnx: { op: 'OneHot', since: 9 },
-  ir: { op: 'OneHot', version: 'opset16' },
+  ir: { op: 'OneHot', version: 'opset16', reads: ['opset1'] },
   handles: { onnx: ['axis'], ir: ['axis', 'negative_indices_mode'] },
   toIr: (c) => {
     let depth = asIrInt(c, 1);
