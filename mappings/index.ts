@@ -22,6 +22,7 @@ import { NN } from './nn.js';
 import { NORM } from './norm.js';
 import { OBJECT_DETECTION } from './object-detection.js';
 import { OLD_OPSETS } from './old-opsets.js';
+import { QUANTIZATION } from './quantization.js';
 import { REDUCE } from './reduce.js';
 import { RESIZE } from './resize.js';
 import { SCATTER } from './scatter.js';
@@ -52,6 +53,7 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...HARDMAX,
   ...EYE,
   ...OBJECT_DETECTION,
+  ...QUANTIZATION,
   ...GRID_SAMPLE,
   ...DROPOUT,
 ];

@@ -1,4 +1,4 @@
-import { f32ToF16Bits } from '../src/convert/fp16.js';
+import { f32ToF16Bits } from '../src/graph/f16.js';
 import { elementType, type ElementTypeName } from '../src/graph/element-type.js';
 import { makeTensor, type Tensor } from '../src/graph/tensor.js';
 
