@@ -98,19 +98,62 @@ function convTransposeToIr(c: ConvertContext): void {
   c.output(0, y);
 }
 
+/**
+ * IR pads as ONNX explicit pads + output_padding. Measured on OpenVINO 2026.4: without output_shape,
+ * same_upper / same_lower compute the uncropped output (no padding); with an output_shape input,
+ * explicit pads crop pads_begin and the output runs on for output_shape elements (zeros past the
+ * end; output_padding is ignored), and same_upper / same_lower crop ⌈total/2⌉ / ⌊total/2⌋ at the
+ * begin, total = full + output_padding - out.
+ */
+function padsToOnnx(c: ConvertContext, grouped: boolean, ap: string): { pads: bigint[]; op: bigint[] } | null {
+  const pb = c.attr.ints('pads_begin') ?? [];
+  const pe = c.attr.ints('pads_end') ?? [];
+  const op = c.attr.ints('output_padding') ?? [];
+  const explicit = ap === 'explicit' || ap === 'notset';
+  if (!(c.numInputs > 2 && c.input(2))) return explicit ? { pads: [...pb, ...pe], op } : { pads: [], op };
+  const out = c.constInts(2);
+  if (out === null) { c.needsConstant(2, 'output_shape (ONNX output_shape is an attribute)'); return null; }
+  const xt = c.type(0);
+  const wt = c.type(1);
+  const x = xt?.kind === 'tensor' && xt.shape ? xt.shape.slice(2) : null;
+  const k = wt?.kind === 'tensor' && wt.shape ? wt.shape.slice(grouped ? 3 : 2) : null;
+  const n = out.length;
+  if (!x || !k || x.length !== n || k.length !== n || ![...x, ...k].every((d) => typeof d === 'number')) {
+    c.error('an output_shape input needs static spatial dims of data and filters (the ONNX pads are computed)');
+    return null;
+  }
+  const strides = c.attr.ints('strides') ?? new Array<bigint>(n).fill(1n);
+  const dil = c.attr.ints('dilations') ?? new Array<bigint>(n).fill(1n);
+  const begin: bigint[] = [];
+  const end: bigint[] = [];
+  const extra: bigint[] = [];
+  for (let i = 0; i < n; i++) {
+    const full = strides[i]! * BigInt((x[i] as number) - 1) + BigInt((k[i] as number) - 1) * dil[i]! + 1n;
+    // explicit pads ignore output_padding here; same_* count it into the total (measured)
+    const total = full + (explicit ? 0n : op[i] ?? 0n) - out[i]!;
+    const half = total >= 0n ? total / 2n : -((-total + 1n) / 2n);
+    let b = explicit ? (pb[i] ?? 0n) : ap === 'same_upper' ? total - half : ap === 'same_lower' ? half : 0n;
+    if (b < 0n) b = 0n;
+    const rest = full - b - out[i]!;
+    begin.push(b);
+    end.push(rest >= 0n ? rest : 0n);
+    extra.push(rest >= 0n ? 0n : -rest);
+  }
+  return { pads: [...begin, ...end], op: extra };
+}
+
 function backpropToOnnx(c: ConvertContext, grouped: boolean): void {
-  if (c.numInputs > 2 && c.input(2)) { c.error('the output_shape input is not converted (its padding rule differs from ONNX output_shape); IR with explicit pads does'); return; }
   const ap = (c.attr.string('auto_pad') ?? 'explicit').trim().toLowerCase();
-  if (ap !== 'explicit' && ap !== 'notset' && ap !== 'valid') { c.unsupportedAttr('auto_pad', ap, 'explicit and valid padding convert'); return; }
+  if (!['explicit', 'notset', 'valid', 'same_upper', 'same_lower'].includes(ap)) { c.unsupportedAttr('auto_pad', ap); return; }
+  const p = padsToOnnx(c, grouped, ap);
+  if (!p) return;
   const strides = c.attr.ints('strides') ?? [];
   const dil = c.attr.ints('dilations') ?? [];
-  const pads = ap === 'valid' ? [] : [...(c.attr.ints('pads_begin') ?? []), ...(c.attr.ints('pads_end') ?? [])];
-  const op = c.attr.ints('output_padding') ?? [];
   const attrs = new Map<string, Attr>();
   if (strides.some((s) => s !== 1n)) attrs.set('strides', A.ints(strides));
   if (dil.some((s) => s !== 1n)) attrs.set('dilations', A.ints(dil));
-  if (pads.some((p) => p !== 0n)) attrs.set('pads', A.ints(pads));
-  if (op.some((p) => p !== 0n)) attrs.set('output_padding', A.ints(op));
+  if (p.pads.some((v) => v !== 0n)) attrs.set('pads', A.ints(p.pads));
+  if (p.op.some((v) => v !== 0n)) attrs.set('output_padding', A.ints(p.op));
   let w: Value = c.input(1)!;
   if (grouped) {
     const wt = c.type(1);

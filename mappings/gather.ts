@@ -47,7 +47,7 @@ function kScalar(c: ConvertContext, i: number, to: number[]): Value {
 
 /**
  * ONNX TopK-11 (K a 1-element 1-D input; largest, sorted) ↔ IR TopK-11 (k a scalar; mode max/min,
- * sort value/none). IR sort="index" has no ONNX form.
+ * sort value/none). IR sort="index" has no ONNX form; IR i32 indices are a Cast of ONNX's int64 ones.
  */
 const TOPK: readonly OpMapping[] = [
   {
@@ -59,7 +59,7 @@ const TOPK: readonly OpMapping[] = [
       const largest = (c.attr.int('largest') ?? 1n) !== 0n;
       const sorted = (c.attr.int('sorted') ?? 1n) !== 0n;
       const outs = c.emit('TopK', [c.input(0), kScalar(c, 1, [])], {
-        axis: String(axis), mode: largest ? 'max' : 'min', sort: sorted ? 'value' : 'none', index_element_type: 'i64', stable: 'false',
+        axis: String(axis), mode: largest ? 'max' : 'min', sort: sorted ? 'value' : 'none', index_element_type: 'i64', stable: 'true',
       }, 2, 'opset11');
       outs.forEach((v, i) => c.output(i, v));
     },
@@ -68,7 +68,7 @@ const TOPK: readonly OpMapping[] = [
       const sort = (c.attr.string('sort') ?? 'none').trim().toLowerCase();
       const iet = (c.attr.string('index_element_type') ?? 'i32').trim().toLowerCase();
       if (sort === 'index') { c.unsupportedAttr('sort', sort, 'ONNX TopK sorts by value or not at all'); return; }
-      if (iet !== 'i64' && c.node.outputs[1]!.uses.length > 0) { c.unsupportedAttr('index_element_type', iet, 'ONNX TopK indices are int64'); return; }
+      if (iet !== 'i64' && iet !== 'i32') { c.unsupportedAttr('index_element_type', iet, 'supported: i64, i32'); return; }
       const attrs: Record<string, Attr> = {};
       const axis = c.attr.int('axis') ?? -1n;
       if (axis !== -1n) attrs['axis'] = A.int(axis);
@@ -76,8 +76,8 @@ const TOPK: readonly OpMapping[] = [
       if (sort === 'none') attrs['sorted'] = A.int(0);
       const outs = c.emit('TopK', [c.input(0), kScalar(c, 1, [1])], attrs, 2);
       c.output(0, outs[0]!);
-      if (iet === 'i64') c.output(1, outs[1]!);
-      else c.unused(1);
+      // ONNX TopK indices are int64: i32 ones are a Cast of them (exact: an index fits an i32 axis)
+      c.output(1, iet === 'i64' ? outs[1]! : c.emit('Cast', [outs[1]!], { to: A.int(6) })[0]!);
     },
   },
 ];

@@ -5,15 +5,20 @@ import { CONTROL_FLOW } from './control-flow.js';
 import { CONV } from './conv.js';
 import { CONV_TRANSPOSE } from './conv-transpose.js';
 import { ELEMENTWISE } from './elementwise.js';
+import { EYE } from './eye.js';
 import { GATHER } from './gather.js';
 import { GENERATE } from './generate.js';
+import { HARDMAX } from './hardmax.js';
 import { LINEAR } from './linear.js';
+import { ONE_HOT_OPS } from './onehot.js';
 import { PAD } from './pad.js';
 import { POOL } from './pool.js';
+import { REVERSE_SEQUENCE } from './reverse-sequence.js';
 import { RNN } from './rnn.js';
 import { MATH } from './math.js';
 import { NN } from './nn.js';
 import { NORM } from './norm.js';
+import { OBJECT_DETECTION } from './object-detection.js';
 import { OLD_OPSETS } from './old-opsets.js';
 import { REDUCE } from './reduce.js';
 import { RESIZE } from './resize.js';
@@ -22,6 +27,8 @@ import { SHAPE } from './shape.js';
 import { SLICE_IR } from './slice-ir.js';
 import type { OpMapping } from './spec.js';
 import { SPLIT } from './split.js';
+import { UNIQUE } from './unique.js';
+import { TRILU_OPS } from './trilu.js';
 
 export type { AttrRule, ConvertContext, OpMapping } from './spec.js';
 
@@ -36,4 +43,11 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...POOL,
   ...RESIZE,
   ...CONV_TRANSPOSE,
+  ...TRILU_OPS,
+  ...ONE_HOT_OPS,
+  ...REVERSE_SEQUENCE,
+  ...UNIQUE,
+  ...HARDMAX,
+  ...EYE,
+  ...OBJECT_DETECTION,
 ];

@@ -119,29 +119,42 @@ function readInterpolate(c: ConvertContext): FromIr | null {
  */
 function fullRank(c: ConvertContext, r: FromIr): { operand: Value; axes: bigint[] | null } | null {
   const rank = c.rank(0);
-  const operand = r.sizes ? asI64Vector(c, r.data)! : scalesF32(c, r.data);
-  if (r.axes === null) return { operand, axes: null };
+  const operand = (): Value => (r.sizes ? asI64Vector(c, r.data)! : scalesF32(c, r.data));
+  if (r.axes === null) return { operand: operand(), axes: null };
   const axes = c.constInts(r.axes);
   if (axes === null) { c.needsConstant(r.axes, 'axes'); return null; }
-  if (rank !== null && axes.length === rank && axes.every((a, i) => normAxis(a, rank) === i)) return { operand, axes: null };
-  if (c.opset >= 18) return { operand, axes };
-  if (rank === null) { c.error('Interpolate over some axes needs the rank of data (or --opset 18, where Resize has axes)'); return null; }
-  const norm = axes.map((a) => normAxis(a, rank));
-  if (r.sizes) {
-    const sz = c.constInts(r.data);
-    const t = c.type(0);
-    const dims = t?.kind === 'tensor' ? t.shape : null;
-    if (sz === null || !dims || !dims.every((d, i) => norm.includes(i) || typeof d === 'number')) {
-      c.error('Interpolate sizes over some axes need constant sizes and static other dims (or --opset 18, where Resize has axes)');
-      return null;
+  if (rank !== null && axes.length === rank && axes.every((a, i) => normAxis(a, rank) === i)) return { operand: operand(), axes: null };
+  if (c.opset >= 18) return { operand: operand(), axes };
+  const norm = rank === null ? axes : axes.map((a) => BigInt(normAxis(a, rank)));
+  if (rank !== null && norm.every((a) => a >= 0n)) {
+    // Constant operands widen to constants.
+    if (r.sizes) {
+      const sz = c.constInts(r.data);
+      const t = c.type(0);
+      const dims = t?.kind === 'tensor' ? t.shape : null;
+      if (sz !== null && dims && dims.every((d, i) => norm.includes(BigInt(i)) || typeof d === 'number')) {
+        const full = dims.map((d, i) => { const k = norm.indexOf(BigInt(i)); return k >= 0 ? sz[k]! : BigInt(d as number); });
+        return { operand: i64Const(c, full), axes: null };
+      }
+    } else {
+      const sc = c.constNumbers(r.data);
+      if (sc !== null) {
+        const full = Array.from({ length: rank }, (_, i) => { const k = norm.indexOf(BigInt(i)); return k >= 0 ? Number(sc[k]) : 1; });
+        return { operand: c.constant(tensorFromFloat32(full)), axes: null };
+      }
     }
-    const full = dims.map((d, i) => { const k = norm.indexOf(i); return k >= 0 ? sz[k]! : BigInt(d as number); });
-    return { operand: i64Const(c, full), axes: null };
   }
-  const sc = c.constNumbers(r.data);
-  if (sc === null) { c.error('Interpolate scales over some axes must be constant (or --opset 18, where Resize has axes)'); return null; }
-  const full = Array.from({ length: rank }, (_, i) => { const k = norm.indexOf(i); return k >= 0 ? Number(sc[k]) : 1; });
-  return { operand: c.constant(tensorFromFloat32(full)), axes: null };
+  // Otherwise written into the full-rank operand at run time: sizes into Shape(X), scales into ones.
+  if (rank === null && axes.some((a) => a < 0n)) { c.error('negative Interpolate axes need the rank of data (or --opset 18, where Resize has axes)'); return null; }
+  let base: Value;
+  if (r.sizes) base = c.emit('Shape', [c.input(0)])[0]!;
+  else if (rank !== null) base = c.constant(tensorFromFloat32(new Array<number>(rank).fill(1)));
+  else {
+    const shape = c.emit('Shape', [c.input(0)])[0]!;
+    base = c.emit('ConstantOfShape', [c.emit('Shape', [shape])[0]!], { value: A.tensor(tensorFromFloat32([1])) })[0]!;
+  }
+  const full = c.emit('ScatterElements', [base, i64Const(c, norm), operand()], { axis: A.int(0) })[0]!;
+  return { operand: full, axes: null };
 }
 
 /** ONNX scales are float32. */

@@ -8,8 +8,8 @@ Each request is one line `{"id": n, "op": "...", ...}`; each answer is one line
 Tensors travel as `{"dtype": <OpenVINO element type name>, "shape": [...], "b64": <raw bytes>}`
 (or `"file": <path of raw bytes>` instead of b64 on input); string tensors as
 `{"dtype": "string", "shape": [...], "strings_b64": [<utf-8 bytes of each element>]}`.
-Every element type travels, the narrow ones too (bf16, f8e4m3/f8e5m2 and their fnuz forms, i4/u4,
-f4e2m1, i2/u2): their raw bytes are the engines' own layout (sub-byte types packed, first element
+Every element type travels, the narrow ones too (bf16, f8e4m3/f8e5m2 and their fnuz forms, f8e8m0,
+i4/u4, f4e2m1, i2/u2): their raw bytes are the engines' own layout (sub-byte types packed, first element
 in the low bits, as in ONNX raw_data and the OpenVINO .bin) and are handed to each engine as a
 tensor of that type (OpenVINO: ov.Tensor of the element type; onnxruntime: an OrtValue of the ONNX
 type); numpy arrays of ml_dtypes types coming back are named by their ml_dtypes type.
@@ -22,6 +22,7 @@ Ops:
   run_ir {xml, inputs}          -> {outputs: [{index, names, tensor}]}  (CPU, f32 accuracy mode)
   ovc {onnx, out_xml, input_shapes?} -> {}  (openvino.convert_model [input=shapes] + save_model, compress_to_fp16=False)
   partial_shapes {xml}          -> {inputs, outputs: [{names, dtype, shape}]}
+  port_shapes {xml}             -> {ports: [{path, node, type, port, dtype, shape}]}  (every op output, bodies too)
   onnx_infer_shapes {onnx}      -> {values: [{name, kind, dtype, shape}]}  (data_prop=True)
   onnx_check {onnx}             -> {ok, error?}  (onnx.checker full_check)
   run_ort {onnx, inputs}        -> {outputs: [{index, names, tensor}]}  (python onnxruntime, CPU)
@@ -62,6 +63,7 @@ _NARROW = {
     "u4": (ml_dtypes.uint4, 4, 21),
     "i4": (ml_dtypes.int4, 4, 22),
     "f4e2m1": (ml_dtypes.float4_e2m1fn, 4, 23),
+    "f8e8m0": (ml_dtypes.float8_e8m0fnu, 8, 24),
     "u2": (ml_dtypes.uint2, 2, 25),
     "i2": (ml_dtypes.int2, 2, 26),
 }
@@ -87,7 +89,7 @@ class Narrow:
 
     def ov_tensor(self):
         o = ov()
-        if self.dtype not in ("bf16", "f8e4m3", "f8e5m2", "u4", "i4", "f4e2m1"):
+        if self.dtype not in ("bf16", "f8e4m3", "f8e5m2", "f8e8m0", "u4", "i4", "f4e2m1"):
             raise ValueError(f"OpenVINO has no element type {self.dtype}")
         t = o.Tensor(getattr(o.Type, self.dtype), o.Shape(self.shape))
         view = np.asarray(t.data).reshape(-1).view(np.uint8)
@@ -205,6 +207,8 @@ def op_run_ir(req):
     request = compiled.create_infer_request()
     for i, port in enumerate(compiled.inputs):
         arr = _pick(inputs, port.get_names(), i, len(compiled.inputs))
+        if isinstance(arr, np.ndarray) and arr.dtype == np.uint16 and port.get_element_type().get_type_name() == "bf16":
+            arr = Narrow("bf16", list(arr.shape), arr.tobytes())  # old ONNX test data stores bfloat16 as uint16
         if isinstance(arr, Narrow):
             request.set_input_tensor(i, arr.ov_tensor())
         elif arr.dtype == object:
@@ -264,6 +268,35 @@ def op_partial_shapes(req):
     return {"inputs": [port(p) for p in model.inputs], "outputs": [port(p) for p in model.outputs]}
 
 
+def _bodies(op):
+    """The bodies of a multi-graph op by their IR element name (If: then_body/else_body, Loop/TensorIterator: body)."""
+    if op.get_type_name() == "If":
+        return [("then_body", op.get_then_body()), ("else_body", op.get_else_body())]
+    if hasattr(op, "get_function"):
+        try:
+            return [("body", op.get_function())]
+        except Exception:  # noqa: BLE001 - an op without a body
+            return []
+    return []
+
+
+def op_port_shapes(req):
+    """Every output port of every op, bodies included (iteratively), as OpenVINO reads the IR."""
+    model = core().read_model(req["xml"])
+    ports = []
+    todo = [("", model)]
+    while todo:
+        path, m = todo.pop()
+        for op in m.get_ordered_ops():
+            name = op.get_friendly_name()
+            for k, out in enumerate(op.outputs()):
+                ports.append({"path": path, "node": name, "type": op.get_type_name(), "port": k,
+                              "dtype": out.get_element_type().get_type_name(), "shape": _pshape(out.get_partial_shape())})
+            for key, body in _bodies(op):
+                todo.append((f"{path}{name}/{key}/", body))
+    return {"ports": ports}
+
+
 def _onnx_value(vi, kind):
     t = vi.type
     which = t.WhichOneof("value")
@@ -308,7 +341,7 @@ _ORT_ELEM = {
     "tensor(string)": "string", "tensor(bfloat16)": "bf16", "tensor(float8e4m3fn)": "f8e4m3",
     "tensor(float8e4m3fnuz)": "f8e4m3fnuz", "tensor(float8e5m2)": "f8e5m2", "tensor(float8e5m2fnuz)": "f8e5m2fnuz",
     "tensor(uint4)": "u4", "tensor(int4)": "i4", "tensor(float4e2m1)": "f4e2m1", "tensor(uint2)": "u2",
-    "tensor(int2)": "i2",
+    "tensor(int2)": "i2", "tensor(float8e8m0)": "f8e8m0",
 }
 
 
@@ -335,7 +368,8 @@ def op_run_ort(req):
     ports = sess.get_inputs()
     picked = [_pick(inputs, [p.name], i, len(ports)) for i, p in enumerate(ports)]
     metas = sess.get_outputs()
-    if any(isinstance(a, Narrow) for a in picked):
+    # narrow types in or out (numpy has none of them): OrtValues, outputs read as raw bytes
+    if any(isinstance(a, Narrow) for a in picked) or any(_ORT_ELEM.get(m.type) in _NARROW for m in metas):
         feed = {p.name: (a.ort_value() if isinstance(a, Narrow) else ort.OrtValue.ortvalue_from_numpy(a))
                 for p, a in zip(ports, picked)}
         results = sess.run_with_ort_values(None, feed)
@@ -381,6 +415,7 @@ def op_run_onnx_reference(req):
 
 
 OPS = {
+    "port_shapes": op_port_shapes,
     "run_onnx_reference": op_run_onnx_reference,
     "hello": op_hello,
     "run_ir": op_run_ir,

@@ -23,10 +23,11 @@ export { writeFilesAtomic, type FileToWrite } from './fs/atomic.js';
 
 // Conversion, one file or a whole tree
 export { convertModel, DEFAULT_ONNX_OPSET, MIN_ONNX_OPSET, MAX_ONNX_OPSET, type ConvertOptions } from './convert/index.js';
+export { parseFreeze, type FreezeSpec, type FreezeValue } from './convert/freeze.js';
 export { convertFile } from './batch/convert-file.js';
 export { convertBatch, BatchUsageError } from './batch/batch.js';
 export { parseShard, selectShard, type Shard } from './batch/shard.js';
-export { parseInputOverride, parseInputOverrides, type InputOverride } from './batch/input-override.js';
+export { parseInputOverride, parseInputOverrides, parseInputSpecs, type InputOverride, type InputSpec } from './batch/input-override.js';
 export { junitXml } from './batch/junit.js';
 export type {
   BatchEvent, BatchOptions, BatchReport, CheckRecord, ConvertFileOptions, EquivSummary, ModelResult, ModelStatus, RunRecord,
@@ -40,7 +41,8 @@ export { checkModels, checkFile, countEntries, type CheckOptions, type CheckFile
 export { describeModel, type ModelInfo, type IoInfo } from './io/describe.js';
 
 // Diagnostics
-export { OvirError, Diagnostics, diag, formatDiagnostic, type Diagnostic } from './diag/diagnostic.js';
+export { OvirError, Diagnostics, diag, formatDiagnostic, diagnosticToJson, type Diagnostic } from './diag/diagnostic.js';
+export { groupDiagnostics } from './diag/group.js';
 export { CODES, type DiagCode } from './diag/codes.js';
 
 // The graph

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { discoverModels } from './discover.js';
-import { planOutputs, upToDate, type PlannedModel } from './plan.js';
+import { optionsStamp, planOutputs, ResumeRecord, upToDate, type PlannedModel } from './plan.js';
+import { loadOrt } from './run-ort.js';
 import { createPool, preflightWorker, type TaskPool } from './pool.js';
 import { selectShard } from './shard.js';
 import { runModelTask } from './task.js';
@@ -19,7 +20,7 @@ export class BatchUsageError extends Error {
 
 function countReport(models: ModelResult[]): BatchReport {
   const n = (s: ModelResult['status']) => models.filter((m) => m.status === s).length;
-  return { total: models.length, converted: n('converted'), failed: n('failed'), skipped: n('skipped'), models };
+  return { total: models.length, converted: n('converted'), failed: n('failed'), skipped: n('skipped'), interrupted: n('interrupted'), models };
 }
 
 function why(e: unknown): string {
@@ -39,9 +40,16 @@ export async function convertBatch(inputs: readonly string[], opts: BatchOptions
   const jobs = opts.jobs ?? availableParallelism();
   if (!Number.isInteger(jobs) || jobs < 0) problems.push(`jobs must be a whole number >= 0, got ${opts.jobs}`);
   if (opts.timeoutMs !== undefined && !(opts.timeoutMs > 0)) problems.push(`the per-model timeout must be > 0 ms, got ${opts.timeoutMs}`);
-  if (opts.run && !opts.roundtrip) problems.push('--run needs --roundtrip');
+  if (opts.run && !opts.roundtrip && !opts.check) problems.push('--run needs --check or --roundtrip');
   if (inputs.length === 0) problems.push('no inputs given');
   if (problems.length) throw new BatchUsageError(problems);
+  if (opts.run) {
+    try {
+      await loadOrt();
+    } catch (e) {
+      throw new BatchUsageError([`--run runs models in onnxruntime, which is not installed here: install it with \`npm install onnxruntime-node\` (${why(e)})`]);
+    }
+  }
   const found = discoverModels(inputs, opts.outDir);
   if (found.problems.length) throw new BatchUsageError(found.problems);
   const plan = planOutputs(selectShard(found.models, opts.shard), opts.outDir, opts.to);
@@ -58,9 +66,19 @@ export async function convertBatch(inputs: readonly string[], opts: BatchOptions
   emit({ type: 'start', total });
 
   const todo: number[] = [];
+  const convertOptions: ModelTask['convert'] = {
+    ...(opts.opset !== undefined ? { opset: opts.opset } : {}),
+    ...(opts.compressToFp16 ? { compressToFp16: true } : {}),
+    ...(opts.inputs?.length ? { inputs: [...opts.inputs] } : {}),
+    ...(opts.keepOutputs?.length ? { keepOutputs: [...opts.keepOutputs] } : {}),
+    ...(opts.strict ? { strict: true } : {}),
+    ...(opts.freeze?.length ? { freeze: [...opts.freeze] } : {}),
+  };
+  const stampOf = (p: PlannedModel) => optionsStamp(p.to, convertOptions);
+  const resumeRecord = new ResumeRecord(opts.outDir);
   plan.forEach((p, i) => {
     if (p.conflict) finish(i, { input: p.input, outputs: p.outputs, status: 'failed', error: p.conflict, ms: 0, check: null });
-    else if (opts.resume && upToDate(p.input, p.outputs)) finish(i, { input: p.input, outputs: p.outputs, status: 'skipped', error: null, ms: 0, check: null });
+    else if (opts.resume && upToDate(p.input, p.outputs, stampOf(p), resumeRecord)) finish(i, { input: p.input, outputs: p.outputs, status: 'skipped', error: null, ms: 0, check: null });
     else todo.push(i);
   });
 
@@ -68,19 +86,19 @@ export async function convertBatch(inputs: readonly string[], opts: BatchOptions
     input: p.input,
     outputs: p.outputs,
     to: p.to,
-    convert: {
-      ...(opts.opset !== undefined ? { opset: opts.opset } : {}),
-      ...(opts.compressToFp16 ? { compressToFp16: true } : {}),
-      ...(opts.inputs?.length ? { inputs: [...opts.inputs] } : {}),
-      ...(opts.strict ? { strict: true } : {}),
-    },
+    convert: convertOptions,
     check: opts.check === true,
     roundtrip: opts.roundtrip === true,
     run: opts.run === true,
   });
-  const record = (i: number, r: TaskResult) => finish(i, { input: plan[i]!.input, outputs: plan[i]!.outputs, ...r });
+  const record = (i: number, r: TaskResult) => {
+    const p = plan[i]!;
+    // The options an output was made with, for --resume (outputs kept for inspection count too).
+    if (r.status === 'converted' || (r.status === 'failed' && r.check !== null)) resumeRecord.note(p.outputs[0]!, stampOf(p));
+    finish(i, { input: p.input, outputs: p.outputs, ...r });
+  };
   const interrupted = (i: number, started: boolean) => record(i, {
-    status: 'failed', error: started ? 'interrupted while converting' : 'interrupted before conversion', ms: 0, check: null,
+    status: 'interrupted', error: started ? 'interrupted while converting' : 'not started: the batch was interrupted', ms: 0, check: null,
   });
 
   if (todo.length && jobs === 0) {
@@ -128,7 +146,10 @@ export async function convertBatch(inputs: readonly string[], opts: BatchOptions
       sweepTemps(todo.flatMap((i) => plan[i]!.outputs));
     }
   }
-  const report = countReport(results.map((r, i) => r ?? { input: plan[i]!.input, outputs: plan[i]!.outputs, status: 'failed', error: 'not converted', ms: 0, check: null }));
+  try {
+    resumeRecord.save();
+  } catch { /* not fatal: --resume will convert these models again */ }
+  const report = countReport(results.map((r, i) => r ?? { input: plan[i]!.input, outputs: plan[i]!.outputs, status: opts.signal?.aborted ? 'interrupted' : 'failed', error: 'not converted', ms: 0, check: null }));
   emit({ type: 'end', report });
   return report;
 }

@@ -1,10 +1,8 @@
-import { formatDiagnostic, OvirError } from '../diag/diagnostic.js';
+import { OvirError } from '../diag/diagnostic.js';
+import { groupDiagnostics } from '../diag/group.js';
 
-/** An error as one report string: each error diagnostic of an OvirError on its own line, else the message. */
+/** An error as one report string: an OvirError's diagnostics grouped one line per cause (src/diag/group.ts), else the message. */
 export function errorText(e: unknown): string {
-  if (e instanceof OvirError) {
-    const errs = e.diagnostics.filter((d) => d.severity === 'error');
-    return errs.map((d) => formatDiagnostic(d)).join('\n') || e.message;
-  }
+  if (e instanceof OvirError) return groupDiagnostics(e.diagnostics).join('\n') || e.message;
   return e instanceof Error ? e.message : String(e);
 }

@@ -1,5 +1,7 @@
-import { existsSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { writeFilesAtomic } from '../fs/atomic.js';
+import type { ConvertFileOptions } from './types.js';
 import { formatOf, type ModelFormat } from '../io/format.js';
 import type { FoundModel } from './discover.js';
 
@@ -57,8 +59,88 @@ export function planOutputs(models: readonly FoundModel[], outDir: string, to: M
   });
 }
 
-/** --resume: every output exists and is newer than every file of the input. */
-export function upToDate(input: string, outputs: readonly string[]): boolean {
+/**
+ * The options that shape a model's output (target format and every conversion option), as a
+ * canonical string: --resume re-converts when they differ from those the output was made with.
+ * New conversion options count automatically.
+ */
+export function optionsStamp(to: ModelFormat, convert: ConvertFileOptions): string {
+  const entries = Object.entries(convert).filter(([, v]) => v !== undefined && v !== false && !(Array.isArray(v) && v.length === 0));
+  return JSON.stringify({ to, ...Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) });
+}
+
+/** The file in --out-dir that records which options each output was made with (for --resume). */
+export const RESUME_RECORD = '.ovir-batch.json';
+
+interface RecordEntry { stamp: string; mtimeMs: number; size: number }
+
+/**
+ * What options each output under an out-dir was made with: one JSON file in the out-dir, keyed by
+ * the first output's path relative to it, with the output's mtime and size when recorded (an output
+ * changed since, by anything, no longer matches its entry and is redone). Read once at the start of
+ * a batch, written atomically at its end (Ctrl-C included), merged with what is on disk then: a
+ * concurrent batch into the same out-dir can at worst lose entries, which only makes --resume
+ * convert those models again.
+ */
+export class ResumeRecord {
+  private readonly file: string;
+  private readonly entries: Map<string, RecordEntry>;
+  private readonly updates = new Map<string, RecordEntry>();
+
+  constructor(private readonly outDir: string) {
+    this.file = join(outDir, RESUME_RECORD);
+    this.entries = ResumeRecord.read(this.file);
+  }
+
+  private static read(file: string): Map<string, RecordEntry> {
+    try {
+      const doc = JSON.parse(readFileSync(file, 'utf8')) as { outputs?: Record<string, RecordEntry> };
+      return new Map(Object.entries(doc.outputs ?? {}));
+    } catch {
+      return new Map();
+    }
+  }
+
+  private key(output: string): string {
+    return relative(resolve(this.outDir), resolve(output));
+  }
+
+  /** Whether `output` is the file recorded as made with `stamp`. */
+  matches(output: string, stamp: string): boolean {
+    const e = this.entries.get(this.key(output));
+    if (!e || e.stamp !== stamp) return false;
+    try {
+      const st = statSync(output);
+      return st.mtimeMs === e.mtimeMs && st.size === e.size;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Records that `output` (just written) was made with `stamp`. */
+  note(output: string, stamp: string): void {
+    try {
+      const st = statSync(output);
+      this.updates.set(this.key(output), { stamp, mtimeMs: st.mtimeMs, size: st.size });
+    } catch { /* not written: nothing to record */ }
+  }
+
+  /** Writes the record (merged with the one on disk now), if anything was noted. */
+  save(): void {
+    if (this.updates.size === 0) return;
+    const merged = ResumeRecord.read(this.file);
+    for (const [k, v] of this.updates) merged.set(k, v);
+    const outputs = Object.fromEntries([...merged].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    writeFilesAtomic([{ path: this.file, chunks: JSON.stringify({ version: 1, outputs }, null, 1) + '\n' }]);
+  }
+}
+
+/**
+ * --resume: every output exists, is newer than every file of the input, and the record says it
+ * was made with the same options (`stamp`; an output without an entry was made by something else:
+ * redone).
+ */
+export function upToDate(input: string, outputs: readonly string[], stamp: string, record: ResumeRecord): boolean {
   let newestInput = 0;
   for (const f of modelFiles(input)) {
     if (!existsSync(f)) return false;
@@ -67,5 +149,5 @@ export function upToDate(input: string, outputs: readonly string[]): boolean {
   for (const o of outputs) {
     if (!existsSync(o) || !(statSync(o).mtimeMs > newestInput)) return false;
   }
-  return true;
+  return record.matches(outputs[0]!, stamp);
 }

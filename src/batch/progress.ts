@@ -26,7 +26,7 @@ export function progressSink(out: NodeJS.WriteStream, err: NodeJS.WriteStream, q
   if (!err.isTTY) {
     return {
       onEvent: (e) => {
-        if (e.type !== 'model-done') return;
+        if (e.type !== 'model-done' || e.result.status === 'interrupted') return; // counted in the final line
         const r = e.result;
         const where = `[${e.done}/${e.total}]`;
         if (r.status === 'failed') err.write(`${where} ${failure(r.input, r.error)}\n`);

@@ -87,13 +87,21 @@ function toNumbers(data: unknown): number[] {
   return out;
 }
 
-/** Compares two runs' outputs by name: same dtype, dims, and values within rtol 1e-5 / atol 1e-6. */
-export function compareOutputs(a: Record<string, OrtTensor>, b: Record<string, OrtTensor>): RunRecord {
+/**
+ * How two runs are compared and named: `|a - b| <= atol + rtol·|a|` (defaults rtol 1e-5, atol
+ * 1e-6, the batch round trip's), and what the second model is called in messages.
+ */
+export interface RunCompareOptions { rtol?: number; atol?: number; nameB?: string; /** Seed of the random inputs (default: the first file's path). */ seed?: string }
+
+/** Compares two runs' outputs by name: same dtype, dims, and values within the tolerance (NaN equals only NaN). */
+export function compareOutputs(a: Record<string, OrtTensor>, b: Record<string, OrtTensor>, opts: RunCompareOptions = {}): RunRecord {
+  const rtol = opts.rtol ?? 1e-5;
+  const atol = opts.atol ?? 1e-6;
   let maxAbsDiff = 0;
   const problems: string[] = [];
   for (const [name, ta] of Object.entries(a)) {
     const tb = b[name];
-    if (!tb) { problems.push(`output '${name}' missing after the round trip`); continue; }
+    if (!tb) { problems.push(`output '${name}' missing ${opts.nameB ? `in ${opts.nameB}` : 'after the round trip'}`); continue; }
     if (ta.type !== tb.type) { problems.push(`'${name}': dtype ${ta.type} vs ${tb.type}`); continue; }
     if (ta.dims.join(',') !== tb.dims.join(',')) { problems.push(`'${name}': dims [${ta.dims.join(',')}] vs [${tb.dims.join(',')}]`); continue; }
     if (ta.type === 'string') {
@@ -109,7 +117,7 @@ export function compareOutputs(a: Record<string, OrtTensor>, b: Record<string, O
       if (p === q) continue;
       const d = Math.abs(p - q);
       if (Number.isFinite(d)) maxAbsDiff = Math.max(maxAbsDiff, d);
-      if (!(d <= 1e-6 + 1e-5 * Math.abs(p))) bad++;
+      if (!(d <= atol + rtol * Math.abs(p))) bad++;
     }
     if (bad) problems.push(`'${name}': ${bad} of ${xa.length} values differ`);
   }
@@ -120,9 +128,10 @@ export function compareOutputs(a: Record<string, OrtTensor>, b: Record<string, O
  * Runs two ONNX files in onnxruntime on the same random inputs (from `model`, the first one's
  * graph) and compares their outputs.
  */
-export async function runAndCompare(fileA: string, fileB: string, model: Model, onInputRan: () => void = () => {}): Promise<RunRecord> {
+export async function runAndCompare(fileA: string, fileB: string, model: Model, onInputRan: () => void = () => {}, opts: RunCompareOptions = {}): Promise<RunRecord> {
+  const nameB = opts.nameB ?? 'the round-tripped model';
   const ort = await loadOrt();
-  const feeds = randomFeeds(ort, model, fileA);
+  const feeds = randomFeeds(ort, model, opts.seed ?? fileA);
   if (typeof feeds === 'string') return { ok: true, skipped: feeds };
   const msg = (e: unknown) => (e instanceof Error ? e.message : String(e)).split('\n')[0]!;
   let sa: import('onnxruntime-node').InferenceSession;
@@ -143,12 +152,12 @@ export async function runAndCompare(fileA: string, fileB: string, model: Model, 
     try {
       sb = await ort.InferenceSession.create(fileB);
     } catch (e) {
-      return { ok: false, detail: `onnxruntime cannot load the round-tripped model: ${msg(e)}` };
+      return { ok: false, detail: `onnxruntime cannot load ${nameB}: ${msg(e)}` };
     }
     try {
-      return compareOutputs(oa, await sb.run(feeds));
+      return compareOutputs(oa, await sb.run(feeds), opts);
     } catch (e) {
-      return { ok: false, detail: `onnxruntime cannot run the round-tripped model: ${msg(e)}` };
+      return { ok: false, detail: `onnxruntime cannot run ${nameB}: ${msg(e)}` };
     } finally {
       await sb.release();
     }
@@ -176,10 +185,11 @@ export const INPUT_RAN = 'ovir-ort-child: input ran';
  * whole process down. A crash running the input makes the run `skipped`; running the round trip,
  * a failure. The child is killed after `timeoutMs`.
  */
-export function runInChild(fileA: string, fileB: string, timeoutMs = 120_000): Promise<RunRecord> {
+export function runInChild(fileA: string, fileB: string, timeoutMs = 120_000, opts: RunCompareOptions = {}): Promise<RunRecord> {
   const file = childFile();
+  const nameB = opts.nameB ?? 'the round-tripped model';
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [file, fileA, fileB], { stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs, killSignal: 'SIGKILL' });
+    const child = spawn(process.execPath, [file, fileA, fileB, JSON.stringify(opts)], { stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs, killSignal: 'SIGKILL' });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => { out += d; });
@@ -197,7 +207,7 @@ export function runInChild(fileA: string, fileB: string, timeoutMs = 120_000): P
       const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
       const said = err.trim().split('\n').slice(-1)[0] ?? '';
       resolve(ranInput
-        ? { ok: false, detail: `onnxruntime ${how} running the round-tripped model${said ? `: ${said}` : ''}` }
+        ? { ok: false, detail: `onnxruntime ${how} running ${nameB}${said ? `: ${said}` : ''}` }
         : { ok: true, skipped: `onnxruntime ${how} running the input${said ? `: ${said}` : ''}` });
     });
   });

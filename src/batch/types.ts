@@ -9,16 +9,20 @@ export interface ConvertFileOptions {
   /** Store f32 weights as f16 (IR output). */
   compressToFp16?: boolean;
   /**
-   * Input shape overrides, `name[shape]` as on the command line (`x[1,3,224,224]`, `y[?,10]`,
-   * `z[1..8,N]`): see parseInputOverride.
+   * Input shapes as ovc's `--input` takes them, each string a comma-separated list
+   * (`"x[1,3,224,224],y[?,10]"`, `"[1..8,N]"` by position, `z[...]` unknown rank): see parseInputSpecs.
    */
   inputs?: string[];
+  /** ovc's `--output`: keep only these model outputs (tensor names), in this order; what no longer feeds them is removed. */
+  keepOutputs?: string[];
   /** Wrong declarations of intermediate values are errors, not warnings (ConvertOptions.strict; also for --check). */
   strict?: boolean;
+  /** Inputs to freeze, as on the command line: `name=value` or `name[shape]{type}->value` (see parseFreeze). */
+  freeze?: string[];
 }
 
 /** What happened to one model of a batch. */
-export type ModelStatus = 'converted' | 'failed' | 'skipped';
+export type ModelStatus = 'converted' | 'failed' | 'skipped' | 'interrupted';
 
 /** Equivalence results recorded with --check / --roundtrip. */
 export interface CheckRecord {
@@ -28,7 +32,10 @@ export interface CheckRecord {
   conversion?: EquivSummary;
   /** --roundtrip: the input against its conversion converted back. */
   roundtrip?: EquivSummary;
-  /** --roundtrip --run: the ONNX input and its round-tripped form run in onnxruntime on the same random inputs. */
+  /**
+   * --check --run: the input and the written output run in onnxruntime on the same seeded random
+   * inputs (runForms, as `check --run`); --roundtrip --run alone: the ONNX input and its round trip.
+   */
   run?: RunRecord;
 }
 
@@ -59,8 +66,10 @@ export interface ModelResult {
   /** The files written (or that would have been): `.xml` + `.bin`, or `.onnx`. */
   outputs: string[];
   status: ModelStatus;
-  /** Why it failed (each diagnostic on its own line), null otherwise. */
+  /** Why it failed (one line per cause, as the CLI prints it), null otherwise. */
   error: string | null;
+  /** Every diagnostic of a failed model (the full list `error` summarizes), when it failed on an OvirError. */
+  diagnostics?: Record<string, unknown>[];
   /** Wall time spent on the model in ms (0 when skipped). */
   ms: number;
   /** With --check/--roundtrip, what the checks found; null otherwise. */
@@ -73,6 +82,8 @@ export interface BatchReport {
   converted: number;
   failed: number;
   skipped: number;
+  /** Models not converted because the batch was stopped (Ctrl-C / SIGTERM / the signal): not failures. */
+  interrupted: number;
   models: ModelResult[];
 }
 
@@ -90,7 +101,7 @@ export interface BatchOptions extends ConvertFileOptions {
   jobs?: number;
   /** `{ index, count }`, 1 ≤ index ≤ count: keep only every count-th model of the sorted inputs, starting at index. */
   shard?: { index: number; count: number };
-  /** Skip models whose outputs all exist and are newer than the input. */
+  /** Skip models whose outputs all exist, are newer than the input and were made with the same conversion options. */
   resume?: boolean;
   /** Run the equivalence check on each conversion. */
   check?: boolean;
@@ -100,7 +111,7 @@ export interface BatchOptions extends ConvertFileOptions {
   run?: boolean;
   /** Per-model time limit in ms: the worker running a slower model is stopped and the model fails. */
   timeoutMs?: number;
-  /** Stops the batch: running workers are stopped, unfinished models fail as interrupted, temp files are removed. */
+  /** Stops the batch: running workers are stopped, unfinished models are reported `interrupted`, temp files are removed. */
   signal?: AbortSignal;
   /** Progress events. */
   onEvent?: (e: BatchEvent) => void;
@@ -120,8 +131,9 @@ export interface ModelTask {
 
 /** What a worker returns for a task it finished (a crash is seen by the pool instead). */
 export interface TaskResult {
-  status: 'converted' | 'failed';
+  status: 'converted' | 'failed' | 'interrupted';
   error: string | null;
+  diagnostics?: Record<string, unknown>[];
   ms: number;
   check: CheckRecord | null;
 }

@@ -1,15 +1,14 @@
 import { Option, type Command } from 'commander';
-import { MAX_ONNX_OPSET, MIN_ONNX_OPSET } from '../convert/index.js';
 import { OvirError } from '../diag/diagnostic.js';
 import { writeFilesAtomic } from '../fs/atomic.js';
 import { BatchUsageError, convertBatch } from '../batch/batch.js';
-import { parseInputOverrides } from '../batch/input-override.js';
 import { junitXml } from '../batch/junit.js';
 import { progressSink } from '../batch/progress.js';
 import { parseShard, type Shard } from '../batch/shard.js';
 import type { BatchOptions, BatchReport } from '../batch/types.js';
 import type { ModelFormat } from '../io/format.js';
 import type { RegisterCommand } from './commands.js';
+import { addConvertOptions, convertOptionsFrom } from './convert-options.js';
 
 interface BatchCliOptions {
   outDir: string;
@@ -24,29 +23,19 @@ interface BatchCliOptions {
   roundtrip?: boolean;
   run?: boolean;
   timeout?: string;
-  compressToFp16?: boolean;
-  input?: string[];
-  opset?: string;
-  strict?: boolean;
 }
 
-const collect = (v: string, prev: string[] = []) => [...prev, v];
-
 /** Turns the command line into BatchOptions, or usage problems. */
-function toOptions(o: BatchCliOptions): BatchOptions | string[] {
-  const problems: string[] = [];
-  const opts: BatchOptions = { outDir: o.outDir };
+function toOptions(o: BatchCliOptions & Record<string, unknown>): BatchOptions | string[] {
+  const shared = convertOptionsFrom(o);
+  const problems: string[] = [...shared.problems];
+  const opts: BatchOptions = { ...shared.options, outDir: o.outDir };
   if (o.to) opts.to = o.to;
   const int = (name: string, v: string, min: number): number | undefined => {
     if (!/^\d+$/.test(v) || Number(v) < min) { problems.push(`${name} expects a whole number >= ${min}, got '${v}'`); return undefined; }
     return Number(v);
   };
   if (o.jobs !== undefined) { const j = int('--jobs', o.jobs, 0); if (j !== undefined) opts.jobs = j; }
-  if (o.opset !== undefined) {
-    const s = int('--opset', o.opset, MIN_ONNX_OPSET);
-    if (s !== undefined && s > MAX_ONNX_OPSET) problems.push(`--opset: ovir emits ONNX opsets ${MIN_ONNX_OPSET} to ${MAX_ONNX_OPSET}, got ${s}`);
-    else if (s !== undefined) opts.opset = s;
-  }
   if (o.timeout !== undefined) {
     const t = Number(o.timeout);
     if (!(t > 0)) problems.push(`--timeout expects seconds > 0, got '${o.timeout}'`);
@@ -57,13 +46,7 @@ function toOptions(o: BatchCliOptions): BatchOptions | string[] {
     if (typeof s === 'string') problems.push(s);
     else opts.shard = s;
   }
-  if (o.input?.length) {
-    const parsed = parseInputOverrides(o.input);
-    if (typeof parsed === 'string') problems.push(parsed);
-    opts.inputs = o.input;
-  }
-  if (o.compressToFp16) opts.compressToFp16 = true;
-  if (o.strict) opts.strict = true;
+  if (opts.compressToFp16 && o.to === 'onnx') problems.push('--compress-to-fp16 applies to OpenVINO IR outputs only (--to onnx)');
   if (o.resume) opts.resume = true;
   if (o.check) opts.check = true;
   if (o.roundtrip) opts.roundtrip = true;
@@ -72,7 +55,7 @@ function toOptions(o: BatchCliOptions): BatchOptions | string[] {
 }
 
 function summary(r: BatchReport, seconds: number): string {
-  return `${r.total} models: ${r.converted} converted, ${r.failed} failed, ${r.skipped} skipped (${seconds.toFixed(1)} s)\n`;
+  return `${r.total} models: ${r.converted} converted, ${r.failed} failed, ${r.skipped} skipped${r.interrupted ? `, ${r.interrupted} interrupted` : ''} (${seconds.toFixed(1)} s)\n`;
 }
 
 /**
@@ -82,7 +65,7 @@ function summary(r: BatchReport, seconds: number): string {
  * docs/batch.md.
  */
 export const registerBatch: RegisterCommand = (program: Command, setExit) => {
-  program
+  const cmd = program
     .command('batch')
     .description('convert many models: files, directories (recursive *.onnx, *.xml) and globs, mirrored under --out-dir')
     .argument('<inputs...>', 'model files, directories and globs (quote globs so the shell leaves them alone)')
@@ -93,16 +76,13 @@ export const registerBatch: RegisterCommand = (program: Command, setExit) => {
     .option('--report <file.json>', 'write a JSON report: totals and, per model, input, outputs, status, error, ms, check')
     .option('--junit <file.xml>', 'write a JUnit XML report: one testcase per model')
     .option('--shard <i/n>', 'convert only shard i of n (1-based) of the sorted inputs: a deterministic partition for CI matrices')
-    .option('--resume', 'skip models whose outputs exist and are newer than the input')
+    .option('--resume', 'skip models whose outputs exist, are newer than the input and were made with the same conversion options')
     .option('--check', 'check each conversion for equivalence (a contradiction fails the model)')
     .option('--roundtrip', 'convert each output back and check it against the input (a contradiction fails the model)')
-    .option('--run', 'with --roundtrip: also run the ONNX input and its round trip in onnxruntime on random inputs and compare')
-    .option('--timeout <seconds>', 'per-model time limit: the worker of a slower model is stopped and the model fails')
-    .option('--compress-to-fp16', 'store f32 weights as f16 in IR outputs')
-    .option('--input <name[shape]>', 'override an input\'s shape, e.g. x[1,3,224,224] or x[N,3,?,?] (repeatable)', collect)
-    .option('--opset <n>', 'ONNX opset to write')
-    .option('--strict', 'a wrong declared type of an intermediate value is an error (default: a warning, inference trusted)')
-    .action(async (inputs: string[], o: BatchCliOptions) => {
+    .option('--run', 'with --check: also run the input and its conversion in onnxruntime on seeded random inputs and compare (an IR form converted to ONNX by ovir first, as check --run); with --roundtrip alone: the ONNX input and its round trip')
+    .option('--timeout <seconds>', 'per-model time limit: the worker of a slower model is stopped and the model fails');
+  addConvertOptions(cmd)
+    .action(async (inputs: string[], o: BatchCliOptions & Record<string, unknown>) => {
       const opts = toOptions(o);
       const usage = (problems: string[]) => {
         for (const p of problems) process.stderr.write(`ovir batch: ${p}\n`);
@@ -137,6 +117,9 @@ export const registerBatch: RegisterCommand = (program: Command, setExit) => {
         }
       }
       if (!o.quiet) process.stdout.write(summary(report, (performance.now() - t0) / 1000));
+      if (abort.signal.aborted) {
+        process.stderr.write(`ovir batch: interrupted: ${report.interrupted} of ${report.total} models not converted${files.length ? `; report written to ${files.map((f) => f.path).join(' and ')}` : ''}\n`);
+      }
       setExit(abort.signal.aborted ? 130 : report.failed > 0 ? 1 : 0);
     });
 };

@@ -1,13 +1,16 @@
 import { Option, type Command } from 'commander';
-import { formatDiagnostic } from '../diag/diagnostic.js';
+import { runForms, ortMissing, RUN_TOLERANCE, type FormsRun } from '../batch/run-forms.js';
+import { diag, formatDiagnostic } from '../diag/diagnostic.js';
+import type { Model } from '../graph/model.js';
 import { checkFile, countEntries, type EquivEntry, type EquivReport, type IfMergePolicy, type TypeSummary } from '../equiv/index.js';
 import { IF_MERGE_POLICIES } from '../shape/index.js';
 import type { RegisterCommand } from './commands.js';
 
 /**
- * `ovir check <a> [<b>] [--roundtrip] [--json]`: are the two forms equivalent? Exit 0 iff no
- * contradiction (roundtrip included); 1 on a contradiction or when a file cannot be loaded or
- * converted. See docs/check.md.
+ * `ovir check <a> [<b>] [--roundtrip] [--json] [--run]`: are the two forms equivalent? Exit 0 iff
+ * no contradiction (roundtrip included) and, with --run, the same outputs in onnxruntime; 1 on a
+ * contradiction, different outputs, or when a file cannot be loaded or converted; 2 on a usage
+ * error (--run without onnxruntime-node among them). See docs/check.md.
  */
 export const registerCheck: RegisterCommand = (program: Command, setExit) => {
   program
@@ -20,21 +23,47 @@ export const registerCheck: RegisterCommand = (program: Command, setExit) => {
     .addOption(new Option('--if-merge <policy>', 'If-merge rule of shape inference, for both forms (default: each form\'s own)').choices(IF_MERGE_POLICIES))
     .option('--strict', 'a wrong declared type of an intermediate value is an error that fails the check (default: a warning)')
     .option('-v, --verbose', 'also list compatible entries, unmatched tensors and every inference diagnostic')
-    .action((a: string, b: string | undefined, opts: { roundtrip?: boolean; json?: boolean; ifMerge?: string; verbose?: boolean; strict?: boolean }) => {
-      const report = checkFile(a, b, { roundtrip: opts.roundtrip === true, ifMerge: opts.ifMerge as IfMergePolicy, strict: opts.strict === true });
-      const reports = report.roundtrip ? [report, report.roundtrip] : [report];
-      for (const r of reports) {
-        process.stdout.write(opts.json ? jsonLine(r) + '\n' : human(r, opts.verbose === true));
+    .option('--run', 'also run both forms in onnxruntime on seeded random inputs and compare the outputs (an IR form is converted to ONNX by ovir first); needs onnxruntime-node')
+    .action(async (a: string, b: string | undefined, opts: { roundtrip?: boolean; json?: boolean; ifMerge?: string; verbose?: boolean; strict?: boolean; run?: boolean }) => {
+      if (opts.run) {
+        const missing = await ortMissing();
+        if (missing) {
+          process.stderr.write(formatDiagnostic(diag('CLI_USAGE', '', { detail: `check --run: ${missing}` })) + '\n');
+          setExit(2);
+          return;
+        }
       }
-      setExit(report.ok ? 0 : 1);
+      let forms: [Model, Model] | undefined;
+      const report = checkFile(a, b, {
+        roundtrip: opts.roundtrip === true, ifMerge: opts.ifMerge as IfMergePolicy, strict: opts.strict === true,
+        onForms: (ma, mb) => { forms = [ma, mb]; },
+      });
+      const run = opts.run && forms ? await runForms(a, b ?? { model: forms[1], label: report.b ?? `${a} (converted)` }) : undefined;
+      const reports = report.roundtrip ? [report, report.roundtrip] : [report];
+      reports.forEach((r, i) => {
+        const withRun = i === 0 ? run : undefined;
+        process.stdout.write(opts.json ? jsonLine(r, withRun) + '\n' : human(r, opts.verbose === true) + (withRun ? runLines(withRun) : ''));
+      });
+      setExit(report.ok && (run?.ok ?? true) ? 0 : 1);
     });
 };
 
-function jsonLine(r: EquivReport): string {
+function jsonLine(r: EquivReport, run?: FormsRun): string {
   return JSON.stringify({
     a: r.a ?? null, b: r.b ?? null, ok: countEntries(r).contradiction === 0, counts: countEntries(r), entries: r.entries, unmatched: r.unmatched,
     diagnostics: r.diagnostics.map((d) => ({ code: d.code, severity: d.severity, file: d.file ?? null, where: d.where, message: d.message })),
+    ...(run ? { run } : {}),
   });
+}
+
+/** `--run`: what was converted to be run, then the verdict of the engine. */
+function runLines(run: FormsRun): string {
+  let out = '';
+  for (const c of run.converted) out += `run: ${c}\n`;
+  if (run.skipped) out += `run: not judged: ${run.skipped}\n`;
+  else if (run.ok) out += `run: same outputs in onnxruntime on seeded random inputs (f32 rtol ${RUN_TOLERANCE.rtol.toExponential()}, atol ${RUN_TOLERANCE.atol.toExponential()}; largest difference ${run.maxAbsDiff ? run.maxAbsDiff.toPrecision(3) : '0'})\n`;
+  else out += `run: DIFFERENT outputs in onnxruntime: ${run.detail ?? ''}\n`;
+  return out;
 }
 
 export function formatSummary(t: TypeSummary): string {

@@ -1,67 +1,91 @@
-import { InvalidArgumentError, type Command } from 'commander';
-import { formatDiagnostic, OvirError } from '../diag/diagnostic.js';
-import { parseInputOverrides } from '../batch/input-override.js';
-import { convertModel, DEFAULT_ONNX_OPSET, MAX_ONNX_OPSET, MIN_ONNX_OPSET } from '../convert/index.js';
-import { formatOf, loadModel, saveModel } from '../io/load.js';
+import { existsSync, statSync } from 'node:fs';
+import { basename, extname, join, resolve, sep } from 'node:path';
+import type { Command } from 'commander';
+import { binOf, otherFormat } from '../batch/plan.js';
+import { convertTo } from '../batch/task.js';
+import { diagnosticToJson, isUsageError, OvirError, usageError, type Diagnostic } from '../diag/diagnostic.js';
+import { groupedText } from '../diag/group.js';
+import { formatOf, loadModel, saveModel, type ModelFormat } from '../io/load.js';
 import type { RegisterCommand } from './commands.js';
+import { addConvertOptions, convertOptionsFrom } from './convert-options.js';
 
-interface ConvertCliOptions {
-  output: string;
-  opset?: number;
-  compressToFp16?: boolean;
-  input?: string[];
-  strict?: boolean;
-}
+const EXT: Record<ModelFormat, string> = { ir: '.xml', onnx: '.onnx' };
 
-const collect = (v: string, prev: string[] = []): string[] => [...prev, v];
-
-function parseOpset(s: string): number {
-  const n = Number(s);
-  if (!/^\d+$/.test(s) || n < MIN_ONNX_OPSET || n > MAX_ONNX_OPSET) {
-    throw new InvalidArgumentError(`expected an ONNX opset from ${MIN_ONNX_OPSET} to ${MAX_ONNX_OPSET}`);
-  }
-  return n;
+/**
+ * Where `ovir convert` writes, with ovc's meaning of `--output_model`: nothing → `./<stem>.xml`
+ * (or `./<stem>.onnx` from IR); a directory (existing, or ending in a separator) →
+ * `<dir>/<stem>.<ext>`; a path ending in .xml or .onnx → that file, in that format; a path with
+ * no extension → the default format's extension appended (as ovc appends .xml). Any other
+ * extension is a usage error.
+ */
+export function outputPathFor(input: string, from: ModelFormat, outputModel: string | undefined): { path: string; to: ModelFormat } | string {
+  const to = otherFormat(from);
+  const stem = basename(input).replace(/\.(onnx|xml)$/i, '') || 'model';
+  if (outputModel === undefined || outputModel === '') return { path: resolve(stem + EXT[to]), to };
+  const isDir = outputModel.endsWith('/') || outputModel.endsWith(sep) || (existsSync(outputModel) && statSync(outputModel).isDirectory());
+  if (isDir) return { path: join(outputModel, stem + EXT[to]), to };
+  const given = formatOf(outputModel);
+  if (given) return { path: outputModel, to: given };
+  const ext = extname(basename(outputModel));
+  if (ext === '') return { path: outputModel + EXT[to], to };
+  return `--output_model ${outputModel}: unknown extension '${ext}'; write .xml (OpenVINO IR, with its .bin beside it) or .onnx, or a directory`;
 }
 
 /**
- * `ovir convert <input> -o <output> [--opset N] [--compress-to-fp16] [--input name[shape]…]`:
- * converts one model between ONNX (.onnx) and OpenVINO IR (.xml + .bin); each format is told by
- * its extension. The output is written atomically. Exit 0 on success, 1 with every problem of the
- * model listed (unsupported ops, attributes, types, malformed If…), 2 on a usage error.
+ * `ovir convert INPUT_MODEL [--output_model PATH] [--input …] [--output …] [--compress_to_fp16]
+ * [--opset N] [--json]`: ovc's command line, both directions (the format of each side is told by
+ * its extension). The output is written atomically; on success the written files are printed as
+ * ovc prints them. Exit 0 on success; 1 with every problem of the model (grouped, one line per
+ * cause; --json lists every diagnostic); 2 on a usage error.
  */
 export const registerConvert: RegisterCommand = (program: Command, setExit) => {
-  program
+  const cmd = program
     .command('convert')
-    .description('convert a model: ONNX → OpenVINO IR (.xml + .bin) or IR → ONNX, by the extensions')
-    .argument('<input>', 'model to read (.onnx, or .xml with its .bin beside it)')
-    .requiredOption('-o, --output <path>', 'model to write (.xml writes the .bin beside it; .onnx)')
-    .option('--opset <N>', `ONNX opset to emit when writing ONNX (default ${DEFAULT_ONNX_OPSET})`, parseOpset)
-    .option('--compress-to-fp16', 'store f32 constants as f16 (IR output), as ovc does')
-    .option('--input <name[shape]>', 'override an input\'s shape, e.g. x[1,3,224,224] or x[N,?] (repeatable)', collect)
-    .option('--strict', 'a wrong declared type of an intermediate value is an error (default: a warning, inference trusted)')
-    .action((input: string, o: ConvertCliOptions) => {
-      for (const p of [input, o.output]) {
-        if (!formatOf(p)) throw OvirError.of('FILE_UNKNOWN_FORMAT', '', { path: p }, p);
-      }
-      const to = formatOf(o.output) === 'onnx' ? 'onnx' : 'ov';
-      const shapes = parseInputOverrides(o.input ?? []);
-      if (typeof shapes === 'string') throw OvirError.of('CLI_USAGE', '', { detail: shapes });
-      const model = loadModel(input);
-      let out;
+    .description('convert a model as ovc does: ONNX → OpenVINO IR (.xml + .bin), or IR → ONNX')
+    .argument('<input_model>', 'model to read (.onnx, or .xml with its .bin beside it)')
+    .option('-o, --output_model <path>', 'file or directory to write (default ./<name>.xml, or ./<name>.onnx from IR); .xml writes the .bin beside it')
+    .option('--output-model <path>', 'the same as --output_model');
+  addConvertOptions(cmd)
+    .option('--json', 'print the result as JSON on stdout: {"ok", "outputs"} or {"ok": false, "diagnostics": [every one]}')
+    .action((input: string, raw: Record<string, unknown>) => {
+      const json = raw.json === true;
       try {
-        out = convertModel(model, {
-          to,
-          ...(o.opset !== undefined ? { opset: o.opset } : {}),
-          ...(o.compressToFp16 ? { compressToFp16: true } : {}),
-          ...(shapes.size ? { inputShapes: Object.fromEntries(shapes) } : {}),
-          ...(o.strict ? { strict: true } : {}),
-          onWarning: (d) => { process.stderr.write(formatDiagnostic({ ...d, file: d.file ?? input }) + '\n'); },
-        });
+        const written = convertCommand(input, raw);
+        if (json) process.stdout.write(JSON.stringify({ ok: true, outputs: written }) + '\n');
+        else for (const f of written) process.stdout.write(`[ SUCCESS ] ${f.endsWith('.xml') ? 'XML' : f.endsWith('.bin') ? 'BIN' : 'ONNX'} file: ${f}\n`);
+        setExit(0);
       } catch (e) {
-        if (e instanceof OvirError) for (const d of e.diagnostics) d.file ??= input;
-        throw e;
+        if (!json || !(e instanceof OvirError)) throw e;
+        process.stdout.write(JSON.stringify({ ok: false, diagnostics: e.diagnostics.map(diagnosticToJson) }) + '\n');
+        setExit(isUsageError(e) ? 2 : 1);
       }
-      saveModel(out, o.output);
-      setExit(0);
     });
 };
+
+function convertCommand(input: string, raw: Record<string, unknown>): string[] {
+  const { options, problems } = convertOptionsFrom(raw);
+  const from = formatOf(input);
+  if (!from) throw OvirError.of('FILE_UNKNOWN_FORMAT', '', { path: input }, input);
+  const a = raw.output_model as string | undefined;
+  const b = raw.outputModel as string | undefined;
+  if (a !== undefined && b !== undefined && a !== b) problems.push(`--output_model ${a} and --output-model ${b}: give one output`);
+  const out = outputPathFor(input, from, a ?? b);
+  if (typeof out === 'string') problems.push(out);
+  else {
+    if (out.to === from) problems.push(`'${input}' is already ${from === 'ir' ? 'OpenVINO IR' : 'ONNX'}: write ${EXT[otherFormat(from)]}`);
+    if (options.compressToFp16 && out.to === 'onnx') problems.push('--compress-to-fp16 applies to OpenVINO IR outputs only (the target here is ONNX)');
+    if (options.opset !== undefined && out.to === 'ir') problems.push('--opset applies to ONNX outputs only (the target here is OpenVINO IR)');
+  }
+  if (problems.length || typeof out === 'string') throw new OvirError(problems.map((p) => usageError(p).diagnostics[0]!));
+  let model;
+  const warnings: Diagnostic[] = [];
+  try {
+    model = convertTo(loadModel(input), out.to, { ...options, to: out.to }, (d) => warnings.push({ ...d, file: d.file ?? input }));
+  } catch (e) {
+    if (e instanceof OvirError) for (const d of e.diagnostics) d.file ??= input;
+    throw e;
+  }
+  process.stderr.write(groupedText(warnings));
+  saveModel(model, out.path);
+  return out.to === 'ir' ? [out.path, binOf(out.path)] : [out.path];
+}

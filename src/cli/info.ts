@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { OvirError } from '../diag/diagnostic.js';
+import { diagnosticToJson, OvirError } from '../diag/diagnostic.js';
+import { outputClosed } from './stdio.js';
 import { errorText } from '../batch/error-text.js';
 import { formatShape } from '../graph/shape.js';
 import { describeModel, type IoInfo, type ModelInfo } from '../io/describe.js';
@@ -38,6 +39,7 @@ export const registerInfo: RegisterCommand = (program: Command, setExit) => {
     .action((paths: string[], opts: { json?: boolean }) => {
       let failed = false;
       for (const path of paths) {
+        if (outputClosed()) break; // `| head`: nobody reads any more
         let info: ModelInfo;
         try {
           if (!formatOf(path)) throw OvirError.of('FILE_UNKNOWN_FORMAT', '', { path }, path);
@@ -45,8 +47,8 @@ export const registerInfo: RegisterCommand = (program: Command, setExit) => {
         } catch (e) {
           failed = true;
           const error = errorText(e);
-          if (opts.json) process.stdout.write(JSON.stringify({ path, error }) + '\n');
-          else process.stderr.write(`${path}: ${error}\n`);
+          if (opts.json) process.stdout.write(JSON.stringify({ path, error, ...(e instanceof OvirError ? { diagnostics: e.diagnostics.map(diagnosticToJson) } : {}) }) + '\n');
+          else process.stderr.write(e instanceof OvirError ? `${error}\n` : `${path}: ${error}\n`); // grouped lines name the file
           continue;
         }
         process.stdout.write(opts.json ? JSON.stringify(info) + '\n' : human(info));

@@ -1,16 +1,20 @@
 import { Command, CommanderError } from 'commander';
-import { formatDiagnostic, OvirError } from '../diag/diagnostic.js';
+import { isUsageError, OvirError } from '../diag/diagnostic.js';
+import { groupedText } from '../diag/group.js';
 import { COMMANDS } from './commands.js';
+import { tolerateClosedPipes } from './stdio.js';
 import { VERSION } from '../version.js';
 
 /**
  * Exit codes: 0 ok; 1 conversion/validation failure (a model is bad, unsupported, or a check found
- * a contradiction); 2 usage error (unknown option, missing argument). Only this function decides
- * the exit code; commands return one or throw an OvirError.
+ * a contradiction); 2 usage error (no command, unknown option, missing or malformed argument).
+ * Only this function decides the exit code; commands return one or throw an OvirError (one whose
+ * diagnostics are all CLI_USAGE is a usage error).
  */
 export const EXIT = { OK: 0, FAILURE: 1, USAGE: 2 } as const;
 
 export async function main(argv: readonly string[]): Promise<number> {
+  tolerateClosedPipes();
   const program = new Command('ovir')
     .description('Convert models between ONNX and OpenVINO IR (.xml + .bin), control flow included, and prove every conversion right.')
     .version(VERSION, '-V, --version')
@@ -21,17 +25,21 @@ export async function main(argv: readonly string[]): Promise<number> {
   for (const register of COMMANDS) {
     register(program, (c) => { code = c; });
   }
+  if (argv.length <= 2) {
+    process.stderr.write(program.helpInformation());
+    return EXIT.USAGE;
+  }
   try {
     await program.parseAsync([...argv]);
     return code;
   } catch (e) {
     if (e instanceof CommanderError) {
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return EXIT.OK;
-      return EXIT.USAGE;
+      // --help, --version: 0; help shown because no command was given: usage.
+      return e.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
     }
     if (e instanceof OvirError) {
-      for (const d of e.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
-      return EXIT.FAILURE;
+      process.stderr.write(isUsageError(e) ? e.diagnostics.map((d) => `ovir: ${d.message}\n`).join('') : groupedText(e.diagnostics));
+      return isUsageError(e) ? EXIT.USAGE : EXIT.FAILURE;
     }
     process.stderr.write(`ovir: internal error (please report): ${e instanceof Error ? e.message : String(e)}\n`);
     return EXIT.FAILURE;

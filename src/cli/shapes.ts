@@ -1,5 +1,8 @@
 import { Option, type Command } from 'commander';
-import { formatDiagnostic, OvirError, type Diagnostic } from '../diag/diagnostic.js';
+import { diagnosticToJson, OvirError, type Diagnostic } from '../diag/diagnostic.js';
+import { groupedText } from '../diag/group.js';
+import { errorText } from '../batch/error-text.js';
+import { outputClosed } from './stdio.js';
 import type { Model } from '../graph/model.js';
 import { formatShape } from '../graph/shape.js';
 import { formatOf, loadModel } from '../io/load.js';
@@ -24,18 +27,15 @@ function parseDim(d: string) {
   return m ? { min: Number(m[1]), max: m[2] === '' ? Infinity : Number(m[2]) } : { sym: d };
 }
 
-/** Diagnostics for stderr: errors and warnings one per line; rule-less ops summarised. */
+/** Diagnostics for stderr: errors and warnings grouped one line per cause (src/diag/group.ts); rule-less ops summarised. */
 function diagnosticsText(ds: Diagnostic[], file: string): string {
-  let out = '';
+  let out = groupedText(ds.map((d) => ({ ...d, file })));
   const unknown = new Map<string, number>();
   for (const d of ds) {
     if (d.code === 'SHAPE_UNKNOWN_OP') {
       const op = /no shape rule for (\S+)/.exec(d.message)?.[1] ?? '?';
       unknown.set(op, (unknown.get(op) ?? 0) + 1);
-      continue;
     }
-    if (d.severity === 'info') continue;
-    out += formatDiagnostic({ ...d, file }) + '\n';
   }
   if (unknown.size) out += `info: ${file}: no shape rule for ${[...unknown].map(([op, n]) => `${op} (${n})`).join(', ')}: outputs left as declared or unknown [SHAPE_UNKNOWN_OP]\n`;
   return out;
@@ -56,17 +56,16 @@ export const registerShapes: RegisterCommand = (program: Command, setExit) => {
     .action((paths: string[], opts: { json?: boolean; ifMerge?: IfMergePolicy }) => {
       let failed = false;
       for (const path of paths) {
+        if (outputClosed()) break; // `| head`: nobody reads any more
         let model: Model;
         try {
           if (!formatOf(path)) throw OvirError.of('FILE_UNKNOWN_FORMAT', '', { path }, path);
           model = loadModel(path);
         } catch (e) {
           failed = true;
-          const error = e instanceof OvirError
-            ? e.diagnostics.filter((d) => d.severity === 'error').map((d) => formatDiagnostic(d)).join('\n') || e.message
-            : e instanceof Error ? e.message : String(e);
-          if (opts.json) process.stdout.write(JSON.stringify({ path, error }) + '\n');
-          else process.stderr.write(`${path}: ${error}\n`);
+          const error = errorText(e);
+          if (opts.json) process.stdout.write(JSON.stringify({ path, error, ...(e instanceof OvirError ? { diagnostics: e.diagnostics.map(diagnosticToJson) } : {}) }) + '\n');
+          else process.stderr.write(e instanceof OvirError ? `${error}\n` : `${path}: ${error}\n`); // grouped lines name the file
           continue;
         }
         const result = inferTypes(model, opts.ifMerge ? { ifMerge: opts.ifMerge } : {});

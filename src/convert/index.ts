@@ -1,7 +1,7 @@
 import { Diagnostics, OvirError, type Diagnostic } from '../diag/diagnostic.js';
 import { DEFAULT_ONNX_OPSET, onnxIrVersionFor } from '../onnx/versions.js';
 import { defaultOnnxInfo, Model } from '../graph/model.js';
-import type { Shape } from '../graph/shape.js';
+import { isStaticShape, type Shape } from '../graph/shape.js';
 import { tensorType, type ValueType } from '../graph/types.js';
 import { allGraphs } from '../graph/graph.js';
 import { verifyGraph } from '../graph/verify.js';
@@ -9,6 +9,8 @@ import { validateOnnxModel } from '../onnx/validate.js';
 import { applyInferred, inferTypes } from '../shape/infer.js';
 import { Engine } from './engine.js';
 import { compressToFp16 } from './fp16.js';
+import { foldConstants } from './fold.js';
+import { freezeInputs, type FreezeSpec } from './freeze.js';
 import { assignOnnxNames } from './onnx-names.js';
 import { pruneUnused } from './prune.js';
 import { defaultConvertRegistry, type ConvertRegistry } from './registry.js';
@@ -32,6 +34,12 @@ export interface ConvertOptions {
    * graph inputs/outputs are (default: warnings, the inferred type is used). See InferOptions.strict.
    */
   strict?: boolean;
+  /**
+   * Inputs to freeze, by name: each becomes a constant (`{ sr: 16000 }`, `{ mask: [true, false] }`,
+   * or `{ x: { values: [...], shape: [2, 2], type: 'f32' } }`); then constant subgraphs fold and
+   * every If whose condition became constant is replaced by its chosen branch (src/convert/fold.ts).
+   */
+  freeze?: Readonly<Record<string, FreezeSpec>>;
   /** Receives the warnings of a successful conversion (e.g. SHAPE_DECLARED_HINT). */
   onWarning?: (d: Diagnostic) => void;
 }
@@ -69,12 +77,22 @@ export function convertModel(model: Model, opts: ConvertOptions = {}): Model {
   engine.run(model, out);
   if (opts.inputShapes) overrideInputShapes(out, opts.inputShapes, diags);
   diags.throwIfErrors();
+  if (to === 'onnx') relaxIrScalars(out);
+  if (opts.freeze && Object.keys(opts.freeze).length) {
+    // on the converted graph (either dialect): convertModel never changes its input model
+    const frozen = freezeInputs(out.graph, opts.freeze, diags);
+    diags.throwIfErrors();
+    const inferred = inferTypes(out, { ifMerge: to === 'ov' ? 'openvino' : 'onnx' });
+    foldConstants(out.graph, frozen, (v) => {
+      const t = inferred.assumed.has(v) ? null : inferred.types.get(v);
+      return t?.kind === 'tensor' && isStaticShape(t.shape) ? t.shape : null;
+    });
+  }
 
   if (opts.compressToFp16) compressToFp16(out.graph);
   if (to === 'onnx') {
     pruneUnused(out.graph);
     assignOnnxNames(out.graph);
-    relaxIrScalars(out);
   }
   completeTypes(out, diags, opts.strict === true);
   const broken = verifyGraph(out.graph);

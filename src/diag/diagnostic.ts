@@ -9,11 +9,13 @@ export interface Diagnostic {
   readonly where: string;
   /** The file it concerns, when known. */
   file?: string;
+  /** The parameters the message was made from (op, layer, …): what grouping summarizes by. */
+  readonly params?: DiagParams;
 }
 
 export function diag(code: DiagCode, where: string, params: DiagParams = {}): Diagnostic {
   const def = CODES[code];
-  return { code, severity: def.severity, message: def.message(params), where };
+  return { code, severity: def.severity, message: def.message(params), where, params };
 }
 
 /** `file: main/If_3/then/Conv_7: message [CODE]` */
@@ -65,4 +67,20 @@ export class OvirError extends Error {
   static of(code: DiagCode, where: string, params: DiagParams = {}, file?: string): OvirError {
     return new OvirError([diag(code, where, params)], file);
   }
+}
+
+/** A diagnostic as plain JSON (bigint parameters as decimal strings), for --json outputs and reports. */
+export function diagnosticToJson(d: Diagnostic): Record<string, unknown> {
+  const params = d.params ? Object.fromEntries(Object.entries(d.params).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : v])) : undefined;
+  return { code: d.code, severity: d.severity, message: d.message, where: d.where, ...(d.file !== undefined ? { file: d.file } : {}), ...(params ? { params } : {}) };
+}
+
+/** Whether an error is only about how ovir was called (every diagnostic a usage error): exit code 2. */
+export function isUsageError(e: unknown): boolean {
+  return e instanceof OvirError && e.diagnostics.length > 0 && e.diagnostics.every((d) => d.code === 'CLI_USAGE');
+}
+
+/** An OvirError for a bad command line (exit code 2). */
+export function usageError(detail: string): OvirError {
+  return OvirError.of('CLI_USAGE', '', { detail });
 }

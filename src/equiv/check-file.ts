@@ -18,6 +18,8 @@ export interface CheckFileOptions {
   ifMerge?: IfMergePolicy;
   /** Wrong declarations of intermediate values are errors that fail the check (default: warnings). */
   strict?: boolean;
+  /** Called with the two forms compared (B converted in memory in one-file mode): for `check --run`. */
+  onForms?: (a: Model, b: Model) => void;
 }
 
 export function checkFile(pathA: string, pathB?: string, opts: CheckFileOptions = {}): EquivReport {
@@ -26,12 +28,15 @@ export function checkFile(pathA: string, pathB?: string, opts: CheckFileOptions 
   const strict = opts.strict === true;
   let report: EquivReport;
   if (pathB !== undefined) {
-    report = checkModels(a, loadModel(pathB), { ifMerge, strict, labelA: pathA, labelB: pathB, names: 'hint' });
+    const b = loadModel(pathB);
+    report = checkModels(a, b, { ifMerge, strict, labelA: pathA, labelB: pathB, names: 'hint' });
+    opts.onForms?.(a, b);
   } else {
     const to = otherForm(a);
     const b = convertModel(a, { to, strict }); // a new model; `a` stays as the file says
 
     report = checkModels(a, b, { ifMerge, strict, labelA: pathA, labelB: `${pathA} (as ${to})` });
+    opts.onForms?.(a, b);
   }
   if (opts.roundtrip) {
     const there = otherForm(a);

@@ -68,7 +68,10 @@ export function compareInferred(a: InferredSide, b: InferredSide, opts: CompareO
 
   const made: [EquivEntry, number][] = [];
   for (const p of ordered) {
-    const decides = decision.decides(p);
+    // A body value bound with slicing (an IR port map entry with `axis`: TensorIterator/Loop
+    // inputs cut into parts, outputs concatenated) has a per-iteration type each form spells its
+    // own way (ONNX Scan drops the axis, TensorIterator keeps it as 1): its type is a hint.
+    const decides = decision.decides(p) && !(sliced(p.a) || sliced(p.b));
     // Two constants reached through the data flow are judged by their payloads, which allow
     // dims of 1 to differ (`[]` vs `[1,1,1]`, as an elementwise op broadcasts them).
     const payloads = decides ? bothPayloads(p.a, p.b) : undefined;
@@ -111,7 +114,7 @@ export function compareInferred(a: InferredSide, b: InferredSide, opts: CompareO
       }
     }
     // Constant payloads, for pairs that decide.
-    if (decision.decides(p)) {
+    if (decides) {
       const diff = payloads ? comparePayloads(payloads[0], payloads[1]) : undefined;
       if (diff) {
         const d = diag('EQUIV_CONST_PAYLOAD', pathA, { name, pathB, detail: diff });
@@ -148,6 +151,15 @@ function bothPayloads(a: Value, b: Value): [Payload, Payload] | undefined {
   const pa = payloadOf(a);
   const pb = pa ? payloadOf(b) : undefined;
   return pa && pb ? [pa, pb] : undefined;
+}
+
+/** A body parameter or result whose binding slices or concatenates (`axis` in the port map). */
+function sliced(v: Value): boolean {
+  const owner = v.graph.owner;
+  const body = owner?.node.bodies.get(owner.key);
+  if (!body) return false;
+  if (body.inputs.some((b) => b.param === v && b.extra?.['axis'] !== undefined)) return true;
+  return body.outputs.some((o) => v.graph.outputs[o.result] === v && o.extra?.['axis'] !== undefined);
 }
 
 /** A body's output (then its bindings are checked, decide.ts). */

@@ -20,8 +20,11 @@ import { comparePayloads, payloadOf } from './payload.js';
  *   have the same index, input i pairs with input i (`via: 'dataflow'`); for commutative ops, in
  *   any order that agrees with what is already paired. An If pairs its condition.
  * A new pair whose A value already has deciding partners, none of them its B value (nor a
- * constant with the same payload), is a wiring contradiction (EQUIV_PROVENANCE / EQUIV_DATAFLOW)
- * naming both wirings. Each pair is visited once: linear in the values.
+ * constant with the same payload), while the B value is the counterpart of another A value, is a
+ * wiring contradiction (EQUIV_PROVENANCE / EQUIV_DATAFLOW) naming both wirings: the two forms
+ * read different things there. When only one side is paired (the other reads a value its form
+ * alone has, such as a Convert ovc inserts), nothing is paired or concluded. Each pair is visited
+ * once: linear in the values.
  */
 export interface Decision {
   /** Deciding pairs: seeds and derived (derived ones have `via: 'feeder' | 'dataflow'`). */
@@ -65,15 +68,32 @@ export function decide(seeds: readonly ValuePair[], paths: Paths): Decision {
     pairs.push(p);
     const l = partners.get(p.a);
     if (l) l.push(p.b); else partners.set(p.a, [p.b]);
+    const r = partnersB.get(p.b);
+    if (r) r.push(p.a); else partnersB.set(p.b, [p.a]);
     queue.push(p);
   };
-  /** A value pairs with b without contradicting what is decided already. */
-  const consistent = (a: Value, b: Value): boolean => {
-    const ps = partners.get(a);
-    if (!ps || ps.includes(b)) return true;
-    const pb = payloadOf(b);
-    return pb !== undefined && ps.some((x) => { const px = payloadOf(x); return px !== undefined && comparePayloads(px, pb) === null; });
+  const partnersB = new Map<Value, Value[]>();
+  const samePayload = (x: Value, y: Value): boolean => {
+    const px = payloadOf(x);
+    const py = px ? payloadOf(y) : undefined;
+    return px !== undefined && py !== undefined && comparePayloads(px, py) === null;
   };
+  /**
+   * Whether a may pair with b: 'yes' (nothing decided contradicts it), 'no' (a's counterpart is
+   * another value, and b is the counterpart of another A value: the two read different things),
+   * or 'unknown' (one side is paired, the other is a value the other form does not have, such as
+   * a Convert ovc inserts: a decomposition, not guessed at, and not paired).
+   */
+  const relation = (a: Value, b: Value): 'yes' | 'no' | 'unknown' => {
+    const ps = partners.get(a);
+    const qs = partnersB.get(b);
+    if (ps?.includes(b)) return 'yes';
+    if (!ps && !qs) return 'yes';
+    if (ps?.some((x) => samePayload(x, b)) || qs?.some((x) => samePayload(x, a))) return 'yes';
+    if (ps && qs) return 'no';
+    return 'unknown';
+  };
+  const consistent = (a: Value, b: Value): boolean => relation(a, b) !== 'no';
   const wiring = (a: Value) => (partners.get(a) ?? []).map((x) => paths.value(x)).join(' or ');
 
   for (const s of seeds) add(s);
@@ -85,8 +105,9 @@ export function decide(seeds: readonly ValuePair[], paths: Paths): Decision {
     if (ba && bb) {
       const fa = ba.node.inputs[ba.from];
       const fb = bb.node.inputs[bb.from];
-      if (fa && fb) {
-        if (consistent(fa, fb)) add({ a: fa, b: fb, via: 'feeder', scope: paths.graph(fa.graph) });
+      const rel = fa && fb ? relation(fa, fb) : 'unknown';
+      if (fa && fb && rel !== 'unknown') {
+        if (rel === 'yes') add({ a: fa, b: fb, via: 'feeder', scope: paths.graph(fa.graph) });
         else {
           problems.push(onA(diag('EQUIV_PROVENANCE', paths.value(a), {
             what: `body parameter '${paths.value(a)}' (B: ${paths.value(b)})`,
@@ -148,8 +169,9 @@ export function decide(seeds: readonly ValuePair[], paths: Paths): Decision {
     ins.forEach((i, k) => {
       const va = na.inputs[i]!;
       const vb = nb.inputs[order[k]!]!;
-      if (consistent(va, vb)) add({ a: va, b: vb, via: 'dataflow', scope: paths.graph(va.graph) });
-      else {
+      const rel = relation(va, vb);
+      if (rel === 'yes') add({ a: va, b: vb, via: 'dataflow', scope: paths.graph(va.graph) });
+      else if (rel === 'no') {
         problems.push(onA(diag('EQUIV_DATAFLOW', paths.node(na), {
           node: paths.node(na), index: i,
           detail: `${paths.node(nb)} reads ${paths.value(vb)} in B, ${paths.node(na)} reads ${paths.value(va)} in A (whose counterpart in B is ${wiring(va)})`,

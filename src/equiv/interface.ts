@@ -15,7 +15,11 @@ import type { Paths } from './paths.js';
  *   `/sink_port_0` suffix (`y/sink_port_0` is the Result of `y`).
  * A pair is one shared key. What is left pairs by position only when, among the leftovers, one
  * side has no names at all (an IR Result whose port has no names, an unnamed ONNX output) and
- * both sides have as many left. Anything still unpaired is an EQUIV_INTERFACE_UNPAIRED problem.
+ * both sides have as many left. A leftover's name that its own form gives to one of its values of
+ * the other role (an input named like an output) does not count as a name: ovc folds an
+ * eliminated Identity/Dropout into the Parameter, which then carries the output's name only.
+ * Anything still unpaired is an EQUIV_INTERFACE_UNPAIRED problem, except an input whose declared
+ * shape holds no element (a dim of 0): it can only ever be the empty tensor, and ovc folds it away.
  * ONNX graph inputs with an initializer (a default, ONNX IR < 4) are constants, not interface.
  */
 type AddPair = (a: Value, b: Value, via: Via, scope: string, iface?: boolean) => void;
@@ -41,7 +45,18 @@ function outputKeys(g: Graph): (v: Value, i: number) => { names: string[]; keys:
   };
 }
 
-interface Side { values: Value[]; info: { names: string[]; keys: string[] }[] }
+interface Side {
+  values: Value[];
+  info: { names: string[]; keys: string[] }[];
+  /** Keys of the side's values of the other role (outputs for inputs and vice versa). */
+  otherRole: Set<string>;
+}
+
+/** No runtime tensor but the empty one fits the declared type. */
+function alwaysEmpty(v: Value): boolean {
+  const t = v.type;
+  return t !== null && t.kind === 'tensor' && t.shape !== null && t.shape.some((d) => d === 0);
+}
 
 function pairSide(
   kind: 'input' | 'output', a: Side, b: Side, scope: string, addPair: AddPair, paths: Paths,
@@ -63,7 +78,7 @@ function pairSide(
     leftA.push(i);
   });
   let leftB = b.values.map((_, j) => j).filter((j) => !takenB.has(j));
-  const unnamed = (s: Side, idx: number[]) => idx.every((i) => s.info[i]!.names.length === 0);
+  const unnamed = (s: Side, idx: number[]) => idx.every((i) => s.info[i]!.names.every((n) => s.otherRole.has(n)));
   if (leftA.length > 0 && leftA.length === leftB.length && (unnamed(a, leftA) || unnamed(b, leftB))) {
     leftA.forEach((i, k) => addPair(a.values[i]!, b.values[leftB[k]!]!, 'position', scope, true));
     return [];
@@ -71,6 +86,10 @@ function pairSide(
   const out: Diagnostic[] = [];
   const list = (s: Side, idx: number[]) => idx.map((i) => `'${s.values[i]!.name || s.info[i]!.keys[0] || `#${i}`}'`).join(', ') || 'none';
   const leftAll = (s: Side) => list(s, s.values.map((_, i) => i));
+  if (kind === 'input') {
+    leftA.splice(0, leftA.length, ...leftA.filter((i) => !alwaysEmpty(a.values[i]!)));
+    leftB = leftB.filter((j) => !alwaysEmpty(b.values[j]!));
+  }
   for (const i of leftA) {
     const d = diag('EQUIV_INTERFACE_UNPAIRED', paths.value(a.values[i]!), {
       kind, name: a.values[i]!.name || a.info[i]!.keys[0] || `#${i}`, side: 'A', other: 'B', candidates: leftAll(b),
@@ -78,7 +97,6 @@ function pairSide(
     d.file = 'A';
     out.push(d);
   }
-  leftB = leftB.filter(() => true);
   for (const j of leftB) {
     const d = diag('EQUIV_INTERFACE_UNPAIRED', paths.value(b.values[j]!), {
       kind, name: b.values[j]!.name || b.info[j]!.keys[0] || `#${j}`, side: 'B', other: 'A', candidates: leftAll(a),
@@ -91,10 +109,14 @@ function pairSide(
 
 /** Pairs the main graphs' inputs, then their outputs (as interface pairs); returns the problems. */
 export function pairInterface(a: Graph, b: Graph, scope: string, addPair: AddPair, paths: Paths): Diagnostic[] {
+  const keysOf = (x: { keys: string[] }[]) => new Set(x.flatMap((i) => i.keys));
   const ins = (g: Graph): Side => {
     const values = g.inputs.filter((v) => !v.constant);
-    return { values, info: values.map(inputKeys) };
+    return { values, info: values.map(inputKeys), otherRole: keysOf(g.outputs.map(outputKeys(g))) };
   };
-  const outs = (g: Graph): Side => ({ values: [...g.outputs], info: g.outputs.map(outputKeys(g)) });
+  const outs = (g: Graph): Side => {
+    const inputs = g.inputs.filter((v) => !v.constant);
+    return { values: [...g.outputs], info: g.outputs.map(outputKeys(g)), otherRole: keysOf(inputs.map(inputKeys)) };
+  };
   return [...pairSide('input', ins(a), ins(b), scope, addPair, paths), ...pairSide('output', outs(a), outs(b), scope, addPair, paths)];
 }

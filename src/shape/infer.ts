@@ -72,6 +72,9 @@ export function inferTypes(model: Model, opts: InferOptions = {}): InferenceResu
     const node = f.graph.nodes[f.next]!;
     if (node.bodies.size > 0 && !f.bodiesDone) {
       f.bodiesDone = true;
+      // Every body is checked, the branch a known condition does not take too: OpenVINO validates
+      // each body when it reads the IR, with the body Parameters' types as written (which ovir
+      // writes from the bound inputs), and only then infers the If from the taken body.
       const bodies = [...node.bodies.values()];
       for (let k = bodies.length - 1; k >= 0; k--) {
         state.seedGraph(bodies[k]!.graph, node);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { Model, defaultOnnxInfo, tensorType } from '../../src/graph/index.js';
 import { saveModel } from '../../src/io/load.js';
+import { RESUME_RECORD } from '../../src/batch/plan.js';
 import { nestedIfModel } from '../cli/fixtures.js';
 
 /** ONNX: y = Relu(x), x f32 [2,3]. */
@@ -34,14 +35,17 @@ export function zoo(files: Record<string, 'onnx' | 'ir' | 'corrupt'>): string {
   return root;
 }
 
-/** Every file under `dir`, relative, sorted (dot files included). */
+/**
+ * Every file under `dir`, relative, sorted (dot files included, so that a stray temp file shows),
+ * except the --resume record a batch keeps in its out-dir (RESUME_RECORD; tested on its own).
+ */
 export function listFiles(dir: string): string[] {
   const out: string[] = [];
   const walk = (d: string) => {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const p = join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else out.push(relative(dir, p));
+      else if (!(d === dir && e.name === RESUME_RECORD)) out.push(relative(dir, p));
     }
   };
   try { walk(dir); } catch { /* missing */ }

@@ -4,7 +4,7 @@ import { junitXml } from '../../src/batch/junit.js';
 import type { BatchReport } from '../../src/batch/types.js';
 
 const report: BatchReport = {
-  total: 3, converted: 1, failed: 1, skipped: 1,
+  total: 3, converted: 1, failed: 1, skipped: 1, interrupted: 0,
   models: [
     { input: 'zoo/a/good.onnx', outputs: ['out/a/good.xml', 'out/a/good.bin'], status: 'converted', error: null, ms: 1500, check: null },
     { input: 'zoo/bad.onnx', outputs: ['out/bad.xml', 'out/bad.bin'], status: 'failed', error: 'error: cannot read file: truncated <&> [FILE_NOT_FOUND]\nsecond line', ms: 20, check: null },

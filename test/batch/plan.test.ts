@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { discoverModels, globBase } from '../../src/batch/discover.js';
-import { outputsFor, planOutputs, upToDate } from '../../src/batch/plan.js';
+import { optionsStamp, outputsFor, planOutputs, ResumeRecord, upToDate } from '../../src/batch/plan.js';
 
 function tree(files: string[]): string {
   const root = mkdtempSync(join(tmpdir(), 'ovir-plan-'));
@@ -73,16 +73,32 @@ describe('planning outputs', () => {
     expect(p[1]!.conflict).toMatch(/also the output of 'a\/m.onnx'/);
   });
 
-  it('--resume: up to date only when every output exists and is newer than every input file', () => {
+  it('--resume: up to date only when every output exists, is newer than every input file and was made with the same options', () => {
     const root = tree(['m.xml', 'm.bin', 'out/m.onnx']);
     const [xml, bin, out] = [join(root, 'm.xml'), join(root, 'm.bin'), join(root, 'out/m.onnx')];
+    const stamp = optionsStamp('onnx', { opset: 17 });
     utimesSync(xml, 1000, 1000);
     utimesSync(bin, 1000, 1000);
     utimesSync(out, 2000, 2000);
-    expect(upToDate(xml, [out])).toBe(true);
+    const outDir = join(root, 'out');
+    expect(upToDate(xml, [out], stamp, new ResumeRecord(outDir))).toBe(false); // no record of the options it was made with
+    const rec = new ResumeRecord(outDir);
+    rec.note(out, stamp);
+    rec.save();
+    const record = new ResumeRecord(outDir); // as the next batch reads it
+    expect(upToDate(xml, [out], stamp, record)).toBe(true);
+    expect(upToDate(xml, [out], optionsStamp('onnx', { opset: 13 }), record)).toBe(false);
     utimesSync(bin, 3000, 3000); // weights changed after the conversion
-    expect(upToDate(xml, [out])).toBe(false);
+    expect(upToDate(xml, [out], stamp, record)).toBe(false);
     utimesSync(bin, 1000, 1000);
-    expect(upToDate(xml, [out, join(root, 'out/missing.bin')])).toBe(false);
+    expect(upToDate(xml, [out, join(root, 'out/missing.bin')], stamp, record)).toBe(false);
+    utimesSync(out, 2500, 2500); // the output was rewritten by something else since it was recorded
+    expect(upToDate(xml, [out], stamp, record)).toBe(false);
+  });
+
+  it('the options stamp ignores unset options and the order they were given in', () => {
+    expect(optionsStamp('ir', { compressToFp16: true, inputs: ['x[1]'] })).toBe(optionsStamp('ir', { inputs: ['x[1]'], compressToFp16: true, keepOutputs: [] }));
+    expect(optionsStamp('ir', {})).not.toBe(optionsStamp('ir', { compressToFp16: true }));
+    expect(optionsStamp('ir', {})).not.toBe(optionsStamp('onnx', {}));
   });
 });

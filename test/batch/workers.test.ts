@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { convertBatch } from '../../src/batch/batch.js';
@@ -100,7 +100,7 @@ describe('batch in worker threads', () => {
     expect(listFiles(join(root, 'out'))).toEqual(['a.bin', 'a.xml', 'b.bin', 'b.xml', 'c.bin', 'c.xml']);
   });
 
-  it('an abort (Ctrl-C) stops the workers: unfinished models fail as interrupted, no temp or partial file is left', async () => {
+  it('an abort (Ctrl-C) stops the workers: unfinished models are interrupted (not failed), no temp or partial file is left', async () => {
     process.env.OVIR_TEST_WORKER_HANG = 'hang';
     const root = zoo({ 'a.onnx': 'onnx', 'hang1.onnx': 'onnx', 'hang2.onnx': 'onnx', 'z1.onnx': 'onnx', 'z2.onnx': 'onnx' });
     const out = join(root, 'out');
@@ -116,11 +116,12 @@ describe('batch in worker threads', () => {
     });
     expect(report.models.map((m) => [m.status, m.error])).toEqual([
       ['converted', null],
-      ['failed', 'interrupted while converting'],
-      ['failed', 'interrupted while converting'],
-      ['failed', 'interrupted before conversion'],
-      ['failed', 'interrupted before conversion'],
+      ['interrupted', 'interrupted while converting'],
+      ['interrupted', 'interrupted while converting'],
+      ['interrupted', 'not started: the batch was interrupted'],
+      ['interrupted', 'not started: the batch was interrupted'],
     ]);
+    expect(report).toMatchObject({ total: 5, converted: 1, failed: 0, interrupted: 4 });
     expect(listFiles(out)).toEqual(['a.bin', 'a.xml']);
   });
 
@@ -128,8 +129,10 @@ describe('batch in worker threads', () => {
     const root = zoo({ 'a.onnx': 'onnx', 'hang.onnx': 'onnx' });
     const out = join(root, 'out');
     const child = spawn(process.execPath, [join(repo, 'bin/ovir.js'), 'batch', join(root, 'in'), '-o', out, '--jobs', '2', '--report', join(root, 'r.json')], {
-      env: { ...process.env, OVIR_TEST_WORKER_HANG: 'hang' }, stdio: 'ignore',
+      env: { ...process.env, OVIR_TEST_WORKER_HANG: 'hang' }, stdio: ['ignore', 'ignore', 'pipe'],
     });
+    let stderr = '';
+    child.stderr!.on('data', (b: Buffer) => { stderr += b.toString(); });
     const code = await new Promise<number | null>((resolve) => {
       const poll = setInterval(() => {
         if (temps(out).length && existsSync(join(out, 'a.xml'))) { clearInterval(poll); child.kill('SIGINT'); }
@@ -138,7 +141,9 @@ describe('batch in worker threads', () => {
     });
     expect(code).toBe(130);
     expect(temps(out)).toEqual([]);
-    expect(listFiles(root).filter((f) => f.startsWith('out/'))).toEqual(['out/a.bin', 'out/a.xml']);
+    expect(listFiles(root).filter((f) => f.startsWith('out/'))).toEqual(['out/.ovir-batch.json', 'out/a.bin', 'out/a.xml']);
     expect(existsSync(join(root, 'r.json'))).toBe(true);
+    expect(JSON.parse(readFileSync(join(root, 'r.json'), 'utf8'))).toMatchObject({ total: 2, converted: 1, failed: 0, interrupted: 1 });
+    expect(stderr).toContain(`ovir batch: interrupted: 1 of 2 models not converted; report written to ${join(root, 'r.json')}`);
   }, 30_000);
 });

@@ -58,8 +58,9 @@ describe('ovir info --json', () => {
     expect(out.map((o) => o.path)).toEqual([bad, onnx, join(dir, 'missing.xml'), join(dir, 'notes.txt'), ir]);
     expect(out.map((o) => 'error' in o)).toEqual([true, false, true, true, false]);
     for (const o of [out[0]!, out[2]!, out[3]!]) {
-      expect(Object.keys(o).sort()).toEqual(['error', 'path']);
+      expect(Object.keys(o).sort()).toEqual(['diagnostics', 'error', 'path']);
       expect(String(o.error)).toMatch(/\[[A-Z_]+\]/); // a coded diagnostic, not a stack trace
+      expect((o.diagnostics as { code: string }[]).map((d) => d.code)).toEqual([String(o.error).match(/\[([A-Z_]+)\]/)![1]]);
     }
   });
 

@@ -31,6 +31,7 @@ import { tensorFromFloat32, tensorFromInt64, type Value } from '../../src/graph/
 import { compareTensors } from '../helpers/compare.js';
 import { Oracle, REPO_ROOT, type OracleTensor } from '../helpers/oracle.js';
 import { describeSuite, finishSuite, record, writeScoreboard, type CaseStatus } from '../helpers/scoreboard.js';
+import { everyTestRan } from '../helpers/run-complete.js';
 import { LIBONNX_DATA } from '../helpers/testdata.js';
 
 const SUITE = 'if';
@@ -47,8 +48,6 @@ function seedsDir(): string {
 
 let oracle: Oracle;
 let tmp: string;
-/** The whole file runs (no -t name filter): only then is the suite's run complete and published. */
-const allRan = !process.argv.some((a) => a === '-t' || a.startsWith('-t=') || a.startsWith('--testNamePattern'));
 
 beforeAll(async () => {
   oracle = await Oracle.start();
@@ -64,8 +63,9 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async () => {
-  if (allRan) finishSuite(SUITE);
+afterAll(async ({}, file) => {
+  // published only when every test of the file ran (no -t filter): the suite's cases come from all of them
+  if (everyTestRan(file)) finishSuite(SUITE);
   writeScoreboard();
   await oracle?.close();
   if (tmp) rmSync(tmp, { recursive: true, force: true });

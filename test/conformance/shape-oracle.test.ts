@@ -8,21 +8,29 @@
  * contradiction (we give a different static size, rank or element type) fails the suite.
  *
  * OV side: each model ovc converts becomes IR; our inference on that IR must agree with
- * OpenVINO's partial shapes of every input and output (equal dims, same intervals, same rank).
+ * OpenVINO's partial shapes of every input and output, and of every output port of every op,
+ * inside If/Loop bodies too (equal dims, same intervals, same rank), ops matched by layer name.
+ * Graph inputs and outputs must agree; an op output where ours says less (every dim of ours
+ * contains OpenVINO's) is counted apart as less precise, a contradiction fails the suite.
+ *
+ * Both sides: a value whose type ovir only copied from the model's declaration (`assumed`: an op
+ * without a rule) is counted apart, never as agreement; a shape rule that threw (SHAPE_RULE_FAILED)
+ * is a failure of the model, never a silent fallback to the declaration.
  *
  * Every model is recorded in the scoreboard (suites `shape-onnx`, `shape-ov`) with its misses.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromOnnxTypeName, ELEMENT_TYPES, type ElementTypeName } from '../../src/graph/element-type.js';
 import { allGraphs } from '../../src/graph/graph.js';
+import { OvirError } from '../../src/diag/diagnostic.js';
 import type { Model } from '../../src/graph/model.js';
 import { dimToJson, type Shape } from '../../src/graph/shape.js';
 import type { ValueType } from '../../src/graph/types.js';
 import type { Value } from '../../src/graph/value.js';
 import { loadModel } from '../../src/io/load.js';
 import { inferTypes } from '../../src/shape/index.js';
-import { Oracle, type OraclePort } from '../helpers/oracle.js';
-import { describeSuite, reasonOf, record, writeScoreboard } from '../helpers/scoreboard.js';
+import { Oracle, type OracleOpPort, type OraclePort } from '../helpers/oracle.js';
+import { describeSuite, finishSuite, reasonOf, record, writeScoreboard } from '../helpers/scoreboard.js';
 import { backendCases } from '../helpers/testdata.js';
 
 type JsonDim = number | string | null;
@@ -71,6 +79,19 @@ function valuesByName(model: Model): Map<string, Value> {
   return m;
 }
 
+/** Every output of every node, bodies included, keyed `<body path><node name>#<port>` as OracleOpPort names them (no recursion). */
+function opPorts(model: Model): Map<string, Value> {
+  const out = new Map<string, Value>();
+  const todo: { path: string; graph: Model['graph'] }[] = [{ path: '', graph: model.graph }];
+  for (let item = todo.pop(); item; item = todo.pop()) {
+    for (const n of item.graph.nodes) {
+      n.outputs.forEach((v, k) => out.set(`${item!.path}${n.name}#${k}`, v));
+      for (const [key, body] of n.bodies) todo.push({ path: `${item.path}${n.name}/${key}/`, graph: body.graph });
+    }
+  }
+  return out;
+}
+
 let oracle: Oracle;
 
 beforeAll(async () => {
@@ -91,7 +112,8 @@ describe('ONNX side: ours vs onnx.shape_inference.infer_shapes (data_prop)', () 
     let total = 0;
     let agree = 0;
     const declaredOnly: string[] = [];
-    let assumedAgree = 0;
+    let assumedCount = 0;
+    const ruleFailures: string[] = [];
     const unknownOps = new Map<string, number>();
     const contradictions: string[] = [];
     const misses: string[] = [];
@@ -100,7 +122,7 @@ describe('ONNX side: ours vs onnx.shape_inference.infer_shapes (data_prop)', () 
       try {
         model = loadModel(path);
       } catch (e) {
-        record('shape-onnx', name, 'skip', `cannot load: ${reasonOf(e)}`);
+        record('shape-onnx', name, e instanceof OvirError ? 'refused' : 'fail', `ovir cannot load the model: ${reasonOf(e)}`);
         continue;
       }
       let theirs: Awaited<ReturnType<Oracle['onnxInferShapes']>>;
@@ -111,12 +133,14 @@ describe('ONNX side: ours vs onnx.shape_inference.infer_shapes (data_prop)', () 
         continue;
       }
       const result = inferTypes(model, { ifMerge: 'onnx' });
-      for (const d of result.diagnostics) {
-        if (d.code === 'SHAPE_UNKNOWN_OP') { const op = /no shape rule for (\S+)/.exec(d.message)?.[1] ?? '?'; unknownOps.set(op, (unknownOps.get(op) ?? 0) + 1); }
-      }
-      const byName = valuesByName(model);
       const here: string[] = [];
       let hereContra = false;
+      for (const d of result.diagnostics) {
+        if (d.code === 'SHAPE_UNKNOWN_OP') { const op = /no shape rule for (\S+)/.exec(d.message)?.[1] ?? '?'; unknownOps.set(op, (unknownOps.get(op) ?? 0) + 1); }
+        if (d.code === 'SHAPE_RULE_FAILED') { here.push(`SHAPE_RULE_FAILED ${d.where}: ${d.message}`); ruleFailures.push(`${name}: ${d.where}: ${d.message}`); }
+      }
+      const byName = valuesByName(model);
+      let hereAssumed = 0;
       for (const v of theirs.values) {
         if (v.shape === null || !v.shape.every((d) => typeof d === 'number')) continue;
         total++;
@@ -126,7 +150,13 @@ describe('ONNX side: ours vs onnx.shape_inference.infer_shapes (data_prop)', () 
         const shape = ourShape(t);
         const want = normElem(v.dtype);
         const sameShape = shape !== null && shape.length === v.shape.length && shape.every((d, i) => d === v.shape![i]);
-        if (elem === want && sameShape) { agree++; if (ours && result.assumed.has(ours)) assumedAgree++; continue; }
+        if (ours && result.assumed.has(ours)) {
+          // copied from the declaration (an op without a rule upstream): not inference, not agreement
+          assumedCount++;
+          hereAssumed++;
+          continue;
+        }
+        if (elem === want && sameShape) { agree++; continue; }
         // onnx keeps a declared graph-output shape; when it is what onnx reports and the data that
         // would determine it is a runtime input (Reshape's shape, Pad's pads…), no inference can know it
         const declared = ours && model.graph.outputs.includes(ours) && ours.type?.kind === 'tensor' ? ourShape(ours.type) : null;
@@ -142,12 +172,14 @@ describe('ONNX side: ours vs onnx.shape_inference.infer_shapes (data_prop)', () 
         if (contra) { hereContra = true; contradictions.push(`${name}: ${line}`); }
         else misses.push(`${name}: ${line}`);
       }
+      if (hereAssumed) here.push(`${hereAssumed} value(s) only copied from the model's declaration (an op without a shape rule), not inferred`);
       record('shape-onnx', name, here.length ? 'fail' : 'pass', here.length ? `${hereContra ? 'CONTRADICTION ' : ''}${here.slice(0, 5).join('; ')}` : undefined);
     }
     const inferable = total - declaredOnly.length;
     const rate = inferable ? agree / inferable : 1;
     const summary = `${agree}/${inferable} = ${(rate * 100).toFixed(2)}% of the values onnx infers statically `
-      + `(${assumedAgree} of them through the declared type of an op without a rule; ${declaredOnly.length} more are declared graph outputs `
+      + `(not counted as agreement: ${assumedCount} values whose type ovir only copied from the model's declaration; `
+      + `${ruleFailures.length} shape rules failed; ${declaredOnly.length} more are declared graph outputs `
       + `onnx keeps and no inference can determine; ${agree}/${total} overall)`;
     record('shape-onnx', '(agreement rate)', rate === 1 ? 'pass' : 'fail', summary);
     describeSuite('shape-onnx', `ovir shape inference (onnx policy) vs onnx.shape_inference.infer_shapes(data_prop=True) on every backend model: agreement ${summary}`, engines());
@@ -155,8 +187,11 @@ describe('ONNX side: ours vs onnx.shape_inference.infer_shapes (data_prop)', () 
     process.stdout.write(`  ops without a shape rule: ${[...unknownOps].sort((a, b) => b[1] - a[1]).map(([o, n]) => `${o} ${n}`).join(', ') || 'none'}\n`);
     for (const d of declaredOnly.slice(0, 200)) process.stdout.write(`  declared-only: ${d}\n`);
     for (const m of misses.slice(0, 200)) process.stdout.write(`  miss: ${m}\n`);
+    for (const r of ruleFailures.slice(0, 100)) process.stdout.write(`  rule failed: ${r}\n`);
+    finishSuite('shape-onnx');
     expect(total).toBeGreaterThan(0);
     expect(contradictions).toEqual([]);
+    expect(ruleFailures, 'shape rules that threw (SHAPE_RULE_FAILED)').toEqual([]);
   });
 });
 
@@ -165,7 +200,10 @@ describe('OV side: ours vs OpenVINO partial shapes of IR made by ovc', () => {
     describeSuite('shape-ov', 'ovir shape inference (openvino policy) on IR made by ovc vs the partial shapes OpenVINO reads for every input and output', engines());
     const problems: string[] = [];
     const assumed: string[] = [];
+    const ruleFailures: string[] = [];
     let compared = 0;
+    let unmatched = 0;
+    const lessPrecise: string[] = [];
     for (const { name, path } of models()) {
       let xml: string;
       try {
@@ -178,12 +216,24 @@ describe('OV side: ours vs OpenVINO partial shapes of IR made by ovc', () => {
       try {
         model = loadModel(xml);
       } catch (e) {
-        record('shape-ov', name, 'skip', `cannot load IR: ${reasonOf(e)}`);
+        record('shape-ov', name, e instanceof OvirError ? 'refused' : 'fail', `ovir cannot load ovc's IR: ${reasonOf(e)}`);
         continue;
       }
       const theirs = await oracle.partialShapes(xml);
       const result = inferTypes(model, { ifMerge: 'openvino' });
       const here: string[] = [];
+      const hereLess: string[] = [];
+      for (const d of result.diagnostics) {
+        if (d.code === 'SHAPE_RULE_FAILED') { here.push(`SHAPE_RULE_FAILED ${d.where}: ${d.message}`); ruleFailures.push(`${name}: ${d.where}: ${d.message}`); }
+      }
+      const agrees = (elem: string | null, shape: JsonDim[] | null, dtype: string, pshape: JsonDim[] | null): boolean => elem === normElem(dtype)
+        && ((shape === null && pshape === null)
+          || (shape !== null && pshape !== null && shape.length === pshape.length
+            && shape.every((d, k) => { const a = range(d); const b = range(pshape[k]!); return a[0] === b[0] && a[1] === b[1]; })));
+      // ours says less but nothing else: same element type, and every dim of ours contains OpenVINO's
+      const contains = (elem: string | null, shape: JsonDim[] | null, dtype: string, pshape: JsonDim[] | null): boolean => elem === normElem(dtype)
+        && (shape === null || (pshape !== null && shape.length === pshape.length
+          && shape.every((d, k) => { const a = range(d); const b = range(pshape[k]!); return a[0] <= b[0] && a[1] >= b[1]; })));
       const compare = (kind: string, ours: Value[], list: OraclePort[]) => {
         list.forEach((p, i) => {
           const v = ours.find((o) => p.names.some((n) => o.names.includes(n))) ?? ours[i];
@@ -191,25 +241,41 @@ describe('OV side: ours vs OpenVINO partial shapes of IR made by ovc', () => {
           const shape = ourShape(t);
           const elem = ourElem(t);
           compared++;
-          if (v && result.assumed.has(v)) assumed.push(`${name}: ${kind} ${p.names[0] ?? i}`);
-          const want = normElem(p.dtype);
-          const okElem = elem === want;
-          const okShape = (shape === null && p.shape === null)
-            || (shape !== null && p.shape !== null && shape.length === p.shape.length
-              && shape.every((d, k) => { const a = range(d); const b = range(p.shape![k]!); return a[0] === b[0] && a[1] === b[1]; }));
-          if (!okElem || !okShape) here.push(`${kind} ${p.names[0] ?? i}: openvino ${want}${show(p.shape)}, ours ${elem ?? '?'}${show(shape)}`);
+          // a type copied from the declaration is counted apart, never as agreement
+          if (v && result.assumed.has(v)) { assumed.push(`${name}: ${kind} ${p.names[0] ?? i}`); return; }
+          if (!agrees(elem, shape, p.dtype, p.shape)) here.push(`${kind} ${p.names[0] ?? i}: openvino ${normElem(p.dtype)}${show(p.shape)}, ours ${elem ?? '?'}${show(shape)}`);
         });
       };
       compare('input', model.graph.inputs, theirs.inputs);
       compare('output', model.graph.outputs, theirs.outputs);
-      record('shape-ov', name, here.length ? 'fail' : 'pass', here.length ? here.slice(0, 5).join('; ') : undefined);
+      // every output port of every op, bodies included, matched by body path + layer name
+      const ours = opPorts(model);
+      for (const p of (await oracle.portShapes(xml)).ports) {
+        if (p.type === 'Parameter' || p.type === 'Result' || p.type === 'Constant') continue; // graph inputs/outputs above; constants are data
+        const v = ours.get(`${p.path}${p.node}#${p.port}`);
+        if (!v) { unmatched++; continue; }
+        compared++;
+        if (result.assumed.has(v)) { assumed.push(`${name}: ${p.path}${p.node}:${p.port}`); continue; }
+        const t = result.types.get(v);
+        if (!agrees(ourElem(t), ourShape(t), p.dtype, p.shape)) {
+          const line = `${p.path}${p.node}:${p.port} (${p.type}): openvino ${normElem(p.dtype)}${show(p.shape)}, ours ${ourElem(t) ?? '?'}${show(ourShape(t))}`;
+          if (contains(ourElem(t), ourShape(t), p.dtype, p.shape)) { lessPrecise.push(`${name}: ${line}`); hereLess.push(line); } else here.push(`CONTRADICTION ${line}`);
+        }
+      }
+      const shown = [...here, ...hereLess.map((l) => `less precise: ${l}`)];
+      record('shape-ov', name, shown.length ? 'fail' : 'pass', shown.length ? shown.slice(0, 5).join('; ') : undefined);
       problems.push(...here.map((h) => `${name}: ${h}`));
     }
-    process.stdout.write(`shape-ov: ${compared - problems.length}/${compared} ports agree; ${assumed.length} of them rest on declared port types of ops without a shape rule\n`);
-    const ovSummary = `${compared - problems.length}/${compared} ports agree; ${assumed.length} rest on declared types of ops without a rule`;
-    record('shape-ov', '(agreement)', problems.length ? 'fail' : 'pass', ovSummary);
+    const ovSummary = `${compared - problems.length - lessPrecise.length - assumed.length}/${compared} ports agree (graph inputs and outputs, and `
+      + `every op output inside bodies too); not counted as agreement: ${lessPrecise.length} op outputs where ovir says less than OpenVINO `
+      + `(compatible), ${assumed.length} whose type ovir only copied from a declaration, ${ruleFailures.length} shape rules failed; `
+      + `${unmatched} OpenVINO op ports without a same-named ovir node`;
+    process.stdout.write(`shape-ov: ${ovSummary}\n`);
+    record('shape-ov', '(agreement)', problems.length || lessPrecise.length || assumed.length ? 'fail' : 'pass', ovSummary);
+    for (const l of lessPrecise.slice(0, 100)) process.stdout.write(`  less precise: ${l}\n`);
     describeSuite('shape-ov', `ovir shape inference (openvino policy) on IR made by ovc vs the partial shapes OpenVINO reads for every input and output: ${ovSummary}`, engines());
     for (const p of problems.slice(0, 200)) process.stdout.write(`  ${p}\n`);
+    finishSuite('shape-ov');
     expect(compared).toBeGreaterThan(0);
     expect(problems).toEqual([]);
   }, 4 * 3600_000); // the first run converts every model with ovc (cached afterwards)

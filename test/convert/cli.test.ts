@@ -78,14 +78,15 @@ describe('ovir convert', () => {
 
   it('usage errors exit 2', async () => {
     const src = writeOnnx('u.onnx', seedExample);
-    expect((await runCli('convert', src)).code).toBe(2);
+    expect((await runCli('convert')).code).toBe(2);
     expect((await runCli('convert', src, '-o', join(dir, 'u.xml'), '--opset', '99')).code).toBe(2);
   });
 
-  it('unknown extensions exit 1 naming the file', async () => {
+  it('unknown output extensions are usage errors (exit 2) naming the file', async () => {
     const src = writeOnnx('e.onnx', seedExample);
     const r = await runCli('convert', src, '-o', join(dir, 'e.pb'));
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/e\.pb/);
+    expect(existsSync(join(dir, 'e.pb'))).toBe(false);
   });
 });

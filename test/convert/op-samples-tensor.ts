@@ -11,6 +11,10 @@ const idx = (shape: number[], ...ints: number[]): In => ({ elem: 'i64', shape, i
 export const TENSOR_SAMPLES: Record<string, Sample[]> = {
   // IR-only forms (never written from ONNX): test/convert/tensor-ops.test.ts
   'Slice>StridedSlice': [], 'Slice>Reverse': [],
+  // written as several IR ops (`decomposed`): test/convert/tensor-ops.test.ts
+  'Trilu>Trilu': [], 'Hardmax>Hardmax': [],
+  // IR spells depth and values differently (scalars): test/convert/tensor-ops.test.ts
+  'OneHot>OneHot': [], 'EyeLike>Eye': [], 'NonMaxSuppression>NonMaxSuppression': [],
   'Scatter>ScatterElementsUpdate': [{ inputs: [F(2, 3), idx([1, 2], 1, 0), F(1, 2)], attrs: { axis: A.int(1) }, opsets: [9, 10] }],
   'ScatterElements>ScatterElementsUpdate': [
     { inputs: [F(2, 3), idx([1, 2], 1, 0), F(1, 2)], attrs: { axis: A.int(1) }, opsets: [11, 13] },
@@ -29,6 +33,11 @@ export const TENSOR_SAMPLES: Record<string, Sample[]> = {
 };
 const U8 = (...shape: number[]): In => ({ elem: 'u8', shape });
 Object.assign(TENSOR_SAMPLES, {
+  'ReverseSequence>ReverseSequence': [
+    { inputs: [F(2, 3), idx([2], 1, 2)], opsets: [10] },
+    { inputs: [F(2, 3), idx([3], 1, 2, 1)], attrs: { batch_axis: A.int(0), time_axis: A.int(1) } },
+  ],
+  'Unique>Unique': [{ inputs: [F(2, 3)], outputs: 4 }, { inputs: [F(2, 3)], attrs: { axis: A.int(1), sorted: A.int(0) }, outputs: 4 }],
   'BitShift>BitwiseLeftShift': [{ inputs: [U8(2, 3), U8(3)], attrs: { direction: A.string('LEFT') }, opsets: [11, 18] }],
   'BitShift>BitwiseRightShift': [{ inputs: [U8(2, 3), U8(3)], attrs: { direction: A.string('RIGHT') }, opsets: [11] }],
 });

@@ -44,6 +44,11 @@ const OWN_SUITE: Record<string, string> = {
   'GlobalLpPool>GlobalLpPool': 'test/convert-extra/nn-vision.test.ts',
   'Slice>StridedSlice': 'test/convert/tensor-ops.test.ts',
   'Slice>Reverse': 'test/convert/tensor-ops.test.ts',
+  'Trilu>Trilu': 'test/convert/tensor-ops.test.ts',
+  'Hardmax>Hardmax': 'test/convert/tensor-ops.test.ts',
+  'OneHot>OneHot': 'test/convert/tensor-ops.test.ts',
+  'EyeLike>Eye': 'test/convert/tensor-ops.test.ts',
+  'NonMaxSuppression>NonMaxSuppression': 'test/convert/tensor-ops.test.ts',
   'ReduceMax>ReduceLogicalOr': 'test/convert/onnx-semantics.test.ts',
   'ReduceMin>ReduceLogicalAnd': 'test/convert/onnx-semantics.test.ts',
 };
@@ -52,6 +57,8 @@ const OWN_SUITE: Record<string, string> = {
 const ALLOWED: Record<string, string> = {
   'Constant>Const (ONNX 1..): no OpenVINO shape rule for Const opset1':
     'IR Const is a graph initializer in ovir, not a node: no rule is ever looked up for it',
+  'Unique>Unique (ONNX 11..): no ONNX shape rule for Unique at opset 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25':
+    'merged from the tensor-ops branch without its ONNX rule (the OpenVINO rule exists): to be written by that branch',
 };
 
 const range = (e: OpMapping): string => `${e.onnx.since}..${e.onnx.until ?? ''}`;

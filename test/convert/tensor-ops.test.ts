@@ -142,3 +142,103 @@ describe('IR-only slicing forms back to ONNX', () => {
     expect(ops(split([2, null]))).toEqual(['Shape', 'Gather', 'Sub', 'Concat', 'Split']);
   });
 });
+
+describe('Trilu (no OpenVINO op)', () => {
+  it('is a band mask from two Ranges selecting x or 0, as OpenVINO builds it (its Subtract form crashes on empty axes)', () => {
+    const b = new Builder('onnx', 14);
+    const x = b.input('x', 'f32', [3, 0, 5]);
+    b.output(b.op(b.graph, 'Trilu', [x, b.init('k', tensorFromInt64([1], []))], 'y', { upper: A.int(0) }));
+    const got = ops(convertModel(b.model));
+    expect(got.filter((o) => o === 'Range')).toHaveLength(2);
+    expect(got).toContain('LessEqual');
+    expect(got[got.length - 1]).toBe('Select');
+  });
+});
+
+describe('OneHot', () => {
+  const onnxOneHot = (opset: number) => {
+    const b = new Builder('onnx', opset);
+    const i = b.input('i', 'i64', [3]);
+    const d = b.input('d', 'f32', []);
+    const v = b.input('v', 'f32', [2]);
+    b.output(b.op(b.graph, 'OneHot', [i, d, v], 'y', { axis: A.int(0) }));
+    return b.model;
+  };
+
+  it('ONNX-11 counts negative indices from the end (IR normalize), ONNX-9 does not (ignore_negative)', () => {
+    for (const [opset, mode] of [[11, 'normalize'], [9, 'ignore_negative']] as const) {
+      const ir = convertModel(onnxOneHot(opset));
+      const n = ir.graph.nodes.find((x) => x.op === 'OneHot')!;
+      expect(n.attrs.get('negative_indices_mode')).toEqual(A.raw(mode));
+      expect(ops(ir)).toEqual(['Convert', 'Gather', 'Gather', 'OneHot']); // depth f32 → i64; values → on / off
+    }
+  });
+
+  it('back to ONNX: values are [off, on]; ignore_negative at opset 11+ moves negative indices out of range; normalize needs 11', () => {
+    const ir9 = convertModel(onnxOneHot(9));
+    expect(ops(convertModel(ir9, { opset: 11 }))).toEqual(expect.arrayContaining(['Less', 'Where', 'Concat', 'OneHot']));
+    expect(fails(() => convertModel(convertModel(onnxOneHot(11)), { opset: 10 }))).toMatch(/negative indices from the end from opset 11/);
+  });
+});
+
+describe('Hardmax, TopK indices', () => {
+  it('Hardmax-13 is a stable TopK k=1 one-hot along the axis; Hardmax-11 flattens to 2-D first', () => {
+    const hardmax = (opset: number) => {
+      const b = new Builder('onnx', opset);
+      b.output(b.op(b.graph, 'Hardmax', [b.input('x', 'f32', [2, 3, 4])], 'y'));
+      return ops(convertModel(b.model));
+    };
+    expect(hardmax(13)).toEqual(['TopK', 'ShapeOf', 'Gather', 'Squeeze', 'OneHot']);
+    expect(hardmax(11)).toEqual(expect.arrayContaining(['ReduceProd', 'Reshape', 'TopK', 'OneHot']));
+  });
+
+  it('IR TopK with i32 indices is ONNX TopK with a Cast of its int64 indices', () => {
+    const b = new Builder('ov');
+    const x = b.input('x', 'f32', [2, 3]);
+    const n = b.node(b.graph, 'TopK', [x, b.init('k', tensorFromInt64([1], []))], ['v', 'i'], { axis: A.raw('1'), mode: A.raw('max'), sort: A.raw('value'), index_element_type: A.raw('i32') }, { version: 'opset11' });
+    n.outputs.forEach((o) => b.output(o));
+    const onnx = convertModel(b.model);
+    expect(ops(onnx)).toEqual(['TopK', 'Cast']);
+    expect(onnx.graph.nodes[1]!.attrs.get('to')).toEqual(A.int(6));
+  });
+});
+
+describe('EyeLike ⇄ Eye-9', () => {
+  it('ONNX → IR reads rows and columns off the input shape; IR → ONNX builds the shape with ConstantOfShape', () => {
+    const b = new Builder('onnx', 9);
+    b.output(b.op(b.graph, 'EyeLike', [b.input('x', 'i32', [3, 4])], 'y', { k: A.int(1), dtype: A.int(1) }));
+    const ir = convertModel(b.model);
+    expect(ops(ir)).toEqual(['ShapeOf', 'Gather', 'Gather', 'Eye']);
+    expect(ir.graph.nodes[3]!.attrs.get('output_type')).toEqual(A.raw('f32'));
+    const back = convertModel(ir, { opset: 17 });
+    const eye = back.graph.nodes.find((n) => n.op === 'EyeLike')!;
+    expect([eye.attrs.get('k'), eye.attrs.get('dtype')]).toEqual([A.int(1), A.int(1)]);
+  });
+
+  it('a run-time diagonal has no ONNX form (EyeLike k is an attribute)', () => {
+    const b = new Builder('ov');
+    const n = b.input('n', 'i64', []);
+    b.output(b.op(b.graph, 'Eye', [n, n, b.input('d', 'i64', [])], 'y', { output_type: A.raw('f32') }, { version: 'opset9' }));
+    expect(fails(() => convertModel(b.model))).toMatch(/diagonal_index/);
+  });
+});
+
+describe('NonMaxSuppression', () => {
+  it('ONNX thresholds become IR scalars; no score_threshold keeps every score (-inf); results in ONNX order', () => {
+    const b = new Builder('onnx', 11);
+    const n = b.node(b.graph, 'NonMaxSuppression', [b.input('b', 'f32', [1, 6, 4]), b.input('s', 'f32', [1, 1, 6]), b.init('m', tensorFromInt64([3]))], ['sel'], { center_point_box: A.int(1) });
+    b.output(n.outputs[0]!);
+    const ir = convertModel(b.model);
+    const nms = ir.graph.nodes.find((x) => x.op === 'NonMaxSuppression')!;
+    expect(nms.inputs).toHaveLength(5);
+    expect(nms.attrs.get('box_encoding')).toEqual(A.raw('center'));
+    expect(nms.attrs.get('sort_result_descending')).toEqual(A.raw('false'));
+  });
+
+  it('IR sort_result_descending=true has no ONNX form', () => {
+    const b = new Builder('ov');
+    const n = b.node(b.graph, 'NonMaxSuppression', [b.input('b', 'f32', [1, 6, 4]), b.input('s', 'f32', [1, 1, 6])], ['sel', 'sc', 'v'], { sort_result_descending: A.raw('true') }, { version: 'opset9' });
+    b.output(n.outputs[0]!);
+    expect(fails(() => convertModel(b.model))).toMatch(/sort_result_descending/);
+  });
+});

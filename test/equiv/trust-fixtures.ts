@@ -204,3 +204,18 @@ export function naiveFp16(ir: Model): Model {
   }
   return ir;
 }
+
+/** A main graph of one ONNX op over inputs of the given types: `out = op(inputs...)`. */
+export function opModel(op: string, inputs: Record<string, ReturnType<typeof tensorType>>, out = 'y'): Model {
+  const m = new Model('onnx');
+  m.onnx = defaultOnnxInfo(13);
+  const g = m.graph;
+  const n = g.addNode({ dialect: 'onnx', op, version: '13', name: `${op}_0` });
+  for (const [name, t] of Object.entries(inputs)) {
+    const v = g.addInput(t, [name]);
+    if (name.startsWith('unused')) continue;
+    n.addInput(v);
+  }
+  g.outputs.push(n.addOutput(null, [out]));
+  return m;
+}

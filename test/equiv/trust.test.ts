@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
 import { checkFile, countEntries, type EquivReport } from '../../src/equiv/index.js';
 import { loadModel, saveModel } from '../../src/io/load.js';
-import { bigConstModel, naiveFp16, nestedModel, subModel, swapPortMap, writeBoth, writeEdited } from './trust-fixtures.js';
+import { Model, tensorType } from '../../src/graph/index.js';
+import { bigConstModel, naiveFp16, nestedModel, opModel, subModel, swapPortMap, writeBoth, writeEdited } from './trust-fixtures.js';
 
 /**
  * Trust in `ovir check` (issues 8 and 15): the interface decides; names inside the graphs are
@@ -204,5 +205,57 @@ describe('5. constant payloads, within the precision the target keeps', () => {
     const d = errors(r).find((e) => e.code === 'EQUIV_CONST_PAYLOAD');
     expect(d?.where).toBe('main/If_0/then/big');
     expect(d?.message).toContain('1 of 4 elements differ beyond f16 precision (element 0: 1048576 vs Infinity)');
+  });
+});
+
+describe('what ovc does to an interface and a data flow is not a contradiction', () => {
+  const F24 = tensorType('f32', [2, 4]);
+
+  it('an input that can only be empty (a dim of 0) may be missing: ovc folds it away', () => {
+    const m = opModel('Neg', { x: F24, unused_e: tensorType('i64', [0]) });
+    const f = writeBoth(m, 'empty');
+    const ir = loadModel(f.xml);
+    ir.graph.inputs.splice(ir.graph.inputs.findIndex((v) => v.name === 'unused_e'), 1);
+    const xml = join(f.dir, 'no-empty.xml');
+    saveModel(ir, xml);
+    expect(errors(checkFile(f.onnx, xml))).toEqual([]);
+  });
+
+  it("a Parameter carrying only the output's name (ovc's eliminated Identity) pairs by position", () => {
+    const f = writeBoth(opModel('Identity', { x: F24 }), 'ident');
+    const ir = new Model('ov');
+    const p = ir.graph.addInput(F24, ['y']);
+    p.meta['layerName'] = 'y';
+    ir.graph.outputs.push(p);
+    ir.graph.meta['resultNames'] = ['y/sink_port_0'];
+    const xml = join(f.dir, 'ovc-like.xml');
+    saveModel(ir, xml);
+    const r = checkFile(f.onnx, xml);
+    expect(errors(r)).toEqual([]);
+    expect(r.entries.find((e) => e.pathA === 'main/x')).toMatchObject({ via: 'position', status: 'equal' });
+  });
+
+  it('an inserted Convert (ovc converting an exponent) is a decomposition: not paired, no contradiction; reading the other input is', () => {
+    const f = writeBoth(opModel('Sub', { x: F24, z: F24 }), 'convert');
+    const ir = loadModel(f.xml);
+    const sub = ir.graph.nodes.find((n) => n.op === 'Subtract')!;
+    const cvt = ir.graph.addNode({ dialect: 'ov', op: 'Convert', version: 'opset1', name: 'z/convert' });
+    cvt.attrs.set('destination_type', { type: 'raw', value: 'f32' });
+    cvt.addInput(sub.inputs[1]!);
+    sub.setInput(1, cvt.addOutput(F24, []));
+    ir.graph.nodes.unshift(ir.graph.nodes.pop()!); // before the Subtract
+    const withConvert = join(f.dir, 'with-convert.xml');
+    saveModel(ir, withConvert);
+    expect(errors(checkFile(f.onnx, withConvert))).toEqual([]);
+
+    const swapped = loadModel(f.xml);
+    const s = swapped.graph.nodes.find((n) => n.op === 'Subtract')!;
+    const [a, b] = [s.inputs[0]!, s.inputs[1]!];
+    s.setInput(0, b);
+    s.setInput(1, a);
+    const xml = join(f.dir, 'swapped.xml');
+    saveModel(swapped, xml);
+    const r = checkFile(f.onnx, xml);
+    expect(errors(r).map((d) => [d.code, d.where])).toEqual([['EQUIV_DATAFLOW', 'main/Sub_0'], ['EQUIV_DATAFLOW', 'main/Sub_0']]);
   });
 });

@@ -58,3 +58,14 @@ describe('compareOutputs', () => {
     expect(compareOutputs({ y: f32([2]) }, [{ name: 'y', tensor: f32([1]) }])[0]).toMatch(/^output y: 1\/1 elements differ/);
   });
 });
+
+describe('bfloat16 test data stored as uint16 bits (old ONNX test files)', () => {
+  const bits = (xs: number[], dtype: string): OracleTensor => ({ dtype, shape: [xs.length], data: new Uint8Array(new Uint16Array(xs).buffer) });
+  it('reads the expected uint16 bits as bfloat16 when the engine gives bfloat16', () => {
+    expect(compareTensors(bits([0x3f80, 0x4000], 'bf16'), bits([0x3f80, 0x4000], 'u16'))).toBeNull();
+    expect(compareTensors(bits([0x3f80, 0x4040], 'bf16'), bits([0x3f80, 0x4000], 'u16'))).toMatch(/1\/2 elements differ/);
+  });
+  it('keeps other type mismatches as differences', () => {
+    expect(compareTensors(bits([1], 'u16'), bits([1], 'bf16'))).toBe('element type u16, expected bf16');
+  });
+});

@@ -91,4 +91,20 @@ describe('recording a run', () => {
     expect(suiteResult('t-filtered').run?.filter).toBe('/relu/i');
     expect(publishable(suiteResult('t-filtered'))).toBe(false);
   });
+
+  it('lets a suite that takes no filter say so, whatever the environment', () => {
+    const saved = process.env.OVIR_ZOO_FILTER;
+    process.env.OVIR_ZOO_FILTER = 'relu';
+    try {
+      describeSuite('t-env', 'd');
+      describeSuite('t-unfiltered', 'd', undefined, { filter: null });
+    } finally {
+      if (saved === undefined) delete process.env.OVIR_ZOO_FILTER; else process.env.OVIR_ZOO_FILTER = saved;
+    }
+    finishSuite('t-env');
+    finishSuite('t-unfiltered');
+    expect(suiteResult('t-env').run?.filter).toBe('relu');
+    expect(publishable(suiteResult('t-env'))).toBe(false);
+    expect(publishable(suiteResult('t-unfiltered'))).toBe(true);
+  });
 });

@@ -38,6 +38,19 @@ export interface OraclePort {
   shape: OracleDim[] | null;
 }
 
+/** One output port of one op, as OpenVINO reads an IR. */
+export interface OracleOpPort {
+  /** The enclosing bodies: '' in the main graph, else `<layer name>/<then_body|else_body|body>/` per level. */
+  path: string;
+  /** The op's friendly name (the IR layer name). */
+  node: string;
+  /** The op type (Add, If…). */
+  type: string;
+  port: number;
+  dtype: string;
+  shape: OracleDim[] | null;
+}
+
 export interface OraclePartialShapes {
   inputs: OraclePort[];
   outputs: OraclePort[];
@@ -182,6 +195,11 @@ export class Oracle {
   /** Element types and partial shapes of an IR's inputs and outputs as OpenVINO reads them. */
   async partialShapes(xmlPath: string): Promise<OraclePartialShapes> {
     return (await this.request('partial_shapes', { xml: resolve(xmlPath) })) as OraclePartialShapes;
+  }
+
+  /** Element type and partial shape of every output port of every op as OpenVINO reads the IR, bodies included (path `If_3/then_body/`). */
+  async portShapes(xmlPath: string): Promise<{ ports: OracleOpPort[] }> {
+    return (await this.request('port_shapes', { xml: resolve(xmlPath) })) as { ports: OracleOpPort[] };
   }
 
   /** onnx.shape_inference.infer_shapes(data_prop=True): graph inputs, value_info and outputs. */

@@ -108,8 +108,9 @@ export function record(suite: string, caseName: string, status: CaseStatus, reas
 
 /**
  * Starts (or re-describes) a suite's run: a one-line description printed under its heading, the
- * engine versions, the reference of its gap column, and the case filter (a run with a filter,
- * given here or through the environment, is never published).
+ * engine versions, the reference of its gap column, and the case filter (a run with a filter is
+ * never published; without `filter` here, the environment's OVIR_ZOO_FILTER / OVIR_CONFORMANCE_FILTER
+ * counts; `filter: null` says the suite takes no filter).
  */
 export function describeSuite(
   suite: string, description: string, engines?: Record<string, string>,
@@ -119,7 +120,7 @@ export function describeSuite(
   s.description = description;
   if (engines) s.engines = engines;
   if (opts.reference) s.reference = opts.reference;
-  if (opts.filter) s.filter = String(opts.filter);
+  if ('filter' in opts) s.filter = opts.filter ? String(opts.filter) : null; // given: overrides the environment's
 }
 
 /** Marks a suite's run complete: every case it meant to judge is recorded. Only complete runs are published. */

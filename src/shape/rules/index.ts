@@ -10,6 +10,7 @@ import { onnxMoreRules } from './onnx/more.js';
 import { onnxNnRules } from './onnx/nn.js';
 import { onnxReduceRules } from './onnx/reduce.js';
 import { onnxTensorRules } from './onnx/tensor.js';
+import { onnxTensorExtraRules } from './onnx/tensor-extra.js';
 import { ovElementwiseRules } from './ov/elementwise.js';
 import { ovMovementRules } from './ov/movement.js';
 import { ovGeneratorRules } from './ov/generator.js';
@@ -23,7 +24,7 @@ export const ALL_RULES: readonly Rule[] = [
   ...onnxElementwiseRules, ...onnxTensorRules, ...onnxReduceRules, ...onnxMathRules, ...onnxNnRules, ...onnxGeneratorRules, ...onnxLoopRules, ...onnxMoreRules,
   ...ovElementwiseRules, ...ovMovementRules, ...ovReduceRules, ...ovNnRules, ...ovSequenceRules, ...ovGeneratorRules,
   ...controlFlowRules, ...einsumRules,
-  ...ovTensorExtraRules,
+  ...ovTensorExtraRules, ...onnxTensorExtraRules,
 ];
 
 let cached: Registry | undefined;

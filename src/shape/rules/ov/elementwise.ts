@@ -1,4 +1,5 @@
 import { fromIrElementType, type ElementTypeName } from '../../../graph/element-type.js';
+import { isStatic, type Dim } from '../../../graph/shape.js';
 import { ovAutoBroadcast, ovNumpyBroadcast } from '../../broadcast.js';
 import { out, type InferFn, type Rule, type RuleContext } from '../../rule.js';
 import { ARITH, broadcastOr, family, intAttr, strAttr, unaryData, zipValues } from '../common.js';
@@ -38,17 +39,34 @@ const arithmetic: InferFn = (c) => {
   return [out(elem, binaryShape(c), value)];
 };
 
+/**
+ * Comparison and logical ops on known small data give known data (0/1), as OpenVINO's constant
+ * folding does during validation: an If whose condition is computed from shapes then takes one
+ * branch (Silero's "rank is 3?" switches).
+ */
+const COMPARE: Record<string, (x: number, y: number) => boolean> = {
+  Equal: (x, y) => x === y, NotEqual: (x, y) => x !== y, Greater: (x, y) => x > y, GreaterEqual: (x, y) => x >= y,
+  Less: (x, y) => x < y, LessEqual: (x, y) => x <= y,
+  LogicalAnd: (x, y) => x !== 0 && y !== 0, LogicalOr: (x, y) => x !== 0 || y !== 0, LogicalXor: (x, y) => (x !== 0) !== (y !== 0),
+};
+
 const comparison: InferFn = (c) => {
   mergeElem(c, c.elem(0), c.elem(1));
-  return [out('boolean', binaryShape(c))];
+  const f = COMPARE[c.node.op] ?? (() => false);
+  const numpy = strAttr(c, 'auto_broadcast', 'numpy').toLowerCase() === 'numpy';
+  const value = numpy ? zipValues(c.value(0), c.value(1), (x: Dim, y: Dim) => (isStatic(x) && isStatic(y) ? (f(x, y) ? 1 : 0) : null)) : null;
+  return [out('boolean', binaryShape(c), value)];
 };
 
 const convert: InferFn = (c) => {
   const s = strAttr(c, 'destination_type', '');
   const t = fromIrElementType(s.trim().toLowerCase() === 'boolean' ? 'boolean' : s.trim());
   if (!t) { c.error(`unknown destination_type '${s}'`); return [out('dynamic', c.shape(0))]; }
-  const ints = ['i64', 'i32', 'u64', 'u32', 'i16', 'u16', 'i8', 'u8'];
-  return [out(t.name, c.shape(0), ints.includes(t.name) && ints.includes(c.elem(0)) ? c.value(0) : null)];
+  const ints = ['i64', 'i32', 'u64', 'u32', 'i16', 'u16', 'i8', 'u8', 'boolean'];
+  const v = ints.includes(t.name) && ints.includes(c.elem(0)) ? c.value(0) : null;
+  // to boolean: non-zero is true (known values only)
+  const value = v && t.name === 'boolean' && c.elem(0) !== 'boolean' ? v.map((x) => (isStatic(x) ? (x !== 0 ? 1 : 0) : null)) : v;
+  return [out(t.name, c.shape(0), value)];
 };
 
 /** Select-1: cond broadcast with then/else (numpy), element type of then/else merged. */
@@ -64,7 +82,7 @@ export const ovElementwiseRules: Rule[] = [
   ...family('ov', UNARY, 1, (c) => unaryData(c.node.op === 'Negative' ? (x) => -x : c.node.op === 'Abs' ? Math.abs : null)(c)),
   { dialect: 'ov', op: 'Convert', since: 1, infer: convert },
   { dialect: 'ov', op: 'ConvertLike', since: 1, infer: (c) => [out(c.elem(1), c.shape(0))] },
-  ...family('ov', ['LogicalNot'], 1, (c) => [out('boolean', c.shape(0))]),
+  ...family('ov', ['LogicalNot'], 1, (c) => [out('boolean', c.shape(0), c.value(0)?.map((x) => (isStatic(x) ? (x ? 0 : 1) : null)) ?? null)]),
   ...family('ov', ['IsNaN', 'IsInf', 'IsFinite'], 10, (c) => [out('boolean', c.shape(0))]),
   ...family('ov', ['Add', 'Subtract', 'Multiply', 'Divide', 'Maximum', 'Minimum', 'Power', 'FloorMod', 'Mod',
     'SquaredDifference', 'BitwiseAnd', 'BitwiseOr', 'BitwiseXor'], 1, arithmetic),

@@ -160,8 +160,29 @@ const transpose: InferFn = (c) => {
   const perm = order.length === 0 ? s.map((_, i) => s.length - 1 - i) : order;
   const norm = normalizeAxes(perm, s.length);
   if (typeof norm === 'string' || perm.length !== s.length) { c.error(`order ${perm.join(',')} does not permute rank ${s.length}`); return [out(c.elem(0), s.map(() => null))]; }
-  return [out(c.elem(0), norm.map((p) => s[p]!))];
+  return [out(c.elem(0), norm.map((p) => s[p]!), transposeValue(c.value(0), s, norm))];
 };
+
+/** Known data of a Transpose of static dims, permuted (as constant folding gives). */
+function transposeValue(v: PartialValue | null, s: readonly Dim[], perm: readonly number[]): PartialValue | null {
+  if (!v || !s.every(isStatic)) return null;
+  const dims = s as number[];
+  if (v.length !== dims.reduce((p, d) => p * d, 1)) return null;
+  const outDims = perm.map((p) => dims[p]!);
+  const strides = dims.map((_, k) => dims.slice(k + 1).reduce((p, d) => p * d, 1));
+  const res: Dim[] = [];
+  for (let i = 0; i < v.length; i++) {
+    let rest = i;
+    let j = 0;
+    for (let k = outDims.length - 1; k >= 0; k--) {
+      const d = rest % outDims[k]!;
+      rest = Math.floor(rest / outDims[k]!);
+      j += d * strides[perm[k]!]!;
+    }
+    res.push(v[j]!);
+  }
+  return res;
+}
 
 const gather: InferFn = (c) => {
   const axisV = c.ints(2);
@@ -179,7 +200,10 @@ const broadcast: InferFn = (c) => {
   const mode = strAttr(c, 'mode', 'numpy').toLowerCase();
   const data = c.shape(0);
   if (!target) return [out(c.elem(0), null)];
-  if (mode === 'bidirectional') return [out(c.elem(0), broadcastOr(c, ovNumpyBroadcast(data, target.dims)))];
+  if (mode === 'bidirectional') {
+    const dims = broadcastOr(c, ovNumpyBroadcast(data, target.dims));
+    return [out(c.elem(0), dims, broadcastValue(c.value(0), data, dims))];
+  }
   if (mode === 'explicit' || data === null) return [out(c.elem(0), target.dims)];
   const t = target.dims;
   if (data.length > t.length) { c.error(`data rank ${data.length} exceeds target rank ${t.length}`); return [out(c.elem(0), t)]; }
@@ -192,8 +216,31 @@ const broadcast: InferFn = (c) => {
     if (m === undefined) { if (!(isStatic(td) && td === 1)) c.error(`data dim ${JSON.stringify(d)} cannot broadcast to ${JSON.stringify(td)} at axis ${off + i}`); return; }
     if (!isStatic(td)) dims[off + i] = m;
   });
-  return [out(c.elem(0), dims)];
+  return [out(c.elem(0), dims, broadcastValue(c.value(0), data, dims))];
 };
+
+/** Known small data broadcast (numpy) to static `dims`: what constant folding of Broadcast gives. */
+function broadcastValue(v: PartialValue | null, from: readonly Dim[] | null, dims: readonly Dim[] | null): PartialValue | null {
+  if (!v || !from || !dims || !from.every(isStatic) || !dims.every(isStatic)) return null;
+  const src = from as number[];
+  const dst = dims as number[];
+  const count = dst.reduce((p, d) => p * d, 1);
+  if (count > 1024 || v.length !== src.reduce((p, d) => p * d, 1) || src.length > dst.length) return null;
+  const off = dst.length - src.length;
+  const out: Dim[] = [];
+  for (let i = 0; i < count; i++) {
+    let rest = i;
+    let j = 0;
+    let stride = 1;
+    for (let k = dst.length - 1; k >= 0; k--) {
+      const d = rest % dst[k]!;
+      rest = Math.floor(rest / dst[k]!);
+      if (k >= off) { const s = src[k - off]!; j += (s === 1 ? 0 : d) * stride; stride *= s; }
+    }
+    out.push(v[j]!);
+  }
+  return out;
+}
 
 const range: InferFn = (c) => {
   let elem = c.elem(0);

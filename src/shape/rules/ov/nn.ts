@@ -78,6 +78,35 @@ const topk: InferFn = (c) => {
   return [out(c.elem(0), dims), out(idxElem, dims)];
 };
 
+/**
+ * Known data of a Slice-8 whose input dims are static (any rank): the picked elements in order,
+ * with start/stop clamped per the spec (as OpenVINO's constant folding computes them).
+ */
+function sliceValue(v: PartialValue | null, x: readonly Dim[], start: number[], stop: number[], step: number[], axes: number[]): PartialValue | null {
+  if (!v || !x.every(isStatic)) return null;
+  const dims = x as number[];
+  if (v.length !== dims.reduce((p, d) => p * d, 1)) return null;
+  const picks: number[][] = dims.map((d) => Array.from({ length: d }, (_, i) => i));
+  for (let k = 0; k < axes.length; k++) {
+    const a = normAxis(axes[k]!, dims.length);
+    const st = step[k]!;
+    if (a === undefined || st === 0) return null;
+    const len = dims[a]!;
+    const norm = (y0: number) => { const y = y0 < 0 ? y0 + len : y0; return st > 0 ? Math.min(Math.max(y, 0), len) : Math.min(Math.max(y, -1), len - 1); };
+    const picked: number[] = [];
+    for (let i = norm(start[k]!); st > 0 ? i < norm(stop[k]!) : i > norm(stop[k]!); i += st) picked.push(i);
+    picks[a] = picked;
+  }
+  let flat: number[] = [0];
+  for (let a = 0; a < dims.length; a++) {
+    const next: number[] = [];
+    for (const base of flat) for (const i of picks[a]!) next.push(base * dims[a]! + i);
+    flat = next;
+    if (flat.length > 1024) return null;
+  }
+  return flat.map((j) => v[j]!);
+}
+
 /** 0..max of a dim (a slice of it of unknown bounds). */
 export const upTo = (d: Dim): Dim => interval(0, dimRange(d)[1]);
 
@@ -100,17 +129,7 @@ const slice8: InferFn = (c) => {
     if (n === undefined) { c.error(`axis ${a} out of range`); return; }
     dims[n] = sliceDim(start[k]!, stop[k]!, step[k]!, x[n]!, true);
   });
-  let value: PartialValue | null = null;
-  const v = c.value(0);
-  if (v && x.length === 1 && axes.length === 1) {
-    const len = v.length;
-    const st = step[0]!;
-    const norm = (y0: number) => { const y = y0 < 0 ? y0 + len : y0; return st > 0 ? Math.min(Math.max(y, 0), len) : Math.min(Math.max(y, -1), len - 1); };
-    const picked: Dim[] = [];
-    for (let i = norm(start[0]!); st > 0 ? i < norm(stop[0]!) : i > norm(stop[0]!); i += st) picked.push(v[i]!);
-    value = picked;
-  }
-  return [out(c.elem(0), dims, value)];
+  return [out(c.elem(0), dims, sliceValue(c.value(0), x, start, stop, step, axes))];
 };
 
 /** NonZero-3: [rank, 0..element count] (OpenVINO bounds the count by the input size). */

@@ -1,18 +1,26 @@
 import { ovAutoBroadcast } from '../../broadcast.js';
 import { out, type InferFn, type Rule } from '../../rule.js';
+import { fromIrElementType } from '../../../graph/element-type.js';
 import { broadcastOr, family, intAttr, strAttr } from '../common.js';
 import { mergeElem } from './elementwise.js';
 
 /**
  * OpenVINO ops of the tensor / indexing / detection / generator families that the other rule
  * files do not cover, each after the op's shape_infer: BitwiseLeftShift-15 / BitwiseRightShift-15
- * (binary elementwise with auto_broadcast).
+ * (binary elementwise with auto_broadcast), NonMaxSuppression-5/9.
  */
 const shift: InferFn = (c) => {
   const elem = mergeElem(c, c.elem(0), c.elem(1));
   return [out(elem, broadcastOr(c, ovAutoBroadcast(strAttr(c, 'auto_broadcast', 'numpy'), c.shape(0), c.shape(1), intAttr(c, 'axis', -1))))];
 };
 
+/** NonMaxSuppression-5/9: selected indices and scores [?, 3], valid_outputs [1]. */
+const nms: InferFn = (c) => {
+  const t = fromIrElementType(strAttr(c, 'output_type', 'i64').trim())?.name ?? 'i64';
+  return [out(t, [null, 3]), out(c.elem(1), [null, 3]), out(t, [1])];
+};
+
 export const ovTensorExtraRules: Rule[] = [
+  { dialect: 'ov', op: 'NonMaxSuppression', since: 5, infer: nms },
   ...family('ov', ['BitwiseLeftShift', 'BitwiseRightShift'], 15, shift),
 ];

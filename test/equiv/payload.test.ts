@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { comparePayloads, roundTo } from '../../src/equiv/payload.js';
+import { makeTensor, tensorFromFloat32, tensorFromInt64 } from '../../src/graph/tensor.js';
+
+const f32 = (v: number[], dims?: number[]) => ({ tensor: tensorFromFloat32(v, dims), kept: 'f32' as const });
+const f16 = (bits: number[], dims = [bits.length]) => ({ tensor: makeTensor('f16', dims, new Uint8Array(new Uint16Array(bits).buffer)), kept: 'f16' as const });
+
+describe('rounding to a kept precision (IEEE, ties to even)', () => {
+  it('f16: 65504 is the largest finite; from 65520 on, infinity; 1048576 overflows', () => {
+    expect(roundTo(65504, 'f16')).toBe(65504);
+    expect(roundTo(65519, 'f16')).toBe(65504);
+    expect(roundTo(65520, 'f16')).toBe(Infinity);
+    expect(roundTo(-1048576, 'f16')).toBe(-Infinity);
+  });
+  it('f16: 0.1 → 0.0999755859375; 1 + 2^-11 ties to 1 (even), 1 + 3·2^-11 to 1 + 2^-9; subnormals keep 2^-24 steps', () => {
+    expect(roundTo(0.1, 'f16')).toBe(0.0999755859375);
+    expect(roundTo(1 + 2 ** -11, 'f16')).toBe(1);
+    expect(roundTo(1 + 3 * 2 ** -11, 'f16')).toBe(1 + 2 ** -9);
+    expect(roundTo(3 * 2 ** -25, 'f16')).toBe(2 ** -23);
+  });
+  it('f32 is Math.fround', () => {
+    for (const x of [0.1, 1 / 3, 1e-40, 3.4e38]) expect(roundTo(x, 'f32')).toBe(Math.fround(x));
+  });
+});
+
+describe('comparing two constant payloads', () => {
+  it('f32 against its f16 compression: equal within f16 (0.1 → 0x2e66)', () => {
+    expect(comparePayloads(f32([0.1, 1, -2]), f16([0x2e66, 0x3c00, 0xc000]))).toBeNull();
+  });
+  it('a finite value that became inf is a difference, even though f16 cannot hold it', () => {
+    expect(comparePayloads(f32([1048576, 1]), f16([0x7c00, 0x3c00]))).toBe('1 of 2 elements differ beyond f16 precision (element 0: 1048576 vs Infinity)');
+  });
+  it('NaN equals only NaN', () => {
+    expect(comparePayloads(f32([NaN]), f32([NaN]))).toBeNull();
+    expect(comparePayloads(f32([NaN]), f32([0]))).toContain('element 0: NaN vs 0');
+  });
+  it('f32 against f32 must be equal exactly; integers exactly', () => {
+    expect(comparePayloads(f32([1]), f32([1.0000001]))).toContain('beyond f32 precision');
+    expect(comparePayloads({ tensor: tensorFromInt64([1, 2]), kept: 'i64' }, { tensor: tensorFromInt64([1, 3]), kept: 'i64' })).toContain('element 1: 2 vs 3');
+  });
+  it('dims that differ only in 1s are compared; other dims are not (a transposed weight is not guessed at)', () => {
+    expect(comparePayloads(f32([5], []), f32([5], [1, 1, 1]))).toBeNull();
+    expect(comparePayloads(f32([1, 2, 3, 4, 5, 6], [2, 3]), f32([1, 4, 2, 5, 3, 6], [3, 2]))).toBeUndefined();
+  });
+});
