@@ -4,9 +4,11 @@ import { BITSHIFT } from './bitshift.js';
 import { CONTROL_FLOW } from './control-flow.js';
 import { CONV } from './conv.js';
 import { CONV_TRANSPOSE } from './conv-transpose.js';
+import { DROPOUT } from './dropout.js';
 import { ELEMENTWISE } from './elementwise.js';
 import { EYE } from './eye.js';
 import { GATHER } from './gather.js';
+import { GRID_SAMPLE } from './grid-sample.js';
 import { GENERATE } from './generate.js';
 import { HARDMAX } from './hardmax.js';
 import { LINEAR } from './linear.js';
@@ -20,6 +22,7 @@ import { NN } from './nn.js';
 import { NORM } from './norm.js';
 import { OBJECT_DETECTION } from './object-detection.js';
 import { OLD_OPSETS } from './old-opsets.js';
+import { QUANTIZATION } from './quantization.js';
 import { REDUCE } from './reduce.js';
 import { RESIZE } from './resize.js';
 import { SCATTER } from './scatter.js';
@@ -50,4 +53,7 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...HARDMAX,
   ...EYE,
   ...OBJECT_DETECTION,
+  ...QUANTIZATION,
+  ...GRID_SAMPLE,
+  ...DROPOUT,
 ];

@@ -15,6 +15,8 @@ export const TENSOR_SAMPLES: Record<string, Sample[]> = {
   'Trilu>Trilu': [], 'Hardmax>Hardmax': [],
   // IR spells depth and values differently (scalars): test/convert/tensor-ops.test.ts
   'OneHot>OneHot': [], 'EyeLike>Eye': [], 'NonMaxSuppression>NonMaxSuppression': [],
+  'QuantizeLinear>QuantizeLinear': [], 'DequantizeLinear>DequantizeLinear': [], 'QLinearMatMul>QLinearMatMul': [], 'QuantizeLinear>FakeQuantize': [],
+  'DynamicQuantizeLinear>DynamicQuantizeLinear': [],
   'Scatter>ScatterElementsUpdate': [{ inputs: [F(2, 3), idx([1, 2], 1, 0), F(1, 2)], attrs: { axis: A.int(1) }, opsets: [9, 10] }],
   'ScatterElements>ScatterElementsUpdate': [
     { inputs: [F(2, 3), idx([1, 2], 1, 0), F(1, 2)], attrs: { axis: A.int(1) }, opsets: [11, 13] },

@@ -242,3 +242,38 @@ describe('NonMaxSuppression', () => {
     expect(fails(() => convertModel(b.model))).toMatch(/sort_result_descending/);
   });
 });
+
+describe('quantization', () => {
+  const q = (op: string, attrs: Record<string, Attr> = {}, opset = 13) => {
+    const b = new Builder('onnx', opset);
+    const x = b.input('x', op === 'QuantizeLinear' ? 'f32' : 'u8', [1, 3, 2]);
+    const s = b.input('s', 'f32', [3]);
+    const z = b.input('z', 'u8', [3]);
+    b.output(b.op(b.graph, op, [x, s, z], 'y', attrs));
+    return b.model;
+  };
+
+  it('QuantizeLinear is FakeQuantize + Convert, a per-axis scale unsqueezed to broadcast along the axis', () => {
+    const got = ops(convertModel(q('QuantizeLinear')));
+    expect(got).toContain('FakeQuantize');
+    expect(got.filter((o) => o === 'Unsqueeze')).toHaveLength(2);
+    expect(got[got.length - 1]).toBe('Convert');
+  });
+
+  it('DequantizeLinear is (Convert(x) - Convert(zp)) · scale', () => {
+    expect(ops(convertModel(q('DequantizeLinear')))).toEqual(['Unsqueeze', 'Unsqueeze', 'Convert', 'Convert', 'Subtract', 'Multiply']);
+  });
+
+  it('block quantization is refused naming the attribute', () => {
+    expect(fails(() => convertModel(q('QuantizeLinear', { block_size: A.int(2) }, 21)))).toMatch(/'block_size' = 2/);
+  });
+
+  it('IR FakeQuantize comes back as its elementwise definition', () => {
+    const b = new Builder('ov');
+    const x = b.input('x', 'f32', [2, 3]);
+    const lo = b.input('lo', 'f32', []);
+    const hi = b.input('hi', 'f32', []);
+    b.output(b.op(b.graph, 'FakeQuantize', [x, lo, hi, lo, hi], 'y', { levels: A.raw('256'), auto_broadcast: A.raw('numpy') }));
+    expect(ops(convertModel(b.model))).toEqual(expect.arrayContaining(['Round', 'LessOrEqual', 'Greater', 'Where']));
+  });
+});
