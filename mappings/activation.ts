@@ -48,7 +48,12 @@ export const ACTIVATION: readonly OpMapping[] = [
     moves: [floatAttrIsIrInput('alpha', 1, 1.67326319217681884765625), floatAttrIsIrInput('gamma', 2, 1.05070102214813232421875)],
   },
   {
-    onnx: { op: 'PRelu', since: 9 },
+    // PRelu-6: a 1-D slope is per channel (axis 1), as IR PRelu reads it; no broadcasting rule.
+    onnx: { op: 'PRelu', since: 6, until: 6 },
+    ir: { op: 'PRelu', version: 'opset1' },
+  },
+  {
+    onnx: { op: 'PRelu', since: 7 },
     ir: { op: 'PRelu', version: 'opset1' },
     toIr: preluToIr,
     toOnnx: preluToOnnx,

@@ -1,3 +1,4 @@
+import { irBodyKind, onnxBodyKind } from '../src/graph/body-kinds.js';
 import { describeType, type ValueType } from '../src/graph/types.js';
 import { irHas, onnxHas } from '../src/graph/element-type.js';
 import type { Body } from '../src/graph/body.js';
@@ -15,8 +16,9 @@ import type { ConvertContext, OpMapping } from './spec.js';
  * which converts it like any graph (iteratively, so nesting depth is not bounded by the stack).
  */
 
-const ONNX_KEYS = ['then_branch', 'else_branch'] as const;
-const IR_KEYS = ['then_body', 'else_body'] as const;
+const ONNX_KEYS = onnxBodyKind('If')!.keys;
+const IR_BODIES = irBodyKind('If')!.bodies;
+const IR_KEYS = IR_BODIES.map((b) => b.key);
 
 function typeProblem(t: ValueType | null, target: 'ov' | 'onnx'): string | null {
   if (t === null || t.kind === 'unknown') return null;
@@ -26,7 +28,7 @@ function typeProblem(t: ValueType | null, target: 'ov' | 'onnx'): string | null 
 }
 
 /** Checks what both directions require of an If: two bodies, matching output counts. */
-function bodiesOf(c: ConvertContext, keys: readonly [string, string]): [Body, Body] | null {
+function bodiesOf(c: ConvertContext, keys: readonly string[]): [Body, Body] | null {
   const [t, e] = keys.map((k) => c.node.bodies.get(k));
   if (!t || !e) {
     for (const k of keys) if (!c.node.bodies.has(k)) c.error(`missing ${k}`);
@@ -99,7 +101,7 @@ function ifToOnnx(c: ConvertContext): void {
   const covered: string[] = [];
   bodies.forEach((b, bi) => {
     const key = IR_KEYS[bi]!;
-    const portMap = key.replace('_body', '_port_map');
+    const portMap = IR_BODIES[bi]!.portMap;
     const bound = new Set(b.inputs.map((x) => x.param));
     for (const p of b.graph.inputs) {
       if (!bound.has(p)) { c.error(`${key} Parameter '${(p.meta['layerName'] as string | undefined) ?? p.label}' is not mapped in ${portMap} (it would never be fed)`); ok = false; }

@@ -1,5 +1,5 @@
 import { A, type Attr } from '../src/graph/attr.js';
-import { attrInt } from '../src/graph/attr-read.js';
+import { attrFloat, attrInt, attrInts } from '../src/graph/attr-read.js';
 import { makeTensor } from '../src/graph/tensor.js';
 import type { Value } from '../src/graph/value.js';
 import { i64Const } from './helpers.js';
@@ -106,7 +106,6 @@ function convToOnnx(c: ConvertContext, grouped: boolean): void {
 
 /** Pools: kernel_shape ↔ kernel; ceil_mode ↔ rounding_type. */
 function poolToIr(c: ConvertContext, op: 'MaxPool' | 'AvgPool'): void {
-  if (c.node.outputs.length > 1) { c.error('MaxPool with an Indices output is not converted (index layouts differ)'); return; }
   const kernel = c.attr.ints('kernel_shape');
   if (!kernel) { c.error('kernel_shape is required'); return; }
   const attrs = spatialToIr(c, kernel.length, op === 'MaxPool');
@@ -118,12 +117,40 @@ function poolToIr(c: ConvertContext, op: 'MaxPool' | 'AvgPool'): void {
     if (so !== 0n) { c.unsupportedAttr('storage_order', String(so), 'only row-major'); return; }
     attrs['index_element_type'] = 'i64';
     attrs['axis'] = '0';
+    // Indices: ONNX flattens N, C and the spatial dims row-major = IR axis 0.
     const outs = c.emit('MaxPool', [c.input(0)], attrs, 2, 'opset8');
     c.output(0, outs[0]!);
+    if (c.node.outputs.length > 1) c.output(1, outs[1]!);
   } else {
+    // AveragePool-19 dilations: IR AvgPool-16 has them, AvgPool-1 does not.
+    const dil = c.attr.ints('dilations');
+    const dilated = !!dil?.some((d) => d !== 1n);
+    if (dilated) attrs['dilations'] = dil!.join(',');
     attrs['exclude-pad'] = c.attr.int('count_include_pad', 0n) !== 0n ? 'false' : 'true';
-    c.output(0, c.emit('AvgPool', [c.input(0)], attrs, 1, 'opset1')[0]!);
+    c.output(0, c.emit('AvgPool', [c.input(0)], attrs, 1, dilated ? 'opset16' : 'opset1')[0]!);
   }
+}
+
+/**
+ * IR ceil_torch drops a last window that would start in the end padding; plain ceil keeps it.
+ * True when no such window exists (static dims), so that both roundings agree.
+ */
+function lastWindowStartsInside(c: ConvertContext): boolean {
+  const t = c.type(0);
+  const x = t?.kind === 'tensor' && t.shape ? t.shape.slice(2) : null;
+  const k = c.attr.ints('kernel') ?? [];
+  if (!x || x.length !== k.length || !x.every((d) => typeof d === 'number')) return false;
+  const s = c.attr.ints('strides') ?? [];
+  const d = c.attr.ints('dilations') ?? [];
+  const pb = c.attr.ints('pads_begin') ?? [];
+  const pe = c.attr.ints('pads_end') ?? [];
+  return x.every((dim, i) => {
+    const stride = Number(s[i] ?? 1n);
+    const span = (Number(k[i]!) - 1) * Number(d[i] ?? 1n) + 1;
+    const padded = (dim as number) + Number(pb[i] ?? 0n) + Number(pe[i] ?? 0n);
+    const out = Math.ceil((padded - span) / stride) + 1;
+    return (out - 1) * stride < (dim as number) + Number(pb[i] ?? 0n);
+  });
 }
 
 function poolToOnnx(c: ConvertContext, op: 'MaxPool' | 'AveragePool'): void {
@@ -131,13 +158,34 @@ function poolToOnnx(c: ConvertContext, op: 'MaxPool' | 'AveragePool'): void {
   if (!attrs) return;
   attrs['kernel_shape'] = A.ints(c.attr.ints('kernel') ?? []);
   const rt = c.attr.string('rounding_type', 'floor').trim().toLowerCase();
-  if (rt !== 'floor' && rt !== 'ceil') { c.unsupportedAttr('rounding_type', rt); return; }
-  if (rt === 'ceil') attrs['ceil_mode'] = A.int(1);
+  if (rt !== 'floor' && rt !== 'ceil' && rt !== 'ceil_torch') { c.unsupportedAttr('rounding_type', rt); return; }
+  if (rt === 'ceil_torch' && c.opset < 22 && !lastWindowStartsInside(c)) {
+    c.unsupportedAttr('rounding_type', rt, 'a last window starting in the end padding is dropped, as ONNX ceil_mode does from opset 22 (use --opset 22 or later)');
+    return;
+  }
+  if (rt !== 'floor') attrs['ceil_mode'] = A.int(1);
   if (op === 'MaxPool') {
-    if (c.node.outputs.length > 1 && c.node.outputs[1]!.uses.length > 0) { c.error('MaxPool indices output is read: not converted (index layouts differ)'); return; }
-    c.output(0, c.emit('MaxPool', [c.input(0)], attrs)[0]!);
-    for (let i = 1; i < c.node.outputs.length; i++) c.unused(i);
+    const idx = c.node.outputs[1];
+    const wanted = !!idx && (idx.uses.length > 0 || idx.graph.outputs.includes(idx));
+    if (!wanted) {
+      c.output(0, c.emit('MaxPool', [c.input(0)], attrs)[0]!);
+      for (let i = 1; i < c.node.outputs.length; i++) c.unused(i);
+      return;
+    }
+    // ONNX Indices flatten N, C and the spatial dims row-major: IR axis 0; other axes differ.
+    const axis = c.attr.int('axis') ?? 0n;
+    if (axis !== 0n) { c.unsupportedAttr('axis', String(axis), 'ONNX MaxPool indices count from the batch dim (axis 0)'); return; }
+    if (c.opset < 8) { c.error('MaxPool with an Indices output needs ONNX opset 8 or later'); return; }
+    const [y, i64] = c.emit('MaxPool', [c.input(0)], attrs, 2);
+    c.output(0, y!);
+    const elem = idx.type?.kind === 'tensor' ? idx.type.elem : 'i64';
+    c.output(1, elem === 'i32' ? c.emit('Cast', [i64!], { to: A.int(6) })[0]! : i64!);
   } else {
+    const dil = c.attr.ints('dilations') ?? [];
+    if (dil.some((d) => d !== 1n)) {
+      if (c.opset < 19) { c.unsupportedAttr('dilations', dil.join(','), 'ONNX AveragePool has dilations from opset 19 (use --opset 19 or later)'); return; }
+      attrs['dilations'] = A.ints(dil);
+    }
     if (!c.attr.bool('exclude-pad', false)) attrs['count_include_pad'] = A.int(1);
     c.output(0, c.emit('AveragePool', [c.input(0)], attrs)[0]!);
   }
@@ -167,18 +215,37 @@ export const CONV: readonly OpMapping[] = [
     toOnnx: (c) => convToOnnx(c, true),
   },
   {
-    onnx: { op: 'MaxPool', since: 8 },
+    onnx: { op: 'MaxPool', since: 1 },
     ir: { op: 'MaxPool', version: 'opset8', reads: ['opset1'] },
     handles: { onnx: [...POOL_ONNX, 'storage_order'], ir: [...POOL_IR, 'dilations', 'index_element_type', 'axis'] },
     toIr: (c) => poolToIr(c, 'MaxPool'),
     toOnnx: (c) => poolToOnnx(c, 'MaxPool'),
   },
   {
-    onnx: { op: 'AveragePool', since: 7 },
+    onnx: { op: 'AveragePool', since: 1 },
     ir: { op: 'AvgPool', version: 'opset1', reads: ['opset14', 'opset16'] },
-    handles: { onnx: [...POOL_ONNX.filter((a) => a !== 'dilations'), 'count_include_pad'], ir: [...POOL_IR, 'exclude-pad'] },
+    handles: { onnx: [...POOL_ONNX, 'count_include_pad'], ir: [...POOL_IR, 'exclude-pad', 'dilations'] },
     toIr: (c) => poolToIr(c, 'AvgPool'),
     toOnnx: (c) => poolToOnnx(c, 'AveragePool'),
+  },
+  {
+    // BatchNormalization-6/7: is_test and spatial (1: statistics per channel, as from opset 9).
+    onnx: { op: 'BatchNormalization', since: 6, until: 8 },
+    ir: { op: 'BatchNormInference', version: 'opset5' },
+    handles: { onnx: ['momentum', 'is_test', 'spatial', 'consumed_inputs', 'epsilon'], ir: ['epsilon'] },
+    toIr: (c) => {
+      const spatial = c.attr.int('spatial') ?? 1n;
+      if (spatial !== 1n) { c.unsupportedAttr('spatial', String(spatial), 'statistics per element are not converted (OpenVINO normalizes per channel)'); return; }
+      if (c.node.outputs.length > 1) { c.error('training outputs (running mean/var, saved statistics) are not converted'); return; }
+      c.output(0, c.emit('BatchNormInference', [0, 1, 2, 3, 4].map((i) => c.input(i)), { epsilon: String(c.attr.float('epsilon') ?? 1e-5) }, 1, 'opset5')[0]!);
+    },
+    toOnnx: (c) => {
+      const attrs = new Map<string, Attr>();
+      const e = c.attr.float('epsilon');
+      if (e !== undefined && Math.fround(e) !== Math.fround(1e-5)) attrs.set('epsilon', A.float(e));
+      if (c.opset < 7) attrs.set('is_test', A.int(1));
+      c.output(0, c.emit('BatchNormalization', [0, 1, 2, 3, 4].map((i) => c.input(i)), attrs)[0]!);
+    },
   },
   {
     // Inference form only: momentum and spatial do not change what inference computes.

@@ -5,9 +5,11 @@ import { COMPRESS } from './compress.js';
 import { CONTROL_FLOW } from './control-flow.js';
 import { CONV } from './conv.js';
 import { CONV_TRANSPOSE } from './conv-transpose.js';
+import { DROPOUT } from './dropout.js';
 import { ELEMENTWISE } from './elementwise.js';
 import { EYE } from './eye.js';
 import { GATHER } from './gather.js';
+import { GRID_SAMPLE } from './grid-sample.js';
 import { GENERATE } from './generate.js';
 import { HARDMAX } from './hardmax.js';
 import { LINEAR } from './linear.js';
@@ -54,4 +56,6 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...OBJECT_DETECTION,
   ...QUANTIZATION,
   ...COMPRESS,
+  ...GRID_SAMPLE,
+  ...DROPOUT,
 ];

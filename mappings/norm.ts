@@ -1,6 +1,6 @@
 import { A, type Attr } from '../src/graph/attr.js';
 import type { Value } from '../src/graph/value.js';
-import { scalarLike } from './generate.js';
+import { scalarLike, scalarOf } from './generate.js';
 import { i64Const, i64Scalar, normAxis } from './helpers.js';
 import type { ConvertContext, OpMapping } from './spec.js';
 
@@ -65,6 +65,45 @@ function mvnToOnnx(c: ConvertContext): void {
     ? c.emit('Sqrt', [c.emit('Add', [v, e])[0]!])[0]!
     : c.emit('Add', [c.emit('Sqrt', [v])[0]!, e])[0]!;
   c.output(0, c.emit('Div', [d, denom])[0]!);
+}
+
+/**
+ * RMSNormalization-23: X / sqrt(mean(X², axes [axis, rank)) + epsilon) · scale, computed in f32
+ * (stash_type 1) as ONNX specifies; IR has no such op.
+ */
+function rmsNormToIr(c: ConvertContext): void {
+  const r = c.rank(0);
+  const elem = c.elem(0);
+  if (r === null || elem === null) { c.error('RMSNormalization needs the rank and type of X to be known (the axes are constant)'); return; }
+  const stash = c.attr.int('stash_type') ?? 1n;
+  if (stash !== 1n) { c.unsupportedAttr('stash_type', String(stash), 'only f32 (1) computation'); return; }
+  const axis = normAxis(c.attr.int('axis') ?? -1n, r);
+  let x = c.input(0)!;
+  if (elem !== 'f32') x = c.emit('Convert', [x], { destination_type: 'f32' }, 1, 'opset1')[0]!;
+  const axes = i64Const(c, Array.from({ length: r - axis }, (_, i) => BigInt(axis + i)));
+  const ms = c.emit('ReduceMean', [mul(c, x, x), axes], { keep_dims: 'true' }, 1, 'opset1')[0]!;
+  const eps = c.constant(scalarOf('f32', c.attr.float('epsilon') ?? 1e-5)!);
+  const rms = c.emit('Sqrt', [add(c, ms, eps)], {}, 1, 'opset1')[0]!;
+  let y = c.emit('Divide', [x, rms], { auto_broadcast: 'numpy', m_pythondiv: 'true' }, 1, 'opset1')[0]!;
+  if (elem !== 'f32') y = c.emit('Convert', [y], { destination_type: elem }, 1, 'opset1')[0]!;
+  c.output(0, mul(c, y, c.input(1)!));
+}
+
+/** LRN over channels: IR LRN-1 with axes [1] computes the same (alpha divided by size). */
+function lrnToOnnx(c: ConvertContext): void {
+  const axes = c.constInts(1);
+  if (axes === null) { c.needsConstant(1, 'axes'); return; }
+  const r = c.rank(0);
+  if (axes.length !== 1 || (r !== null ? normAxis(axes[0]!, r) : Number(axes[0])) !== 1) {
+    c.error(`LRN over axes [${axes.join(',')}]: ONNX LRN normalizes across channels (axis 1) only`);
+    return;
+  }
+  const attrs = new Map<string, Attr>([['size', A.int(c.attr.int('size') ?? 1n)]]);
+  for (const [name, dflt] of [['alpha', 1e-4], ['beta', 0.75], ['bias', 1]] as const) {
+    const v = c.attr.float(name);
+    if (v !== undefined && Math.fround(v) !== Math.fround(dflt)) attrs.set(name, A.float(v));
+  }
+  c.output(0, c.emit('LRN', [c.input(0)], attrs)[0]!);
 }
 
 export const NORM: readonly OpMapping[] = [
@@ -140,5 +179,28 @@ export const NORM: readonly OpMapping[] = [
     handles: { onnx: ['axis', 'keepdims', 'select_last_index'] },
     note: 'IR: TopK-11 k=1 mode min, indices output',
     toIr: argToIr('min'),
+  },
+  {
+    onnx: { op: 'RMSNormalization', since: 23 },
+    ir: null,
+    decomposes: ['Multiply', 'ReduceMean', 'Add', 'Sqrt', 'Divide', 'Convert'],
+    handles: { onnx: ['axis', 'epsilon', 'stash_type'] },
+    note: 'IR: X / Sqrt(ReduceMean(X·X over [axis, rank)) + epsilon) · scale, in f32',
+    toIr: rmsNormToIr,
+  },
+  {
+    onnx: { op: 'LRN', since: 1 },
+    ir: { op: 'LRN', version: 'opset1' },
+    handles: { onnx: ['alpha', 'beta', 'bias', 'size'], ir: ['alpha', 'beta', 'bias', 'size'] },
+    note: 'IR takes the normalized axes as input 1: [1] (across channels)',
+    toIr: (c) => {
+      const size = c.attr.int('size');
+      if (size === undefined) { c.error('LRN needs its size attribute'); return; }
+      c.output(0, c.emit('LRN', [c.input(0), i64Const(c, [1n])], {
+        alpha: String(c.attr.float('alpha') ?? 1e-4), beta: String(c.attr.float('beta') ?? 0.75),
+        bias: String(c.attr.float('bias') ?? 1), size: String(size),
+      }, 1, 'opset1')[0]!);
+    },
+    toOnnx: lrnToOnnx,
   },
 ];

@@ -1,7 +1,7 @@
 import { elementType, type ElementTypeName } from '../graph/element-type.js';
 import { elementCount } from '../graph/shape.js';
 import { makeTensor, type Tensor } from '../graph/tensor.js';
-import { f32ToF16Bits } from './fp16.js';
+import { f32ToF16Bits } from '../graph/f16.js';
 
 /**
  * A constant's elements as JS values, for constant folding: 64-bit integers as bigint, every

@@ -1,4 +1,5 @@
 import { Diagnostics, OvirError, type Diagnostic } from '../diag/diagnostic.js';
+import { DEFAULT_ONNX_OPSET, onnxIrVersionFor } from '../onnx/versions.js';
 import { defaultOnnxInfo, Model } from '../graph/model.js';
 import { isStaticShape, type Shape } from '../graph/shape.js';
 import { tensorType, type ValueType } from '../graph/types.js';
@@ -43,18 +44,7 @@ export interface ConvertOptions {
   onWarning?: (d: Diagnostic) => void;
 }
 
-/**
- * The lowest ONNX IR version that allows ai.onnx opset `opset` (onnx's VERSION_TABLE), never
- * below 8 (what onnxruntime and the checker accept for every opset ovir emits).
- */
-export function onnxIrVersionFor(opset: number): bigint {
-  const table: [number, bigint][] = [[25, 13n], [24, 12n], [23, 11n], [21, 10n], [19, 9n]];
-  for (const [o, v] of table) if (opset >= o) return v;
-  return 8n;
-}
-
-/** An opset onnxruntime runs fully. */
-export const DEFAULT_ONNX_OPSET = 17;
+export { DEFAULT_ONNX_OPSET, onnxIrVersionFor } from '../onnx/versions.js';
 /** The ONNX opsets ovir can emit. */
 export const MIN_ONNX_OPSET = 7;
 export const MAX_ONNX_OPSET = 25;

@@ -1,6 +1,7 @@
 import { ALL_MAPPINGS } from '../../mappings/index.js';
 import { irSideOf, irVersionsOf, type OpMapping } from '../../mappings/spec.js';
 import type { Node } from '../graph/node.js';
+import { formatRange, inRange, rangesOverlap } from '../graph/version-range.js';
 
 /**
  * The mapping tables indexed for both directions. ONNX side: by (domain, op) and opset range
@@ -22,15 +23,13 @@ export interface ConvertRegistry {
 
 const normDomain = (d: string | undefined): string => (d === undefined || d === 'ai.onnx' ? '' : d);
 const onnxKey = (domain: string | undefined, op: string): string => `${normDomain(domain)}:${op}`;
-const inRange = (e: OpMapping, v: number): boolean => e.onnx.since <= v && v <= (e.onnx.until ?? Infinity);
-const range = (e: OpMapping): string => `${e.onnx.since}..${e.onnx.until ?? ''}`;
+const inOnnxRange = (e: OpMapping, v: number): boolean => inRange(e.onnx, v);
+const range = (e: OpMapping): string => formatRange(e.onnx);
 const irName = (e: OpMapping): string => irSideOf(e)?.op ?? `(decomposed ${e.onnx.op})`;
 
 /** Overlapping ONNX version ranges of two entries. */
 export function overlaps(a: OpMapping, b: OpMapping): boolean {
-  const lo = Math.max(a.onnx.since, b.onnx.since);
-  const hi = Math.min(a.onnx.until ?? Infinity, b.onnx.until ?? Infinity);
-  return lo <= hi;
+  return rangesOverlap(a.onnx, b.onnx);
 }
 
 /**
@@ -69,11 +68,11 @@ export function buildConvertRegistry(entries: readonly OpMapping[] = ALL_MAPPING
   return {
     entries,
     forOnnx(node, version) {
-      const list = (byOnnx.get(onnxKey(node.domain, node.op)) ?? []).filter((e) => inRange(e, version));
+      const list = (byOnnx.get(onnxKey(node.domain, node.op)) ?? []).filter((e) => inOnnxRange(e, version));
       return list.find((e) => e.when?.(node)) ?? list.find((e) => !e.when);
     },
     forIr(op, irVersion, opset) {
-      return irEntries(op).find((e) => irVersionsOf(e).includes(irVersion) && inRange(e, opset));
+      return irEntries(op).find((e) => irVersionsOf(e).includes(irVersion) && inOnnxRange(e, opset));
     },
     irSupport(op, irVersion) {
       const list = irEntries(op);

@@ -15,7 +15,11 @@ export interface Diagnostic {
 
 export function diag(code: DiagCode, where: string, params: DiagParams = {}): Diagnostic {
   const def = CODES[code];
-  return { code, severity: def.severity, message: def.message(params), where, params };
+  // bigint parameters kept as decimal strings: a Diagnostic stays JSON-serializable
+  const safe = Object.values(params).some((v) => typeof v === 'bigint')
+    ? Object.fromEntries(Object.entries(params).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : v]))
+    : params;
+  return { code, severity: def.severity, message: def.message(params), where, params: safe };
 }
 
 /** `file: main/If_3/then/Conv_7: message [CODE]` */
@@ -69,9 +73,9 @@ export class OvirError extends Error {
   }
 }
 
-/** A diagnostic as plain JSON (bigint parameters as decimal strings), for --json outputs and reports. */
+/** A diagnostic as plain JSON, for --json outputs and reports. */
 export function diagnosticToJson(d: Diagnostic): Record<string, unknown> {
-  const params = d.params ? Object.fromEntries(Object.entries(d.params).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : v])) : undefined;
+  const params = d.params;
   return { code: d.code, severity: d.severity, message: d.message, where: d.where, ...(d.file !== undefined ? { file: d.file } : {}), ...(params ? { params } : {}) };
 }
 

@@ -13,9 +13,10 @@ import type { Value } from '../graph/value.js';
  * otherwise they are not compared (a reshaped or transposed weight is not guessed at).
  *
  * Per element: NaN only equals NaN; a finite number never equals an infinity (a constant out of
- * f16 range that became inf is a corruption, not rounding); otherwise both are rounded to the
- * coarser of the two kept precisions (f16, bf16, f32, f64) and must be equal. Integers and
- * booleans must be equal exactly.
+ * f16 range that became inf is a corruption, not rounding); otherwise, in the coarser of the two
+ * kept precisions (f16, bf16, f32, f64), both must round to the same value or — when one side was
+ * stored in the coarser format — lie within one step (ulp) of each other: a tie rounded away from
+ * zero instead of to even is still the precision kept. f64 values, integers and booleans must be equal exactly.
  */
 export interface Payload { tensor: Tensor; kept: ElementTypeName }
 
@@ -63,6 +64,16 @@ export function roundTo(x: number, elem: ElementTypeName): number {
   return x < 0 ? -out : out;
 }
 
+/** The spacing of the kept format's values around |x| (0 for f64 and non-float formats: exact). */
+function ulp(x: number, elem: ElementTypeName): number {
+  const f = FLOAT_BITS[elem];
+  if (!f || x === 0) return 0;
+  const [mant, minExp] = f;
+  let e = Math.floor(Math.log2(x));
+  if (2 ** e > x) e--;
+  return 2 ** (Math.max(e, minExp) - mant);
+}
+
 const squeeze = (dims: readonly number[]): string => dims.filter((d) => d !== 1).join(',');
 
 function readNumbers(t: Tensor): number[] | bigint[] | undefined {
@@ -104,6 +115,7 @@ export function comparePayloads(a: Payload, b: Payload): string | null | undefin
   const ra = RANK[a.kept];
   const rb = RANK[b.kept];
   const kept = ra === undefined ? b.kept : rb === undefined ? a.kept : ra <= rb ? a.kept : b.kept;
+  const narrowed = a.kept !== b.kept; // one side was stored in a coarser format: any faithful rounding
   let bad = 0;
   let first = '';
   for (let i = 0; i < xa.length; i++) {
@@ -120,7 +132,7 @@ export function comparePayloads(a: Payload, b: Payload): string | null | undefin
       if (Number.isNaN(p) && Number.isNaN(q)) continue;
     } else if (Number.isFinite(p) !== Number.isFinite(q)) {
       /* a finite number against an infinity: never equal */
-    } else if (p === q || roundTo(p, kept) === roundTo(q, kept)) continue;
+    } else if (p === q || roundTo(p, kept) === roundTo(q, kept) || (narrowed && Math.abs(p - q) <= ulp(Math.max(Math.abs(p), Math.abs(q)), kept))) continue;
     if (bad++ === 0) first = `element ${i}: ${String(p)} vs ${String(q)}`;
   }
   if (bad === 0) return null;

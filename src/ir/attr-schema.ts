@@ -66,7 +66,7 @@ export const ATTR_SCHEMA: Readonly<Record<string, Schema>> = {
   },
   AvgPool: {
     strides: 'ints', pads_begin: 'ints', pads_end: 'ints', kernel: 'ints', 'exclude-pad': 'bool',
-    rounding_type: 'string', auto_pad: 'string',
+    rounding_type: 'string', auto_pad: 'string', dilations: 'ints',
   },
   AdaptiveMaxPool: { index_element_type: 'elem' },
   Softmax: { axis: 'int' },

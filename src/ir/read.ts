@@ -1,4 +1,5 @@
 import type { Attr } from '../graph/attr.js';
+import { IR_BODY_ELEMENTS, irBodyKind } from '../graph/body-kinds.js';
 import { A } from '../graph/attr.js';
 import type { Body } from '../graph/body.js';
 import { fromIrElementType, fromIrPrecision } from '../graph/element-type.js';
@@ -28,7 +29,7 @@ export interface ReadIrOptions {
 /** Layer attributes that are the layer's identity; every other one is kept in meta.irLayerAttrs. */
 const LAYER_KEYS = new Set(['id', 'name', 'type', 'version']);
 /** Layer children the reader interprets; any other child element is kept raw in meta.irChildren. */
-const KNOWN_CHILDREN = new Set(['data', 'input', 'output', 'rt_info', 'then_body', 'else_body', 'then_port_map', 'else_port_map', 'body', 'port_map', 'back_edges']);
+const KNOWN_CHILDREN = new Set(['data', 'input', 'output', 'rt_info', ...IR_BODY_ELEMENTS]);
 
 interface Layer {
   readonly xml: XNode;
@@ -397,9 +398,8 @@ class Reader {
   }
 
   private queueBodies(L: Layer, node: Node, graph: Graph, tasks: BodyTask[]): void {
-    const specs: [string, string][] = L.op === 'If' ? [['then_body', 'then_port_map'], ['else_body', 'else_port_map']]
-      : L.op === 'Loop' || L.op === 'TensorIterator' ? [['body', 'port_map']] : [];
-    for (const [bodyTag, mapTag] of specs) {
+    const kind = irBodyKind(L.op);
+    for (const { key: bodyTag, portMap: mapTag } of kind?.bodies ?? []) {
       const el = child(L.xml, bodyTag);
       if (!el) {
         this.err('IR_BODY_MISSING', L.path, { op: L.op, layer: L.name, body: bodyTag });
@@ -409,7 +409,7 @@ class Reader {
       const backEdges = child(L.xml, 'back_edges');
       tasks.push({
         el, body, node, layerPath: L.path, mapName: mapTag, portMap: child(L.xml, mapTag), backEdges,
-        kind: L.op === 'If' ? 'if' : 'loop',
+        kind: kind!.loop ? 'loop' : 'if',
       });
     }
   }

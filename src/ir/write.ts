@@ -1,4 +1,5 @@
 import { create } from 'xmlbuilder2';
+import { irBodyKind } from '../graph/body-kinds.js';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import { Diagnostics } from '../diag/diagnostic.js';
 import type { Body } from '../graph/body.js';
@@ -246,8 +247,8 @@ class GraphWriter {
     const name = n.name || `${op}_${id}`;
     const layer = layers.ele('layer', { id: String(id), name, type: irTypeName(op), version: n.version });
     writeLayerAttrs(layer, n.meta['irLayerAttrs']);
+    const kind = irBodyKind(op);
     const isIf = op === 'If';
-    const isLoop = op === 'Loop' || op === 'TensorIterator';
     // OpenVINO does not feed an If body Parameter from the cond port (input 0): it computes wrong
     // results without a word. A body reading cond gets it through one extra input carrying the same
     // value, as OpenVINO's own ONNX frontend does.
@@ -259,13 +260,9 @@ class GraphWriter {
     this.writtenInputs.set(n, ins.length);
     const maps = new Map<string, XMLBuilder>();
     let backEdges: XMLBuilder | null = null;
-    if (isIf) {
-      maps.set('else_body', layer.ele('else_port_map'));
-      maps.set('then_body', layer.ele('then_port_map'));
-    } else if (isLoop) {
-      maps.set('body', layer.ele('port_map'));
-      if ([...n.bodies.values()].some((b) => b.backEdges.length)) backEdges = layer.ele('back_edges');
-    }
+    // Port maps as the serializer orders them (If: else before then), then back edges.
+    for (const b of [...(kind?.bodies ?? [])].reverse()) maps.set(b.key, layer.ele(b.portMap));
+    if (kind?.backEdges && [...n.bodies.values()].some((b) => b.backEdges.length)) backEdges = layer.ele('back_edges');
     const writeData = () => {
       if (!n.attrs.size) return;
       const data = layer.ele('data');
@@ -293,7 +290,7 @@ class GraphWriter {
         });
       }
     };
-    if (isLoop) {
+    if (kind?.loop) {
       writePorts();
       writeData();
       writeRawIf(layer, n.meta['irRtInfo']);
@@ -303,7 +300,7 @@ class GraphWriter {
       writePorts();
     }
     for (const c of (n.meta['irChildren'] as XNode[] | undefined) ?? []) writeRaw(layer, c);
-    const keys = isIf ? ['then_body', 'else_body'] : isLoop ? ['body'] : [];
+    const keys = kind?.bodies.map((b) => b.key) ?? [];
     for (const key of keys) {
       const body = n.bodies.get(key);
       if (!body) {

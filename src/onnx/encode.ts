@@ -1,4 +1,5 @@
 import { isAbsolute, win32 } from 'node:path';
+import { DEFAULT_ONNX_OPSET, onnxMinIrVersion } from './versions.js';
 import { Diagnostics } from '../diag/diagnostic.js';
 import type { Attr } from '../graph/attr.js';
 import { onnxHas } from '../graph/element-type.js';
@@ -29,7 +30,6 @@ export interface EncodeOptions {
 const PROTO_LIMIT = 2 ** 31 - 64 * 2 ** 20;
 const EXTERNAL_ALIGN = 64;
 /** ai.onnx opset for a model built in memory whose nodes name none. */
-const DEFAULT_OPSET = 17;
 
 /**
  * Encodes a Model (dialect 'onnx') as ONNX ModelProto bytes. Captures become plain references to
@@ -102,10 +102,10 @@ class Encoder {
       }
     }
     for (const [d, v] of fromNodes) if (!opsets.has(d)) opsets.set(d, v);
-    if (!this.model.onnx && !opsets.has('')) opsets.set('', DEFAULT_OPSET);
+    if (!this.model.onnx && !opsets.has('')) opsets.set('', DEFAULT_ONNX_OPSET);
     // The model's own IR version; for a model built elsewhere, the one released with its opset.
     const mp: ModelProto = {
-      ir_version: this.model.onnx ? info.irVersion : irVersionFor(opsets.get('') ?? DEFAULT_OPSET),
+      ir_version: this.model.onnx ? info.irVersion : onnxMinIrVersion(opsets.get('') ?? DEFAULT_ONNX_OPSET),
       opset_import: [...opsets].map(([domain, version]) => ({ domain, version: BigInt(version) })),
       producer_name: info.producerName,
       producer_version: info.producerVersion,
@@ -359,11 +359,3 @@ function attrTensors(a: Attr): readonly Tensor[] {
   return [];
 }
 
-/** The IR version onnx released together with a given ai.onnx opset (onnx/helper.py VERSION_TABLE,
- * i.e. onnx.helper.find_min_ir_version_for). */
-function irVersionFor(opset: number): bigint {
-  const table: [number, number][] = [[9, 4], [10, 5], [11, 6], [12, 7], [15, 8], [19, 9], [21, 10], [23, 11], [24, 12], [25, 13], [28, 14]];
-  let ir = 3;
-  for (const [o, v] of table) if (opset >= o) ir = v;
-  return BigInt(ir);
-}

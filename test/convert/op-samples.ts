@@ -99,7 +99,10 @@ export const SAMPLES: Record<string, Sample[]> = {
   'Conv>GroupConvolution': [{ inputs: [F(1, 4, 5, 5), W(4, 2, 3, 3)], attrs: { group: A.int(2), dilations: A.ints([2, 2]) } }],
   'MaxPool>MaxPool': [{ inputs: [F(1, 1, 4, 4)], attrs: { kernel_shape: A.ints([2, 2]), strides: A.ints([2, 2]) } }, { inputs: [F(1, 1, 5, 5)], attrs: { kernel_shape: A.ints([2, 2]), ceil_mode: A.int(1), auto_pad: A.string('SAME_UPPER') }, opsets: [12] }],
   'AveragePool>AvgPool': [{ inputs: [F(1, 1, 4, 4)], attrs: { kernel_shape: A.ints([2, 2]), pads: A.ints([1, 1, 0, 0]), count_include_pad: A.int(1) } }],
-  'BatchNormalization>BatchNormInference': [{ inputs: [F(1, 2, 3, 3), W(2), W(2), W(2), W(2)] }, { inputs: [F(1, 2, 3, 3), W(2), W(2), W(2), W(2)], attrs: { epsilon: A.float(0.001) } }],
+  'BatchNormalization>BatchNormInference': [
+    { inputs: [F(1, 2, 3, 3), W(2), W(2), W(2), W(2)], opsets: [9, 17] },
+    { inputs: [F(1, 2, 3, 3), W(2), W(2), W(2), W(2)], attrs: { epsilon: A.float(0.001) }, opsets: [7, 9, 17] },
+  ],
   'Tan>Tan': unary, 'Asin>Asin': unary, 'Acos>Acos': unary, 'Atan>Atan': unary, 'Sinh>Sinh': unary, 'Cosh>Cosh': unary,
   'Asinh>Asinh': unary, 'Acosh>Acosh': unary, 'Atanh>Atanh': unary, 'Softplus>SoftPlus': unary, 'HardSwish>HSwish': unary,
   'Mish>Mish': unary, 'IsNaN>IsNaN': unary, 'Round>Round': unary, 'Softsign>SoftSign': unary,
@@ -125,7 +128,12 @@ export const SAMPLES: Record<string, Sample[]> = {
   'SpaceToDepth>SpaceToDepth': [{ inputs: [F(1, 1, 4, 4)], attrs: { blocksize: A.int(2) } }],
   'ReduceL1>ReduceL1': [{ inputs: [F()], attrs: { axes: A.ints([1]) }, opsets: [13] }, { inputs: [F(), I(1)], opsets: [18] }],
   // their own suite: test/convert-extra/mappings-extra.test.ts
-  'GlobalAveragePool>GlobalAveragePool': [], 'GlobalMaxPool>GlobalMaxPool': [], 'GlobalLpPool>GlobalLpPool': [],
+  'GlobalAveragePool>GlobalAveragePool': [], 'Dropout>Dropout': [], 'RMSNormalization>RMSNormalization': [],
+  'GridSample>GridSample': [
+    { inputs: [F(1, 1, 3, 3), F(1, 2, 2, 2)], attrs: { align_corners: A.int(1), mode: A.string('nearest'), padding_mode: A.string('border') }, opsets: [16] },
+    { inputs: [F(1, 1, 3, 3), F(1, 2, 2, 2)], attrs: { mode: A.string('cubic'), padding_mode: A.string('reflection') }, opsets: [20, 22] },
+  ],
+  'LRN>LRN': [{ inputs: [F(1, 5, 2, 2)], attrs: { size: A.int(3) } }, { inputs: [F(1, 5, 2, 2)], attrs: { size: A.int(3), alpha: A.float(0.0002), beta: A.float(0.5), bias: A.float(2) } }], 'GlobalMaxPool>GlobalMaxPool': [], 'GlobalLpPool>GlobalLpPool': [],
   'Resize>Interpolate': [
     { inputs: [F(1, 1, 2, 2), { elem: 'f32', shape: [0], floats: [] }, { elem: 'f32', shape: [4], floats: [1, 1, 2, 2] }], attrs: { coordinate_transformation_mode: A.string('asymmetric'), nearest_mode: A.string('floor') }, opsets: [11] },
     { inputs: [F(1, 1, 2, 2), null, { elem: 'f32', shape: [4], floats: [1, 1, 2, 1.5] }], attrs: { mode: A.string('linear'), coordinate_transformation_mode: A.string('align_corners') }, opsets: [13, 19] },

@@ -42,6 +42,8 @@ const OWN_SUITE: Record<string, string> = {
   'GlobalAveragePool>GlobalAveragePool': 'test/convert-extra/nn-vision.test.ts',
   'GlobalMaxPool>GlobalMaxPool': 'test/convert-extra/nn-vision.test.ts',
   'GlobalLpPool>GlobalLpPool': 'test/convert-extra/nn-vision.test.ts',
+  'Dropout>Dropout': 'test/convert-extra/nn-vision.test.ts',
+  'RMSNormalization>RMSNormalization': 'test/convert-extra/nn-vision.test.ts',
   'Slice>StridedSlice': 'test/convert/tensor-ops.test.ts',
   'Slice>Reverse': 'test/convert/tensor-ops.test.ts',
   'Trilu>Trilu': 'test/convert/tensor-ops.test.ts',

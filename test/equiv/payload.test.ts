@@ -43,3 +43,13 @@ describe('comparing two constant payloads', () => {
     expect(comparePayloads(f32([1, 2, 3, 4, 5, 6], [2, 3]), f32([1, 4, 2, 5, 3, 6], [3, 2]))).toBeUndefined();
   });
 });
+
+describe('a rounding that is not ties-to-even is still within the kept precision', () => {
+  it('0.0390167236328125 (a tie between two f16 values) stored as the upper neighbour: equal; two steps off: not', () => {
+    const a = 0.0390167236328125;
+    expect(comparePayloads(f32([a]), f32([0.039031982421875]))).toContain('f32'); // f32 keeps it exactly
+    const half = (x: number) => ({ tensor: tensorFromFloat32([x]), kept: 'f16' as const });
+    expect(comparePayloads(f32([a]), half(0.039031982421875))).toBeNull();
+    expect(comparePayloads(f32([a]), half(0.039031982421875 + 2 * 2 ** -15))).toContain('beyond f16 precision');
+  });
+});

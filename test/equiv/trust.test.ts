@@ -208,6 +208,20 @@ describe('5. constant payloads, within the precision the target keeps', () => {
   });
 });
 
+describe('5b. Silero VAD legacy with its constants compressed to f16 naively (issue 8 item 1)', () => {
+  const src = '.oracle/npm-models/ricky0123-vad-web-0.0.31/dist/silero_vad_legacy.onnx';
+  it.skipIf(!existsSync(src))('the two 1048576 inside If bodies that became inf are contradictions, and nothing else is [needs .oracle/npm-models]', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ovir-silero-f16-'));
+    const xml = join(dir, 'naive.xml');
+    saveModel(naiveFp16(convertModel(loadModel(src), { to: 'ov' })), xml);
+    const r = checkFile(src, xml);
+    expect(r.ok).toBe(false);
+    expect(errors(r).map((d) => [d.code, d.where]).sort()).toEqual([
+      ['EQUIV_CONST_PAYLOAD', 'main/If_25/else/686'], ['EQUIV_CONST_PAYLOAD', 'main/If_25/then/196'],
+    ]);
+  }, 60_000);
+});
+
 describe('what ovc does to an interface and a data flow is not a contradiction', () => {
   const F24 = tensorType('f32', [2, 4]);
 

@@ -1,3 +1,4 @@
+import { irBodyKind, onnxBodyKind } from '../../graph/body-kinds.js';
 import type { ValueType } from '../../graph/types.js';
 import { mergeBranchTypes } from '../if-merge.js';
 import type { InferFn, OutputInfo, Rule, RuleContext } from '../rule.js';
@@ -42,6 +43,6 @@ const ifRule = (thenKey: string, elseKey: string): InferFn => (c) => {
 };
 
 export const controlFlowRules: Rule[] = [
-  { dialect: 'onnx', op: 'If', since: 1, infer: ifRule('then_branch', 'else_branch') },
-  { dialect: 'ov', op: 'If', since: 8, infer: ifRule('then_body', 'else_body') },
+  { dialect: 'onnx', op: 'If', since: 1, infer: ifRule(...(onnxBodyKind('If')!.keys as [string, string])), bodyInputsAreBound: true },
+  { dialect: 'ov', op: 'If', since: 8, infer: ifRule(...(irBodyKind('If')!.bodies.map((b) => b.key) as [string, string])), bodyInputsAreBound: true },
 ];
