@@ -1,7 +1,5 @@
-import { attrInt } from '../src/graph/attr-read.js';
 import { fromOnnxDataType, type ElementTypeName } from '../src/graph/element-type.js';
 import type { Value } from '../src/graph/value.js';
-import { decomposedOnly } from './generate.js';
 import { i64Const, normAxis } from './helpers.js';
 import type { ConvertContext, OpMapping } from './spec.js';
 import { typedScalar } from './typed-consts.js';
@@ -31,15 +29,15 @@ function alongAxis(c: ConvertContext, v: Value, i: number, xIndex = 0): Value | 
   if (shape === null || shape.length === 0 || (shape.length === 1 && shape[0] === 1)) return v;
   const r = c.rank(xIndex);
   if (shape.length !== 1 || r === null) { c.error(`a scale / zero point of shape [${shape.join(',')}] (only per-tensor or 1-D per-axis; block quantization is not converted)`); return null; }
-  const axis = normAxis(attrInt(c.node, 'axis') ?? 1n, r);
+  const axis = normAxis(c.attr.int('axis') ?? 1n, r);
   const others = Array.from({ length: r }, (_, k) => BigInt(k)).filter((k) => k !== BigInt(axis));
   return others.length === 0 ? v : c.emit('Unsqueeze', [v, i64Const(c, others)], {}, 1, 'opset1')[0]!;
 }
 
 function checkAttrs(c: ConvertContext): boolean {
-  const block = attrInt(c.node, 'block_size') ?? 0n;
+  const block = c.attr.int('block_size') ?? 0n;
   if (block !== 0n) { c.unsupportedAttr('block_size', String(block), 'block quantization is not converted'); return false; }
-  const sat = attrInt(c.node, 'saturate') ?? 1n;
+  const sat = c.attr.int('saturate') ?? 1n;
   if (sat !== 1n) { c.unsupportedAttr('saturate', String(sat), 'applies to float8 targets, which are not converted'); return false; }
   return true;
 }
@@ -47,7 +45,7 @@ function checkAttrs(c: ConvertContext): boolean {
 /** The quantized type: zero point's, else output_dtype (21+), else u8. */
 function quantType(c: ConvertContext, zpIndex: number): ElementTypeName | null {
   if (c.numInputs > zpIndex && c.input(zpIndex)) return c.elem(zpIndex);
-  const d = attrInt(c.node, 'output_dtype');
+  const d = c.attr.int('output_dtype');
   return d === undefined || d === 0n ? 'u8' : fromOnnxDataType(Number(d))?.name ?? null;
 }
 
@@ -76,7 +74,8 @@ const opt = (c: ConvertContext, i: number): Value | null => (c.numInputs > i ? c
 
 const QUANTIZE: OpMapping = {
   onnx: { op: 'QuantizeLinear', since: 10 },
-  ir: { op: 'QuantizeLinear', version: 'decomposed' },
+  ir: null,
+  decomposes: ['FakeQuantize', 'Convert'],
   handles: { onnx: ['axis', 'saturate', 'block_size', 'output_dtype', 'precision'] },
   note: 'IR: FakeQuantize + Convert (as OpenVINO\'s frontend)',
   toIr: (c) => {
@@ -90,17 +89,17 @@ const QUANTIZE: OpMapping = {
     const y = quantize(c, c.input(0)!, c.elem(0), scale, c.elem(1), zp, q);
     if (y) c.output(0, y);
   },
-  toOnnx: decomposedOnly,
 };
 
 const DEQUANTIZE: OpMapping = {
   onnx: { op: 'DequantizeLinear', since: 10 },
-  ir: { op: 'DequantizeLinear', version: 'decomposed' },
+  ir: null,
+  decomposes: ['Convert', 'Subtract', 'Multiply'],
   handles: { onnx: ['axis', 'block_size', 'output_dtype'] },
   note: 'IR: Convert, Subtract, Multiply (as OpenVINO\'s frontend)',
   toIr: (c) => {
     if (!checkAttrs(c)) return;
-    const out = attrInt(c.node, 'output_dtype');
+    const out = c.attr.int('output_dtype');
     if (out !== undefined && out !== 0n && fromOnnxDataType(Number(out))?.name !== c.elem(1)) { c.unsupportedAttr('output_dtype', String(out), 'only the scale\'s type'); return; }
     const xe = c.elem(0);
     if (xe === null || xe === 'u2' || xe === 'i2' || xe === 'u1') { c.error(`dequantizing ${xe ?? 'an unknown type'} (OpenVINO runs no 1- or 2-bit inputs)`); return; }
@@ -111,7 +110,6 @@ const DEQUANTIZE: OpMapping = {
     const y = dequantize(c, c.input(0)!, scale, c.elem(1), zp);
     if (y) c.output(0, y);
   },
-  toOnnx: decomposedOnly,
 };
 
 /** QLinearMatMul(a, a_scale, a_zp, b, b_scale, b_zp, y_scale, y_zp): per-tensor or per-row/column scales. */
@@ -129,7 +127,6 @@ const QLINEAR_MATMUL: OpMapping = {
     const out = quantize(c, y, c.elem(1), c.input(6)!, c.elem(6), c.input(7), q);
     if (out) c.output(0, out);
   },
-  toOnnx: decomposedOnly,
 };
 
 /**
@@ -159,7 +156,6 @@ const DYNAMIC_QUANTIZE: OpMapping = {
     c.output(1, scale);
     c.output(2, ov(c, 'Convert', [zp], { destination_type: 'u8' }));
   },
-  toOnnx: decomposedOnly,
 };
 
 /**
@@ -175,7 +171,7 @@ const FAKE_QUANTIZE: OpMapping = {
   note: 'IR only: ONNX elementwise ops (Where, Round, …)',
   toIr: (c) => { c.error('FakeQuantize is not written from ONNX'); },
   toOnnx: (c) => {
-    const levels = attrInt(c.node, 'levels');
+    const levels = c.attr.int('levels');
     const elem = c.elem(0);
     if (levels === undefined || levels < 2n) { c.unsupportedAttr('levels', String(levels ?? ''), 'must be 2 or more'); return; }
     const k = elem === null ? null : typedScalar(elem, Number(levels) - 1);
