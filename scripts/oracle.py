@@ -89,7 +89,7 @@ class Narrow:
 
     def ov_tensor(self):
         o = ov()
-        if self.dtype not in ("bf16", "f8e4m3", "f8e5m2", "f8e8m0", "u4", "i4", "f4e2m1"):
+        if self.dtype not in ("bf16", "f8e4m3", "f8e5m2", "f8e8m0", "u4", "i4", "f4e2m1", "u2"):
             raise ValueError(f"OpenVINO has no element type {self.dtype}")
         t = o.Tensor(getattr(o.Type, self.dtype), o.Shape(self.shape))
         view = np.asarray(t.data).reshape(-1).view(np.uint8)
