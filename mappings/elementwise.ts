@@ -1,3 +1,4 @@
+import type { Value } from '../src/graph/value.js';
 import { NUMPY_BROADCAST, type ConvertContext, type OpMapping } from './spec.js';
 
 function twoInputsOnly(c: ConvertContext): void {
@@ -16,6 +17,23 @@ const binary = (onnx: string, ir: string, since = 1): OpMapping => ({
   ir: { op: ir, version: 'opset1' },
   attrs: [NUMPY_BROADCAST],
 });
+
+/**
+ * [a, b] when an ONNX Div is Div(Sub(a, Mod(a, b)), b) on integers — the floor division IR →
+ * ONNX writes for IR Divide m_pythondiv="true" — else null.
+ */
+function floorDivOperands(c: ConvertContext): [Value, Value] | null {
+  const [num, b] = c.node.inputs;
+  const sub = num?.producer;
+  if (!b || !sub || sub.dialect !== 'onnx' || !sub.is('Sub')) return null;
+  const [a, m] = sub.inputs;
+  const mod = m?.producer;
+  if (!a || !mod || !mod.is('Mod') || mod.inputs[0] !== a || mod.inputs[1] !== b) return null;
+  const fmod = mod.attrs.get('fmod');
+  if (fmod && !(fmod.type === 'int' && fmod.value === 0n)) return null;
+  const t = c.typeOf(a);
+  return t?.kind === 'tensor' && t.elem !== 'dynamic' && !/^(f|bf)/.test(t.elem) ? [a, b] : null;
+}
 
 export const ELEMENTWISE: readonly OpMapping[] = [
   binary('Add', 'Add'),
@@ -40,6 +58,12 @@ export const ELEMENTWISE: readonly OpMapping[] = [
     ir: { op: 'Divide', version: 'opset1' },
     attrs: [NUMPY_BROADCAST, { ir: 'm_pythondiv', kind: 'string', irValues: ['false', 'true'] }],
     note: 'm_pythondiv="true" floors integer quotients: back to ONNX as Div(a - Mod(a, b), b)',
+    // ONNX → IR reads that form back as one flooring Divide (IR → ONNX → IR keeps the IR).
+    toIr: (c) => {
+      const floor = floorDivOperands(c);
+      const [a, b] = floor ? [c.converted(floor[0]), c.converted(floor[1])] : [c.input(0), c.input(1)];
+      c.output(0, c.emit('Divide', [a, b], { auto_broadcast: 'numpy', m_pythondiv: floor ? 'true' : 'false' }, 1, 'opset1')[0]!);
+    },
     toOnnx: (c) => {
       const floors = c.attr.bool('m_pythondiv', true);
       const elem = c.elem(0);

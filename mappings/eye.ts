@@ -1,5 +1,4 @@
 import { A } from '../src/graph/attr.js';
-import { attrInt, attrString } from '../src/graph/attr-read.js';
 import { fromIrElementType, fromOnnxDataType } from '../src/graph/element-type.js';
 import type { Value } from '../src/graph/value.js';
 import { i64Const, i64Scalar } from './helpers.js';
@@ -24,19 +23,19 @@ export const EYE: readonly OpMapping[] = [
     handles: { onnx: ['dtype', 'k'], ir: ['output_type'] },
     toIr: (c) => {
       if (c.rank(0) !== null && c.rank(0) !== 2) { c.error(`EyeLike takes a 2-D input (rank ${c.rank(0)})`); return; }
-      const d = attrInt(c.node, 'dtype');
+      const d = c.attr.int('dtype');
       const elem = d === undefined ? c.elem(0) : fromOnnxDataType(Number(d))?.name ?? null;
       if (elem === null) { c.error(d === undefined ? 'EyeLike needs the element type of its input to be known' : `unknown dtype ${d}`); return; }
       const shape = c.emit('ShapeOf', [c.input(0)], { output_type: 'i64' }, 1, 'opset3')[0]!;
       const dim = (k: bigint): Value => c.emit('Gather', [shape, i64Scalar(c, k), i64Scalar(c, 0n)], { batch_dims: '0' }, 1, 'opset8')[0]!;
-      const k = attrInt(c.node, 'k') ?? 0n;
+      const k = c.attr.int('k') ?? 0n;
       c.output(0, c.emit('Eye', [dim(0n), dim(1n), i64Scalar(c, k)], { output_type: elem }, 1, 'opset9')[0]!);
     },
     toOnnx: (c) => {
       const diag = c.constInts(2);
       if (diag === null || diag.length !== 1) { c.needsConstant(2, 'diagonal_index (ONNX EyeLike k is an attribute)'); return; }
-      const out = fromIrElementType((attrString(c.node, 'output_type') ?? 'f32').trim());
-      if (!out || out.onnx === null) { c.unsupportedAttr('output_type', attrString(c.node, 'output_type') ?? '', 'no ONNX element type'); return; }
+      const out = fromIrElementType((c.attr.string('output_type') ?? 'f32').trim());
+      if (!out || out.onnx === null) { c.unsupportedAttr('output_type', c.attr.string('output_type') ?? '', 'no ONNX element type'); return; }
       const size = c.emit('Concat', [asI64Vector(c, 0), asI64Vector(c, 1)], { axis: A.int(0) })[0]!;
       const zeros = c.emit('ConstantOfShape', [size])[0]!;
       let eye = c.emit('EyeLike', [zeros], { dtype: A.int(out.onnx), ...(diag[0] !== 0n ? { k: A.int(diag[0]!) } : {}) })[0]!;

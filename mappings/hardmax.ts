@@ -1,6 +1,5 @@
 import { attrInt } from '../src/graph/attr-read.js';
 import type { Value } from '../src/graph/value.js';
-import { decomposedOnly } from './generate.js';
 import { i64Const, i64Scalar, normAxis } from './helpers.js';
 import type { OpMapping } from './spec.js';
 import { typedScalar } from './typed-consts.js';
@@ -14,7 +13,8 @@ import { typedScalar } from './typed-consts.js';
 export const HARDMAX: readonly OpMapping[] = [
   {
     onnx: { op: 'Hardmax', since: 1 },
-    ir: { op: 'Hardmax', version: 'decomposed' },
+    ir: null,
+    decomposes: ['TopK', 'ShapeOf', 'Gather', 'Squeeze', 'OneHot', 'Slice', 'ReduceProd', 'Concat', 'Reshape'],
     handles: { onnx: ['axis'] },
     note: 'IR: TopK-11 k=1 indices one-hot by OneHot-1 (2-D flattened before opset 13)',
     toIr: (c) => {
@@ -44,6 +44,5 @@ export const HARDMAX: readonly OpMapping[] = [
       if (shape) y = c.emit('Reshape', [y, shape], { special_zero: 'false' }, 1, 'opset1')[0]!;
       c.output(0, y);
     },
-    toOnnx: decomposedOnly,
   },
 ];

@@ -46,7 +46,7 @@ export function operandAsAttrOrInput(
     return;
   }
   const v = c.constInts(index);
-  if (v === null) { c.needsConstant(index, `${what}, an attribute before opset ${inputSince}`); return; }
+  if (v === null) { c.needsConstant(index, `${what}, an attribute before opset ${inputSince}: convert with --opset ${inputSince} or later`, inputSince); return; }
   attrs.set(attr, A.ints(v));
 }
 

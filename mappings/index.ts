@@ -1,6 +1,7 @@
 import { ACTIVATION } from './activation.js';
 import { BASIC } from './basic.js';
 import { BITSHIFT } from './bitshift.js';
+import { COMPRESS } from './compress.js';
 import { CONTROL_FLOW } from './control-flow.js';
 import { CONV } from './conv.js';
 import { CONV_TRANSPOSE } from './conv-transpose.js';
@@ -11,6 +12,8 @@ import { GATHER } from './gather.js';
 import { GRID_SAMPLE } from './grid-sample.js';
 import { GENERATE } from './generate.js';
 import { HARDMAX } from './hardmax.js';
+import { IR_DECOMPOSE } from './ir-decompose.js';
+import { LOSS } from './loss.js';
 import { LINEAR } from './linear.js';
 import { ONE_HOT_OPS } from './onehot.js';
 import { PAD } from './pad.js';
@@ -41,6 +44,8 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...GENERATE, ...LINEAR, ...PAD, ...RNN, ...ACTIVATION, ...NORM,
   ...SCATTER,
   ...BITSHIFT,
+  ...IR_DECOMPOSE,
+  ...LOSS,
   ...SLICE_IR,
   ...OLD_OPSETS,
   ...POOL,
@@ -56,4 +61,5 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...QUANTIZATION,
   ...GRID_SAMPLE,
   ...DROPOUT,
+  ...COMPRESS,
 ];

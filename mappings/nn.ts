@@ -1,5 +1,4 @@
 import { A } from '../src/graph/attr.js';
-import { attrBool, attrFloat, attrInt } from '../src/graph/attr-read.js';
 import type { ElementTypeName } from '../src/graph/element-type.js';
 import { makeTensor, type Tensor } from '../src/graph/tensor.js';
 import { scalarOf } from './generate.js';

@@ -1,5 +1,4 @@
 import { A } from '../src/graph/attr.js';
-import { attrBool, attrInt, attrString } from '../src/graph/attr-read.js';
 import type { Value } from '../src/graph/value.js';
 import { i64Const, i64Scalar } from './helpers.js';
 import type { ConvertContext, OpMapping } from './spec.js';
@@ -29,10 +28,10 @@ const present = (c: ConvertContext, i: number): boolean => c.numInputs > i && c.
 export const OBJECT_DETECTION: readonly OpMapping[] = [
   {
     onnx: { op: 'NonMaxSuppression', since: 10 },
-    ir: { op: 'NonMaxSuppression', version: 'opset9' },
+    ir: { op: 'NonMaxSuppression', version: 'opset9', reads: ['opset5'] },
     handles: { onnx: ['center_point_box'], ir: ['box_encoding', 'sort_result_descending', 'output_type'] },
     toIr: (c) => {
-      const center = attrInt(c.node, 'center_point_box') ?? 0n;
+      const center = c.attr.int('center_point_box') ?? 0n;
       if (center !== 0n && center !== 1n) { c.unsupportedAttr('center_point_box', String(center), 'supported: 0, 1'); return; }
       const f32 = (v: number): Value => c.constant(typedScalar('f32', v)!);
       const ins = [
@@ -45,9 +44,9 @@ export const OBJECT_DETECTION: readonly OpMapping[] = [
       c.output(0, outs[0]!);
     },
     toOnnx: (c) => {
-      const encoding = (attrString(c.node, 'box_encoding') ?? 'corner').trim().toLowerCase();
+      const encoding = (c.attr.string('box_encoding') ?? 'corner').trim().toLowerCase();
       if (encoding !== 'corner' && encoding !== 'center') { c.unsupportedAttr('box_encoding', encoding, 'supported: corner, center'); return; }
-      if (attrBool(c.node, 'sort_result_descending') ?? true) {
+      if (c.attr.bool('sort_result_descending') ?? true) {
         c.unsupportedAttr('sort_result_descending', 'true', 'ONNX NonMaxSuppression orders results by batch and class; sorting all of them by score has no ONNX form');
         return;
       }
@@ -61,7 +60,7 @@ export const OBJECT_DETECTION: readonly OpMapping[] = [
       if (present(c, 3)) { while (ins.length < 3) ins.push(null); ins.push(vectorOf(c, 3)); }
       if (present(c, 4)) { while (ins.length < 4) ins.push(null); ins.push(vectorOf(c, 4)); }
       const [sel] = c.emit('NonMaxSuppression', ins, encoding === 'center' ? { center_point_box: A.int(1) } : {});
-      const outType = (attrString(c.node, 'output_type') ?? 'i64').trim().toLowerCase();
+      const outType = (c.attr.string('output_type') ?? 'i64').trim().toLowerCase();
       const typed = (v: Value): Value => (outType === 'i64' ? v : c.emit('Cast', [v], { to: A.int(6) })[0]!);
       c.output(0, typed(sel!));
       const used = (i: number): boolean => { const o = c.node.outputs[i]; return !!o && (o.uses.length > 0 || o.graph.outputs.includes(o)); };

@@ -1,5 +1,4 @@
 import { A } from '../src/graph/attr.js';
-import { attrInt, attrString } from '../src/graph/attr-read.js';
 import type { Value } from '../src/graph/value.js';
 import { i64Const, i64Scalar } from './helpers.js';
 import type { ConvertContext, OpMapping } from './spec.js';
@@ -36,18 +35,18 @@ function castTo(c: ConvertContext, v: Value, from: string | null, to: string): V
 
 const ONE_HOT: OpMapping = {
   onnx: { op: 'OneHot', since: 9 },
-  ir: { op: 'OneHot', version: 'opset16' },
+  ir: { op: 'OneHot', version: 'opset16', reads: ['opset1'] },
   handles: { onnx: ['axis'], ir: ['axis', 'negative_indices_mode'] },
   toIr: (c) => {
     let depth = asIrInt(c, 1);
     if (c.rank(1) !== 0) depth = c.emit('Reshape', [depth, i64Const(c, [])], { special_zero: 'false' }, 1, 'opset1')[0]!;
     const pick = (k: bigint): Value => c.emit('Gather', [c.input(2), i64Scalar(c, k), i64Scalar(c, 0n)], { batch_dims: '0' }, 1, 'opset8')[0]!;
-    const axis = attrInt(c.node, 'axis') ?? -1n;
+    const axis = c.attr.int('axis') ?? -1n;
     const mode = c.opset >= 11 ? 'normalize' : 'ignore_negative';
     c.output(0, c.emit('OneHot', [asIrInt(c, 0), depth, pick(1n), pick(0n)], { axis: String(axis), negative_indices_mode: mode }, 1, 'opset16')[0]!);
   },
   toOnnx: (c) => {
-    const mode = c.node.version === 'opset1' ? 'ignore_negative' : (attrString(c.node, 'negative_indices_mode') ?? 'ignore_negative').trim().toLowerCase();
+    const mode = c.node.version === 'opset1' ? 'ignore_negative' : (c.attr.string('negative_indices_mode') ?? 'ignore_negative').trim().toLowerCase();
     if (mode !== 'normalize' && mode !== 'ignore_negative') { c.unsupportedAttr('negative_indices_mode', mode, 'supported: normalize, ignore_negative'); return; }
     const elem = c.elem(0);
     const mayBeNegative = elem === null || (SIGNED.has(elem) && !(c.constNumbers(0)?.every((v) => v >= 0) ?? false));
@@ -65,7 +64,7 @@ const ONE_HOT: OpMapping = {
     }
     const one = (i: number): Value => c.emit('Reshape', [c.input(i), i64Const(c, [1n])])[0]!;
     const values = c.emit('Concat', [one(3), one(2)], { axis: A.int(0) })[0]!;
-    const axis = attrInt(c.node, 'axis') ?? -1n;
+    const axis = c.attr.int('axis') ?? -1n;
     let depth = c.input(1)!;
     const [ti, to, td] = [elem, c.elem(2), c.elem(1)];
     const exact = ORT_KERNELS.some(([i, o, d]) => i === ti && o === to && d === td);

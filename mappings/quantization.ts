@@ -1,7 +1,6 @@
 import { attrInt } from '../src/graph/attr-read.js';
 import { fromOnnxDataType, type ElementTypeName } from '../src/graph/element-type.js';
 import type { Value } from '../src/graph/value.js';
-import { decomposedOnly } from './generate.js';
 import { i64Const, normAxis } from './helpers.js';
 import type { ConvertContext, OpMapping } from './spec.js';
 import { typedScalar } from './typed-consts.js';
@@ -76,7 +75,8 @@ const opt = (c: ConvertContext, i: number): Value | null => (c.numInputs > i ? c
 
 const QUANTIZE: OpMapping = {
   onnx: { op: 'QuantizeLinear', since: 10 },
-  ir: { op: 'QuantizeLinear', version: 'decomposed' },
+  ir: null,
+  decomposes: ['FakeQuantize', 'Convert', 'Subtract', 'Multiply', 'Unsqueeze'],
   handles: { onnx: ['axis', 'saturate', 'block_size', 'output_dtype', 'precision'] },
   note: 'IR: FakeQuantize + Convert (as OpenVINO\'s frontend)',
   toIr: (c) => {
@@ -90,12 +90,12 @@ const QUANTIZE: OpMapping = {
     const y = quantize(c, c.input(0)!, c.elem(0), scale, c.elem(1), zp, q);
     if (y) c.output(0, y);
   },
-  toOnnx: decomposedOnly,
 };
 
 const DEQUANTIZE: OpMapping = {
   onnx: { op: 'DequantizeLinear', since: 10 },
-  ir: { op: 'DequantizeLinear', version: 'decomposed' },
+  ir: null,
+  decomposes: ['Convert', 'Subtract', 'Multiply', 'Unsqueeze'],
   handles: { onnx: ['axis', 'block_size', 'output_dtype'] },
   note: 'IR: Convert, Subtract, Multiply (as OpenVINO\'s frontend)',
   toIr: (c) => {
@@ -111,13 +111,13 @@ const DEQUANTIZE: OpMapping = {
     const y = dequantize(c, c.input(0)!, scale, c.elem(1), zp);
     if (y) c.output(0, y);
   },
-  toOnnx: decomposedOnly,
 };
 
 /** QLinearMatMul(a, a_scale, a_zp, b, b_scale, b_zp, y_scale, y_zp): per-tensor or per-row/column scales. */
 const QLINEAR_MATMUL: OpMapping = {
   onnx: { op: 'QLinearMatMul', since: 10 },
-  ir: { op: 'QLinearMatMul', version: 'decomposed' },
+  ir: null,
+  decomposes: ['Convert', 'Subtract', 'Multiply', 'MatMul', 'FakeQuantize'],
   note: 'IR: dequantized operands, MatMul, FakeQuantize + Convert',
   toIr: (c) => {
     const a = dequantize(c, c.input(0)!, c.input(1)!, c.elem(1), c.input(2));
@@ -129,7 +129,6 @@ const QLINEAR_MATMUL: OpMapping = {
     const out = quantize(c, y, c.elem(1), c.input(6)!, c.elem(6), c.input(7), q);
     if (out) c.output(0, out);
   },
-  toOnnx: decomposedOnly,
 };
 
 /**
@@ -139,7 +138,8 @@ const QLINEAR_MATMUL: OpMapping = {
  */
 const DYNAMIC_QUANTIZE: OpMapping = {
   onnx: { op: 'DynamicQuantizeLinear', since: 11 },
-  ir: { op: 'DynamicQuantizeLinear', version: 'decomposed' },
+  ir: null,
+  decomposes: ['ReduceMin', 'ReduceMax', 'Minimum', 'Maximum', 'Subtract', 'Divide', 'Round', 'Clamp', 'Add', 'Convert'],
   note: 'IR: ReduceMin/Max, Divide, Round, Clamp, Convert',
   toIr: (c) => {
     const r = c.rank(0);
@@ -159,7 +159,6 @@ const DYNAMIC_QUANTIZE: OpMapping = {
     c.output(1, scale);
     c.output(2, ov(c, 'Convert', [zp], { destination_type: 'u8' }));
   },
-  toOnnx: decomposedOnly,
 };
 
 /**

@@ -38,11 +38,28 @@ function runtimeAxes(c: ConvertContext, x: Value, axes: Value): Value {
   return c.emit('Concat', [axes, range0(c, end)], { axis: '0' }, 1, 'opset1')[0]!;
 }
 
+/**
+ * ONNX reductions IR has no op for, as their ONNX function bodies define them: an elementwise op
+ * before (ReduceSumSquare: x·x; ReduceLogSumExp: exp x), an IR reduction, one after (log).
+ */
+interface Composite {
+  readonly reduce: string;
+  /** Every IR op it is written as. */
+  readonly ops: readonly string[];
+  readonly pre?: (c: ConvertContext, x: Value) => Value;
+  readonly post?: (c: ConvertContext, y: Value) => Value;
+}
+
 /** ONNX → IR (axes as input 1 whatever the opset: the `moves` line turns the attribute into one). */
-const reduceToIr = (c: ConvertContext): void => {
+const reduceToIr = (c: ConvertContext): void => reduceToIrAs(c);
+
+function reduceToIrAs(c: ConvertContext, composite?: Composite): void {
+  const finish = (y: Value): void => c.output(0, composite?.post ? composite.post(c, y) : y);
+  const own = (inputs: Value[], attrs: Record<string, string>): Value =>
+    (composite ? c.emit(composite.reduce, inputs, attrs, 1, 'opset1') : c.emitOwn(inputs, attrs))[0]!;
   const keep = c.attr.int('keepdims', 1n) !== 0n;
   const noop = c.attr.int('noop_with_empty_axes', 0n) !== 0n;
-  const x = c.input(0)!;
+  const x = composite?.pre ? composite.pre(c, c.input(0)!) : c.input(0)!;
   let axes = c.numInputs > 1 ? c.input(1) : null;
   const known = axes ? c.constInts(1) : null;
   if (known !== null && known.length === 0) axes = null;
@@ -55,7 +72,7 @@ const reduceToIr = (c: ConvertContext): void => {
     if (len === 0) axes = null;
     else if (typeof len !== 'number') axes = runtimeAxes(c, x, axes);
   }
-  if (!axes && noop) { c.output(0, c.emit('Identity', [x], {}, 1, 'opset16')[0]!); return; }
+  if (!axes && noop) { finish(c.emit('Identity', [x], {}, 1, 'opset16')[0]!); return; }
   // Every axis: a constant when the rank is known (as ovc writes it), else range(0, rank(x)),
   // which IR → ONNX reads back as absent axes.
   const rank = c.rank(0);
@@ -65,12 +82,12 @@ const reduceToIr = (c: ConvertContext): void => {
     // OpenVINO's ReduceMax/Min take no booleans, and its CPU plugin has no kernel for
     // ReduceLogicalOr/And once booleans run as u8 (f32 precision hint): reduce them as i32.
     const asInt = c.emit('Convert', [x], { destination_type: 'i32' }, 1, 'opset1')[0]!;
-    const reduced = c.emitOwn([asInt, axes], keepDims)[0]!;
+    const reduced = own([asInt, axes], keepDims);
     c.output(0, c.emit('Convert', [reduced], { destination_type: 'boolean' }, 1, 'opset1')[0]!);
     return;
   }
-  c.output(0, c.emitOwn([x, axes], keepDims)[0]!);
-};
+  finish(own([x, axes], keepDims));
+}
 
 // ── IR → ONNX: reading axes back, ovir's own decompositions included ─────────────────────────
 
@@ -179,7 +196,22 @@ const reduce = (op: string, axesInputSince: number, version = 'opset1'): OpMappi
   toOnnx: reduceToOnnx,
 });
 
+const composite = (op: string, axesInputSince: number, how: Composite): OpMapping => ({
+  onnx: { op, since: 1 },
+  ir: null,
+  decomposes: how.ops,
+  moves: [attrToInput('axes', 1, axesInputSince)],
+  handles: { onnx: ['keepdims', 'noop_with_empty_axes'] },
+  note: `IR: ${how.ops.join(', ')} (the ONNX function body)`,
+  toIr: (c) => reduceToIrAs(c, how),
+});
+
+const irUnary = (op: string) => (c: ConvertContext, v: Value): Value => c.emit(op, [v], {}, 1, 'opset1')[0]!;
+
 export const REDUCE: readonly OpMapping[] = [
+  composite('ReduceSumSquare', 18, { reduce: 'ReduceSum', ops: ['Multiply', 'ReduceSum'], pre: (c, x) => c.emit('Multiply', [x, x], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]! }),
+  composite('ReduceLogSum', 18, { reduce: 'ReduceSum', ops: ['ReduceSum', 'Log'], post: irUnary('Log') }),
+  composite('ReduceLogSumExp', 18, { reduce: 'ReduceSum', ops: ['Exp', 'ReduceSum', 'Log'], pre: irUnary('Exp'), post: irUnary('Log') }),
   reduce('ReduceMax', 18),
   reduce('ReduceMin', 18),
   reduce('ReduceMean', 18),

@@ -43,7 +43,7 @@ function indicesI64(c: ConvertContext, i: number): Value | null {
 function scatterElements(onnxOp: string, since: number, until?: number): OpMapping {
   return {
     onnx: { op: onnxOp, since, ...(until !== undefined ? { until } : {}) },
-    ir: { op: 'ScatterElementsUpdate', version: 'opset12' },
+    ir: { op: 'ScatterElementsUpdate', version: 'opset12', reads: ['opset3'] },
     handles: { onnx: ['axis', 'reduction'], ir: ['reduction', 'use_init_val'] },
     toIr: (c) => {
       const reduction = reductionToIr(c);
@@ -70,7 +70,7 @@ function scatterElements(onnxOp: string, since: number, until?: number): OpMappi
 
 const SCATTER_ND: OpMapping = {
   onnx: { op: 'ScatterND', since: 11 },
-  ir: { op: 'ScatterNDUpdate', version: 'opset15' },
+  ir: { op: 'ScatterNDUpdate', version: 'opset15', reads: ['opset3'] },
   handles: { onnx: ['reduction'], ir: ['reduction'] },
   toIr: (c) => {
     const reduction = reductionToIr(c);

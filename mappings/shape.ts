@@ -1,5 +1,7 @@
 import { A, type Attr } from '../src/graph/attr.js';
+import { ELEMENT_TYPES } from '../src/graph/element-type.js';
 import type { Value } from '../src/graph/value.js';
+import { onnxInputTakes } from '../src/onnx/op-schema.js';
 import { asI64Vector, i64Const, i64Scalar } from './helpers.js';
 import { attrToInput, int, type OpMapping } from './spec.js';
 
@@ -23,7 +25,7 @@ export const SHAPE: readonly OpMapping[] = [
       const attrs: Record<string, Attr> = {};
       if (!special && (shape === null || shape.includes(0n))) {
         if (c.opset < 14) {
-          c.unsupportedAttr('special_zero', 'false', `a 0 in ${shape === null ? 'a run-time' : 'the'} shape means an empty dim, which ONNX Reshape spells allowzero=1 only from opset 14: convert with --opset 14 or later`);
+          c.unsupportedAttr('special_zero', 'false', `a 0 in ${shape === null ? 'a run-time' : 'the'} shape means an empty dim, which ONNX Reshape spells allowzero=1 only from opset 14: convert with --opset 14 or later`, 14);
           return;
         }
         attrs['allowzero'] = A.int(1);
@@ -137,12 +139,20 @@ export const SHAPE: readonly OpMapping[] = [
       c.output(0, c.emit('Range', [c.input(0), c.input(1), c.input(2)], { output_type: elem })[0]!);
     },
     toOnnx: (c) => {
-      const w = c.attr.string('output_type')?.trim() ?? null;
-      if (w !== null && c.elem(0) !== null && w !== c.elem(0)) {
-        c.unsupportedAttr('output_type', w, `differs from the operands' type ${c.elem(0)}; ONNX Range computes in its operands' type`);
-        return;
+      // IR Range-4 converts start, stop and step to output_type (they may each have their own
+      // type); ONNX Range computes in the one type T of its operands: each operand is Cast to
+      // output_type, which must be a type ONNX Range takes.
+      const target = c.attr.string('output_type')?.trim() ?? c.elem(0);
+      const inputs = [0, 1, 2].map((i) => c.input(i));
+      if (target && [0, 1, 2].some((i) => c.elem(i) !== target)) {
+        const info = ELEMENT_TYPES.find((t) => t.name === target);
+        if (!info?.onnx || !onnxInputTakes('Range', c.opset, 0, info.name)) {
+          c.unsupportedAttr('output_type', target, 'ONNX Range does not compute in that type');
+          return;
+        }
+        [0, 1, 2].forEach((i) => { if (c.elem(i) !== target) inputs[i] = c.emit('Cast', [inputs[i]!], { to: A.int(info.onnx!) })[0]!; });
       }
-      c.output(0, c.emit('Range', [c.input(0), c.input(1), c.input(2)])[0]!);
+      c.output(0, c.emit('Range', inputs)[0]!);
     },
   },
 ];

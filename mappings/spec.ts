@@ -171,8 +171,9 @@ export interface ConvertContext {
   body(target: Node, srcKey: string, dstKey: string, from: (srcIndex: number) => number): Body;
   /** Records a problem (conversion fails at the end with all of them). */
   error(detail: string): void;
-  unsupportedAttr(attr: string, value: string, detail?: string): void;
-  needsConstant(index: number, what: string): void;
+  /** `needsOpset`: the ONNX opset from which the form exists (IR → ONNX), for the message and the default-opset retry. */
+  unsupportedAttr(attr: string, value: string, detail?: string, needsOpset?: number): void;
+  needsConstant(index: number, what: string, needsOpset?: number): void;
 }
 
 // ── attribute rule builders ────────────────────────────────────────────────────────────────────

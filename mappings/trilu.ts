@@ -1,6 +1,5 @@
 import { attrInt } from '../src/graph/attr-read.js';
 import type { Value } from '../src/graph/value.js';
-import { decomposedOnly } from './generate.js';
 import { i64Const, i64Scalar } from './helpers.js';
 import type { ConvertContext, OpMapping } from './spec.js';
 import { typedScalar } from './typed-consts.js';
@@ -16,7 +15,8 @@ function axisLength(c: ConvertContext, shape: Value, axis: bigint): Value {
 
 const TRILU: OpMapping = {
   onnx: { op: 'Trilu', since: 14 },
-  ir: { op: 'Trilu', version: 'decomposed' },
+  ir: null,
+  decomposes: ['ShapeOf', 'Gather', 'Add', 'Range', 'Unsqueeze', 'GreaterEqual', 'LessEqual', 'Select'],
   handles: { onnx: ['upper'] },
   note: 'IR: Select of a Range-built band mask (no IR op of this name exists)',
   toIr: (c) => {
@@ -36,7 +36,6 @@ const TRILU: OpMapping = {
     const keep = c.emit(upper ? 'GreaterEqual' : 'LessEqual', [cols, rows], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
     c.output(0, c.emit('Select', [keep, x, c.constant(zero)], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!);
   },
-  toOnnx: decomposedOnly,
 };
 
 export const TRILU_OPS: readonly OpMapping[] = [TRILU];

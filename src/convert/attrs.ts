@@ -111,7 +111,7 @@ export function attrsToOnnx(entry: OpMapping, node: Node, problems: AttrProblem[
     let v: OnnxAttrValue | undefined;
     if (!a && r.irDefault === undefined) continue;
     if (r.values) {
-      const s = a ? irStringOf(a).toLowerCase() : r.irDefault!;
+      const s = (a ? irStringOf(a) : r.irDefault!).toLowerCase();
       const m = r.values.find(([, irv]) => irv.toLowerCase() === s);
       if (!m) { problems.push({ attr: r.ir, value: s, detail: `no ONNX ${r.onnx} value` }); continue; }
       v = m[0];

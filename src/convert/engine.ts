@@ -137,9 +137,11 @@ export class Engine {
     if (!entry) {
       const detail = wrongDialect ? `the node is already ${TARGET_NAME[this.target]}`
         : this.target === 'onnx' ? this.registry.irSupport(n.op, n.version) : '';
+      const later = !wrongDialect && this.target === 'onnx'
+        ? this.registry.entries.filter((e) => e.ir?.op.toLowerCase() === n.op.toLowerCase() && e.onnx.since > opset).map((e) => e.onnx.since) : [];
       this.diags.add('CONVERT_UNSUPPORTED_OP', n.path, {
         op: n.op + (n.domain && n.domain !== 'ai.onnx' ? ` (domain ${n.domain})` : ''), dialect: n.dialect === 'ov' ? 'IR' : 'ONNX',
-        version: n.version, target: TARGET_NAME[this.target], detail,
+        version: n.version, target: TARGET_NAME[this.target], detail, ...(later.length ? { needsOpset: Math.min(...later) } : {}),
       });
       this.placeholders(n, dst);
       return;
@@ -357,7 +359,7 @@ class Context implements ConvertContext {
         drop.add(m.input);
         const known = m.as === 'i64s' ? this.knownInts(v) : this.knownNumbers(v);
         if (known === null) {
-          this.needsConstant(m.input, Number.isFinite(m.since) ? `${m.attr} (an ONNX attribute before opset ${m.since}: convert with --opset ${m.since} or later)` : `${m.attr} (an ONNX attribute)`);
+          this.needsConstant(m.input, Number.isFinite(m.since) ? `${m.attr} (an ONNX attribute before opset ${m.since}: convert with --opset ${m.since} or later)` : `${m.attr} (an ONNX attribute)`, Number.isFinite(m.since) ? m.since : undefined);
           continue;
         }
         if (m.as === 'i64s') attrs.set(m.attr, A.ints(known as bigint[]));
@@ -482,13 +484,13 @@ class Context implements ConvertContext {
     this.failed = true;
   }
 
-  unsupportedAttr(attr: string, value: string, detail?: string): void {
-    this.engine.diags.add('CONVERT_UNSUPPORTED_ATTR', this.path, { op: this.node.op, attr, value, detail });
+  unsupportedAttr(attr: string, value: string, detail?: string, needsOpset?: number): void {
+    this.engine.diags.add('CONVERT_UNSUPPORTED_ATTR', this.path, { op: this.node.op, attr, value, detail, needsOpset });
     this.failed = true;
   }
 
-  needsConstant(index: number, what: string): void {
-    this.engine.diags.add('CONVERT_NEEDS_CONSTANT', this.path, { op: this.node.op, index, what, target: this.engine.target === 'ov' ? 'OpenVINO IR' : 'ONNX' });
+  needsConstant(index: number, what: string, needsOpset?: number): void {
+    this.engine.diags.add('CONVERT_NEEDS_CONSTANT', this.path, { op: this.node.op, index, what, target: this.engine.target === 'ov' ? 'OpenVINO IR' : 'ONNX', needsOpset });
     this.failed = true;
   }
 }

@@ -12,6 +12,7 @@ import { compressToFp16 } from './fp16.js';
 import { foldConstants } from './fold.js';
 import { freezeInputs, type FreezeSpec } from './freeze.js';
 import { assignOnnxNames } from './onnx-names.js';
+import { legalizeOnnxTypes } from './onnx-types.js';
 import { pruneUnused } from './prune.js';
 import { defaultConvertRegistry, type ConvertRegistry } from './registry.js';
 import { SourceInfo } from './source-types.js';
@@ -51,10 +52,29 @@ export const MAX_ONNX_OPSET = 25;
 
 /**
  * Converts a model to the other format and returns a NEW model (the input is not changed).
+ * IR → ONNX without `opset`: DEFAULT_ONNX_OPSET, or the lowest later opset that has every form the
+ * model needs (see below).
  * Every problem (all unsupported ops, attributes and types, with their graph paths) is collected
  * and thrown as one OvirError.
  */
 export function convertModel(model: Model, opts: ConvertOptions = {}): Model {
+  const to = opts.to ?? (model.dialect === 'onnx' ? 'ov' : 'onnx');
+  if (to !== 'onnx' || opts.opset !== undefined) return convertOnce(model, opts);
+  // No opset named: the default, unless every problem there is one a later opset solves (an op,
+  // attribute, input or element type that exists only later, run-time Reduce axes…): then the
+  // lowest opset that solves them all. An opset the user names is kept, and such problems refused.
+  try {
+    return convertOnce(model, { ...opts, opset: DEFAULT_ONNX_OPSET });
+  } catch (e) {
+    if (!(e instanceof OvirError)) throw e;
+    const errors = e.diagnostics.filter((d) => d.severity === 'error');
+    const need = Math.max(...errors.map((d) => d.needsOpset ?? Infinity));
+    if (!errors.length || !Number.isFinite(need) || need <= DEFAULT_ONNX_OPSET || need > MAX_ONNX_OPSET) throw e;
+    return convertOnce(model, { ...opts, opset: need });
+  }
+}
+
+function convertOnce(model: Model, opts: ConvertOptions): Model {
   const to = opts.to ?? (model.dialect === 'onnx' ? 'ov' : 'onnx');
   const diags = new Diagnostics();
   const opset = opts.opset ?? DEFAULT_ONNX_OPSET;
@@ -90,11 +110,16 @@ export function convertModel(model: Model, opts: ConvertOptions = {}): Model {
   }
 
   if (opts.compressToFp16) compressToFp16(out.graph);
+  pruneUnused(out.graph);
   if (to === 'onnx') {
-    pruneUnused(out.graph);
     assignOnnxNames(out.graph);
   }
   completeTypes(out, diags, opts.strict === true);
+  if (to === 'onnx') {
+    // Casts where the ONNX op (or onnxruntime) cannot take the IR's element type and widening is exact.
+    legalizeOnnxTypes(out, opset);
+    assignOnnxNames(out.graph);
+  }
   const broken = verifyGraph(out.graph);
   if (broken.length) {
     diags.push(...broken.map((d) => ({ ...d, message: `conversion produced an invalid graph (please report): ${d.message}` })));

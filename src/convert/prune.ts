@@ -5,11 +5,12 @@ import type { Node } from '../graph/node.js';
 import type { Value } from '../graph/value.js';
 
 /**
- * Removes what nothing reads from a converted ONNX model: nodes none of whose outputs is used or
- * is a graph output, and initializers nothing reads. Conversion leaves such nodes where a mapping
+ * Removes what nothing reads from a converted model: nodes none of whose outputs is used or is a
+ * graph output, and initializers nothing reads. Conversion leaves such nodes where a mapping
  * recognized a pattern and wrote it as one op (ovir's "all axes" = range(0, rank(x)) read back as
- * absent axes): the pattern's own nodes then feed nothing. One reverse pass per graph (nodes are
- * in topological order, so a node's readers come after it); ONNX ops have no side effects.
+ * absent axes; Div(a - Mod(a, b), b) read back as a flooring Divide): the pattern's own nodes then
+ * feed nothing. One reverse pass per graph (nodes are in topological order, so a node's readers
+ * come after it); neither format's ops have side effects.
  */
 export function pruneUnused(root: Graph): void {
   for (const g of allGraphs(root)) {

@@ -11,15 +11,18 @@ export interface Diagnostic {
   file?: string;
   /** The parameters the message was made from (op, layer, …): what grouping summarizes by. */
   readonly params?: DiagParams;
+  /** IR → ONNX: the lowest ONNX opset at which the problem goes away, when a later opset has the form. */
+  readonly needsOpset?: number;
 }
 
 export function diag(code: DiagCode, where: string, params: DiagParams = {}): Diagnostic {
   const def = CODES[code];
+  const needsOpset = params['needsOpset'];
   // bigint parameters kept as decimal strings: a Diagnostic stays JSON-serializable
   const safe = Object.values(params).some((v) => typeof v === 'bigint')
     ? Object.fromEntries(Object.entries(params).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : v]))
     : params;
-  return { code, severity: def.severity, message: def.message(params), where, params: safe };
+  return { code, severity: def.severity, message: def.message(params), where, params: safe, ...(typeof needsOpset === 'number' ? { needsOpset } : {}) };
 }
 
 /** `file: main/If_3/then/Conv_7: message [CODE]` */

@@ -74,8 +74,11 @@ export function compareInferred(a: InferredSide, b: InferredSide, opts: CompareO
     const decides = decision.decides(p) && !(sliced(p.a) || sliced(p.b));
     // Two constants reached through the data flow are judged by their payloads, which allow
     // dims of 1 to differ (`[]` vs `[1,1,1]`, as an elementwise op broadcasts them).
-    const payloads = decides ? bothPayloads(p.a, p.b) : undefined;
-    const byPayload = payloads !== undefined && (p.via === 'dataflow' || p.via === 'feeder') && comparePayloads(payloads[0], payloads[1]) !== undefined;
+    // A same-named constant that is only a hint but holds the same numbers (ovc's f16 storage of
+    // an f32 weight) is judged the same way: its type differs in storage only.
+    const payloads = bothPayloads(p.a, p.b);
+    const payloadDiff = payloads ? comparePayloads(payloads[0], payloads[1]) : undefined;
+    const byPayload = payloadDiff !== undefined && (decides ? p.via === 'dataflow' || p.via === 'feeder' : payloadDiff === null);
     const ta = a.types.get(p.a) ?? null;
     const tb = b.types.get(p.b) ?? null;
     const pathA = paths.value(p.a);
@@ -100,7 +103,7 @@ export function compareInferred(a: InferredSide, b: InferredSide, opts: CompareO
     }
     if (byPayload && entry.status === 'contradiction' && !failA && !failB) {
       entry.status = 'compatible';
-      entry.detail = `${entry.detail ?? ''} (constants read by one-to-one ops: judged by their numbers, dims of 1 aside)`;
+      entry.detail = `${entry.detail ?? ''} (constants: judged by their numbers, which agree; dims of 1 and storage precision aside)`;
     }
     if (entry.status === 'contradiction') {
       if (decides) {
@@ -115,7 +118,7 @@ export function compareInferred(a: InferredSide, b: InferredSide, opts: CompareO
     }
     // Constant payloads, for pairs that decide.
     if (decides) {
-      const diff = payloads ? comparePayloads(payloads[0], payloads[1]) : undefined;
+      const diff = payloadDiff;
       if (diff) {
         const d = diag('EQUIV_CONST_PAYLOAD', pathA, { name, pathB, detail: diff });
         d.file = a.label ?? 'A';

@@ -6,7 +6,8 @@ import type { Value } from '../graph/value.js';
 /**
  * Constant payloads, compared within the precision the target keeps.
  *
- * A value's payload is its constant (initializer, IR Const), an ONNX `Constant` node's `value`,
+ * A value's payload is its constant (initializer, IR Const; a body parameter bound to one, at
+ * any depth), an ONNX `Constant` node's `value`,
  * or — looking through one conversion, as fp16 compression writes it (`Const f16 → Convert f32`) —
  * the converted constant, whose precision is then the source's (f16). Two payloads are compared
  * when they hold as many elements and their dims agree once 1-dims are dropped (`[4]` ~ `[1,4]`);
@@ -27,7 +28,16 @@ const FLOAT_BITS: Partial<Record<ElementTypeName, [mantissa: number, minExp: num
 };
 const RANK: Partial<Record<ElementTypeName, number>> = { bf16: 0, f16: 1, f32: 2, f64: 3 };
 
-export function payloadOf(v: Value): Payload | undefined {
+export function payloadOf(value: Value): Payload | undefined {
+  // A body parameter fed (at any depth) from a constant holds that constant: ONNX captures an
+  // outer initializer where ovc puts a Const inside the body.
+  let v = value;
+  for (let owner = v.graph.owner; owner && !v.producer && !v.constant; owner = v.graph.owner) {
+    const b = owner.node.bodies.get(owner.key)?.inputs.find((x) => x.param === v);
+    const feeder = b ? owner.node.inputs[b.from] : undefined;
+    if (!feeder) break;
+    v = feeder;
+  }
   if (v.constant) return { tensor: v.constant, kept: v.constant.elem };
   const p = v.producer;
   if (!p) return undefined;

@@ -28,31 +28,31 @@ export function validateOnnxModel(model: Model): Diagnostic[] {
 }
 
 function checkNode(n: Node, opset: number, diags: Diagnostics): void {
-  const report = (detail: string, hint?: string): void => {
-    diags.add('ONNX_INVALID_AT_OPSET', n.path, { op: n.op, detail, opset, ...(hint ? { hint } : {}) });
+  const report = (detail: string, hint?: string, needsOpset?: number): void => {
+    diags.add('ONNX_INVALID_AT_OPSET', n.path, { op: n.op, detail, opset, ...(hint ? { hint } : {}), needsOpset });
   };
   const s = onnxSchema(n.op, opset);
   if (!s) {
     const from = firstOpsetWhere(n.op, opset + 1, () => true);
-    report('the op does not exist', from !== null ? `it exists from opset ${from}` : undefined);
+    report('the op does not exist', from !== null ? `it exists from opset ${from}` : undefined, from ?? undefined);
     return;
   }
   for (const name of n.attrs.keys()) {
     if (name in s.attrs) continue;
     const from = firstOpsetWhere(n.op, opset + 1, (r) => name in r.attrs);
-    report(`attribute '${name}' does not exist`, from !== null ? `it exists from opset ${from}` : undefined);
+    report(`attribute '${name}' does not exist`, from !== null ? `it exists from opset ${from}` : undefined, from ?? undefined);
   }
   let count = captureStart(n);
   while (count > 0 && n.inputs[count - 1] === null) count--;
   if (count < s.minInputs || (s.maxInputs >= 0 && count > s.maxInputs)) {
     const from = firstOpsetWhere(n.op, opset + 1, (r) => count >= r.minInputs && (r.maxInputs < 0 || count <= r.maxInputs));
     const range = s.maxInputs < 0 ? `at least ${s.minInputs}` : s.minInputs === s.maxInputs ? `${s.minInputs}` : `${s.minInputs} to ${s.maxInputs}`;
-    report(`${count} inputs where the op takes ${range}`, from !== null ? `opset ${from} takes ${count}` : undefined);
+    report(`${count} inputs where the op takes ${range}`, from !== null ? `opset ${from} takes ${count}` : undefined, from ?? undefined);
   }
   checkTypes(n, s, opset, count, report);
 }
 
-function checkTypes(n: Node, s: OnnxSchemaRow, opset: number, count: number, report: (detail: string, hint?: string) => void): void {
+function checkTypes(n: Node, s: OnnxSchemaRow, opset: number, count: number, report: (detail: string, hint?: string, needsOpset?: number) => void): void {
   const bound = new Map<string, string>();
   const check = (what: 'input' | 'output', index: number, elem: string, param: OnnxFormalParam | null): void => {
     if (!param) return;
@@ -62,7 +62,7 @@ function checkTypes(n: Node, s: OnnxSchemaRow, opset: number, count: number, rep
         const p = what === 'input' ? formalInput(r, index) : formalOutput(r, index);
         return !!p && allowedElems(r, p).includes(elem);
       });
-      report(`${what} ${index} has element type ${elem}, which the op does not take (it takes ${allowed.join(', ')})`, from !== null ? `opset ${from} takes it` : undefined);
+      report(`${what} ${index} has element type ${elem}, which the op does not take (it takes ${allowed.join(', ')})`, from !== null ? `opset ${from} takes it` : undefined, from ?? undefined);
       return;
     }
     if (!(param.type in s.types) || param.heterogeneous) return;

@@ -267,3 +267,33 @@ describe('inference forms and decompositions', () => {
     expect(diags(() => convertModel(model(7, 'BatchNormalization', [{ shape: [1, 2, 3, 3] }, w, w, w, w], { spatial: A.int(0) })))).toMatchObject([{ code: 'CONVERT_UNSUPPORTED_ATTR' }]);
   });
 });
+
+describe('IR ConvolutionBackpropData with an output_shape input → ONNX explicit pads (OpenVINO 2026.4, measured)', () => {
+  // 1-D, data length 5, kernel 3, stride 2: the uncropped output is 2·4 + 3 = 11 long.
+  const ir = (autoPad: string, out: number, pb = 0, op = 0): Model => {
+    const b = new Builder('ov');
+    const x = b.input('x', 'f32', [1, 1, 5]);
+    const w = b.init('w', tensorFromFloat32([1, 2, 3], [1, 1, 3]));
+    const os = b.init('os', tensorFromInt64([out]));
+    const n = b.node(b.graph, 'ConvolutionBackpropData', [x, w, os], ['y'], {
+      strides: A.raw('2'), dilations: A.raw('1'), pads_begin: A.raw(String(pb)), pads_end: A.raw('0'), output_padding: A.raw(String(op)), auto_pad: A.raw(autoPad),
+    }, { name: 'd', version: 'opset1' });
+    b.output(n.outputs[0]!);
+    return b.model;
+  };
+  const attrsOf = (m: Model): Record<string, unknown> => Object.fromEntries([...only(m, 'ConvTranspose').attrs].map(([k, v]) => [k, (v as { value: unknown }).value]));
+
+  it.each([
+    // auto_pad, output_shape, pads_begin, output_padding → ONNX pads [begin, end], output_padding
+    ['explicit', 8, 0, 0, [0, 3], undefined],
+    ['explicit', 8, 1, 1, [1, 2], undefined], // output_padding ignored with output_shape
+    ['explicit', 12, 0, 0, undefined, [1]], // past the uncropped end: zeros
+    ['same_upper', 8, 0, 0, [2, 1], undefined], // total 3: begin ⌈3/2⌉
+    ['same_lower', 8, 0, 0, [1, 2], undefined], // total 3: begin ⌊3/2⌋
+    ['same_upper', 9, 0, 1, [2, 0], undefined], // output_padding counts into the total: 3
+  ] as const)('%s out %i (pads_begin %i, output_padding %i) → pads %j, output_padding %j', (ap, out, pb, op, pads, opad) => {
+    const a = attrsOf(convertModel(ir(ap, out, pb, op), { opset: 17 }));
+    expect(a['pads']).toEqual(pads?.map(BigInt));
+    expect(a['output_padding']).toEqual(opad?.map(BigInt));
+  });
+});

@@ -3,13 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
-import { allGraphs, type Model } from '../../src/graph/index.js';
+import { OvirError } from '../../src/diag/diagnostic.js';
+import { A, allGraphs, type Model } from '../../src/graph/index.js';
 import { readIrFile, writeIrFile } from '../../src/ir/file.js';
 import { decodeOnnx } from '../../src/onnx/decode.js';
 import { encodeOnnx } from '../../src/onnx/encode.js';
 import { compareOutputs } from '../helpers/compare.js';
 import { encodeModelProto, graph, ifNode, model, node, valueInfo, type DimSpec } from '../helpers/onnx-builder.js';
 import type { OracleTensor } from '../helpers/oracle.js';
+import { Builder } from './builder.js';
 import { runOrt } from '../helpers/ort.js';
 
 /**
@@ -95,5 +97,45 @@ describe("round-trip closure: OpenVINO's if_inside_if (If + ReduceMax without ax
     const ir = convertModel(decodeOnnx(ifInsideIf(null)));
     const back = convertModel(ir, { opset: 13 });
     expect(reduceMaxes(back)[0]!.attrs.has('axes')).toBe(false);
+  });
+});
+
+describe('IR → ONNX without a named opset: the default, or the lowest later opset that has the form', () => {
+  const reduceWithRuntimeAxes = (): Model => {
+    const b = new Builder('ov');
+    const x = b.input('x', 'f32', [2, 3]);
+    const axes = b.input('axes', 'i64', [1]);
+    b.output(b.op(b.graph, 'ReduceMax', [x, axes], 'y', { keep_dims: A.raw('false') }));
+    return b.model;
+  };
+
+  it('ReduceMax with run-time axes: opset 18 (axes an input) when none is named', () => {
+    const onnx = convertModel(reduceWithRuntimeAxes());
+    expect(onnx.onnx!.opsetImports.get('')).toBe(18);
+    expect(onnx.graph.nodes.map((n) => n.op)).toEqual(['ReduceMax']);
+    expect(onnx.graph.nodes[0]!.inputs).toHaveLength(2);
+  });
+
+  it('…and a coded refusal naming opset 18 when opset 17 is asked for', () => {
+    let message = '';
+    try { convertModel(reduceWithRuntimeAxes(), { opset: 17 }); } catch (e) { if (e instanceof OvirError) message = e.message; else throw e; }
+    expect(message).toMatch(/ReduceMax: input 1 \(axes \(an ONNX attribute before opset 18: convert with --opset 18 or later\)\).*CONVERT_NEEDS_CONSTANT/s);
+  });
+
+  it('a model the default opset expresses stays at the default', () => {
+    expect(convertModel(convertModel(decodeOnnx(ifInsideIf([10, 4])))).onnx!.opsetImports.get('')).toBe(17);
+  });
+});
+
+describe('IR → ONNX → IR keeps the IR', () => {
+  it('a flooring integer Divide (m_pythondiv) comes back as one Divide, not Div(a - Mod(a, b), b)', () => {
+    const b = new Builder('ov');
+    const x = b.input('x', 'i32', [4]);
+    const y = b.input('y', 'i32', [4]);
+    b.output(b.op(b.graph, 'Divide', [x, y], 'z', { auto_broadcast: A.raw('numpy'), m_pythondiv: A.raw('true') }));
+    const onnx = convertModel(b.model);
+    expect(onnx.graph.nodes.map((n) => n.op)).toEqual(['Mod', 'Sub', 'Div']);
+    const back = convertModel(decodeOnnx(encodeOnnx(onnx).bytes));
+    expect(back.graph.nodes.map((n) => [n.op, n.attrs.get('m_pythondiv')])).toEqual([['Divide', A.raw('true')]]);
   });
 });

@@ -277,3 +277,40 @@ describe('quantization', () => {
     expect(ops(convertModel(b.model))).toEqual(expect.arrayContaining(['Round', 'LessOrEqual', 'Greater', 'Where']));
   });
 });
+
+describe('QLinearMatMul, DynamicQuantizeLinear', () => {
+  it('QLinearMatMul is dequantized operands, MatMul, then quantized', () => {
+    const b = new Builder('onnx', 10);
+    const s = () => b.input(`s${b.graph.inputs.length}`, 'f32', []);
+    const z = () => b.input(`z${b.graph.inputs.length}`, 'u8', []);
+    const a = b.input('a', 'u8', [2, 3]);
+    const as = s(); const az = z();
+    const m = b.input('m', 'u8', [3, 2]);
+    const ms = s(); const mz = z(); const ys = s(); const yz = z();
+    b.output(b.op(b.graph, 'QLinearMatMul', [a, as, az, m, ms, mz, ys, yz], 'y'));
+    const got = ops(convertModel(b.model));
+    expect(got.indexOf('MatMul')).toBeGreaterThan(0);
+    expect(got.indexOf('FakeQuantize')).toBeGreaterThan(got.indexOf('MatMul'));
+  });
+
+  it('DynamicQuantizeLinear is its definition: range over all elements, Round half to even, Clamp, u8', () => {
+    const b = new Builder('onnx', 11);
+    const n = b.node(b.graph, 'DynamicQuantizeLinear', [b.input('x', 'f32', [2, 3])], ['y', 'scale', 'zp']);
+    n.outputs.forEach((o) => b.output(o));
+    const got = ops(convertModel(b.model));
+    expect(got).toEqual(expect.arrayContaining(['ReduceMin', 'ReduceMax', 'Round', 'Clamp', 'Convert']));
+    expect(got).not.toContain('FakeQuantize');
+  });
+});
+
+describe('Compress (no OpenVINO op)', () => {
+  it('gathers the NonZero indices of the condition along the axis, or along the flattened input', () => {
+    const compress = (attrs: Record<string, Attr>) => {
+      const b = new Builder('onnx', 11);
+      b.output(b.op(b.graph, 'Compress', [b.input('x', 'f32', [2, 3]), b.input('c', 'boolean', [3])], 'y', attrs));
+      return ops(convertModel(b.model));
+    };
+    expect(compress({ axis: A.int(1) })).toEqual(['NonZero', 'Squeeze', 'Gather']);
+    expect(compress({})).toEqual(['NonZero', 'Squeeze', 'Reshape', 'Gather']);
+  });
+});

@@ -1,0 +1,111 @@
+import { elementType, type ElementTypeName } from '../graph/element-type.js';
+import { A } from '../graph/attr.js';
+import { allGraphs } from '../graph/graph.js';
+import type { Model } from '../graph/model.js';
+import { Node } from '../graph/node.js';
+import { tensorType } from '../graph/types.js';
+import { Value } from '../graph/value.js';
+import { allowedElems, formalInput, formalOutput, onnxSchema, type OnnxSchemaRow } from '../onnx/op-schema.js';
+import { ortLacks } from '../onnx/ort-gaps.js';
+
+/**
+ * IR → ONNX type legalization. IR ops take element types the ONNX op at the target opset does not
+ * (Pow on int8), or that onnxruntime has no kernel for (Max on int16, TopK on uint64). Where
+ * computing in a wider type and casting back gives exactly the same numbers, the operands bound to
+ * the offending type constraint are Cast up and the outputs bound to it Cast back. Ops not listed
+ * here keep their types, and the schema validation (src/onnx/validate.ts) refuses what the opset
+ * does not take, naming the op, the type and the opset that would.
+ *
+ * Exact widening, per op (constraint parameter → why):
+ */
+const WIDEN: Readonly<Record<string, { readonly param: string; readonly why: string; readonly alongside?: string }>> = {
+  Max: { param: 'T', why: 'the larger of two values is the same in a wider type' },
+  Min: { param: 'T', why: 'the smaller of two values is the same in a wider type' },
+  Where: { param: 'T', why: 'selection copies values' },
+  TopK: { param: 'T', why: 'ordering is the same in a wider type' },
+  ArgMax: { param: 'T', why: 'ordering is the same in a wider type' },
+  ArgMin: { param: 'T', why: 'ordering is the same in a wider type' },
+  ReduceMax: { param: 'T', why: 'ordering is the same in a wider type' },
+  ReduceMin: { param: 'T', why: 'ordering is the same in a wider type' },
+  Relu: { param: 'T', why: 'max(x, 0) is the same in a wider type' },
+  IsInf: { param: 'T1', why: 'f16/bf16 → f32 keeps every value, infinities included' },
+  IsNaN: { param: 'T1', why: 'f16/bf16 → f32 keeps every value, NaNs included' },
+  // Integer sums and products wrap modulo 2^bits: computed wider and truncated back, the low bits agree.
+  ReduceSum: { param: 'T', why: 'integer sums agree modulo 2^bits' },
+  ReduceProd: { param: 'T', why: 'integer products agree modulo 2^bits' },
+  CumSum: { param: 'T', why: 'integer sums agree modulo 2^bits' },
+  // Integer powers: exact wherever the result fits the narrow type (IR leaves overflow undefined).
+  // The exponent (T1) follows the base: onnxruntime's Pow takes only i32/i64/f32/f64 exponents.
+  Pow: { param: 'T', alongside: 'T1', why: 'integer powers that fit the narrow type are computed exactly in a wider one' },
+};
+
+/** Wider types that hold every value of a type, nearest first. */
+const LADDER: Partial<Record<ElementTypeName, readonly ElementTypeName[]>> = {
+  i8: ['i16', 'i32', 'i64'], u8: ['i16', 'i32', 'i64'], i16: ['i32', 'i64'], u16: ['i32', 'i64'], u32: ['i64'],
+  f16: ['f32', 'f64'], bf16: ['f32', 'f64'],
+};
+
+/** Integer-only widenings (a float result rounded to a wider float then back may differ). */
+const INTEGER_ONLY = new Set(['ReduceSum', 'ReduceProd', 'CumSum', 'Pow']);
+
+export function legalizeOnnxTypes(model: Model, opset: number): void {
+  for (const g of allGraphs(model.graph)) {
+    const nodes: Node[] = [];
+    for (const n of [...g.nodes]) {
+      const before: Node[] = [];
+      const after: Node[] = [];
+      if (n.dialect === 'onnx' && (n.domain === '' || n.domain === 'ai.onnx') && WIDEN[n.op]) widen(n, opset, before, after);
+      nodes.push(...before, n, ...after);
+    }
+    g.nodes = nodes;
+  }
+}
+
+function takes(s: OnnxSchemaRow, op: string, opset: number, param: string, elem: string): boolean {
+  return (s.types[param] ?? []).includes(elem) && !ortLacks(op, opset, elem);
+}
+
+function widen(n: Node, opset: number, before: Node[], after: Node[]): void {
+  const s = onnxSchema(n.op, opset);
+  const rule = WIDEN[n.op]!;
+  if (!s || !(rule.param in s.types)) return;
+  const bound = n.inputs.map((v, i) => (v && formalInput(s, i)?.type === rule.param ? v : null));
+  const along = n.inputs.map((v, i) => (v && rule.alongside !== undefined && formalInput(s, i)?.type === rule.alongside ? v : null));
+  const elem = bound.map((v) => (v?.type?.kind === 'tensor' ? v.type.elem : null)).find((e) => e && e !== 'dynamic') as ElementTypeName | undefined;
+  if (!elem || takes(s, n.op, opset, rule.param, elem)) return;
+  if (INTEGER_ONLY.has(n.op) && elementType(elem).kind === 'float') return;
+  const wide = (LADDER[elem] ?? []).find((w) => takes(s, n.op, opset, rule.param, w));
+  if (!wide) return;
+  const g = n.graph;
+  const cast = (v: Value, to: ElementTypeName): Node => {
+    const c = new Node(g, { dialect: 'onnx', op: 'Cast', version: n.version, name: `${n.name || n.op}/Cast_${to}` });
+    c.attrs.set('to', A.int(elementType(to).onnx!));
+    c.addInput(v);
+    return c;
+  };
+  const elemOf = (v: Value): string | null => (v.type?.kind === 'tensor' ? v.type.elem : null);
+  bound.forEach((v, i) => {
+    const a = along[i];
+    // an integer operand of the companion constraint goes to the same wide type (exact)
+    if (a && elemOf(a) !== wide && (LADDER[elemOf(a) as ElementTypeName] ?? []).includes(wide)) v = a;
+    if (!v) return;
+    const c = cast(v, wide);
+    c.addOutput(v.type?.kind === 'tensor' ? tensorType(wide, v.type.shape) : null);
+    n.setInput(i, c.outputs[0]!);
+    before.push(c);
+  });
+  n.outputs.forEach((v, i) => {
+    if (formalOutput(s, i)?.type !== rule.param) return;
+    // The node now computes a wide value; the original value (its names, uses, graph-output place)
+    // becomes the Cast back's output.
+    const w = new Value(g, v.type?.kind === 'tensor' ? tensorType(wide, v.type.shape) : null);
+    w.producer = n;
+    w.outputIndex = i;
+    n.outputs[i] = w;
+    const c = cast(w, elem);
+    v.producer = c;
+    v.outputIndex = 0;
+    c.outputs.push(v);
+    after.push(c);
+  });
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { convertModel } from '../../src/convert/index.js';
+import { OvirError } from '../../src/diag/diagnostic.js';
+import { A, allNodes, type ElementTypeName, type Model } from '../../src/graph/index.js';
+import { encodeOnnx } from '../../src/onnx/encode.js';
+import type { OracleTensor } from '../helpers/oracle.js';
+import { runOrt } from '../helpers/ort.js';
+import { Builder } from './builder.js';
+
+/**
+ * IR → ONNX where the IR op takes an element type the ONNX op (or onnxruntime's kernel) does not:
+ * exact widening with Casts (src/convert/onnx-types.ts), else a coded refusal naming op, type and
+ * the opset that would take it. Numbers are checked in onnxruntime.
+ */
+const ops = (m: Model) => [...allNodes(m.graph)].map((n) => n.op);
+
+function binary(op: string, elem: ElementTypeName): Model {
+  const b = new Builder('ov');
+  const x = b.input('x', elem, [4]);
+  const y = b.input('y', elem, [4]);
+  b.output(b.op(b.graph, op, [x, y], 'z', { auto_broadcast: A.raw('numpy') }));
+  return b.model;
+}
+
+const TYPED: Partial<Record<ElementTypeName, (v: number[]) => ArrayBufferView>> = {
+  i8: (v) => new Int8Array(v), u8: (v) => new Uint8Array(v), i16: (v) => new Int16Array(v), u16: (v) => new Uint16Array(v), u32: (v) => new Uint32Array(v),
+};
+const tensor = (elem: ElementTypeName, v: number[]): OracleTensor => {
+  const a = TYPED[elem]!(v);
+  return { dtype: elem, shape: [v.length], data: new Uint8Array(a.buffer, a.byteOffset, a.byteLength) };
+};
+describe('IR → ONNX element types the ONNX op or onnxruntime lacks', () => {
+  it.each([
+    ['Maximum', 'i16', [-3, 7, 300, -300], [2, 7, -1, 100], [2, 7, 300, 100]],
+    ['Minimum', 'u16', [3, 70, 65535, 0], [2, 80, 1, 5], [2, 70, 1, 0]],
+    ['Maximum', 'i8', [-128, 127, 0, -1], [0, 0, 0, 0], [0, 127, 0, 0]],
+    ['Power', 'u8', [2, 3, 1, 2], [7, 5, 200, 0], [128, 243, 1, 1]],
+    ['Power', 'i16', [-2, 3, 10, 2], [3, 5, 4, 14], [-8, 243, 10000, 16384]],
+  ] as const)('%s on %s: Casts to a wider type and back, onnxruntime computes the IR numbers', async (op, elem, a, b, want) => {
+    const onnx = convertModel(binary(op, elem));
+    expect(ops(onnx)).toEqual(['Cast', 'Cast', op === 'Power' ? 'Pow' : op === 'Maximum' ? 'Max' : 'Min', 'Cast']);
+    const got = (await runOrt(encodeOnnx(onnx).bytes, { x: tensor(elem, [...a]), y: tensor(elem, [...b]) }))['z']!;
+    expect(got.dtype).toBe(elem);
+    expect(got.data).toEqual(tensor(elem, [...want]).data);
+  });
+
+  it('an op with no exact wider form is refused with the op, the type and the opset that takes it', () => {
+    const b = new Builder('ov');
+    const x = b.input('x', 'i32', [1, 1, 3, 3]);
+    const conv = b.op(b.graph, 'Convolution', [x, b.input('k', 'i32', [1, 1, 1, 1])], 'y', {
+      strides: A.raw('1,1'), dilations: A.raw('1,1'), pads_begin: A.raw('0,0'), pads_end: A.raw('0,0'), auto_pad: A.raw('explicit'),
+    });
+    b.output(conv);
+    let message = '';
+    try { convertModel(b.model); } catch (e) { if (e instanceof OvirError) message = e.message; else throw e; }
+    expect(message).toMatch(/Conv: input 0 has element type i32, which the op does not take .* at ONNX opset 17.*ONNX_INVALID_AT_OPSET/s);
+  });
+
+  it('Pow on u64 has no exact wider type: refused, naming the type', () => {
+    let message = '';
+    try { convertModel(binary('Power', 'u64'), { opset: 11 }); } catch (e) { if (e instanceof OvirError) message = e.message; else throw e; }
+    expect(message).toMatch(/Pow: input 0 has element type u64/);
+  });
+});
