@@ -73,26 +73,6 @@ const OWN_SUITE: Record<string, string> = {
 const ALLOWED: Record<string, string> = {
   'Constant>Const (ONNX 1..): no OpenVINO shape rule for Const opset1':
     'IR Const is a graph initializer in ovir, not a node: no rule is ever looked up for it',
-  'Unique>Unique (ONNX 11..): no ONNX shape rule for Unique at opset 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25':
-    'merged from the tensor-ops branch without its ONNX rule (the OpenVINO rule exists): to be written by that branch',
-  "QuantizeLinear>QuantizeLinear (ONNX 10..): no samples in test/convert/op-samples.ts (key 'QuantizeLinear>QuantizeLinear') and no suite of its own":
-    'merged from the quantization branch (main, 17:50) before the op-table test saw it: that branch to complete',
-  "DequantizeLinear>DequantizeLinear (ONNX 10..): no samples in test/convert/op-samples.ts (key 'DequantizeLinear>DequantizeLinear') and no suite of its own":
-    'merged from the quantization branch (main, 17:50) before the op-table test saw it: that branch to complete',
-  "QLinearMatMul>QLinearMatMul (ONNX 10..): a decomposition (ir: null) must list the IR ops it is written as (decomposes)":
-    'merged from the quantization branch (main, 17:50) before the op-table test saw it: that branch to complete',
-  "QLinearMatMul>QLinearMatMul (ONNX 10..): legacy spelling version: 'decomposed' (write ir: null, decomposes: [...])":
-    'merged from the quantization branch (main, 17:50) before the op-table test saw it: that branch to complete',
-  "QLinearMatMul>QLinearMatMul (ONNX 10..): no samples in test/convert/op-samples.ts (key 'QLinearMatMul>QLinearMatMul') and no suite of its own":
-    'merged from the quantization branch (main, 17:50) before the op-table test saw it: that branch to complete',
-  "DynamicQuantizeLinear>DynamicQuantizeLinear (ONNX 11..): a decomposition (ir: null) must list the IR ops it is written as (decomposes)":
-    'merged from the quantization branch (main, 17:50) before the op-table test saw it: that branch to complete',
-  "DynamicQuantizeLinear>DynamicQuantizeLinear (ONNX 11..): legacy spelling version: 'decomposed' (write ir: null, decomposes: [...])":
-    'merged from the quantization branch (main, 17:50) before the op-table test saw it: that branch to complete',
-  "DynamicQuantizeLinear>DynamicQuantizeLinear (ONNX 11..): no samples in test/convert/op-samples.ts (key 'DynamicQuantizeLinear>DynamicQuantizeLinear') and no suite of its own":
-    'merged from the quantization branch (main, 17:50) before the op-table test saw it: that branch to complete',
-  "QuantizeLinear>FakeQuantize (ONNX 11..): no samples in test/convert/op-samples.ts (key 'QuantizeLinear>FakeQuantize') and no suite of its own":
-    'merged from the quantization branch (main, 17:50) before the op-table test saw it: that branch to complete',
 };
 
 const range = (e: OpMapping): string => `${e.onnx.since}..${e.onnx.until ?? ''}`;
