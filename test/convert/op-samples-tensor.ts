@@ -33,8 +33,10 @@ export const TENSOR_SAMPLES: Record<string, Sample[]> = {
 const U8 = (...shape: number[]): In => ({ elem: 'u8', shape });
 Object.assign(TENSOR_SAMPLES, {
   'ReverseSequence>ReverseSequence': [
-    { inputs: [F(2, 3), idx([2], 1, 2)], opsets: [10] },
-    { inputs: [F(2, 3), idx([3], 1, 2, 1)], attrs: { batch_axis: A.int(0), time_axis: A.int(1) } },
+    // default batch_axis 1 (3 sequences), time_axis 0 (length 2): one length per sequence, each ≤ 2
+    { inputs: [F(2, 3), idx([3], 1, 2, 1)], opsets: [10] },
+    // batch_axis 0 (2 sequences), time_axis 1 (length 3)
+    { inputs: [F(2, 3), idx([2], 3, 2)], attrs: { batch_axis: A.int(0), time_axis: A.int(1) } },
   ],
   'Unique>Unique': [{ inputs: [F(2, 3)], outputs: 4 }, { inputs: [F(2, 3)], attrs: { axis: A.int(1), sorted: A.int(0) }, outputs: 4 }],
   'BitShift>BitwiseLeftShift': [{ inputs: [U8(2, 3), U8(3)], attrs: { direction: A.string('LEFT') }, opsets: [11, 18] }],
