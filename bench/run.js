@@ -10,6 +10,7 @@
 //
 // Options: --nodes N (50000), --weights-mb M (300), --only synthetic|batch (keeps the other part
 // of the previous results), --roundtrip (also the round-trip testing mode over the suite), --keep.
+// `--phase ir-write --nodes N --weights-mb M` times writeIr alone in one process (bench/RESULTS.md).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, freemem, platform, release, tmpdir, totalmem } from 'node:os';
@@ -80,7 +81,16 @@ async function phase(name, dir) {
   const before = memory();
   const t0 = performance.now();
   let extra = {};
-  if (name === 'build') {
+  if (name === 'ir-write') {
+    // writeIr alone (XML text + .bin chunks, no file I/O) on the synthetic chain built in this
+    // process: `node bench/run.js --phase ir-write --nodes 100000 --weights-mb 1`.
+    const ir = ovir.convertModel(buildSynthetic(ovir, Number(opt('nodes', 50000)), Number(opt('weights-mb', 300))), { to: 'ov' });
+    global.gc?.();
+    const rssBeforeMb = process.memoryUsage().rss / MB;
+    const t1 = performance.now();
+    const { xml: text } = ovir.writeIr(ir);
+    extra = { nodes: ir.graph.nodes.length, ms: performance.now() - t1, xmlMb: Buffer.byteLength(text) / MB, rssBeforeMb };
+  } else if (name === 'build') {
     const m = buildSynthetic(ovir, Number(opt('nodes', 50000)), Number(opt('weights-mb', 300)));
     ovir.saveModel(m, onnx);
     extra = { nodes: m.graph.nodes.length, fileMb: statSync(onnx).size / MB };

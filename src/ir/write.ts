@@ -1,6 +1,4 @@
-import { create } from 'xmlbuilder2';
 import { irBodyKind } from '../graph/body-kinds.js';
-import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import { Diagnostics } from '../diag/diagnostic.js';
 import type { Body } from '../graph/body.js';
 import { elementType, irHas } from '../graph/element-type.js';
@@ -16,6 +14,7 @@ import { canonicalOp, irTypeName } from './op-names.js';
 import { joinPortNames } from './port-names.js';
 import { stdSort } from './std-sort.js';
 import { formatShapeText, formatStaticShapeText } from './shape-text.js';
+import { XOut } from './xml-out.js';
 import type { XNode } from './xml-tree.js';
 
 /** One planned layer of a graph. */
@@ -28,11 +27,11 @@ type Planned =
 /** A body to write later into an element that already exists (work list, no recursion). */
 interface BodyJob {
   readonly graph: Graph;
-  readonly el: XMLBuilder;
+  readonly el: XOut;
   readonly node: Node;
   readonly body: Body;
-  readonly portMap: XMLBuilder;
-  readonly backEdges: XMLBuilder | null;
+  readonly portMap: XOut;
+  readonly backEdges: XOut | null;
 }
 
 const DYNAMIC_PRECISION = elementType('dynamic').precision!;
@@ -49,8 +48,7 @@ export function writeIr(model: Model): { xml: string; bin: Uint8Array[] } {
   diags.push(...verifyGraph(model.graph).filter((d) => d.severity === 'error'));
   diags.throwIfErrors();
   const consts = new ConstWriter();
-  const doc = create({ version: '1.0' });
-  const net = doc.ele('net', { name: model.ir?.name ?? model.graph.name ?? 'model', version: '11' });
+  const net = new XOut('net').att('name', model.ir?.name ?? model.graph.name ?? 'model').att('version', '11');
   const jobs: BodyJob[] = [];
   const w = new GraphWriter(diags, consts, jobs);
   w.write(model.graph, net, (model.ir?.rtInfo as XNode | null | undefined) ?? null);
@@ -60,18 +58,7 @@ export function writeIr(model: Model): { xml: string; bin: Uint8Array[] } {
     w.portMap(j, ids);
   }
   diags.throwIfErrors();
-  const xml = pugixmlAttributes(doc.end({ prettyPrint: true, indent: '\t', newline: '\n', spaceBeforeSlash: true }));
-  return { xml: xml.endsWith('\n') ? xml : xml + '\n', bin: consts.chunks };
-}
-
-/**
- * Attribute values escaped as pugixml (OpenVINO's XML library) escapes them: '>' left as is, and
- * control characters as character references, so that a name with a tab or newline survives
- * (xmlbuilder2 writes those raw, and XML readers normalize raw ones to spaces).
- */
-function pugixmlAttributes(xml: string): string {
-  return xml.replace(/="([^"]*)"/g, (_, v: string) =>
-    `="${v.replace(/&gt;/g, '>').replace(/[\u0000-\u001f]/g, (c) => `&#${c.charCodeAt(0)};`)}"`);
+  return { xml: net.serialize(), bin: consts.chunks };
 }
 
 /** Layer ids of a written graph: body Parameter index → id, Result index → id. */
@@ -158,7 +145,7 @@ class GraphWriter {
     return elementType(t.elem).precision ?? t.elem;
   }
 
-  private port(parent: XMLBuilder, id: number, v: Value, where: string, withNames: boolean, rt: XNode | undefined): void {
+  private port(parent: XOut, id: number, v: Value, where: string, withNames: boolean, rt: XNode | undefined): void {
     const p = parent.ele('port', { id: String(id), precision: this.precision(v.type, 'value', v, where) });
     if (withNames && v.names.some((n) => n !== '')) p.att('names', joinPortNames(v.names));
     const t = v.type;
@@ -167,7 +154,7 @@ class GraphWriter {
   }
 
   /** Writes layers, edges and rt_info of `g` into `el`; queues its bodies. */
-  write(g: Graph, el: XMLBuilder, rtInfo: XNode | null): WrittenIds {
+  write(g: Graph, el: XOut, rtInfo: XNode | null): WrittenIds {
     const plan = this.plan(g);
     const where = g.path;
     const at = new Map<Value, { layer: number; port: number }>();
@@ -238,7 +225,7 @@ class GraphWriter {
   }
 
   private node(
-    n: Node, id: number, layers: XMLBuilder, at: Map<Value, { layer: number; port: number }>,
+    n: Node, id: number, layers: XOut, at: Map<Value, { layer: number; port: number }>,
     edgeTo: (v: Value | null, to: number, toPort: number, path: string) => void,
   ): void {
     const path = n.path;
@@ -258,8 +245,8 @@ class GraphWriter {
       ins.push(n.inputs[0] ?? null);
     }
     this.writtenInputs.set(n, ins.length);
-    const maps = new Map<string, XMLBuilder>();
-    let backEdges: XMLBuilder | null = null;
+    const maps = new Map<string, XOut>();
+    let backEdges: XOut | null = null;
     // Port maps as the serializer orders them (If: else before then), then back edges.
     for (const b of [...(kind?.bodies ?? [])].reverse()) maps.set(b.key, layer.ele(b.portMap));
     if (kind?.backEdges && [...n.bodies.values()].some((b) => b.backEdges.length)) backEdges = layer.ele('back_edges');
@@ -355,22 +342,22 @@ class GraphWriter {
   }
 }
 
-function writeLayerAttrs(layer: XMLBuilder, attrs: unknown): void {
+function writeLayerAttrs(layer: XOut, attrs: unknown): void {
   if (!attrs || typeof attrs !== 'object') return;
   for (const [k, v] of Object.entries(attrs as Record<string, string>)) layer.att(k, v);
 }
 
-function writeDataAttrs(data: XMLBuilder, attrs: unknown): void {
+function writeDataAttrs(data: XOut, attrs: unknown): void {
   writeLayerAttrs(data, attrs);
 }
 
-function writeRawIf(parent: XMLBuilder, x: unknown): void {
+function writeRawIf(parent: XOut, x: unknown): void {
   if (x && typeof x === 'object' && 'tag' in x) writeRaw(parent, x as XNode);
 }
 
 /** Writes a kept XML element (rt_info and the like) back as read, without recursion. */
-function writeRaw(parent: XMLBuilder, x: XNode): void {
-  const stack: { x: XNode; into: XMLBuilder }[] = [{ x, into: parent }];
+function writeRaw(parent: XOut, x: XNode): void {
+  const stack: { x: XNode; into: XOut }[] = [{ x, into: parent }];
   while (stack.length) {
     const { x: n, into } = stack.pop()!;
     const el = into.ele(n.tag, n.attrs);
