@@ -1,7 +1,7 @@
 import { elementType, type ElementTypeName } from '../graph/element-type.js';
 import { elementCount } from '../graph/shape.js';
 import { makeTensor, type Tensor } from '../graph/tensor.js';
-import { f32ToF16Bits } from '../graph/f16.js';
+import { f16BitsToNumber, f32ToF16Bits } from '../graph/f16.js';
 
 /**
  * A constant's elements as JS values, for constant folding: 64-bit integers as bigint, every
@@ -23,15 +23,6 @@ interface Codec {
 const n = (x: number | bigint) => Number(x);
 const b = (x: number | bigint) => (typeof x === 'bigint' ? x : BigInt(Math.trunc(x)));
 
-/** IEEE binary16 bits → number. */
-export function f16BitsToNumber(h: number): number {
-  const s = h & 0x8000 ? -1 : 1;
-  const e = (h >> 10) & 0x1f;
-  const m = h & 0x3ff;
-  if (e === 0) return s * m * 2 ** -24;
-  if (e === 0x1f) return m ? NaN : s * Infinity;
-  return s * (1 + m / 1024) * 2 ** (e - 15);
-}
 
 const CODECS: Partial<Record<ElementTypeName, Codec>> = {
   f32: { bytes: 4, get: (v, o) => v.getFloat32(o, true), set: (v, o, x) => v.setFloat32(o, n(x), true) },

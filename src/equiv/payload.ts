@@ -2,6 +2,7 @@ import type { ElementTypeName } from '../graph/element-type.js';
 import type { Tensor } from '../graph/tensor.js';
 import { readFloats, readIntegers } from '../graph/tensor.js';
 import type { Value } from '../graph/value.js';
+import { f16BitsToNumber } from '../graph/f16.js';
 
 /**
  * Constant payloads, compared within the precision the target keeps.
@@ -92,20 +93,12 @@ function readNumbers(t: Tensor): number[] | bigint[] | undefined {
     const v = new DataView(t.data.buffer, t.data.byteOffset, t.data.byteLength);
     const n = t.data.byteLength / 2;
     const out: number[] = new Array(n);
-    for (let i = 0; i < n; i++) out[i] = t.elem === 'f16' ? halfToNumber(v.getUint16(i * 2, true)) : bf16ToNumber(v.getUint16(i * 2, true));
+    for (let i = 0; i < n; i++) out[i] = t.elem === 'f16' ? f16BitsToNumber(v.getUint16(i * 2, true)) : bf16ToNumber(v.getUint16(i * 2, true));
     return out;
   }
   try { return readIntegers(t); } catch { return undefined; }
 }
 
-function halfToNumber(h: number): number {
-  const s = h & 0x8000 ? -1 : 1;
-  const e = (h >> 10) & 0x1f;
-  const m = h & 0x3ff;
-  if (e === 0) return s * m * 2 ** -24;
-  if (e === 31) return m ? NaN : s * Infinity;
-  return s * (1 + m / 1024) * 2 ** (e - 15);
-}
 
 function bf16ToNumber(h: number): number {
   const b = new DataView(new ArrayBuffer(4));

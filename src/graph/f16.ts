@@ -23,3 +23,13 @@ export function f32ToF16Bits(x: number): number {
   if (rest > 0x1000 || (rest === 0x1000 && (r & 1))) { r++; if (r === 0x400) { r = 0; e++; if (e >= 0x1f) return sign | 0x7c00; } }
   return sign | (e << 10) | r;
 }
+
+/** IEEE binary16 bits → number (subnormals, ±inf and NaN included). */
+export function f16BitsToNumber(h: number): number {
+  const s = h & 0x8000 ? -1 : 1;
+  const e = (h >> 10) & 0x1f;
+  const m = h & 0x3ff;
+  if (e === 0) return s * m * 2 ** -24;
+  if (e === 0x1f) return m ? NaN : s * Infinity;
+  return s * (1 + m / 1024) * 2 ** (e - 15);
+}

@@ -6,6 +6,7 @@
  * `compareTensors` returns null when equal, else one line saying what differs and where.
  */
 import type { OracleTensor } from './oracle.js';
+import { f16BitsToNumber } from '../../src/graph/f16.js';
 
 export interface Tolerance {
   rtol: number;
@@ -25,14 +26,6 @@ const WIDTH: Record<string, number> = {
   f64: 8, f32: 4, f16: 2, bf16: 2, i8: 1, i16: 2, i32: 4, i64: 8, u8: 1, u16: 2, u32: 4, u64: 8, boolean: 1,
 };
 
-function halfToFloat(h: number): number {
-  const s = h & 0x8000 ? -1 : 1;
-  const e = (h >> 10) & 0x1f;
-  const m = h & 0x3ff;
-  if (e === 0) return s * m * 2 ** -24;
-  if (e === 31) return m ? NaN : s * Infinity;
-  return s * (1 + m / 1024) * 2 ** (e - 15);
-}
 
 /** The elements of a numeric tensor as numbers (floats) or bigints (64-bit integers). */
 export function tensorValues(t: OracleTensor): number[] | bigint[] {
@@ -43,7 +36,7 @@ export function tensorValues(t: OracleTensor): number[] | bigint[] {
   switch (t.dtype) {
     case 'f64': return Array.from({ length: n }, (_, i) => dv.getFloat64(i * 8, true));
     case 'f32': return Array.from({ length: n }, (_, i) => dv.getFloat32(i * 4, true));
-    case 'f16': return Array.from({ length: n }, (_, i) => halfToFloat(dv.getUint16(i * 2, true)));
+    case 'f16': return Array.from({ length: n }, (_, i) => f16BitsToNumber(dv.getUint16(i * 2, true)));
     case 'bf16': {
       const f = new DataView(new ArrayBuffer(4));
       return Array.from({ length: n }, (_, i) => { f.setUint32(0, dv.getUint16(i * 2, true) << 16, false); return f.getFloat32(0, false); });
