@@ -9,7 +9,7 @@
  *    the reason. The reference (ovc + OpenVINO) is run for every case that does not pass, so each
  *    case where it passes and ovir does not is counted in the gap column.
  *  - convert-ir-onnx: ovc's IR of the same models (the codec-ir cache) → convertModel (ONNX) →
- *    onnxruntime (node; the newer python build where onnxruntime-node cannot load or run it, or differs) must
+ *    onnxruntime (the python build, in the oracle's process) must
  *    give the expected outputs. No IR to start from (ovc cannot convert, OpenVINO cannot run or is
  *    wrong on its IR) is a skip: the reference engine cannot. The gap column compares with
  *    onnxruntime on the original ONNX model; `skip` for ours only when it fails the same way there.
@@ -404,8 +404,8 @@ describe('conversion judged by the engines', () => {
 
   it('convert-ir-onnx: ovc\'s IR of every backend model, converted to ONNX, computes the expected outputs in onnxruntime', async () => {
     const cases = backendCases(FILTER ? { filter: FILTER } : {});
-    describeSuite('convert-ir-onnx', "ovc's IR of every ONNX backend test model (cached) → `convertModel` to ONNX → onnxruntime (node; the newer python "
-      + 'build where onnxruntime-node cannot load or run a model, or differs) must give the expected outputs. Skip: no IR to start from (ovc cannot '
+    describeSuite('convert-ir-onnx', "ovc's IR of every ONNX backend test model (cached) → `convertModel` to ONNX → onnxruntime (the python build, in "
+      + 'the oracle process) must give the expected outputs. Skip: no IR to start from (ovc cannot '
       + 'convert, OpenVINO cannot run or is wrong on its IR), or onnxruntime on the original ONNX fails the same way as on ours. Refused: '
       + 'ovir declines with a clean diagnostic. Gap: onnxruntime on the original passes and ovir does not.',
     { ...versions(), onnxruntime: oracles[0]!.versions.onnxruntime }, { reference: 'onnxruntime on the original', filter: FILTER ?? null });
