@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_MAPPINGS } from '../../mappings/index.js';
-import type { OpMapping } from '../../mappings/spec.js';
 import { buildConvertRegistry, convertModel } from '../../src/convert/index.js';
 import { OvirError } from '../../src/diag/diagnostic.js';
-import { A, allNodes, tensorFromFloat32, tensorFromInt64, type Attr, type ElementTypeName, type Model, type Node } from '../../src/graph/index.js';
+import { A, allNodes, tensorFromInt64, type Attr, type ElementTypeName, type Model, type Node } from '../../src/graph/index.js';
 import { Builder } from './builder.js';
 
 /**
@@ -11,23 +10,11 @@ import { Builder } from './builder.js';
  * every entry round-trips: an ONNX node at an opset in the entry's range → IR (the entry's IR op
  * appears) → ONNX at the same opset gives the same op with the same attributes and operands.
  */
-import { F, I, SAMPLES, sampleKey, W, type In, type Sample } from './op-samples.js';
+import { F, I, SAMPLES, sampleKey, W, type In } from './op-samples.js';
+import { buildSampleModel as build, sampleDefaultOpset as defaultOpset } from './sample-model.js';
 
 const key = sampleKey;
-const defaultOpset = (e: OpMapping) => Math.max(e.onnx.since, Math.min(e.onnx.until ?? 17, 17));
 
-function build(e: OpMapping, s: Sample, opset: number): Model {
-  const b = new Builder('onnx', opset);
-  const ins = s.inputs.map((x, i) => {
-    if (!x) return null;
-    if (x.ints) return b.init(`c${i}`, tensorFromInt64(x.ints, x.shape));
-    if (x.floats) return b.init(`c${i}`, tensorFromFloat32(x.floats, x.shape));
-    return b.input(`in${i}`, x.elem, x.shape);
-  });
-  const n = b.node(b.graph, e.onnx.op, ins, Array.from({ length: s.outputs ?? 1 }, (_, k) => `out${k}`), s.attrs ?? {}, { name: 'n' });
-  n.outputs.forEach((o) => b.output(o));
-  return b.model;
-}
 
 const attrText = (n: Node) => JSON.stringify([...n.attrs].sort(([a], [b]) => a.localeCompare(b)), (_, v) => (typeof v === 'bigint' ? `${v}n` : v));
 const operands = (n: Node) => n.inputs.map((v) => (v?.constant ? `const[${[...v.constant.data].join(',')}]` : v ? 'value' : 'none')).join(' ');

@@ -4,15 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ALL_MAPPINGS } from '../../mappings/index.js';
-import type { OpMapping } from '../../mappings/spec.js';
 import { convertModel } from '../../src/convert/index.js';
 import { OvirError } from '../../src/diag/diagnostic.js';
-import { tensorFromFloat32, tensorFromInt64, type Model } from '../../src/graph/index.js';
+import type { Model } from '../../src/graph/index.js';
 import { readIrFile } from '../../src/ir/file.js';
 import { encodeOnnx } from '../../src/onnx/encode.js';
 import { REPO_ROOT, VENV_PYTHON } from '../helpers/oracle.js';
-import { Builder } from './builder.js';
-import { SAMPLES, sampleKey, type Sample } from './op-samples.js';
+import { SAMPLES, sampleKey } from './op-samples.js';
+import { buildSampleModel as build, sampleDefaultOpset as defaultOpset } from './sample-model.js';
 
 /**
  * Every ONNX file ovir writes is valid at its opset: onnx's own checker (full_check: schemas and
@@ -36,20 +35,7 @@ print(json.dumps(bad))
 `;
 
 const key = sampleKey;
-const defaultOpset = (e: OpMapping) => Math.max(e.onnx.since, Math.min(e.onnx.until ?? 17, 17));
 
-function build(e: OpMapping, s: Sample, opset: number): Model {
-  const b = new Builder('onnx', opset);
-  const ins = s.inputs.map((x, i) => {
-    if (!x) return null;
-    if (x.ints) return b.init(`c${i}`, tensorFromInt64(x.ints, x.shape));
-    if (x.floats) return b.init(`c${i}`, tensorFromFloat32(x.floats, x.shape));
-    return b.input(`in${i}`, x.elem, x.shape);
-  });
-  const n = b.node(b.graph, e.onnx.op, ins, Array.from({ length: s.outputs ?? 1 }, (_, k) => `out${k}`), s.attrs ?? {}, { name: 'n' });
-  n.outputs.forEach((o) => b.output(o));
-  return b.model;
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'ovir-checker-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
