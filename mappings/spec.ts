@@ -3,6 +3,7 @@ import type { AttrReader } from '../src/graph/attr-read.js';
 import type { Body } from '../src/graph/body.js';
 import type { ElementTypeName } from '../src/graph/element-type.js';
 import type { Node } from '../src/graph/node.js';
+import type { Graph } from '../src/graph/graph.js';
 import type { Tensor } from '../src/graph/tensor.js';
 import type { ValueType } from '../src/graph/types.js';
 import type { Value } from '../src/graph/value.js';
@@ -168,12 +169,20 @@ export interface ConvertContext {
   /** Source output i is read by nothing: it has no counterpart (an error if something reads it). */
   unused(i: number): void;
   /** Converts source body `srcKey` into body `dstKey` of target node `target`; `from` maps source node input index → target node input index. */
-  body(target: Node, srcKey: string, dstKey: string, from: (srcIndex: number) => number): Body;
+  body(target: Node, srcKey: string, dstKey: string, from: (srcIndex: number) => number, opts?: BodyOptions): Body;
   /** Records a problem (conversion fails at the end with all of them). */
   error(detail: string): void;
   /** `needsOpset`: the ONNX opset from which the form exists (IR → ONNX), for the message and the default-opset retry. */
   unsupportedAttr(attr: string, value: string, detail?: string, needsOpset?: number): void;
   needsConstant(index: number, what: string, needsOpset?: number): void;
+}
+
+/** How `ConvertContext.body` lays out the converted body's outputs (see Engine.body). */
+export interface BodyOptions {
+  /** The source body results that become the target body's outputs, in order (no output bindings are made). */
+  readonly outputs?: readonly number[];
+  /** Called with the converted body graph once its nodes are converted. */
+  readonly after?: (dst: Graph) => void;
 }
 
 // ── attribute rule builders ────────────────────────────────────────────────────────────────────

@@ -1,4 +1,4 @@
-import { irSideOf, type ConvertContext, type OpMapping, type OperandMove } from '../../mappings/spec.js';
+import { irSideOf, type BodyOptions, type ConvertContext, type OpMapping, type OperandMove } from '../../mappings/spec.js';
 import { A, type Attr } from '../graph/attr.js';
 import { attrFloat, attrFloats, attrInts, attrReader, AttrTypeError, type AttrReader } from '../graph/attr-read.js';
 import type { Body } from '../graph/body.js';
@@ -22,6 +22,8 @@ interface WorkItem {
   readonly dst: Graph;
   /** dst output k = src output order[k] (bodies: sorted by the node output they feed). */
   readonly order: readonly number[] | null;
+  /** Runs once the graph is converted (a mapping finishing what depends on the converted body). */
+  readonly after?: (dst: Graph) => void;
 }
 
 /**
@@ -92,6 +94,7 @@ export class Engine {
       if (this.target === 'onnx' && this.needsOwnValue(dst, out)) out = this.identity(dst, out);
       dst.outputs.push(out);
     }
+    item.after?.(dst);
     if (this.target === 'ov') {
       dst.meta['resultNames'] = dst.outputs.map((v) => `${v.name || v.label}/sink_port_0`);
     }
@@ -175,8 +178,13 @@ export class Engine {
     for (const o of n.outputs) if (!this.map.has(o)) this.map.set(o, new Value(dst, null));
   }
 
-  /** Queues source body `srcKey` of `n` for conversion as body `dstKey` of `target`. */
-  body(n: Node, target: Node, srcKey: string, dstKey: string, from: (i: number) => number): Body {
+  /**
+   * Queues source body `srcKey` of `n` for conversion as body `dstKey` of `target`. By default the
+   * body's outputs are its bound results, sorted by the node output they feed (If); with
+   * `opts.outputs` they are exactly those source results, in that order, and the mapping writes the
+   * output bindings itself (Loop).
+   */
+  body(n: Node, target: Node, srcKey: string, dstKey: string, from: (i: number) => number, opts: BodyOptions = {}): Body {
     const sb = n.bodies.get(srcKey)!;
     const db = target.graph.addBody(target, dstKey);
     const bound = new Map(sb.inputs.map((b) => [b.param, b.from]));
@@ -188,9 +196,13 @@ export class Engine {
       this.map.set(p, q);
     }
     for (const b of sb.inputs) db.inputs.push({ param: this.map.get(b.param)!, from: from(b.from), ...(b.extra ? { extra: b.extra } : {}) });
-    const order = [...sb.outputs].sort((a, b) => a.to - b.to).map((o) => o.result);
-    order.forEach((_, k) => db.outputs.push({ result: k, to: k }));
-    this.queue.push({ src: sb.graph, dst: db.graph, order });
+    let order: readonly number[];
+    if (opts.outputs) order = opts.outputs;
+    else {
+      order = [...sb.outputs].sort((a, b) => a.to - b.to).map((o) => o.result);
+      order.forEach((_, k) => db.outputs.push({ result: k, to: k }));
+    }
+    this.queue.push({ src: sb.graph, dst: db.graph, order, ...(opts.after ? { after: opts.after } : {}) });
     return db;
   }
 }
@@ -475,8 +487,8 @@ class Context implements ConvertContext {
     this.engine.map.set(so, new Value(this.dst, null));
   }
 
-  body(target: Node, srcKey: string, dstKey: string, from: (i: number) => number): Body {
-    return this.engine.body(this.node, target, srcKey, dstKey, from);
+  body(target: Node, srcKey: string, dstKey: string, from: (i: number) => number, opts?: BodyOptions): Body {
+    return this.engine.body(this.node, target, srcKey, dstKey, from, opts);
   }
 
   error(detail: string): void {

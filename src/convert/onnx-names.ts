@@ -1,5 +1,6 @@
 import { allGraphs, type Graph } from '../graph/graph.js';
 import type { Value } from '../graph/value.js';
+import { captureStart } from '../onnx/encode.js';
 
 /**
  * Gives every value of an ONNX-dialect model one name, unique across the whole model (main graph
@@ -27,7 +28,9 @@ export function assignOnnxNames(root: Graph): void {
     const owner = g.owner;
     if (owner) {
       const body = owner.node.bodies.get(owner.key)!;
+      const captures = captureStart(owner.node);
       for (const b of body.inputs) {
+        if (b.from < captures) continue; // a formal input (Loop's iteration_num, cond, v…) keeps its own name
         const outer = owner.node.inputs[b.from];
         if (outer && !named.has(b.param)) { b.param.names = [...outer.names]; named.add(b.param); }
       }

@@ -91,6 +91,7 @@ export const CODES = {
   SHAPE_IF_TYPE_MISMATCH: E((p) => `If output ${p.index} ('${p.value}'): branches disagree (${p.detail}) under the ${p.policy} merge policy`),
   SHAPE_IF_RANK_MISMATCH: E((p) => `If output ${p.index} ('${p.value}'): ${p.detail}, which the ${p.policy} merge policy rejects`),
   SHAPE_IF_BRANCH_OUTPUTS: E((p) => `If body '${p.body}' gives ${p.got} outputs, the node has ${p.expected}`),
+  SHAPE_LOOP_BACK_EDGE: E((p) => `Loop body: back edge from Result ${p.result} to Parameter '${p.param}' changes the element type (${p.from} → ${p.to}); a loop-carried value keeps its type`),
   SHAPE_RULE_FAILED: E((p) => `shape rule for ${p.op} failed (please report): ${p.detail}`),
 
   // ── equivalence check (src/equiv) ─────────────────────────────────────────────

@@ -34,3 +34,35 @@ export class Body {
     this.outputs = outputs;
   }
 }
+
+interface IrLayerIds { params: [string, number][]; results: [string, number][] }
+
+/**
+ * A body's back edges as (body result index → body parameter) pairs. Back edges name body layers
+ * by IR layer id; the ids are resolved through `graph.meta.irLayerIds` (recorded by the IR reader,
+ * or by `setBackEdges`). Edges naming unknown layers are left out.
+ */
+export function backEdgePairs(body: Body): { result: number; param: Value }[] {
+  const ids = body.graph.meta['irLayerIds'] as IrLayerIds | undefined;
+  if (!ids) return [];
+  const params = new Map(ids.params);
+  const results = new Map(ids.results);
+  const out: { result: number; param: Value }[] = [];
+  for (const e of body.backEdges) {
+    const r = results.get(e.fromLayer);
+    const p = params.get(e.toLayer);
+    const param = p === undefined ? undefined : body.graph.inputs[p];
+    if (r !== undefined && param) out.push({ result: r, param });
+  }
+  return out;
+}
+
+/** Sets a body's back edges from (result index → parameter) pairs, with layer ids of its own. */
+export function setBackEdges(body: Body, pairs: readonly { result: number; param: Value }[]): void {
+  const g = body.graph;
+  g.meta['irLayerIds'] = {
+    params: g.inputs.map((_, i) => [`p${i}`, i]),
+    results: g.outputs.map((_, i) => [`r${i}`, i]),
+  } satisfies IrLayerIds;
+  body.backEdges = pairs.map((e) => ({ fromLayer: `r${e.result}`, fromPort: '', toLayer: `p${g.inputs.indexOf(e.param)}`, toPort: '' }));
+}

@@ -1,3 +1,4 @@
+import { onnxBodyKind } from './body-kinds.js';
 import { diag, type Diagnostic } from '../diag/diagnostic.js';
 import { allGraphs, type Graph } from './graph.js';
 import type { Value } from './value.js';
@@ -47,8 +48,11 @@ function verifyOne(g: Graph, out: Diagnostic[]): void {
         if (seen.has(b.param)) out.push(diag('GRAPH_BINDING_TWICE', n.path, { body: key, param: b.param.label }));
         seen.add(b.param);
       }
+      // ONNX Loop/Scan formal inputs are fed by the op itself when the node input is empty
+      // (iteration_num of a Loop without M); only captures must be bound.
+      const formal = n.dialect === 'onnx' && onnxBodyKind(n.op, n.domain)?.layout(Number(n.version)).formalInputs === true;
       for (const p of body.graph.inputs) {
-        if (!seen.has(p)) out.push(diag('GRAPH_BINDING_UNBOUND_PARAM', n.path, { body: key, param: p.label }));
+        if (!seen.has(p) && !(formal && p.meta['onnxCapture'] !== true)) out.push(diag('GRAPH_BINDING_UNBOUND_PARAM', n.path, { body: key, param: p.label }));
       }
       const targets = new Set<number>();
       for (const b of body.outputs) {

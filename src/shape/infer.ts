@@ -243,6 +243,11 @@ class Context implements RuleContext {
   ints(i: number): number[] | null { return staticValues(this.value(i)); }
   constant(i: number): Tensor | null { return this.node.inputs[i]?.constant ?? null; }
 
+  bodyResult(key: string, index: number): ValueType | null {
+    const v = this.node.bodies.get(key)?.graph.outputs[index];
+    return v ? this.st.typeOf(v) : null;
+  }
+
   body(key: string): BodyResults | undefined {
     const b = this.node.bodies.get(key);
     if (!b) return undefined;

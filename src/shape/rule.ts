@@ -53,6 +53,8 @@ export interface RuleContext {
   constant(i: number): Tensor | null;
   /** Body results in node output order (If). */
   body(key: string): BodyResults | undefined;
+  /** The inferred type of result `index` of body `key` (every result, bound or not: Loop back edges). */
+  bodyResult(key: string, index: number): ValueType | null;
   /** Records a shape-rule error for this node (inference goes on). */
   error(detail: string): void;
   warn(detail: string): void;

@@ -1,0 +1,329 @@
+import { A } from '../../src/graph/attr.js';
+import { backEdgePairs, setBackEdges, type Body, type InputBinding } from '../../src/graph/body.js';
+import { irHas, onnxHas } from '../../src/graph/element-type.js';
+import type { Graph } from '../../src/graph/graph.js';
+import { tensorFromBool, tensorFromInt64 } from '../../src/graph/tensor.js';
+import { describeType, tensorType, type ValueType } from '../../src/graph/types.js';
+import type { Value } from '../../src/graph/value.js';
+import { i64Const, i64Scalar } from '../helpers.js';
+import type { ConvertContext, OpMapping } from '../spec.js';
+
+/**
+ * ONNX Loop (every opset, 1…25) ↔ OpenVINO Loop-5, as OpenVINO's ONNX frontend relates them.
+ *
+ *   ONNX node   (M, cond, v_initial…)          → (v_final…, scan…)
+ *   ONNX body   (iteration_num, cond, v…)      → (cond, v…, scan…)
+ *   IR Loop     inputs 0 trip count, 1 execution condition, then data;
+ *               port map: current_iteration Parameter (external -1), execution_condition Result
+ *               (external -1), merged inputs (initial value + back edge from a Result),
+ *               invariant inputs (no back edge), outputs either the last iteration's value or the
+ *               iterations' values concatenated along `axis`.
+ *
+ * An empty M is trip count -1 (and INT64_MAX, ONNX's "no limit", too); an empty cond is true. The
+ * loop-carried values are merged inputs with back edges; each scan output is unsqueezed at axis 0
+ * in the body and concatenated along axis 0. Outer values the body reads (captures, at any depth:
+ * the decoder made them explicit inputs) are invariant inputs, one per distinct outer value.
+ * The converter converts the body like any graph, from its queue (no recursion over nesting).
+ */
+
+const CONCAT_AXIS0: Readonly<Record<string, string>> = { axis: '0', start: '0', end: '-1', stride: '1', part_size: '1' };
+const INT64_MAX = (1n << 63n) - 1n;
+
+/** What a tensor-only format cannot hold (sequences, optionals, maps, element types it lacks). */
+function typeProblem(t: ValueType | null, target: 'ov' | 'onnx'): string | null {
+  if (t === null || t.kind === 'unknown') return null;
+  if (t.kind !== 'tensor') return describeType(t);
+  if (t.elem === 'dynamic') return null;
+  return (target === 'ov' ? irHas(t.elem) : onnxHas(t.elem)) ? null : describeType(t);
+}
+
+/** Whether ONNX body output `out` is the body's cond input passed through (OpenVINO then uses a constant true). */
+function passesCondThrough(out: Value | undefined, condIn: Value | undefined): boolean {
+  if (!out || !condIn) return false;
+  if (out === condIn) return true;
+  const p = out.producer;
+  return p !== null && p.op === 'Identity' && p.inputs[0] === condIn;
+}
+
+/** Appends an OpenVINO node to a converted body graph (after its own nodes). */
+function addOv(g: Graph, op: string, inputs: Value[], type: ValueType | null, name: string): Value {
+  const n = g.addNode({ dialect: 'ov', op, version: 'opset1', name });
+  for (const v of inputs) n.addInput(v);
+  return n.addOutput(type);
+}
+
+function unsqueezed(t: ValueType | null): ValueType | null {
+  return t && t.kind === 'tensor' && t.shape !== null ? tensorType(t.elem, [1, ...t.shape]) : null;
+}
+
+/** ONNX Loop → IR Loop-5. */
+function loopToIr(c: ConvertContext): void {
+  const node = c.node;
+  const sb = node.bodies.get('body');
+  if (!sb) { c.error('missing body'); return; }
+  const g = sb.graph;
+  const own = (node.meta['onnxInputCount'] as number | undefined) ?? node.inputs.length;
+  const nCarried = own - 2;
+  const formal = g.inputs.filter((p) => p.meta['onnxCapture'] !== true);
+  if (nCarried < 0) { c.error(`has ${own} inputs; Loop takes M, cond and the loop-carried values`); return; }
+  if (formal.length !== nCarried + 2) {
+    c.error(`the body has ${formal.length} inputs; with ${nCarried} loop-carried values it needs ${nCarried + 2} (iteration_num, cond, then one per value)`);
+    return;
+  }
+  const nScan = g.outputs.length - 1 - nCarried;
+  if (nScan < 0) { c.error(`the body has ${g.outputs.length} outputs; with ${nCarried} loop-carried values it needs at least ${nCarried + 1} (cond, then one per value)`); return; }
+  if (node.outputs.length > nCarried + nScan) { c.error(`has ${node.outputs.length} outputs; the body gives ${nCarried} loop-carried values and ${nScan} scan outputs`); return; }
+  let ok = true;
+  const needsTensor = (what: string, v: Value | null | undefined) => {
+    const bad = v ? typeProblem(c.typeOf(v), 'ov') : null;
+    if (bad) { c.error(`${what} ('${v!.label}') has type ${bad}, which OpenVINO IR cannot hold (IR has tensors only)`); ok = false; }
+  };
+  for (let i = 0; i < nCarried; i++) {
+    const v = node.inputs[2 + i];
+    if (!v) { c.error(`loop-carried value ${i} has no initial value (input ${2 + i} is empty)`); ok = false; continue; }
+    needsTensor(`loop-carried value ${i}`, v);
+  }
+  formal.slice(2).forEach((p, i) => needsTensor(`body input ${2 + i}`, p));
+  g.outputs.forEach((v, k) => needsTensor(`body output ${k}`, v));
+  node.outputs.forEach((v, k) => needsTensor(`output ${k}`, v));
+  if (!ok) return;
+
+  const mConst = node.inputs[0] ? c.constInts(0) : null;
+  const trip = !node.inputs[0] || (mConst?.length === 1 && mConst[0] === INT64_MAX) ? i64Const(c, [-1n]) : c.input(0);
+  const cond = node.inputs[1] ? c.input(1) : c.constant(tensorFromBool([true]));
+  const inputs: (Value | null)[] = [trip, cond];
+  for (let i = 0; i < nCarried; i++) inputs.push(c.input(2 + i));
+  // One invariant input per distinct outer value the body reads.
+  const capture = new Map<number, number>();
+  const index = new Map<Value, number>();
+  for (const b of sb.inputs) {
+    if (b.from < own || capture.has(b.from)) continue;
+    const v = c.input(b.from);
+    if (!v) { c.error(`capture input ${b.from} is empty`); return; }
+    let k = index.get(v);
+    if (k === undefined) { k = inputs.length; inputs.push(v); index.set(v, k); }
+    capture.set(b.from, k);
+  }
+  const outs = c.emit('Loop', inputs, {}, node.outputs.length, 'opset5');
+  const loop = c.lastNode!;
+  const scans = Array.from({ length: Math.max(0, node.outputs.length - nCarried) }, (_, k) => 1 + nCarried + k);
+  const keep = [0, ...Array.from({ length: nCarried }, (_, i) => 1 + i), ...scans];
+  const condThrough = passesCondThrough(g.outputs[0], formal[1]);
+  const param = (p: Value): Value => db.graph.inputs[g.inputs.indexOf(p)]!;
+  const db: Body = c.body(loop, 'body', 'body', (i) => capture.get(i) ?? i, {
+    outputs: keep,
+    after: (bg) => {
+      // Scan outputs: each iteration's value gets the axis it is concatenated along.
+      scans.forEach((_, k) => {
+        const at = 1 + nCarried + k;
+        const v = bg.outputs[at]!;
+        const axes = bg.addInitializer(tensorFromInt64([0n]));
+        bg.outputs[at] = addOv(bg, 'Unsqueeze', [v, axes], unsqueezed(v.type), `${v.name || 'scan'}/unsqueeze`);
+      });
+      // A condition passed through unchanged: a constant true, as OpenVINO's frontend writes it
+      // (OpenVINO's shape inference then knows the iteration count from the trip count).
+      if (condThrough) bg.outputs[0] = bg.addInitializer(tensorFromBool([true]));
+      setBackEdges(db, [0, ...Array.from({ length: nCarried }, (_, i) => 1 + i)].map((result) => ({ result, param: param(formal[result + 1]!) })));
+    },
+  });
+  // Loop-carried Parameters start from their initial values' types, as OpenVINO's frontend sets
+  // them; a dimension the body changes is dynamic (OpenVINO relaxes it the same way).
+  formal.slice(2).forEach((p, i) => {
+    const q = param(p);
+    const init = c.typeOf(node.inputs[2 + i]!);
+    const next = c.typeOf(g.outputs[1 + i]!);
+    if (!init || init.kind !== 'tensor' || init.shape === null) return;
+    if (!next || next.kind !== 'tensor') { q.type = init; return; }
+    const same = next.shape !== null && next.shape.length === init.shape.length;
+    q.type = tensorType(init.elem, same ? init.shape.map((d, k) => (d === next.shape![k] ? d : null)) : null);
+  });
+  const bindings: InputBinding[] = [
+    { param: param(formal[0]!), from: -1, extra: { purpose: 'current_iteration' } },
+    { param: param(formal[1]!), from: 1 },
+    ...formal.slice(2).map((p, i) => ({ param: param(p), from: 2 + i })),
+    ...sb.inputs.filter((b) => b.from >= own).map((b) => ({ param: param(b.param), from: capture.get(b.from)! })),
+  ];
+  db.inputs = bindings;
+  db.outputs = [
+    ...keep.slice(1).map((_, k) => (k < nCarried ? { result: 1 + k, to: k } : { result: 1 + k, to: k, extra: CONCAT_AXIS0 }))
+      .filter((o) => o.to < node.outputs.length),
+    { result: 0, to: -1, extra: { purpose: 'execution_condition' } },
+  ];
+  outs.forEach((v, i) => c.output(i, v));
+}
+
+// ── IR → ONNX ──────────────────────────────────────────────────────────────────────────────────
+
+interface Carried { readonly param: Value; readonly from: number; readonly result: number }
+
+/** ONNX Squeeze of `axes` in the form of the target opset (axes an input from 13). */
+function squeeze(c: ConvertContext, v: Value, axes: bigint[]): Value {
+  return c.opset >= 13 ? c.emit('Squeeze', [v, i64Const(c, axes)])[0]! : c.emit('Squeeze', [v], { axes: A.ints(axes) })[0]!;
+}
+
+/** IR Loop-5 → ONNX Loop. */
+function loopToOnnx(c: ConvertContext): void {
+  const node = c.node;
+  const sb = node.bodies.get('body');
+  if (!sb) { c.error('missing body'); return; }
+  const g = sb.graph;
+  const edges = new Map(backEdgePairs(sb).map((e) => [e.param, e.result]));
+  let ok = true;
+  const fail = (detail: string) => { c.error(detail); ok = false; };
+  const label = (p: Value) => String(p.meta['layerName'] ?? p.label);
+  let iter: InputBinding | undefined;
+  for (const b of sb.inputs) {
+    if (b.from >= 0) continue;
+    if (b.extra?.['purpose'] === 'current_iteration' && !iter) iter = b;
+    else fail(`port_map maps body Parameter '${label(b.param)}' to external port -1 without purpose="current_iteration"`);
+  }
+  const condOut = sb.outputs.find((o) => o.to < 0 && o.extra?.['purpose'] === 'execution_condition');
+  if (!condOut) fail('the body has no execution_condition Result (special_body_ports body_condition_output_idx); ONNX Loop needs the body to compute the condition');
+  for (const o of sb.outputs) if (o.to < 0 && o !== condOut) fail(`port_map maps a Result to external port -1 without purpose="execution_condition"`);
+  if (iter) {
+    const t = c.typeOf(iter.param);
+    if (t && t.kind === 'tensor' && (t.elem !== 'i64' || (t.shape !== null && t.shape.length !== 0))) {
+      fail(`the current_iteration Parameter '${label(iter.param)}' is ${describeType(t)}; ONNX's iteration_num is an int64 scalar`);
+    }
+  }
+  // Merged inputs (a back edge) are loop-carried values; the one merged from the execution
+  // condition with the condition Result as back edge is ONNX's cond input; the rest are invariant.
+  let condParam: Value | undefined;
+  const carried: Carried[] = [];
+  const invariant: InputBinding[] = [];
+  for (const b of sb.inputs) {
+    if (b.from < 0) continue;
+    if (b.extra && 'axis' in b.extra) {
+      fail(`body Parameter '${label(b.param)}' takes slices of input ${b.from} along axis ${b.extra['axis']}; ONNX Loop has no sliced inputs (that is TensorIterator's form)`);
+      continue;
+    }
+    const r = edges.get(b.param);
+    if (r === undefined) invariant.push(b);
+    else if (b.from === 1 && condOut && r === condOut.result && !condParam) condParam = b.param;
+    else carried.push({ param: b.param, from: b.from, result: r });
+  }
+  // Outputs: the last iteration's value of a carried Result is its final value; of any other
+  // Result, the last slice of a scan output; concatenated outputs are scan outputs.
+  const finals: { to: number; carried: number }[] = [];
+  const concat: { to: number; result: number; axis: number; direct: boolean }[] = [];
+  const last: { to: number; result: number }[] = [];
+  const covered = new Set<number>();
+  for (const o of sb.outputs) {
+    if (o.to < 0) continue;
+    covered.add(o.to);
+    const e = o.extra ?? {};
+    if (!('axis' in e)) {
+      const i = carried.findIndex((x) => x.result === o.result);
+      if (i >= 0) finals.push({ to: o.to, carried: i });
+      else last.push({ to: o.to, result: o.result });
+      continue;
+    }
+    const odd = ([['start', '0'], ['end', '-1'], ['stride', '1'], ['part_size', '1']] as const)
+      .filter(([k, d]) => e[k] !== undefined && e[k] !== d).map(([k]) => `${k}=${e[k]}`);
+    if (odd.length) { fail(`output ${o.to} concatenates with ${odd.join(', ')}; ONNX Loop stacks every iteration in order (start 0, end -1, stride 1, part_size 1)`); continue; }
+    const res = g.outputs[o.result]!;
+    const t = c.typeOf(res);
+    const rank = t && t.kind === 'tensor' && t.shape !== null ? t.shape.length : null;
+    let axis = Number(e['axis']);
+    // The body's own Unsqueeze at axis 0 (OpenVINO's frontend writes Loop scan outputs so):
+    // ONNX stacks the value before it.
+    const p = res.producer;
+    const direct = axis === 0 && p !== null && p.op === 'Unsqueeze' && p.inputs[1] != null && String(c.intsOf(p.inputs[1])) === '0';
+    if (rank !== null && axis < 0) axis += rank;
+    if (!direct && (!Number.isInteger(axis) || axis < 0 || (rank !== null && axis >= rank))) { fail(`output ${o.to} concatenates along axis ${e['axis']}, which the Result (${describeType(t)}) does not have`); continue; }
+    if (!direct && (rank === null || t!.kind !== 'tensor' || t!.shape![axis] !== 1)) {
+      fail(`output ${o.to} concatenates along axis ${axis} slices of type ${describeType(t)}; ONNX Loop stacks along a new axis, which equals it only where that dimension is known to be 1`);
+      continue;
+    }
+    concat.push({ to: o.to, result: o.result, axis, direct });
+  }
+  node.outputs.forEach((_, k) => { if (!covered.has(k)) fail(`output ${k} is not in the port_map`); });
+  node.outputs.forEach((v, k) => {
+    const bad = typeProblem(c.typeOf(v), 'onnx');
+    if (bad) fail(`output ${k} ('${v.label}') has type ${bad}, which ONNX cannot hold`);
+  });
+  if (!ok || !condOut) return;
+
+  // M: absent for a constant negative trip count (no limit); int64 as ONNX requires.
+  const trip = c.constInts(0);
+  let m: Value | null = null;
+  if (!(trip && trip.length === 1 && trip[0]! < 0n)) {
+    m = c.input(0);
+    if (m && c.elem(0) !== 'i64') m = c.emit('Cast', [m], { to: A.int(7n) })[0]!;
+  }
+  let cond = c.input(1);
+  if (cond && c.elem(1) !== 'boolean') cond = c.emit('Cast', [cond], { to: A.int(9n) })[0]!;
+  const nCarried = carried.length;
+  const inputs: (Value | null)[] = [m, cond, ...carried.map((x) => c.input(x.from))];
+  const capture = new Map<number, number>();
+  for (const b of invariant) {
+    if (capture.has(b.from)) continue;
+    capture.set(b.from, inputs.length);
+    inputs.push(c.input(b.from));
+  }
+  const scanResults = [...concat.map((x) => x.result), ...last.map((x) => x.result)];
+  const outs = c.emit('Loop', inputs, {}, nCarried + scanResults.length);
+  const loop = c.lastNode!;
+  loop.meta['onnxInputCount'] = 2 + nCarried;
+  const order = [condOut.result, ...carried.map((x) => x.result), ...scanResults];
+  const direct = new Set(concat.filter((x) => x.direct).map((_, k) => 1 + nCarried + k));
+  const db = c.body(loop, 'body', 'body', (i) => i, {
+    outputs: order,
+    after: (bg) => {
+      // Stack the value the Unsqueeze took (the Unsqueeze itself then feeds nothing and is pruned).
+      for (const at of direct) {
+        const p = bg.outputs[at]!.producer;
+        const x = p?.op === 'Unsqueeze' ? p.inputs[0] : null;
+        if (!x) continue;
+        if (bg.inputs.includes(x) || bg.outputs.includes(x)) {
+          const id = bg.addNode({ dialect: 'onnx', op: 'Identity', version: String(c.opset), name: `${x.name || 'scan'}/Identity` });
+          id.addInput(x);
+          bg.outputs[at] = id.addOutput(x.type);
+        } else bg.outputs[at] = x;
+      }
+    },
+  });
+  const converted = new Map(g.inputs.map((p, i) => [p, db.graph.inputs[i]!]));
+  const P = (p: Value): Value => converted.get(p)!;
+  const iterQ = iter ? P(iter.param) : db.graph.addInput(tensorType('i64', []), ['iteration_num']);
+  const condQ = condParam ? P(condParam) : db.graph.addInput(tensorType('boolean', []), ['cond_in']);
+  const formal = [iterQ, condQ, ...carried.map((x) => P(x.param))];
+  const rest = db.graph.inputs.filter((q) => !formal.includes(q));
+  db.graph.inputs.splice(0, db.graph.inputs.length, ...formal, ...rest);
+  db.inputs = [
+    ...(m ? [{ param: iterQ, from: 0 }] : []),
+    { param: condQ, from: 1 },
+    ...carried.map((x, i) => ({ param: P(x.param), from: 2 + i })),
+    ...invariant.map((b) => ({ param: P(b.param), from: capture.get(b.from)! })),
+  ];
+  for (const b of invariant) P(b.param).meta['onnxCapture'] = true;
+  db.outputs = order.slice(1).map((_, k) => ({ result: 1 + k, to: k }));
+  for (const f of finals) c.output(f.to, outs[f.carried]!);
+  concat.forEach((x, k) => {
+    let v = outs[nCarried + k]!;
+    if (!x.direct) {
+      v = squeeze(c, v, [BigInt(x.axis + 1)]);
+      if (x.axis > 0) {
+        const t = c.typeOf(g.outputs[x.result]!);
+        const rank = t && t.kind === 'tensor' && t.shape ? t.shape.length : 0;
+        const perm = [...Array.from({ length: x.axis }, (_, i) => BigInt(i + 1)), 0n, ...Array.from({ length: rank - 1 - x.axis }, (_, i) => BigInt(x.axis + 1 + i))];
+        v = c.emit('Transpose', [v], { perm: A.ints(perm) })[0]!;
+      }
+    }
+    c.output(x.to, v);
+  });
+  last.forEach((x, k) => {
+    const stacked = outs[nCarried + concat.length + k]!;
+    c.output(x.to, c.emit('Gather', [stacked, i64Scalar(c, -1n)], { axis: A.int(0n) })[0]!);
+  });
+}
+
+export const LOOP: readonly OpMapping[] = [
+  {
+    onnx: { op: 'Loop', since: 1 },
+    ir: { op: 'Loop', version: 'opset5' },
+    toIr: loopToIr,
+    toOnnx: loopToOnnx,
+    note: 'loop-carried values ↔ merged inputs + back edges; scan outputs ↔ concatenated outputs (axis 0); iteration_num/cond ↔ special_body_ports',
+  },
+];
