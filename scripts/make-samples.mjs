@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Model, defaultOnnxInfo, tensorType, tensorFromFloat32, convertModel, saveModel, inferTypes, applyInferred } from '../dist/src/index.js';
+import { Model, defaultOnnxInfo, tensorType, tensorFromFloat32, tensorFromInt64, convertModel, saveModel, inferTypes, applyInferred } from '../dist/src/index.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', 'samples');
 
@@ -129,9 +129,75 @@ const SAMPLES = {
   } },
 };
 
+/**
+ * ONNX Loop samples, built as the ONNX decoder makes a Loop: node inputs (M, cond, y0) then the
+ * outer values the body reads (captures), body inputs (iteration_num, cond, y) bound by position,
+ * then one capture Parameter per outer value; body outputs (cond, y_next, y_item).
+ *   y ← y + x each iteration (with `withIf`: + x on even iterations, - x on odd ones, an If in the
+ *   body reading the body's y and the main graph's x); y_final is the last y, y_scan stacks them.
+ */
+function loopModel(withIf) {
+  const model = new Model('onnx');
+  model.onnx = defaultOnnxInfo(17);
+  const g = model.graph;
+  g.name = withIf ? 'if_inside_loop' : 'loop';
+  const M = g.addInput(tensorType('i64', []), ['M']);
+  const cond = g.addInput(tensorType('boolean', []), ['cond']);
+  const y0 = g.addInput(tensorType('f32', [2]), ['y0']);
+  const x = g.addInput(tensorType('f32', [2]), ['x']);
+  const loop = g.addNode({ dialect: 'onnx', op: 'Loop', version: '17', name: 'loop' });
+  for (const v of [M, cond, y0, x]) loop.addInput(v);
+  loop.meta.onnxInputCount = 3;
+  const yFinal = loop.addOutput(null, ['y_final']);
+  const yScan = loop.addOutput(null, ['y_scan']);
+  const body = g.addBody(loop, 'body');
+  const bg = body.graph;
+  const i = bg.addInput(tensorType('i64', []), ['i']);
+  const c = bg.addInput(tensorType('boolean', []), ['c']);
+  const y = bg.addInput(tensorType('f32', [2]), ['y']);
+  const xb = bg.addInput(tensorType('f32', [2]), ['x']);
+  xb.meta.onnxCapture = true;
+  body.inputs.push({ param: i, from: 0 }, { param: c, from: 1 }, { param: y, from: 2 }, { param: xb, from: 3 });
+  const op = (gr, type, inputs, out, attrs = {}) => {
+    const n = gr.addNode({ dialect: 'onnx', op: type, version: '17', name: out });
+    for (const v of inputs) n.addInput(v);
+    for (const [k, a] of Object.entries(attrs)) n.attrs.set(k, a);
+    return n.addOutput(null, [out]);
+  };
+  let yNext;
+  if (withIf) {
+    const two = bg.addInitializer(tensorFromInt64([2n], []), ['two']);
+    const zero = bg.addInitializer(tensorFromInt64([0n], []), ['zero']);
+    const even = op(bg, 'Equal', [op(bg, 'Mod', [i, two], 'parity'), zero], 'even');
+    const ifn = bg.addNode({ dialect: 'onnx', op: 'If', version: '17', name: 'parity_if' });
+    for (const v of [even, y, xb]) ifn.addInput(v);
+    yNext = ifn.addOutput(null, ['y_next']);
+    for (const [key, type, out] of [['then_branch', 'Add', 'y_plus_x'], ['else_branch', 'Sub', 'y_minus_x']]) {
+      const br = bg.addBody(ifn, key);
+      const py = br.graph.addInput(tensorType('f32', [2]), ['y']);
+      const px = br.graph.addInput(tensorType('f32', [2]), ['x']);
+      py.meta.onnxCapture = true;
+      px.meta.onnxCapture = true;
+      br.inputs.push({ param: py, from: 1 }, { param: px, from: 2 });
+      br.graph.outputs.push(op(br.graph, type, [py, px], out));
+      br.outputs.push({ result: 0, to: 0 });
+    }
+  } else yNext = op(bg, 'Add', [y, xb], 'y_next');
+  const iF = op(bg, 'Cast', [i], 'i_f', { to: { type: 'int', value: 1n } });
+  const yItem = op(bg, 'Mul', [yNext, iF], 'y_item');
+  const cOut = op(bg, 'Identity', [c], 'c_out');
+  bg.outputs.push(cOut, yNext, yItem);
+  body.outputs.push({ result: 1, to: 0 }, { result: 2, to: 1 });
+  g.outputs.push(yFinal, yScan);
+  return model;
+}
+
+SAMPLES.loop = { from: 'onnx', model: () => loopModel(false) };
+SAMPLES['if-inside-loop'] = { from: 'onnx', model: () => loopModel(true) };
+
 for (const [name, s] of Object.entries(SAMPLES)) {
-  const b = builder(s.from === 'ov' ? 'ov' : 'onnx');
-  s.build(b);
+  const b = s.model ? { model: s.model() } : builder(s.from === 'ov' ? 'ov' : 'onnx');
+  if (!s.model) s.build(b);
   const dir = join(root, name);
   mkdirSync(dir, { recursive: true });
   // Type every value of the hand-built form (IR ports need precisions, ONNX outputs types).

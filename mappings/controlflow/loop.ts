@@ -287,6 +287,10 @@ function loopToOnnx(c: ConvertContext): void {
   const P = (p: Value): Value => converted.get(p)!;
   const iterQ = iter ? P(iter.param) : db.graph.addInput(tensorType('i64', []), ['iteration_num']);
   const condQ = condParam ? P(condParam) : db.graph.addInput(tensorType('boolean', []), ['cond_in']);
+  // cond_in has the type of the execution condition (OpenVINO gives a merged Parameter its input's
+  // shape; onnx's Loop inference checks the body's cond input against the node's).
+  const condType = c.type(1);
+  if (condType && condType.kind === 'tensor' && condType.shape !== null) condQ.type = tensorType('boolean', condType.shape);
   const formal = [iterQ, condQ, ...carried.map((x) => P(x.param))];
   const rest = db.graph.inputs.filter((q) => !formal.includes(q));
   db.graph.inputs.splice(0, db.graph.inputs.length, ...formal, ...rest);

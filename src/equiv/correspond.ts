@@ -242,6 +242,14 @@ function mapOutputs(na: Node, nb: Node, partners: Map<Value, Value[]>): Map<numb
   return m;
 }
 
+/** A loop's iteration counter Parameter: ONNX Loop's first body input, Loop-5's current_iteration. */
+function isIterationCounter(n: Node, b: Body['inputs'][number]): boolean {
+  if (n.dialect === 'ov') return b.from === -1 && b.extra?.['purpose'] === 'current_iteration';
+  return n.op === 'Loop' && b.from === 0 && b.param.meta['onnxCapture'] !== true && b.param === n.bodies.get('body')?.graph.inputs[0];
+}
+
+const isConcatenated = (o: Body['outputs'][number]): boolean => o.extra !== undefined && 'axis' in o.extra;
+
 const inputLabel = (paths: Paths, n: Node, i: number): string => `${i} ('${n.inputs[i] ? paths.valueLabel(n.inputs[i]!) : '?'}')`;
 
 function matchParameters(
@@ -250,12 +258,19 @@ function matchParameters(
   const { nodeA, nodeB, bodyA, bodyB, key, inputMap } = w.body!;
   const feederB = new Map<Value, number>(bodyB.inputs.map((bb) => [bb.param, bb.from]));
   for (const ba of bodyA.inputs) {
+    // A loop's iteration counter: ONNX Loop's iteration_num (bound to M, input 0) is Loop-5's
+    // current_iteration Parameter (external port -1), whatever feeds the trip count.
+    if (isIterationCounter(nodeA, ba)) {
+      const counter = bodyB.inputs.find((bb) => isIterationCounter(nodeB, bb));
+      if (counter && !pairedB.has(counter.param)) addPair(ba.param, counter.param, 'binding', scope);
+      if (counter) continue;
+    }
     const expected = inputMap.get(ba.from);
-    const candidates = expected ? bodyB.inputs.filter((bb) => expected.includes(bb.from)).map((bb) => bb.param) : [];
+    const candidates = expected ? bodyB.inputs.filter((bb) => expected.includes(bb.from) && !isIterationCounter(nodeB, bb)).map((bb) => bb.param) : [];
     const named = partners.get(ba.param)?.[0];
     if (named) {
       const from = feederB.get(named);
-      if (from !== undefined && expected && expected.length > 0 && !expected.includes(from)) {
+      if (from !== undefined && expected && expected.length > 0 && !expected.includes(from) && !bodyB.inputs.some((bb) => bb.param === named && isIterationCounter(nodeB, bb))) {
         out.push(onSide('B', diag('EQUIV_BINDING_MISMATCH', paths.node(nodeB), {
           body: key, param: paths.valueLabel(named), fromB: inputLabel(paths, nodeB, from), fromA: inputLabel(paths, nodeA, ba.from),
         })));
@@ -272,8 +287,8 @@ function matchParameters(
   }
   // By elimination: as many parameters left unpaired on both sides (no name, and bindings that
   // disagree) pair in declaration order; their wiring differs, so say so.
-  const leftA = bodyA.inputs.filter((b) => !partners.has(b.param));
-  const leftB = bodyB.inputs.filter((b) => !pairedB.has(b.param));
+  const leftA = bodyA.inputs.filter((b) => !partners.has(b.param) && !isIterationCounter(nodeA, b));
+  const leftB = bodyB.inputs.filter((b) => !pairedB.has(b.param) && !isIterationCounter(nodeB, b));
   if (leftA.length > 0 && leftA.length === leftB.length) {
     leftA.forEach((ba, k) => {
       const bb = leftB[k]!;
@@ -294,6 +309,9 @@ function matchResults(w: ScopeWork, scope: string, partners: Map<Value, Value[]>
     const to = outputMap.get(oa.to);
     if (to === undefined) continue;
     const ob = bodyB.outputs.find((o) => o.to === to);
+    // A Loop-5 output concatenated along an axis holds per-iteration slices with that axis; an
+    // ONNX Loop scan output stacks values without it: the node outputs are compared, not these.
+    if (ob && isConcatenated(oa) !== isConcatenated(ob)) continue;
     const va = bodyA.graph.outputs[oa.result];
     const vb = ob ? bodyB.graph.outputs[ob.result] : undefined;
     if (!va || !vb) continue;

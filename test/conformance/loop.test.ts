@@ -1,0 +1,122 @@
+/**
+ * Loop ⇄ Loop-5 judged by the engines, on ONNX Loop models of our own (test/convert/loop-fixtures.ts)
+ * and on the samples (samples/loop, samples/if-inside-loop):
+ *   onnxruntime on the ONNX model gives the expected outputs;
+ *   ONNX → IR runs in OpenVINO with the same outputs;
+ *   ONNX → IR → ONNX passes onnx's checker and runs in onnxruntime with the same outputs;
+ *   ONNX → IR → ONNX → IR runs in OpenVINO with the same outputs;
+ *   ovc's IR of the ONNX model → ONNX passes the checker and runs in onnxruntime the same.
+ * (The backend Loop cases — test_loop11, the range *_expanded functions — are in convert-zoo.)
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { convertModel } from '../../src/convert/index.js';
+import { loadModel, saveModel } from '../../src/io/load.js';
+import { accumulate, ifInsideLoop, LOOP_VERSIONS, nestedLoops } from '../convert/loop-fixtures.js';
+import { compareTensors } from '../helpers/compare.js';
+import { Oracle, REPO_ROOT, type OracleTensor } from '../helpers/oracle.js';
+
+let oracle: Oracle;
+let tmp: string;
+
+beforeAll(async () => {
+  oracle = await Oracle.start();
+  tmp = mkdtempSync(join(tmpdir(), 'ovir-loop-'));
+});
+
+afterAll(async () => {
+  await oracle?.close();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+const f32 = (values: number[]): OracleTensor => ({ dtype: 'f32', shape: [values.length], data: new Uint8Array(new Float32Array(values).buffer) });
+const i64 = (v: number): OracleTensor => ({ dtype: 'i64', shape: [], data: new Uint8Array(new BigInt64Array([BigInt(v)]).buffer) });
+const bool = (v: boolean): OracleTensor => ({ dtype: 'boolean', shape: [], data: Uint8Array.of(v ? 1 : 0) });
+
+function compare(what: string, expected: Record<string, OracleTensor>, got: Record<string, OracleTensor>): void {
+  for (const [n, e] of Object.entries(expected)) {
+    const g = got[n];
+    const d = g ? compareTensors(g, e) : 'missing output';
+    if (d) throw new Error(`${what}: output '${n}': ${d}`);
+  }
+}
+
+/** Feeds only the inputs the model declares. */
+const feedFor = (path: string, all: Record<string, OracleTensor>): Record<string, OracleTensor> =>
+  Object.fromEntries(loadModel(path).graph.inputs.map((v) => [v.name || String(v.meta['layerName']), all[v.name || String(v.meta['layerName'])]!]));
+
+async function judge(name: string, src: string, feeds: Record<string, OracleTensor>[], opts: { ovc?: boolean; opset?: number } = {}): Promise<void> {
+  const ir = convertModel(loadModel(src));
+  const xml = join(tmp, `${name}.xml`);
+  saveModel(ir, xml);
+  const opset = opts.opset ?? 17;
+  const back = join(tmp, `${name}.back.onnx`);
+  saveModel(convertModel(loadModel(xml), { opset }), back);
+  const checked = await oracle.onnxCheck(back);
+  if (!checked.ok) throw new Error(`onnx checker rejects ONNX → IR → ONNX: ${checked.error}`);
+  const again = join(tmp, `${name}.again.xml`);
+  saveModel(convertModel(loadModel(back)), again);
+  let ovcOnnx: string | null = null;
+  if (opts.ovc !== false) {
+    ovcOnnx = join(tmp, `${name}.ovc.onnx`);
+    saveModel(convertModel(loadModel(await oracle.ovcCached(src)), { opset: 17 }), ovcOnnx);
+  }
+  for (const all of feeds) {
+    const inputs = feedFor(src, all);
+    const expected = await oracle.runOrt(src, inputs);
+    compare('ONNX → IR in OpenVINO', expected, await oracle.runIr(xml, feedFor(xml, all)));
+    compare('ONNX → IR → ONNX in onnxruntime', expected, await oracle.runOrt(back, feedFor(back, all)));
+    compare('ONNX → IR → ONNX → IR in OpenVINO', expected, await oracle.runIr(again, feedFor(again, all)));
+    if (ovcOnnx) compare('ovc IR → ONNX in onnxruntime', expected, await oracle.runOrt(ovcOnnx, feedFor(ovcOnnx, all)));
+  }
+}
+
+function write(name: string, bytes: Uint8Array): string {
+  const p = join(tmp, `${name}.onnx`);
+  writeFileSync(p, bytes);
+  return p;
+}
+
+const FEEDS = [
+  { M: i64(3), cond: bool(true), y0: f32([1, -2]), x: f32([0.5, 0.25]) },
+  { M: i64(5), cond: bool(true), y0: f32([0, 3]), x: f32([-1, 2]) },
+  { M: i64(0), cond: bool(true), y0: f32([4, 5]), x: f32([1, 1]) },
+];
+
+describe('Loop ⇄ Loop-5 in the engines', () => {
+  it.each(LOOP_VERSIONS)('Loop-$version (opset $opset): carried value, scan output, outer value read in the body, condition computed', async ({ version, opset }) => {
+    await judge(`loop${version}`, write(`loop${version}`, accumulate({ opset, condOut: 'computed' })), FEEDS, { opset: Math.max(opset, 11) });
+  });
+
+  it('cond passed through (OpenVINO\'s constant-true condition)', async () => {
+    await judge('through', write('through', accumulate({ condOut: 'through' })), FEEDS);
+  });
+
+  it('M empty (runs until the body\'s condition is false)', async () => {
+    await judge('no-m', write('no-m', accumulate({ trip: 'empty' })), FEEDS);
+  });
+
+  it('cond empty', async () => {
+    await judge('no-cond', write('no-cond', accumulate({ cond: 'empty', condOut: 'computed' })), FEEDS);
+  });
+
+  it('If inside Loop', async () => {
+    await judge('if-in-loop', write('if-in-loop', ifInsideLoop()), FEEDS);
+  });
+
+  it('Loop in Loop in If, with an If in the inner Loop (both branches)', async () => {
+    const x = f32([1.5, -0.5]);
+    await judge('nested', write('nested', nestedLoops()), [{ M: i64(2), go: bool(true), x }, { M: i64(2), go: bool(false), x }, { M: i64(4), go: bool(true), x }]);
+  });
+
+  it.each(['loop', 'if-inside-loop'])('samples/%s: its two files compute the same in both engines', async (name) => {
+    const dir = join(REPO_ROOT, 'samples', name);
+    for (const all of FEEDS) {
+      const expected = await oracle.runOrt(join(dir, 'model.onnx'), feedFor(join(dir, 'model.onnx'), all));
+      compare(`samples/${name}/model.xml in OpenVINO`, expected, await oracle.runIr(join(dir, 'model.xml'), feedFor(join(dir, 'model.xml'), all)));
+    }
+    await judge(`sample-${name}`, join(dir, 'model.onnx'), FEEDS);
+  });
+});
