@@ -11,8 +11,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
+import { tensorFromInt64, type Model } from '../../src/graph/index.js';
+import { decodeOnnx } from '../../src/onnx/decode.js';
+import { applyInferred, inferTypes } from '../../src/shape/index.js';
 import { loadModel, saveModel } from '../../src/io/load.js';
 import { accumulate, ifInsideLoop, LOOP_VERSIONS, nestedLoops } from '../convert/loop-fixtures.js';
 import { compareTensors } from '../helpers/compare.js';
@@ -73,6 +76,23 @@ async function judge(name: string, src: string, feeds: Record<string, OracleTens
   }
 }
 
+/** An IR built here: OpenVINO on it gives the expected outputs; IR → ONNX runs the same in onnxruntime. */
+async function judgeIr(name: string, ir: Model, feeds: Record<string, OracleTensor>[]): Promise<string[]> {
+  applyInferred(inferTypes(ir));
+  const xml = join(tmp, `${name}.xml`);
+  saveModel(ir, xml);
+  const onnx = join(tmp, `${name}.onnx`);
+  const converted = convertModel(loadModel(xml), { opset: 17 });
+  saveModel(converted, onnx);
+  const checked = await oracle.onnxCheck(onnx);
+  if (!checked.ok) throw new Error(`onnx checker rejects IR → ONNX: ${checked.error}`);
+  for (const all of feeds) {
+    const expected = await oracle.runIr(xml, feedFor(xml, all));
+    compare('IR → ONNX in onnxruntime', expected, await oracle.runOrt(onnx, feedFor(onnx, all)));
+  }
+  return converted.graph.nodes.map((n) => n.op);
+}
+
 function write(name: string, bytes: Uint8Array): string {
   const p = join(tmp, `${name}.onnx`);
   writeFileSync(p, bytes);
@@ -109,6 +129,27 @@ describe('Loop ⇄ Loop-5 in the engines', () => {
   it('Loop in Loop in If, with an If in the inner Loop (both branches)', async () => {
     const x = f32([1.5, -0.5]);
     await judge('nested', write('nested', nestedLoops()), [{ M: i64(2), go: bool(true), x }, { M: i64(2), go: bool(false), x }, { M: i64(4), go: bool(true), x }]);
+  });
+
+  it('IR: the last iteration\'s value of a Result without back edge (ONNX: the last slice of a scan output)', async () => {
+    const ir = convertModel(decodeOnnx(accumulate({ condOut: 'computed' })));
+    const body = ir.graph.nodes.find((n) => n.op === 'Loop')!.bodies.get('body')!;
+    // output 0: the last y_item slice ([1, 2]) instead of the carried y
+    body.outputs = body.outputs.map((o) => (o.to === 0 ? { result: 2, to: 0 } : o));
+    ir.graph.nodes.find((n) => n.op === 'Loop')!.outputs[0]!.type = null;
+    expect(await judgeIr('ir-last', ir, FEEDS.slice(0, 2))).toEqual(['Loop', 'Gather']);
+  });
+
+  it('IR: a concatenation along axis 1 of slices whose axis 1 is 1 (ONNX: stacked, squeezed, transposed)', async () => {
+    const ir = convertModel(decodeOnnx(accumulate({ condOut: 'computed' })));
+    const loop = ir.graph.nodes.find((n) => n.op === 'Loop')!;
+    const body = loop.bodies.get('body')!;
+    const unsqueeze = body.graph.outputs[2]!.producer!;
+    unsqueeze.setInput(1, body.graph.addInitializer(tensorFromInt64([1n])));
+    body.outputs = body.outputs.map((o) => (o.to === 1 ? { ...o, extra: { ...o.extra, axis: '1' } } : o));
+    loop.outputs[1]!.type = null;
+    unsqueeze.outputs[0]!.type = null;
+    expect(await judgeIr('ir-axis1', ir, FEEDS.slice(0, 2))).toEqual(['Loop', 'Squeeze', 'Transpose']);
   });
 
   it.each(['loop', 'if-inside-loop'])('samples/%s: its two files compute the same in both engines', async (name) => {
