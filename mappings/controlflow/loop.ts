@@ -109,7 +109,8 @@ function loopToIr(c: ConvertContext): void {
   const scans = Array.from({ length: Math.max(0, node.outputs.length - nCarried) }, (_, k) => 1 + nCarried + k);
   const keep = [0, ...Array.from({ length: nCarried }, (_, i) => 1 + i), ...scans];
   const condThrough = passesCondThrough(g.outputs[0], formal[1]);
-  const param = (p: Value): Value => db.graph.inputs[g.inputs.indexOf(p)]!;
+  const position = new Map(g.inputs.map((p, k) => [p, k]));
+  const param = (p: Value): Value => db.graph.inputs[position.get(p)!]!;
   const db: Body = c.body(loop, 'body', 'body', (i) => capture.get(i) ?? i, {
     outputs: keep,
     after: (bg) => {
@@ -204,6 +205,8 @@ function loopToOnnx(c: ConvertContext): void {
   }
   // Outputs: the last iteration's value of a carried Result is its final value; of any other
   // Result, the last slice of a scan output; concatenated outputs are scan outputs.
+  const carriedOf = new Map<number, number>();
+  carried.forEach((x, i) => { if (!carriedOf.has(x.result)) carriedOf.set(x.result, i); });
   const finals: { to: number; carried: number }[] = [];
   const concat: { to: number; result: number; axis: number; direct: boolean }[] = [];
   const last: { to: number; result: number }[] = [];
@@ -213,8 +216,8 @@ function loopToOnnx(c: ConvertContext): void {
     covered.add(o.to);
     const e = o.extra ?? {};
     if (!('axis' in e)) {
-      const i = carried.findIndex((x) => x.result === o.result);
-      if (i >= 0) finals.push({ to: o.to, carried: i });
+      const i = carriedOf.get(o.result);
+      if (i !== undefined) finals.push({ to: o.to, carried: i });
       else last.push({ to: o.to, result: o.result });
       continue;
     }
@@ -266,20 +269,30 @@ function loopToOnnx(c: ConvertContext): void {
   const loop = c.lastNode!;
   loop.meta['onnxInputCount'] = 2 + nCarried;
   const order = [condOut.result, ...carried.map((x) => x.result), ...scanResults];
-  const direct = new Set(concat.filter((x) => x.direct).map((_, k) => 1 + nCarried + k));
+  const direct = new Set(concat.flatMap((x, k) => (x.direct ? [1 + nCarried + k] : [])));
   const db = c.body(loop, 'body', 'body', (i) => i, {
     outputs: order,
     after: (bg) => {
       // Stack the value the Unsqueeze took (the Unsqueeze itself then feeds nothing and is pruned).
+      const taken = new Set(bg.outputs);
       for (const at of direct) {
-        const p = bg.outputs[at]!.producer;
+        const v = bg.outputs[at]!;
+        const p = v.producer;
         const x = p?.op === 'Unsqueeze' ? p.inputs[0] : null;
-        if (!x) continue;
-        if (bg.inputs.includes(x) || bg.outputs.includes(x)) {
+        if (!x) {
+          // not an Unsqueeze on the ONNX side after all: take the added axis away in the body
+          const sq = bg.addNode({ dialect: 'onnx', op: 'Squeeze', version: String(c.opset), name: `${v.name || 'scan'}/Squeeze` });
+          sq.addInput(v);
+          if (c.opset >= 13) sq.addInput(bg.addInitializer(tensorFromInt64([0n])));
+          else sq.attrs.set('axes', A.ints([0n]));
+          bg.outputs[at] = sq.addOutput(null);
+          continue;
+        }
+        if (x.producer === null || taken.has(x)) {
           const id = bg.addNode({ dialect: 'onnx', op: 'Identity', version: String(c.opset), name: `${x.name || 'scan'}/Identity` });
           id.addInput(x);
           bg.outputs[at] = id.addOutput(x.type);
-        } else bg.outputs[at] = x;
+        } else { bg.outputs[at] = x; taken.add(x); }
       }
     },
   });
@@ -292,7 +305,8 @@ function loopToOnnx(c: ConvertContext): void {
   const condType = c.type(1);
   if (condType && condType.kind === 'tensor' && condType.shape !== null) condQ.type = tensorType('boolean', condType.shape);
   const formal = [iterQ, condQ, ...carried.map((x) => P(x.param))];
-  const rest = db.graph.inputs.filter((q) => !formal.includes(q));
+  const formalSet = new Set(formal);
+  const rest = db.graph.inputs.filter((q) => !formalSet.has(q));
   db.graph.inputs.splice(0, db.graph.inputs.length, ...formal, ...rest);
   db.inputs = [
     ...(m ? [{ param: iterQ, from: 0 }] : []),

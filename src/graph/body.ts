@@ -64,5 +64,6 @@ export function setBackEdges(body: Body, pairs: readonly { result: number; param
     params: g.inputs.map((_, i) => [`p${i}`, i]),
     results: g.outputs.map((_, i) => [`r${i}`, i]),
   } satisfies IrLayerIds;
-  body.backEdges = pairs.map((e) => ({ fromLayer: `r${e.result}`, fromPort: '', toLayer: `p${g.inputs.indexOf(e.param)}`, toPort: '' }));
+  const position = new Map(g.inputs.map((p, i) => [p, i]));
+  body.backEdges = pairs.map((e) => ({ fromLayer: `r${e.result}`, fromPort: '', toLayer: `p${position.get(e.param) ?? -1}`, toPort: '' }));
 }

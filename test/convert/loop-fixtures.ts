@@ -20,19 +20,20 @@ const f32 = (name: string, shape: number[]) => ob.valueInfo(name, 'f32', shape);
  * y·iteration_num stacked. `M` / `cond` may be left empty; the body's cond_out is either cond_in
  * passed through or `iteration_num < 2` (computed).
  */
-export function accumulate(opts: { opset?: number; trip?: 'input' | 'empty'; cond?: 'input' | 'empty'; condOut?: 'through' | 'computed' } = {}): Uint8Array {
+export function accumulate(opts: { opset?: number; trip?: 'input' | 'empty'; cond?: 'input' | 'empty'; condOut?: 'through' | 'computed'; secondScan?: boolean } = {}): Uint8Array {
   const opset = opts.opset ?? 17;
   const computed = opts.condOut === 'computed' || opts.trip === 'empty';
   const body = ob.graph({
     name: 'body',
     inputs: [ob.valueInfo('i', 'i64', []), ob.valueInfo('c', 'boolean', []), f32('y', [2])],
-    outputs: [ob.valueInfo('c_out', 'boolean', []), f32('y_next', [2]), f32('y_item', [2])],
+    outputs: [ob.valueInfo('c_out', 'boolean', []), f32('y_next', [2]), f32('y_item', [2]), ...(opts.secondScan ? [f32('neg_item', [2])] : [])],
     initializers: computed ? [ob.int64Tensor('two', [], [2])] : [],
     nodes: [
       ob.node('Add', ['y', 'x'], ['y_next']),
       ob.node('Cast', ['i'], ['i_f'], { to: 1 }),
       ob.node('Mul', ['y_next', 'i_f'], ['y_item']),
       computed ? ob.node('Less', ['i', 'two'], ['c_out']) : ob.node('Identity', ['c'], ['c_out']),
+      ...(opts.secondScan ? [ob.node('Neg', ['y_item'], ['neg_item'])] : []),
     ],
   });
   const inputs = [f32('y0', [2]), f32('x', [2])];
@@ -44,8 +45,8 @@ export function accumulate(opts: { opset?: number; trip?: 'input' | 'empty'; con
     graph: ob.graph({
       name: 'accumulate',
       inputs,
-      outputs: [f32('y_final', [2]), f32('y_scan', [null as unknown as number, 2])],
-      nodes: [ob.node('Loop', [opts.trip === 'empty' ? '' : 'M', opts.cond === 'empty' ? '' : 'cond', 'y0'], ['y_final', 'y_scan'], { body: ob.attr.graph(body) }, { name: 'loop' })],
+      outputs: [f32('y_final', [2]), f32('y_scan', [null as unknown as number, 2]), ...(opts.secondScan ? [f32('neg_scan', [null as unknown as number, 2])] : [])],
+      nodes: [ob.node('Loop', [opts.trip === 'empty' ? '' : 'M', opts.cond === 'empty' ? '' : 'cond', 'y0'], ['y_final', 'y_scan', ...(opts.secondScan ? ['neg_scan'] : [])], { body: ob.attr.graph(body) }, { name: 'loop' })],
     }),
   }));
 }

@@ -44,8 +44,9 @@ function concatenated(t: ValueType | null, extra: Readonly<Record<string, string
 const loop: InferFn = (c) => {
   const body = c.node.bodies.get('body');
   if (!body) { c.error('missing body'); return []; }
+  const binding = new Map(body.inputs.map((x) => [x.param, x]));
   for (const e of backEdgePairs(body)) {
-    const b = body.inputs.find((x) => x.param === e.param);
+    const b = binding.get(e.param);
     const init = b && b.from >= 0 ? c.tensor(b.from) : null;
     const res = c.bodyResult('body', e.result);
     if (init && res && res.kind === 'tensor' && init.elem !== 'dynamic' && res.elem !== 'dynamic' && init.elem !== res.elem) {
