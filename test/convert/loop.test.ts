@@ -164,6 +164,20 @@ describe('OpenVINO Loop-5 shape inference', () => {
     expect(scanType(toIr(accumulate({ condOut: 'computed' })))).toEqual({ kind: 'tensor', elem: 'f32', shape: [null, 2] });
   });
 
+  it('a loop-carried output whose shape the body changes has the changed dimensions dynamic', () => {
+    const ir = toIr(accumulate());
+    const loop = loopOf(ir);
+    const b = loop.bodies.get('body')!;
+    const grow = b.graph.addNode({ dialect: 'ov', op: 'Concat', version: 'opset1', name: 'grow' });
+    grow.attrs.set('axis', { type: 'raw', value: '0' });
+    grow.addInput(b.graph.outputs[1]!);
+    grow.addInput(b.graph.outputs[1]!);
+    b.graph.outputs[1] = grow.addOutput(null);
+    const y = b.inputs.find((x) => x.from === 2)!.param;
+    y.type = { kind: 'tensor', elem: 'f32', shape: [2] };
+    expect(inferTypes(ir).types.get(loop.outputs[0]!)).toEqual({ kind: 'tensor', elem: 'f32', shape: [null] });
+  });
+
   it('a back edge that changes the element type is SHAPE_LOOP_BACK_EDGE', () => {
     const ir = toIr(accumulate());
     const b = loopOf(ir).bodies.get('body')!;
