@@ -1,4 +1,6 @@
 import { ACTIVATION } from './activation.js';
+import { ATTENTION } from './nn/attention.js';
+import { ROTARY_EMBEDDING } from './nn/rotary-embedding.js';
 import { BASIC } from './basic.js';
 import { BITSHIFT } from './bitshift.js';
 import { COMPRESS } from './compress.js';
@@ -62,4 +64,6 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...GRID_SAMPLE,
   ...DROPOUT,
   ...COMPRESS,
+  ...ATTENTION,
+  ...ROTARY_EMBEDDING,
 ];
