@@ -39,6 +39,8 @@ export const KNOWN_ONNX_TO_IR_FAILURES: ReadonlyMap<string, KnownFailure> = new 
   ["onnx/node/test_mod_float_edge_cases_fmod_0_float16", { cause: "Mod fmod=0 on floats maps to FloorMod, which gives NaN where ONNX (Python's %) gives ±inf for a finite x and an infinite divisor; needs a Select for infinite divisors", message: "expected Infinity" }],
   ["onnx/node/test_mod_float_edge_cases_fmod_0_float32", { cause: "Mod fmod=0 on floats maps to FloorMod, which gives NaN where ONNX (Python's %) gives ±inf for a finite x and an infinite divisor; needs a Select for infinite divisors", message: "expected Infinity" }],
   ["onnx/node/test_mod_float_edge_cases_fmod_0_float64", { cause: "Mod fmod=0 on floats maps to FloorMod, which differs from ONNX (Python's %) for infinite divisors; needs a Select for infinite divisors", message: "expected Infinity" }],
+  ["onnx/node/test_attention_4d_causal_padded_kv_bf16", { cause: "OpenVINO's CPU plugin dies (SIGILL) running the bf16 MatMul(P, V) of ovir's Attention decomposition on this machine's CPU (bisected to that node; computing in f32 with Converts around it, or transposing K explicitly, still dies; ovc's IR of onnx's function body runs): not yet isolated", message: "SIGILL" }],
+  ["onnx/node/test_attention_4d_padded_kv_bf16", { cause: "OpenVINO's CPU plugin dies (SIGILL) running the bf16 MatMul(P, V) of ovir's Attention decomposition on this machine's CPU (bisected to that node; computing in f32 with Converts around it, or transposing K explicitly, still dies; ovc's IR of onnx's function body runs): not yet isolated", message: "SIGILL" }],
 ]);
 
 /** IR → ONNX (convert-ir-onnx). */
