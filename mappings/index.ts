@@ -1,5 +1,6 @@
 import { ACTIVATION } from './activation.js';
 import { ATTENTION } from './nn/attention.js';
+import { GROUP_NORMALIZATION } from './nn/group-normalization.js';
 import { ROTARY_EMBEDDING } from './nn/rotary-embedding.js';
 import { BASIC } from './basic.js';
 import { BITSHIFT } from './bitshift.js';
@@ -66,4 +67,5 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...COMPRESS,
   ...ATTENTION,
   ...ROTARY_EMBEDDING,
+  ...GROUP_NORMALIZATION,
 ];
