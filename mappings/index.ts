@@ -21,11 +21,14 @@ import { OLD_OPSETS } from './math/old-opsets.js';
 import { SOFTMAX } from './math/softmax.js';
 import { TOPK } from './math/topk.js';
 import { UNARY } from './math/unary.js';
+import { ATTENTION } from './nn/attention.js';
 import { CONV } from './nn/conv.js';
 import { CONV_TRANSPOSE } from './nn/conv-transpose.js';
 import { DROPOUT } from './nn/dropout.js';
+import { GROUP_NORMALIZATION } from './nn/group-normalization.js';
 import { NORMALIZATION } from './nn/normalization.js';
 import { POOL } from './nn/pool.js';
+import { ROTARY_EMBEDDING } from './nn/rotary-embedding.js';
 import { NON_MAX_SUPPRESSION } from './object_detection/non-max-suppression.js';
 import { QUANTIZATION } from './quantization/quantize-linear.js';
 import { ARG_MAX } from './reduction/argmax.js';
@@ -57,7 +60,8 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...ELEMENTWISE, ...UNARY, ...ACTIVATION, ...SOFTMAX, ...MATMUL, ...CLIP, ...GEMM, ...TOPK, ...HARDMAX, ...LOSS,
   ...OLD_OPSETS,
   // nn
-  ...CONV, ...CONV_TRANSPOSE, ...POOL, ...NORMALIZATION, ...DROPOUT,
+  ...CONV, ...CONV_TRANSPOSE, ...POOL, ...NORMALIZATION, ...DROPOUT, ...ATTENTION, ...GROUP_NORMALIZATION,
+  ...ROTARY_EMBEDDING,
   // tensor
   ...CAST, ...SHAPE, ...FLATTEN_SIZE, ...SPLIT, ...GATHER, ...PAD, ...SCATTER, ...SLICE_IR, ...RESIZE, ...DEPTH_TO_SPACE,
   ...TRILU_OPS, ...ONE_HOT_OPS, ...REVERSE_SEQUENCE, ...UNIQUE, ...GRID_SAMPLE, ...COMPRESS,

@@ -44,6 +44,8 @@ const OWN_SUITE: Record<string, string> = {
   'GlobalLpPool>GlobalLpPool': 'test/convert-extra/nn-vision.test.ts',
   'Dropout>Dropout': 'test/convert-extra/nn-vision.test.ts',
   'RMSNormalization>RMSNormalization': 'test/convert-extra/nn-vision.test.ts',
+  'Attention>Attention': 'test/convert-extra/attention.test.ts',
+  'RotaryEmbedding>RotaryEmbedding': 'test/convert-extra/attention.test.ts',
   'Slice>StridedSlice': 'test/convert/tensor-ops.test.ts',
   'Slice>Reverse': 'test/convert/tensor-ops.test.ts',
   'Trilu>Trilu': 'test/convert/tensor-ops.test.ts',
