@@ -34,6 +34,10 @@ import { SLICE_IR } from './slice-ir.js';
 import type { OpMapping } from './spec.js';
 import { SPLIT } from './split.js';
 import { UNIQUE } from './unique.js';
+import { VARIADIC } from './math/variadic.js';
+import { SHRINK_CELU } from './math/shrink-celu.js';
+import { LEGACY_BROADCAST } from './math/legacy-broadcast.js';
+import { COERCE_2D } from './nn/coerce-2d.js';
 import { TRILU_OPS } from './trilu.js';
 
 export type { AttrRule, ConvertContext, OpMapping } from './spec.js';
@@ -62,4 +66,8 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...GRID_SAMPLE,
   ...DROPOUT,
   ...COMPRESS,
+  ...VARIADIC,
+  ...SHRINK_CELU,
+  ...LEGACY_BROADCAST,
+  ...COERCE_2D,
 ];

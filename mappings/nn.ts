@@ -5,6 +5,7 @@ import { scalarOf } from './generate.js';
 import { scalarTensor } from '../src/graph/tensor.js';
 import type { Value } from '../src/graph/value.js';
 import { normAxis } from './helpers.js';
+import { coerced2dToIr, coerced2dToOnnx } from './nn/coerce-2d.js';
 import { int, string, irOnly, type ConvertContext, type OpMapping } from './spec.js';
 
 const INT_RANGE: Record<string, readonly [number, number, number]> = {
@@ -58,24 +59,8 @@ export const NN: readonly OpMapping[] = [
     onnx: { op: 'Softmax', since: 1, until: 12 },
     ir: { op: 'Softmax', version: 'opset8', reads: ['opset1'] },
     handles: { onnx: ['axis'], ir: ['axis'] },
-    toIr: (c) => {
-      const a = c.attr.int('axis') ?? 1n;
-      const r = c.rank(0);
-      if (r === null || normAxis(a, r) !== r - 1) {
-        c.unsupportedAttr('axis', String(a), `Softmax before opset 13 flattens at axis; only the last axis (rank ${r ?? 'unknown'}) converts`);
-        return;
-      }
-      c.output(0, c.emit('Softmax', [c.input(0)], { axis: '-1' })[0]!);
-    },
-    toOnnx: (c) => {
-      const a = c.attr.int('axis') ?? 1n;
-      const r = c.rank(0);
-      if (r === null || normAxis(a, r) !== r - 1) {
-        c.unsupportedAttr('axis', String(a), `ONNX Softmax before opset 13 flattens at axis; only the last axis converts (use --opset 13 or later)`);
-        return;
-      }
-      c.output(0, c.emit('Softmax', [c.input(0)], { axis: A.int(r - 1) })[0]!);
-    },
+    toIr: (c) => coerced2dToIr(c, 'Softmax', 'opset8'),
+    toOnnx: (c) => coerced2dToOnnx(c, 'Softmax'),
   },
   {
     onnx: { op: 'LogSoftmax', since: 13 },

@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import { convertModel } from '../../src/convert/index.js';
+import { OvirError } from '../../src/diag/diagnostic.js';
+import { A, allNodes, verifyGraph, type Attr, type ElementTypeName, type Model, type Node } from '../../src/graph/index.js';
+import { Builder } from '../convert/builder.js';
+
+/**
+ * ONNX ops OpenVINO has no op (or no form) for, written as other IR ops the way OpenVINO's ONNX
+ * frontend writes them (mappings/math/{variadic,shrink-celu,legacy-broadcast}.ts,
+ * mappings/nn/coerce-2d.ts, Pow in mappings/elementwise.ts). These tests check the graphs; that
+ * the numbers are right is judged by the engines on the ONNX backend cases
+ * (test/conformance/convert-zoo.test.ts: test_sum_*, test_mean_*, test_max_*, test_min_*,
+ * test_pow_types_*, test_celu, test_shrink_*, test_log_softmax_*, test_operator_add_size1_broadcast).
+ */
+
+const ops = (m: Model): string[] => [...allNodes(m.graph)].map((n) => n.op);
+const only = (m: Model, op: string): Node => {
+  const ns = [...allNodes(m.graph)].filter((n) => n.op === op);
+  expect(ns).toHaveLength(1);
+  return ns[0]!;
+};
+const diags = (f: () => unknown): { code: string; path: string; message: string }[] => {
+  try { f(); } catch (e) { if (e instanceof OvirError) return e.diagnostics.map((d) => ({ code: d.code, path: d.where, message: d.message })); throw e; }
+  return [];
+};
+
+type In = { elem?: ElementTypeName; shape: number[] };
+function model(opset: number, op: string, inputs: In[], attrs: Record<string, Attr> = {}): Model {
+  const b = new Builder('onnx', opset);
+  const ins = inputs.map((s, i) => b.input(`x${i}`, s.elem ?? 'f32', s.shape));
+  const n = b.node(b.graph, op, ins, ['y'], attrs, { name: 'n' });
+  n.outputs.forEach((o) => b.output(o));
+  return b.model;
+}
+const f = (...shape: number[]): In => ({ shape });
+
+describe('variadic Sum / Mean / Max / Min fold the binary IR op over the inputs', () => {
+  it.each([
+    ['Sum', 'Add'], ['Max', 'Maximum'], ['Min', 'Minimum'],
+  ])('%s of three inputs is two %s, left to right, broadcasting numpy-style', (op, ir) => {
+    const m = convertModel(model(13, op, [f(2, 3), f(3), f(1, 3)]));
+    expect(ops(m)).toEqual([ir, ir]);
+    const [first, second] = m.graph.nodes;
+    expect(second!.inputs[0]).toBe(first!.outputs[0]);
+    expect(m.graph.outputs[0]!.type).toMatchObject({ elem: 'f32', shape: [2, 3] });
+    expect(verifyGraph(m.graph)).toEqual([]);
+  });
+
+  it.each(['Sum', 'Max', 'Min', 'Mean'])('%s of one input is that input', (op) => {
+    const m = convertModel(model(13, op, [f(2, 3)]));
+    expect(ops(m)).toEqual([]);
+    expect(m.graph.outputs[0]).toBe(m.graph.inputs[0]);
+  });
+
+  it('Mean divides the sum by the input count, a constant of the inputs\' type', () => {
+    const m = convertModel(model(13, 'Mean', [f(2, 3), f(2, 3), f(2, 3)]));
+    expect(ops(m)).toEqual(['Add', 'Add', 'Divide']);
+    const d = only(m, 'Divide').inputs[1]!.constant!;
+    expect(d.elem).toBe('f32');
+    expect(new Float32Array(d.data.slice().buffer)[0]).toBe(3);
+  });
+
+  it('two-input Max from opset 8 stays one Maximum (its own entry); Max-6 with two inputs folds too', () => {
+    expect(ops(convertModel(model(13, 'Max', [f(2, 3), f(2, 3)])))).toEqual(['Maximum']);
+    expect(ops(convertModel(model(6, 'Max', [f(2, 3), f(2, 3)])))).toEqual(['Maximum']);
+  });
+
+  it('IR → ONNX reads the folded ops back one by one', () => {
+    const back = convertModel(convertModel(model(13, 'Sum', [f(2, 3), f(2, 3), f(2, 3)])), { opset: 13 });
+    expect(ops(back)).toEqual(['Add', 'Add']);
+  });
+});
+
+describe('Pow with an exponent of another element type: a Convert, as OpenVINO\'s frontend', () => {
+  it.each([
+    ['f32', 'i64', ['Convert', 'Power'], 'f32'], // integer exponent → the base's type
+    ['f32', 'i32', ['Convert', 'Power'], 'f32'],
+    ['i64', 'f32', ['Convert', 'Power', 'Convert'], 'i64'], // integer base, real exponent: computed in f32, back to i64
+    ['i32', 'f32', ['Convert', 'Power', 'Convert'], 'i32'],
+    ['f32', 'f32', ['Power'], 'f32'],
+  ] as const)('base %s, exponent %s → %j of %s', (tb, te, want, out) => {
+    const m = convertModel(model(15, 'Pow', [{ elem: tb, shape: [3] }, { elem: te, shape: [3] }]));
+    expect(ops(m)).toEqual(want);
+    expect(m.graph.outputs[0]!.type).toMatchObject({ elem: out, shape: [3] });
+  });
+});
+
+describe('Celu and Shrink', () => {
+  it('Celu = alpha · Elu(x / alpha, 1)', () => {
+    const m = convertModel(model(12, 'Celu', [f(2, 3)], { alpha: A.float(2) }));
+    expect(ops(m)).toEqual(['Divide', 'Elu', 'Multiply']);
+    expect(only(m, 'Elu').attrs.get('alpha')).toEqual(A.raw('1'));
+  });
+
+  it('Shrink selects x + bias below -lambd, x - bias above lambd, else 0', () => {
+    const m = convertModel(model(9, 'Shrink', [f(5)], { lambd: A.float(1.5), bias: A.float(1.5) }));
+    expect(ops(m).sort()).toEqual(['Add', 'Greater', 'Less', 'Select', 'Select', 'Subtract']);
+    expect(m.graph.outputs[0]!.type).toMatchObject({ elem: 'f32', shape: [5] });
+  });
+
+  it('Shrink of integers with a fractional bias is a coded refusal naming the node and attribute', () => {
+    expect(diags(() => convertModel(model(9, 'Shrink', [{ elem: 'i32', shape: [4] }], { bias: A.float(0.5) }))))
+      .toMatchObject([{ code: 'CONVERT_UNSUPPORTED_ATTR', path: 'main/n', message: expect.stringMatching(/bias/) }]);
+  });
+});
+
+describe('binary ops before opset 7: broadcast / axis', () => {
+  it('broadcast=1 with axis aligns B with A from axis (B gets trailing 1-dims)', () => {
+    const m = convertModel(model(6, 'Add', [f(2, 3, 4, 5), f(3, 4)], { broadcast: A.int(1), axis: A.int(1) }));
+    expect(ops(m)).toEqual(['Unsqueeze', 'Add']);
+    expect(m.graph.outputs[0]!.type).toMatchObject({ shape: [2, 3, 4, 5] });
+  });
+
+  it.each([['Sub', 'Subtract'], ['Mul', 'Multiply'], ['Div', 'Divide'], ['Pow', 'Power']])(
+    '%s broadcast=1 without axis is numpy broadcasting (trailing dims): one %s', (op, ir) => {
+      expect(ops(convertModel(model(6, op, [f(2, 3), f(3)], { broadcast: A.int(1) })))).toEqual([ir]);
+    });
+
+  it.each([['And', 'LogicalAnd'], ['Or', 'LogicalOr'], ['Xor', 'LogicalXor']])('%s-1 converts to %s', (op, ir) => {
+    expect(ops(convertModel(model(6, op, [{ elem: 'boolean', shape: [2, 3] }, { elem: 'boolean', shape: [3] }], { broadcast: A.int(1) })))).toEqual([ir]);
+  });
+
+  it('a B that does not fit into A from axis is a coded refusal', () => {
+    expect(diags(() => convertModel(model(6, 'Add', [f(2, 3), f(3, 4)], { broadcast: A.int(1), axis: A.int(1) }))))
+      .toMatchObject([{ code: 'CONVERT_UNSUPPORTED_ATTR', path: 'main/n', message: expect.stringMatching(/axis/) }]);
+  });
+});
+
+describe('LogSoftmax before opset 13 coerces to 2-D at axis', () => {
+  it('over the last axis: one LogSoftmax', () => {
+    expect(ops(convertModel(model(11, 'LogSoftmax', [f(2, 3, 4)], { axis: A.int(2) })))).toEqual(['LogSoftmax']);
+  });
+
+  it('elsewhere: Reshape to [-1, prod(dims from axis)], LogSoftmax over axis 1, back to x\'s shape', () => {
+    const m = convertModel(model(11, 'LogSoftmax', [f(2, 3, 4)]));
+    expect(ops(m)).toEqual(['ShapeOf', 'Slice', 'ReduceProd', 'Concat', 'Reshape', 'LogSoftmax', 'Reshape']);
+    expect(only(m, 'LogSoftmax').attrs.get('axis')).toEqual(A.raw('1'));
+    expect(m.graph.outputs[0]!.type).toMatchObject({ shape: [2, 3, 4] });
+  });
+
+  it('IR → ONNX before opset 13 only over the last axis; otherwise a refusal naming opset 13', () => {
+    const ir = convertModel(model(13, 'LogSoftmax', [f(2, 3)], { axis: A.int(0) }));
+    expect(diags(() => convertModel(ir, { opset: 11 }))).toMatchObject([{ code: 'CONVERT_UNSUPPORTED_ATTR', message: expect.stringMatching(/opset 13/) }]);
+  });
+});
