@@ -38,6 +38,10 @@ import { VARIADIC } from './math/variadic.js';
 import { SHRINK_CELU } from './math/shrink-celu.js';
 import { LEGACY_BROADCAST } from './math/legacy-broadcast.js';
 import { COERCE_2D } from './nn/coerce-2d.js';
+import { LP_POOL } from './nn/lp-pool.js';
+import { LP_NORMALIZATION } from './nn/lp-normalization.js';
+import { AFFINE_GRID } from './nn/affine-grid.js';
+import { CENTER_CROP_PAD } from './tensor/center-crop-pad.js';
 import { TRILU_OPS } from './trilu.js';
 
 export type { AttrRule, ConvertContext, OpMapping } from './spec.js';
@@ -70,4 +74,8 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...SHRINK_CELU,
   ...LEGACY_BROADCAST,
   ...COERCE_2D,
+  ...LP_POOL,
+  ...LP_NORMALIZATION,
+  ...AFFINE_GRID,
+  ...CENTER_CROP_PAD,
 ];

@@ -143,3 +143,72 @@ describe('LogSoftmax before opset 13 coerces to 2-D at axis', () => {
     expect(diags(() => convertModel(ir, { opset: 11 }))).toMatchObject([{ code: 'CONVERT_UNSUPPORTED_ATTR', message: expect.stringMatching(/opset 13/) }]);
   });
 });
+
+describe('LpPool: the p-th root of window sums of |x|^p (an average pool that counts padding, times the kernel size)', () => {
+  it('p=3, pads: Abs · Power · AvgPool-1 (exclude-pad=false) · Multiply · Power', () => {
+    const m = convertModel(model(18, 'LpPool', [f(1, 2, 5, 5)], { kernel_shape: A.ints([2, 3]), p: A.int(3), pads: A.ints([1, 0, 1, 0]) }));
+    expect(ops(m)).toEqual(['Abs', 'Power', 'AvgPool', 'Multiply', 'Power']);
+    const pool = only(m, 'AvgPool');
+    expect(pool.version).toBe('opset1');
+    expect(pool.attrs.get('exclude-pad')).toEqual(A.raw('false'));
+    expect(pool.attrs.get('pads_begin')).toEqual(A.raw('1,0'));
+    expect(new Float32Array(only(m, 'Multiply').inputs[1]!.constant!.data.slice().buffer)[0]).toBe(6);
+    expect(m.graph.outputs[0]!.type).toMatchObject({ shape: [1, 2, 6, 3] });
+  });
+
+  it('dilated windows use AvgPool-16; p=1 needs no Power', () => {
+    const m = convertModel(model(18, 'LpPool', [f(1, 1, 4, 4)], { kernel_shape: A.ints([2, 2]), p: A.int(1), dilations: A.ints([2, 2]) }));
+    expect(ops(m)).toEqual(['Abs', 'AvgPool', 'Multiply']);
+    expect(only(m, 'AvgPool').version).toBe('opset16');
+  });
+
+  it('ceil_mode=1 is a coded refusal (a last window past the padding sums fewer values)', () => {
+    expect(diags(() => convertModel(model(18, 'LpPool', [f(1, 1, 5, 5)], { kernel_shape: A.ints([2, 2]), strides: A.ints([2, 2]), ceil_mode: A.int(1) }))))
+      .toMatchObject([{ code: 'CONVERT_UNSUPPORTED_ATTR', path: 'main/n', message: expect.stringMatching(/ceil_mode/) }]);
+  });
+});
+
+describe('LpNormalization: x over its L1/L2 norm along axis, 0 where the norm is 0', () => {
+  it.each([[1, 'ReduceL1'], [2, 'ReduceL2']] as const)('p=%i → %s', (p, reduce) => {
+    const m = convertModel(model(22, 'LpNormalization', [f(2, 3)], { p: A.int(p), axis: A.int(0) }));
+    expect(ops(m)).toEqual([reduce, 'Divide', 'Equal', 'Select']);
+    expect(only(m, reduce).attrs.get('keep_dims')).toEqual(A.raw('true'));
+  });
+
+  it('another p is a coded refusal', () => {
+    expect(diags(() => convertModel(model(22, 'LpNormalization', [f(2, 3)], { p: A.int(3) }))))
+      .toMatchObject([{ code: 'CONVERT_UNSUPPORTED_ATTR', path: 'main/n' }]);
+  });
+});
+
+describe('CenterCropPad and AffineGrid: built from shape arithmetic', () => {
+  it('CenterCropPad: ScatterElementsUpdate of the target dims, Slice around the centre, zero Pad', () => {
+    const b = new Builder('onnx', 18);
+    const x = b.input('x', 'f32', [3, 8, 2]);
+    const s = b.input('s', 'i64', [2]);
+    b.output(b.node(b.graph, 'CenterCropPad', [x, s], ['y'], { axes: A.ints([0, -2]) }, { name: 'n' }).outputs[0]!);
+    const m = convertModel(b.model);
+    expect(ops(m)).toEqual(expect.arrayContaining(['ScatterElementsUpdate', 'Minimum', 'Slice', 'Pad']));
+    expect([...only(m, 'ScatterElementsUpdate').inputs[1]!.constant!.data]).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0]);
+    expect(verifyGraph(m.graph)).toEqual([]);
+  });
+
+  it('AffineGrid: needs a size of known length 4 or 5 (else a coded refusal)', () => {
+    const b = new Builder('onnx', 20);
+    const theta = b.input('theta', 'f32', [2, 2, 3]);
+    const size = b.input('size', 'i64', [null]);
+    b.output(b.node(b.graph, 'AffineGrid', [theta, size], ['grid'], {}, { name: 'n' }).outputs[0]!);
+    expect(diags(() => convertModel(b.model))).toMatchObject([{ code: 'CONVERT_OP', path: 'main/n', message: expect.stringMatching(/4 or 5/) }]);
+  });
+
+  it('AffineGrid 2-D: grid points (x, y, 1) times thetaᵀ, one MatMul', () => {
+    const b = new Builder('onnx', 20);
+    const theta = b.input('theta', 'f32', [2, 2, 3]);
+    const size = b.input('size', 'i64', [4]);
+    b.output(b.node(b.graph, 'AffineGrid', [theta, size], ['grid'], { align_corners: A.int(1) }, { name: 'n' }).outputs[0]!);
+    const m = convertModel(b.model);
+    expect(only(m, 'MatMul').attrs.get('transpose_b')).toEqual(A.raw('true'));
+    expect(ops(m).filter((o) => o === 'Range')).toHaveLength(2);
+    expect(verifyGraph(m.graph)).toEqual([]);
+  });
+});

@@ -42,6 +42,7 @@ export const SAMPLES: Record<string, Sample[]> = {
   'Reciprocal>Reciprocal': [], 'ThresholdedRelu>ThresholdedRelu': [],
   // ONNX ops written as other IR ops: test/convert-extra/nn-math-ops.test.ts (and the engines)
   'Sum>Sum': [], 'Mean>Mean': [], 'Max>Max': [], 'Min>Min': [], 'Celu>Celu': [], 'Shrink>Shrink': [],
+  'LpPool>LpPool': [], 'LpNormalization>LpNormalization': [], 'AffineGrid>AffineGrid': [], 'CenterCropPad>CenterCropPad': [],
   'Sub>Sub': [], 'Mul>Mul': [], 'Div>Div': [], 'Pow>Pow': [], 'And>And': [], 'Or>Or': [], 'Xor>Xor': [],
   'Identity>Identity': unary,
   // ONNX attributes that are IR scalar inputs (non-defaults come back, defaults stay absent).

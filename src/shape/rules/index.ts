@@ -2,6 +2,7 @@ import { buildRegistry, type Registry } from '../registry.js';
 import type { Rule } from '../rule.js';
 import { controlFlowRules } from './control.js';
 import { einsumRules } from './einsum.js';
+import { onnxCropGridRules } from './onnx/crop-grid.js';
 import { onnxElementwiseRules } from './onnx/elementwise.js';
 import { onnxGeneratorRules } from './onnx/generator.js';
 import { onnxLoopRules } from './onnx/loop.js';
@@ -25,6 +26,7 @@ export const ALL_RULES: readonly Rule[] = [
   ...ovElementwiseRules, ...ovMovementRules, ...ovReduceRules, ...ovNnRules, ...ovSequenceRules, ...ovGeneratorRules,
   ...controlFlowRules, ...einsumRules,
   ...ovTensorExtraRules, ...onnxTensorExtraRules,
+  ...onnxCropGridRules,
 ];
 
 let cached: Registry | undefined;
