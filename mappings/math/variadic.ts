@@ -1,6 +1,6 @@
 import type { Node } from '../../src/graph/node.js';
 import type { Value } from '../../src/graph/value.js';
-import { scalarLike } from '../generate.js';
+import { scalarLike } from '../generator/constant-of-shape.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
 
 /**

@@ -1,4 +1,4 @@
-import { scalarLike } from '../generate.js';
+import { scalarLike } from '../generator/constant-of-shape.js';
 import { i64Const } from '../helpers.js';
 import type { OpMapping } from '../spec.js';
 

@@ -1,5 +1,5 @@
-import { scalarLike } from '../generate.js';
-import { spatialToIr } from '../conv.js';
+import { scalarLike } from '../generator/constant-of-shape.js';
+import { spatialToIr } from './conv.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
 
 /**

@@ -6,8 +6,9 @@ import { Builder } from '../convert/builder.js';
 
 /**
  * ONNX ops OpenVINO has no op (or no form) for, written as other IR ops the way OpenVINO's ONNX
- * frontend writes them (mappings/math/{variadic,shrink-celu,legacy-broadcast}.ts,
- * mappings/nn/coerce-2d.ts, Pow in mappings/elementwise.ts). These tests check the graphs; that
+ * frontend writes them (mappings/math/{variadic,celu,legacy-broadcast,coerce-2d,gemm}.ts,
+ * mappings/nn/{shrink,lp-pool,lp-normalization}.ts, mappings/tensor/{affine-grid,center-crop-pad}.ts,
+ * Pow in mappings/math/elementwise.ts). These tests check the graphs; that
  * the numbers are right is judged by the engines on the ONNX backend cases
  * (test/conformance/convert-zoo.test.ts: test_sum_*, test_mean_*, test_max_*, test_min_*,
  * test_pow_types_*, test_celu, test_shrink_*, test_log_softmax_*, test_operator_add_size1_broadcast).
