@@ -3,6 +3,7 @@ import type { Rule } from '../rule.js';
 import { controlFlowRules } from './control.js';
 import { einsumRules } from './einsum.js';
 import { onnxAttentionRules } from './onnx/attention.js';
+import { onnxCropGridRules } from './onnx/crop-grid.js';
 import { onnxElementwiseRules } from './onnx/elementwise.js';
 import { onnxGeneratorRules } from './onnx/generator.js';
 import { onnxLoopRules } from './onnx/loop.js';
@@ -27,6 +28,7 @@ export const ALL_RULES: readonly Rule[] = [
   ...controlFlowRules, ...einsumRules,
   ...ovTensorExtraRules, ...onnxTensorExtraRules,
   ...onnxAttentionRules,
+  ...onnxCropGridRules,
 ];
 
 let cached: Registry | undefined;
