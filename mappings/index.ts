@@ -35,6 +35,9 @@ import type { OpMapping } from './spec.js';
 import { SPLIT } from './split.js';
 import { UNIQUE } from './unique.js';
 import { TRILU_OPS } from './trilu.js';
+import { WINDOW } from './math/window.js';
+import { DFT_OPS } from './math/dft.js';
+import { INTEGER_OPS } from './quantization/integer-ops.js';
 
 export type { AttrRule, ConvertContext, OpMapping } from './spec.js';
 
@@ -62,4 +65,7 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...GRID_SAMPLE,
   ...DROPOUT,
   ...COMPRESS,
+  ...WINDOW,
+  ...DFT_OPS,
+  ...INTEGER_OPS,
 ];

@@ -18,6 +18,9 @@ import { ovNnRules } from './ov/nn.js';
 import { ovSequenceRules } from './ov/sequence.js';
 import { ovReduceRules } from './ov/reduce.js';
 import { ovTensorExtraRules } from './ov/tensor-extra.js';
+import { onnxSignalRules } from './onnx/signal.js';
+import { onnxQuantizedRules } from './onnx/quantized.js';
+import { ovSignalRules } from './ov/signal.js';
 
 /** Every shape rule, both dialects. */
 export const ALL_RULES: readonly Rule[] = [
@@ -25,6 +28,8 @@ export const ALL_RULES: readonly Rule[] = [
   ...ovElementwiseRules, ...ovMovementRules, ...ovReduceRules, ...ovNnRules, ...ovSequenceRules, ...ovGeneratorRules,
   ...controlFlowRules, ...einsumRules,
   ...ovTensorExtraRules, ...onnxTensorExtraRules,
+  ...onnxSignalRules, ...ovSignalRules,
+  ...onnxQuantizedRules,
 ];
 
 let cached: Registry | undefined;
