@@ -146,3 +146,29 @@ describe('MatMulInteger, ConvInteger, QLinearConv', () => {
     expect(outType(ir)).toBe('i8[1,2,3,3]');
   });
 });
+
+describe('Cast / CastLike to float8: saturate', () => {
+  const cast = (opset: number, attrs: Record<string, Attr>, from: 'f32' | 'i32' = 'f32') => onnxModel(opset, 'Cast', (b) => [b.input('x', from, [4])], attrs);
+
+  it('saturate=0 is a plain Convert (OpenVINO\'s Convert to f8 does not saturate); the default saturates, keeping NaN', () => {
+    expect(ops(convertModel(cast(19, { to: A.int(17), saturate: A.int(0) })))).toEqual(['Convert']);
+    expect(ops(convertModel(cast(19, { to: A.int(17) })))).toEqual(['Clamp', 'IsNaN', 'Select', 'Convert']);
+    expect(ops(convertModel(cast(19, { to: A.int(19) }, 'i32')))).toEqual(['Clamp', 'Convert']);
+    const clamp = convertModel(cast(19, { to: A.int(19) })).graph.nodes[0]!;
+    expect([clamp.attrs.get('min'), clamp.attrs.get('max')]).toEqual([A.raw('-57344'), A.raw('57344')]);
+    // other targets: saturate does not apply
+    expect(ops(convertModel(cast(19, { to: A.int(10) })))).toEqual(['Convert']);
+  });
+
+  it('IR → ONNX: a Convert to f8 is a Cast with saturate=0; other Converts keep the default', () => {
+    const back = (m: Model) => convertModel(convertModel(m, {}), { opset: 21 }).graph.nodes.filter((n) => n.op === 'Cast').map((n) => n.attrs.get('saturate') ?? null);
+    expect(back(cast(19, { to: A.int(17), saturate: A.int(0) }))).toEqual([A.int(0)]);
+    expect(back(cast(19, { to: A.int(1) }))).toEqual([null]);
+  });
+
+  it('CastLike takes the target type from its second operand', () => {
+    const m = (attrs: Record<string, Attr>) => onnxModel(19, 'CastLike', (b) => [b.input('x', 'f32', [4]), b.input('like', 'f8e5m2', [1])], attrs);
+    expect(ops(convertModel(m({ saturate: A.int(0) })))).toEqual(['ConvertLike']);
+    expect(ops(convertModel(m({})))).toEqual(['Clamp', 'IsNaN', 'Select', 'ConvertLike']);
+  });
+});
