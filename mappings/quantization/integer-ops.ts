@@ -1,8 +1,8 @@
 import type { ElementTypeName } from '../../src/graph/element-type.js';
 import type { Value } from '../../src/graph/value.js';
-import { spatialToIr } from '../conv.js';
+import { spatialToIr } from '../nn/conv.js';
 import { i64Const } from '../helpers.js';
-import { dequantize, quantize } from '../quantization.js';
+import { dequantize, quantize } from './quantize-linear.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
 
 /**
