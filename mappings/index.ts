@@ -13,6 +13,7 @@ import { BITSHIFT } from './logical/bitshift.js';
 import { ACTIVATION } from './math/activation.js';
 import { CELU } from './math/celu.js';
 import { CLIP } from './math/clip.js';
+import { DFT_OPS } from './math/dft.js';
 import { ELEMENTWISE } from './math/elementwise.js';
 import { GEMM } from './math/gemm.js';
 import { HARDMAX } from './math/hardmax.js';
@@ -24,6 +25,7 @@ import { SOFTMAX } from './math/softmax.js';
 import { TOPK } from './math/topk.js';
 import { UNARY } from './math/unary.js';
 import { VARIADIC } from './math/variadic.js';
+import { WINDOW } from './math/window.js';
 import { ATTENTION } from './nn/attention.js';
 import { CONV } from './nn/conv.js';
 import { CONV_TRANSPOSE } from './nn/conv-transpose.js';
@@ -36,6 +38,7 @@ import { POOL } from './nn/pool.js';
 import { ROTARY_EMBEDDING } from './nn/rotary-embedding.js';
 import { SHRINK } from './nn/shrink.js';
 import { NON_MAX_SUPPRESSION } from './object_detection/non-max-suppression.js';
+import { INTEGER_OPS } from './quantization/integer-ops.js';
 import { QUANTIZATION } from './quantization/quantize-linear.js';
 import { ARG_MAX } from './reduction/argmax.js';
 import { REDUCE } from './reduction/reduce.js';
@@ -66,7 +69,7 @@ export type { AttrRule, ConvertContext, OpMapping } from './spec.js';
 export const ALL_MAPPINGS: readonly OpMapping[] = [
   // math
   ...ELEMENTWISE, ...UNARY, ...ACTIVATION, ...SOFTMAX, ...MATMUL, ...CLIP, ...GEMM, ...TOPK, ...HARDMAX, ...LOSS,
-  ...OLD_OPSETS, ...CELU, ...LEGACY_BROADCAST, ...VARIADIC,
+  ...OLD_OPSETS, ...CELU, ...LEGACY_BROADCAST, ...VARIADIC, ...DFT_OPS, ...WINDOW,
   // nn
   ...CONV, ...CONV_TRANSPOSE, ...POOL, ...NORMALIZATION, ...DROPOUT, ...ATTENTION, ...GROUP_NORMALIZATION,
   ...ROTARY_EMBEDDING, ...LP_NORMALIZATION, ...LP_POOL, ...SHRINK,
@@ -85,7 +88,7 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   // rnn
   ...RNN,
   // quantization
-  ...QUANTIZATION,
+  ...QUANTIZATION, ...INTEGER_OPS,
   // object_detection
   ...NON_MAX_SUPPRESSION,
   // IR ops ONNX lacks at some opsets, as ONNX subgraphs

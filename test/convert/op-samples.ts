@@ -38,6 +38,10 @@ export const SAMPLES: Record<string, Sample[]> = {
   // (`ir: null`), and Pad / LSTM whose operands need hand-made fixtures.
   'ConstantOfShape>ConstantOfShape': [], 'Gemm>Gemm': [], 'Flatten>Flatten': [], 'Size>Size': [],
   'Pad>Pad': [], 'LSTM>LSTMSequence': [],
+  // signal and integer / quantized ops: test/convert/signal-quant-ops.test.ts
+  'HannWindow>HannWindow': [], 'HammingWindow>HammingWindow': [], 'BlackmanWindow>BlackmanWindow': [],
+  'DFT>DFT': [], 'DFT>IDFT': [], 'DFT>RDFT': [], 'DFT>IRDFT': [],
+  'MatMulInteger>MatMulInteger': [], 'ConvInteger>ConvInteger': [], 'QLinearConv>QLinearConv': [],
   'GRU>GRUSequence': [], 'PRelu>PRelu': [], 'LeakyRelu>LeakyRelu': [],
   'Reciprocal>Reciprocal': [], 'ThresholdedRelu>ThresholdedRelu': [],
   // ONNX ops written as other IR ops: test/convert-extra/nn-math-ops.test.ts (and the engines)

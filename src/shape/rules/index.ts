@@ -20,6 +20,9 @@ import { ovNnRules } from './ov/nn.js';
 import { ovSequenceRules } from './ov/sequence.js';
 import { ovReduceRules } from './ov/reduce.js';
 import { ovTensorExtraRules } from './ov/tensor-extra.js';
+import { onnxSignalRules } from './onnx/signal.js';
+import { onnxQuantizedRules } from './onnx/quantized.js';
+import { ovSignalRules } from './ov/signal.js';
 
 /** Every shape rule, both dialects. */
 export const ALL_RULES: readonly Rule[] = [
@@ -29,6 +32,9 @@ export const ALL_RULES: readonly Rule[] = [
   ...ovTensorExtraRules, ...onnxTensorExtraRules,
   ...onnxAttentionRules,
   ...onnxCropGridRules,
+  ...onnxSignalRules,
+  ...ovSignalRules,
+  ...onnxQuantizedRules,
 ];
 
 let cached: Registry | undefined;
