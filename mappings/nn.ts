@@ -71,7 +71,7 @@ export const NN: readonly OpMapping[] = [
       const a = c.attr.int('axis') ?? 1n;
       const r = c.rank(0);
       if (r === null || normAxis(a, r) !== r - 1) {
-        c.unsupportedAttr('axis', String(a), `ONNX Softmax before opset 13 flattens at axis; only the last axis converts (use --opset 13 or later)`);
+        c.unsupportedAttr('axis', String(a), `ONNX Softmax before opset 13 flattens at axis; only the last axis converts (use --opset 13 or later)`, 13);
         return;
       }
       c.output(0, c.emit('Softmax', [c.input(0)], { axis: A.int(r - 1) })[0]!);

@@ -172,7 +172,7 @@ function interpolateToResize(c: ConvertContext): void {
   const r = readInterpolate(c);
   if (!r) return;
   if (r.mode === 'nearest' && r.nearest === 'simple') { c.unsupportedAttr('nearest_mode', 'simple', 'ONNX Resize-11+ has no such rounding (Resize-10 / Upsample do, with asymmetric coordinates)'); return; }
-  if (r.antialias && r.mode !== 'nearest' && c.opset < 18) { c.unsupportedAttr('antialias', 'true', 'ONNX Resize has antialias from opset 18 (use --opset 18 or later)'); return; }
+  if (r.antialias && r.mode !== 'nearest' && c.opset < 18) { c.unsupportedAttr('antialias', 'true', 'ONNX Resize has antialias from opset 18 (use --opset 18 or later)', 18); return; }
   const f = fullRank(c, r);
   if (!f) return;
   const attrs = new Map<string, Attr>();
