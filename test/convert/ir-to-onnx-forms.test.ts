@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
 import { OvirError } from '../../src/diag/diagnostic.js';
-import { A, allNodes, tensorFromInt64, type Attr, type Model } from '../../src/graph/index.js';
+import { A, allNodes, tensorFromFloat32, tensorFromInt64, type Attr, type Model } from '../../src/graph/index.js';
 import { encodeOnnx } from '../../src/onnx/encode.js';
 import type { OracleTensor } from '../helpers/oracle.js';
 import { runOrt } from '../helpers/ort.js';
@@ -136,5 +136,49 @@ describe('PRelu-1 slope broadcasting as OpenVINO computes it', () => {
 
   it('a slope as long as the last axis (not axis 1) broadcasts numpy-style', async () => {
     expect(await run([2, 3, 4])).toEqual([-2, -3, -4, -2, -3, -4]);
+  });
+});
+
+describe('Interpolate nearest_mode simple (OpenVINO: ceil(x) on a shrinking axis, int(x) otherwise)', () => {
+  function interp(scales: number[], n: number): Model {
+    const b = new Builder('ov');
+    const x = b.input('x', 'f32', [1, 1, 1, n]);
+    const s = b.init('s', tensorFromFloat32(scales, [4]));
+    b.output(b.op(b.graph, 'Interpolate', [x, s], 'y', {
+      mode: A.raw('nearest'), shape_calculation_mode: A.raw('scales'), coordinate_transformation_mode: A.raw('asymmetric'),
+      nearest_mode: A.raw('simple'), antialias: A.raw('false'), pads_begin: A.raw('0'), pads_end: A.raw('0'), cube_coeff: A.raw('-0.75'),
+    }, { version: 'opset11' }));
+    return b.model;
+  }
+  const run = async (m: Model, x: number[]): Promise<number[]> =>
+    floats((await runOrt(encodeOnnx(convertModel(m, { opset: 17 })).bytes, { x: f32(x, [1, 1, 1, x.length]) }))['y']!);
+
+  it('shrinking by 0.6: source pixels ceil(i / 0.6) = 0, 2, 4', async () => {
+    expect(await run(interp([1, 1, 1, 0.6], 5), [10, 11, 12, 13, 14])).toEqual([10, 12, 14]);
+  });
+
+  it('growing by 2.5: source pixels floor(i / 2.5)', async () => {
+    expect(await run(interp([1, 1, 1, 2.5], 2), [10, 11])).toEqual([10, 10, 10, 11, 11]);
+  });
+
+  it('one axis growing and one shrinking has no single ONNX rounding: refused', () => {
+    expect(() => convertModel(interp([1, 1, 2, 0.5], 4), { opset: 17 })).toThrow(/nearest_mode/);
+  });
+});
+
+describe('Select on element types onnxruntime\'s Where lacks goes through an exact round trip of Casts', () => {
+  it.each([
+    ['u64', new BigUint64Array([2n ** 64n - 1n, 5n]), new BigUint64Array([7n, 2n ** 63n])],
+    ['boolean', new Uint8Array([1, 0]), new Uint8Array([0, 1])],
+  ] as const)('%s', async (elem, a, c) => {
+    const b = new Builder('ov');
+    const sel = b.op(b.graph, 'Select', [b.input('m', 'boolean', [2]), b.input('a', elem, [2]), b.input('c', elem, [2])], 'y', { auto_broadcast: A.raw('numpy') });
+    b.output(sel);
+    const onnx = convertModel(b.model);
+    expect(ops(onnx)).toContain('Cast');
+    const t = (v: BigUint64Array | Uint8Array): OracleTensor => ({ dtype: elem, shape: [2], data: new Uint8Array(v.buffer) });
+    const y = (await runOrt(encodeOnnx(onnx).bytes, { m: { dtype: 'boolean', shape: [2], data: new Uint8Array([1, 0]) }, a: t(a), c: t(c) }))['y']!;
+    const want = elem === 'u64' ? new Uint8Array(new BigUint64Array([a[0] as bigint, c[1] as bigint]).buffer) : new Uint8Array([a[0] as number, c[1] as number]);
+    expect([...y.data]).toEqual([...want]);
   });
 });
