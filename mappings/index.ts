@@ -3,6 +3,7 @@ import { BASIC } from './basic.js';
 import { BITSHIFT } from './bitshift.js';
 import { COMPRESS } from './compress.js';
 import { CONTROL_FLOW } from './control-flow.js';
+import { SCAN } from './controlflow/scan.js';
 import { CONV } from './conv.js';
 import { CONV_TRANSPOSE } from './conv-transpose.js';
 import { DROPOUT } from './dropout.js';
@@ -40,7 +41,7 @@ export type { AttrRule, ConvertContext, OpMapping } from './spec.js';
 
 /** Every op relation ovir converts, both ways, by family. */
 export const ALL_MAPPINGS: readonly OpMapping[] = [
-  ...BASIC, ...CONTROL_FLOW, ...ELEMENTWISE, ...MATH, ...SHAPE, ...SPLIT, ...GATHER, ...REDUCE, ...NN, ...CONV,
+  ...BASIC, ...CONTROL_FLOW, ...SCAN, ...ELEMENTWISE, ...MATH, ...SHAPE, ...SPLIT, ...GATHER, ...REDUCE, ...NN, ...CONV,
   ...GENERATE, ...LINEAR, ...PAD, ...RNN, ...ACTIVATION, ...NORM,
   ...SCATTER,
   ...BITSHIFT,

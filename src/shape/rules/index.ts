@@ -18,6 +18,7 @@ import { ovNnRules } from './ov/nn.js';
 import { ovSequenceRules } from './ov/sequence.js';
 import { ovReduceRules } from './ov/reduce.js';
 import { ovTensorExtraRules } from './ov/tensor-extra.js';
+import { ovTensorIteratorRules } from './ov/tensor-iterator.js';
 
 /** Every shape rule, both dialects. */
 export const ALL_RULES: readonly Rule[] = [
@@ -25,6 +26,7 @@ export const ALL_RULES: readonly Rule[] = [
   ...ovElementwiseRules, ...ovMovementRules, ...ovReduceRules, ...ovNnRules, ...ovSequenceRules, ...ovGeneratorRules,
   ...controlFlowRules, ...einsumRules,
   ...ovTensorExtraRules, ...onnxTensorExtraRules,
+  ...ovTensorIteratorRules,
 ];
 
 let cached: Registry | undefined;
