@@ -250,7 +250,6 @@ function tensorIteratorToOnnx(c: ConvertContext): void {
   if (!lay) return;
   const states = lay.states.filter((s) => s.param >= 0);
   const extraOutputs = lay.states.filter((s) => s.param < 0);
-  const g = body.graph;
   // ONNX Scan: body inputs (states, scans, captures), outputs (states, stacked); node likewise.
   const paramOrder = [...states.map((s) => s.param), ...lay.scans.map((s) => s.param), ...lay.invariants.map((s) => s.param)];
   const resultOrder = [...states.map((s) => s.result), ...lay.stacked.map((s) => s.result)];
