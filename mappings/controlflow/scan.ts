@@ -4,6 +4,7 @@ import type { Graph } from '../../src/graph/graph.js';
 import { tensorFromInt64 } from '../../src/graph/tensor.js';
 import type { ValueType } from '../../src/graph/types.js';
 import type { Value } from '../../src/graph/value.js';
+import { i64Const } from '../helpers.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
 
 /**
@@ -25,7 +26,8 @@ import type { ConvertContext, OpMapping } from '../spec.js';
  * the state's Result, which is also the node's final-state output; captures are invariant inputs.
  * Opset 8 has a batch axis 0 on every input and a sequence_lens input: OpenVINO's frontend treats
  * the batch axis wrongly (the scoreboard), so ovir converts it only where it is exact — batch 1
- * and no sequence_lens (or one equal to the sequence length) — and refuses otherwise.
+ * and no sequence_lens (or one equal to the sequence length) — and refuses otherwise; the states'
+ * batch axis is squeezed before the TensorIterator and restored after it.
  *
  * Back to ONNX, a TensorIterator whose sliced inputs and concatenated outputs take parts of size
  * 1 over the full range with stride ±1, whose every last-value output is a loop-carried value, and
@@ -109,17 +111,17 @@ function scanToIr(c: ConvertContext): void {
     stackAxes.push(a);
   }
 
+  // Opset 8: a state's batch axis 0 (of size 1) is squeezed before the loop and restored after it,
+  // so the body sees the state as ONNX's body does; a scan input's part keeps it with the scan axis.
   const inputs: (Value | null)[] = [];
-  for (let i = off; i < c.numInputs; i++) inputs.push(c.input(i));
+  for (let i = off; i < c.numInputs; i++) {
+    const v = c.input(i);
+    inputs.push(v8 && v && i < off + nState ? c.emit('Squeeze', [v, i64Const(c, [0n])], {}, 1, 'opset1')[0]! : v);
+  }
   const ti = c.emit('TensorIterator', inputs, {}, c.node.outputs.length, 'opset1');
   const node = c.lastNode!;
-  // Opset 8: the batch axis 0 of every formal input and output stays in the IR body as 1.
-  const extraAxes = (i: number): number[] => {
-    if (i >= formal) return [];
-    if (i < nState) return v8 ? [0] : [];
-    return v8 ? [0, 1] : [sliceAxes[i - nState]!];
-  };
-  const resultAxes = (k: number): number[] => (k < nState ? (v8 ? [0] : []) : v8 ? [0, 1] : [stackAxes[k - nState]!]);
+  const extraAxes = (i: number): number[] => (i < nState || i >= formal ? [] : v8 ? [0, 1] : [sliceAxes[i - nState]!]);
+  const resultAxes = (k: number): number[] => (k < nState ? [] : v8 ? [0, 1] : [stackAxes[k - nState]!]);
   const b = c.body(node, 'body', 'body', (i) => i - off, {
     results: body.graph.outputs.map((_, k) => k),
     param: (i, q, g) => {
@@ -150,7 +152,7 @@ function scanToIr(c: ConvertContext): void {
     return [{ result: k, to: k, extra: sliceExtra(v8 ? 1 : stackAxes[j]!, outDirs[j] === 1) }];
   });
   setBackEdges(b, Array.from({ length: nState }, (_, j) => ({ result: j, param: j })), body.graph.inputs.length, nOut);
-  ti.forEach((v, i) => c.output(i, v));
+  ti.forEach((v, i) => c.output(i, v8 && i < nState ? c.emit('Unsqueeze', [v, i64Const(c, [0n])], {}, 1, 'opset1')[0]! : v));
 }
 
 /** Opset 8: every formal input has batch 1 and sequence_lens is absent or the full length. */

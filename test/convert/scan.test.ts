@@ -7,6 +7,7 @@ import { readIr } from '../../src/ir/read.js';
 import { writeIr } from '../../src/ir/write.js';
 import { decodeOnnx } from '../../src/onnx/decode.js';
 import { encodeOnnx } from '../../src/onnx/encode.js';
+import { checkModels } from '../../src/equiv/index.js';
 import { inferTypes } from '../../src/shape/index.js';
 import * as ob from '../helpers/onnx-builder.js';
 
@@ -123,19 +124,20 @@ describe('ONNX Scan → IR TensorIterator-1', () => {
     expect(verifyGraph(ir.graph)).toEqual([]);
   });
 
-  it('Scan-8 with batch 1 keeps the batch axis in the body as 1 and scans axis 1', () => {
+  it('Scan-8 with batch 1: states lose the batch axis around the loop, scan inputs keep it in the part and scan axis 1', () => {
     const ir = viaXml(convertModel(scanSum({ opset: 8 })));
     const ti = tiOf(ir);
-    expect(ti.inputs.map((v) => v?.name)).toEqual(['s0', 'xs']);
+    expect(ti.inputs.map((v) => v?.producer?.op ?? v?.name)).toEqual(['Squeeze', 'xs']);
     expect(extras(ti).inputs[1]).toMatchObject({ axis: '1', stride: '1' });
     expect(ti.bodies.get('body')!.graph.inputs.map((p) => p.type)).toEqual([
-      { kind: 'tensor', elem: 'f32', shape: [1, 2] },
+      { kind: 'tensor', elem: 'f32', shape: [2] },
       { kind: 'tensor', elem: 'f32', shape: [1, 1, 2] },
     ]);
     expect(ti.outputs.map((v) => v.type)).toEqual([
-      { kind: 'tensor', elem: 'f32', shape: [1, 2] },
+      { kind: 'tensor', elem: 'f32', shape: [2] },
       { kind: 'tensor', elem: 'f32', shape: [1, 3, 2] },
     ]);
+    expect(ti.outputs[0]!.uses.map((u) => u.node.op)).toEqual(['Unsqueeze']);
   });
 
   it('Scan-8 with a batch other than 1, or a sequence_lens shorter than the sequence, is refused naming the node', () => {
@@ -272,5 +274,27 @@ describe('nesting', () => {
     const again = decodeOnnx(encodeOnnx(convertModel(ir)).bytes);
     expect(scanOf(again).graph.depth).toBe(1);
     expect(verifyGraph(again.graph)).toEqual([]);
+  });
+});
+
+describe('ovir check pairs Scan and TensorIterator bodies through the port maps', () => {
+  it.each([8, 9, 11])('Scan-%i against its TensorIterator: equivalent; the states pair exactly, the parts (axis kept as 1 in IR) are hints', (opset) => {
+    const onnx = scanSum({ opset });
+    const ir = viaXml(convertModel(onnx));
+    const r = checkModels(onnx, ir);
+    expect(r.entries.filter((e) => e.status === 'contradiction' && !e.hint)).toEqual([]);
+    expect(r.entries.filter((e) => e.hint).map((e) => e.name)).toEqual(['x', 'y']);
+    expect(r.ok).toBe(true);
+    const s = r.entries.find((e) => e.name === 's')!;
+    expect(s).toMatchObject({ status: 'equal', a: { shape: [2] }, b: { shape: [2] } });
+  });
+
+  it('a TensorIterator whose back edge feeds the wrong Parameter is a contradiction', () => {
+    const onnx = scanSum({ bodyNodes: [ob.node('Add', ['s', 'x'], ['t']), ob.node('Mul', ['t', 'w'], ['s_next']), ob.node('Identity', ['s_next'], ['y'])] });
+    const ir = viaXml(convertModel(onnx));
+    const b = tiOf(ir).bodies.get('body')!;
+    // the result feeds node output 1 instead of 0
+    b.outputs = b.outputs.map((o) => ({ ...o, to: 1 - o.to }));
+    expect(checkModels(onnx, ir).ok).toBe(false);
   });
 });
