@@ -6,6 +6,7 @@
  * their relative order here (the registry takes the first entry that matches).
  */
 import { IF_ELSE } from './controlflow/if.js';
+import { SCAN } from './controlflow/scan.js';
 import { CONSTANT_OF_SHAPE } from './generator/constant-of-shape.js';
 import { EYE } from './generator/eye-like.js';
 import { IR_DECOMPOSE } from './ir-only/decompose.js';
@@ -84,7 +85,7 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   // logical
   ...BITSHIFT,
   // controlflow
-  ...IF_ELSE,
+  ...IF_ELSE, ...SCAN,
   // rnn
   ...RNN,
   // quantization

@@ -34,6 +34,7 @@ export const sampleKey = (e: OpMapping): string => `${e.onnx.op}>${irSideOf(e)?.
 export const SAMPLES: Record<string, Sample[]> = {
   'Constant>Const': [],
   'If>If': [], // If has its own suite (if-to-ir / if-to-onnx)
+  'Scan>TensorIterator': [], // Scan has its own suite (test/convert/scan.test.ts)
   // Checked by their own suite (test/convert-extra): ONNX ops written as several IR ops
   // (`ir: null`), and Pad / LSTM whose operands need hand-made fixtures.
   'ConstantOfShape>ConstantOfShape': [], 'Gemm>Gemm': [], 'Flatten>Flatten': [], 'Size>Size': [],

@@ -22,6 +22,7 @@ import { SAMPLES, sampleKey } from './op-samples.js';
 const OWN_SUITE: Record<string, string> = {
   'Constant>Const': 'test/convert/constant.test.ts',
   'If>If': 'test/convert/if-to-ir.test.ts',
+  'Scan>TensorIterator': 'test/convert/scan.test.ts',
   'ConstantOfShape>ConstantOfShape': 'test/convert-extra/mappings-extra.test.ts',
   'Gemm>Gemm': 'test/convert-extra/mappings-extra.test.ts',
   'Flatten>Flatten': 'test/convert-extra/mappings-extra.test.ts',

@@ -23,6 +23,7 @@ import { ovTensorExtraRules } from './ov/tensor-extra.js';
 import { onnxSignalRules } from './onnx/signal.js';
 import { onnxQuantizedRules } from './onnx/quantized.js';
 import { ovSignalRules } from './ov/signal.js';
+import { ovTensorIteratorRules } from './ov/tensor-iterator.js';
 
 /** Every shape rule, both dialects. */
 export const ALL_RULES: readonly Rule[] = [
@@ -35,6 +36,7 @@ export const ALL_RULES: readonly Rule[] = [
   ...onnxSignalRules,
   ...ovSignalRules,
   ...onnxQuantizedRules,
+  ...ovTensorIteratorRules,
 ];
 
 let cached: Registry | undefined;
