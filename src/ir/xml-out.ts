@@ -59,25 +59,25 @@ export class XOut {
   }
 }
 
-/** An '&' that does not already begin an entity or character reference. */
-const BARE_AMP = /&(?![A-Za-z]+;|#\d+;)/g;
-const ATTR_SPECIAL = /[&<>"\u0000-\u001f]/;
-const TEXT_SPECIAL = /[&<>]/;
+const ATTR_SPECIAL = /[&<"\u0000-\u001f]/;
+const ATTR_ESCAPE = /[&<"\u0000-\u001f]/g;
+const TEXT_SPECIAL = /[&<>\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+const TEXT_ESCAPE = /[&<>\u0000-\u0008\u000b\u000c\u000e-\u001f]/g;
+const NAMED: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+/** pugixml's escape of one character: the named entity, or a control character as `&#` two decimal digits `;`. */
+const escapeChar = (c: string): string => NAMED[c] ?? `&#${String(c.charCodeAt(0)).padStart(2, '0')};`;
 
 /**
- * Attribute values as pugixml (OpenVINO's XML library) writes them: '&', '<' and '"' escaped, '>'
- * left as is, control characters as character references (so a name with a tab or newline
- * survives; XML readers normalize raw ones to spaces). An '&' already starting an entity is kept,
- * as the IR writer always has.
+ * Attribute values as pugixml (OpenVINO's XML library) writes them in double quotes: every '&',
+ * '<' and '"' escaped, '>' and "'" left as they are, every control character (tab, LF and CR
+ * included) as a two-digit character reference (`&#09;`), so a name with a tab or newline survives
+ * (XML readers normalize raw ones to spaces).
  */
 export function escapeAttr(v: string): string {
-  if (!ATTR_SPECIAL.test(v)) return v;
-  return v.replace(BARE_AMP, '&amp;').replace(/&gt;/g, '>').replace(/</g, '&lt;').replace(/"/g, '&quot;')
-    .replace(/[\u0000-\u001f]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return ATTR_SPECIAL.test(v) ? v.replace(ATTR_ESCAPE, escapeChar) : v;
 }
 
-/** Text content: '&', '<' and '>' escaped (an '&' already starting an entity is kept). */
+/** Text content as pugixml writes it: every '&', '<' and '>' escaped, control characters other than tab, LF and CR as `&#NN;`. */
 export function escapeText(v: string): string {
-  if (!TEXT_SPECIAL.test(v)) return v;
-  return v.replace(BARE_AMP, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return TEXT_SPECIAL.test(v) ? v.replace(TEXT_ESCAPE, escapeChar) : v;
 }
