@@ -39,15 +39,16 @@ for (const m of only) if (!MODELS.includes(m)) throw new Error(`unknown model ${
 function timed(argv, capS, { stdout = 'ignore' } = {}) {
   const out = join(dir, '.time');
   rmSync(out, { force: true });
-  const r = spawnSync('/usr/bin/time', ['-f', '%e %M', '-o', out, 'timeout', '-s', 'KILL', String(capS), ...argv],
+  const r = spawnSync('/usr/bin/time', ['-f', '%e %M %U %S', '-o', out, 'timeout', '-s', 'KILL', String(capS), ...argv],
     { stdio: ['ignore', stdout, 'pipe'], encoding: 'utf8', maxBuffer: 64 * MB });
-  const [e, m] = existsSync(out) ? readFileSync(out, 'utf8').trim().split('\n').pop().split(' ') : [];
+  const [e, m, u, k] = existsSync(out) ? readFileSync(out, 'utf8').trim().split('\n').pop().split(' ') : [];
   const s = Number(e);
+  const cpu = Number(u) + Number(k);
   if (r.status !== 0) {
     const killed = s >= capS - 0.5 || r.status === 137 || /Command terminated by signal 9/.test(readFileSync(out, 'utf8'));
-    return { ok: false, s, rssMb: Number(m) / 1024, error: killed && s >= capS - 0.5 ? `> ${capS} s (capped)` : (r.stderr || '').trim().split('\n').slice(-3).join(' ').slice(0, 300) || `exit ${r.status}` };
+    return { ok: false, s, cpu, rssMb: Number(m) / 1024, error: killed && s >= capS - 0.5 ? `> ${capS} s (capped)` : (r.stderr || '').trim().split('\n').slice(-3).join(' ').slice(0, 300) || `exit ${r.status}` };
   }
-  return { ok: true, s, rssMb: Number(m) / 1024 };
+  return { ok: true, s, cpu, rssMb: Number(m) / 1024 };
 }
 
 /** Best of `reps` runs (by wall time); the first failure is returned as is. */
@@ -98,8 +99,8 @@ function benchModel(name) {
 
 const f1 = (x) => (x === undefined || Number.isNaN(x) ? '–' : x.toFixed(1));
 const f2 = (x) => (x === undefined || Number.isNaN(x) ? '–' : x.toFixed(2));
-const cell = (r) => (!r ? '–' : r.ok ? `${f2(r.s)} s, ${f1(r.rssMb)} MB` : `failed: ${String(r.error).replace(/\|/g, '\\|')}`);
-const ratio = (a, b) => (a?.ok && b?.ok && b.s > 0 ? `${f1(a.s / b.s)}×` : '–');
+const cell = (r) => (!r ? '–' : r.ok ? `${f2(r.s)} s (cpu ${f2(r.cpu)}), ${f1(r.rssMb)} MB` : `failed: ${String(r.error).replace(/\|/g, '\\|')}`);
+const ratio = (a, b) => (a?.ok && b?.ok && b.s > 0 ? `${f1(a.s / b.s)}×${a.cpu > 0 && b.cpu > 0 ? ` (cpu ${f1(a.cpu / b.cpu)}×)` : ''}` : '–');
 
 function markdown(res) {
   const L = ['# ovir benchmarks', '',
@@ -119,7 +120,7 @@ function markdown(res) {
     L.push(`| ${name} | ${f1(r.fileMb)} | ${cell(r.reference)} | ${cell(r.toIr)} | ${ratio(r.toIr, refFor)} | ${cell(r.toOnnx)} | ${ratio(r.toOnnx, refFor)} | `
       + `${cell(r.shapesOnnx)} / ${cell(r.shapesIr)} | ${cell(r.durableCopy)} | ${cell(r.ovc)} | ${f1(r.loadBefore)} → ${f1(r.loadAfter)}${r.date ? ` (${r.date.slice(0, 16)})` : ''} |`);
   }
-  L.push('', 'Ratios: ovir / onnx load+infer_shapes; for the weights model ovir / durable copy. ovc runs with its defaults (f16 compression);'
+  L.push('', 'Ratios: ovir / onnx load+infer_shapes wall time (in brackets: user+system CPU time, less sensitive to the load of the machine; Node\'s GC threads add CPU time in parallel); for the weights model ovir / durable copy. ovc runs with its defaults (f16 compression);'
     + ' "capped" means it was killed at the cap.', '');
   if (res.notes) L.push(res.notes, '');
   return L.join('\n');
