@@ -11,7 +11,9 @@
 //
 // Options: --only chain100k,ifs2000 (a subset; the other models keep their previous results),
 // --dir DIR (/tmp/ovir-bench-models), --reps N (best of N, 1), --ovc-cap S (120; 0 skips ovc),
-// --cap S (limit for every ovir run, 1800), --keep (keep the converted files).
+// --cap S (limit for every ovir run, 1800), --no-shapes (skip `ovir shapes`), --keep (keep the
+// converted files), --results DIR (where results.json and RESULTS.md go; bench/), --render (only
+// rewrite RESULTS.md from results.json, e.g. after merging in a model run elsewhere).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, platform, release, totalmem } from 'node:os';
@@ -28,6 +30,7 @@ const dir = opt('dir', '/tmp/ovir-bench-models');
 const reps = Number(opt('reps', 1));
 const ovcCap = Number(opt('ovc-cap', 120));
 const cap = Number(opt('cap', 1800));
+const resultsDir = opt('results', here);
 const python = join(repo, '.venv/bin/python');
 const ovc = join(repo, '.venv/bin/ovc');
 const ovir = join(repo, 'bin/ovir.js');
@@ -80,8 +83,10 @@ function benchModel(name) {
   res.reference = step('onnx load+infer_shapes', [python, '-c', INFER, onnx], cap);
   res.toIr = step('ovir ONNX → IR', [process.execPath, ovir, 'convert', onnx, '-o', xml], cap);
   res.toOnnx = res.toIr.ok ? step('ovir IR → ONNX', [process.execPath, ovir, 'convert', xml, '-o', back], cap) : { ok: false, error: 'no IR' };
-  res.shapesOnnx = step('ovir shapes (ONNX)', [process.execPath, ovir, 'shapes', onnx], cap);
-  res.shapesIr = res.toIr.ok ? step('ovir shapes (IR)', [process.execPath, ovir, 'shapes', xml], cap) : { ok: false, error: 'no IR' };
+  if (!args.includes('--no-shapes')) {
+    res.shapesOnnx = step('ovir shapes (ONNX)', [process.execPath, ovir, 'shapes', onnx], cap);
+    res.shapesIr = res.toIr.ok ? step('ovir shapes (IR)', [process.execPath, ovir, 'shapes', xml], cap) : { ok: false, error: 'no IR' };
+  }
   if (name.startsWith('weights')) {
     const copy = join(out, `${name}.copy`);
     res.durableCopy = step('dd conv=fsync', ['dd', `if=${onnx}`, `of=${copy}`, 'bs=4M', 'conv=fsync', 'status=none'], cap);
@@ -127,8 +132,13 @@ function markdown(res) {
 }
 
 mkdirSync(dir, { recursive: true });
+mkdirSync(resultsDir, { recursive: true });
 let previous = {};
-try { previous = JSON.parse(readFileSync(join(here, 'results.json'), 'utf8')); } catch { /* first run */ }
+try { previous = JSON.parse(readFileSync(join(resultsDir, 'results.json'), 'utf8')); } catch { /* first run */ }
+if (args.includes('--render')) {
+  writeFileSync(join(resultsDir, 'RESULTS.md'), markdown(previous) + '\n');
+  process.exit(0);
+}
 const res = {
   date: new Date().toISOString(),
   reps,
@@ -136,7 +146,10 @@ const res = {
   models: { ...(previous.models ?? {}) },
   notes: previous.notes,
 };
-for (const name of only) res.models[name] = { ...benchModel(name), date: new Date().toISOString() };
-writeFileSync(join(here, 'results.json'), JSON.stringify(res, null, 2) + '\n');
-writeFileSync(join(here, 'RESULTS.md'), markdown(res) + '\n');
+for (const name of only) {
+  res.models[name] = { ...benchModel(name), date: new Date().toISOString() };
+  // Written after every model, so that an interrupted run keeps what it measured.
+  writeFileSync(join(resultsDir, 'results.json'), JSON.stringify(res, null, 2) + '\n');
+  writeFileSync(join(resultsDir, 'RESULTS.md'), markdown(res) + '\n');
+}
 process.stdout.write(markdown(res) + '\n');
