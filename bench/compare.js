@@ -40,7 +40,7 @@ for (const m of only) if (!MODELS.includes(m)) throw new Error(`unknown model ${
 
 /** Runs one whole process under /usr/bin/time, `timeout`-capped: wall seconds, peak RSS (MB), ok. */
 function timed(argv, capS, { stdout = 'ignore' } = {}) {
-  const out = join(dir, '.time');
+  const out = join(dir, `.time-${process.pid}`);
   rmSync(out, { force: true });
   const r = spawnSync('/usr/bin/time', ['-f', '%e %M %U %S', '-o', out, 'timeout', '-s', 'KILL', String(capS), ...argv],
     { stdio: ['ignore', stdout, 'pipe'], encoding: 'utf8', maxBuffer: 64 * MB });
