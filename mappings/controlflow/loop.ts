@@ -1,5 +1,5 @@
 import { A } from '../../src/graph/attr.js';
-import { backEdgePairs, setBackEdges, type Body, type InputBinding } from '../../src/graph/body.js';
+import { backEdgeIndices, setBackEdges, type Body, type InputBinding } from '../../src/graph/body.js';
 import { irHas, onnxHas } from '../../src/graph/element-type.js';
 import type { Graph } from '../../src/graph/graph.js';
 import { tensorFromBool, tensorFromInt64 } from '../../src/graph/tensor.js';
@@ -109,24 +109,22 @@ function loopToIr(c: ConvertContext): void {
   const scans = Array.from({ length: Math.max(0, node.outputs.length - nCarried) }, (_, k) => 1 + nCarried + k);
   const keep = [0, ...Array.from({ length: nCarried }, (_, i) => 1 + i), ...scans];
   const condThrough = passesCondThrough(g.outputs[0], formal[1]);
-  const position = new Map(g.inputs.map((p, k) => [p, k]));
-  const param = (p: Value): Value => db.graph.inputs[position.get(p)!]!;
+  const scanAt = new Set(scans);
   const db: Body = c.body(loop, 'body', 'body', (i) => capture.get(i) ?? i, {
-    outputs: keep,
-    after: (bg) => {
+    results: keep,
+    result: (k, v, bg) => {
       // Scan outputs: each iteration's value gets the axis it is concatenated along.
-      scans.forEach((_, k) => {
-        const at = 1 + nCarried + k;
-        const v = bg.outputs[at]!;
-        const axes = bg.addInitializer(tensorFromInt64([0n]));
-        bg.outputs[at] = addOv(bg, 'Unsqueeze', [v, axes], unsqueezed(v.type), `${v.name || 'scan'}/unsqueeze`);
-      });
+      if (scanAt.has(k)) return addOv(bg, 'Unsqueeze', [v, bg.addInitializer(tensorFromInt64([0n]))], unsqueezed(v.type), `${v.name || 'scan'}/unsqueeze`);
       // A condition passed through unchanged: a constant true, as OpenVINO's frontend writes it
       // (OpenVINO's shape inference then knows the iteration count from the trip count).
-      if (condThrough) bg.outputs[0] = bg.addInitializer(tensorFromBool([true]));
-      setBackEdges(db, [0, ...Array.from({ length: nCarried }, (_, i) => 1 + i)].map((result) => ({ result, param: param(formal[result + 1]!) })));
+      if (k === 0 && condThrough) return bg.addInitializer(tensorFromBool([true]));
+      return v;
     },
   });
+  const position = new Map(g.inputs.map((p, k) => [p, k]));
+  const param = (p: Value): Value => db.graph.inputs[position.get(p)!]!;
+  // Back edges: the condition Result → cond, each loop-carried Result → its Parameter.
+  setBackEdges(db, Array.from({ length: nCarried + 1 }, (_, r) => ({ result: r, param: position.get(formal[r + 1]!)! })), g.inputs.length, keep.length);
   // Loop-carried Parameters start from their initial values' types, as OpenVINO's frontend sets
   // them; a dimension the body changes is dynamic (OpenVINO relaxes it the same way).
   formal.slice(2).forEach((p, i) => {
@@ -168,7 +166,8 @@ function loopToOnnx(c: ConvertContext): void {
   const sb = node.bodies.get('body');
   if (!sb) { c.error('missing body'); return; }
   const g = sb.graph;
-  const edges = new Map(backEdgePairs(sb).map((e) => [e.param, e.result]));
+  const edges = new Map<Value, number>();
+  for (const e of backEdgeIndices(sb)) if (e && g.inputs[e.param]) edges.set(g.inputs[e.param]!, e.result);
   let ok = true;
   const fail = (detail: string) => { c.error(detail); ok = false; };
   const label = (p: Value) => String(p.meta['layerName'] ?? p.label);
@@ -271,29 +270,21 @@ function loopToOnnx(c: ConvertContext): void {
   const order = [condOut.result, ...carried.map((x) => x.result), ...scanResults];
   const direct = new Set(concat.flatMap((x, k) => (x.direct ? [1 + nCarried + k] : [])));
   const db = c.body(loop, 'body', 'body', (i) => i, {
-    outputs: order,
-    after: (bg) => {
+    results: order,
+    result: (k, v, bg) => {
+      if (!direct.has(k)) return v;
       // Stack the value the Unsqueeze took (the Unsqueeze itself then feeds nothing and is pruned).
-      const taken = new Set(bg.outputs);
-      for (const at of direct) {
-        const v = bg.outputs[at]!;
-        const p = v.producer;
-        const x = p?.op === 'Unsqueeze' ? p.inputs[0] : null;
-        if (!x) {
-          // not an Unsqueeze on the ONNX side after all: take the added axis away in the body
-          const sq = bg.addNode({ dialect: 'onnx', op: 'Squeeze', version: String(c.opset), name: `${v.name || 'scan'}/Squeeze` });
-          sq.addInput(v);
-          if (c.opset >= 13) sq.addInput(bg.addInitializer(tensorFromInt64([0n])));
-          else sq.attrs.set('axes', A.ints([0n]));
-          bg.outputs[at] = sq.addOutput(null);
-          continue;
-        }
-        if (x.producer === null || taken.has(x)) {
-          const id = bg.addNode({ dialect: 'onnx', op: 'Identity', version: String(c.opset), name: `${x.name || 'scan'}/Identity` });
-          id.addInput(x);
-          bg.outputs[at] = id.addOutput(x.type);
-        } else { bg.outputs[at] = x; taken.add(x); }
+      const p = v.producer;
+      const x = p?.op === 'Unsqueeze' ? p.inputs[0] : null;
+      if (!x) {
+        // not an Unsqueeze on the ONNX side after all: take the added axis away in the body
+        const sq = bg.addNode({ dialect: 'onnx', op: 'Squeeze', version: String(c.opset), name: `${v.name || 'scan'}/Squeeze` });
+        sq.addInput(v);
+        if (c.opset >= 13) sq.addInput(bg.addInitializer(tensorFromInt64([0n])));
+        else sq.attrs.set('axes', A.ints([0n]));
+        return sq.addOutput(null);
       }
+      return x; // (a body input, or a value already written, gets an Identity from the converter)
     },
   });
   const converted = new Map(g.inputs.map((p, i) => [p, db.graph.inputs[i]!]));

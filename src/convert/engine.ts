@@ -22,8 +22,8 @@ interface WorkItem {
   readonly dst: Graph;
   /** dst output k = src output order[k] (bodies: sorted by the node output they feed). */
   readonly order: readonly number[] | null;
-  /** Runs once the graph is converted (a mapping finishing what depends on the converted body). */
-  readonly after?: (dst: Graph) => void;
+  /** Rewrites dst output k once the body is converted (BodyOptions.result). */
+  readonly wrap?: (k: number, v: Value, g: Graph) => Value;
 }
 
 /**
@@ -91,10 +91,10 @@ export class Engine {
     for (const k of order) {
       const v = src.outputs[k];
       let out = (v && this.map.get(v)) ?? new Value(dst, null);
+      if (item.wrap) out = item.wrap(dst.outputs.length, out, dst);
       if (this.target === 'onnx' && this.needsOwnValue(dst, out)) out = this.identity(dst, out);
       dst.outputs.push(out);
     }
-    item.after?.(dst);
     if (this.target === 'ov') {
       dst.meta['resultNames'] = dst.outputs.map((v) => `${v.name || v.label}/sink_port_0`);
     }
@@ -178,31 +178,27 @@ export class Engine {
     for (const o of n.outputs) if (!this.map.has(o)) this.map.set(o, new Value(dst, null));
   }
 
-  /**
-   * Queues source body `srcKey` of `n` for conversion as body `dstKey` of `target`. By default the
-   * body's outputs are its bound results, sorted by the node output they feed (If); with
-   * `opts.outputs` they are exactly those source results, in that order, and the mapping writes the
-   * output bindings itself (Loop).
-   */
+  /** Queues source body `srcKey` of `n` for conversion as body `dstKey` of `target`. */
   body(n: Node, target: Node, srcKey: string, dstKey: string, from: (i: number) => number, opts: BodyOptions = {}): Body {
     const sb = n.bodies.get(srcKey)!;
     const db = target.graph.addBody(target, dstKey);
     const bound = new Map(sb.inputs.map((b) => [b.param, b.from]));
-    for (const p of sb.graph.inputs) {
+    const params = opts.inputs ?? sb.graph.inputs.map((_, i) => i);
+    for (const i of params) {
+      const p = sb.graph.inputs[i]!;
       const outer = bound.has(p) ? n.inputs[bound.get(p)!] : null;
       const st = this.source.type(p) ?? (outer ? this.source.type(outer) : null);
       const q = db.graph.addInput(this.targetType(st, 'body parameter', p, () => sb.graph.path), [...p.names]);
       this.carryMeta(p, q);
-      this.map.set(p, q);
+      this.map.set(p, opts.param ? opts.param(i, q, db.graph) : q);
     }
-    for (const b of sb.inputs) db.inputs.push({ param: this.map.get(b.param)!, from: from(b.from), ...(b.extra ? { extra: b.extra } : {}) });
-    let order: readonly number[];
-    if (opts.outputs) order = opts.outputs;
-    else {
-      order = [...sb.outputs].sort((a, b) => a.to - b.to).map((o) => o.result);
-      order.forEach((_, k) => db.outputs.push({ result: k, to: k }));
+    for (const b of sb.inputs) {
+      const q = db.graph.inputs[params.indexOf(sb.graph.inputs.indexOf(b.param))];
+      if (q) db.inputs.push({ param: q, from: from(b.from), ...(b.extra ? { extra: b.extra } : {}) });
     }
-    this.queue.push({ src: sb.graph, dst: db.graph, order, ...(opts.after ? { after: opts.after } : {}) });
+    const order = opts.results ?? [...sb.outputs].sort((a, b) => a.to - b.to).map((o) => o.result);
+    order.forEach((_, k) => db.outputs.push({ result: k, to: k }));
+    this.queue.push({ src: sb.graph, dst: db.graph, order, ...(opts.result ? { wrap: opts.result } : {}) });
     return db;
   }
 }

@@ -311,7 +311,7 @@ function matchResults(w: ScopeWork, scope: string, partners: Map<Value, Value[]>
     const ob = bodyB.outputs.find((o) => o.to === to);
     // A Loop-5 output concatenated along an axis holds per-iteration slices with that axis; an
     // ONNX Loop scan output stacks values without it: the node outputs are compared, not these.
-    if (ob && isConcatenated(oa) !== isConcatenated(ob)) continue;
+    if (ob && nodeA.op === 'Loop' && nodeB.op === 'Loop' && isConcatenated(oa) !== isConcatenated(ob)) continue;
     const va = bodyA.graph.outputs[oa.result];
     const vb = ob ? bodyB.graph.outputs[ob.result] : undefined;
     if (!va || !vb) continue;

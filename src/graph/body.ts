@@ -35,35 +35,35 @@ export class Body {
   }
 }
 
-interface IrLayerIds { params: [string, number][]; results: [string, number][] }
+/** One IR back edge as indices: body result `result` feeds body parameter `param` in the next iteration. */
+export interface BackEdge { readonly result: number; readonly param: number }
+
+interface LayerIds { params: [string, number][]; results: [string, number][] }
 
 /**
- * A body's back edges as (body result index → body parameter) pairs. Back edges name body layers
- * by IR layer id; the ids are resolved through `graph.meta.irLayerIds` (recorded by the IR reader,
- * or by `setBackEdges`). Edges naming unknown layers are left out.
+ * The back edges of a body as result → parameter indices. IR names them by layer id; the reader
+ * keeps the ids in `graph.meta.irLayerIds`. An edge naming no body Parameter/Result is `null`.
  */
-export function backEdgePairs(body: Body): { result: number; param: Value }[] {
-  const ids = body.graph.meta['irLayerIds'] as IrLayerIds | undefined;
-  if (!ids) return [];
-  const params = new Map(ids.params);
-  const results = new Map(ids.results);
-  const out: { result: number; param: Value }[] = [];
-  for (const e of body.backEdges) {
-    const r = results.get(e.fromLayer);
-    const p = params.get(e.toLayer);
-    const param = p === undefined ? undefined : body.graph.inputs[p];
-    if (r !== undefined && param) out.push({ result: r, param });
-  }
-  return out;
+export function backEdgeIndices(body: Body): (BackEdge | null)[] {
+  const ids = body.graph.meta['irLayerIds'] as LayerIds | undefined;
+  const params = new Map(ids?.params ?? []);
+  const results = new Map(ids?.results ?? []);
+  return body.backEdges.map((e) => {
+    const result = results.get(e.fromLayer);
+    const param = params.get(e.toLayer);
+    return result === undefined || param === undefined ? null : { result, param };
+  });
 }
 
-/** Sets a body's back edges from (result index → parameter) pairs, with layer ids of its own. */
-export function setBackEdges(body: Body, pairs: readonly { result: number; param: Value }[]): void {
-  const g = body.graph;
-  g.meta['irLayerIds'] = {
-    params: g.inputs.map((_, i) => [`p${i}`, i]),
-    results: g.outputs.map((_, i) => [`r${i}`, i]),
-  } satisfies IrLayerIds;
-  const position = new Map(g.inputs.map((p, i) => [p, i]));
-  body.backEdges = pairs.map((e) => ({ fromLayer: `r${e.result}`, fromPort: '', toLayer: `p${position.get(e.param) ?? -1}`, toPort: '' }));
+/**
+ * Sets the back edges of a body built in memory (not read from IR), for bodies of `params`
+ * parameters and `results` results: the writer resolves them to the layer ids it assigns.
+ */
+export function setBackEdges(body: Body, edges: readonly BackEdge[], params: number, results: number): void {
+  const ids: LayerIds = {
+    params: Array.from({ length: params }, (_, i) => [`p${i}`, i]),
+    results: Array.from({ length: results }, (_, j) => [`r${j}`, j]),
+  };
+  body.graph.meta['irLayerIds'] = ids;
+  body.backEdges = edges.map((e) => ({ fromLayer: `r${e.result}`, fromPort: '0', toLayer: `p${e.param}`, toPort: '0' }));
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
 import { OvirError } from '../../src/diag/diagnostic.js';
-import { backEdgePairs } from '../../src/graph/body.js';
+import { backEdgeIndices } from '../../src/graph/body.js';
 import { allGraphs, verifyGraph, type Model, type Node } from '../../src/graph/index.js';
 import { readIntegers } from '../../src/graph/tensor.js';
 import { readIr } from '../../src/ir/read.js';
@@ -53,7 +53,7 @@ describe('ONNX Loop → IR Loop-5 (as OpenVINO\'s ONNX frontend)', () => {
 
   it('loop-carried values and cond are merged through back edges (body Result → body Parameter)', () => {
     const b = loopOf(toIr(accumulate({ condOut: 'computed' }))).bodies.get('body')!;
-    expect(backEdgePairs(b).map((e) => [e.result, layer(e.param)])).toEqual([[0, 'c'], [1, 'y']]);
+    expect(backEdgeIndices(b).map((e) => [e!.result, layer(b.graph.inputs[e!.param]!)])).toEqual([[0, 'c'], [1, 'y']]);
     expect(b.graph.outputs[0]!.producer!.op).toBe('Less');
   });
 
@@ -79,7 +79,7 @@ describe('ONNX Loop → IR Loop-5 (as OpenVINO\'s ONNX frontend)', () => {
       '<edge   />', '<edge   />',
     ]);
     const back = loopOf(reread(ir)).bodies.get('body')!;
-    expect(backEdgePairs(back).map((e) => [e.result, layer(e.param)])).toEqual([[0, 'c'], [1, 'y']]);
+    expect(backEdgeIndices(back).map((e) => [e!.result, layer(back.graph.inputs[e!.param]!)])).toEqual([[0, 'c'], [1, 'y']]);
   });
 
   it.each(LOOP_VERSIONS)('Loop-$version (opset $opset) converts', ({ opset }) => {
@@ -212,18 +212,19 @@ describe('nesting', () => {
   });
 
   it('Loops nested 64 deep convert both ways without recursion', () => {
+    // names unique per level: ONNX forbids shadowing an outer name
     let body = ob.graph({
       name: 'b64',
-      inputs: [ob.valueInfo('i', 'i64', []), ob.valueInfo('c', 'boolean', []), ob.valueInfo('y', 'f32', [2])],
-      outputs: [ob.valueInfo('c_out', 'boolean', []), ob.valueInfo('y_out', 'f32', [2])],
-      nodes: [ob.node('Add', ['y', 'x'], ['y_out']), ob.node('Identity', ['c'], ['c_out'])],
+      inputs: [ob.valueInfo('i64', 'i64', []), ob.valueInfo('c64', 'boolean', []), ob.valueInfo('y64', 'f32', [2])],
+      outputs: [ob.valueInfo('c64_out', 'boolean', []), ob.valueInfo('y64_out', 'f32', [2])],
+      nodes: [ob.node('Add', ['y64', 'x'], ['y64_out']), ob.node('Identity', ['c64'], ['c64_out'])],
     });
     for (let d = 63; d >= 1; d--) {
       body = ob.graph({
         name: `b${d}`,
-        inputs: [ob.valueInfo('i', 'i64', []), ob.valueInfo('c', 'boolean', []), ob.valueInfo('y', 'f32', [2])],
-        outputs: [ob.valueInfo('c_out', 'boolean', []), ob.valueInfo('y_out', 'f32', [2])],
-        nodes: [ob.node('Loop', ['one', '', 'y'], ['y_out'], { body: ob.attr.graph(body) }), ob.node('Identity', ['c'], ['c_out'])],
+        inputs: [ob.valueInfo(`i${d}`, 'i64', []), ob.valueInfo(`c${d}`, 'boolean', []), ob.valueInfo(`y${d}`, 'f32', [2])],
+        outputs: [ob.valueInfo(`c${d}_out`, 'boolean', []), ob.valueInfo(`y${d}_out`, 'f32', [2])],
+        nodes: [ob.node('Loop', ['one', '', `y${d}`], [`y${d}_out`], { body: ob.attr.graph(body) }), ob.node('Identity', [`c${d}`], [`c${d}_out`])],
       });
     }
     const bytes = ob.encodeModelProto(ob.model({

@@ -1,4 +1,4 @@
-import { backEdgePairs } from '../../../graph/body.js';
+import { backEdgeIndices } from '../../../graph/body.js';
 import type { Dim } from '../../../graph/shape.js';
 import { readIntegers } from '../../../graph/tensor.js';
 import type { ValueType } from '../../../graph/types.js';
@@ -53,7 +53,10 @@ const loop: InferFn = (c) => {
   const body = c.node.bodies.get('body');
   if (!body) { c.error('missing body'); return []; }
   const binding = new Map(body.inputs.map((x) => [x.param, x]));
-  const edges = backEdgePairs(body);
+  const edges = backEdgeIndices(body).flatMap((e) => {
+    const param = e ? body.graph.inputs[e.param] : undefined;
+    return e && param ? [{ result: e.result, param }] : [];
+  });
   for (const e of edges) {
     const b = binding.get(e.param);
     const init = b && b.from >= 0 ? c.tensor(b.from) : null;
