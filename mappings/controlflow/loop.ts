@@ -117,7 +117,7 @@ function loopToIr(c: ConvertContext): void {
       if (scanAt.has(k)) return addOv(bg, 'Unsqueeze', [v, bg.addInitializer(tensorFromInt64([0n]))], unsqueezed(v.type), `${v.name || 'scan'}/unsqueeze`);
       // A condition passed through unchanged: a constant true, as OpenVINO's frontend writes it
       // (OpenVINO's shape inference then knows the iteration count from the trip count).
-      if (k === 0 && condThrough) return bg.addInitializer(tensorFromBool([true]));
+      if (k === 0 && condThrough) return bg.addInitializer(tensorFromBool([true]), [`${v.name || 'cond'}/always_true`]);
       return v;
     },
   });
