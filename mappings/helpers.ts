@@ -16,23 +16,8 @@ export const i64Scalar = (c: ConvertContext, v: bigint): Value => c.constant(ten
 /** Normalizes axis `a` for rank `r` (negative counts from the end). */
 export const normAxis = (a: bigint, r: number): number => (a < 0n ? Number(a) + r : Number(a));
 
-// ── deprecated: kept so that entries written before the op-table refactor still compile ────────
-// New code: `c.attr.ints(name)` for attributes, a `moves` line (spec.ts) for operands that moved
-// between attribute and input, `c.emitOwn` for the entry's own op. The completeness test does not
-// care which is used; these go once no entry uses them.
-
-/** @deprecated Use `c.attr.ints(name)` (a mistyped attribute is then reported by the converter). */
-export function onnxInts(c: ConvertContext, name: string): bigint[] | undefined {
-  return c.attr.ints(name);
-}
-
-/** @deprecated ONNX → IR: the source inputs, in order, without trailing absent ones. */
-export function presentInputs(c: ConvertContext, count = c.numInputs): (Value | null)[] {
-  const out: (Value | null)[] = [];
-  for (let i = 0; i < count; i++) out.push(c.input(i));
-  while (out.length && out[out.length - 1] === null) out.pop();
-  return out;
-}
+// ── deprecated: kept while one entry still uses it ────────────────────────────────────────────
+// New code: a `moves` line (spec.ts) for operands that moved between attribute and input.
 
 /**
  * @deprecated Declare a `moves` line (`attrToInput(attr, index, inputSince)`) and emit the operand

@@ -1,71 +1,83 @@
-import { ACTIVATION } from './activation.js';
+/**
+ * The op table: every op relation ovir converts, both ways. One folder per ONNX operator family
+ * (as onnx/defs/ names them: math, nn, tensor, reduction, generator, logical, controlflow, rnn,
+ * quantization, object_detection), one file per op or close group of ops; `ir-only/` holds IR ops
+ * that ONNX lacks at some opsets, written as ONNX subgraphs. Entries of one op that span files keep
+ * their relative order here (the registry takes the first entry that matches).
+ */
+import { IF_ELSE } from './controlflow/if.js';
+import { CONSTANT_OF_SHAPE } from './generator/constant-of-shape.js';
+import { EYE } from './generator/eye-like.js';
+import { IR_DECOMPOSE } from './ir-only/decompose.js';
+import { BITSHIFT } from './logical/bitshift.js';
+import { ACTIVATION } from './math/activation.js';
+import { CLIP } from './math/clip.js';
+import { ELEMENTWISE } from './math/elementwise.js';
+import { GEMM } from './math/gemm.js';
+import { HARDMAX } from './math/hardmax.js';
+import { LOSS } from './math/loss.js';
+import { MATMUL } from './math/matmul.js';
+import { OLD_OPSETS } from './math/old-opsets.js';
+import { SOFTMAX } from './math/softmax.js';
+import { TOPK } from './math/topk.js';
+import { UNARY } from './math/unary.js';
 import { ATTENTION } from './nn/attention.js';
+import { CONV } from './nn/conv.js';
+import { CONV_TRANSPOSE } from './nn/conv-transpose.js';
+import { DROPOUT } from './nn/dropout.js';
 import { GROUP_NORMALIZATION } from './nn/group-normalization.js';
+import { NORMALIZATION } from './nn/normalization.js';
+import { POOL } from './nn/pool.js';
 import { ROTARY_EMBEDDING } from './nn/rotary-embedding.js';
-import { BASIC } from './basic.js';
-import { BITSHIFT } from './bitshift.js';
-import { COMPRESS } from './compress.js';
-import { CONTROL_FLOW } from './control-flow.js';
-import { CONV } from './conv.js';
-import { CONV_TRANSPOSE } from './conv-transpose.js';
-import { DROPOUT } from './dropout.js';
-import { ELEMENTWISE } from './elementwise.js';
-import { EYE } from './eye.js';
-import { GATHER } from './gather.js';
-import { GRID_SAMPLE } from './grid-sample.js';
-import { GENERATE } from './generate.js';
-import { HARDMAX } from './hardmax.js';
-import { IR_DECOMPOSE } from './ir-decompose.js';
-import { LOSS } from './loss.js';
-import { LINEAR } from './linear.js';
-import { ONE_HOT_OPS } from './onehot.js';
-import { PAD } from './pad.js';
-import { POOL } from './pool.js';
-import { REVERSE_SEQUENCE } from './reverse-sequence.js';
-import { RNN } from './rnn.js';
-import { MATH } from './math.js';
-import { NN } from './nn.js';
-import { NORM } from './norm.js';
-import { OBJECT_DETECTION } from './object-detection.js';
-import { OLD_OPSETS } from './old-opsets.js';
-import { QUANTIZATION } from './quantization.js';
-import { REDUCE } from './reduce.js';
-import { RESIZE } from './resize.js';
-import { SCATTER } from './scatter.js';
-import { SHAPE } from './shape.js';
-import { SLICE_IR } from './slice-ir.js';
+import { NON_MAX_SUPPRESSION } from './object_detection/non-max-suppression.js';
+import { QUANTIZATION } from './quantization/quantize-linear.js';
+import { ARG_MAX } from './reduction/argmax.js';
+import { REDUCE } from './reduction/reduce.js';
+import { RNN } from './rnn/rnn.js';
 import type { OpMapping } from './spec.js';
-import { SPLIT } from './split.js';
-import { UNIQUE } from './unique.js';
-import { TRILU_OPS } from './trilu.js';
+import { CAST } from './tensor/cast.js';
+import { COMPRESS } from './tensor/compress.js';
+import { DEPTH_TO_SPACE } from './tensor/depth-to-space.js';
+import { FLATTEN_SIZE } from './tensor/flatten.js';
+import { GATHER } from './tensor/gather.js';
+import { GRID_SAMPLE } from './tensor/grid-sample.js';
+import { ONE_HOT_OPS } from './tensor/onehot.js';
+import { PAD } from './tensor/pad.js';
+import { RESIZE } from './tensor/resize.js';
+import { REVERSE_SEQUENCE } from './tensor/reverse-sequence.js';
+import { SCATTER } from './tensor/scatter.js';
+import { SHAPE } from './tensor/shape.js';
+import { SPLIT } from './tensor/split.js';
+import { SLICE_IR } from './tensor/strided-slice.js';
+import { TRILU_OPS } from './tensor/trilu.js';
+import { UNIQUE } from './tensor/unique.js';
 
 export type { AttrRule, ConvertContext, OpMapping } from './spec.js';
 
 /** Every op relation ovir converts, both ways, by family. */
 export const ALL_MAPPINGS: readonly OpMapping[] = [
-  ...BASIC, ...CONTROL_FLOW, ...ELEMENTWISE, ...MATH, ...SHAPE, ...SPLIT, ...GATHER, ...REDUCE, ...NN, ...CONV,
-  ...GENERATE, ...LINEAR, ...PAD, ...RNN, ...ACTIVATION, ...NORM,
-  ...SCATTER,
-  ...BITSHIFT,
-  ...IR_DECOMPOSE,
-  ...LOSS,
-  ...SLICE_IR,
+  // math
+  ...ELEMENTWISE, ...UNARY, ...ACTIVATION, ...SOFTMAX, ...MATMUL, ...CLIP, ...GEMM, ...TOPK, ...HARDMAX, ...LOSS,
   ...OLD_OPSETS,
-  ...POOL,
-  ...RESIZE,
-  ...CONV_TRANSPOSE,
-  ...TRILU_OPS,
-  ...ONE_HOT_OPS,
-  ...REVERSE_SEQUENCE,
-  ...UNIQUE,
-  ...HARDMAX,
-  ...EYE,
-  ...OBJECT_DETECTION,
+  // nn
+  ...CONV, ...CONV_TRANSPOSE, ...POOL, ...NORMALIZATION, ...DROPOUT, ...GROUP_NORMALIZATION, ...ATTENTION, ...ROTARY_EMBEDDING,
+  // tensor
+  ...CAST, ...SHAPE, ...FLATTEN_SIZE, ...SPLIT, ...GATHER, ...PAD, ...SCATTER, ...SLICE_IR, ...RESIZE, ...DEPTH_TO_SPACE,
+  ...TRILU_OPS, ...ONE_HOT_OPS, ...REVERSE_SEQUENCE, ...UNIQUE, ...GRID_SAMPLE, ...COMPRESS,
+  // reduction
+  ...REDUCE, ...ARG_MAX,
+  // generator
+  ...CONSTANT_OF_SHAPE, ...EYE,
+  // logical
+  ...BITSHIFT,
+  // controlflow
+  ...IF_ELSE,
+  // rnn
+  ...RNN,
+  // quantization
   ...QUANTIZATION,
-  ...GRID_SAMPLE,
-  ...DROPOUT,
-  ...COMPRESS,
-  ...ATTENTION,
-  ...ROTARY_EMBEDDING,
-  ...GROUP_NORMALIZATION,
+  // object_detection
+  ...NON_MAX_SUPPRESSION,
+  // IR ops ONNX lacks at some opsets, as ONNX subgraphs
+  ...IR_DECOMPOSE,
 ];

@@ -5,7 +5,7 @@ import type { Model } from '../graph/model.js';
 import { Node } from '../graph/node.js';
 import { tensorType } from '../graph/types.js';
 import { Value } from '../graph/value.js';
-import { allowedElems, formalInput, formalOutput, onnxSchema, type OnnxSchemaRow } from '../onnx/op-schema.js';
+import { formalInput, formalOutput, onnxSchema, type OnnxSchemaRow } from '../onnx/op-schema.js';
 import { ortLacks } from '../onnx/ort-gaps.js';
 
 /**

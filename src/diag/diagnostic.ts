@@ -1,4 +1,7 @@
-import { CODES, type DiagCode, type DiagParams } from './codes.js';
+import { CODES, type DiagCode, type DiagParams, type ParamsOf } from './codes.js';
+
+/** The parameters argument of code `C`: optional only when the code takes none that are required. */
+export type ParamsArg<C extends DiagCode> = {} extends ParamsOf<C> ? [params?: ParamsOf<C>] : [params: ParamsOf<C>];
 
 /** One problem found in a model: a code from the table, where it is, and what it says. */
 export interface Diagnostic {
@@ -15,8 +18,9 @@ export interface Diagnostic {
   readonly needsOpset?: number;
 }
 
-export function diag(code: DiagCode, where: string, params: DiagParams = {}): Diagnostic {
-  const def = CODES[code];
+export function diag<C extends DiagCode>(code: C, where: string, ...[given]: ParamsArg<C>): Diagnostic {
+  const params: DiagParams = given ?? {};
+  const def = CODES[code] as { severity: Diagnostic['severity']; message: (p: DiagParams) => string };
   const needsOpset = params['needsOpset'];
   // bigint parameters kept as decimal strings: a Diagnostic stays JSON-serializable
   const safe = Object.values(params).some((v) => typeof v === 'bigint')
@@ -35,8 +39,8 @@ export function formatDiagnostic(d: Diagnostic): string {
 export class Diagnostics {
   readonly list: Diagnostic[] = [];
 
-  add(code: DiagCode, where: string, params: DiagParams = {}): Diagnostic {
-    const d = diag(code, where, params);
+  add<C extends DiagCode>(code: C, where: string, ...params: ParamsArg<C>): Diagnostic {
+    const d = diag(code, where, ...params);
     this.list.push(d);
     return d;
   }

@@ -2,7 +2,7 @@
  * The one table of ops that carry bodies (If, Loop, TensorIterator, Scan): their body keys, IR
  * port-map element names, special ports, and how formal body inputs/outputs line up with the
  * node's. Read by the codecs (src/ir/read.ts, src/ir/write.ts, src/onnx/body-layout.ts), the
- * converter (mappings/control-flow.ts) and inference (through the ops' shape rules).
+ * converter (mappings/controlflow/if.ts) and inference (through the ops' shape rules).
  */
 
 /** How a body's formal inputs/outputs line up with its node's (ONNX; IR says it in port maps). */

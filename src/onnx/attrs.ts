@@ -1,4 +1,3 @@
-import type { Diagnostics } from '../diag/diagnostic.js';
 import type { Attr } from '../graph/attr.js';
 import type { Tensor } from '../graph/tensor.js';
 import type { ValueType } from '../graph/types.js';

@@ -29,7 +29,7 @@ import type { ValueType } from '../../src/graph/types.js';
 import type { Value } from '../../src/graph/value.js';
 import { loadModel } from '../../src/io/load.js';
 import { inferTypes } from '../../src/shape/index.js';
-import { Oracle, type OracleOpPort, type OraclePort } from '../helpers/oracle.js';
+import { Oracle, type OraclePort } from '../helpers/oracle.js';
 import { describeSuite, finishSuite, reasonOf, record, writeScoreboard } from '../helpers/scoreboard.js';
 import { backendCases } from '../helpers/testdata.js';
 

@@ -9,7 +9,7 @@ import { Builder } from './builder.js';
 
 /**
  * IR ops ONNX lacks at the target opset, written as the ONNX subgraph of their definition
- * (mappings/ir-decompose.ts), run in onnxruntime against the OpenVINO op spec's formula. Entries
+ * (mappings/ir-only/decompose.ts), run in onnxruntime against the OpenVINO op spec's formula. Entries
  * named by the ONNX op they stand in for: HardSigmoid (HSigmoid), LpNormalization (NormalizeL2),
  * Softmax (ScaledDotProductAttention).
  */

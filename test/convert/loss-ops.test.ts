@@ -8,7 +8,7 @@ import type { OracleTensor } from '../helpers/oracle.js';
 import { runOrt } from '../helpers/ort.js';
 
 /**
- * NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss → IR subgraphs (mappings/loss.ts):
+ * NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss → IR subgraphs (mappings/math/loss.ts):
  * ONNX → IR → ONNX computes what onnxruntime computes on the original (OpenVINO on the IR is
  * judged by the conformance suite's convert-onnx-ir on the backend's loss cases).
  */

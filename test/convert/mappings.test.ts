@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ALL_MAPPINGS } from '../../mappings/index.js';
 import { buildConvertRegistry, convertModel } from '../../src/convert/index.js';
 import { OvirError } from '../../src/diag/diagnostic.js';
-import { A, allNodes, tensorFromInt64, type Attr, type ElementTypeName, type Model, type Node } from '../../src/graph/index.js';
+import { A, allNodes, tensorFromInt64, type Attr, type Model, type Node } from '../../src/graph/index.js';
 import { Builder } from './builder.js';
 
 /**

@@ -3,7 +3,7 @@ import type { In, Sample } from './op-samples.js';
 
 /**
  * Samples for the tensor / indexing / quantization / detection / generator families
- * (mappings/scatter.ts and its neighbours), by `onnxOp>irOp`, merged into SAMPLES.
+ * (mappings/tensor/scatter.ts and its neighbours), by `onnxOp>irOp`, merged into SAMPLES.
  */
 const F = (...shape: number[]): In => ({ elem: 'f32', shape });
 const idx = (shape: number[], ...ints: number[]): In => ({ elem: 'i64', shape, ints });

@@ -106,7 +106,7 @@ export const SAMPLES: Record<string, Sample[]> = {
   'Tan>Tan': unary, 'Asin>Asin': unary, 'Acos>Acos': unary, 'Atan>Atan': unary, 'Sinh>Sinh': unary, 'Cosh>Cosh': unary,
   'Asinh>Asinh': unary, 'Acosh>Acosh': unary, 'Atanh>Atanh': unary, 'Softplus>SoftPlus': unary, 'HardSwish>HSwish': [{ inputs: [F()], opsets: [14] }],
   'Mish>Mish': [{ inputs: [F()], opsets: [18] }], 'IsNaN>IsNaN': unary, 'Round>Round': unary, 'Softsign>SoftSign': unary,
-  // IR-only forms (mappings/ir-decompose.ts) have their own suite (ir-decompose.test.ts)
+  // IR-only forms (mappings/ir-only/decompose.ts) have their own suite (ir-decompose.test.ts)
   'HardSigmoid>HSigmoid': [], 'LpNormalization>NormalizeL2': [], 'Softmax>ScaledDotProductAttention': [],
   // ONNX reductions written as IR subgraphs (reduce-composite.test.ts)
   'ReduceSumSquare>ReduceSumSquare': [],

@@ -4,7 +4,7 @@
  * own schema. Nothing is validated: unknown names, shadowing, Ifs without branches and other
  * ill-formed models are allowed, so tests can check how the decoder reports them.
  *
- *   import * as ob from '../helpers/onnx-builder.js';
+ *   import * as ob from './onnx-builder.js';
  *   const bytes = ob.encodeModelProto(ob.model({
  *     opset: 17,
  *     graph: ob.graph({

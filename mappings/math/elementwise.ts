@@ -1,0 +1,100 @@
+import type { Value } from '../../src/graph/value.js';
+import { NUMPY_BROADCAST, type ConvertContext, type OpMapping } from '../spec.js';
+
+function twoInputsOnly(c: ConvertContext): void {
+  if (c.numInputs !== 2) { c.error(`${c.node.op} with ${c.numInputs} inputs: only two-input ${c.node.op} converts (the IR op is binary)`); return; }
+  c.output(0, c.emitOwn([c.input(0), c.input(1)], c.attrs())[0]!);
+}
+
+/**
+ * Binary elementwise ops. ONNX broadcasts numpy-style from opset 7; before, only with an explicit
+ * `broadcast`/`axis` pair, which is refused as an unknown attribute rather than guessed (without
+ * it the shapes are equal, which numpy broadcasting covers). IR carries auto_broadcast="numpy"
+ * ("none" is accepted when reading: shapes then already agree).
+ */
+const binary = (onnx: string, ir: string, since = 1): OpMapping => ({
+  onnx: { op: onnx, since },
+  ir: { op: ir, version: 'opset1' },
+  attrs: [NUMPY_BROADCAST],
+});
+
+/**
+ * [a, b] when an ONNX Div is Div(Sub(a, Mod(a, b)), b) on integers — the floor division IR →
+ * ONNX writes for IR Divide m_pythondiv="true" — else null.
+ */
+function floorDivOperands(c: ConvertContext): [Value, Value] | null {
+  const [num, b] = c.node.inputs;
+  const sub = num?.producer;
+  if (!b || !sub || sub.dialect !== 'onnx' || !sub.is('Sub')) return null;
+  const [a, m] = sub.inputs;
+  const mod = m?.producer;
+  if (!a || !mod || !mod.is('Mod') || mod.inputs[0] !== a || mod.inputs[1] !== b) return null;
+  const fmod = mod.attrs.get('fmod');
+  if (fmod && !(fmod.type === 'int' && fmod.value === 0n)) return null;
+  const t = c.typeOf(a);
+  return t?.kind === 'tensor' && t.elem !== 'dynamic' && !/^(f|bf)/.test(t.elem) ? [a, b] : null;
+}
+
+export const ELEMENTWISE: readonly OpMapping[] = [
+  binary('Add', 'Add'),
+  binary('Sub', 'Subtract'),
+  binary('Mul', 'Multiply'),
+  binary('Pow', 'Power'),
+  binary('Equal', 'Equal'),
+  binary('Greater', 'Greater'),
+  binary('Less', 'Less'),
+  binary('GreaterOrEqual', 'GreaterEqual', 12),
+  binary('LessOrEqual', 'LessEqual', 12),
+  binary('And', 'LogicalAnd', 7),
+  binary('Or', 'LogicalOr', 7),
+  binary('Xor', 'LogicalXor', 7),
+  { ...binary('BitwiseAnd', 'BitwiseAnd', 18), ir: { op: 'BitwiseAnd', version: 'opset13' } },
+  { ...binary('BitwiseOr', 'BitwiseOr', 18), ir: { op: 'BitwiseOr', version: 'opset13' } },
+  { ...binary('BitwiseXor', 'BitwiseXor', 18), ir: { op: 'BitwiseXor', version: 'opset13' } },
+  {
+    // ONNX integer Div truncates toward zero (C semantics, as onnxruntime computes it); IR Divide
+    // floors unless m_pythondiv is false.
+    onnx: { op: 'Div', since: 1 },
+    ir: { op: 'Divide', version: 'opset1' },
+    attrs: [NUMPY_BROADCAST, { ir: 'm_pythondiv', kind: 'string', irValues: ['false', 'true'] }],
+    note: 'm_pythondiv="true" floors integer quotients: back to ONNX as Div(a - Mod(a, b), b)',
+    // ONNX → IR reads that form back as one flooring Divide (IR → ONNX → IR keeps the IR).
+    toIr: (c) => {
+      const floor = floorDivOperands(c);
+      const [a, b] = floor ? [c.converted(floor[0]), c.converted(floor[1])] : [c.input(0), c.input(1)];
+      c.output(0, c.emit('Divide', [a, b], { auto_broadcast: 'numpy', m_pythondiv: floor ? 'true' : 'false' }, 1, 'opset1')[0]!);
+    },
+    toOnnx: (c) => {
+      const floors = c.attr.bool('m_pythondiv', true);
+      const elem = c.elem(0);
+      if (floors && (elem === null || !/^(f|bf)/.test(elem))) {
+        // Integer floor division: a - floormod(a, b) is a multiple of b, so ONNX's truncating
+        // Div of it is exact. ONNX Mod (fmod=0) takes the divisor's sign: a floor modulo.
+        if (c.opset < 10) { c.unsupportedAttr('m_pythondiv', 'true', 'integer floor division needs ONNX Mod (opset 10 or later)'); return; }
+        const m = c.emit('Mod', [c.input(0), c.input(1)])[0]!;
+        const d = c.emit('Sub', [c.input(0), m])[0]!;
+        c.output(0, c.emit('Div', [d, c.input(1)])[0]!);
+        return;
+      }
+      c.output(0, c.emit('Div', [c.input(0), c.input(1)])[0]!);
+    },
+  },
+  {
+    onnx: { op: 'Where', since: 9 },
+    ir: { op: 'Select', version: 'opset1' },
+    attrs: [NUMPY_BROADCAST],
+  },
+  {
+    // ONNX Max/Min are variadic; IR's are binary: two-input nodes only.
+    onnx: { op: 'Max', since: 8 },
+    ir: { op: 'Maximum', version: 'opset1' },
+    attrs: [NUMPY_BROADCAST],
+    toIr: twoInputsOnly,
+  },
+  {
+    onnx: { op: 'Min', since: 8 },
+    ir: { op: 'Minimum', version: 'opset1' },
+    attrs: [NUMPY_BROADCAST],
+    toIr: twoInputsOnly,
+  },
+];

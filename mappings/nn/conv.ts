@@ -1,0 +1,263 @@
+import { A, type Attr } from '../../src/graph/attr.js';
+import { attrInt } from '../../src/graph/attr-read.js';
+import { makeTensor } from '../../src/graph/tensor.js';
+import type { Value } from '../../src/graph/value.js';
+import { i64Const } from '../helpers.js';
+import type { ConvertContext, OpMapping } from '../spec.js';
+
+/**
+ * Convolution and pooling. ONNX spells padding as one `pads` list (all begins, then all ends) and
+ * leaves strides/dilations/pads to defaults; IR wants pads_begin/pads_end/strides/dilations
+ * explicit. ONNX Conv with group > 1 is IR GroupConvolution (weights [G, O/G, I/G, k…]); Conv's
+ * bias input is an IR Add of the bias reshaped to [1, C, 1…].
+ */
+const AUTO_PAD: ReadonlyArray<readonly [string, string]> = [['NOTSET', 'explicit'], ['SAME_UPPER', 'same_upper'], ['SAME_LOWER', 'same_lower'], ['VALID', 'valid']];
+
+/** ONNX spatial attributes → IR strings; `spatial` = number of spatial dims. */
+function spatialToIr(c: ConvertContext, spatial: number, withDilations: boolean): Record<string, string> | null {
+  const ones = new Array<bigint>(spatial).fill(1n);
+  const zeros = new Array<bigint>(spatial).fill(0n);
+  const strides = c.attr.ints('strides') ?? ones;
+  const dilations = c.attr.ints('dilations') ?? ones;
+  const pads = c.attr.ints('pads') ?? [...zeros, ...zeros];
+  if (pads.length !== 2 * spatial || strides.length !== spatial || dilations.length !== spatial) {
+    c.error(`strides/dilations/pads do not match ${spatial} spatial dims`);
+    return null;
+  }
+  const ap = c.attr.string('auto_pad', 'NOTSET');
+  const m = AUTO_PAD.find(([o]) => o === ap);
+  if (!m) { c.unsupportedAttr('auto_pad', ap); return null; }
+  const out: Record<string, string> = {
+    strides: strides.join(','),
+    pads_begin: pads.slice(0, spatial).join(','),
+    pads_end: pads.slice(spatial).join(','),
+    auto_pad: m[1],
+  };
+  if (withDilations) out['dilations'] = dilations.join(',');
+  return out;
+}
+
+/** IR spatial attributes → ONNX (defaults left out). */
+function spatialToOnnx(c: ConvertContext, withDilations: boolean): Record<string, Attr> | null {
+  const strides = c.attr.ints('strides') ?? [];
+  const pb = c.attr.ints('pads_begin') ?? [];
+  const pe = c.attr.ints('pads_end') ?? [];
+  const dil = c.attr.ints('dilations') ?? [];
+  const ap = c.attr.string('auto_pad', 'explicit').trim().toLowerCase();
+  const m = AUTO_PAD.find(([, i]) => i === ap);
+  if (!m) { c.unsupportedAttr('auto_pad', ap); return null; }
+  const out: Record<string, Attr> = {};
+  if (m[0] !== 'NOTSET') out['auto_pad'] = A.string(m[0]);
+  if (strides.some((s) => s !== 1n)) out['strides'] = A.ints(strides);
+  if (withDilations && dil.some((s) => s !== 1n)) out['dilations'] = A.ints(dil);
+  if (m[0] === 'NOTSET' && [...pb, ...pe].some((p) => p !== 0n)) out['pads'] = A.ints([...pb, ...pe]);
+  return out;
+}
+
+/** Input `i` (converted: `v`) with new dims: the same bytes when it is a constant, else a Reshape. */
+export function reshaped(c: ConvertContext, i: number, v: Value, dims: number[]): Value {
+  const t = v.constant;
+  if (t) return c.constant(makeTensor(t.elem, dims, t.data));
+  const ov = c.node.dialect === 'onnx';
+  return c.emit('Reshape', [v, i64Const(c, dims.map(BigInt))], ov ? { special_zero: 'false' } : {}, 1, ov ? 'opset1' : undefined)[0]!;
+}
+
+function convToIr(c: ConvertContext): void {
+  const wr = c.rank(1);
+  if (wr === null) { c.error('Conv needs the rank of its weights'); return; }
+  const spatial = wr - 2;
+  const attrs = spatialToIr(c, spatial, true);
+  if (!attrs) return;
+  const group = c.attr.int('group', 1n);
+  let w = c.input(1)!;
+  let op = 'Convolution';
+  if (group !== 1n) {
+    const wt = c.type(1);
+    const dims = wt?.kind === 'tensor' ? wt.shape : null;
+    if (!dims || !dims.every((d) => typeof d === 'number')) { c.error('grouped Conv needs static weight dims'); return; }
+    // [O, I/G, k…] → [G, O/G, I/G, k…]
+    const [o, ...rest] = dims as number[];
+    w = reshaped(c, 1, w, [Number(group), o! / Number(group), ...rest]);
+    op = 'GroupConvolution';
+  }
+  let y = c.emit(op, [c.input(0), w], attrs, 1, 'opset1')[0]!;
+  if (c.numInputs > 2 && c.input(2)) {
+    const b = c.emit('Reshape', [c.input(2), i64Const(c, [1n, -1n, ...new Array<bigint>(spatial).fill(1n)])], { special_zero: 'false' }, 1, 'opset1')[0]!;
+    y = c.emit('Add', [y, b], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
+  }
+  c.output(0, y);
+}
+
+function convToOnnx(c: ConvertContext, grouped: boolean): void {
+  const attrs = spatialToOnnx(c, true);
+  if (!attrs) return;
+  let w: Value | null = c.input(1);
+  if (grouped) {
+    const wt = c.type(1);
+    const dims = wt?.kind === 'tensor' ? wt.shape : null;
+    if (!dims || !dims.every((d) => typeof d === 'number')) { c.error('GroupConvolution needs static weight dims'); return; }
+    // [G, O/G, I/G, k…] → [O, I/G, k…]
+    const [groups, perGroup, ...rest] = dims as number[];
+    attrs['group'] = A.int(groups!);
+    w = reshaped(c, 1, w!, [groups! * perGroup!, ...rest]);
+  }
+  c.output(0, c.emit('Conv', [c.input(0), w], attrs)[0]!);
+}
+
+/** Pools: kernel_shape ↔ kernel; ceil_mode ↔ rounding_type. */
+function poolToIr(c: ConvertContext, op: 'MaxPool' | 'AvgPool'): void {
+  const kernel = c.attr.ints('kernel_shape');
+  if (!kernel) { c.error('kernel_shape is required'); return; }
+  const attrs = spatialToIr(c, kernel.length, op === 'MaxPool');
+  if (!attrs) return;
+  attrs['kernel'] = kernel.join(',');
+  attrs['rounding_type'] = c.attr.int('ceil_mode', 0n) !== 0n ? 'ceil' : 'floor';
+  if (op === 'MaxPool') {
+    const so = c.attr.int('storage_order', 0n);
+    if (so !== 0n) { c.unsupportedAttr('storage_order', String(so), 'only row-major'); return; }
+    attrs['index_element_type'] = 'i64';
+    attrs['axis'] = '0';
+    // Indices: ONNX flattens N, C and the spatial dims row-major = IR axis 0.
+    const outs = c.emit('MaxPool', [c.input(0)], attrs, 2, 'opset8');
+    c.output(0, outs[0]!);
+    if (c.node.outputs.length > 1) c.output(1, outs[1]!);
+  } else {
+    // AveragePool-19 dilations: IR AvgPool-16 has them, AvgPool-1 does not.
+    const dil = c.attr.ints('dilations');
+    const dilated = !!dil?.some((d) => d !== 1n);
+    if (dilated) attrs['dilations'] = dil!.join(',');
+    attrs['exclude-pad'] = c.attr.int('count_include_pad', 0n) !== 0n ? 'false' : 'true';
+    c.output(0, c.emit('AvgPool', [c.input(0)], attrs, 1, dilated ? 'opset16' : 'opset1')[0]!);
+  }
+}
+
+/**
+ * IR ceil_torch drops a last window that would start in the end padding; plain ceil keeps it.
+ * True when no such window exists (static dims), so that both roundings agree.
+ */
+function lastWindowStartsInside(c: ConvertContext): boolean {
+  const t = c.type(0);
+  const x = t?.kind === 'tensor' && t.shape ? t.shape.slice(2) : null;
+  const k = c.attr.ints('kernel') ?? [];
+  if (!x || x.length !== k.length || !x.every((d) => typeof d === 'number')) return false;
+  const s = c.attr.ints('strides') ?? [];
+  const d = c.attr.ints('dilations') ?? [];
+  const pb = c.attr.ints('pads_begin') ?? [];
+  const pe = c.attr.ints('pads_end') ?? [];
+  return x.every((dim, i) => {
+    const stride = Number(s[i] ?? 1n);
+    const span = (Number(k[i]!) - 1) * Number(d[i] ?? 1n) + 1;
+    const padded = (dim as number) + Number(pb[i] ?? 0n) + Number(pe[i] ?? 0n);
+    const out = Math.ceil((padded - span) / stride) + 1;
+    return (out - 1) * stride < (dim as number) + Number(pb[i] ?? 0n);
+  });
+}
+
+function poolToOnnx(c: ConvertContext, op: 'MaxPool' | 'AveragePool'): void {
+  const attrs = spatialToOnnx(c, op === 'MaxPool');
+  if (!attrs) return;
+  attrs['kernel_shape'] = A.ints(c.attr.ints('kernel') ?? []);
+  const rt = c.attr.string('rounding_type', 'floor').trim().toLowerCase();
+  if (rt !== 'floor' && rt !== 'ceil' && rt !== 'ceil_torch') { c.unsupportedAttr('rounding_type', rt); return; }
+  if (rt === 'ceil_torch' && c.opset < 22 && !lastWindowStartsInside(c)) {
+    c.unsupportedAttr('rounding_type', rt, 'a last window starting in the end padding is dropped, as ONNX ceil_mode does from opset 22 (use --opset 22 or later)');
+    return;
+  }
+  if (rt !== 'floor') attrs['ceil_mode'] = A.int(1);
+  if (op === 'MaxPool') {
+    const idx = c.node.outputs[1];
+    const wanted = !!idx && (idx.uses.length > 0 || idx.graph.outputs.includes(idx));
+    if (!wanted) {
+      c.output(0, c.emit('MaxPool', [c.input(0)], attrs)[0]!);
+      for (let i = 1; i < c.node.outputs.length; i++) c.unused(i);
+      return;
+    }
+    // ONNX Indices flatten N, C and the spatial dims row-major: IR axis 0; other axes differ.
+    const axis = c.attr.int('axis') ?? 0n;
+    if (axis !== 0n) { c.unsupportedAttr('axis', String(axis), 'ONNX MaxPool indices count from the batch dim (axis 0)'); return; }
+    if (c.opset < 8) { c.error('MaxPool with an Indices output needs ONNX opset 8 or later'); return; }
+    const [y, i64] = c.emit('MaxPool', [c.input(0)], attrs, 2);
+    c.output(0, y!);
+    const elem = idx.type?.kind === 'tensor' ? idx.type.elem : 'i64';
+    c.output(1, elem === 'i32' ? c.emit('Cast', [i64!], { to: A.int(6) })[0]! : i64!);
+  } else {
+    const dil = c.attr.ints('dilations') ?? [];
+    if (dil.some((d) => d !== 1n)) {
+      if (c.opset < 19) { c.unsupportedAttr('dilations', dil.join(','), 'ONNX AveragePool has dilations from opset 19 (use --opset 19 or later)'); return; }
+      attrs['dilations'] = A.ints(dil);
+    }
+    if (!c.attr.bool('exclude-pad', false)) attrs['count_include_pad'] = A.int(1);
+    c.output(0, c.emit('AveragePool', [c.input(0)], attrs)[0]!);
+  }
+}
+
+const CONV_ONNX = ['strides', 'dilations', 'pads', 'auto_pad', 'group', 'kernel_shape'];
+const CONV_IR = ['strides', 'dilations', 'pads_begin', 'pads_end', 'auto_pad'];
+const POOL_ONNX = ['strides', 'dilations', 'pads', 'auto_pad', 'kernel_shape', 'ceil_mode'];
+const POOL_IR = ['strides', 'pads_begin', 'pads_end', 'auto_pad', 'kernel', 'rounding_type'];
+
+export const CONV: readonly OpMapping[] = [
+  {
+    onnx: { op: 'Conv', since: 1 },
+    ir: { op: 'Convolution', version: 'opset1' },
+    when: (n) => (attrInt(n, 'group') ?? 1n) === 1n,
+    handles: { onnx: CONV_ONNX, ir: CONV_IR },
+    toIr: convToIr,
+    toOnnx: (c) => convToOnnx(c, false),
+    note: 'kernel_shape is implied by the weights; bias becomes an Add',
+  },
+  {
+    onnx: { op: 'Conv', since: 1 },
+    ir: { op: 'GroupConvolution', version: 'opset1' },
+    when: (n) => (attrInt(n, 'group') ?? 1n) !== 1n,
+    handles: { onnx: CONV_ONNX, ir: CONV_IR },
+    toIr: convToIr,
+    toOnnx: (c) => convToOnnx(c, true),
+  },
+  {
+    onnx: { op: 'MaxPool', since: 1 },
+    ir: { op: 'MaxPool', version: 'opset8', reads: ['opset1'] },
+    handles: { onnx: [...POOL_ONNX, 'storage_order'], ir: [...POOL_IR, 'dilations', 'index_element_type', 'axis'] },
+    toIr: (c) => poolToIr(c, 'MaxPool'),
+    toOnnx: (c) => poolToOnnx(c, 'MaxPool'),
+  },
+  {
+    onnx: { op: 'AveragePool', since: 1 },
+    ir: { op: 'AvgPool', version: 'opset1', reads: ['opset14', 'opset16'] },
+    handles: { onnx: [...POOL_ONNX, 'count_include_pad'], ir: [...POOL_IR, 'exclude-pad', 'dilations'] },
+    toIr: (c) => poolToIr(c, 'AvgPool'),
+    toOnnx: (c) => poolToOnnx(c, 'AveragePool'),
+  },
+  {
+    // BatchNormalization-6/7: is_test and spatial (1: statistics per channel, as from opset 9).
+    onnx: { op: 'BatchNormalization', since: 6, until: 8 },
+    ir: { op: 'BatchNormInference', version: 'opset5' },
+    handles: { onnx: ['momentum', 'is_test', 'spatial', 'consumed_inputs', 'epsilon'], ir: ['epsilon'] },
+    toIr: (c) => {
+      const spatial = c.attr.int('spatial') ?? 1n;
+      if (spatial !== 1n) { c.unsupportedAttr('spatial', String(spatial), 'statistics per element are not converted (OpenVINO normalizes per channel)'); return; }
+      if (c.node.outputs.length > 1) { c.error('training outputs (running mean/var, saved statistics) are not converted'); return; }
+      c.output(0, c.emit('BatchNormInference', [0, 1, 2, 3, 4].map((i) => c.input(i)), { epsilon: String(c.attr.float('epsilon') ?? 1e-5) }, 1, 'opset5')[0]!);
+    },
+    toOnnx: (c) => {
+      const attrs = new Map<string, Attr>();
+      const e = c.attr.float('epsilon');
+      if (e !== undefined && Math.fround(e) !== Math.fround(1e-5)) attrs.set('epsilon', A.float(e));
+      if (c.opset < 7) attrs.set('is_test', A.int(1));
+      c.output(0, c.emit('BatchNormalization', [0, 1, 2, 3, 4].map((i) => c.input(i)), attrs)[0]!);
+    },
+  },
+  {
+    // Inference form only: momentum and spatial do not change what inference computes.
+    onnx: { op: 'BatchNormalization', since: 9 },
+    ir: { op: 'BatchNormInference', version: 'opset5' },
+    handles: { onnx: ['momentum', 'training_mode'] },
+    attrs: [{ onnx: 'epsilon', ir: 'epsilon', kind: 'float', onnxDefault: 1e-5 }],
+    toIr: (c) => {
+      if (c.attr.int('training_mode', 0n) !== 0n) { c.unsupportedAttr('training_mode', '1', 'inference only'); return; }
+      if (c.node.outputs.length > 1) { c.error('training outputs (running mean/var) are not converted'); return; }
+      // epsilon: by the declarative rule (c.attrs()).
+      c.output(0, c.emitOwn([0, 1, 2, 3, 4].map((i) => c.input(i)), c.attrs())[0]!);
+    },
+  },
+];

@@ -1,0 +1,249 @@
+import { A, type Attr } from '../../src/graph/attr.js';
+import { makeTensor, tensorFromFloat32 } from '../../src/graph/tensor.js';
+import type { Value } from '../../src/graph/value.js';
+import { asI64Vector, i64Const, normAxis } from '../helpers.js';
+import type { ConvertContext, OpMapping } from '../spec.js';
+
+/**
+ * Resize / Upsample ⇄ Interpolate-11, as OpenVINO's ONNX frontend relates them.
+ *
+ * Interpolate-11 takes (data, scales_or_sizes, axes?) with shape_calculation_mode naming which of
+ * the two input 1 is; ONNX Resize takes (X, roi, scales, sizes) and uses whichever is given.
+ *   mode:   nearest = nearest, linear = linear_onnx, cubic = cubic (IR linear / *_pillow: no ONNX form)
+ *   coordinate_transformation_mode: the same five names (tf_crop_and_resize, half_pixel_symmetric:
+ *           no IR form); nearest_mode: the same four names; cubic_coeff_a = cube_coeff;
+ *   antialias (18+) = antialias; axes (18+) = the axes input.
+ * Upsample-7/9 and Resize-10 are asymmetric: nearest picks floor(x) upsampling and ceil(x)
+ * downsampling (IR nearest_mode `simple`), linear is linear_onnx.
+ * Not expressible, refused: exclude_outside = 1, keep_aspect_ratio_policy ≠ stretch, IR pads.
+ */
+
+const MODES: ReadonlyArray<readonly [string, string]> = [['nearest', 'nearest'], ['linear', 'linear_onnx'], ['cubic', 'cubic']];
+const TRANSFORMS = ['half_pixel', 'pytorch_half_pixel', 'align_corners', 'asymmetric', 'tf_half_pixel_for_nn'];
+const NEAREST = ['round_prefer_floor', 'round_prefer_ceil', 'floor', 'ceil'];
+const CUBIC_A = -0.75;
+
+const irMode = (onnx: string): string | undefined => MODES.find(([o]) => o === onnx)?.[1];
+const onnxMode = (ir: string): string | undefined => MODES.find(([, i]) => i === ir)?.[0];
+
+/** A source input that is absent, or a constant with no elements (ONNX's "not given" before opset 13). */
+function absent(c: ConvertContext, i: number): boolean {
+  if (i >= c.numInputs || !c.input(i)) return true;
+  const t = c.type(i);
+  return t?.kind === 'tensor' && t.shape !== null && t.shape.some((d) => d === 0);
+}
+
+interface Interp { mode: string; ctm: string; nearest: string; antialias: boolean; cubeCoeff: number }
+
+function interpolate(c: ConvertContext, a: Interp, sizesOrScales: Value, sizes: boolean, axes: Value | null): void {
+  const attrs: Record<string, string> = {
+    mode: a.mode,
+    shape_calculation_mode: sizes ? 'sizes' : 'scales',
+    coordinate_transformation_mode: a.ctm,
+    nearest_mode: a.nearest,
+    antialias: a.antialias ? 'true' : 'false',
+    pads_begin: '0',
+    pads_end: '0',
+    cube_coeff: String(a.cubeCoeff),
+  };
+  const ins = axes ? [c.input(0), sizesOrScales, axes] : [c.input(0), sizesOrScales];
+  c.output(0, c.emit('Interpolate', ins, attrs, 1, 'opset11')[0]!);
+}
+
+/** Resize-11+ → Interpolate-11. */
+function resizeToIr(c: ConvertContext): void {
+  const m = c.attr.string('mode') ?? 'nearest';
+  const mode = irMode(m);
+  if (!mode) { c.unsupportedAttr('mode', m); return; }
+  const ctm = c.attr.string('coordinate_transformation_mode') ?? 'half_pixel';
+  if (!TRANSFORMS.includes(ctm)) { c.unsupportedAttr('coordinate_transformation_mode', ctm, `OpenVINO Interpolate has ${TRANSFORMS.join(', ')}`); return; }
+  const nearest = c.attr.string('nearest_mode') ?? 'round_prefer_floor';
+  if (!NEAREST.includes(nearest)) { c.unsupportedAttr('nearest_mode', nearest); return; }
+  if ((c.attr.int('exclude_outside') ?? 0n) !== 0n) { c.unsupportedAttr('exclude_outside', '1', 'OpenVINO Interpolate always weighs samples outside the tensor'); return; }
+  const policy = c.attr.string('keep_aspect_ratio_policy') ?? 'stretch';
+  const bySizes = !absent(c, 3);
+  if (policy !== 'stretch' && bySizes) { c.unsupportedAttr('keep_aspect_ratio_policy', policy, 'OpenVINO Interpolate stretches to sizes'); return; }
+  const src = bySizes ? 3 : 2;
+  if (!bySizes && absent(c, 2)) { c.error('Resize needs scales or sizes'); return; }
+  let axes: Value | null = null;
+  const ax = c.attr.ints('axes');
+  if (ax) {
+    const r = c.rank(0);
+    if (r === null && ax.some((a) => a < 0n)) { c.error('negative axes need the rank of X to be known'); return; }
+    axes = i64Const(c, ax.map((a) => BigInt(r === null ? Number(a) : normAxis(a, r))));
+  }
+  const antialias = (c.attr.int('antialias') ?? 0n) !== 0n && mode !== 'nearest';
+  interpolate(c, { mode, ctm, nearest, antialias, cubeCoeff: c.attr.float('cubic_coeff_a') ?? CUBIC_A }, c.input(src)!, bySizes, axes);
+}
+
+/** Upsample-7/9, Resize-10 → Interpolate-11 (asymmetric; nearest `simple`). */
+function legacyToIr(c: ConvertContext): void {
+  const m = c.attr.string('mode') ?? 'nearest';
+  const mode = irMode(m === 'bilinear' ? 'linear' : m);
+  if (!mode || mode === 'cubic') { c.unsupportedAttr('mode', m, 'nearest or linear'); return; }
+  let scales = c.input(1);
+  const attr = c.attr.floats('scales');
+  if (c.node.op === 'Upsample' && c.opset < 9) {
+    if (!attr) { c.error('Upsample before opset 9 needs the scales attribute'); return; }
+    scales = c.constant(tensorFromFloat32(attr));
+  }
+  if (!scales) { c.error(`${c.node.op} needs scales`); return; }
+  interpolate(c, { mode, ctm: 'asymmetric', nearest: 'simple', antialias: false, cubeCoeff: CUBIC_A }, scales, false, null);
+}
+
+/** The Interpolate attributes every ONNX form needs, or null after a diagnostic. */
+interface FromIr { mode: string; ctm: string; nearest: string; antialias: boolean; cubeCoeff: number; sizes: boolean; data: number; axes: number | null }
+
+function readInterpolate(c: ConvertContext): FromIr | null {
+  const v = Number(c.node.version.replace(/^opset/, ''));
+  if (!(v >= 4)) { c.error(`Interpolate-${c.node.version.replace(/^opset/, '')} (target sizes with axes attributes) does not convert; Interpolate-4 and -11 do`); return null; }
+  const mIr = (c.attr.string('mode') ?? '').trim().toLowerCase();
+  const mode = onnxMode(mIr);
+  if (!mode) { c.unsupportedAttr('mode', mIr, 'ONNX Resize has nearest, linear (= linear_onnx) and cubic'); return null; }
+  const ctm = (c.attr.string('coordinate_transformation_mode') ?? 'half_pixel').trim().toLowerCase();
+  if (!TRANSFORMS.includes(ctm)) { c.unsupportedAttr('coordinate_transformation_mode', ctm); return null; }
+  const nearest = (c.attr.string('nearest_mode') ?? 'round_prefer_floor').trim().toLowerCase();
+  if (mode === 'nearest' && !NEAREST.includes(nearest) && nearest !== 'simple') { c.unsupportedAttr('nearest_mode', nearest); return null; }
+  const pads = [...(c.attr.ints('pads_begin') ?? []), ...(c.attr.ints('pads_end') ?? [])];
+  if (pads.some((p) => p !== 0n)) { c.unsupportedAttr('pads_begin/pads_end', pads.join(','), 'ONNX Resize does not pad'); return null; }
+  const sizes = (c.attr.string('shape_calculation_mode') ?? 'sizes').trim().toLowerCase() === 'sizes';
+  const data = v >= 11 ? 1 : sizes ? 1 : 2;
+  const axesAt = v >= 11 ? 2 : 3;
+  const axes = c.numInputs > axesAt && c.input(axesAt) ? axesAt : null;
+  return { mode, ctm, nearest, antialias: c.attr.bool('antialias') ?? false, cubeCoeff: c.attr.float('cube_coeff') ?? CUBIC_A, sizes, data, axes };
+}
+
+/**
+ * Scales or sizes over every dim of X, or `axes` for opset 18's attribute. Scales over some axes
+ * become full-rank scales (1 elsewhere); sizes over some axes need static dims elsewhere.
+ */
+function fullRank(c: ConvertContext, r: FromIr): { operand: Value; axes: bigint[] | null } | null {
+  const rank = c.rank(0);
+  const operand = (): Value => (r.sizes ? asI64Vector(c, r.data)! : scalesF32(c, r.data));
+  if (r.axes === null) return { operand: operand(), axes: null };
+  const axes = c.constInts(r.axes);
+  if (axes === null) { c.needsConstant(r.axes, 'axes'); return null; }
+  if (rank !== null && axes.length === rank && axes.every((a, i) => normAxis(a, rank) === i)) return { operand: operand(), axes: null };
+  if (c.opset >= 18) return { operand: operand(), axes };
+  const norm = rank === null ? axes : axes.map((a) => BigInt(normAxis(a, rank)));
+  if (rank !== null && norm.every((a) => a >= 0n)) {
+    // Constant operands widen to constants.
+    if (r.sizes) {
+      const sz = c.constInts(r.data);
+      const t = c.type(0);
+      const dims = t?.kind === 'tensor' ? t.shape : null;
+      if (sz !== null && dims && dims.every((d, i) => norm.includes(BigInt(i)) || typeof d === 'number')) {
+        const full = dims.map((d, i) => { const k = norm.indexOf(BigInt(i)); return k >= 0 ? sz[k]! : BigInt(d as number); });
+        return { operand: i64Const(c, full), axes: null };
+      }
+    } else {
+      const sc = c.constNumbers(r.data);
+      if (sc !== null) {
+        const full = Array.from({ length: rank }, (_, i) => { const k = norm.indexOf(BigInt(i)); return k >= 0 ? Number(sc[k]) : 1; });
+        return { operand: c.constant(tensorFromFloat32(full)), axes: null };
+      }
+    }
+  }
+  // Otherwise written into the full-rank operand at run time: sizes into Shape(X), scales into ones.
+  if (rank === null && axes.some((a) => a < 0n)) { c.error('negative Interpolate axes need the rank of data (or --opset 18, where Resize has axes)'); return null; }
+  let base: Value;
+  if (r.sizes) base = c.emit('Shape', [c.input(0)])[0]!;
+  else if (rank !== null) base = c.constant(tensorFromFloat32(new Array<number>(rank).fill(1)));
+  else {
+    const shape = c.emit('Shape', [c.input(0)])[0]!;
+    base = c.emit('ConstantOfShape', [c.emit('Shape', [shape])[0]!], { value: A.tensor(tensorFromFloat32([1])) })[0]!;
+  }
+  const full = c.emit('ScatterElements', [base, i64Const(c, norm), operand()], { axis: A.int(0) })[0]!;
+  return { operand: full, axes: null };
+}
+
+/** ONNX scales are float32. */
+function scalesF32(c: ConvertContext, i: number): Value {
+  if (c.elem(i) === 'f32') return c.input(i)!;
+  const v = c.constNumbers(i);
+  if (v !== null) return c.constant(tensorFromFloat32(v.map(Number)));
+  return c.emit('Cast', [c.input(i)], { to: A.int(1) })[0]!;
+}
+
+const EMPTY_F32 = makeTensor('f32', [0], new Uint8Array(0));
+
+/** Interpolate-4/11 → Resize-11+. */
+function interpolateToResize(c: ConvertContext): void {
+  const r = readInterpolate(c);
+  if (!r) return;
+  if (r.mode === 'nearest' && r.nearest === 'simple') { c.unsupportedAttr('nearest_mode', 'simple', 'ONNX Resize-11+ has no such rounding (Resize-10 / Upsample do, with asymmetric coordinates)'); return; }
+  if (r.antialias && r.mode !== 'nearest' && c.opset < 18) { c.unsupportedAttr('antialias', 'true', 'ONNX Resize has antialias from opset 18 (use --opset 18 or later)'); return; }
+  const f = fullRank(c, r);
+  if (!f) return;
+  const attrs = new Map<string, Attr>();
+  if (r.mode !== 'nearest') attrs.set('mode', A.string(r.mode));
+  if (r.ctm !== 'half_pixel') attrs.set('coordinate_transformation_mode', A.string(r.ctm));
+  if (r.mode === 'nearest' && r.nearest !== 'round_prefer_floor') attrs.set('nearest_mode', A.string(r.nearest));
+  if (r.mode === 'cubic' && Math.fround(r.cubeCoeff) !== Math.fround(CUBIC_A)) attrs.set('cubic_coeff_a', A.float(r.cubeCoeff));
+  if (r.antialias && r.mode !== 'nearest') attrs.set('antialias', A.int(1));
+  if (f.axes) attrs.set('axes', A.ints(f.axes));
+  const none = c.opset >= 13 ? null : c.constant(EMPTY_F32);
+  const ins = r.sizes ? [c.input(0), none, none, f.operand] : [c.input(0), none, f.operand];
+  c.output(0, c.emit('Resize', ins, attrs)[0]!);
+}
+
+/** Interpolate-4/11 → Upsample-7/9 or Resize-10: asymmetric, scales, nearest `simple` or linear. */
+function interpolateToLegacy(c: ConvertContext): void {
+  const r = readInterpolate(c);
+  if (!r) return;
+  const op = c.opset >= 10 ? 'Resize' : 'Upsample';
+  const legacy = r.ctm === 'asymmetric' && !r.sizes && !r.antialias && (r.mode === 'linear' || (r.mode === 'nearest' && r.nearest === 'simple'));
+  if (!legacy) {
+    c.error(`ONNX ${op}-${c.opset} computes only asymmetric nearest (simple rounding) or linear interpolation by scales; this Interpolate (${r.mode}, ${r.ctm}, ${r.sizes ? 'sizes' : 'scales'}) needs --opset 11 or later`);
+    return;
+  }
+  const f = fullRank(c, r);
+  if (!f) return;
+  if (f.axes) { c.error(`ONNX ${op}-${c.opset} has no axes (use --opset 18 or later)`); return; }
+  const attrs = new Map<string, Attr>();
+  if (r.mode !== 'nearest') attrs.set('mode', A.string(r.mode));
+  if (c.opset < 9) {
+    const sc = fullScales(f.operand) ?? c.constNumbers(r.data)?.map(Number) ?? null;
+    if (sc === null) { c.needsConstant(r.data, 'scales, an Upsample attribute before opset 9'); return; }
+    attrs.set('scales', A.floats(sc));
+    c.output(0, c.emit(op, [c.input(0)], attrs)[0]!);
+    return;
+  }
+  c.output(0, c.emit(op, [c.input(0), f.operand], attrs)[0]!);
+}
+
+function fullScales(v: Value): number[] | null {
+  const t = v.constant;
+  if (!t || t.elem !== 'f32') return null;
+  return Array.from(new Float32Array(t.data.buffer.slice(t.data.byteOffset, t.data.byteOffset + t.data.byteLength)));
+}
+
+const RESIZE_ONNX = ['mode', 'coordinate_transformation_mode', 'nearest_mode', 'cubic_coeff_a', 'exclude_outside', 'extrapolation_value', 'antialias', 'axes', 'keep_aspect_ratio_policy'];
+const INTERPOLATE_IR = ['mode', 'shape_calculation_mode', 'coordinate_transformation_mode', 'nearest_mode', 'antialias', 'pads_begin', 'pads_end', 'cube_coeff'];
+
+export const RESIZE: readonly OpMapping[] = [
+  {
+    onnx: { op: 'Resize', since: 11 },
+    ir: { op: 'Interpolate', version: 'opset11' },
+    handles: { onnx: RESIZE_ONNX, ir: INTERPOLATE_IR },
+    note: 'sizes or scales by shape_calculation_mode; roi (tf_crop_and_resize only) is not converted',
+    toIr: resizeToIr,
+    toOnnx: interpolateToResize,
+  },
+  {
+    onnx: { op: 'Resize', since: 10, until: 10 },
+    ir: { op: 'Interpolate', version: 'opset11' },
+    handles: { onnx: ['mode'], ir: INTERPOLATE_IR },
+    note: 'asymmetric coordinates; nearest rounds as IR nearest_mode simple',
+    toIr: legacyToIr,
+    toOnnx: interpolateToLegacy,
+  },
+  {
+    onnx: { op: 'Upsample', since: 7, until: 9 },
+    ir: { op: 'Interpolate', version: 'opset11' },
+    handles: { onnx: ['mode', 'scales'], ir: INTERPOLATE_IR },
+    note: 'scales attribute (7) or input (9); asymmetric coordinates, nearest rounds as IR nearest_mode simple',
+    toIr: legacyToIr,
+    toOnnx: interpolateToLegacy,
+  },
+];
