@@ -70,7 +70,8 @@ export const ELEMENTWISE: readonly OpMapping[] = [
   binary('LessOrEqual', 'LessEqual', 12),
   binary('And', 'LogicalAnd', 7),
   binary('Or', 'LogicalOr', 7),
-  binary('Xor', 'LogicalXor', 7),
+  // LogicalXor-2 only renamed the op's opset (same semantics, numpy broadcasting); ovc writes it
+  { ...binary('Xor', 'LogicalXor', 7), ir: { op: 'LogicalXor', version: 'opset1', reads: ['opset2'] } },
   { ...binary('BitwiseAnd', 'BitwiseAnd', 18), ir: { op: 'BitwiseAnd', version: 'opset13' } },
   { ...binary('BitwiseOr', 'BitwiseOr', 18), ir: { op: 'BitwiseOr', version: 'opset13' } },
   { ...binary('BitwiseXor', 'BitwiseXor', 18), ir: { op: 'BitwiseXor', version: 'opset13' } },
