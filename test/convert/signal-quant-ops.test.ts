@@ -172,3 +172,23 @@ describe('Cast / CastLike to float8: saturate', () => {
     expect(ops(convertModel(m({})))).toEqual(['Clamp', 'IsNaN', 'Select', 'ConvertLike']);
   });
 });
+
+describe('QuantizeLinear / DequantizeLinear: float8 targets and block quantization', () => {
+  it('QuantizeLinear to f8 divides by the scale, saturates (unless saturate=0) and converts', () => {
+    const q = (attrs: Record<string, Attr>) => onnxModel(21, 'QuantizeLinear', (b) => [b.input('x', 'f32', [5]), b.input('s', 'f32', []), b.input('z', 'f8e4m3', [1])], attrs);
+    const ir = convertModel(q({}));
+    expect(ops(ir)).toEqual(['Divide', 'Convert', 'Add', 'Clamp', 'IsNaN', 'Select', 'Convert']);
+    expect(outType(ir)).toBe('f8e4m3[5]');
+    expect(ops(convertModel(q({ saturate: A.int(0) })))).toEqual(['Divide', 'Convert', 'Add', 'Convert']);
+  });
+
+  it('a blocked scale is repeated block_size times along the axis (and cut where the block does not divide the dim)', () => {
+    const dq = (xDims: number[], sDims: number[]) => onnxModel(21, 'DequantizeLinear', (b) => [b.input('x', 'i8', xDims), b.input('s', 'f32', sDims)], { axis: A.int(1), block_size: A.int(2) });
+    const ir = convertModel(dq([3, 4], [3, 2]));
+    expect(ops(ir)).toEqual(['Unsqueeze', 'Broadcast', 'Reshape', 'Convert', 'Multiply']);
+    expect(outType(ir)).toBe('f32[3,4]');
+    expect(ops(convertModel(dq([3, 5], [3, 3])))).toContain('Slice');
+    expect(outType(convertModel(dq([3, 5], [3, 3])))).toBe('f32[3,5]');
+    expect(fails(() => convertModel(dq([3, 4], [3, 3])))).toMatch(/does not block x \[3,4\] by 2 along axis 1/);
+  });
+});
