@@ -27,7 +27,12 @@ function preluToOnnx(c: ConvertContext): void {
   let slope = c.input(1)!;
   const t = c.type(1);
   const n = t?.kind === 'tensor' && t.shape ? t.shape[0] : undefined;
-  if (rs === 1 && rx >= 3 && n !== 1) {
+  const xt = c.type(0);
+  const channels = xt?.kind === 'tensor' && xt.shape ? xt.shape[1] : undefined;
+  // OpenVINO (reference prelu): a 1-D slope as long as data's axis 1 is per channel; any other
+  // slope broadcasts numpy-style, as ONNX's does (a slope of 5 on [3, 4, 5] is per last axis).
+  const perChannel = typeof n === 'number' && typeof channels === 'number' ? n === channels : n !== 1;
+  if (rs === 1 && rx >= 3 && perChannel) {
     // IR: a 1-D slope is per channel (axis 1); ONNX: shape [C, 1, …, 1].
     slope = c.emit('Unsqueeze', [slope, i64Const(c, Array.from({ length: rx - 2 }, (_, i) => BigInt(i + 1)))])[0]!;
     if (c.opset < 13) { c.error('the per-channel slope needs ONNX opset 13 or later here (Unsqueeze axes input)'); return; }

@@ -1,6 +1,7 @@
 import { attrInt } from '../../src/graph/attr-read.js';
 import { A } from '../../src/graph/attr.js';
 import { boolInt, float, int, irOnly, NUMPY_BROADCAST, type OpMapping } from '../spec.js';
+import { roundToOnnx } from './round.js';
 
 /**
  * Unary elementwise ops: same semantics, no attributes (ONNX opset 1's `consumed_inputs` is an
@@ -42,10 +43,14 @@ export const UNARY: readonly OpMapping[] = [
   unary('IsNaN', 'IsNaN', 9, 'opset10'),
   unary('BitwiseNot', 'BitwiseNot', 18, 'opset13'),
   {
-    // ONNX rounds halves to even, as IR Round-5 mode half_to_even.
+    // ONNX rounds halves to even, as IR Round-5 mode half_to_even; half_away_from_zero goes to
+    // ONNX as an exact subgraph (mappings/math/round.ts).
     onnx: { op: 'Round', since: 11 },
     ir: { op: 'Round', version: 'opset5' },
     attrs: [irOnly('mode', 'half_to_even')],
+    handles: { ir: ['mode'] },
+    note: 'IR mode half_away_from_zero: Sign(x)·(Floor(|x|) + (|x| − Floor(|x|) ≥ 0.5))',
+    toOnnx: roundToOnnx,
   },
   {
     onnx: { op: 'IsInf', since: 10 },

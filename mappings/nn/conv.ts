@@ -160,7 +160,7 @@ function poolToOnnx(c: ConvertContext, op: 'MaxPool' | 'AveragePool'): void {
   const rt = c.attr.string('rounding_type', 'floor').trim().toLowerCase();
   if (rt !== 'floor' && rt !== 'ceil' && rt !== 'ceil_torch') { c.unsupportedAttr('rounding_type', rt); return; }
   if (rt === 'ceil_torch' && c.opset < 22 && !lastWindowStartsInside(c)) {
-    c.unsupportedAttr('rounding_type', rt, 'a last window starting in the end padding is dropped, as ONNX ceil_mode does from opset 22 (use --opset 22 or later)');
+    c.unsupportedAttr('rounding_type', rt, 'a last window starting in the end padding is dropped, as ONNX ceil_mode does from opset 22 (use --opset 22 or later)', 22);
     return;
   }
   if (rt !== 'floor') attrs['ceil_mode'] = A.int(1);
@@ -183,7 +183,7 @@ function poolToOnnx(c: ConvertContext, op: 'MaxPool' | 'AveragePool'): void {
   } else {
     const dil = c.attr.ints('dilations') ?? [];
     if (dil.some((d) => d !== 1n)) {
-      if (c.opset < 19) { c.unsupportedAttr('dilations', dil.join(','), 'ONNX AveragePool has dilations from opset 19 (use --opset 19 or later)'); return; }
+      if (c.opset < 19) { c.unsupportedAttr('dilations', dil.join(','), 'ONNX AveragePool has dilations from opset 19 (use --opset 19 or later)', 19); return; }
       attrs['dilations'] = A.ints(dil);
     }
     if (!c.attr.bool('exclude-pad', false)) attrs['count_include_pad'] = A.int(1);

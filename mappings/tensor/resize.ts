@@ -167,12 +167,53 @@ function scalesF32(c: ConvertContext, i: number): Value {
 
 const EMPTY_F32 = makeTensor('f32', [0], new Uint8Array(0));
 
+/**
+ * Per-axis scales of an Interpolate when they are known: constant scales, or constant sizes over
+ * static input dims (axes not listed scale by 1); null otherwise.
+ */
+function knownScales(c: ConvertContext, r: FromIr): number[] | null {
+  const t = c.type(0);
+  const dims = t?.kind === 'tensor' ? t.shape : null;
+  if (!dims) return null;
+  const axes = r.axes === null ? dims.map((_, i) => BigInt(i)) : c.constInts(r.axes);
+  if (axes === null) return null;
+  const scales: number[] = dims.map(() => 1);
+  const sizes = r.sizes ? c.constInts(r.data) : null;
+  const given = r.sizes ? null : c.constNumbers(r.data);
+  for (const [k, a] of axes.entries()) {
+    const i = normAxis(a, dims.length);
+    const d = dims[i];
+    if (sizes) { if (typeof d !== 'number' || d === 0 || sizes[k] === undefined) return null; scales[i] = Number(sizes[k]) / d; }
+    else if (given && given[k] !== undefined) scales[i] = given[k]!;
+    else return null;
+  }
+  return scales;
+}
+
+/**
+ * IR nearest_mode `simple` (OpenVINO: ceil(x) on an axis that shrinks, the integer part of x
+ * otherwise) as an ONNX nearest_mode: `floor` where no axis shrinks (x < 0 differs from floor only
+ * before the first pixel, which both clamp to 0), `ceil` where no axis grows (at scale 1 both
+ * rounding rules give x itself), else null.
+ */
+function simpleNearestAs(c: ConvertContext, r: FromIr): 'floor' | 'ceil' | null {
+  const scales = knownScales(c, r);
+  if (!scales) return null;
+  if (scales.every((s) => s >= 1)) return 'floor';
+  if (scales.every((s) => s <= 1)) return 'ceil';
+  return null;
+}
+
 /** Interpolate-4/11 → Resize-11+. */
 function interpolateToResize(c: ConvertContext): void {
   const r = readInterpolate(c);
   if (!r) return;
-  if (r.mode === 'nearest' && r.nearest === 'simple') { c.unsupportedAttr('nearest_mode', 'simple', 'ONNX Resize-11+ has no such rounding (Resize-10 / Upsample do, with asymmetric coordinates)'); return; }
-  if (r.antialias && r.mode !== 'nearest' && c.opset < 18) { c.unsupportedAttr('antialias', 'true', 'ONNX Resize has antialias from opset 18 (use --opset 18 or later)'); return; }
+  if (r.mode === 'nearest' && r.nearest === 'simple') {
+    const as = simpleNearestAs(c, r);
+    if (!as) { c.unsupportedAttr('nearest_mode', 'simple', 'ONNX Resize-11+ has no such rounding where the scales are unknown or some axes grow and others shrink (Resize-10 / Upsample do, with asymmetric coordinates)'); return; }
+    r.nearest = as;
+  }
+  if (r.antialias && r.mode !== 'nearest' && c.opset < 18) { c.unsupportedAttr('antialias', 'true', 'ONNX Resize has antialias from opset 18 (use --opset 18 or later)', 18); return; }
   const f = fullRank(c, r);
   if (!f) return;
   const attrs = new Map<string, Attr>();

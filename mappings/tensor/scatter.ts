@@ -28,7 +28,7 @@ function reductionToOnnx(c: ConvertContext, onnxOp: string): Record<string, Attr
   const r = (c.attr.string('reduction') ?? 'none').trim().toLowerCase();
   const hit = REDUCTIONS.find(([, ir]) => ir === r);
   if (!hit) { c.unsupportedAttr('reduction', r, `ONNX ${onnxOp} reduces only by ${REDUCTIONS.slice(1).map(([o]) => o).join('/')}`); return null; }
-  if (c.opset < hit[2]) { c.unsupportedAttr('reduction', r, `ONNX ${onnxOp} has reduction '${hit[0]}' from opset ${hit[2]} (target opset ${c.opset})`); return null; }
+  if (c.opset < hit[2]) { c.unsupportedAttr('reduction', r, `ONNX ${onnxOp} has reduction '${hit[0]}' from opset ${hit[2]} (target opset ${c.opset})`, hit[2]); return null; }
   return hit[0] === 'none' ? {} : { reduction: A.string(hit[0]) };
 }
 

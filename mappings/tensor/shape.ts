@@ -4,6 +4,7 @@ import type { Value } from '../../src/graph/value.js';
 import { onnxInputTakes } from '../../src/onnx/op-schema.js';
 import { asI64Vector, i64Const, i64Scalar } from '../helpers.js';
 import { attrToInput, int, type OpMapping } from '../spec.js';
+import { squeezeToOnnx } from './squeeze-skip.js';
 
 /**
  * Shape-manipulating ops. The recurring difference is where an operand lives: ONNX moved
@@ -37,6 +38,9 @@ export const SHAPE: readonly OpMapping[] = [
     onnx: { op: 'Squeeze', since: 1 },
     ir: { op: 'Squeeze', version: 'opset1', reads: ['opset15'] },
     moves: [attrToInput('axes', 1, 13)],
+    handles: { ir: ['allow_axis_skip'] },
+    note: 'IR Squeeze-15 allow_axis_skip: listed axes whose static dim is not 1 are left out',
+    toOnnx: squeezeToOnnx,
   },
   {
     onnx: { op: 'Unsqueeze', since: 1 },

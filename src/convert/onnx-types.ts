@@ -18,10 +18,12 @@ import { ortLacks } from '../onnx/ort-gaps.js';
  *
  * Exact widening, per op (constraint parameter → why):
  */
-const WIDEN: Readonly<Record<string, { readonly param: string; readonly why: string; readonly alongside?: string }>> = {
+const WIDEN: Readonly<Record<string, { readonly param: string; readonly why: string; readonly alongside?: string; readonly copies?: true }>> = {
   Max: { param: 'T', why: 'the larger of two values is the same in a wider type' },
   Min: { param: 'T', why: 'the smaller of two values is the same in a wider type' },
-  Where: { param: 'T', why: 'selection copies values' },
+  // Selection only copies values: a type that goes to another and back bit for bit (u64 ⇄ i64
+  // wraps modulo 2^64 both ways, boolean ⇄ u8 is 0/1) works as well as a wider one.
+  Where: { param: 'T', why: 'selection copies values', copies: true },
   TopK: { param: 'T', why: 'ordering is the same in a wider type' },
   ArgMax: { param: 'T', why: 'ordering is the same in a wider type' },
   ArgMin: { param: 'T', why: 'ordering is the same in a wider type' },
@@ -43,6 +45,11 @@ const WIDEN: Readonly<Record<string, { readonly param: string; readonly why: str
 const LADDER: Partial<Record<ElementTypeName, readonly ElementTypeName[]>> = {
   i8: ['i16', 'i32', 'i64'], u8: ['i16', 'i32', 'i64'], i16: ['i32', 'i64'], u16: ['i32', 'i64'], u32: ['i64'],
   f16: ['f32', 'f64'], bf16: ['f32', 'f64'],
+};
+
+/** Same-width or lossless round trips through Cast, for ops that only copy values (`copies`). */
+const ROUND_TRIP: Partial<Record<ElementTypeName, readonly ElementTypeName[]>> = {
+  u64: ['i64'], boolean: ['u8', 'i32'],
 };
 
 /** Integer-only widenings (a float result rounded to a wider float then back may differ). */
@@ -74,7 +81,8 @@ function widen(n: Node, opset: number, before: Node[], after: Node[]): void {
   const elem = bound.map((v) => (v?.type?.kind === 'tensor' ? v.type.elem : null)).find((e) => e && e !== 'dynamic') as ElementTypeName | undefined;
   if (!elem || takes(s, n.op, opset, rule.param, elem)) return;
   if (INTEGER_ONLY.has(n.op) && elementType(elem).kind === 'float') return;
-  const wide = (LADDER[elem] ?? []).find((w) => takes(s, n.op, opset, rule.param, w));
+  const ladder = [...(LADDER[elem] ?? []), ...(rule.copies ? ROUND_TRIP[elem] ?? [] : [])];
+  const wide = ladder.find((w) => takes(s, n.op, opset, rule.param, w));
   if (!wide) return;
   const g = n.graph;
   const cast = (v: Value, to: ElementTypeName): Node => {

@@ -148,12 +148,12 @@ describe('Resize / Upsample ⇄ Interpolate-11', () => {
     expect(d).toMatchObject([{ code: 'CONVERT_UNSUPPORTED_ATTR' }]);
   });
 
-  it('IR nearest_mode simple converts to Resize-10 and Upsample, not to Resize-11+', () => {
+  it('IR nearest_mode simple converts to Resize-10 and Upsample; to Resize-11+ as floor where every scale grows', () => {
     const ir = convertModel(model(10, 'Resize', [x, scales]));
     expect(ops(convertModel(ir, { opset: 10 }))).toEqual(['Resize']);
     expect(ops(convertModel(ir, { opset: 9 }))).toEqual(['Upsample']);
     expect(only(convertModel(ir, { opset: 8 }), 'Upsample').attrs.get('scales')).toEqual(A.floats([1, 1, 2, 2]));
-    expect(diags(() => convertModel(ir, { opset: 13 }))).toMatchObject([{ code: 'CONVERT_UNSUPPORTED_ATTR' }]);
+    expect(only(convertModel(ir, { opset: 13 }), 'Resize').attrs.get('nearest_mode')).toEqual(A.string('floor'));
   });
 });
 

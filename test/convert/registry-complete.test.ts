@@ -22,6 +22,7 @@ import { SAMPLES, sampleKey } from './op-samples.js';
 const OWN_SUITE: Record<string, string> = {
   'Constant>Const': 'test/convert/constant.test.ts',
   'If>If': 'test/convert/if-to-ir.test.ts',
+  'Scan>TensorIterator': 'test/convert/scan.test.ts',
   'ConstantOfShape>ConstantOfShape': 'test/convert-extra/mappings-extra.test.ts',
   'Gemm>Gemm': 'test/convert-extra/mappings-extra.test.ts',
   'Flatten>Flatten': 'test/convert-extra/mappings-extra.test.ts',
@@ -44,6 +45,8 @@ const OWN_SUITE: Record<string, string> = {
   'GlobalLpPool>GlobalLpPool': 'test/convert-extra/nn-vision.test.ts',
   'Dropout>Dropout': 'test/convert-extra/nn-vision.test.ts',
   'RMSNormalization>RMSNormalization': 'test/convert-extra/nn-vision.test.ts',
+  'Attention>Attention': 'test/convert-extra/attention.test.ts',
+  'RotaryEmbedding>RotaryEmbedding': 'test/convert-extra/attention.test.ts',
   'Slice>StridedSlice': 'test/convert/tensor-ops.test.ts',
   'Slice>Reverse': 'test/convert/tensor-ops.test.ts',
   'Trilu>Trilu': 'test/convert/tensor-ops.test.ts',
@@ -67,6 +70,9 @@ const OWN_SUITE: Record<string, string> = {
   'ReduceLogSumExp>ReduceLogSumExp': 'test/convert/reduce-composite.test.ts',
   'NegativeLogLikelihoodLoss>NegativeLogLikelihoodLoss': 'test/convert/loss-ops.test.ts',
   'SoftmaxCrossEntropyLoss>SoftmaxCrossEntropyLoss': 'test/convert/loss-ops.test.ts',
+  ...Object.fromEntries(['Sum', 'Mean', 'Max', 'Min', 'Celu', 'Shrink', 'Sub', 'Mul', 'Div', 'Pow', 'And', 'Or', 'Xor',
+      'LpPool', 'LpNormalization', 'AffineGrid', 'CenterCropPad']
+    .map((op) => [`${op}>${op}`, 'test/convert-extra/nn-math-ops.test.ts'])),
   'HannWindow>HannWindow': 'test/convert/signal-quant-ops.test.ts',
   'HammingWindow>HammingWindow': 'test/convert/signal-quant-ops.test.ts',
   'BlackmanWindow>BlackmanWindow': 'test/convert/signal-quant-ops.test.ts',

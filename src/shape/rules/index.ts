@@ -2,6 +2,8 @@ import { buildRegistry, type Registry } from '../registry.js';
 import type { Rule } from '../rule.js';
 import { controlFlowRules } from './control.js';
 import { einsumRules } from './einsum.js';
+import { onnxAttentionRules } from './onnx/attention.js';
+import { onnxCropGridRules } from './onnx/crop-grid.js';
 import { onnxElementwiseRules } from './onnx/elementwise.js';
 import { onnxGeneratorRules } from './onnx/generator.js';
 import { onnxLoopRules } from './onnx/loop.js';
@@ -21,6 +23,7 @@ import { ovTensorExtraRules } from './ov/tensor-extra.js';
 import { onnxSignalRules } from './onnx/signal.js';
 import { onnxQuantizedRules } from './onnx/quantized.js';
 import { ovSignalRules } from './ov/signal.js';
+import { ovTensorIteratorRules } from './ov/tensor-iterator.js';
 
 /** Every shape rule, both dialects. */
 export const ALL_RULES: readonly Rule[] = [
@@ -28,8 +31,12 @@ export const ALL_RULES: readonly Rule[] = [
   ...ovElementwiseRules, ...ovMovementRules, ...ovReduceRules, ...ovNnRules, ...ovSequenceRules, ...ovGeneratorRules,
   ...controlFlowRules, ...einsumRules,
   ...ovTensorExtraRules, ...onnxTensorExtraRules,
-  ...onnxSignalRules, ...ovSignalRules,
+  ...onnxAttentionRules,
+  ...onnxCropGridRules,
+  ...onnxSignalRules,
+  ...ovSignalRules,
   ...onnxQuantizedRules,
+  ...ovTensorIteratorRules,
 ];
 
 let cached: Registry | undefined;

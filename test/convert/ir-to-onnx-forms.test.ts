@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest';
+import { convertModel } from '../../src/convert/index.js';
+import { OvirError } from '../../src/diag/diagnostic.js';
+import { A, allNodes, tensorFromFloat32, tensorFromInt64, type Attr, type Model } from '../../src/graph/index.js';
+import { encodeOnnx } from '../../src/onnx/encode.js';
+import type { OracleTensor } from '../helpers/oracle.js';
+import { runOrt } from '../helpers/ort.js';
+import { Builder } from './builder.js';
+
+/**
+ * IR forms ovc writes that ONNX spells differently, run in onnxruntime against the OpenVINO op
+ * spec: Round-5 half_away_from_zero (an exact subgraph), Squeeze-15 allow_axis_skip, LogicalXor
+ * as ovc versions it (opset2), and the default opset chosen for forms ONNX has only later
+ * (AvgPool dilations: 19; ScatterND / ScatterElements reduction max/min: 18).
+ */
+const ops = (m: Model): string[] => [...allNodes(m.graph)].map((n) => n.op);
+const f32 = (v: number[], shape = [v.length]): OracleTensor => ({ dtype: 'f32', shape, data: new Uint8Array(new Float32Array(v).buffer) });
+const floats = (t: OracleTensor): number[] => [...new Float32Array(t.data.buffer, t.data.byteOffset, t.data.byteLength / 4)];
+
+function unaryIr(op: string, version: string, attrs: Record<string, Attr>, n: number): Model {
+  const b = new Builder('ov');
+  b.output(b.op(b.graph, op, [b.input('x', 'f32', [n])], 'y', attrs, { version }));
+  return b.model;
+}
+
+describe('Round-5 mode half_away_from_zero → Sign(x)·(Floor(|x|) + (|x| − Floor(|x|) ≥ 0.5))', () => {
+  // the float just below 0.5 is where Floor(|x| + 0.5) would round up wrongly
+  const below = Math.fround(0.5 - 2 ** -25);
+  const X = [-2.5, -1.5, -0.5, -0.4, 0, 0.5, 1.5, 2.5, 2.4999998, below, -below, 1e7 + 0.5, 3.75, -3.25, Infinity, -Infinity];
+  // in doubles, |x| + 0.5 of an f32 |x| is exact: the spec's formula needs no care here
+  const away = (x: number): number => (Number.isFinite(x) ? Math.sign(x) * Math.floor(Math.abs(x) + 0.5) : x);
+
+  it.each([11, 17])('at opset %i: halves go away from zero, every other value to the nearest', async (opset) => {
+    const onnx = convertModel(unaryIr('Round', 'opset5', { mode: A.raw('half_away_from_zero') }, X.length), { opset });
+    expect(ops(onnx)).not.toContain('Round');
+    const got = floats((await runOrt(encodeOnnx(onnx).bytes, { x: f32(X) }))['y']!);
+    const want = X.map((x) => Math.fround(away(Math.fround(x))));
+    expect(got).toEqual(want);
+    expect(got.slice(0, 8)).toEqual([-3, -2, -1, -0, 0, 1, 2, 3]);
+    expect(got[9]).toBe(0);
+  });
+
+  it('NaN stays NaN', async () => {
+    const onnx = convertModel(unaryIr('Round', 'opset5', { mode: A.raw('half_away_from_zero') }, 1), { opset: 17 });
+    expect(Number.isNaN(floats((await runOrt(encodeOnnx(onnx).bytes, { x: f32([NaN]) }))['y']!)[0])).toBe(true);
+  });
+
+  it('half_to_even is ONNX Round itself', () => {
+    expect(ops(convertModel(unaryIr('Round', 'opset5', { mode: A.raw('half_to_even') }, 4), { opset: 17 }))).toEqual(['Round']);
+  });
+});
+
+describe('Squeeze-15 allow_axis_skip', () => {
+  function squeeze(shape: (number | null)[], axes: number[], skip: string): Model {
+    const b = new Builder('ov');
+    const x = b.input('x', 'f32', shape);
+    b.output(b.op(b.graph, 'Squeeze', [x, b.init('axes', tensorFromInt64(axes.map(BigInt), [axes.length]))], 'y', { allow_axis_skip: A.raw(skip) }, { version: 'opset15' }));
+    return b.model;
+  }
+
+  it('false: ONNX Squeeze of the listed axes', async () => {
+    const onnx = convertModel(squeeze([1, 3, 1], [0, 2], 'false'), { opset: 17 });
+    const y = (await runOrt(encodeOnnx(onnx).bytes, { x: f32([1, 2, 3], [1, 3, 1]) }))['y']!;
+    expect(y.shape).toEqual([3]);
+  });
+
+  it.each([11, 17])('true at opset %i: axes whose static dim is not 1 are left out', async (opset) => {
+    const onnx = convertModel(squeeze([1, 3, 1], [0, 1, -1], 'true'), { opset });
+    const y = (await runOrt(encodeOnnx(onnx).bytes, { x: f32([1, 2, 3], [1, 3, 1]) }))['y']!;
+    expect(y.shape).toEqual([3]);
+  });
+
+  it('true with no listed axis of size 1: the data unchanged', async () => {
+    const onnx = convertModel(squeeze([2, 3], [1], 'true'), { opset: 17 });
+    expect(ops(onnx)).toEqual(['Identity']);
+  });
+
+  it('true on an axis of unknown size is refused, naming the attribute', () => {
+    let err: unknown;
+    try { convertModel(squeeze([null, 3], [0], 'true'), { opset: 17 }); } catch (e) { err = e; }
+    expect(err).toBeInstanceOf(OvirError);
+    const d = (err as OvirError).diagnostics[0]!;
+    expect([d.code, d.params?.['attr']]).toEqual(['CONVERT_UNSUPPORTED_ATTR', 'allow_axis_skip']);
+  });
+});
+
+describe('LogicalXor as ovc versions it (opset2)', () => {
+  it('is ONNX Xor', async () => {
+    const b = new Builder('ov');
+    b.output(b.op(b.graph, 'LogicalXor', [b.input('a', 'boolean', [4]), b.input('c', 'boolean', [4])], 'y', { auto_broadcast: A.raw('numpy') }, { version: 'opset2' }));
+    const onnx = convertModel(b.model);
+    expect(ops(onnx)).toEqual(['Xor']);
+    const bool = (v: number[]): OracleTensor => ({ dtype: 'boolean', shape: [4], data: new Uint8Array(v) });
+    const y = (await runOrt(encodeOnnx(onnx).bytes, { a: bool([0, 0, 1, 1]), c: bool([0, 1, 0, 1]) }))['y']!;
+    expect([...y.data]).toEqual([0, 1, 1, 0]);
+  });
+});
+
+describe('without --opset, forms ONNX has only later pick the lowest opset that has them', () => {
+  it('AvgPool with dilations: AveragePool-19', () => {
+    const b = new Builder('ov');
+    const x = b.input('x', 'f32', [1, 1, 6, 6]);
+    b.output(b.op(b.graph, 'AvgPool', [x], 'y', {
+      strides: A.raw('1,1'), pads_begin: A.raw('0,0'), pads_end: A.raw('0,0'), kernel: A.raw('2,2'), dilations: A.raw('2,2'), 'exclude-pad': A.raw('true'), rounding_type: A.raw('floor'), auto_pad: A.raw('explicit'),
+    }, { version: 'opset16' }));
+    const onnx = convertModel(b.model);
+    expect(onnx.onnx?.opsetImports.get('')).toBe(19);
+    expect(() => convertModel(b.model, { opset: 17 })).toThrow(/dilations from opset 19/);
+  });
+
+  it('ScatterNDUpdate reduction max: ScatterND-18', () => {
+    const b = new Builder('ov');
+    const data = b.input('data', 'f32', [4]);
+    const idx = b.init('i', tensorFromInt64([1n, 3n], [2, 1]));
+    const upd = b.input('u', 'f32', [2]);
+    b.output(b.op(b.graph, 'ScatterNDUpdate', [data, idx, upd], 'y', { reduction: A.raw('max') }, { version: 'opset15' }));
+    const onnx = convertModel(b.model);
+    expect(onnx.onnx?.opsetImports.get('')).toBe(18);
+  });
+});
+
+describe('PRelu-1 slope broadcasting as OpenVINO computes it', () => {
+  // OpenVINO: a 1-D slope as long as data's axis 1 is per channel; otherwise numpy broadcasting.
+  async function run(slope: number[]): Promise<number[]> {
+    const b = new Builder('ov');
+    const x = b.input('x', 'f32', [1, 2, 3]);
+    const s = b.input('s', 'f32', [slope.length]);
+    b.output(b.op(b.graph, 'PRelu', [x, s], 'y'));
+    const y = (await runOrt(encodeOnnx(convertModel(b.model)).bytes, { x: f32([-1, -1, -1, -1, -1, -1], [1, 2, 3]), s: f32(slope) }))['y']!;
+    return floats(y);
+  }
+
+  it('a slope as long as axis 1 scales each channel', async () => {
+    expect(await run([2, 3])).toEqual([-2, -2, -2, -3, -3, -3]);
+  });
+
+  it('a slope as long as the last axis (not axis 1) broadcasts numpy-style', async () => {
+    expect(await run([2, 3, 4])).toEqual([-2, -3, -4, -2, -3, -4]);
+  });
+});
+
+describe('Interpolate nearest_mode simple (OpenVINO: ceil(x) on a shrinking axis, int(x) otherwise)', () => {
+  function interp(scales: number[], n: number): Model {
+    const b = new Builder('ov');
+    const x = b.input('x', 'f32', [1, 1, 1, n]);
+    const s = b.init('s', tensorFromFloat32(scales, [4]));
+    b.output(b.op(b.graph, 'Interpolate', [x, s], 'y', {
+      mode: A.raw('nearest'), shape_calculation_mode: A.raw('scales'), coordinate_transformation_mode: A.raw('asymmetric'),
+      nearest_mode: A.raw('simple'), antialias: A.raw('false'), pads_begin: A.raw('0'), pads_end: A.raw('0'), cube_coeff: A.raw('-0.75'),
+    }, { version: 'opset11' }));
+    return b.model;
+  }
+  const run = async (m: Model, x: number[]): Promise<number[]> =>
+    floats((await runOrt(encodeOnnx(convertModel(m, { opset: 17 })).bytes, { x: f32(x, [1, 1, 1, x.length]) }))['y']!);
+
+  it('shrinking by 0.6: source pixels ceil(i / 0.6) = 0, 2, 4', async () => {
+    expect(await run(interp([1, 1, 1, 0.6], 5), [10, 11, 12, 13, 14])).toEqual([10, 12, 14]);
+  });
+
+  it('growing by 2.5: source pixels floor(i / 2.5)', async () => {
+    expect(await run(interp([1, 1, 1, 2.5], 2), [10, 11])).toEqual([10, 10, 10, 11, 11]);
+  });
+
+  it('one axis growing and one shrinking has no single ONNX rounding: refused', () => {
+    expect(() => convertModel(interp([1, 1, 2, 0.5], 4), { opset: 17 })).toThrow(/nearest_mode/);
+  });
+});
+
+describe('Select on element types onnxruntime\'s Where lacks goes through an exact round trip of Casts', () => {
+  it.each([
+    ['u64', new BigUint64Array([2n ** 64n - 1n, 5n]), new BigUint64Array([7n, 2n ** 63n])],
+    ['boolean', new Uint8Array([1, 0]), new Uint8Array([0, 1])],
+  ] as const)('%s', async (elem, a, c) => {
+    const b = new Builder('ov');
+    const sel = b.op(b.graph, 'Select', [b.input('m', 'boolean', [2]), b.input('a', elem, [2]), b.input('c', elem, [2])], 'y', { auto_broadcast: A.raw('numpy') });
+    b.output(sel);
+    const onnx = convertModel(b.model);
+    expect(ops(onnx)).toContain('Cast');
+    const t = (v: BigUint64Array | Uint8Array): OracleTensor => ({ dtype: elem, shape: [2], data: new Uint8Array(v.buffer) });
+    const y = (await runOrt(encodeOnnx(onnx).bytes, { m: { dtype: 'boolean', shape: [2], data: new Uint8Array([1, 0]) }, a: t(a), c: t(c) }))['y']!;
+    const want = elem === 'u64' ? new Uint8Array(new BigUint64Array([a[0] as bigint, c[1] as bigint]).buffer) : new Uint8Array([a[0] as number, c[1] as number]);
+    expect([...y.data]).toEqual([...want]);
+  });
+});
