@@ -41,7 +41,7 @@ export const SAMPLES: Record<string, Sample[]> = {
   'Pad>Pad': [], 'LSTM>LSTMSequence': [],
   // signal and integer / quantized ops: test/convert/signal-quant-ops.test.ts
   'HannWindow>HannWindow': [], 'HammingWindow>HammingWindow': [], 'BlackmanWindow>BlackmanWindow': [],
-  'DFT>DFT': [], 'DFT>IDFT': [], 'DFT>RDFT': [], 'DFT>IRDFT': [],
+  'DFT>DFT': [], 'DFT>IDFT': [], 'DFT>RDFT': [], 'DFT>IRDFT': [], 'STFT>STFT': [],
   'MatMulInteger>MatMulInteger': [], 'ConvInteger>ConvInteger': [], 'QLinearConv>QLinearConv': [],
   'GRU>GRUSequence': [], 'PRelu>PRelu': [], 'LeakyRelu>LeakyRelu': [],
   'Reciprocal>Reciprocal': [], 'ThresholdedRelu>ThresholdedRelu': [],

@@ -81,6 +81,7 @@ const OWN_SUITE: Record<string, string> = {
   'DFT>IDFT': 'test/convert/signal-quant-ops.test.ts',
   'DFT>RDFT': 'test/convert/signal-quant-ops.test.ts',
   'DFT>IRDFT': 'test/convert/signal-quant-ops.test.ts',
+  'STFT>STFT': 'test/convert/signal-quant-ops.test.ts',
   'MatMulInteger>MatMulInteger': 'test/convert/signal-quant-ops.test.ts',
   'ConvInteger>ConvInteger': 'test/convert/signal-quant-ops.test.ts',
   'QLinearConv>QLinearConv': 'test/convert/signal-quant-ops.test.ts',
