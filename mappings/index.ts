@@ -25,6 +25,7 @@ import { MATMUL } from './math/matmul.js';
 import { OLD_OPSETS } from './math/old-opsets.js';
 import { SOFTMAX } from './math/softmax.js';
 import { TOPK } from './math/topk.js';
+import { STFT } from './math/stft.js';
 import { UNARY } from './math/unary.js';
 import { VARIADIC } from './math/variadic.js';
 import { WINDOW } from './math/window.js';
@@ -71,7 +72,7 @@ export type { AttrRule, ConvertContext, OpMapping } from './spec.js';
 export const ALL_MAPPINGS: readonly OpMapping[] = [
   // math
   ...ELEMENTWISE, ...UNARY, ...ACTIVATION, ...SOFTMAX, ...MATMUL, ...CLIP, ...GEMM, ...TOPK, ...HARDMAX, ...LOSS,
-  ...OLD_OPSETS, ...CELU, ...LEGACY_BROADCAST, ...VARIADIC, ...DFT_OPS, ...WINDOW,
+  ...OLD_OPSETS, ...CELU, ...LEGACY_BROADCAST, ...VARIADIC, ...DFT_OPS, ...WINDOW, ...STFT,
   // nn
   ...CONV, ...CONV_TRANSPOSE, ...POOL, ...NORMALIZATION, ...DROPOUT, ...ATTENTION, ...GROUP_NORMALIZATION,
   ...ROTARY_EMBEDDING, ...LP_NORMALIZATION, ...LP_POOL, ...SHRINK,

@@ -3,6 +3,7 @@ import { fromOnnxDataType, type ElementTypeName } from '../../src/graph/element-
 import type { Value } from '../../src/graph/value.js';
 import { i64Const, normAxis } from '../helpers.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
+import { F8_MAX } from '../tensor/cast.js';
 import { typedScalar } from '../typed-consts.js';
 
 /**
@@ -12,8 +13,12 @@ import { typedScalar } from '../typed-consts.js';
  *    is x / scale - qmin + zp, rounded, + qmin: round(x / scale) + zp, saturated.
  *  - DequantizeLinear(x, scale, zero_point?) = (Convert(x) - Convert(zp)) · scale.
  *  - QLinearMatMul = DequantizeLinear of both operands, MatMul, QuantizeLinear of the result.
- * A 1-D scale / zero point along `axis` is unsqueezed to broadcast there. Integer types of 4 to 16
- * bits; float8 targets, block quantization (block_size ≠ 0) and saturate=0 are refused.
+ * A 1-D scale / zero point along `axis` is unsqueezed to broadcast there. Block quantization
+ * (block_size = B ≠ 0, 21+): the scale / zero point has x's rank with ⌈x.shape[axis] / B⌉ along
+ * `axis`; each element is repeated B times there (Unsqueeze, Broadcast, Reshape, and a Slice when
+ * B does not divide the dim), static shapes only. Integer types of 4 to 16 bits; float8 targets
+ * (f8e4m3, f8e5m2) as ONNX defines them: x / scale (+ zero point), saturated to ± the largest finite
+ * value unless saturate=0 (NaN kept), then Convert (see tensor/cast.ts).
  * IR FakeQuantize (of any bounds) comes back to ONNX as its elementwise definition.
  */
 const RANGES: Partial<Record<ElementTypeName, readonly [number, number]>> = {
@@ -23,24 +28,45 @@ const RANGES: Partial<Record<ElementTypeName, readonly [number, number]>> = {
 const ov = (c: ConvertContext, op: string, ins: (Value | null)[], attrs: Record<string, string> = {}): Value =>
   c.emit(op, ins, op === 'Convert' ? attrs : { auto_broadcast: 'numpy', ...attrs }, 1, 'opset1')[0]!;
 
-/** A per-axis (1-D, length > 1) scale / zero point shaped to broadcast along `axis` of x. */
+/** A per-axis (1-D, length > 1) or blocked scale / zero point shaped to broadcast along `axis` of x. */
 function alongAxis(c: ConvertContext, v: Value, i: number, xIndex = 0): Value | null {
   const s = c.type(i);
   const shape = s?.kind === 'tensor' ? s.shape : null;
+  const block = attrInt(c.node, 'block_size') ?? 0n;
+  if (block !== 0n) return blocked(c, v, i, xIndex, Number(block));
   if (shape === null || shape.length === 0 || (shape.length === 1 && shape[0] === 1)) return v;
   const r = c.rank(xIndex);
-  if (shape.length !== 1 || r === null) { c.error(`a scale / zero point of shape [${shape.join(',')}] (only per-tensor or 1-D per-axis; block quantization is not converted)`); return null; }
+  if (shape.length !== 1 || r === null) { c.error(`a scale / zero point of shape [${shape.join(',')}] (per-tensor, 1-D per-axis, or blocked with block_size)`); return null; }
   const axis = normAxis(attrInt(c.node, 'axis') ?? 1n, r);
   const others = Array.from({ length: r }, (_, k) => BigInt(k)).filter((k) => k !== BigInt(axis));
   return others.length === 0 ? v : c.emit('Unsqueeze', [v, i64Const(c, others)], {}, 1, 'opset1')[0]!;
 }
 
-function checkAttrs(c: ConvertContext): boolean {
-  const block = attrInt(c.node, 'block_size') ?? 0n;
-  if (block !== 0n) { c.unsupportedAttr('block_size', String(block), 'block quantization is not converted'); return false; }
-  const sat = attrInt(c.node, 'saturate') ?? 1n;
-  if (sat !== 1n) { c.unsupportedAttr('saturate', String(sat), 'applies to float8 targets, which are not converted'); return false; }
-  return true;
+const staticShape = (c: ConvertContext, i: number): number[] | null => {
+  const t = c.type(i);
+  const s = t?.kind === 'tensor' ? t.shape : null;
+  return s && s.every((d) => typeof d === 'number') ? (s as number[]) : null;
+};
+
+/** A blocked scale / zero point (x's rank, ⌈D / block⌉ along `axis`) repeated `block` times along `axis`, cut to D. */
+function blocked(c: ConvertContext, v: Value, i: number, xIndex: number, block: number): Value | null {
+  const xs = staticShape(c, xIndex);
+  const vs = staticShape(c, i);
+  if (!xs || !vs || vs.length !== xs.length || block < 1) { c.error(`block quantization needs static shapes of x and of input ${i}, of one rank, and block_size ≥ 1`); return null; }
+  const axis = normAxis(attrInt(c.node, 'axis') ?? 1n, xs.length);
+  const blocks = vs[axis]!;
+  const d = xs[axis]!;
+  if (blocks !== Math.ceil(d / block) || vs.some((n, k) => k !== axis && n !== xs[k])) {
+    c.error(`input ${i} of shape [${vs.join(',')}] does not block x [${xs.join(',')}] by ${block} along axis ${axis}`);
+    return null;
+  }
+  const unsq = c.emit('Unsqueeze', [v, i64Const(c, [BigInt(axis + 1)])], {}, 1, 'opset1')[0]!;
+  const repeated = [...vs.slice(0, axis + 1), block, ...vs.slice(axis + 1)];
+  const wide = c.emit('Broadcast', [unsq, i64Const(c, repeated.map(BigInt))], { mode: 'numpy' }, 1, 'opset3')[0]!;
+  const flat = [...vs.slice(0, axis), blocks * block, ...vs.slice(axis + 1)];
+  const full = c.emit('Reshape', [wide, i64Const(c, flat.map(BigInt))], { special_zero: 'false' }, 1, 'opset1')[0]!;
+  if (blocks * block === d) return full;
+  return c.emit('Slice', [full, i64Const(c, [0n]), i64Const(c, [BigInt(d)]), i64Const(c, [1n]), i64Const(c, [BigInt(axis)])], {}, 1, 'opset8')[0]!;
 }
 
 /** The quantized type: zero point's, else output_dtype (21+), else u8. */
@@ -54,6 +80,8 @@ function quantType(c: ConvertContext, zpIndex: number): ElementTypeName | null {
 export function quantize(c: ConvertContext, x: Value, xElem: ElementTypeName | null, scale: Value, scaleElem: ElementTypeName | null, zp: Value | null, q: ElementTypeName): Value | null {
   const range = RANGES[q];
   const fe = scaleElem;
+  const f8 = F8_MAX.get(q);
+  if (f8 !== undefined && fe !== null && typedScalar(fe, 0) !== null) return quantizeF8(c, x, xElem, scale, fe, zp, q, f8);
   if (!range || fe === null || typedScalar(fe, 0) === null) { c.error(`quantizing to ${q} with a ${fe ?? 'unknown'} scale (integer targets of 4..16 bits, float scales)`); return null; }
   const xf = xElem === fe ? x : ov(c, 'Convert', [x], { destination_type: fe });
   const zf = zp ? ov(c, 'Convert', [zp], { destination_type: fe }) : c.constant(typedScalar(fe, 0)!);
@@ -61,6 +89,18 @@ export function quantize(c: ConvertContext, x: Value, xElem: ElementTypeName | n
   const fq = c.emit('FakeQuantize', [xf, bound(range[0]), bound(range[1]), c.constant(typedScalar(fe, range[0])!), c.constant(typedScalar(fe, range[1])!)],
     { levels: String(range[1] - range[0] + 1), auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
   return ov(c, 'Convert', [fq], { destination_type: q });
+}
+
+/** QuantizeLinear to float8: x / scale (+ zp), saturated unless saturate=0, converted. */
+function quantizeF8(c: ConvertContext, x: Value, xElem: ElementTypeName | null, scale: Value, fe: ElementTypeName, zp: Value | null, q: ElementTypeName, max: number): Value {
+  const xf = xElem === fe ? x : ov(c, 'Convert', [x], { destination_type: fe });
+  let y = ov(c, 'Divide', [xf, scale], { m_pythondiv: 'true' });
+  if (zp) y = ov(c, 'Add', [y, ov(c, 'Convert', [zp], { destination_type: fe })]);
+  if ((attrInt(c.node, 'saturate') ?? 1n) !== 0n) {
+    const clamped = c.emit('Clamp', [y], { min: String(-max), max: String(max) }, 1, 'opset1')[0]!;
+    y = ov(c, 'Select', [c.emit('IsNaN', [y], {}, 1, 'opset10')[0]!, y, clamped]);
+  }
+  return ov(c, 'Convert', [y], { destination_type: q });
 }
 
 /** ONNX → IR DequantizeLinear: (x - zp) · scale in the scale's type. */
@@ -76,11 +116,10 @@ const opt = (c: ConvertContext, i: number): Value | null => (c.numInputs > i ? c
 const QUANTIZE: OpMapping = {
   onnx: { op: 'QuantizeLinear', since: 10 },
   ir: null,
-  decomposes: ['FakeQuantize', 'Convert', 'Subtract', 'Multiply', 'Unsqueeze'],
+  decomposes: ['FakeQuantize', 'Convert', 'Subtract', 'Multiply', 'Unsqueeze', 'Broadcast', 'Reshape', 'Slice', 'Divide', 'Add', 'Clamp', 'IsNaN', 'Select'],
   handles: { onnx: ['axis', 'saturate', 'block_size', 'output_dtype', 'precision'] },
   note: 'IR: FakeQuantize + Convert (as OpenVINO\'s frontend)',
   toIr: (c) => {
-    if (!checkAttrs(c)) return;
     const q = quantType(c, 2);
     if (q === null) { c.error('unknown quantized type'); return; }
     const scale = alongAxis(c, c.input(1)!, 1);
@@ -95,11 +134,10 @@ const QUANTIZE: OpMapping = {
 const DEQUANTIZE: OpMapping = {
   onnx: { op: 'DequantizeLinear', since: 10 },
   ir: null,
-  decomposes: ['Convert', 'Subtract', 'Multiply', 'Unsqueeze'],
+  decomposes: ['Convert', 'Subtract', 'Multiply', 'Unsqueeze', 'Broadcast', 'Reshape', 'Slice'],
   handles: { onnx: ['axis', 'block_size', 'output_dtype'] },
   note: 'IR: Convert, Subtract, Multiply (as OpenVINO\'s frontend)',
   toIr: (c) => {
-    if (!checkAttrs(c)) return;
     const out = attrInt(c.node, 'output_dtype');
     if (out !== undefined && out !== 0n && fromOnnxDataType(Number(out))?.name !== c.elem(1)) { c.unsupportedAttr('output_dtype', String(out), 'only the scale\'s type'); return; }
     const xe = c.elem(0);

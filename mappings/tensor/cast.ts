@@ -36,7 +36,7 @@ function constantTensor(c: ConvertContext): Tensor | null {
  * Select(IsNaN(x), x, Clamp(x, -max, max)) before the Convert (float sources; integer sources need
  * only the Clamp). IR → ONNX: a Convert to f8 is a Cast with saturate=0.
  */
-const F8_MAX: ReadonlyMap<string, number> = new Map([['f8e4m3', 448], ['f8e5m2', 57344]]);
+export const F8_MAX: ReadonlyMap<string, number> = new Map([['f8e4m3', 448], ['f8e5m2', 57344]]);
 
 /** Cast / CastLike input 0, saturated to the range of float8 target `to` when the node asks for it. */
 function saturating(c: ConvertContext, to: string | null): Value | null {

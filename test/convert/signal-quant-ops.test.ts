@@ -172,3 +172,56 @@ describe('Cast / CastLike to float8: saturate', () => {
     expect(ops(convertModel(m({})))).toEqual(['Clamp', 'IsNaN', 'Select', 'ConvertLike']);
   });
 });
+
+describe('QuantizeLinear / DequantizeLinear: float8 targets and block quantization', () => {
+  it('QuantizeLinear to f8 divides by the scale, saturates (unless saturate=0) and converts', () => {
+    const q = (attrs: Record<string, Attr>) => onnxModel(21, 'QuantizeLinear', (b) => [b.input('x', 'f32', [5]), b.input('s', 'f32', []), b.input('z', 'f8e4m3', [1])], attrs);
+    const ir = convertModel(q({}));
+    expect(ops(ir)).toEqual(['Divide', 'Convert', 'Add', 'Clamp', 'IsNaN', 'Select', 'Convert']);
+    expect(outType(ir)).toBe('f8e4m3[5]');
+    expect(ops(convertModel(q({ saturate: A.int(0) })))).toEqual(['Divide', 'Convert', 'Add', 'Convert']);
+  });
+
+  it('a blocked scale is repeated block_size times along the axis (and cut where the block does not divide the dim)', () => {
+    const dq = (xDims: number[], sDims: number[]) => onnxModel(21, 'DequantizeLinear', (b) => [b.input('x', 'i8', xDims), b.input('s', 'f32', sDims)], { axis: A.int(1), block_size: A.int(2) });
+    const ir = convertModel(dq([3, 4], [3, 2]));
+    expect(ops(ir)).toEqual(['Unsqueeze', 'Broadcast', 'Reshape', 'Convert', 'Multiply']);
+    expect(outType(ir)).toBe('f32[3,4]');
+    expect(ops(convertModel(dq([3, 5], [3, 3])))).toContain('Slice');
+    expect(outType(convertModel(dq([3, 5], [3, 3])))).toBe('f32[3,5]');
+    expect(fails(() => convertModel(dq([3, 4], [3, 3])))).toMatch(/does not block x \[3,4\] by 2 along axis 1/);
+  });
+});
+
+describe('STFT ⇄ STFT-15', () => {
+  const stft = (withWindow: boolean, attrs: Record<string, Attr> = {}) => onnxModel(17, 'STFT', (b) => [
+    b.input('signal', 'f32', [1, 128, 1]), b.init('step', tensorFromInt64([8], [])),
+    withWindow ? b.input('window', 'f32', [16]) : null, ...(withWindow ? [] : [b.init('len', tensorFromInt64([16], []))]),
+  ], attrs);
+
+  it('the real signal loses its trailing dim; an absent window is ones of frame_length', () => {
+    const ir = convertModel(stft(false));
+    expect(ops(ir)).toEqual(['Squeeze', 'Reshape', 'Reshape', 'Broadcast', 'Reshape', 'STFT']);
+    expect(outType(stft(false))).toBe('f32[1,15,9,2]');
+    expect(outType(ir)).toBe('f32[1,15,9,2]');
+    expect(ops(convertModel(stft(true)))).toEqual(['Squeeze', 'ShapeOf', 'Reshape', 'Reshape', 'STFT']);
+  });
+
+  it('onesided = 0 is refused (OpenVINO\'s STFT is one-sided)', () => {
+    expect(fails(() => convertModel(stft(true, { onesided: A.int(0) })))).toMatch(/'onesided' = 0/);
+  });
+
+  it('IR → ONNX: the signal gains its trailing dim, transpose_frames is a Transpose; a window shorter than frame_size is refused', () => {
+    const ir = (window: number, transpose: string) => {
+      const b = new Builder('ov');
+      const ins = [b.input('signal', 'f32', [2, 64]), b.input('window', 'f32', [window]), b.init('size', tensorFromInt64([16], [])), b.init('step', tensorFromInt64([4], []))];
+      b.output(b.op(b.graph, 'STFT', ins, 'y', { transpose_frames: A.raw(transpose) }, { version: 'opset15' }));
+      return b.model;
+    };
+    expect(outType(ir(16, 'true'))).toBe('f32[2,9,13,2]');
+    const back = convertModel(ir(16, 'true'), { opset: 17 });
+    expect(ops(back)).toEqual(['Unsqueeze', 'STFT', 'Transpose']);
+    expect(outType(back)).toBe('f32[2,9,13,2]');
+    expect(fails(() => convertModel(ir(12, 'false'), { opset: 17 }))).toMatch(/window length and frame_size must be known equal/);
+  });
+});

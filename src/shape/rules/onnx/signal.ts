@@ -28,6 +28,24 @@ const dft: InferFn = (c) => {
   return [out(c.elem(0), [...dims, onesided && inverse ? 1 : 2])];
 };
 
+/**
+ * ONNX STFT-17: [batch, frames, bins, 2] with frames = ⌊(length - frame_length) / frame_step⌋ + 1
+ * and bins = frame_length / 2 + 1 (onesided, the default) or frame_length; frame_length is the
+ * input when given, else the window's length.
+ */
+const stft: InferFn = (c) => {
+  const x = c.shape(0);
+  const step = scalarOf(c, 1);
+  const fromWindow = c.has(2) ? c.shape(2)?.[0] ?? null : null;
+  const len = c.has(3) ? scalarOf(c, 3) : typeof fromWindow === 'number' ? fromWindow : null;
+  const onesided = (attrInt(c.node, 'onesided') ?? 1n) !== 0n;
+  const length = x?.[1];
+  const frames = typeof length === 'number' && step !== null && len !== null && step > 0 ? Math.floor((length - len) / step) + 1 : null;
+  const bins = len === null ? null : onesided ? Math.floor(len / 2) + 1 : len;
+  return [out(c.elem(0), [x?.[0] ?? null, frames, bins, 2])];
+};
+
 export const onnxSignalRules: Rule[] = [
   { dialect: 'onnx', op: 'DFT', since: 17, infer: dft },
+  { dialect: 'onnx', op: 'STFT', since: 17, infer: stft },
 ];

@@ -1,3 +1,4 @@
+import { attrString } from '../../../graph/attr-read.js';
 import { out, type InferFn, type Rule } from '../../rule.js';
 import { dftDims } from '../signal.js';
 
@@ -17,9 +18,28 @@ const transform = (input: 'real' | 'complex', output: 'real' | 'complex', onesid
   return [out(c.elem(0), output === 'complex' ? [...dims, 2] : dims)];
 };
 
+/**
+ * OpenVINO STFT-15(signal [B, L] or [L], window, frame_size, frame_step): [B, frames, bins, 2]
+ * (transpose_frames: [B, bins, frames, 2]; no B for a 1-D signal), frames =
+ * ⌊(L - frame_size) / frame_step⌋ + 1, bins = frame_size / 2 + 1.
+ */
+const stft: InferFn = (c) => {
+  const x = c.shape(0);
+  const size = c.ints(2)?.[0] ?? null;
+  const step = c.ints(3)?.[0] ?? null;
+  const length = x?.[x.length - 1];
+  const frames = typeof length === 'number' && size !== null && step !== null && step > 0 ? Math.floor((length - size) / step) + 1 : null;
+  const bins = size === null ? null : Math.floor(size / 2) + 1;
+  const transpose = (attrString(c.node, 'transpose_frames') ?? 'false').trim().toLowerCase() === 'true';
+  const body = transpose ? [bins, frames, 2] : [frames, bins, 2];
+  if (x === null) return [out(c.elem(0), null)];
+  return [out(c.elem(0), x.length === 1 ? body : [x[0]!, ...body])];
+};
+
 export const ovSignalRules: Rule[] = [
   { dialect: 'ov', op: 'DFT', since: 7, infer: transform('complex', 'complex', null) },
   { dialect: 'ov', op: 'IDFT', since: 7, infer: transform('complex', 'complex', null) },
   { dialect: 'ov', op: 'RDFT', since: 9, infer: transform('real', 'complex', 'forward') },
   { dialect: 'ov', op: 'IRDFT', since: 9, infer: transform('complex', 'real', 'inverse') },
+  { dialect: 'ov', op: 'STFT', since: 15, infer: stft },
 ];
