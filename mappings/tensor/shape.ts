@@ -140,7 +140,9 @@ export const SHAPE: readonly OpMapping[] = [
     toIr: (c) => {
       const elem = c.elem(0);
       if (!elem) { c.error('Range needs the element type of start to be known'); return; }
-      c.output(0, c.emit('Range', [c.input(0), c.input(1), c.input(2)], { output_type: elem })[0]!);
+      // onnxruntime runs Range on one-element 1-D operands too; OpenVINO Range-4 takes scalars only
+      const scalar = (i: number): Value => (c.rank(i) === 1 ? c.emit('Squeeze', [c.input(i), i64Const(c, [0n])], {}, 1, 'opset1')[0]! : c.input(i)!);
+      c.output(0, c.emit('Range', [scalar(0), scalar(1), scalar(2)], { output_type: elem })[0]!);
     },
     toOnnx: (c) => {
       // IR Range-4 converts start, stop and step to output_type (they may each have their own

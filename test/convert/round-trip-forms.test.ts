@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
-import { A, allNodes, tensorFromFloat32, type Model } from '../../src/graph/index.js';
+import { A, allNodes, tensorFromFloat32, tensorFromInt64, type Model } from '../../src/graph/index.js';
 import { readIr } from '../../src/ir/read.js';
 import { writeIr } from '../../src/ir/write.js';
 import { decodeOnnx } from '../../src/onnx/decode.js';
@@ -63,5 +63,19 @@ describe('ONNX Split-18 num_outputs on an axis it does not divide', () => {
     const xs: OracleTensor = { dtype: 'f32', shape: [7], data: new Uint8Array(new Float32Array([0, 1, 2, 3, 4, 5, 6]).buffer) };
     const out = await runOrt(encodeOnnx(back).bytes, { x: xs });
     expect(['a', 'b', 'c', 'd'].map((k) => [...new Float32Array(out[k]!.data.slice().buffer)])).toEqual([[0, 1], [2, 3], [4, 5], [6]]);
+  });
+});
+
+describe('ONNX Range on one-element 1-D operands (onnxruntime runs them; OpenVINO Range-4 takes scalars)', () => {
+  it('each such operand is squeezed to a scalar', () => {
+    const b = new Builder('onnx', 17);
+    const stop = b.input('n', 'i64', [1]);
+    const zero = b.init('zero', tensorFromInt64([0n], []));
+    const one = b.init('one', tensorFromInt64([1n], []));
+    b.output(b.op(b.graph, 'Range', [zero, stop, one], 'r'));
+    const ir = convertModel(b.model);
+    const range = [...allNodes(ir.graph)].find((n) => n.op === 'Range')!;
+    expect(range.inputs[1]!.producer?.op).toBe('Squeeze');
+    expect(range.inputs[1]!.type).toMatchObject({ kind: 'tensor', shape: [] });
   });
 });
