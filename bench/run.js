@@ -1,4 +1,4 @@
-// ovir benchmarks: `npm run bench` (builds first; runs the compiled library from dist/).
+// ovir phase benchmarks: `npm run bench:phases` (builds first; runs the compiled library from dist/).
 //
 // 1. A big synthetic model (default 50,000 nodes, ~300 MB of f32 weights), each phase in its own
 //    process so that peak RSS is that phase's: ONNX decode, ONNX encode, ONNX → IR conversion,
@@ -6,7 +6,7 @@
 //    costs about the file size in memory, not twice that.
 // 2. Batch throughput: `convertBatch` over the ONNX backend test models (node + simple +
 //    pytorch-converted + pytorch-operator) with one worker per core.
-// Results go to bench/RESULTS.md (with the machine facts) and bench/results.json.
+// Results go to bench/PHASES.md (with the machine facts) and bench/phases.json.
 //
 // Options: --nodes N (50000), --weights-mb M (300), --only synthetic|batch (keeps the other part
 // of the previous results), --roundtrip (also the round-trip testing mode over the suite), --keep.
@@ -230,7 +230,7 @@ function markdown(res) {
 async function mainBench() {
   const only = opt('only', '');
   let previous = {};
-  try { previous = JSON.parse(readFileSync(join(here, 'results.json'), 'utf8')); } catch { /* first run */ }
+  try { previous = JSON.parse(readFileSync(join(here, 'phases.json'), 'utf8')); } catch { /* first run */ }
   const res = {
     ...(only === 'batch' && previous.synthetic ? { synthetic: previous.synthetic } : {}),
     ...(only === 'synthetic' && previous.batch ? { batch: previous.batch } : {}),
@@ -252,8 +252,8 @@ async function mainBench() {
     try { res.batch = await batchBench(); } catch (e) { res.batch = { error: e instanceof Error ? e.message : String(e) }; }
   }
   mkdirSync(here, { recursive: true });
-  writeFileSync(join(here, 'results.json'), JSON.stringify(res, null, 2) + '\n');
-  writeFileSync(join(here, 'RESULTS.md'), markdown(res) + '\n');
+  writeFileSync(join(here, 'phases.json'), JSON.stringify(res, null, 2) + '\n');
+  writeFileSync(join(here, 'PHASES.md'), markdown(res) + '\n');
   process.stdout.write(markdown(res) + '\n');
 }
 

@@ -6,33 +6,48 @@
  * their relative order here (the registry takes the first entry that matches).
  */
 import { IF_ELSE } from './controlflow/if.js';
+import { SCAN } from './controlflow/scan.js';
 import { CONSTANT_OF_SHAPE } from './generator/constant-of-shape.js';
 import { EYE } from './generator/eye-like.js';
 import { IR_DECOMPOSE } from './ir-only/decompose.js';
 import { BITSHIFT } from './logical/bitshift.js';
 import { ACTIVATION } from './math/activation.js';
+import { CELU } from './math/celu.js';
 import { CLIP } from './math/clip.js';
+import { DFT_OPS } from './math/dft.js';
 import { ELEMENTWISE } from './math/elementwise.js';
 import { GEMM } from './math/gemm.js';
 import { HARDMAX } from './math/hardmax.js';
+import { LEGACY_BROADCAST } from './math/legacy-broadcast.js';
 import { LOSS } from './math/loss.js';
 import { MATMUL } from './math/matmul.js';
 import { OLD_OPSETS } from './math/old-opsets.js';
 import { SOFTMAX } from './math/softmax.js';
 import { TOPK } from './math/topk.js';
 import { UNARY } from './math/unary.js';
+import { VARIADIC } from './math/variadic.js';
+import { WINDOW } from './math/window.js';
+import { ATTENTION } from './nn/attention.js';
 import { CONV } from './nn/conv.js';
 import { CONV_TRANSPOSE } from './nn/conv-transpose.js';
 import { DROPOUT } from './nn/dropout.js';
+import { GROUP_NORMALIZATION } from './nn/group-normalization.js';
+import { LP_NORMALIZATION } from './nn/lp-normalization.js';
+import { LP_POOL } from './nn/lp-pool.js';
 import { NORMALIZATION } from './nn/normalization.js';
 import { POOL } from './nn/pool.js';
+import { ROTARY_EMBEDDING } from './nn/rotary-embedding.js';
+import { SHRINK } from './nn/shrink.js';
 import { NON_MAX_SUPPRESSION } from './object_detection/non-max-suppression.js';
+import { INTEGER_OPS } from './quantization/integer-ops.js';
 import { QUANTIZATION } from './quantization/quantize-linear.js';
 import { ARG_MAX } from './reduction/argmax.js';
 import { REDUCE } from './reduction/reduce.js';
 import { RNN } from './rnn/rnn.js';
 import type { OpMapping } from './spec.js';
+import { AFFINE_GRID } from './tensor/affine-grid.js';
 import { CAST } from './tensor/cast.js';
+import { CENTER_CROP_PAD } from './tensor/center-crop-pad.js';
 import { COMPRESS } from './tensor/compress.js';
 import { DEPTH_TO_SPACE } from './tensor/depth-to-space.js';
 import { FLATTEN_SIZE } from './tensor/flatten.js';
@@ -55,12 +70,14 @@ export type { AttrRule, ConvertContext, OpMapping } from './spec.js';
 export const ALL_MAPPINGS: readonly OpMapping[] = [
   // math
   ...ELEMENTWISE, ...UNARY, ...ACTIVATION, ...SOFTMAX, ...MATMUL, ...CLIP, ...GEMM, ...TOPK, ...HARDMAX, ...LOSS,
-  ...OLD_OPSETS,
+  ...OLD_OPSETS, ...CELU, ...LEGACY_BROADCAST, ...VARIADIC, ...DFT_OPS, ...WINDOW,
   // nn
-  ...CONV, ...CONV_TRANSPOSE, ...POOL, ...NORMALIZATION, ...DROPOUT,
+  ...CONV, ...CONV_TRANSPOSE, ...POOL, ...NORMALIZATION, ...DROPOUT, ...ATTENTION, ...GROUP_NORMALIZATION,
+  ...ROTARY_EMBEDDING, ...LP_NORMALIZATION, ...LP_POOL, ...SHRINK,
   // tensor
   ...CAST, ...SHAPE, ...FLATTEN_SIZE, ...SPLIT, ...GATHER, ...PAD, ...SCATTER, ...SLICE_IR, ...RESIZE, ...DEPTH_TO_SPACE,
   ...TRILU_OPS, ...ONE_HOT_OPS, ...REVERSE_SEQUENCE, ...UNIQUE, ...GRID_SAMPLE, ...COMPRESS,
+  ...AFFINE_GRID, ...CENTER_CROP_PAD,
   // reduction
   ...REDUCE, ...ARG_MAX,
   // generator
@@ -68,11 +85,11 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   // logical
   ...BITSHIFT,
   // controlflow
-  ...IF_ELSE,
+  ...IF_ELSE, ...SCAN,
   // rnn
   ...RNN,
   // quantization
-  ...QUANTIZATION,
+  ...QUANTIZATION, ...INTEGER_OPS,
   // object_detection
   ...NON_MAX_SUPPRESSION,
   // IR ops ONNX lacks at some opsets, as ONNX subgraphs

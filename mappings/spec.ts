@@ -1,6 +1,7 @@
 import type { Attr } from '../src/graph/attr.js';
 import type { AttrReader } from '../src/graph/attr-read.js';
 import type { Body } from '../src/graph/body.js';
+import type { Graph } from '../src/graph/graph.js';
 import type { ElementTypeName } from '../src/graph/element-type.js';
 import type { Node } from '../src/graph/node.js';
 import type { Tensor } from '../src/graph/tensor.js';
@@ -123,6 +124,21 @@ export interface AttrRule {
   readonly irValues?: readonly string[];
 }
 
+/**
+ * How a body converts when its parameters or results are not one to one (Scan ⇄ TensorIterator:
+ * a slice keeps its axis in IR and drops it in ONNX). Hooks build target nodes in the body graph `g`.
+ */
+export interface BodyOptions {
+  /** Source body inputs (indices) in the target's order (default: all, as in the source). */
+  readonly inputs?: readonly number[];
+  /** Source body results (indices) the target keeps, in order (default: the bound ones, by the node output they feed). */
+  readonly results?: readonly number[];
+  /** What the body reads for source parameter `i`, given its target parameter `q` (default: `q`). */
+  readonly param?: (i: number, q: Value, g: Graph) => Value;
+  /** Target result `k` as written, given the converted value `v` (default: `v`). */
+  readonly result?: (k: number, v: Value, g: Graph) => Value;
+}
+
 /** What a mapping's `toIr` / `toOnnx` sees: the source node and a builder for the target graph. */
 export interface ConvertContext {
   readonly node: Node;
@@ -168,7 +184,7 @@ export interface ConvertContext {
   /** Source output i is read by nothing: it has no counterpart (an error if something reads it). */
   unused(i: number): void;
   /** Converts source body `srcKey` into body `dstKey` of target node `target`; `from` maps source node input index → target node input index. */
-  body(target: Node, srcKey: string, dstKey: string, from: (srcIndex: number) => number): Body;
+  body(target: Node, srcKey: string, dstKey: string, from: (srcIndex: number) => number, opts?: BodyOptions): Body;
   /** Records a problem (conversion fails at the end with all of them). */
   error(detail: string): void;
   /** `needsOpset`: the ONNX opset from which the form exists (IR → ONNX), for the message and the default-opset retry. */

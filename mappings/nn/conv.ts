@@ -14,7 +14,7 @@ import type { ConvertContext, OpMapping } from '../spec.js';
 const AUTO_PAD: ReadonlyArray<readonly [string, string]> = [['NOTSET', 'explicit'], ['SAME_UPPER', 'same_upper'], ['SAME_LOWER', 'same_lower'], ['VALID', 'valid']];
 
 /** ONNX spatial attributes → IR strings; `spatial` = number of spatial dims. */
-function spatialToIr(c: ConvertContext, spatial: number, withDilations: boolean): Record<string, string> | null {
+export function spatialToIr(c: ConvertContext, spatial: number, withDilations: boolean): Record<string, string> | null {
   const ones = new Array<bigint>(spatial).fill(1n);
   const zeros = new Array<bigint>(spatial).fill(0n);
   const strides = c.attr.ints('strides') ?? ones;

@@ -51,7 +51,7 @@ function quantType(c: ConvertContext, zpIndex: number): ElementTypeName | null {
 }
 
 /** ONNX → IR QuantizeLinear of source operands (x, scale, zp) into type `q`, as FakeQuantize + Convert. */
-function quantize(c: ConvertContext, x: Value, xElem: ElementTypeName | null, scale: Value, scaleElem: ElementTypeName | null, zp: Value | null, q: ElementTypeName): Value | null {
+export function quantize(c: ConvertContext, x: Value, xElem: ElementTypeName | null, scale: Value, scaleElem: ElementTypeName | null, zp: Value | null, q: ElementTypeName): Value | null {
   const range = RANGES[q];
   const fe = scaleElem;
   if (!range || fe === null || typedScalar(fe, 0) === null) { c.error(`quantizing to ${q} with a ${fe ?? 'unknown'} scale (integer targets of 4..16 bits, float scales)`); return null; }
@@ -64,7 +64,7 @@ function quantize(c: ConvertContext, x: Value, xElem: ElementTypeName | null, sc
 }
 
 /** ONNX → IR DequantizeLinear: (x - zp) · scale in the scale's type. */
-function dequantize(c: ConvertContext, x: Value, scale: Value, scaleElem: ElementTypeName | null, zp: Value | null): Value | null {
+export function dequantize(c: ConvertContext, x: Value, scale: Value, scaleElem: ElementTypeName | null, zp: Value | null): Value | null {
   if (scaleElem === null) { c.error('DequantizeLinear needs the element type of the scale to be known'); return null; }
   const xf = ov(c, 'Convert', [x], { destination_type: scaleElem });
   const shifted = zp ? ov(c, 'Subtract', [xf, ov(c, 'Convert', [zp], { destination_type: scaleElem })]) : xf;

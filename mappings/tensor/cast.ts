@@ -1,4 +1,6 @@
-import { ELEMENT_TYPES } from '../../src/graph/element-type.js';
+import { A } from '../../src/graph/attr.js';
+import { ELEMENT_TYPES, elementType } from '../../src/graph/element-type.js';
+import type { Value } from '../../src/graph/value.js';
 import { makeStringTensor, tensorFromFloat32, tensorFromInt64, type Tensor } from '../../src/graph/tensor.js';
 import { int, string, type ConvertContext, type OpMapping } from '../spec.js';
 
@@ -27,6 +29,28 @@ function constantTensor(c: ConvertContext): Tensor | null {
   return null;
 }
 
+/**
+ * Casts to float8 (onnx Cast-19+ `saturate`; measured on OpenVINO 2026.4): OpenVINO's Convert to
+ * f8e4m3 / f8e5m2 is ONNX's saturate=0 (out of range → inf / NaN), bit for bit. saturate=1 (the
+ * default) maps out-of-range values and infinities to ± the largest finite value and keeps NaN:
+ * Select(IsNaN(x), x, Clamp(x, -max, max)) before the Convert (float sources; integer sources need
+ * only the Clamp). IR → ONNX: a Convert to f8 is a Cast with saturate=0.
+ */
+const F8_MAX: ReadonlyMap<string, number> = new Map([['f8e4m3', 448], ['f8e5m2', 57344]]);
+
+/** Cast / CastLike input 0, saturated to the range of float8 target `to` when the node asks for it. */
+function saturating(c: ConvertContext, to: string | null): Value | null {
+  const x = c.input(0)!;
+  const max = to === null ? undefined : F8_MAX.get(to);
+  if (max === undefined || c.attr.int('saturate', 1n) === 0n) return x;
+  const from = c.elem(0);
+  if (from === null || from === 'boolean') { c.error(`a saturating Cast to ${to} needs a numeric source of known type`); return null; }
+  const clamped = c.emit('Clamp', [x], { min: String(-max), max: String(max) }, 1, 'opset1')[0]!;
+  if (elementType(from).kind !== 'float') return clamped;
+  const nan = c.emit('IsNaN', [x], {}, 1, 'opset10')[0]!;
+  return c.emit('Select', [nan, x, clamped], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
+}
+
 export const CAST: readonly OpMapping[] = [
   {
     // IR Const is not a node but a constant value (graph.initializers); an ONNX Constant node
@@ -47,18 +71,40 @@ export const CAST: readonly OpMapping[] = [
     ir: { op: 'Identity', version: 'opset16' },
   },
   {
-    // Cast `to` (TensorProto code) ↔ Convert destination_type (IR element type name).
+    // Cast `to` (TensorProto code) ↔ Convert destination_type (IR element type name); saturate: see saturating().
     onnx: { op: 'Cast', since: 6 },
     ir: { op: 'Convert', version: 'opset1' },
     attrs: [
       int('to').as('destination_type').map(CAST_TYPES),
-      int('saturate').onnxOnly().default(1n).onlyValues(1n),
       string('round_mode').onnxOnly().default('up').onlyValues('up'),
     ],
+    handles: { onnx: ['saturate'] },
+    toIr: (c) => {
+      const attrs = c.attrs();
+      const to = attrs.get('destination_type');
+      const x = saturating(c, to?.type === 'raw' ? to.value : null);
+      if (x) c.output(0, c.emitOwn([x], attrs)[0]!);
+    },
+    toOnnx: (c) => {
+      const attrs = c.attrs();
+      const to = attrs.get('to');
+      if (to?.type === 'int' && F8_MAX.has(CAST_TYPES.find(([code]) => code === to.value)?.[1] ?? '')) attrs.set('saturate', A.int(0));
+      c.output(0, c.emitOwn([c.input(0)], attrs)[0]!);
+    },
   },
   {
     onnx: { op: 'CastLike', since: 15 },
     ir: { op: 'ConvertLike', version: 'opset1' },
-    attrs: [int('saturate').onnxOnly().default(1n).onlyValues(1n), string('round_mode').onnxOnly().default('up').onlyValues('up')],
+    attrs: [string('round_mode').onnxOnly().default('up').onlyValues('up')],
+    handles: { onnx: ['saturate'] },
+    toIr: (c) => {
+      const x = saturating(c, c.elem(1));
+      if (x) c.output(0, c.emitOwn([x, c.input(1)], c.attrs())[0]!);
+    },
+    toOnnx: (c) => {
+      const attrs = c.attrs();
+      if (F8_MAX.has(c.elem(1) ?? '')) attrs.set('saturate', A.int(0));
+      c.output(0, c.emitOwn([c.input(0), c.input(1)], attrs)[0]!);
+    },
   },
 ];

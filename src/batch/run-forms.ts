@@ -12,7 +12,7 @@ import type { RunRecord } from './types.js';
  * their outputs: `ovir check --run` and `ovir batch --check --run`. onnxruntime runs ONNX only, so
  * a form that is IR is first converted to ONNX by ovir (in a temporary folder, removed afterwards)
  * and `converted` says so: the run then also trusts ovir's IR → ONNX conversion. Outputs are
- * paired by name; floats must agree within rtol 1e-4 / atol 1e-5 (f32), NaN only equals NaN.
+ * paired by name, or by position when the names differ (as check pairs the interface); floats must agree within rtol 1e-4 / atol 1e-5 (f32), NaN only equals NaN.
  * Inputs are seeded from A's path (reruns feed the same numbers); a model with a boolean input
  * runs with up to 4 seeds (stopping at the first difference), so that an If condition taken from
  * an input is very likely to take both values.

@@ -125,8 +125,20 @@ export function compareOutputs(a: Record<string, OrtTensor>, b: Record<string, O
 }
 
 /**
+ * How B's names pair with A's, as `ovir check` pairs the interface: by name when every one of A's
+ * names is among B's, else by position when the counts agree (two files whose values were renamed);
+ * null when neither holds. Returns A's name → B's name.
+ */
+export function pairNames(a: readonly string[], b: readonly string[]): Map<string, string> | null {
+  const inB = new Set(b);
+  if (a.every((n) => inB.has(n))) return new Map(a.map((n) => [n, n]));
+  if (a.length === b.length) return new Map(a.map((n, i) => [n, b[i]!]));
+  return null;
+}
+
+/**
  * Runs two ONNX files in onnxruntime on the same random inputs (from `model`, the first one's
- * graph) and compares their outputs.
+ * graph) and compares their outputs; inputs and outputs pair by name, or by position (pairNames).
  */
 export async function runAndCompare(fileA: string, fileB: string, model: Model, onInputRan: () => void = () => {}, opts: RunCompareOptions = {}): Promise<RunRecord> {
   const nameB = opts.nameB ?? 'the round-tripped model';
@@ -154,8 +166,18 @@ export async function runAndCompare(fileA: string, fileB: string, model: Model, 
     } catch (e) {
       return { ok: false, detail: `onnxruntime cannot load ${nameB}: ${msg(e)}` };
     }
+    const ins = pairNames(Object.keys(feeds), sb.inputNames);
+    const outs = pairNames(sa.outputNames, sb.outputNames);
+    if (!ins || !outs) {
+      const [what, na, nb] = !ins ? ['inputs', Object.keys(feeds), sb.inputNames] : ['outputs', sa.outputNames, sb.outputNames];
+      return { ok: false, detail: `the ${what} do not pair by name or position: [${na.join(', ')}] vs ${nameB}'s [${nb.join(', ')}]` };
+    }
     try {
-      return compareOutputs(oa, await sb.run(feeds), opts);
+      const feedsB = Object.fromEntries(Object.entries(feeds).map(([n, t]) => [ins.get(n)!, t]));
+      const ob = await sb.run(feedsB);
+      // B's outputs under A's names, so that differences are reported in A's terms
+      const renamed = Object.fromEntries([...outs].filter(([, nb]) => ob[nb]).map(([na, nb]) => [na, ob[nb]!]));
+      return compareOutputs(oa, renamed, opts);
     } catch (e) {
       return { ok: false, detail: `onnxruntime cannot run ${nameB}: ${msg(e)}` };
     } finally {

@@ -1,4 +1,4 @@
-import { irSideOf, type ConvertContext, type OpMapping, type OperandMove } from '../../mappings/spec.js';
+import { irSideOf, type BodyOptions, type ConvertContext, type OpMapping, type OperandMove } from '../../mappings/spec.js';
 import { A, type Attr } from '../graph/attr.js';
 import { attrFloat, attrFloats, attrInts, attrReader, AttrTypeError, type AttrReader } from '../graph/attr-read.js';
 import type { Body } from '../graph/body.js';
@@ -22,6 +22,8 @@ interface WorkItem {
   readonly dst: Graph;
   /** dst output k = src output order[k] (bodies: sorted by the node output they feed). */
   readonly order: readonly number[] | null;
+  /** Rewrites dst output k once the body is converted (BodyOptions.result). */
+  readonly wrap?: (k: number, v: Value, g: Graph) => Value;
 }
 
 /**
@@ -89,6 +91,7 @@ export class Engine {
     for (const k of order) {
       const v = src.outputs[k];
       let out = (v && this.map.get(v)) ?? new Value(dst, null);
+      if (item.wrap) out = item.wrap(dst.outputs.length, out, dst);
       if (this.target === 'onnx' && this.needsOwnValue(dst, out)) out = this.identity(dst, out);
       dst.outputs.push(out);
     }
@@ -176,21 +179,26 @@ export class Engine {
   }
 
   /** Queues source body `srcKey` of `n` for conversion as body `dstKey` of `target`. */
-  body(n: Node, target: Node, srcKey: string, dstKey: string, from: (i: number) => number): Body {
+  body(n: Node, target: Node, srcKey: string, dstKey: string, from: (i: number) => number, opts: BodyOptions = {}): Body {
     const sb = n.bodies.get(srcKey)!;
     const db = target.graph.addBody(target, dstKey);
     const bound = new Map(sb.inputs.map((b) => [b.param, b.from]));
-    for (const p of sb.graph.inputs) {
+    const params = opts.inputs ?? sb.graph.inputs.map((_, i) => i);
+    for (const i of params) {
+      const p = sb.graph.inputs[i]!;
       const outer = bound.has(p) ? n.inputs[bound.get(p)!] : null;
       const st = this.source.type(p) ?? (outer ? this.source.type(outer) : null);
       const q = db.graph.addInput(this.targetType(st, 'body parameter', p, () => sb.graph.path), [...p.names]);
       this.carryMeta(p, q);
-      this.map.set(p, q);
+      this.map.set(p, opts.param ? opts.param(i, q, db.graph) : q);
     }
-    for (const b of sb.inputs) db.inputs.push({ param: this.map.get(b.param)!, from: from(b.from), ...(b.extra ? { extra: b.extra } : {}) });
-    const order = [...sb.outputs].sort((a, b) => a.to - b.to).map((o) => o.result);
+    for (const b of sb.inputs) {
+      const q = db.graph.inputs[params.indexOf(sb.graph.inputs.indexOf(b.param))];
+      if (q) db.inputs.push({ param: q, from: from(b.from), ...(b.extra ? { extra: b.extra } : {}) });
+    }
+    const order = opts.results ?? [...sb.outputs].sort((a, b) => a.to - b.to).map((o) => o.result);
     order.forEach((_, k) => db.outputs.push({ result: k, to: k }));
-    this.queue.push({ src: sb.graph, dst: db.graph, order });
+    this.queue.push({ src: sb.graph, dst: db.graph, order, ...(opts.result ? { wrap: opts.result } : {}) });
     return db;
   }
 }
@@ -475,8 +483,8 @@ class Context implements ConvertContext {
     this.engine.map.set(so, new Value(this.dst, null));
   }
 
-  body(target: Node, srcKey: string, dstKey: string, from: (i: number) => number): Body {
-    return this.engine.body(this.node, target, srcKey, dstKey, from);
+  body(target: Node, srcKey: string, dstKey: string, from: (i: number) => number, opts?: BodyOptions): Body {
+    return this.engine.body(this.node, target, srcKey, dstKey, from, opts);
   }
 
   error(detail: string): void {

@@ -89,6 +89,9 @@ function convertOnce(model: Model, opts: ConvertOptions): Model {
   if (to === 'onnx') out.onnx = { ...defaultOnnxInfo(opset), irVersion: onnxIrVersionFor(opset) };
   else out.ir = { name: model.ir?.name ?? (model.graph.name !== 'main' ? model.graph.name : 'model'), version: 11, rtInfo: null };
 
+  // what reading the source found and did not stop at (e.g. nodes read in dependency order)
+  const readWarnings = model.graph.meta['diagnostics'];
+  if (Array.isArray(readWarnings)) diags.push(...(readWarnings as Diagnostic[]).filter((d) => d.severity === 'warning'));
   const source = new SourceInfo(model, opts.strict === true);
   // the source's declarations: hints are warnings; errors (interface values) surface on the
   // converted model below, so only under strict (where intermediates are errors too) from here

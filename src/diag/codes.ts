@@ -39,6 +39,7 @@ export const CODES = {
   ONNX_NO_GRAPH: E((_p: P<never>) => `the model has no graph`),
   ONNX_UNKNOWN_NAME: E((p: P<'what' | 'name'>) => `${p.what} reads '${p.name}', which is not defined in this graph or any enclosing one`),
   ONNX_USE_BEFORE_DEF: E((p: P<'what' | 'name' | 'definedIn'>) => `${p.what} reads '${p.name}', which is defined only later (at ${p.definedIn}); nodes must come in topological order`),
+  ONNX_NODE_ORDER: W((p: P<'count'>) => `the nodes are not in topological order (${p.count} out of place; onnx.checker rejects this, onnxruntime and OpenVINO sort them): read in dependency order, and written sorted`),
   ONNX_SHADOWING: E((p: P<'what' | 'name' | 'outer'>) => `${p.what} '${p.name}' reuses a name visible from the enclosing graph ${p.outer}; ONNX forbids shadowing outer names`),
   ONNX_DUPLICATE_NAME: E((p: P<'what' | 'name'>) => `${p.what} '${p.name}' is defined more than once in this graph (ONNX values are SSA)`),
   ONNX_BAD_ATTR: E((p: P<'attr' | 'detail'>) => `attribute '${p.attr}': ${p.detail}`),

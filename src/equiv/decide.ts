@@ -142,7 +142,7 @@ export function decide(seeds: readonly ValuePair[], paths: Paths): Decision {
       const outsA = ra.to.map((t) => ra.node.outputs[t]).filter((v): v is Value => !!v);
       const outsB = rb.to.map((t) => rb.node.outputs[t]).filter((v): v is Value => !!v);
       const known = outsA.filter((o) => partners.has(o));
-      if (known.length > 0 && !known.some((o) => outsB.some((x) => partners.get(o)!.includes(x)))) {
+      if (known.length > 0 && !known.some((o) => outsB.some((x) => partners.get(o)!.some((y) => reshaped(y).includes(x))))) {
         problems.push(onA(diag('EQUIV_PROVENANCE', paths.value(a), {
           what: `body result '${paths.value(a)}' (B: ${paths.value(b)})`,
           detail: `${paths.value(b)} → ${outsB.map((o) => paths.value(o)).join(', ')} in B, ${paths.value(a)} → ${outsA.map((o) => paths.value(o)).join(', ')} in A`,
@@ -182,6 +182,14 @@ export function decide(seeds: readonly ValuePair[], paths: Paths): Decision {
   }
 
   return { pairs, problems, decides: (p) => keyOf.has(key(p.a, p.b)) };
+}
+
+/** Ops that only reshape their input 0 (a conversion may wrap a loop's outputs in one: Scan-8's batch axis). */
+const RESHAPING = new Set(['squeeze', 'unsqueeze', 'reshape', 'identity']);
+/** v, and what it reshapes when a reshaping op makes it. */
+function reshaped(v: Value): Value[] {
+  const p = v.producer;
+  return p && RESHAPING.has(p.op.toLowerCase()) && p.inputs[0] ? [v, p.inputs[0]] : [v];
 }
 
 function onA(d: Diagnostic): Diagnostic {

@@ -34,3 +34,36 @@ export class Body {
     this.outputs = outputs;
   }
 }
+
+/** One IR back edge as indices: body result `result` feeds body parameter `param` in the next iteration. */
+export interface BackEdge { readonly result: number; readonly param: number }
+
+interface LayerIds { params: [string, number][]; results: [string, number][] }
+
+/**
+ * The back edges of a body as result → parameter indices. IR names them by layer id; the reader
+ * keeps the ids in `graph.meta.irLayerIds`. An edge naming no body Parameter/Result is `null`.
+ */
+export function backEdgeIndices(body: Body): (BackEdge | null)[] {
+  const ids = body.graph.meta['irLayerIds'] as LayerIds | undefined;
+  const params = new Map(ids?.params ?? []);
+  const results = new Map(ids?.results ?? []);
+  return body.backEdges.map((e) => {
+    const result = results.get(e.fromLayer);
+    const param = params.get(e.toLayer);
+    return result === undefined || param === undefined ? null : { result, param };
+  });
+}
+
+/**
+ * Sets the back edges of a body built in memory (not read from IR), for bodies of `params`
+ * parameters and `results` results: the writer resolves them to the layer ids it assigns.
+ */
+export function setBackEdges(body: Body, edges: readonly BackEdge[], params: number, results: number): void {
+  const ids: LayerIds = {
+    params: Array.from({ length: params }, (_, i) => [`p${i}`, i]),
+    results: Array.from({ length: results }, (_, j) => [`r${j}`, j]),
+  };
+  body.graph.meta['irLayerIds'] = ids;
+  body.backEdges = edges.map((e) => ({ fromLayer: `r${e.result}`, fromPort: '0', toLayer: `p${e.param}`, toPort: '0' }));
+}

@@ -97,7 +97,7 @@ export const ATTR_SCHEMA: Readonly<Record<string, Schema>> = {
   ReverseSequence: { batch_axis: 'int', seq_axis: 'int' },
   Round: { mode: 'string' },
   Unique: { sorted: 'bool', index_element_type: 'elem', count_element_type: 'elem' },
-  Eye: { out_type: 'elem' },
+  Eye: { output_type: 'elem' },
   RandomUniform: { output_type: 'elem', global_seed: 'int', op_seed: 'int', alignment: 'string' },
   FakeQuantize: { levels: 'int', auto_broadcast: 'string' },
   ShuffleChannels: { axis: 'int', group: 'int' },

@@ -48,7 +48,7 @@ export function writeIr(model: Model): { xml: string; bin: Uint8Array[] } {
   diags.push(...verifyGraph(model.graph).filter((d) => d.severity === 'error'));
   diags.throwIfErrors();
   const consts = new ConstWriter();
-  const net = new XOut('net').att('name', model.ir?.name ?? model.graph.name ?? 'model').att('version', '11');
+  const net = XOut.document('net').att('name', model.ir?.name ?? model.graph.name ?? 'model').att('version', '11');
   const jobs: BodyJob[] = [];
   const w = new GraphWriter(diags, consts, jobs);
   w.write(model.graph, net, (model.ir?.rtInfo as XNode | null | undefined) ?? null);
@@ -248,8 +248,9 @@ class GraphWriter {
     const maps = new Map<string, XOut>();
     let backEdges: XOut | null = null;
     // Port maps as the serializer orders them (If: else before then), then back edges.
-    for (const b of [...(kind?.bodies ?? [])].reverse()) maps.set(b.key, layer.ele(b.portMap));
-    if (kind?.backEdges && [...n.bodies.values()].some((b) => b.backEdges.length)) backEdges = layer.ele('back_edges');
+    // Holes: their content needs the bodies' layer ids, known once the bodies are written.
+    for (const b of [...(kind?.bodies ?? [])].reverse()) maps.set(b.key, layer.hole().ele(b.portMap));
+    if (kind?.backEdges && [...n.bodies.values()].some((b) => b.backEdges.length)) backEdges = layer.hole().ele('back_edges');
     const writeData = () => {
       if (!n.attrs.size) return;
       const data = layer.ele('data');
@@ -295,7 +296,7 @@ class GraphWriter {
         continue;
       }
       if (!body.graph.outputs.length) this.diags.add('IR_WRITE_GRAPH', body.graph.path, { detail: 'a body needs at least one Result' });
-      this.jobs.push({ graph: body.graph, el: layer.ele(key), node: n, body, portMap: maps.get(key)!, backEdges });
+      this.jobs.push({ graph: body.graph, el: layer.hole().ele(key), node: n, body, portMap: maps.get(key)!, backEdges });
     }
     for (const key of n.bodies.keys()) {
       if (!keys.includes(key)) this.diags.add('IR_WRITE_GRAPH', path, { detail: `${op} cannot carry a body '${key}' in IR` });
@@ -355,14 +356,14 @@ function writeRawIf(parent: XOut, x: unknown): void {
   if (x && typeof x === 'object' && 'tag' in x) writeRaw(parent, x as XNode);
 }
 
-/** Writes a kept XML element (rt_info and the like) back as read, without recursion. */
+/** Writes a kept XML element (rt_info and the like) back as read, in document order, without recursion. */
 function writeRaw(parent: XOut, x: XNode): void {
   const stack: { x: XNode; into: XOut }[] = [{ x, into: parent }];
   while (stack.length) {
     const { x: n, into } = stack.pop()!;
     const el = into.ele(n.tag, n.attrs);
     if (n.text) el.txt(n.text);
-    // Children are pushed in reverse so that they are appended in order.
+    // Children are pushed in reverse so that they are written in order, each after its elder siblings' subtrees.
     for (let i = n.children.length - 1; i >= 0; i--) stack.push({ x: n.children[i]!, into: el });
   }
 }

@@ -1,83 +1,181 @@
 /**
- * A minimal XML element for writing IR: attributes in insertion order, children in order, and a
- * serializer that emits text chunks joined once. It replaces a DOM library on the IR writer's hot
- * path (100k layers: ~50 s through xmlbuilder2, well under a second here) and lays the text out
- * exactly as the IR writer always has: `<?xml version="1.0"?>`, tab indentation, `<tag ... />`
- * for empty elements, text-only elements on one line.
+ * The IR writer's XML text, emitted as the graph walk goes: no element tree is kept. An element's
+ * start tag waits only until its first child or its end (attributes may be added until then); the
+ * text is laid out exactly as the IR writer always has: `<?xml version="1.0"?>`, tab indentation,
+ * `<tag ... />` for empty elements, text-only elements on one line.
+ *
+ * Content that is known only later (a body's port map needs the body's layer ids; bodies are
+ * written from a work list after their graph) goes into a hole: a separate run of text at that
+ * place, filled whenever its content is known and joined in place at the end.
+ *
+ * A 100k-layer net through a DOM library took ~50 s; an element tree serialized at the end 13 s,
+ * most of it garbage collection of the retained elements (bench/RESULTS.md).
  */
 export class XOut {
-  private readonly attrs = new Map<string, string>();
-  private readonly kids: XOut[] = [];
-  private text = '';
+  private constructor(
+    private readonly run: TextRun,
+    readonly tag: string,
+    private readonly depth: number,
+    /** Position of this element in its run's stack of open elements (-1: a hole's handle, no tag). */
+    private readonly level: number,
+    private readonly rec: Open | null,
+  ) {}
 
-  constructor(readonly tag: string) {}
+  /** The document element `<tag>` of a new document. */
+  static document(tag: string): XOut {
+    const run = new TextRun(['<?xml version="1.0"?>\n']);
+    return run.open(tag, 0, -1);
+  }
 
-  /** Appends a child element and returns it. Null or undefined attribute values are skipped. */
+  /** Appends a child element and returns it (closing any open child of this element). Null or undefined attribute values are skipped. */
   ele(tag: string, attrs?: Readonly<Record<string, unknown>>): XOut {
-    const el = new XOut(tag);
+    this.run.closeAbove(this.level);
+    this.run.startContent(this.level);
+    const el = this.run.open(tag, this.depth + 1, this.level);
     if (attrs) for (const k in attrs) el.att(k, attrs[k]);
-    this.kids.push(el);
     return el;
   }
 
-  /** Sets an attribute; setting one that exists keeps its place and replaces its value. */
+  /** Sets an attribute before the element has content; setting one again keeps its place and replaces its value. */
   att(name: string, value: unknown): this {
-    if (value !== undefined && value !== null) this.attrs.set(name, String(value));
+    if (value !== undefined && value !== null) this.run.att(this.level, this.rec, name, String(value));
     return this;
   }
 
   /** Sets the element's text (written before any child elements). */
   txt(text: string): this {
-    this.text += text;
+    this.run.txt(this.level, this.rec, text);
     return this;
   }
 
-  /** The document text: declaration, then this element as the root, ending with a newline. */
+  /**
+   * A place among this element's children, here, whose elements are added later (through the
+   * returned handle's ele). Closes any open child of this element.
+   */
+  hole(): XOut {
+    this.run.closeAbove(this.level);
+    this.run.startContent(this.level);
+    const run = new TextRun([]);
+    this.run.parts.push(run);
+    return new XOut(run, '', this.depth, -1, null);
+  }
+
+  /** The document text: every open element closed, holes joined in place, ending with a newline. */
   serialize(): string {
-    const out: string[] = ['<?xml version="1.0"?>\n'];
-    const indents = [''];
-    // Each frame is an element to open, or (close) an element whose children are all written.
-    const stack: { el: XOut; depth: number; close: boolean }[] = [{ el: this, depth: 0, close: false }];
+    const out: string[] = [];
+    const stack: (string | TextRun)[] = [this.run];
     while (stack.length) {
-      const { el, depth, close } = stack.pop()!;
-      const indent = (indents[depth] ??= '\t'.repeat(depth));
-      if (close) {
-        out.push(`${indent}</${el.tag}>\n`);
+      const p = stack.pop()!;
+      if (typeof p === 'string') {
+        out.push(p);
         continue;
       }
-      let line = `${indent}<${el.tag}`;
-      for (const [k, v] of el.attrs) line += ` ${k}="${escapeAttr(v)}"`;
-      if (!el.kids.length) {
-        out.push(line + (el.text === '' ? ' />\n' : `>${escapeText(el.text)}</${el.tag}>\n`));
-        continue;
-      }
-      out.push(line + (el.text === '' ? '>\n' : `>\n${indent}\t${escapeText(el.text)}\n`));
-      stack.push({ el, depth, close: true });
-      for (let i = el.kids.length - 1; i >= 0; i--) stack.push({ el: el.kids[i]!, depth: depth + 1, close: false });
+      p.closeAbove(-1);
+      for (let i = p.parts.length - 1; i >= 0; i--) stack.push(p.parts[i]!);
     }
     return out.join('');
   }
+
+  /** @internal */
+  static make(run: TextRun, tag: string, depth: number, level: number, rec: Open): XOut {
+    return new XOut(run, tag, depth, level, rec);
+  }
 }
 
-/** An '&' that does not already begin an entity or character reference. */
-const BARE_AMP = /&(?![A-Za-z]+;|#\d+;)/g;
-const ATTR_SPECIAL = /[&<>"\u0000-\u001f]/;
-const TEXT_SPECIAL = /[&<>]/;
+const INDENTS: string[] = [''];
+const indent = (d: number): string => (INDENTS[d] ??= '\t'.repeat(d));
+
+/** An element whose start tag may still be pending. */
+interface Open {
+  readonly tag: string;
+  readonly depth: number;
+  /** Attributes not yet written, in order; null once the start tag is written. */
+  attrs: string[] | null;
+  text: string;
+}
+
+/** A run of text: written parts and holes in order, and the stack of its open elements. */
+class TextRun {
+  private readonly open_: Open[] = [];
+
+  constructor(readonly parts: (string | TextRun)[]) {}
+
+  open(tag: string, depth: number, parentLevel: number): XOut {
+    const rec: Open = { tag, depth, attrs: [], text: '' };
+    this.open_.push(rec);
+    return XOut.make(this, tag, depth, parentLevel + 1, rec);
+  }
+
+  /** The pending element `rec` at `level`: attributes and text can only go to the newest open element. */
+  private at(level: number, rec: Open | null): Open {
+    const o = this.open_[level];
+    if (!o || o !== rec || level !== this.open_.length - 1) throw new Error(`XOut: <${rec?.tag ?? '(hole)'}> written to after its content or end`);
+    return o;
+  }
+
+  att(level: number, rec: Open | null, name: string, value: string): void {
+    const o = this.at(level, rec);
+    if (!o.attrs) throw new Error(`XOut: attribute '${name}' set on <${o.tag}> after its content`);
+    for (let i = 0; i < o.attrs.length; i += 2) {
+      if (o.attrs[i] === name) {
+        o.attrs[i + 1] = value;
+        return;
+      }
+    }
+    o.attrs.push(name, value);
+  }
+
+  txt(level: number, rec: Open | null, text: string): void {
+    const o = this.at(level, rec);
+    if (!o.attrs) throw new Error(`XOut: text set on <${o.tag}> after its content`);
+    o.text += text;
+  }
+
+  private startTag(o: Open): string {
+    let line = `${indent(o.depth)}<${o.tag}`;
+    const a = o.attrs!;
+    for (let i = 0; i < a.length; i += 2) line += ` ${a[i]}="${escapeAttr(a[i + 1]!)}"`;
+    return line;
+  }
+
+  /** The element at `level` gets a child: its start tag (and text) are written if still pending. */
+  startContent(level: number): void {
+    if (level < 0) return;
+    const o = this.open_[level]!;
+    if (!o.attrs) return;
+    this.parts.push(this.startTag(o) + (o.text === '' ? '>\n' : `>\n${indent(o.depth)}\t${escapeText(o.text)}\n`));
+    o.attrs = null;
+  }
+
+  /** Ends every open element above `level`. */
+  closeAbove(level: number): void {
+    while (this.open_.length - 1 > level) {
+      const o = this.open_.pop()!;
+      if (o.attrs) this.parts.push(this.startTag(o) + (o.text === '' ? ' />\n' : `>${escapeText(o.text)}</${o.tag}>\n`));
+      else this.parts.push(`${indent(o.depth)}</${o.tag}>\n`);
+    }
+  }
+}
+
+const ATTR_SPECIAL = /[&<"\u0000-\u001f]/;
+const ATTR_ESCAPE = /[&<"\u0000-\u001f]/g;
+const TEXT_SPECIAL = /[&<>\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+const TEXT_ESCAPE = /[&<>\u0000-\u0008\u000b\u000c\u000e-\u001f]/g;
+const NAMED: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+/** pugixml's escape of one character: the named entity, or a control character as `&#` two decimal digits `;`. */
+const escapeChar = (c: string): string => NAMED[c] ?? `&#${String(c.charCodeAt(0)).padStart(2, '0')};`;
 
 /**
- * Attribute values as pugixml (OpenVINO's XML library) writes them: '&', '<' and '"' escaped, '>'
- * left as is, control characters as character references (so a name with a tab or newline
- * survives; XML readers normalize raw ones to spaces). An '&' already starting an entity is kept,
- * as the IR writer always has.
+ * Attribute values as pugixml (OpenVINO's XML library) writes them in double quotes: every '&',
+ * '<' and '"' escaped, '>' and "'" left as they are, every control character (tab, LF and CR
+ * included) as a two-digit character reference (`&#09;`), so a name with a tab or newline survives
+ * (XML readers normalize raw ones to spaces).
  */
 export function escapeAttr(v: string): string {
-  if (!ATTR_SPECIAL.test(v)) return v;
-  return v.replace(BARE_AMP, '&amp;').replace(/&gt;/g, '>').replace(/</g, '&lt;').replace(/"/g, '&quot;')
-    .replace(/[\u0000-\u001f]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return ATTR_SPECIAL.test(v) ? v.replace(ATTR_ESCAPE, escapeChar) : v;
 }
 
-/** Text content: '&', '<' and '>' escaped (an '&' already starting an entity is kept). */
+/** Text content as pugixml writes it: every '&', '<' and '>' escaped, control characters other than tab, LF and CR as `&#NN;`. */
 export function escapeText(v: string): string {
-  if (!TEXT_SPECIAL.test(v)) return v;
-  return v.replace(BARE_AMP, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return TEXT_SPECIAL.test(v) ? v.replace(TEXT_ESCAPE, escapeChar) : v;
 }

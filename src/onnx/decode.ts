@@ -12,6 +12,7 @@ import type {
   GraphProto, ModelProto, NodeProto, SparseTensorProto, StringStringEntryProto, TensorProto, TypeProto, ValueInfoProto,
 } from './proto-types.js';
 import { T } from './schema.js';
+import { dependencyOrder } from './topo-order.js';
 import { decodeTensor, type TensorContext } from './tensor-data.js';
 import { typeFromProto } from './value-type.js';
 import { decodeMessage, encodeMessage, has, int64, list, str } from './wire.js';
@@ -59,6 +60,8 @@ export function decodeOnnx(bytes: Uint8Array, opts: DecodeOptions = {}): Model {
   }
   const model = decodeModelProto(mp, opts, diags);
   diags.throwIfErrors(opts.file);
+  // warnings (e.g. ONNX_NODE_ORDER) travel with the model, as the IR reader's do
+  if (diags.list.length) model.graph.meta['diagnostics'] = diags.list;
   return model;
 }
 
@@ -119,6 +122,8 @@ interface Frame {
   current: { node: Node; where: string; outputs: string[]; pending: PendingBody[] } | null;
   /** graph.path, computed once. */
   path: string;
+  /** The graph's nodes in the order they are read (dependency order: see topo-order.ts). */
+  nodes: readonly NodeProto[];
 }
 
 interface PendingBody { proto: GraphProto; graph: Graph; owner: Node; body: Body }
@@ -146,7 +151,7 @@ class GraphDecoder {
         this.finishNode(fr);
         continue;
       }
-      const nodes = list<NodeProto>(fr.proto, 'node');
+      const nodes = fr.nodes;
       if (fr.next < nodes.length) {
         this.startNode(fr, nodes[fr.next]!, fr.next);
         fr.next++;
@@ -166,7 +171,13 @@ class GraphDecoder {
     const fr: Frame = {
       proto, graph, parent, owner, body,
       scope: new Map(), later: new Set(), declared: new Map(), captures: new Map(), next: 0, current: null, path: graph.path,
+      nodes: list<NodeProto>(proto, 'node'),
     };
+    const sorted = dependencyOrder(fr.nodes);
+    if (sorted) {
+      this.diags.add('ONNX_NODE_ORDER', fr.path, { count: sorted.filter((n, i) => n !== fr.nodes[i]).length });
+      fr.nodes = sorted;
+    }
     graph.meta['onnxName'] = str(proto, 'name');
     if (str(proto, 'doc_string')) graph.meta['docString'] = str(proto, 'doc_string');
     if (list(proto, 'metadata_props').length) graph.meta['metadataProps'] = kv(proto);

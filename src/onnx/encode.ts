@@ -17,7 +17,7 @@ import type {
 import { AttrType, DATA_LOCATION_EXTERNAL, T } from './schema.js';
 import { encodeTensor } from './tensor-data.js';
 import { typeToProto } from './value-type.js';
-import { decodeMessage, encodeMessage } from './wire.js';
+import { decodeMessage, encodeMessage, encodeMessageChunks } from './wire.js';
 
 export interface EncodeOptions {
   /** Write tensors of at least `threshold` bytes (default 1024) to `location`, relative to the model. */
@@ -39,7 +39,18 @@ const EXTERNAL_ALIGN = 64;
  * Tensors go to external data when asked, or when the model would exceed 2 GB.
  */
 export function encodeOnnx(model: Model, opts: EncodeOptions = {}): { bytes: Uint8Array; external: FileToWrite[] } {
-  return new Encoder(model, opts).run();
+  const { proto, external } = new Encoder(model, opts).run();
+  return { bytes: encodeMessage(T.ModelProto, proto), external };
+}
+
+/**
+ * encodeOnnx for writing a file: the model's bytes as chunks (their concatenation is encodeOnnx's
+ * bytes) in which every initializer of 64 KiB or more is the tensor's own view, not a copy, so
+ * writing a model costs about its weights once in memory, not twice.
+ */
+export function encodeOnnxChunks(model: Model, opts: EncodeOptions = {}): { chunks: Uint8Array[]; external: FileToWrite[] } {
+  const { proto, external } = new Encoder(model, opts).run();
+  return { chunks: encodeMessageChunks(T.ModelProto, proto), external };
 }
 
 /** Node inputs from this index on are captures (outer values read by its bodies). */
@@ -69,7 +80,7 @@ class Encoder {
     this.location = opts.externalData?.location ?? opts.defaultLocation ?? 'model.onnx.data';
   }
 
-  run(): { bytes: Uint8Array; external: FileToWrite[] } {
+  run(): { proto: ModelProto; external: FileToWrite[] } {
     const root = this.model.graph;
     const loc = this.location;
     if (loc === '' || isAbsolute(loc) || win32.isAbsolute(loc) || loc.split(/[\\/]/).includes('..')) {
@@ -123,9 +134,8 @@ class Encoder {
     carry('training_info', T.TrainingInfoProto);
     carry('configuration', T.DeviceConfigurationProto);
     this.diags.throwIfErrors();
-    const bytes = encodeMessage(T.ModelProto, mp);
     const external: FileToWrite[] = this.external.length ? [{ path: this.location, chunks: this.external }] : [];
-    return { bytes, external };
+    return { proto: mp, external };
   }
 
   // ── names ─────────────────────────────────────────────────────────────────────

@@ -4,7 +4,7 @@ import { OvirError } from '../diag/diagnostic.js';
 import type { Model } from '../graph/model.js';
 import { writeFilesAtomic } from '../fs/atomic.js';
 import { decodeOnnx } from './decode.js';
-import { encodeOnnx, type EncodeOptions } from './encode.js';
+import { encodeOnnxChunks, type EncodeOptions } from './encode.js';
 
 /**
  * Reads an .onnx file. Weights stay views of the file's buffer; external data is read relative to
@@ -28,10 +28,11 @@ export function readOnnxFile(path: string): Model {
  */
 export function writeOnnxFile(model: Model, path: string, opts: EncodeOptions = {}): void {
   const location = opts.externalData?.location ?? `${basename(path)}.data`;
-  const { bytes, external } = encodeOnnx(model, { ...opts, defaultLocation: location });
+  // Chunks: the weights are written from their views (the file's buffer), never copied.
+  const { chunks, external } = encodeOnnxChunks(model, { ...opts, defaultLocation: location });
   const dir = dirname(path);
   try {
-    writeFilesAtomic([...external.map((f) => ({ path: join(dir, f.path), chunks: f.chunks })), { path, chunks: bytes }]);
+    writeFilesAtomic([...external.map((f) => ({ path: join(dir, f.path), chunks: f.chunks })), { path, chunks }]);
   } catch (e) {
     throw OvirError.of('FILE_WRITE_FAILED', '', { path, reason: (e as Error).message }, path);
   }

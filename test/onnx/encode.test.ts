@@ -6,7 +6,7 @@ import { tensorFromFloat32 } from '../../src/graph/tensor.js';
 import { tensorType } from '../../src/graph/types.js';
 import { verifyGraph } from '../../src/graph/verify.js';
 import { decodeOnnx } from '../../src/onnx/decode.js';
-import { encodeOnnx } from '../../src/onnx/encode.js';
+import { encodeOnnx, encodeOnnxChunks } from '../../src/onnx/encode.js';
 import type { GraphProto, ModelProto } from '../../src/onnx/proto-types.js';
 import { T } from '../../src/onnx/schema.js';
 import { decodeMessage } from '../../src/onnx/wire.js';
@@ -278,5 +278,28 @@ describe('IR version of models built in memory', () => {
     const mp = proto(m);
     expect(mp.ir_version).toBe(ir);
     expect(mp.opset_import!.map((o) => [o.domain, o.version])).toEqual([['', BigInt(opset)]]);
+  });
+});
+
+describe('encodeOnnxChunks: the bytes of encodeOnnx, weights as views', () => {
+  it('concatenates to exactly encodeOnnx\'s bytes, and big initializers are the tensors\' own views', () => {
+    const m = new Model('onnx');
+    const g = m.graph;
+    const x = g.addInput(tensorType('f32', [1, 20000]), ['x']);
+    const big = g.addInitializer(tensorFromFloat32(Array.from({ length: 20000 }, (_, i) => i / 7), [1, 20000]), ['big']);
+    const small = g.addInitializer(tensorFromFloat32([0.5], [1]), ['small']);
+    const big2 = g.addInitializer(tensorFromFloat32(Array.from({ length: 30000 }, (_, i) => -i), [1, 30000]), ['unused_big']);
+    let h = x;
+    for (const [op, w] of [['Add', big], ['Mul', small]] as const) {
+      const n = g.addNode({ dialect: 'onnx', op, version: '17', name: op });
+      n.addInput(h);
+      n.addInput(w);
+      h = n.addOutput(tensorType('f32', [1, 20000]), [`${op}_out`]);
+    }
+    g.outputs.push(h);
+    const { chunks } = encodeOnnxChunks(m);
+    expect(Buffer.concat(chunks)).toEqual(Buffer.from(encodeOnnx(m).bytes));
+    expect(chunks.filter((c) => c === big.constant!.data || c === big2.constant!.data)).toHaveLength(2);
+    expect(chunks.some((c) => c === small.constant!.data)).toBe(false);
   });
 });

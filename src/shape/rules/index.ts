@@ -2,6 +2,8 @@ import { buildRegistry, type Registry } from '../registry.js';
 import type { Rule } from '../rule.js';
 import { controlFlowRules } from './control.js';
 import { einsumRules } from './einsum.js';
+import { onnxAttentionRules } from './onnx/attention.js';
+import { onnxCropGridRules } from './onnx/crop-grid.js';
 import { onnxElementwiseRules } from './onnx/elementwise.js';
 import { onnxGeneratorRules } from './onnx/generator.js';
 import { onnxLoopRules } from './onnx/loop.js';
@@ -18,6 +20,10 @@ import { ovNnRules } from './ov/nn.js';
 import { ovSequenceRules } from './ov/sequence.js';
 import { ovReduceRules } from './ov/reduce.js';
 import { ovTensorExtraRules } from './ov/tensor-extra.js';
+import { onnxSignalRules } from './onnx/signal.js';
+import { onnxQuantizedRules } from './onnx/quantized.js';
+import { ovSignalRules } from './ov/signal.js';
+import { ovTensorIteratorRules } from './ov/tensor-iterator.js';
 
 /** Every shape rule, both dialects. */
 export const ALL_RULES: readonly Rule[] = [
@@ -25,6 +31,12 @@ export const ALL_RULES: readonly Rule[] = [
   ...ovElementwiseRules, ...ovMovementRules, ...ovReduceRules, ...ovNnRules, ...ovSequenceRules, ...ovGeneratorRules,
   ...controlFlowRules, ...einsumRules,
   ...ovTensorExtraRules, ...onnxTensorExtraRules,
+  ...onnxAttentionRules,
+  ...onnxCropGridRules,
+  ...onnxSignalRules,
+  ...ovSignalRules,
+  ...onnxQuantizedRules,
+  ...ovTensorIteratorRules,
 ];
 
 let cached: Registry | undefined;

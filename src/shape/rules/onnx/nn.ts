@@ -36,7 +36,7 @@ function spatial(c: RuleContext, x: readonly Dim[], kernel: readonly number[], c
   }));
 }
 
-const conv: InferFn = (c) => {
+export const conv: InferFn = (c) => {
   const x = c.shape(0);
   const w = c.shape(1);
   if (x === null) return [out(c.elem(0), null)];

@@ -1,0 +1,300 @@
+import { describe, expect, it } from 'vitest';
+import { convertModel } from '../../src/convert/index.js';
+import { OvirError } from '../../src/diag/diagnostic.js';
+import { allGraphs, verifyGraph, type Model, type Node } from '../../src/graph/index.js';
+import { backEdgeIndices } from '../../src/graph/body.js';
+import { readIr } from '../../src/ir/read.js';
+import { writeIr } from '../../src/ir/write.js';
+import { decodeOnnx } from '../../src/onnx/decode.js';
+import { encodeOnnx } from '../../src/onnx/encode.js';
+import { checkModels } from '../../src/equiv/index.js';
+import { inferTypes } from '../../src/shape/index.js';
+import * as ob from '../helpers/onnx-builder.js';
+
+/**
+ * ONNX Scan ⇄ OpenVINO TensorIterator-1 (mappings/controlflow/scan.ts), read against the two specs:
+ * Scan's state variables are TensorIterator back edges, its scan inputs sliced port-map inputs of
+ * part_size 1 (the body Parameter keeps the axis as 1: a Squeeze in the body), its scan outputs
+ * concatenated port-map outputs (an Unsqueeze in the body), direction 1 a stride of -1.
+ * Real engines judge the same conversions in test/conformance (convert-zoo: test_scan*, samples/scan).
+ */
+
+const f32 = (name: string, shape: ob.DimSpec[] | null = null) => ob.valueInfo(name, 'f32', shape);
+
+/** Scan running sum: state s (shape [2]) += each row of x; every partial sum is stacked. */
+function scanSum(opts: { opset?: number; xShape?: ob.DimSpec[]; attrs?: Record<string, ob.AttrValue>; stateShape?: ob.DimSpec[]; inputs?: string[]; bodyNodes?: ob.NodeProto[] } = {}): Model {
+  const opset = opts.opset ?? 17;
+  const v8 = opset < 9;
+  const body = ob.graph({
+    name: 'body',
+    inputs: [f32('s', [2]), f32('x', [2])],
+    outputs: [f32('s_next', [2]), f32('y', [2])],
+    nodes: opts.bodyNodes ?? [ob.node('Add', ['s', 'x'], ['s_next']), ob.node('Identity', ['s_next'], ['y'])],
+  });
+  const xs = opts.xShape ?? (v8 ? [1, 3, 2] : [3, 2]);
+  const s0 = opts.stateShape ?? (v8 ? [1, 2] : [2]);
+  return decodeOnnx(ob.encodeModelProto(ob.model({
+    opset,
+    graph: ob.graph({
+      name: 'main',
+      inputs: [f32('s0', s0), f32('xs', xs), f32('w', [2])],
+      outputs: [f32('sN'), f32('ys')],
+      nodes: [ob.node('Scan', opts.inputs ?? (v8 ? ['', 's0', 'xs'] : ['s0', 'xs']), ['sN', 'ys'], { body, num_scan_inputs: 1, ...opts.attrs }, { name: 'scan' })],
+    }),
+  })));
+}
+
+const tiOf = (m: Model): Node => [...allGraphs(m.graph)].flatMap((g) => g.nodes).find((n) => n.op === 'TensorIterator')!;
+const scanOf = (m: Model): Node => [...allGraphs(m.graph)].flatMap((g) => g.nodes).find((n) => n.op === 'Scan')!;
+const extras = (n: Node) => {
+  const b = n.bodies.get('body')!;
+  return {
+    inputs: b.inputs.map((x) => ({ param: b.graph.inputs.indexOf(x.param), from: x.from, ...x.extra })),
+    outputs: b.outputs.map((o) => ({ result: o.result, to: o.to, ...o.extra })),
+    backEdges: backEdgeIndices(b),
+  };
+};
+/** Through IR text and back, as OpenVINO would read it. */
+const viaXml = (m: Model): Model => { const { xml, bin } = writeIr(m); return readIr(xml, bin.length ? concat(bin) : null); };
+const concat = (parts: Uint8Array[]): Uint8Array => {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let o = 0;
+  for (const p of parts) { out.set(p, o); o += p.length; }
+  return out;
+};
+function errorsOf(f: () => unknown): string[] {
+  try { f(); } catch (e) {
+    if (e instanceof OvirError) return e.diagnostics.map((d) => `${d.where}: ${d.message}`);
+    throw e;
+  }
+  throw new Error('expected an OvirError');
+}
+
+describe('ONNX Scan → IR TensorIterator-1', () => {
+  it('a state variable is a merged input (initial value + back edge); a scan input is sliced, part_size 1, over the full range', () => {
+    const ir = viaXml(convertModel(scanSum()));
+    const ti = tiOf(ir);
+    expect(ti.version).toBe('opset1');
+    expect(ti.inputs.map((v) => v?.name)).toEqual(['s0', 'xs']);
+    expect(extras(ti)).toEqual({
+      inputs: [
+        { param: 0, from: 0 },
+        { param: 1, from: 1, axis: '0', start: '0', end: '-1', stride: '1', part_size: '1' },
+      ],
+      outputs: [
+        { result: 0, to: 0 },
+        { result: 1, to: 1, axis: '0', start: '0', end: '-1', stride: '1', part_size: '1' },
+      ],
+      backEdges: [{ result: 0, param: 0 }],
+    });
+    // The part keeps its axis as 1 and is squeezed; the per-iteration output is unsqueezed.
+    const body = ti.bodies.get('body')!.graph;
+    expect(body.inputs.map((p) => p.type)).toEqual([
+      { kind: 'tensor', elem: 'f32', shape: [2] },
+      { kind: 'tensor', elem: 'f32', shape: [1, 2] },
+    ]);
+    expect(body.nodes.map((n) => n.op)).toEqual(['Squeeze', 'Add', 'Identity', 'Unsqueeze']);
+    expect(ti.outputs.map((v) => [v.names[0], v.type])).toEqual([
+      ['sN', { kind: 'tensor', elem: 'f32', shape: [2] }],
+      ['ys', { kind: 'tensor', elem: 'f32', shape: [3, 2] }],
+    ]);
+    expect(verifyGraph(ir.graph)).toEqual([]);
+  });
+
+  it('scan_input_directions 1 runs backwards (start -1, end 0, stride -1); axes count from the end (opset 11)', () => {
+    const ir = convertModel(scanSum({
+      opset: 11, xShape: [2, 4],
+      attrs: { scan_input_axes: [-1], scan_input_directions: [1], scan_output_axes: [-1], scan_output_directions: [1] },
+    }));
+    const e = extras(tiOf(ir));
+    expect(e.inputs[1]).toEqual({ param: 1, from: 1, axis: '1', start: '-1', end: '0', stride: '-1', part_size: '1' });
+    expect(e.outputs[1]).toEqual({ result: 1, to: 1, axis: '1', start: '-1', end: '0', stride: '-1', part_size: '1' });
+    expect(tiOf(ir).outputs[1]!.type).toEqual({ kind: 'tensor', elem: 'f32', shape: [2, 4] });
+  });
+
+  it.each([9, 11, 16, 19, 21, 23, 24, 25])('Scan-%i converts', (opset) => {
+    expect(tiOf(convertModel(scanSum({ opset }))).op).toBe('TensorIterator');
+  });
+
+  it('an outer value the body reads is an invariant input (no axis, no back edge)', () => {
+    const ir = convertModel(scanSum({ bodyNodes: [ob.node('Add', ['s', 'x'], ['t']), ob.node('Mul', ['t', 'w'], ['s_next']), ob.node('Identity', ['s_next'], ['y'])] }));
+    const ti = tiOf(ir);
+    expect(ti.inputs.map((v) => v?.name)).toEqual(['s0', 'xs', 'w']);
+    expect(extras(ti).inputs[2]).toEqual({ param: 2, from: 2 });
+    expect(verifyGraph(ir.graph)).toEqual([]);
+  });
+
+  it('Scan-8 with batch 1: states lose the batch axis around the loop, scan inputs keep it in the part and scan axis 1', () => {
+    const ir = viaXml(convertModel(scanSum({ opset: 8 })));
+    const ti = tiOf(ir);
+    expect(ti.inputs.map((v) => v?.producer?.op ?? v?.name)).toEqual(['Squeeze', 'xs']);
+    expect(extras(ti).inputs[1]).toMatchObject({ axis: '1', stride: '1' });
+    expect(ti.bodies.get('body')!.graph.inputs.map((p) => p.type)).toEqual([
+      { kind: 'tensor', elem: 'f32', shape: [2] },
+      { kind: 'tensor', elem: 'f32', shape: [1, 1, 2] },
+    ]);
+    expect(ti.outputs.map((v) => v.type)).toEqual([
+      { kind: 'tensor', elem: 'f32', shape: [2] },
+      { kind: 'tensor', elem: 'f32', shape: [1, 3, 2] },
+    ]);
+    expect(ti.outputs[0]!.uses.map((u) => u.node.op)).toEqual(['Unsqueeze']);
+  });
+
+  it('Scan-8 with a batch other than 1, or a sequence_lens shorter than the sequence, is refused naming the node', () => {
+    expect(errorsOf(() => convertModel(scanSum({ opset: 8, xShape: [2, 3, 2], stateShape: [2, 2] }))))
+      .toEqual([expect.stringMatching(/^main\/scan: .*batch size 2: only batch 1 converts exactly/)]);
+    const m = decodeOnnx(ob.encodeModelProto(ob.model({
+      opset: 8,
+      graph: ob.graph({
+        name: 'main',
+        inputs: [f32('s0', [1, 2]), f32('xs', [1, 3, 2])],
+        initializers: [ob.tensor('lens', 'i64', [1], { int64_data: [2n] })],
+        outputs: [f32('sN'), f32('ys')],
+        nodes: [ob.node('Scan', ['lens', 's0', 'xs'], ['sN', 'ys'], {
+          num_scan_inputs: 1,
+          body: ob.graph({ name: 'body', inputs: [f32('s', [2]), f32('x', [2])], outputs: [f32('a', [2]), f32('b', [2])], nodes: [ob.node('Add', ['s', 'x'], ['a']), ob.node('Identity', ['a'], ['b'])] }),
+        }, { name: 'scan' })],
+      }),
+    })));
+    expect(errorsOf(() => convertModel(m))).toEqual([expect.stringMatching(/^main\/scan: .*sequence_lens must be absent or a constant equal to the sequence length/)]);
+  });
+
+  it('directions that are neither 0 nor 1 are refused', () => {
+    expect(errorsOf(() => convertModel(scanSum({ attrs: { scan_input_directions: [2] } }))))
+      .toEqual([expect.stringMatching(/scan_input_directions must hold 0 \(forward\) or 1 \(reverse\)/)]);
+  });
+});
+
+describe('IR TensorIterator → ONNX Scan', () => {
+  it('the layout ovc writes for Scan goes back to a Scan with the same attributes, the Squeeze/Unsqueeze pair absorbed by an Unsqueeze/Squeeze', () => {
+    const src = scanSum({ opset: 11, xShape: [2, 4], attrs: { scan_input_axes: [1], scan_output_directions: [1] } });
+    const back = convertModel(viaXml(convertModel(src)), { opset: 17 });
+    const scan = scanOf(back);
+    expect(scan.attrs.get('num_scan_inputs')).toEqual({ type: 'int', value: 1n });
+    expect(scan.attrs.get('scan_input_axes')).toEqual({ type: 'ints', value: [1n] });
+    expect(scan.attrs.get('scan_output_directions')).toEqual({ type: 'ints', value: [1n] });
+    expect(scan.attrs.has('scan_input_directions')).toBe(false);
+    expect(scan.inputs.map((v) => v?.name)).toEqual(['s0', 'xs']);
+    // Encoded and decoded again: a valid Scan whose outputs infer as the source's.
+    const again = decodeOnnx(encodeOnnx(back).bytes);
+    const types = inferTypes(again).types;
+    // 4 slices of [2] along axis 1, stacked along output axis 0
+    expect(scanOf(again).outputs.map((v) => types.get(v))).toEqual([
+      { kind: 'tensor', elem: 'f32', shape: [2] },
+      { kind: 'tensor', elem: 'f32', shape: [4, 2] },
+    ]);
+  });
+
+  it('invariant inputs become captures of the Scan body', () => {
+    const src = scanSum({ bodyNodes: [ob.node('Add', ['s', 'x'], ['t']), ob.node('Mul', ['t', 'w'], ['s_next']), ob.node('Identity', ['s_next'], ['y'])] });
+    const back = convertModel(viaXml(convertModel(src)));
+    const scan = scanOf(back);
+    expect(scan.meta['onnxInputCount']).toBe(2);
+    expect(scan.inputs.map((v) => v?.name)).toEqual(['s0', 'xs', 'w']);
+    const again = decodeOnnx(encodeOnnx(back).bytes);
+    expect(scanOf(again).inputs.map((v) => v?.name)).toEqual(['s0', 'xs', 'w']);
+    expect(verifyGraph(again.graph)).toEqual([]);
+  });
+
+  it('what Scan cannot say is refused, naming the port map entry', () => {
+    const ir = viaXml(convertModel(scanSum()));
+    const b = tiOf(ir).bodies.get('body')!;
+    b.inputs[1] = { ...b.inputs[1]!, extra: { ...b.inputs[1]!.extra, part_size: '2' } };
+    expect(errorsOf(() => convertModel(ir))).toEqual([expect.stringMatching(/^main\/scan.*sliced input 'x': part_size 2 \(Scan takes parts of size 1\)/)]);
+    b.inputs[1] = { ...b.inputs[1]!, extra: { axis: '0', start: '1', end: '-1', stride: '1', part_size: '1' } };
+    expect(errorsOf(() => convertModel(ir))).toEqual([expect.stringMatching(/start 1, end -1, stride 1 \(Scan runs over the full range with stride ±1\)/)]);
+    b.inputs[1] = { param: b.inputs[1]!.param, from: 1 };
+    expect(errorsOf(() => convertModel(ir))).toEqual([expect.stringMatching(/no input is sliced/)]);
+  });
+
+  it('a last-iteration output of a value that is not loop-carried is refused', () => {
+    const ir = viaXml(convertModel(scanSum()));
+    const b = tiOf(ir).bodies.get('body')!;
+    b.backEdges = [];
+    expect(errorsOf(() => convertModel(ir))).toEqual([expect.stringMatching(/output 0 is the last value of a Result that is no back-edge source/)]);
+  });
+});
+
+describe('nesting', () => {
+  const ifIn = (name: string, x: string, out: string) => ob.ifNode('c', [out], 
+    ob.graph({ name: `${name}_then`, outputs: [f32(`${name}_t`)], nodes: [ob.node('Neg', [x], [`${name}_t`])] }),
+    ob.graph({ name: `${name}_else`, outputs: [f32(`${name}_e`)], nodes: [ob.node('Abs', [x], [`${name}_e`])] }), { name });
+
+  it('an If inside a Scan body reads the scan slice and an outer cond, both ways', () => {
+    const body = ob.graph({
+      name: 'body',
+      inputs: [f32('s', [2]), f32('x', [2])],
+      outputs: [f32('s_next', [2]), f32('y', [2])],
+      nodes: [ifIn('inner', 'x', 'fx'), ob.node('Add', ['s', 'fx'], ['s_next']), ob.node('Identity', ['s_next'], ['y'])],
+    });
+    const m = decodeOnnx(ob.encodeModelProto(ob.model({
+      opset: 17,
+      graph: ob.graph({
+        name: 'main',
+        inputs: [ob.valueInfo('c', 'boolean', []), f32('s0', [2]), f32('xs', [3, 2])],
+        outputs: [f32('sN'), f32('ys')],
+        nodes: [ob.node('Scan', ['s0', 'xs'], ['sN', 'ys'], { body, num_scan_inputs: 1 }, { name: 'scan' })],
+      }),
+    })));
+    const ir = viaXml(convertModel(m));
+    const ti = tiOf(ir);
+    expect(ti.inputs.map((v) => v?.name)).toEqual(['s0', 'xs', 'c']);
+    const inner = ti.bodies.get('body')!.graph.nodes.find((n) => n.op === 'If')!;
+    expect(inner.version).toBe('opset8');
+    expect(verifyGraph(ir.graph)).toEqual([]);
+    const back = convertModel(ir);
+    const again = decodeOnnx(encodeOnnx(back).bytes);
+    expect(scanOf(again).bodies.get('body')!.graph.nodes.map((n) => n.op)).toContain('If');
+    expect(verifyGraph(again.graph)).toEqual([]);
+  });
+
+  it('a Scan inside an If branch, both ways', () => {
+    const body = ob.graph({
+      name: 'body',
+      inputs: [f32('s', [2]), f32('x', [2])],
+      outputs: [f32('s_next', [2]), f32('y', [2])],
+      nodes: [ob.node('Add', ['s', 'x'], ['s_next']), ob.node('Identity', ['s_next'], ['y'])],
+    });
+    const m = decodeOnnx(ob.encodeModelProto(ob.model({
+      opset: 17,
+      graph: ob.graph({
+        name: 'main',
+        inputs: [ob.valueInfo('c', 'boolean', []), f32('s0', [2]), f32('xs', [3, 2])],
+        outputs: [f32('r')],
+        nodes: [ob.ifNode('c', ['r'],
+          ob.graph({ name: 'then', outputs: [f32('t_ys')], nodes: [ob.node('Scan', ['s0', 'xs'], ['t_sN', 't_ys'], { body, num_scan_inputs: 1 }, { name: 'scan' })] }),
+          ob.graph({ name: 'else', outputs: [f32('e')], nodes: [ob.node('Neg', ['xs'], ['e'])] }), { name: 'if' })],
+      }),
+    })));
+    const ir = viaXml(convertModel(m));
+    const ti = tiOf(ir);
+    expect(ti.graph.depth).toBe(1);
+    expect(ti.outputs[1]!.type).toEqual({ kind: 'tensor', elem: 'f32', shape: [3, 2] });
+    expect(verifyGraph(ir.graph)).toEqual([]);
+    const again = decodeOnnx(encodeOnnx(convertModel(ir)).bytes);
+    expect(scanOf(again).graph.depth).toBe(1);
+    expect(verifyGraph(again.graph)).toEqual([]);
+  });
+});
+
+describe('ovir check pairs Scan and TensorIterator bodies through the port maps', () => {
+  it.each([8, 9, 11])('Scan-%i against its TensorIterator: equivalent; the states pair exactly, the parts (axis kept as 1 in IR) are hints', (opset) => {
+    const onnx = scanSum({ opset });
+    const ir = viaXml(convertModel(onnx));
+    const r = checkModels(onnx, ir);
+    expect(r.entries.filter((e) => e.status === 'contradiction' && !e.hint)).toEqual([]);
+    expect(r.entries.filter((e) => e.hint).map((e) => e.name)).toEqual(['x', 'y']);
+    expect(r.ok).toBe(true);
+    const s = r.entries.find((e) => e.name === 's')!;
+    expect(s).toMatchObject({ status: 'equal', a: { shape: [2] }, b: { shape: [2] } });
+  });
+
+  it('a TensorIterator whose back edge feeds the wrong Parameter is a contradiction', () => {
+    const onnx = scanSum({ bodyNodes: [ob.node('Add', ['s', 'x'], ['t']), ob.node('Mul', ['t', 'w'], ['s_next']), ob.node('Identity', ['s_next'], ['y'])] });
+    const ir = viaXml(convertModel(onnx));
+    const b = tiOf(ir).bodies.get('body')!;
+    // the result feeds node output 1 instead of 0
+    b.outputs = b.outputs.map((o) => ({ ...o, to: 1 - o.to }));
+    expect(checkModels(onnx, ir).ok).toBe(false);
+  });
+});
