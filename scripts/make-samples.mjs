@@ -117,6 +117,35 @@ const SAMPLES = {
     b.results(outer.else, [b.op(outer.else, MUL[b.model.dialect], [x, x], 'x_squared')]);
     b.g.outputs.push(outer.n.outputs[0]);
   } },
+  /** ONNX Scan ⇄ TensorIterator: a running sum over the rows of xs, last row first
+   * (scan_input_directions 1), whose body holds an If reading c and w from the main graph:
+   * ys[i] = c ? s_i * w : -s_i. In IR: a back edge for s, a sliced input (stride -1) for xs,
+   * invariant inputs for c and w, the If-8 inside the TensorIterator body. */
+  'scan-if-inside': { from: 'onnx', build(b) {
+    const c = b.input('c', 'boolean', []);
+    const s0 = b.input('s0', 'f32', [2]);
+    const xs = b.input('xs', 'f32', [4, 2]);
+    const w = b.input('w', 'f32', [2]);
+    const n = b.g.addNode({ dialect: 'onnx', op: 'Scan', version: '17', name: 'Scan_0' });
+    n.addInput(s0);
+    n.addInput(xs);
+    n.meta.onnxInputCount = 2;
+    n.attrs.set('num_scan_inputs', { type: 'int', value: 1n });
+    n.attrs.set('scan_input_directions', { type: 'ints', value: [1n] });
+    const body = b.g.addBody(n, 'body');
+    const g = body.graph;
+    const s = g.addInput(tensorType('f32', [2]), ['s']);
+    const x = g.addInput(tensorType('f32', [2]), ['x']);
+    body.inputs.push({ param: s, from: 0 }, { param: x, from: 1 });
+    const next = b.op(g, 'Add', [s, x], 's_next');
+    const i = b.ifNode(g, c, ['y'], 'If_0');
+    b.results(i.then, [b.op(i.then, MUL.onnx, [next, w], 's_times_w')]);
+    b.results(i.else, [b.op(i.else, NEG.onnx, [next], 's_negated')]);
+    g.outputs.push(next, i.n.outputs[0]);
+    body.outputs.push({ result: 0, to: 0 }, { result: 1, to: 1 });
+    for (const x of body.inputs) if (x.from >= 2) x.param.meta.onnxCapture = true;
+    b.g.outputs.push(n.addOutput(null, ['s_final']), n.addOutput(null, ['ys']));
+  } },
   /** Branch outputs with no node: then returns the outer value x itself (a Result fed by the body
    * Parameter), else its own constant (a Result fed by a Const). */
   'if-direct-output': { from: 'ov', build(b) {

@@ -222,7 +222,9 @@ function layoutOf(c: ConvertContext, body: Body): Layout | null {
       if (edgeTo.has(p)) { fail(`Parameter '${label(p)}' is both sliced and a back-edge target`); return; }
       const r = fullRange(b.extra);
       if (typeof r === 'string') { fail(`sliced input '${label(p)}': ${r}`); return; }
-      lay.scans.push({ param: p, from: b.from, ...r });
+      const axis = normalize(r.axis, c.rank(b.from));
+      if (axis === null) { fail(`sliced input '${label(p)}': axis ${r.axis} needs the input's rank, which is not known`); return; }
+      lay.scans.push({ param: p, from: b.from, axis, reverse: r.reverse });
     } else if (edgeTo.has(p)) lay.states.push({ param: p, result: edgeTo.get(p)!, from: b.from, to: null });
     else lay.invariants.push({ param: p, from: b.from });
   });
@@ -231,7 +233,14 @@ function layoutOf(c: ConvertContext, body: Body): Layout | null {
     if (o.extra?.['axis'] !== undefined) {
       const r = fullRange(o.extra);
       if (typeof r === 'string') { fail(`concatenated output ${o.to}: ${r}`); continue; }
-      lay.stacked.push({ result: o.result, to: o.to, ...r });
+      // Scan stacks one slice per iteration: the Result's part along the axis must be of size 1.
+      const t = c.typeOf(g.outputs[o.result]!);
+      const shape = t && t.kind === 'tensor' ? t.shape : null;
+      const axis = normalize(r.axis, shape ? shape.length : null);
+      if (axis === null) { fail(`concatenated output ${o.to}: axis ${r.axis} needs the body Result's rank, which is not known`); continue; }
+      const d = shape?.[axis];
+      if (typeof d === 'number' && d !== 1) { fail(`concatenated output ${o.to}: the body Result has ${d} elements along axis ${axis} per iteration (Scan stacks one)`); continue; }
+      lay.stacked.push({ result: o.result, to: o.to, axis, reverse: r.reverse });
       continue;
     }
     const s = lay.states.find((x) => x.result === o.result && x.to === null);

@@ -1,7 +1,8 @@
 import { A, type Attr } from '../../src/graph/attr.js';
 import { attrInt } from '../../src/graph/attr-read.js';
-import { makeTensor } from '../../src/graph/tensor.js';
+import { makeTensor, tensorFromInt64 } from '../../src/graph/tensor.js';
 import type { Value } from '../../src/graph/value.js';
+import { scalarLike } from '../generator/constant-of-shape.js';
 import { i64Const } from '../helpers.js';
 import { integerConvOperands } from './conv-integer.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
@@ -112,6 +113,51 @@ function convToOnnx(c: ConvertContext, grouped: boolean): void {
   c.output(0, c.emit('Conv', [c.input(0), w], attrs)[0]!);
 }
 
+/**
+ * MaxPool storage_order=1 over 2 spatial dims: the index of (n, c, h, w) is
+ * (n·C + c)·H·W + h + w·H instead of IR's row-major (n·C + c)·H·W + h·W + w. From the row-major
+ * index i: local = i mod HW, h = local div W, w = local - h·W, base = i - local.
+ */
+function columnMajor(c: ConvertContext, rowMajor: Value): Value {
+  const bin = (op: string, a: Value, b: Value): Value =>
+    c.emit(op, [a, b], op === 'Divide' ? { auto_broadcast: 'numpy', m_pythondiv: 'true' } : { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
+  const shape = c.emit('ShapeOf', [c.input(0)], { output_type: 'i64' }, 1, 'opset3')[0]!;
+  const dim = (i: bigint): Value => c.emit('Gather', [shape, c.constant(tensorFromInt64([i], [])), c.constant(tensorFromInt64([0n], []))], { batch_dims: '0' }, 1, 'opset8')[0]!;
+  const [h, w] = [dim(2n), dim(3n)];
+  const local = bin('FloorMod', rowMajor, bin('Multiply', h, w));
+  const row = bin('Divide', local, w);
+  const col = bin('Subtract', local, bin('Multiply', row, w));
+  return bin('Add', bin('Subtract', rowMajor, local), bin('Add', row, bin('Multiply', col, h)));
+}
+
+/**
+ * BatchNormalization-14/15 training_mode=1: Y is normalized with the batch's own statistics
+ * (mean and population variance over every axis but 1), and the running statistics are updated:
+ *   Y = BatchNormInference(x, scale, B, mean(x), var(x), epsilon)
+ *   running_mean = input_mean · momentum + mean(x) · (1 - momentum)   (running_var alike)
+ */
+function batchNormTraining(c: ConvertContext): void {
+  const r = c.rank(0);
+  if (r === null || r < 2) { c.error(`training_mode=1 needs x of known rank ≥ 2 (got ${r ?? 'unknown'})`); return; }
+  const momentum = c.attr.float('momentum', 0.9);
+  const m = scalarLike(c, 3, momentum, 'BatchNormalization momentum');
+  const rest = scalarLike(c, 3, 1 - momentum, 'BatchNormalization momentum');
+  if (!m || !rest) return;
+  const bin = (op: string, a: Value | null, b: Value): Value => c.emit(op, [a, b], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
+  const axes = i64Const(c, [0n, ...Array.from({ length: r - 2 }, (_, i) => BigInt(i + 2))]);
+  const x = c.input(0)!;
+  const meanK = c.emit('ReduceMean', [x, axes], { keep_dims: 'true' }, 1, 'opset1')[0]!;
+  const d = bin('Subtract', x, meanK);
+  const varK = c.emit('ReduceMean', [bin('Multiply', d, d), axes], { keep_dims: 'true' }, 1, 'opset1')[0]!;
+  const flat = (v: Value): Value => c.emit('Reshape', [v, i64Const(c, [-1n])], { special_zero: 'false' }, 1, 'opset1')[0]!;
+  const [mean, variance] = [flat(meanK), flat(varK)];
+  const eps = String(c.attr.float('epsilon', 1e-5));
+  c.output(0, c.emit('BatchNormInference', [x, c.input(1), c.input(2), mean, variance], { epsilon: eps }, 1, 'opset5')[0]!);
+  const running = (i: number, batch: Value): Value => bin('Add', bin('Multiply', c.input(i), m), bin('Multiply', batch, rest));
+  if (c.node.outputs.length > 1) c.output(1, running(3, mean));
+  if (c.node.outputs.length > 2) c.output(2, running(4, variance));
+}
+
 /** Pools: kernel_shape ↔ kernel; ceil_mode ↔ rounding_type. */
 function poolToIr(c: ConvertContext, op: 'MaxPool' | 'AvgPool'): void {
   const kernel = c.attr.ints('kernel_shape');
@@ -122,13 +168,15 @@ function poolToIr(c: ConvertContext, op: 'MaxPool' | 'AvgPool'): void {
   attrs['rounding_type'] = c.attr.int('ceil_mode', 0n) !== 0n ? 'ceil' : 'floor';
   if (op === 'MaxPool') {
     const so = c.attr.int('storage_order', 0n);
-    if (so !== 0n) { c.unsupportedAttr('storage_order', String(so), 'only row-major'); return; }
+    const withIndices = c.node.outputs.length > 1;
+    if (so !== 0n && so !== 1n) { c.unsupportedAttr('storage_order', String(so), 'must be 0 (row-major) or 1 (column-major)'); return; }
+    if (so === 1n && withIndices && kernel.length > 2) { c.unsupportedAttr('storage_order', '1', `column-major indices of ${kernel.length} spatial dims are not converted (1 or 2 only)`); return; }
     attrs['index_element_type'] = 'i64';
     attrs['axis'] = '0';
     // Indices: ONNX flattens N, C and the spatial dims row-major = IR axis 0.
     const outs = c.emit('MaxPool', [c.input(0)], attrs, 2, 'opset8');
     c.output(0, outs[0]!);
-    if (c.node.outputs.length > 1) c.output(1, outs[1]!);
+    if (withIndices) c.output(1, so === 1n && kernel.length === 2 ? columnMajor(c, outs[1]!) : outs[1]!);
   } else {
     // AveragePool-19 dilations: IR AvgPool-16 has them, AvgPool-1 does not.
     const dil = c.attr.ints('dilations');
@@ -262,7 +310,7 @@ export const CONV: readonly OpMapping[] = [
     handles: { onnx: ['momentum', 'training_mode'] },
     attrs: [{ onnx: 'epsilon', ir: 'epsilon', kind: 'float', onnxDefault: 1e-5 }],
     toIr: (c) => {
-      if (c.attr.int('training_mode', 0n) !== 0n) { c.unsupportedAttr('training_mode', '1', 'inference only'); return; }
+      if (c.attr.int('training_mode', 0n) !== 0n) { batchNormTraining(c); return; }
       if (c.node.outputs.length > 1) { c.error('training outputs (running mean/var) are not converted'); return; }
       // epsilon: by the declarative rule (c.attrs()).
       c.output(0, c.emitOwn([0, 1, 2, 3, 4].map((i) => c.input(i)), c.attrs())[0]!);

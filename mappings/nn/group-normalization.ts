@@ -1,14 +1,18 @@
 import { A } from '../../src/graph/attr.js';
 import type { Value } from '../../src/graph/value.js';
+import { i64Const } from '../helpers.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
 
 /**
- * ONNX GroupNormalization-21 = IR GroupNormalization-12: X normalized over each of num_groups
- * channel groups (mean and variance over the group's channels and spatial dims, epsilon inside
- * the square root), then scale[C] and bias[C] per channel. stash_type 1 (the only value ONNX
- * defines a computation for besides the input type): the statistics in f32, so inputs of other
- * float types are converted to f32 around the IR op. (GroupNormalization-18's per-group scale
- * has no IR form and stays refused.)
+ * ONNX GroupNormalization-21: X normalized over each of num_groups channel groups (mean and
+ * variance over the group's channels and spatial dims, epsilon inside the square root), then
+ * scale[C] and bias[C] per channel; stash_type 1: the statistics in f32.
+ *
+ * ONNX → IR writes it as onnx's function body does, in MVN-6 (which OpenVINO runs everywhere):
+ *   Reshape X to [N, num_groups, -1] → MVN over axis 2 → Reshape back → · scale + bias (per channel).
+ * OpenVINO's own GroupNormalization-12 computes the same, but its CPU plugin has no kernel for it
+ * inside If bodies (measured, 2026.4: "Unsupported operation of type: GroupNormalization"), so it is
+ * only read: IR → ONNX gives ONNX GroupNormalization-21 (ONNX 18-20 scale per group, not per channel).
  */
 function toIr(c: ConvertContext): void {
   const groups = c.attr.int('num_groups');
@@ -16,11 +20,19 @@ function toIr(c: ConvertContext): void {
   const stash = c.attr.int('stash_type', 1n);
   if (stash !== 1n) { c.unsupportedAttr('stash_type', String(stash), 'only 1 (statistics in f32)'); return; }
   const elem = c.elem(0);
-  if (elem === null) { c.error('GroupNormalization needs the element type of X to be known'); return; }
-  const attrs = { num_groups: String(groups), epsilon: String(c.attr.float('epsilon', 1e-5)) };
-  const f32 = (i: number): Value => (c.elem(i) === 'f32' ? c.input(i)! : c.emit('Convert', [c.input(i)], { destination_type: 'f32' }, 1, 'opset1')[0]!);
-  const y = c.emitOwn([f32(0), f32(1), f32(2)], attrs)[0]!;
-  c.output(0, elem === 'f32' ? y : c.emit('Convert', [y], { destination_type: elem }, 1, 'opset1')[0]!);
+  const rank = c.rank(0);
+  if (elem === null || rank === null || rank < 2) { c.error('GroupNormalization needs X of known element type and rank ≥ 2'); return; }
+  const emit1 = (op: string, inputs: (Value | null)[], attrs: Record<string, string>, version = 'opset1'): Value => c.emit(op, inputs, attrs, 1, version)[0]!;
+  const x = c.input(0)!;
+  const x32 = elem === 'f32' ? x : emit1('Convert', [x], { destination_type: 'f32' });
+  const grouped = emit1('Reshape', [x32, i64Const(c, [0n, groups, -1n])], { special_zero: 'true' });
+  const normalized = emit1('MVN', [grouped, i64Const(c, [2n])], { normalize_variance: 'true', eps: String(c.attr.float('epsilon', 1e-5)), eps_mode: 'inside_sqrt' }, 'opset6');
+  let y = emit1('Reshape', [normalized, emit1('ShapeOf', [x], { output_type: 'i64' }, 'opset3')], { special_zero: 'false' });
+  if (elem !== 'f32') y = emit1('Convert', [y], { destination_type: elem });
+  // scale and bias [C] → [C, 1, …] against [N, C, spatial…]
+  const perChannel = (v: Value): Value => (rank > 2 ? emit1('Unsqueeze', [v, i64Const(c, Array.from({ length: rank - 2 }, (_, i) => BigInt(i + 1)))], {}) : v);
+  y = emit1('Multiply', [y, perChannel(c.input(1)!)], { auto_broadcast: 'numpy' });
+  c.output(0, emit1('Add', [y, perChannel(c.input(2)!)], { auto_broadcast: 'numpy' }));
 }
 
 function toOnnx(c: ConvertContext): void {
@@ -34,10 +46,19 @@ function toOnnx(c: ConvertContext): void {
 export const GROUP_NORMALIZATION: readonly OpMapping[] = [
   {
     onnx: { op: 'GroupNormalization', since: 21 },
-    ir: { op: 'GroupNormalization', version: 'opset12' },
-    handles: { onnx: ['num_groups', 'epsilon', 'stash_type'], ir: ['num_groups', 'epsilon'] },
-    note: 'scale and bias per channel (ONNX 21); statistics in f32 (stash_type 1)',
+    ir: null,
+    decomposes: ['Convert', 'Reshape', 'MVN', 'ShapeOf', 'Unsqueeze', 'Multiply', 'Add'],
+    handles: { onnx: ['num_groups', 'epsilon', 'stash_type'] },
+    note: 'IR: MVN-6 over [N, num_groups, -1], reshaped back, · scale + bias per channel (statistics in f32)',
     toIr,
+  },
+  {
+    // read only (ONNX → IR writes the MVN form above): `when` never holds for an ONNX node
+    onnx: { op: 'GroupNormalization', since: 21 },
+    ir: { op: 'GroupNormalization', version: 'opset12' },
+    when: () => false,
+    handles: { onnx: ['num_groups', 'epsilon', 'stash_type'], ir: ['num_groups', 'epsilon'] },
+    note: 'IR GroupNormalization-12 read back as ONNX GroupNormalization-21 (scale and bias per channel)',
     toOnnx,
   },
 ];

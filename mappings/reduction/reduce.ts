@@ -39,6 +39,30 @@ function runtimeAxes(c: ConvertContext, x: Value, axes: Value): Value {
 }
 
 /**
+ * Axes known only at run time, with noop_with_empty_axes=1: empty axes reduce nothing. OpenVINO's
+ * CPU plugin computes a Reduce with empty run-time axes wrongly (an empty tensor, measured on
+ * 2026.4), so x gets a leading dim of 1 that is always reduced, with the axes shifted past it:
+ *   Reduce(Unsqueeze(x, 0), [0] ++ (axes mod rank) + 1)   (keepdims: Squeeze the leading dim)
+ * which is x when the axes are empty and the reduction over them otherwise. Axes of a known,
+ * non-zero length go as they are.
+ */
+function noopRuntimeAxes(c: ConvertContext, x: Value, axes: Value, keep: boolean, composite?: Composite): Value | null {
+  const t = c.type(1);
+  const len = t?.kind === 'tensor' && t.shape?.length === 1 ? t.shape[0] : null;
+  const reduce = (inputs: Value[]): Value =>
+    (composite ? c.emit(composite.reduce, inputs, { keep_dims: keep ? 'true' : 'false' }, 1, 'opset1') : c.emitOwn(inputs, { keep_dims: keep ? 'true' : 'false' }))[0]!;
+  if (typeof len === 'number' && len > 0) return reduce([x, axes]);
+  const r = c.rank(0);
+  if (r === null) { c.error('noop_with_empty_axes=1 with axes computed at run time needs the rank of the data'); return null; }
+  if (c.elem(0) === 'boolean') { c.error('noop_with_empty_axes=1 with axes computed at run time is not converted for booleans'); return null; }
+  const ax = c.elem(1) === 'i64' ? axes : c.emit('Convert', [axes], { destination_type: 'i64' }, 1, 'opset1')[0]!;
+  const shifted = c.emit('Add', [c.emit('FloorMod', [ax, i64Scalar(c, BigInt(r))], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!, i64Scalar(c, 1n)], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
+  const all = c.emit('Concat', [i64Const(c, [0n]), shifted], { axis: '0' }, 1, 'opset1')[0]!;
+  const y = reduce([c.emit('Unsqueeze', [x, i64Const(c, [0n])], {}, 1, 'opset1')[0]!, all]);
+  return keep ? c.emit('Squeeze', [y, i64Const(c, [0n])], {}, 1, 'opset1')[0]! : y;
+}
+
+/**
  * ONNX reductions IR has no op for, as their ONNX function bodies define them: an elementwise op
  * before (ReduceSumSquare: x·x; ReduceLogSumExp: exp x), an IR reduction, one after (log).
  */
@@ -63,7 +87,11 @@ function reduceToIrAs(c: ConvertContext, composite?: Composite): void {
   let axes = c.numInputs > 1 ? c.input(1) : null;
   const known = axes ? c.constInts(1) : null;
   if (known !== null && known.length === 0) axes = null;
-  else if (axes && noop && known === null) { c.error('noop_with_empty_axes=1 with axes that are not constant has no IR form'); return; }
+  else if (axes && noop && known === null) {
+    const dummy = noopRuntimeAxes(c, x, axes, keep, composite);
+    if (dummy) finish(dummy);
+    return;
+  }
   else if (axes && known === null) {
     // Only axes that may be empty at run time need the run-time form: OpenVINO cannot bound the
     // output shape through it, so a length inference knows is used as it is.
@@ -163,8 +191,19 @@ const reduceToOnnx = (c: ConvertContext): void => {
   if (axes !== null && axes.length === 0) { c.output(0, c.emit('Identity', [c.input(0)])[0]!); return; }
   const attrs = new Map<string, Attr>();
   if (!keep) attrs.set('keepdims', A.int(0));
+  if (axes === null && readAxes(c) === null && !surelyNonEmpty(c)) {
+    // Run-time axes that may be empty: IR then reduces nothing, ONNX only with noop_with_empty_axes.
+    attrs.set('noop_with_empty_axes', A.int(1));
+  }
   c.output(0, c.emitOwn([c.input(0), onnxAxes(c)], attrs)[0]!);
 };
+
+/** Whether the IR axes operand is known to hold at least one axis (its length, from its type). */
+function surelyNonEmpty(c: ConvertContext): boolean {
+  const t = c.type(1);
+  const len = t?.kind === 'tensor' ? (t.shape?.length === 0 ? 1 : t.shape?.[0]) : null;
+  return typeof len === 'number' && len > 0;
+}
 
 /**
  * IR ReduceLogicalOr/And → ONNX ReduceMax/Min over the booleans cast to int32 (ONNX reductions

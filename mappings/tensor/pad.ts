@@ -12,14 +12,28 @@ import { attrToInput, floatAttrToInput, type ConvertContext, type OpMapping } fr
  */
 const MODES: ReadonlyArray<readonly [string, string]> = [['constant', 'constant'], ['reflect', 'reflect'], ['edge', 'edge']];
 
+/**
+ * Pad-18 axes computed at run time: each half of pads is scattered into zeros of x's rank at the
+ * axes (negative ones counted from the end: FloorMod by the rank), as ScatterElementsUpdate.
+ */
+function runTimeAxes(c: ConvertContext, r: number | null): [Value, Value] | null {
+  if (r === null) { c.error('Pad with axes computed at run time needs the rank of the data to be known'); return null; }
+  const ax = c.elem(3) === 'i64' ? c.input(3)! : c.emit('Convert', [c.input(3)], { destination_type: 'i64' }, 1, 'opset1')[0]!;
+  const norm = c.emit('FloorMod', [ax, i64Scalar(c, BigInt(r))], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
+  const halves = c.emit('Split', [c.input(1), i64Scalar(c, 0n)], { num_splits: '2' }, 2, 'opset1');
+  const zeros = new Array<bigint>(r).fill(0n);
+  const full = (h: Value): Value => c.emit('ScatterElementsUpdate', [i64Const(c, zeros), norm, h, i64Scalar(c, 0n)], {}, 1, 'opset3')[0]!;
+  return [full(halves[0]!), full(halves[1]!)];
+}
+
 /** Splits the ONNX pads operand into [begin, end] of full rank (null after a diagnostic). */
 function splitPads(c: ConvertContext): [Value, Value] | null {
   let axes: bigint[] | null = null;
+  const r = c.rank(0);
   if (c.opset >= 18 && c.numInputs > 3 && c.input(3)) {
     axes = c.constInts(3);
-    if (axes === null) { c.needsConstant(3, 'axes (IR pads cover every dim)'); return null; }
+    if (axes === null) return runTimeAxes(c, r);
   }
-  const r = c.rank(0);
   const known = c.constInts(1);
   if (axes === null) {
     if (known !== null) {

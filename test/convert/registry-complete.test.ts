@@ -47,6 +47,7 @@ const OWN_SUITE: Record<string, string> = {
   'RMSNormalization>RMSNormalization': 'test/convert-extra/nn-vision.test.ts',
   'Attention>Attention': 'test/convert-extra/attention.test.ts',
   'RotaryEmbedding>RotaryEmbedding': 'test/convert-extra/attention.test.ts',
+  'GroupNormalization>GroupNormalization': 'test/convert-extra/group-normalization.test.ts',
   'Slice>StridedSlice': 'test/convert/tensor-ops.test.ts',
   'Slice>Reverse': 'test/convert/tensor-ops.test.ts',
   'Trilu>Trilu': 'test/convert/tensor-ops.test.ts',

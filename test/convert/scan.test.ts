@@ -196,6 +196,11 @@ describe('IR TensorIterator → ONNX Scan', () => {
     expect(verifyGraph(again.graph)).toEqual([]);
   });
 
+  it('a Scan before opset 9 (batch axis) is not written: it needs --opset 9 or later', () => {
+    const ir = viaXml(convertModel(scanSum()));
+    expect(errorsOf(() => convertModel(ir, { opset: 8 }))).toEqual([expect.stringMatching(/a Scan before opset 9 has a batch axis/)]);
+  });
+
   it('what Scan cannot say is refused, naming the port map entry', () => {
     const ir = viaXml(convertModel(scanSum()));
     const b = tiOf(ir).bodies.get('body')!;
@@ -205,6 +210,16 @@ describe('IR TensorIterator → ONNX Scan', () => {
     expect(errorsOf(() => convertModel(ir))).toEqual([expect.stringMatching(/start 1, end -1, stride 1 \(Scan runs over the full range with stride ±1\)/)]);
     b.inputs[1] = { param: b.inputs[1]!.param, from: 1 };
     expect(errorsOf(() => convertModel(ir))).toEqual([expect.stringMatching(/no input is sliced/)]);
+  });
+
+  it('a concatenated output whose Result is more than one element along the axis is refused; negative axes are normalized', () => {
+    const ir = viaXml(convertModel(scanSum()));
+    const b = tiOf(ir).bodies.get('body')!;
+    b.inputs[1] = { ...b.inputs[1]!, extra: { ...b.inputs[1]!.extra, axis: '-2' } };
+    b.outputs[1] = { ...b.outputs[1]!, extra: { ...b.outputs[1]!.extra, axis: '-2' } };
+    expect(scanOf(convertModel(ir)).attrs.has('scan_input_axes')).toBe(false); // -2 of rank 2 is axis 0
+    b.outputs[1] = { ...b.outputs[1]!, extra: { ...b.outputs[1]!.extra, axis: '1' } };
+    expect(errorsOf(() => convertModel(ir))).toEqual([expect.stringMatching(/concatenated output 1: the body Result has 2 elements along axis 1 per iteration \(Scan stacks one\)/)]);
   });
 
   it('a last-iteration output of a value that is not loop-carried is refused', () => {

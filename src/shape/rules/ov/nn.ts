@@ -251,6 +251,25 @@ const sdpa: InferFn = (c) => {
   return [out(c.elem(0), [...q.slice(0, -1), v === null || v.length === 0 ? null : v[v.length - 1]!])];
 };
 
+/**
+ * GatherElements-6: indices' shape; as OpenVINO validates it, data and indices have one rank and
+ * equal dims except along axis (where both are known).
+ */
+const gatherElements: InferFn = (c) => {
+  const [x, idx] = [c.shape(0), c.shape(1)];
+  if (x && idx) {
+    if (x.length !== idx.length) c.error(`data of rank ${x.length} and indices of rank ${idx.length} differ`);
+    else {
+      const axis = axisOr(c, intAttr(c, 'axis', 0), x.length);
+      x.forEach((d, i) => {
+        const e = idx[i]!;
+        if (i !== axis && isStatic(d) && isStatic(e) && d !== e) c.error(`data dim ${i} (${d}) and indices dim ${i} (${e}) differ`);
+      });
+    }
+  }
+  return [out(c.elem(0), idx)];
+};
+
 export const ovNnRules: Rule[] = [
   { dialect: 'ov', op: 'ConvolutionBackpropData', since: 1, infer: convBackprop(false) },
   { dialect: 'ov', op: 'GroupConvolutionBackpropData', since: 1, infer: convBackprop(true) },
@@ -273,5 +292,5 @@ export const ovNnRules: Rule[] = [
   { dialect: 'ov', op: 'OneHot', since: 1, infer: oneHot },
   ...family('ov', ['DepthToSpace', 'SpaceToDepth'], 1, depthToSpace),
   ...family('ov', ['ScatterUpdate', 'ScatterElementsUpdate', 'ScatterNDUpdate'], 3, (c) => [out(c.elem(0), c.shape(0))]),
-  { dialect: 'ov', op: 'GatherElements', since: 6, infer: (c) => [out(c.elem(0), c.shape(1))] },
+  { dialect: 'ov', op: 'GatherElements', since: 6, infer: gatherElements },
 ];
