@@ -11,6 +11,22 @@ function swapLast(c: ConvertContext, v: Value, r: number): Value {
   return c.emit('Transpose', [v], { perm: A.ints(perm) })[0]!;
 }
 
+/**
+ * ONNX → IR: the value under operand `i` when that operand is a Transpose of the last two dims
+ * read by this MatMul only (what IR → ONNX writes for transpose_a/b), else null. IR MatMul then
+ * transposes it itself, so a round trip gives the source's MatMul back.
+ */
+function swappedOperand(c: ConvertContext, i: number): Value | null {
+  const v = c.node.inputs[i];
+  const t = v?.producer;
+  if (!v || !t || t.dialect !== 'onnx' || !t.is('Transpose') || v.uses.length !== 1 || v.graph.outputs.includes(v)) return null;
+  const perm = t.attrs.get('perm');
+  if (perm?.type !== 'ints') return null;
+  const r = perm.value.length;
+  const swaps = r >= 2 && perm.value.every((p, k) => Number(p) === (k < r - 2 ? k : k === r - 2 ? r - 1 : r - 2));
+  return swaps ? c.converted(t.inputs[0] ?? null) : null;
+}
+
 export const MATMUL: readonly OpMapping[] = [
   {
     onnx: { op: 'Einsum', since: 12 },
@@ -31,7 +47,8 @@ export const MATMUL: readonly OpMapping[] = [
     ir: { op: 'MatMul', version: 'opset1' },
     handles: { ir: ['transpose_a', 'transpose_b'] },
     toIr: (c) => {
-      c.output(0, c.emit('MatMul', [c.input(0), c.input(1)], { transpose_a: 'false', transpose_b: 'false' })[0]!);
+      const [a, b] = [swappedOperand(c, 0), swappedOperand(c, 1)];
+      c.output(0, c.emit('MatMul', [a ?? c.input(0), b ?? c.input(1)], { transpose_a: String(a !== null), transpose_b: String(b !== null) })[0]!);
     },
     toOnnx: (c) => {
       const ins = [c.input(0)!, c.input(1)!];

@@ -4,6 +4,7 @@ import { makeTensor, tensorFromInt64 } from '../../src/graph/tensor.js';
 import type { Value } from '../../src/graph/value.js';
 import { scalarLike } from '../generator/constant-of-shape.js';
 import { i64Const } from '../helpers.js';
+import { integerConvOperands } from './conv-integer.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
 
 /**
@@ -92,6 +93,13 @@ function convToIr(c: ConvertContext): void {
 function convToOnnx(c: ConvertContext, grouped: boolean): void {
   const attrs = spatialToOnnx(c, true);
   if (!attrs) return;
+  const integer = grouped ? null : integerConvOperands(c);
+  if (integer) {
+    const { x, w, xZero, wZero } = integer;
+    const ins = wZero ? [x, w, xZero, wZero] : xZero ? [x, w, xZero] : [x, w];
+    c.output(0, c.emit('ConvInteger', ins, attrs)[0]!);
+    return;
+  }
   let w: Value | null = c.input(1);
   if (grouped) {
     const wt = c.type(1);

@@ -182,3 +182,23 @@ describe('Select on element types onnxruntime\'s Where lacks goes through an exa
     expect([...y.data]).toEqual([...want]);
   });
 });
+
+describe('i32 Convolution of 8-bit operands converted to i32 (ConvInteger as ovc and ovir write it)', () => {
+  it('is ONNX ConvInteger of the 8-bit tensors, zero points included', async () => {
+    const b = new Builder('ov');
+    const x = b.input('x', 'u8', [1, 1, 3, 3]);
+    const w = b.input('w', 'u8', [1, 1, 2, 2]);
+    const zp = b.input('zp', 'u8', []);
+    const i32 = (v: ReturnType<typeof b.input>): ReturnType<typeof b.input> => b.op(b.graph, 'Convert', [v], '', { destination_type: A.raw('i32') });
+    const shifted = b.op(b.graph, 'Subtract', [i32(x), i32(zp)], '', { auto_broadcast: A.raw('numpy') });
+    b.output(b.op(b.graph, 'Convolution', [shifted, i32(w)], 'y', {
+      strides: A.raw('1,1'), dilations: A.raw('1,1'), pads_begin: A.raw('0,0'), pads_end: A.raw('0,0'), auto_pad: A.raw('explicit'),
+    }));
+    const onnx = convertModel(b.model);
+    expect(ops(onnx)).toEqual(['ConvInteger']);
+    const u8 = (v: number[], shape: number[]): OracleTensor => ({ dtype: 'u8', shape, data: new Uint8Array(v) });
+    const y = (await runOrt(encodeOnnx(onnx).bytes, { x: u8([2, 3, 4, 5, 6, 7, 8, 9, 10], [1, 1, 3, 3]), w: u8([1, 1, 1, 1], [1, 1, 2, 2]), zp: u8([1], []) }))['y']!;
+    // (x − 1) summed over each 2×2 window
+    expect([...new Int32Array(y.data.slice().buffer)]).toEqual([12, 16, 24, 28]);
+  });
+});
