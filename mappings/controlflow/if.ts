@@ -104,7 +104,7 @@ function ifToOnnx(c: ConvertContext): void {
     const portMap = IR_BODIES[bi]!.portMap;
     const bound = new Set(b.inputs.map((x) => x.param));
     for (const p of b.graph.inputs) {
-      if (!bound.has(p)) { c.error(`${key} Parameter '${(p.meta['layerName'] as string | undefined) ?? p.label}' is not mapped in ${portMap} (it would never be fed)`); ok = false; }
+      if (!bound.has(p)) { c.error(`${key} Parameter '${p.meta['layerName'] ?? p.label}' is not mapped in ${portMap} (it would never be fed)`); ok = false; }
     }
     for (const x of b.inputs) {
       if (x.from < 0 || x.from >= c.numInputs || !c.node.inputs[x.from]) {

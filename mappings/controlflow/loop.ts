@@ -62,7 +62,7 @@ function loopToIr(c: ConvertContext): void {
   const sb = node.bodies.get('body');
   if (!sb) { c.error('missing body'); return; }
   const g = sb.graph;
-  const own = (node.meta['onnxInputCount'] as number | undefined) ?? node.inputs.length;
+  const own = node.meta['onnxInputCount'] ?? node.inputs.length;
   const nCarried = own - 2;
   const formal = g.inputs.filter((p) => p.meta['onnxCapture'] !== true);
   if (nCarried < 0) { c.error(`has ${own} inputs; Loop takes M, cond and the loop-carried values`); return; }

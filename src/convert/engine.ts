@@ -116,7 +116,7 @@ export class Engine {
   }
 
   private carryMeta(from: Value, to: Value): void {
-    const layer = from.meta['layerName'] as string | undefined;
+    const layer = from.meta['layerName'];
     if (this.target === 'ov') to.meta['layerName'] = layer ?? from.name;
     // IR → ONNX: of a port's several names, the one that is also the layer's name is how the
     // model is fed (`…_function_XU,X` on Parameter `X`): make it the primary name.
@@ -465,7 +465,7 @@ class Context implements ConvertContext {
     if (this.fresh.has(v)) {
       v.names = [...so.names.filter((s) => s !== '')];
       if (v.producer && this.emitted.has(v.producer)) v.producer.name = this.node.name || so.name || v.producer.name;
-      if (v.constant && this.engine.target === 'ov') v.meta['layerName'] = so.name || (v.meta['layerName'] as string);
+      if (v.constant && this.engine.target === 'ov') v.meta['layerName'] = so.name || v.meta['layerName'];
     } else {
       for (const s of so.names) if (s && !v.names.includes(s)) v.names = [...v.names, s].sort();
     }

@@ -50,5 +50,5 @@ export function assignOnnxNames(root: Graph): void {
 
 /** IR port names are a sorted set: prefer the first; a Parameter's layer name when it has none. */
 function preferred(v: Value): string {
-  return v.names.find((s) => s !== '') ?? (v.meta['layerName'] as string | undefined) ?? '';
+  return v.names.find((s) => s !== '') ?? v.meta['layerName'] ?? '';
 }

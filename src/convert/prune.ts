@@ -77,9 +77,6 @@ export function pruneDeadNodes(root: Graph): { nodes: number; initializers: numb
   return { nodes, initializers };
 }
 
-/** Graph-level metadata kept per output position (IR Result layer names and attributes). */
-const PER_OUTPUT_META = ['resultNames', 'irResults'] as const;
-
 /**
  * ovc's `--output a,b`: the main graph's outputs become exactly the named tensors, in that order
  * (a current output, or any value of the main graph: the model is cut there), and everything
@@ -88,7 +85,7 @@ const PER_OUTPUT_META = ['resultNames', 'irResults'] as const;
  */
 export function keepOnlyOutputs(model: Model, names: readonly string[], diags: Diagnostics): void {
   const g = model.graph;
-  const resultNames = Array.isArray(g.meta.resultNames) ? (g.meta.resultNames as unknown[]) : [];
+  const resultNames = Array.isArray(g.meta.resultNames) ? g.meta.resultNames : [];
   const byName = new Map<string, Value>();
   for (const v of [...g.inputs, ...g.initializers, ...g.nodes.flatMap((n) => n.outputs)]) for (const n of v.names) if (!byName.has(n)) byName.set(n, v);
   const picked: { value: Value; from: number }[] = [];
@@ -105,12 +102,11 @@ export function keepOnlyOutputs(model: Model, names: readonly string[], diags: D
     picked.push({ value, from });
   }
   if (bad) return;
-  for (const key of PER_OUTPUT_META) {
-    const old = g.meta[key];
-    if (Array.isArray(old) && old.length === g.outputs.length) {
-      g.meta[key] = picked.map((p) => (p.from >= 0 ? old[p.from] : key === 'resultNames' ? `${p.value.name || p.value.label}/sink_port_0` : {}));
-    }
-  }
+  // graph-level metadata kept per output position (IR Result layer names and attributes)
+  const kept = g.meta.resultNames;
+  if (kept?.length === g.outputs.length) g.meta.resultNames = picked.map((p) => (p.from >= 0 ? kept[p.from]! : `${p.value.name || p.value.label}/sink_port_0`));
+  const results = g.meta.irResults;
+  if (results?.length === g.outputs.length) g.meta.irResults = picked.map((p) => (p.from >= 0 ? results[p.from]! : {}));
   g.outputs.splice(0, g.outputs.length, ...picked.map((p) => p.value));
   pruneDeadNodes(g);
 }

@@ -27,7 +27,7 @@ type AddPair = (a: Value, b: Value, via: Via, scope: string, iface?: boolean) =>
 const SINK = /\/sink_port_\d+$/;
 
 function resultNames(g: Graph): string[] {
-  return Array.isArray(g.meta['resultNames']) ? (g.meta['resultNames'] as string[]) : [];
+  return Array.isArray(g.meta['resultNames']) ? g.meta['resultNames'] : [];
 }
 
 function inputKeys(v: Value): { names: string[]; keys: string[] } {

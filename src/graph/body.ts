@@ -45,7 +45,7 @@ interface LayerIds { params: [string, number][]; results: [string, number][] }
  * keeps the ids in `graph.meta.irLayerIds`. An edge naming no body Parameter/Result is `null`.
  */
 export function backEdgeIndices(body: Body): (BackEdge | null)[] {
-  const ids = body.graph.meta['irLayerIds'] as LayerIds | undefined;
+  const ids = body.graph.meta['irLayerIds'];
   const params = new Map(ids?.params ?? []);
   const results = new Map(ids?.results ?? []);
   return body.backEdges.map((e) => {

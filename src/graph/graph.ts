@@ -1,3 +1,4 @@
+import type { Meta } from './meta.js';
 import { Body } from './body.js';
 import type { Tensor } from './tensor.js';
 import { Node, type Dialect } from './node.js';
@@ -16,7 +17,7 @@ export class Graph {
   nodes: Node[] = [];
   readonly outputs: Value[] = [];
   owner: { node: Node; key: string } | null = null;
-  meta: Record<string, unknown> = {};
+  meta: Meta = {};
 
   constructor(name = 'main') {
     this.name = name;

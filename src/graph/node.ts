@@ -1,3 +1,4 @@
+import type { Meta } from './meta.js';
 import type { Attr } from './attr.js';
 import type { Body } from './body.js';
 import type { Graph } from './graph.js';
@@ -27,7 +28,7 @@ export class Node {
   readonly ordinal: number;
   attrs = new Map<string, Attr>();
   bodies = new Map<string, Body>();
-  meta: Record<string, unknown> = {};
+  meta: Meta = {};
 
   constructor(graph: Graph, init: { dialect: Dialect; op: string; version: string; domain?: string; name?: string }) {
     this.graph = graph;

@@ -1,3 +1,4 @@
+import type { Meta } from './meta.js';
 import type { Graph } from './graph.js';
 import type { Node } from './node.js';
 import type { Tensor } from './tensor.js';
@@ -26,7 +27,7 @@ export class Value {
   constant: Tensor | null = null;
   readonly uses: Use[] = [];
   /** Format-specific details carried through (doc_string, rt_info, declared-but-unchecked shapes…). */
-  meta: Record<string, unknown> = {};
+  meta: Meta = {};
 
   constructor(graph: Graph, type: ValueType | null, names: string[] = []) {
     this.graph = graph;

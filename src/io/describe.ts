@@ -57,12 +57,12 @@ export function describeModel(model: Model, path: string): ModelInfo {
       // IR Parameter/Const/Result layers are graph inputs/initializers/outputs, not nodes.
       for (const v of g.inputs) count(typeof v.meta.irType === 'string' ? v.meta.irType : 'Parameter');
       for (const v of g.initializers) count(typeof v.meta.irType === 'string' ? v.meta.irType : 'Const');
-      const results = Array.isArray(g.meta.irResults) ? (g.meta.irResults as { irType?: unknown }[]) : [];
+      const results = Array.isArray(g.meta.irResults) ? g.meta.irResults : [];
       g.outputs.forEach((_, i) => count(typeof results[i]?.irType === 'string' ? (results[i]!.irType as string) : 'Result'));
     }
     for (const n of g.nodes) count(ir && typeof n.meta.irType === 'string' ? n.meta.irType : n.op);
   }
-  const resultNames = Array.isArray(model.graph.meta.resultNames) ? (model.graph.meta.resultNames as unknown[]) : [];
+  const resultNames = Array.isArray(model.graph.meta.resultNames) ? model.graph.meta.resultNames : [];
   return {
     path,
     format: ir ? 'ir' : 'onnx',

@@ -1,3 +1,4 @@
+import type { Meta } from '../graph/meta.js';
 import type { Attr } from '../graph/attr.js';
 import { IR_BODY_ELEMENTS, irBodyKind } from '../graph/body-kinds.js';
 import { A } from '../graph/attr.js';
@@ -244,7 +245,7 @@ class Reader {
   }
 
   /** Layer-level details: spelling, extra layer attributes, rt_info (under `rtKey`), unknown children. */
-  private carryLayerMeta(L: Layer, meta: Record<string, unknown>, rtKey = 'irRtInfo'): void {
+  private carryLayerMeta(L: Layer, meta: Meta, rtKey: 'irRtInfo' | 'irLayerRtInfo' = 'irRtInfo'): void {
     meta['irType'] = L.type;
     const extra: Record<string, string> = {};
     for (const [k, v] of Object.entries(L.xml.attrs)) if (!LAYER_KEYS.has(k)) extra[k] = v;
@@ -267,7 +268,7 @@ class Reader {
     const outs = new Map<string, (Value | undefined)[]>();
     const index: GraphIndex = { params: new Map(), results: new Map(), types: new Map() };
     const resultNames: string[] = [];
-    const irResults: Record<string, unknown>[] = [];
+    const irResults: Meta[] = [];
     const src = (L: Layer, k: number): Value | undefined => {
       const s = L.incoming[k]!;
       return outs.get(s.from)?.[s.out];
@@ -335,7 +336,7 @@ class Reader {
       index.results.set(L.id, graph.outputs.length);
       graph.outputs.push(v);
       resultNames.push(L.name);
-      const meta: Record<string, unknown> = { irVersion: L.version };
+      const meta: Meta = { irVersion: L.version };
       this.carryLayerMeta(L, meta);
       irResults.push(meta);
     }
@@ -350,7 +351,7 @@ class Reader {
     if (rt) v.meta['irRtInfo'] = rt;
   }
 
-  private carryExtraData(L: Layer, meta: Record<string, unknown>, known: string[]): void {
+  private carryExtraData(L: Layer, meta: Meta, known: string[]): void {
     const data = child(L.xml, 'data');
     if (!data) return;
     const extra: Record<string, string> = {};

@@ -54,7 +54,7 @@ export function writeIr(model: Model): { xml: string; bin: Uint8Array[] } {
   w.write(model.graph, net, (model.ir?.rtInfo as XNode | null | undefined) ?? null);
   for (let i = 0; i < jobs.length; i++) {
     const j = jobs[i]!;
-    const ids = w.write(j.graph, j.el, (j.graph.meta['irRtInfo'] as XNode | undefined) ?? null);
+    const ids = w.write(j.graph, j.el, j.graph.meta['irRtInfo'] ?? null);
     w.portMap(j, ids);
   }
   diags.throwIfErrors();
@@ -191,14 +191,14 @@ class GraphWriter {
         }
         writeDataAttrs(data, v.meta['irExtraData']);
         writeRawIf(layer, v.meta['irLayerRtInfo']);
-        this.port(layer.ele('output'), 0, v, `${where}/${name}`, true, v.meta['irRtInfo'] as XNode | undefined);
+        this.port(layer.ele('output'), 0, v, `${where}/${name}`, true, v.meta['irRtInfo']);
         at.set(v, { layer: item.id, port: 0 });
       } else if (item.kind === 'node') {
         this.node(item.node, item.id, layers, at, edgeTo);
       } else {
         const v = item.value;
-        const irResults = (g.meta['irResults'] as Record<string, unknown>[] | undefined)?.[item.index] ?? {};
-        const resultNames = g.meta['resultNames'] as string[] | undefined;
+        const irResults = g.meta['irResults']?.[item.index] ?? {};
+        const resultNames = g.meta['resultNames'];
         const name = resultNames?.[item.index] ?? `Result_${item.id}`;
         const attrs: Record<string, string> = { id: String(item.id), name, type: 'Result', version: String(irResults['irVersion'] ?? 'opset1') };
         if (v.names.some((n) => n !== '')) attrs['output_names'] = joinPortNames(v.names);
@@ -261,7 +261,7 @@ class GraphWriter {
       }
     };
     const writePorts = () => {
-      const inRt = n.meta['irInputRtInfo'] as (XNode | undefined)[] | undefined;
+      const inRt = n.meta['irInputRtInfo'];
       if (ins.length) {
         const input = layer.ele('input');
         ins.forEach((v, k) => {
@@ -273,7 +273,7 @@ class GraphWriter {
       if (n.outputs.length) {
         const output = layer.ele('output');
         n.outputs.forEach((v, k) => {
-          this.port(output, ins.length + k, v, path, true, v.meta['irRtInfo'] as XNode | undefined);
+          this.port(output, ins.length + k, v, path, true, v.meta['irRtInfo']);
           at.set(v, { layer: id, port: ins.length + k });
         });
       }
@@ -287,7 +287,7 @@ class GraphWriter {
       writeRawIf(layer, n.meta['irRtInfo']);
       writePorts();
     }
-    for (const c of (n.meta['irChildren'] as XNode[] | undefined) ?? []) writeRaw(layer, c);
+    for (const c of n.meta['irChildren'] ?? []) writeRaw(layer, c);
     const keys = kind?.bodies.map((b) => b.key) ?? [];
     for (const key of keys) {
       const body = n.bodies.get(key);
@@ -327,7 +327,7 @@ class GraphWriter {
     j.body.inputs.filter((b) => b.from < 0).forEach(input);
     j.body.outputs.filter((b) => b.to < 0).forEach(output);
     if (j.backEdges && j.body.backEdges.length) {
-      const known = graph.meta['irLayerIds'] as { params: [string, number][]; results: [string, number][] } | undefined;
+      const known = graph.meta['irLayerIds'];
       const pmap = new Map(known?.params ?? []);
       const rmap = new Map(known?.results ?? []);
       for (const e of j.body.backEdges) {

@@ -1,10 +1,10 @@
-/** One XML element: tag, attributes (entities decoded), child elements in order, text content. */
-export interface XNode {
-  readonly tag: string;
-  readonly attrs: Record<string, string>;
-  readonly children: XNode[];
-  text: string;
-}
+import type { XmlElement } from '../graph/meta.js';
+
+/**
+ * One XML element: tag, attributes (entities decoded), child elements in order, text content. It is
+ * the graph's XmlElement, so that rt_info and unknown children are carried as they are.
+ */
+export type XNode = XmlElement;
 
 export type XmlParseResult = { ok: true; root: XNode } | { ok: false; reason: 'doctype' | 'malformed'; detail: string };
 

@@ -337,7 +337,7 @@ class Encoder {
     if (n.meta['metadataProps']) np.metadata_props = kv(n.meta['metadataProps']);
     const devs = n.meta['deviceConfigurations'];
     if (Array.isArray(devs)) np.device_configurations = (devs as Uint8Array[]).map((b) => decodeMessage(T.NodeDeviceConfigurationProto, b));
-    const order = Array.isArray(n.meta['onnxAttrOrder']) ? (n.meta['onnxAttrOrder'] as string[]) : [];
+    const order = Array.isArray(n.meta['onnxAttrOrder']) ? n.meta['onnxAttrOrder'] : [];
     const names = [...new Set([...order, ...n.attrs.keys(), ...n.bodies.keys()])];
     const docs = (n.meta['attrDocs'] ?? {}) as Record<string, string>;
     np.attribute = [];

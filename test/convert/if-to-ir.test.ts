@@ -1,3 +1,4 @@
+import type { Meta } from '../../src/graph/meta.js';
 import { describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
 import { OvirError } from '../../src/diag/diagnostic.js';
@@ -6,7 +7,7 @@ import { Builder } from './builder.js';
 import { differentOuter, directOutputs, nested, seedExample } from './fixtures.js';
 
 const ifOf = (m: Model): Node => m.graph.nodes.find((n) => n.op === 'If')!;
-const layer = (v: { meta: Record<string, unknown> }) => v.meta['layerName'];
+const layer = (v: { meta: Meta }) => v.meta['layerName'];
 
 function errorsOf(f: () => unknown): string[] {
   try { f(); } catch (e) {

@@ -1,3 +1,4 @@
+import type { Meta } from '../../src/graph/meta.js';
 import { describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
 import { OvirError } from '../../src/diag/diagnostic.js';
@@ -13,7 +14,7 @@ import * as ob from '../helpers/onnx-builder.js';
 import { accumulate, ifInsideLoop, LOOP_VERSIONS, nestedLoops, sequenceCarried } from './loop-fixtures.js';
 
 const loopOf = (m: Model): Node => m.graph.nodes.find((n) => n.op === 'Loop')!;
-const layer = (v: { meta: Record<string, unknown> }) => v.meta['layerName'];
+const layer = (v: { meta: Meta }) => v.meta['layerName'];
 const toIr = (bytes: Uint8Array): Model => convertModel(decodeOnnx(bytes));
 /** Writes and reads an IR back (what another tool reading ovir's file sees). */
 const reread = (m: Model): Model => { const w = writeIr(m); return readIr(w.xml, new Uint8Array(Buffer.concat(w.bin))); };

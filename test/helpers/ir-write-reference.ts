@@ -56,7 +56,7 @@ export function writeIrReference(model: Model): { xml: string; bin: Uint8Array[]
   w.write(model.graph, net, (model.ir?.rtInfo as XNode | null | undefined) ?? null);
   for (let i = 0; i < jobs.length; i++) {
     const j = jobs[i]!;
-    const ids = w.write(j.graph, j.el, (j.graph.meta['irRtInfo'] as XNode | undefined) ?? null);
+    const ids = w.write(j.graph, j.el, j.graph.meta['irRtInfo'] ?? null);
     w.portMap(j, ids);
   }
   diags.throwIfErrors();
@@ -243,7 +243,7 @@ class GraphWriter {
         this.node(item.node, item.id, layers, at, edgeTo);
       } else {
         const v = item.value;
-        const irResults = (g.meta['irResults'] as Record<string, unknown>[] | undefined)?.[item.index] ?? {};
+        const irResults = g.meta['irResults']?.[item.index] ?? {};
         const resultNames = g.meta['resultNames'] as string[] | undefined;
         const name = resultNames?.[item.index] ?? `Result_${item.id}`;
         const attrs: Record<string, string> = { id: String(item.id), name, type: 'Result', version: String(irResults['irVersion'] ?? 'opset1') };
@@ -332,7 +332,7 @@ class GraphWriter {
       writeRawIf(layer, n.meta['irRtInfo']);
       writePorts();
     }
-    for (const c of (n.meta['irChildren'] as XNode[] | undefined) ?? []) writeRaw(layer, c);
+    for (const c of n.meta['irChildren'] ?? []) writeRaw(layer, c);
     const keys = kind?.bodies.map((b) => b.key) ?? [];
     for (const key of keys) {
       const body = n.bodies.get(key);

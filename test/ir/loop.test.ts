@@ -55,7 +55,7 @@ describe('Loop-5: port map, special ports and back edges', () => {
     expect(body.inputs.map((b) => [pname(b.param), b.from, b.extra ?? {}])).toEqual([
       ['y_in', 2, {}], ['iter', -1, { purpose: 'current_iteration' }],
     ]);
-    expect(body.outputs.map((b) => [g.meta['resultNames'] as string[] && (g.meta['resultNames'] as string[])[b.result], b.to, b.extra ?? {}])).toEqual([
+    expect(body.outputs.map((b) => [g.meta['resultNames']?.[b.result], b.to, b.extra ?? {}])).toEqual([
       ['y_res', 0, {}], ['scan_res', 1, { axis: '0', start: '0', end: '-1', stride: '1', part_size: '1' }], ['cond_out', -1, { purpose: 'execution_condition' }],
     ]);
     expect(body.backEdges).toEqual([{ fromLayer: '21', fromPort: '', toLayer: '11', toPort: '' }]);

@@ -121,7 +121,7 @@ describe('readIr: Parameters, Results, nodes', () => {
     const sm: LayerSpec = { ...relu(1), type: 'SoftMax', data: { axis: 'one' } };
     const m = readIr(netXml([param(0, 'x'), sm, result(2)], [[0, 0, 1, 0], [1, 1, 2, 0]]), null);
     expect(m.graph.nodes[0]!.attrs.get('axis')).toEqual({ type: 'raw', value: 'one' });
-    expect((m.graph.meta['diagnostics'] as { code: string }[]).map((d) => d.code)).toEqual(['IR_ATTR_UNTYPED']);
+    expect(m.graph.meta['diagnostics']!.map((d) => d.code)).toEqual(['IR_ATTR_UNTYPED']);
   });
 
   it('keeps layers that reach no Result', () => {

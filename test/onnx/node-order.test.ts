@@ -14,7 +14,7 @@ const xy = [ob.valueInfo('x', 'f32', [2])];
 const modelOf = (nodes: ob.NodeProto[], outputs: string[]) =>
   ob.encodeModelProto(ob.model({ graph: ob.graph({ name: 'g', inputs: [...xy, ob.valueInfo('c', 'boolean', [])], outputs: outputs.map((o) => ob.valueInfo(o, 'f32')), nodes }) }));
 const warnings = (m: ReturnType<typeof decodeOnnx>) =>
-  ((m.graph.meta['diagnostics'] as { code: string; where: string; severity: string }[] | undefined) ?? []).map((d) => [d.severity, d.code, d.where]);
+  (m.graph.meta['diagnostics'] ?? []).map((d) => [d.severity, d.code, d.where]);
 
 describe('nodes out of topological order', () => {
   it('are read in dependency order, with a warning, and written sorted', () => {
