@@ -204,6 +204,8 @@ describe('OV side: ours vs OpenVINO partial shapes of IR made by ovc', () => {
     let compared = 0;
     let unmatched = 0;
     const lessPrecise: string[] = [];
+    /** Ports where OpenVINO has no element type (dynamic) and ovir has one, same shape: ovir says more. */
+    const morePrecise: string[] = [];
     for (const { name, path } of models()) {
       let xml: string;
       try {
@@ -234,6 +236,9 @@ describe('OV side: ours vs OpenVINO partial shapes of IR made by ovc', () => {
       const contains = (elem: string | null, shape: JsonDim[] | null, dtype: string, pshape: JsonDim[] | null): boolean => elem === normElem(dtype)
         && (shape === null || (pshape !== null && shape.length === pshape.length
           && shape.every((d, k) => { const a = range(d); const b = range(pshape[k]!); return a[0] <= b[0] && a[1] >= b[1]; })));
+      // OpenVINO without an element type (dynamic), ovir with one, the shapes agreeing: ovir says more
+      const saysMore = (elem: string | null, shape: JsonDim[] | null, dtype: string, pshape: JsonDim[] | null): boolean =>
+        normElem(dtype) === 'dynamic' && elem !== null && agrees(normElem(dtype), shape, dtype, pshape);
       const compare = (kind: string, ours: Value[], list: OraclePort[]) => {
         list.forEach((p, i) => {
           const v = ours.find((o) => p.names.some((n) => o.names.includes(n))) ?? ours[i];
@@ -243,7 +248,9 @@ describe('OV side: ours vs OpenVINO partial shapes of IR made by ovc', () => {
           compared++;
           // a type copied from the declaration is counted apart, never as agreement
           if (v && result.assumed.has(v)) { assumed.push(`${name}: ${kind} ${p.names[0] ?? i}`); return; }
-          if (!agrees(elem, shape, p.dtype, p.shape)) here.push(`${kind} ${p.names[0] ?? i}: openvino ${normElem(p.dtype)}${show(p.shape)}, ours ${elem ?? '?'}${show(shape)}`);
+          const line = `${kind} ${p.names[0] ?? i}: openvino ${normElem(p.dtype)}${show(p.shape)}, ours ${elem ?? '?'}${show(shape)}`;
+          if (saysMore(elem, shape, p.dtype, p.shape)) morePrecise.push(`${name}: ${line}`);
+          else if (!agrees(elem, shape, p.dtype, p.shape)) here.push(line);
         });
       };
       compare('input', model.graph.inputs, theirs.inputs);
@@ -259,20 +266,23 @@ describe('OV side: ours vs OpenVINO partial shapes of IR made by ovc', () => {
         const t = result.types.get(v);
         if (!agrees(ourElem(t), ourShape(t), p.dtype, p.shape)) {
           const line = `${p.path}${p.node}:${p.port} (${p.type}): openvino ${normElem(p.dtype)}${show(p.shape)}, ours ${ourElem(t) ?? '?'}${show(ourShape(t))}`;
-          if (contains(ourElem(t), ourShape(t), p.dtype, p.shape)) { lessPrecise.push(`${name}: ${line}`); hereLess.push(line); } else here.push(`CONTRADICTION ${line}`);
+          if (saysMore(ourElem(t), ourShape(t), p.dtype, p.shape)) morePrecise.push(`${name}: ${line}`);
+          else if (contains(ourElem(t), ourShape(t), p.dtype, p.shape)) { lessPrecise.push(`${name}: ${line}`); hereLess.push(line); } else here.push(`CONTRADICTION ${line}`);
         }
       }
       const shown = [...here, ...hereLess.map((l) => `less precise: ${l}`)];
       record('shape-ov', name, shown.length ? 'fail' : 'pass', shown.length ? shown.slice(0, 5).join('; ') : undefined);
       problems.push(...here.map((h) => `${name}: ${h}`));
     }
-    const ovSummary = `${compared - problems.length - lessPrecise.length - assumed.length}/${compared} ports agree (graph inputs and outputs, and `
+    const ovSummary = `${compared - problems.length - lessPrecise.length - assumed.length - morePrecise.length}/${compared} ports agree (graph inputs and outputs, and `
       + `every op output inside bodies too); not counted as agreement: ${lessPrecise.length} op outputs where ovir says less than OpenVINO `
-      + `(compatible), ${assumed.length} whose type ovir only copied from a declaration, ${ruleFailures.length} shape rules failed; `
+      + `(compatible), ${morePrecise.length} where OpenVINO has no element type (dynamic) and ovir has one with the same shape, `
+      + `${assumed.length} whose type ovir only copied from a declaration, ${ruleFailures.length} shape rules failed; `
       + `${unmatched} OpenVINO op ports without a same-named ovir node`;
     process.stdout.write(`shape-ov: ${ovSummary}\n`);
     record('shape-ov', '(agreement)', problems.length || lessPrecise.length || assumed.length ? 'fail' : 'pass', ovSummary);
     for (const l of lessPrecise.slice(0, 100)) process.stdout.write(`  less precise: ${l}\n`);
+    for (const l of morePrecise.slice(0, 100)) process.stdout.write(`  ovir says more (OpenVINO: dynamic element type): ${l}\n`);
     describeSuite('shape-ov', `ovir shape inference (openvino policy) on IR made by ovc vs the partial shapes OpenVINO reads for every input and output: ${ovSummary}`, engines());
     for (const p of problems.slice(0, 200)) process.stdout.write(`  ${p}\n`);
     finishSuite('shape-ov');
