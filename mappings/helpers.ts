@@ -16,12 +16,11 @@ export const i64Scalar = (c: ConvertContext, v: bigint): Value => c.constant(ten
 /** Normalizes axis `a` for rank `r` (negative counts from the end). */
 export const normAxis = (a: bigint, r: number): number => (a < 0n ? Number(a) + r : Number(a));
 
-// ── deprecated: kept while one entry still uses it ────────────────────────────────────────────
-// New code: a `moves` line (spec.ts) for operands that moved between attribute and input.
-
 /**
- * @deprecated Declare a `moves` line (`attrToInput(attr, index, inputSince)`) and emit the operand
- * as an input: the converter writes the form of the target opset.
+ * IR → ONNX, for an op an escape hatch emits BESIDES its entry's own (e.g. NormalizeL2 written as
+ * ReduceSumSquare): source operand `index` as that op takes it at the target opset — an input from
+ * `inputSince`, the attribute `attr` before (a run-time operand is then CONVERT_NEEDS_CONSTANT).
+ * For the entry's own op, declare a `moves` line (spec.ts) instead: the converter does this itself.
  */
 export function operandAsAttrOrInput(
   c: ConvertContext, index: number, attr: string, inputSince: number, inputs: (Value | null)[], attrs: Map<string, Attr>, what: string,

@@ -1,5 +1,4 @@
 import { A, type Attr } from '../../src/graph/attr.js';
-import { attrBool, attrFloat, attrString } from '../../src/graph/attr-read.js';
 import type { Value } from '../../src/graph/value.js';
 import { scalarLike } from '../generator/constant-of-shape.js';
 import { i64Const, i64Scalar, operandAsAttrOrInput } from '../helpers.js';
@@ -22,7 +21,7 @@ const un = (c: ConvertContext, op: string, a: Value, attrs: Record<string, Attr>
 /** Gelu: ERF 0.5·x·(1 + erf(x/√2)); TANH 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))). */
 function geluToOnnx(c: ConvertContext): void {
   const x = c.input(0)!;
-  const mode = (attrString(c.node, 'approximation_mode') ?? 'ERF').toUpperCase();
+  const mode = (c.attr.string('approximation_mode') ?? 'ERF').toUpperCase();
   if (mode !== 'ERF' && mode !== 'TANH') { c.unsupportedAttr('approximation_mode', mode, 'ERF or TANH'); return; }
   if (c.opset >= 20) {
     c.output(0, c.emit('Gelu', [x], mode === 'TANH' ? { approximate: A.string('tanh') } : {})[0]!);
@@ -65,8 +64,8 @@ const hardSigmoid = (c: ConvertContext, x: Value): Value => un(c, 'HardSigmoid',
 /** NormalizeL2: x / sqrt(sum(x², axes) + eps) (eps_mode add) or x / sqrt(max(sum(x², axes), eps)) (max). */
 function normalizeL2ToOnnx(c: ConvertContext): void {
   const x = c.input(0)!;
-  const eps = attrFloat(c.node, 'eps') ?? 0;
-  const mode = (attrString(c.node, 'eps_mode') ?? 'add').toLowerCase();
+  const eps = c.attr.float('eps') ?? 0;
+  const mode = (c.attr.string('eps_mode') ?? 'add').toLowerCase();
   if (mode !== 'add' && mode !== 'max') { c.unsupportedAttr('eps_mode', mode, 'add or max'); return; }
   const e = k(c, eps, 'NormalizeL2 eps');
   if (!e) return;
@@ -117,7 +116,7 @@ function sdpaToOnnx(c: ConvertContext): void {
   const zero = k(c, 0, 'ScaledDotProductAttention');
   if (!ninf || !zero) return;
   const mask = c.numInputs > 3 ? c.input(3) : null;
-  if (attrBool(c.node, 'causal') ?? false) {
+  if (c.attr.bool('causal') ?? false) {
     // key position s may be attended from query position l when s ≤ l
     const dim = (x: Value): Value => c.emit('Gather', [c.emit('Shape', [x])[0]!, i64Scalar(c, -2n)], { axis: A.int(0) })[0]!;
     const positions = (n: Value): Value => c.emit('Range', [i64Scalar(c, 0n), n, i64Scalar(c, 1n)])[0]!;
@@ -159,7 +158,7 @@ export const IR_DECOMPOSE: readonly OpMapping[] = [
     ir: { op: 'Swish', version: 'opset4' },
     handles: { onnx: ['alpha'] },
     toIr: (c) => {
-      const a = attrFloat(c.node, 'alpha') ?? 1;
+      const a = c.attr.float('alpha') ?? 1;
       const beta = a === 1 ? null : k(c, a, 'Swish alpha');
       c.output(0, c.emit('Swish', beta ? [c.input(0), beta] : [c.input(0)], {}, 1, 'opset4')[0]!);
     },

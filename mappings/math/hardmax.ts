@@ -1,4 +1,3 @@
-import { attrInt } from '../../src/graph/attr-read.js';
 import type { Value } from '../../src/graph/value.js';
 import { i64Const, i64Scalar, normAxis } from '../helpers.js';
 import type { OpMapping } from '../spec.js';
@@ -24,7 +23,7 @@ export const HARDMAX: readonly OpMapping[] = [
       const off = elem === null ? null : typedScalar(elem, 0);
       if (rank === null || on === null || off === null) { c.error(`Hardmax needs x of known rank and a numeric element type (got ${elem ?? 'unknown'})`); return; }
       const legacy = c.opset < 13;
-      const axis = normAxis(attrInt(c.node, 'axis') ?? (legacy ? 1n : -1n), rank);
+      const axis = normAxis(c.attr.int('axis') ?? (legacy ? 1n : -1n), rank);
       if (axis < 0 || axis >= Math.max(rank, 1)) { c.error(`axis out of range for rank ${rank}`); return; }
       let x = c.input(0)!;
       let shape: Value | null = null;

@@ -1,4 +1,3 @@
-import { attrInt, attrString } from '../../src/graph/attr-read.js';
 import type { Value } from '../../src/graph/value.js';
 import { scalarLike } from '../generator/constant-of-shape.js';
 import { i64Const, i64Scalar } from '../helpers.js';
@@ -25,9 +24,9 @@ function everyAxis(c: ConvertContext, v: Value, rank: number | null): Value {
 
 /** The loss of log-probabilities `logp` (source input 0's type), target source input 1, weight source input 2. */
 function nll(c: ConvertContext, logp: Value): Value | null {
-  const reduction = attrString(c.node, 'reduction') ?? 'mean';
+  const reduction = c.attr.string('reduction') ?? 'mean';
   if (!['none', 'sum', 'mean'].includes(reduction)) { c.unsupportedAttr('reduction', reduction, 'none, sum or mean'); return null; }
-  const ignore = c.node.attrs.has('ignore_index') ? attrInt(c.node, 'ignore_index') : undefined;
+  const ignore = c.attr.int('ignore_index');
   const target = c.input(1)!;
   const weight = c.numInputs > 2 ? c.input(2) : null;
   let index = target;

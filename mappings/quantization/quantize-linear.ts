@@ -1,4 +1,3 @@
-import { attrInt } from '../../src/graph/attr-read.js';
 import { fromOnnxDataType, type ElementTypeName } from '../../src/graph/element-type.js';
 import type { Value } from '../../src/graph/value.js';
 import { i64Const, normAxis } from '../helpers.js';
@@ -32,12 +31,12 @@ const ov = (c: ConvertContext, op: string, ins: (Value | null)[], attrs: Record<
 function alongAxis(c: ConvertContext, v: Value, i: number, xIndex = 0): Value | null {
   const s = c.type(i);
   const shape = s?.kind === 'tensor' ? s.shape : null;
-  const block = attrInt(c.node, 'block_size') ?? 0n;
+  const block = c.attr.int('block_size') ?? 0n;
   if (block !== 0n) return blocked(c, v, i, xIndex, Number(block));
   if (shape === null || shape.length === 0 || (shape.length === 1 && shape[0] === 1)) return v;
   const r = c.rank(xIndex);
   if (shape.length !== 1 || r === null) { c.error(`a scale / zero point of shape [${shape.join(',')}] (per-tensor, 1-D per-axis, or blocked with block_size)`); return null; }
-  const axis = normAxis(attrInt(c.node, 'axis') ?? 1n, r);
+  const axis = normAxis(c.attr.int('axis') ?? 1n, r);
   const others = Array.from({ length: r }, (_, k) => BigInt(k)).filter((k) => k !== BigInt(axis));
   return others.length === 0 ? v : c.emit('Unsqueeze', [v, i64Const(c, others)], {}, 1, 'opset1')[0]!;
 }
@@ -53,7 +52,7 @@ function blocked(c: ConvertContext, v: Value, i: number, xIndex: number, block: 
   const xs = staticShape(c, xIndex);
   const vs = staticShape(c, i);
   if (!xs || !vs || vs.length !== xs.length || block < 1) { c.error(`block quantization needs static shapes of x and of input ${i}, of one rank, and block_size ≥ 1`); return null; }
-  const axis = normAxis(attrInt(c.node, 'axis') ?? 1n, xs.length);
+  const axis = normAxis(c.attr.int('axis') ?? 1n, xs.length);
   const blocks = vs[axis]!;
   const d = xs[axis]!;
   if (blocks !== Math.ceil(d / block) || vs.some((n, k) => k !== axis && n !== xs[k])) {
@@ -72,7 +71,7 @@ function blocked(c: ConvertContext, v: Value, i: number, xIndex: number, block: 
 /** The quantized type: zero point's, else output_dtype (21+), else u8. */
 function quantType(c: ConvertContext, zpIndex: number): ElementTypeName | null {
   if (c.numInputs > zpIndex && c.input(zpIndex)) return c.elem(zpIndex);
-  const d = attrInt(c.node, 'output_dtype');
+  const d = c.attr.int('output_dtype');
   return d === undefined || d === 0n ? 'u8' : fromOnnxDataType(Number(d))?.name ?? null;
 }
 
@@ -96,7 +95,7 @@ function quantizeF8(c: ConvertContext, x: Value, xElem: ElementTypeName | null, 
   const xf = xElem === fe ? x : ov(c, 'Convert', [x], { destination_type: fe });
   let y = ov(c, 'Divide', [xf, scale], { m_pythondiv: 'true' });
   if (zp) y = ov(c, 'Add', [y, ov(c, 'Convert', [zp], { destination_type: fe })]);
-  if ((attrInt(c.node, 'saturate') ?? 1n) !== 0n) {
+  if ((c.attr.int('saturate') ?? 1n) !== 0n) {
     const clamped = c.emit('Clamp', [y], { min: String(-max), max: String(max) }, 1, 'opset1')[0]!;
     y = ov(c, 'Select', [c.emit('IsNaN', [y], {}, 1, 'opset10')[0]!, y, clamped]);
   }
@@ -138,7 +137,7 @@ const DEQUANTIZE: OpMapping = {
   handles: { onnx: ['axis', 'block_size', 'output_dtype'] },
   note: 'IR: Convert, Subtract, Multiply (as OpenVINO\'s frontend)',
   toIr: (c) => {
-    const out = attrInt(c.node, 'output_dtype');
+    const out = c.attr.int('output_dtype');
     if (out !== undefined && out !== 0n && fromOnnxDataType(Number(out))?.name !== c.elem(1)) { c.unsupportedAttr('output_dtype', String(out), 'only the scale\'s type'); return; }
     const xe = c.elem(0);
     if (xe === null || xe === 'u2' || xe === 'i2' || xe === 'u1') { c.error(`dequantizing ${xe ?? 'an unknown type'} (OpenVINO runs no 1- or 2-bit inputs)`); return; }
@@ -212,7 +211,7 @@ const FAKE_QUANTIZE: OpMapping = {
   note: 'IR only: ONNX elementwise ops (Where, Round, …)',
   toIr: (c) => { c.error('FakeQuantize is not written from ONNX'); },
   toOnnx: (c) => {
-    const levels = attrInt(c.node, 'levels');
+    const levels = c.attr.int('levels');
     const elem = c.elem(0);
     if (levels === undefined || levels < 2n) { c.unsupportedAttr('levels', String(levels ?? ''), 'must be 2 or more'); return; }
     const k = elem === null ? null : typedScalar(elem, Number(levels) - 1);

@@ -1,4 +1,3 @@
-import { attrInt } from '../../src/graph/attr-read.js';
 import { i64Const, i64Scalar } from '../helpers.js';
 import type { OpMapping } from '../spec.js';
 
@@ -16,7 +15,7 @@ export const COMPRESS: readonly OpMapping[] = [
     handles: { onnx: ['axis'] },
     note: 'IR: Gather of the NonZero indices of the condition',
     toIr: (c) => {
-      const axis = attrInt(c.node, 'axis');
+      const axis = c.attr.int('axis');
       const nz = c.emit('NonZero', [c.input(1)], { output_type: 'i64' }, 1, 'opset3')[0]!;
       const idx = c.emit('Squeeze', [nz, i64Const(c, [0n])], {}, 1, 'opset1')[0]!;
       const data = axis === undefined ? c.emit('Reshape', [c.input(0), i64Const(c, [-1n])], { special_zero: 'false' }, 1, 'opset1')[0]! : c.input(0);

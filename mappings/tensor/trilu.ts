@@ -1,4 +1,3 @@
-import { attrInt } from '../../src/graph/attr-read.js';
 import type { Value } from '../../src/graph/value.js';
 import { i64Const, i64Scalar } from '../helpers.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
@@ -24,7 +23,7 @@ const TRILU: OpMapping = {
     const elem = c.elem(0);
     const zero = elem === null ? null : typedScalar(elem, 0);
     if (zero === null) { c.error(`Trilu of ${elem ?? 'an unknown element type'} (numeric and boolean types only)`); return; }
-    const upper = (attrInt(c.node, 'upper') ?? 1n) !== 0n;
+    const upper = (c.attr.int('upper') ?? 1n) !== 0n;
     const shape = c.emit('ShapeOf', [x], { output_type: 'i64' }, 1, 'opset3')[0]!;
     const k = c.numInputs > 1 && c.input(1) ? c.input(1)! : i64Scalar(c, 0n);
     const range = (from: Value, to: Value): Value => c.emit('Range', [from, to, i64Scalar(c, 1n)], { output_type: 'i64' }, 1, 'opset4')[0]!;
