@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
-import { OvirError } from '../../src/diag/diagnostic.js';
 import { A, allNodes, readIntegers, type Attr, type ElementTypeName, type Model, type Node } from '../../src/graph/index.js';
 import { Builder } from '../convert/builder.js';
+import { ops, diags } from './graph-probes.js';
 
 /**
  * ONNX Attention-23/24/25 and RotaryEmbedding-23 as IR ops (mappings/nn/attention.ts,
@@ -11,12 +11,7 @@ import { Builder } from '../convert/builder.js';
  * (`OVIR_ZOO_FILTER='attention|rotary'` in test/conformance/convert-zoo.test.ts).
  */
 
-const ops = (m: Model): string[] => [...allNodes(m.graph)].map((n) => n.op);
 const all = (m: Model, op: string): Node[] => [...allNodes(m.graph)].filter((n) => n.op === op);
-const diags = (f: () => unknown): { code: string; path: string; message: string }[] => {
-  try { f(); } catch (e) { if (e instanceof OvirError) return e.diagnostics.map((d) => ({ code: d.code, path: d.where, message: d.message })); throw e; }
-  return [];
-};
 
 type In = { elem?: ElementTypeName; shape: number[] } | null;
 function model(opset: number, op: string, inputs: In[], outputs: string[], attrs: Record<string, Attr> = {}): Model {

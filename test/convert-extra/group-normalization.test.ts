@@ -3,12 +3,12 @@ import { convertModel } from '../../src/convert/index.js';
 import { OvirError } from '../../src/diag/diagnostic.js';
 import { A, allNodes, readIntegers, type Attr, type ElementTypeName, type Model } from '../../src/graph/index.js';
 import { Builder } from '../convert/builder.js';
+import { ops } from './graph-probes.js';
 
 /**
  * ONNX GroupNormalization-21 → IR MVN-6 form, IR GroupNormalization-12 → ONNX (mappings/nn/group-normalization.ts); the
  * numbers are judged by the engines on the backend cases (OVIR_ZOO_FILTER='group_norm').
  */
-const ops = (m: Model): string[] => [...allNodes(m.graph)].map((n) => n.op);
 function model(opset: number, elem: ElementTypeName, attrs: Record<string, Attr>): Model {
   const b = new Builder('onnx', opset);
   const n = b.node(b.graph, 'GroupNormalization', [b.input('x', elem, [2, 4, 3]), b.input('s', elem, [4]), b.input('b', elem, [4])], ['y'], attrs, { name: 'n' });

@@ -3,18 +3,13 @@ import { convertModel } from '../../src/convert/index.js';
 import { OvirError } from '../../src/diag/diagnostic.js';
 import { A, allNodes, readIntegers, tensorFromFloat32, tensorFromInt64, verifyGraph, type Attr, type Model, type Node } from '../../src/graph/index.js';
 import { Builder } from '../convert/builder.js';
+import { ops, only } from './graph-probes.js';
 
 /**
  * The op relations of mappings/{pad,rnn,linear,generate}.ts, checked on the graphs they build.
  * (That the numbers agree is judged by the engines in test/conformance/convert-zoo.test.ts.)
  */
 
-const ops = (m: Model): string[] => [...allNodes(m.graph)].map((n) => n.op);
-const only = (m: Model, op: string): Node => {
-  const ns = [...allNodes(m.graph)].filter((n) => n.op === op);
-  expect(ns).toHaveLength(1);
-  return ns[0]!;
-};
 const constOf = (n: Node, i: number): bigint[] => readIntegers(n.inputs[i]!.constant!);
 const codes = (f: () => unknown): string[] => {
   try { f(); } catch (e) { if (e instanceof OvirError) return e.diagnostics.map((d) => d.code); throw e; }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
-import { OvirError } from '../../src/diag/diagnostic.js';
-import { A, allNodes, verifyGraph, type Attr, type ElementTypeName, type Model, type Node } from '../../src/graph/index.js';
+import { A, verifyGraph, type Attr, type ElementTypeName, type Model } from '../../src/graph/index.js';
 import { Builder } from '../convert/builder.js';
+import { ops, only, diags } from './graph-probes.js';
 
 /**
  * ONNX ops OpenVINO has no op (or no form) for, written as other IR ops the way OpenVINO's ONNX
@@ -14,16 +14,6 @@ import { Builder } from '../convert/builder.js';
  * test_pow_types_*, test_celu, test_shrink_*, test_log_softmax_*, test_operator_add_size1_broadcast).
  */
 
-const ops = (m: Model): string[] => [...allNodes(m.graph)].map((n) => n.op);
-const only = (m: Model, op: string): Node => {
-  const ns = [...allNodes(m.graph)].filter((n) => n.op === op);
-  expect(ns).toHaveLength(1);
-  return ns[0]!;
-};
-const diags = (f: () => unknown): { code: string; path: string; message: string }[] => {
-  try { f(); } catch (e) { if (e instanceof OvirError) return e.diagnostics.map((d) => ({ code: d.code, path: d.where, message: d.message })); throw e; }
-  return [];
-};
 
 type In = { elem?: ElementTypeName; shape: number[] };
 function model(opset: number, op: string, inputs: In[], attrs: Record<string, Attr> = {}): Model {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
-import { A, allNodes, readIntegers, tensorFromInt64, verifyGraph, type Attr, type ElementTypeName, type Model, type Node } from '../../src/graph/index.js';
-import { OvirError } from '../../src/diag/diagnostic.js';
+import { A, readIntegers, tensorFromInt64, verifyGraph, type Attr, type ElementTypeName, type Model } from '../../src/graph/index.js';
 import { Builder } from '../convert/builder.js';
+import { ops, only, diags } from './graph-probes.js';
 
 /**
  * Forms of existing ops that ONNX → IR used to refuse, written as OpenVINO's frontend writes them:
@@ -14,16 +14,6 @@ import { Builder } from '../convert/builder.js';
  * test_reduce_sum_empty_axes_input_noop*).
  */
 
-const ops = (m: Model): string[] => [...allNodes(m.graph)].map((n) => n.op);
-const only = (m: Model, op: string): Node => {
-  const ns = [...allNodes(m.graph)].filter((n) => n.op === op);
-  expect(ns).toHaveLength(1);
-  return ns[0]!;
-};
-const diags = (f: () => unknown): { code: string; path: string; message: string }[] => {
-  try { f(); } catch (e) { if (e instanceof OvirError) return e.diagnostics.map((d) => ({ code: d.code, path: d.where, message: d.message })); throw e; }
-  return [];
-};
 
 type In = { elem?: ElementTypeName; shape: (number | null)[] } | { ints: number[] };
 function model(opset: number, op: string, inputs: In[], attrs: Record<string, Attr> = {}, outputs = 1): Model {

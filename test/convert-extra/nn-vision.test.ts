@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
-import { OvirError } from '../../src/diag/diagnostic.js';
-import { A, allNodes, readIntegers, tensorFromFloat32, tensorFromInt64, verifyGraph, type Attr, type Model, type Node } from '../../src/graph/index.js';
+import { A, readIntegers, tensorFromFloat32, tensorFromInt64, verifyGraph, type Attr, type Model, type Node } from '../../src/graph/index.js';
 import { Builder } from '../convert/builder.js';
+import { ops, only, diags } from './graph-probes.js';
 
 /**
  * The nn/vision relations of mappings/{pool,resize,conv-transpose,old-opsets}.ts, checked on the
@@ -10,17 +10,7 @@ import { Builder } from '../convert/builder.js';
  * test/conformance/convert-zoo.test.ts: the backend cases of each op and the PaddleOCR models.)
  */
 
-const ops = (m: Model): string[] => [...allNodes(m.graph)].map((n) => n.op);
-const only = (m: Model, op: string): Node => {
-  const ns = [...allNodes(m.graph)].filter((n) => n.op === op);
-  expect(ns).toHaveLength(1);
-  return ns[0]!;
-};
 const constOf = (n: Node, i: number): bigint[] => readIntegers(n.inputs[i]!.constant!);
-const diags = (f: () => unknown): { code: string; path: string; message: string }[] => {
-  try { f(); } catch (e) { if (e instanceof OvirError) return e.diagnostics.map((d) => ({ code: d.code, path: d.where, message: d.message })); throw e; }
-  return [];
-};
 
 type In = { shape: (number | string)[] } | { ints: number[] } | { floats: number[]; dims: number[] } | null;
 
