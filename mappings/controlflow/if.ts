@@ -1,10 +1,9 @@
 import { irBodyKind, onnxBodyKind } from '../../src/graph/body-kinds.js';
-import { describeType, type ValueType } from '../../src/graph/types.js';
-import { irHas, onnxHas } from '../../src/graph/element-type.js';
 import type { Body } from '../../src/graph/body.js';
 import type { Value } from '../../src/graph/value.js';
 import { i64Const } from '../helpers.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
+import { typeProblem } from './body-types.js';
 
 /**
  * ONNX If (every opset, 1…25) ↔ OpenVINO If-8.
@@ -19,13 +18,6 @@ import type { ConvertContext, OpMapping } from '../spec.js';
 const ONNX_KEYS = onnxBodyKind('If')!.keys;
 const IR_BODIES = irBodyKind('If')!.bodies;
 const IR_KEYS = IR_BODIES.map((b) => b.key);
-
-function typeProblem(t: ValueType | null, target: 'ov' | 'onnx'): string | null {
-  if (t === null || t.kind === 'unknown') return null;
-  if (t.kind !== 'tensor') return describeType(t);
-  if (t.elem === 'dynamic') return null;
-  return (target === 'ov' ? irHas(t.elem) : onnxHas(t.elem)) ? null : describeType(t);
-}
 
 /** Checks what both directions require of an If: two bodies, matching output counts. */
 function bodiesOf(c: ConvertContext, keys: readonly string[]): [Body, Body] | null {

@@ -1,12 +1,12 @@
 import { A } from '../../src/graph/attr.js';
 import { backEdgeIndices, setBackEdges, type Body, type InputBinding } from '../../src/graph/body.js';
-import { irHas, onnxHas } from '../../src/graph/element-type.js';
 import type { Graph } from '../../src/graph/graph.js';
 import { tensorFromBool, tensorFromInt64 } from '../../src/graph/tensor.js';
 import { describeType, tensorType, type ValueType } from '../../src/graph/types.js';
 import type { Value } from '../../src/graph/value.js';
 import { i64Const, i64Scalar } from '../helpers.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
+import { typeProblem } from './body-types.js';
 
 /**
  * ONNX Loop (every opset, 1…25) ↔ OpenVINO Loop-5, as OpenVINO's ONNX frontend relates them.
@@ -28,14 +28,6 @@ import type { ConvertContext, OpMapping } from '../spec.js';
 
 const CONCAT_AXIS0: Readonly<Record<string, string>> = { axis: '0', start: '0', end: '-1', stride: '1', part_size: '1' };
 const INT64_MAX = (1n << 63n) - 1n;
-
-/** What a tensor-only format cannot hold (sequences, optionals, maps, element types it lacks). */
-function typeProblem(t: ValueType | null, target: 'ov' | 'onnx'): string | null {
-  if (t === null || t.kind === 'unknown') return null;
-  if (t.kind !== 'tensor') return describeType(t);
-  if (t.elem === 'dynamic') return null;
-  return (target === 'ov' ? irHas(t.elem) : onnxHas(t.elem)) ? null : describeType(t);
-}
 
 /** Whether ONNX body output `out` is the body's cond input passed through (OpenVINO then uses a constant true). */
 function passesCondThrough(out: Value | undefined, condIn: Value | undefined): boolean {
