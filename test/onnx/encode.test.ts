@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { OvirError } from '../../src/diag/diagnostic.js';
 import { A } from '../../src/graph/attr.js';
 import { Model } from '../../src/graph/model.js';
-import { makeTensor, tensorFromFloat32 } from '../../src/graph/tensor.js';
+import { tensorFromFloat32 } from '../../src/graph/tensor.js';
 import { tensorType } from '../../src/graph/types.js';
 import { verifyGraph } from '../../src/graph/verify.js';
 import { decodeOnnx } from '../../src/onnx/decode.js';
@@ -12,6 +12,7 @@ import { T } from '../../src/onnx/schema.js';
 import { decodeMessage } from '../../src/onnx/wire.js';
 import * as ob from '../helpers/onnx-builder.js';
 import { plainProto, structure } from './structure.js';
+import { hugeIdentityModel } from './huge-model.js';
 
 const proto = (m: Model): ModelProto => decodeMessage<ModelProto>(T.ModelProto, encodeOnnx(m).bytes);
 const f32 = (shape: number[]) => tensorType('f32', shape);
@@ -304,13 +305,7 @@ describe('encodeOnnxChunks: the bytes of encodeOnnx, weights as views', () => {
   });
 
   it('past 2 GB the weights go to external data, the views themselves, as with encodeOnnx', () => {
-    const m = new Model('onnx');
-    // A tensor that only claims its size: the encoder hands large data to the external file untouched.
-    const huge = { byteLength: 2 ** 31 } as unknown as Uint8Array;
-    const w = m.graph.addInitializer(makeTensor('u8', [2 ** 31], huge), ['w']);
-    const n = m.graph.addNode({ dialect: 'onnx', op: 'Identity', version: '17' });
-    n.addInput(w);
-    m.graph.outputs.push(n.addOutput(null, ['y']));
+    const { model: m, huge } = hugeIdentityModel();
     const { chunks, external } = encodeOnnxChunks(m, { defaultLocation: 'big.onnx.data' });
     expect(external).toEqual([{ path: 'big.onnx.data', chunks: [huge] }]);
     expect(Buffer.concat(chunks)).toEqual(Buffer.from(encodeOnnx(m, { defaultLocation: 'big.onnx.data' }).bytes));

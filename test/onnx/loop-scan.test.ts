@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { Model } from '../../src/graph/model.js';
-import { makeTensor } from '../../src/graph/tensor.js';
 import { verifyGraph } from '../../src/graph/verify.js';
 import { decodeOnnx } from '../../src/onnx/decode.js';
 import { encodeOnnx } from '../../src/onnx/encode.js';
@@ -9,6 +7,7 @@ import { T } from '../../src/onnx/schema.js';
 import { decodeMessage } from '../../src/onnx/wire.js';
 import * as ob from '../helpers/onnx-builder.js';
 import { structure } from './structure.js';
+import { hugeIdentityModel } from './huge-model.js';
 
 describe('Loop and Scan bodies: formal inputs bound by position, captures after them', () => {
   it('Loop: body (iter, cond, v) ← node (M, cond, v_init); body outputs (cond, v) → node output v; outer reads are captures', () => {
@@ -77,13 +76,7 @@ describe('Loop and Scan bodies: formal inputs bound by position, captures after 
 
 describe('the 2 GB protobuf limit', () => {
   it('a model whose tensors exceed 2 GB gets them written as external data without being asked', () => {
-    const m = new Model('onnx');
-    // A tensor that only claims its size: the encoder hands large data to the external file untouched.
-    const huge = { byteLength: 2 ** 31 } as unknown as Uint8Array;
-    const w = m.graph.addInitializer(makeTensor('u8', [2 ** 31], huge), ['w']);
-    const n = m.graph.addNode({ dialect: 'onnx', op: 'Identity', version: '17' });
-    n.addInput(w);
-    m.graph.outputs.push(n.addOutput(null, ['y']));
+    const { model: m, huge } = hugeIdentityModel();
     const { bytes, external } = encodeOnnx(m, { defaultLocation: 'big.onnx.data' });
     expect(external).toEqual([{ path: 'big.onnx.data', chunks: [huge] }]);
     const t = decodeMessage<ModelProto>(T.ModelProto, bytes).graph!.initializer![0]!;
