@@ -261,7 +261,7 @@ class Context implements ConvertContext {
         if (v === undefined) return null;
         const elem = this.elem(0);
         const t = elem === null ? null : scalarTensor(elem, v);
-        if (t === null) this.error(`attribute '${m.attr}' becomes a scalar of the data's type ${elem ?? '(unknown)'}, which is not built (f16/f32/f64/i32/i64 only)`);
+        if (t === null) this.error(`attribute '${m.attr}' becomes a scalar of the data's type ${elem ?? '(unknown)'}, which is not built (float and integer types only, integers in range)`);
         return t;
       }
     }
