@@ -149,13 +149,14 @@ CASES = {
 }
 
 
-def loop_model(name, iter_type=np.int64, iter_shape=(), cond_shape=(), trip=3, cond_value=None, body_cond='computed'):
+def loop_model(name, iter_type=np.int64, iter_shape=(), cond_shape=(), trip=3, cond_value=None, body_cond='computed', sliced=None):
     """A Loop-5 whose current_iteration Parameter is `iter_type` of `iter_shape` and whose body
     condition Result has `cond_shape` (OpenVINO accepts i32/i64, [] or [1]; ONNX's iteration_num
     is an i64 scalar): s' = s + x * (i + 1), cond' = s'[0] < 100 (or a constant `body_cond`);
     outputs: the final s and every s' stacked. trip: a constant trip count (None: the input M);
-    cond_value: a constant execution condition (None: the input c)."""
-    x = o1.parameter([2], F32, name='x')
+    cond_value: a constant execution condition (None: the input c); sliced: x is [5, 2], cut into
+    rows by (start, end, stride) as TensorIterator's port map says (Loop-5 takes it too)."""
+    x = o1.parameter([5, 2] if sliced else [2], F32, name='x')
     s0 = o1.parameter([2], F32, name='s0')
     inputs = [x, s0]
     if trip is None:
@@ -169,10 +170,11 @@ def loop_model(name, iter_type=np.int64, iter_shape=(), cond_shape=(), trip=3, c
     else:
         c = o1.constant(np.bool_(cond_value))
     it = o1.parameter(list(iter_shape), iter_type, name='it')
-    xp = o1.parameter([2], F32, name='xp')
+    xp = o1.parameter([1, 2] if sliced else [2], F32, name='xp')
     sp = o1.parameter([2], F32, name='sp')
     k = o1.add(o1.convert(it, 'f32'), o1.constant(F32(1)))
-    s1 = o1.add(sp, o1.multiply(xp, k))
+    xv = o1.reshape(xp, o1.constant(np.array([2], np.int64)), False) if sliced else xp
+    s1 = o1.add(sp, o1.multiply(xv, k))
     if body_cond == 'computed':
         first = o1.gather(s1, o1.constant(np.int64(0)), o1.constant(np.int64(0)))
         cond = o1.less(first, o1.constant(F32(100)))
@@ -187,7 +189,10 @@ def loop_model(name, iter_type=np.int64, iter_shape=(), cond_shape=(), trip=3, c
     loop = ov.opset5.loop(m, c)
     loop.set_function(body)
     loop.set_special_body_ports([0, 0])
-    loop.set_invariant_input(xp, x.output(0))
+    if sliced:
+        loop.set_sliced_input(xp, x.output(0), sliced[0], sliced[2], 1, sliced[1], 0)
+    else:
+        loop.set_invariant_input(xp, x.output(0))
     loop.set_merged_input(sp, s0.output(0), r_s.output(0))
     outs = [loop.get_iter_value(r_s.output(0), -1), loop.get_concatenated_slices(r_st.output(0), 0, 1, 1, -1, 0)]
     loop.validate_and_infer_types()
@@ -202,6 +207,8 @@ LOOPS = {
     'loop-trip-input': dict(trip=None),
     'loop-cond-input': dict(cond_value=None),  # (a constant false one: OpenVINO 2026.4 fails to run it)
     'loop-body-cond-false': dict(body_cond=False, cond_value=True),
+    'loop-sliced': dict(sliced=(0, -1, 1), body_cond=True, cond_value=True),
+    'loop-sliced-reverse': dict(sliced=(-1, 0, -1), body_cond=True, cond_value=True, trip=None),
 }
 
 

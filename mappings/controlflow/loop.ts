@@ -7,6 +7,8 @@ import type { Value } from '../../src/graph/value.js';
 import { i64Const, i64Scalar } from '../helpers.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
 import { typeProblem } from './body-types.js';
+import { slicing } from './port-map.js';
+import { cutPart, lastPartEnd, slicedPart } from './tensor-iterator-loop.js';
 
 /**
  * ONNX Loop (every opset, 1…25) ↔ OpenVINO Loop-5, as OpenVINO's ONNX frontend relates them.
@@ -189,10 +191,18 @@ function loopToOnnx(c: ConvertContext): void {
   let condParam: Value | undefined;
   const carried: Carried[] = [];
   const invariant: InputBinding[] = [];
+  // Sliced inputs (TensorIterator's form, which Loop-5 also takes): captured whole, cut in the
+  // body at iteration_num as OpenVINO cuts them (tensor-iterator-loop.ts).
+  const sliced: { b: InputBinding; part: { axis: number; step: number; reverse: boolean } }[] = [];
   for (const b of sb.inputs) {
     if (b.from < 0) continue;
     if (b.extra && 'axis' in b.extra) {
-      fail(`body Parameter '${label(b.param)}' takes slices of input ${b.from} along axis ${b.extra['axis']}; ONNX Loop has no sliced inputs (that is TensorIterator's form)`);
+      const what = `sliced input '${label(b.param)}'`;
+      const s = slicing(b.extra);
+      if (typeof s === 'string') { fail(`${what}: ${s}`); continue; }
+      if (edges.has(b.param)) { fail(`${what} is also the target of a back edge`); continue; }
+      const part = slicedPart(what, s, c.rank(b.from), fail);
+      if (part) sliced.push({ b, part });
       continue;
     }
     const r = edges.get(b.param);
@@ -237,6 +247,7 @@ function loopToOnnx(c: ConvertContext): void {
     }
     concat.push({ to: o.to, result: o.result, axis, direct });
   }
+  if (sliced.length && c.opset < 10) c.unsupportedAttr('port_map', 'sliced inputs', 'the body cuts them with Slice-10: convert with --opset 10 or later', 10);
   node.outputs.forEach((_, k) => { if (!covered.has(k)) fail(`output ${k} is not in the port_map`); });
   node.outputs.forEach((v, k) => {
     const bad = typeProblem(c.typeOf(v), 'onnx');
@@ -256,10 +267,18 @@ function loopToOnnx(c: ConvertContext): void {
   const nCarried = carried.length;
   const inputs: (Value | null)[] = [m, cond, ...carried.map((x) => c.input(x.from))];
   const capture = new Map<number, number>();
-  for (const b of invariant) {
+  for (const b of [...invariant, ...sliced.map((x) => x.b)]) {
     if (capture.has(b.from)) continue;
     capture.set(b.from, inputs.length);
     inputs.push(c.input(b.from));
+  }
+  // A reverse slice reads down from the end of its last whole part, computed before the loop.
+  const tops = new Map<Value, number>();
+  for (const { b, part } of sliced) {
+    if (!part.reverse) continue;
+    const n = c.emit('Gather', [c.emit('Shape', [c.input(b.from)])[0]!, i64Scalar(c, BigInt(part.axis))], { axis: A.int(0n) })[0]!;
+    tops.set(b.param, inputs.length);
+    inputs.push(lastPartEnd(c, n, part.step));
   }
   const scanResults = [...concat.map((x) => x.result), ...last.map((x) => x.result)];
   const outs = c.emit('Loop', inputs, {}, nCarried + scanResults.length);
@@ -274,9 +293,29 @@ function loopToOnnx(c: ConvertContext): void {
     for (const [key, a] of Object.entries(attrs)) n.attrs.set(key, a);
     return n.addOutput(null);
   };
+  const params = new Map<Value, Value>();
+  const slicedAt = new Map(sliced.map((x) => [g.inputs.indexOf(x.b.param), x]));
+  const topParams: InputBinding[] = [];
+  let iterationNum: Value | null = null;
   const db = c.body(loop, 'body', 'body', (i) => i, {
+    // iteration_num first: the sliced inputs' parts are cut at it.
+    inputs: [...(iterIndex >= 0 ? [iterIndex] : []), ...g.inputs.map((_, i) => i).filter((i) => i !== iterIndex)],
     param: (i, q, bg) => {
-      if (i !== iterIndex || (iterAs.elem === 'i64' && iterAs.rank === 0)) return q;
+      params.set(g.inputs[i]!, q);
+      const x = slicedAt.get(i);
+      if (x) {
+        iterationNum ??= bg.addInput(tensorType('i64', []), ['iteration_num']);
+        let top: Value | null = null;
+        if (x.part.reverse) {
+          top = bg.addInput(tensorType('i64', []), [`${q.name || label(x.b.param)}/last_part_end`]);
+          top.meta['onnxCapture'] = true;
+          topParams.push({ param: top, from: tops.get(x.b.param)! });
+        }
+        return cutPart(c, bg, q, iterationNum, x.part, top, c.type(x.b.from), q.name || label(x.b.param));
+      }
+      if (i !== iterIndex) return q;
+      iterationNum = q;
+      if (iterAs.elem === 'i64' && iterAs.rank === 0) return q;
       const t = q.type;
       q.type = tensorType('i64', []);
       let v = iterAs.elem === 'i32' ? onnxOp(bg, 'Cast', [q], `${q.name || 'iteration_num'}/as_i32`, { to: A.int(6n) }) : q;
@@ -301,9 +340,8 @@ function loopToOnnx(c: ConvertContext): void {
       return x; // (a body input, or a value already written, gets an Identity from the converter)
     },
   });
-  const converted = new Map(g.inputs.map((p, i) => [p, db.graph.inputs[i]!]));
-  const P = (p: Value): Value => converted.get(p)!;
-  const iterQ = iter ? P(iter.param) : db.graph.addInput(tensorType('i64', []), ['iteration_num']);
+  const P = (p: Value): Value => params.get(p)!;
+  const iterQ = iterationNum ?? db.graph.addInput(tensorType('i64', []), ['iteration_num']);
   const condQ = condParam ? P(condParam) : db.graph.addInput(tensorType('boolean', []), ['cond_in']);
   // cond_in has the type of the execution condition (OpenVINO gives a merged Parameter its input's
   // shape; onnx's Loop inference checks the body's cond input against the node's).
@@ -317,9 +355,10 @@ function loopToOnnx(c: ConvertContext): void {
     ...(m ? [{ param: iterQ, from: 0 }] : []),
     { param: condQ, from: 1 },
     ...carried.map((x, i) => ({ param: P(x.param), from: 2 + i })),
-    ...invariant.map((b) => ({ param: P(b.param), from: capture.get(b.from)! })),
+    ...[...invariant, ...sliced.map((x) => x.b)].map((b) => ({ param: P(b.param), from: capture.get(b.from)! })),
+    ...topParams,
   ];
-  for (const b of invariant) P(b.param).meta['onnxCapture'] = true;
+  for (const b of [...invariant, ...sliced.map((x) => x.b)]) P(b.param).meta['onnxCapture'] = true;
   db.outputs = order.slice(1).map((_, k) => ({ result: 1 + k, to: k }));
   for (const f of finals) c.output(f.to, outs[f.carried]!);
   concat.forEach((x, k) => {
@@ -347,6 +386,6 @@ export const LOOP: readonly OpMapping[] = [
     ir: { op: 'Loop', version: 'opset5' },
     toIr: loopToIr,
     toOnnx: loopToOnnx,
-    note: 'loop-carried values ↔ merged inputs + back edges; scan outputs ↔ concatenated outputs (axis 0); iteration_num/cond ↔ special_body_ports',
+    note: 'loop-carried values ↔ merged inputs + back edges; scan outputs ↔ concatenated outputs (axis 0); iteration_num/cond ↔ special_body_ports; IR sliced inputs → a Slice at iteration_num',
   },
 ];

@@ -23,7 +23,7 @@ export interface TiPortMap {
 }
 
 /** The entry's iteration attributes (defaults as the TensorIterator spec gives them); the reason otherwise. */
-function slicing(e: Readonly<Record<string, string>>): Slicing | string {
+export function slicing(e: Readonly<Record<string, string>>): Slicing | string {
   const out: Record<string, number> = {};
   for (const [k, d] of [['axis', NaN], ['start', 0], ['end', -1], ['stride', 1], ['part_size', 1]] as const) {
     const v = e[k] === undefined ? d : Number(e[k]);

@@ -2,7 +2,7 @@ import { A } from '../../src/graph/attr.js';
 import type { Body, InputBinding } from '../../src/graph/body.js';
 import type { Graph } from '../../src/graph/graph.js';
 import { tensorFromBool, tensorFromInt64 } from '../../src/graph/tensor.js';
-import { tensorType } from '../../src/graph/types.js';
+import { tensorType, type ValueType } from '../../src/graph/types.js';
 import type { Value } from '../../src/graph/value.js';
 import { i64Const, i64Scalar } from '../helpers.js';
 import type { ConvertContext } from '../spec.js';
@@ -62,28 +62,12 @@ export function tensorIteratorAsLoop(c: ConvertContext, body: Body, pm: TiPortMa
   }
   let ok = true;
   const fail = (m: string): void => { c.error(m); ok = false; };
-  const stepOf = (what: string, s: Slicing): number | null => {
-    if (s.stride === 0) { fail(`${what}: stride 0 (OpenVINO refuses it: no iteration advances)`); return null; }
-    const step = Math.abs(s.stride);
-    if (s.part !== step) {
-      fail(`${what}: part_size ${s.part} with stride ${s.stride} (OpenVINO's CPU plugin moves parts of |stride| elements and checks them against part_size: it refuses this IR)`);
-      return null;
-    }
-    return step;
-  };
+  const stepOf = (what: string, s: Slicing): number | null => partStep(what, s, fail);
 
   const sliced: Sliced[] = [];
   for (const x of pm.sliced) {
-    const what = `sliced input '${label(x.param)}'`;
-    const step = stepOf(what, x.s);
-    if (step === null) continue;
-    const rank = c.rank(x.from);
-    const axis = rank === null ? null : x.s.axis < 0 ? x.s.axis + rank : x.s.axis;
-    if (axis === null || axis < 0 || (rank !== null && axis >= rank)) { fail(`${what}: axis ${x.s.axis} ${rank === null ? "needs the input's rank, which is not known" : `is out of range for rank ${rank}`}`); continue; }
-    const { lo, hi } = range(x.s);
-    if (hi.k === lo.k && hi.b - lo.b < step) { fail(`${what}: start ${x.s.start}, end ${x.s.end}, stride ${x.s.stride} cover no part (OpenVINO refuses it)`); continue; }
-    if (hi.k < lo.k) { fail(`${what}: start ${x.s.start}, end ${x.s.end}, stride ${x.s.stride}: the range ends before it begins for every length but the shortest (OpenVINO refuses it)`); continue; }
-    sliced.push({ param: x.param, from: x.from, axis, step, reverse: x.s.stride < 0 });
+    const r = slicedPart(`sliced input '${label(x.param)}'`, x.s, c.rank(x.from), fail);
+    if (r) sliced.push({ param: x.param, from: x.from, ...r });
   }
   const joined: Joined[] = [];
   for (const o of pm.concat) {
@@ -131,11 +115,7 @@ export function tensorIteratorAsLoop(c: ConvertContext, body: Body, pm: TiPortMa
     trip = i64Scalar(c, o ? BigInt(Math.trunc(Math.abs(o.s.end - o.s.start) / o.s.part)) : 1n);
   }
   const tops = new Map<number, Value>();
-  for (const x of sliced) {
-    if (!x.reverse) continue;
-    const n = lengthOf(x);
-    tops.set(x.param, x.step === 1 ? n : c.emit('Mul', [divide(n, x.step), i64Scalar(c, BigInt(x.step))])[0]!);
-  }
+  for (const x of sliced) if (x.reverse) tops.set(x.param, lastPartEnd(c, lengthOf(x), x.step));
 
   // Loop inputs: M, a constant true cond, the merged inputs' initial values, then every outer value the body
   // reads (invariant inputs, the sliced inputs whole, the reverse slices' ends), once each.
@@ -170,15 +150,9 @@ export function tensorIteratorAsLoop(c: ConvertContext, body: Body, pm: TiPortMa
     for (const [k, a] of Object.entries(attrs)) n.attrs.set(k, a);
     return n.addOutput(null);
   };
-  const i64s = (bg: Graph, values: number[]): Value => bg.addInitializer(tensorFromInt64(values.map(BigInt)));
   let iterQ: Value | null = null;
-  let iter1: Value | null = null;
   const extra: InputBinding[] = [];
-  const iteration = (bg: Graph): Value => {
-    iterQ ??= bg.addInput(tensorType('i64', []), ['iteration_num']);
-    iter1 ??= onnx(bg, 'Reshape', [iterQ, i64s(bg, [1])], 'iteration_num/as_1d');
-    return iter1;
-  };
+  const iteration = (bg: Graph): Value => (iterQ ??= bg.addInput(tensorType('i64', []), ['iteration_num']));
   const slicedBy = new Map(sliced.map((x) => [x.param, x]));
   const params = new Map<number, Value>();
   const db = c.body(loop, 'body', 'body', (i) => i, {
@@ -186,30 +160,13 @@ export function tensorIteratorAsLoop(c: ConvertContext, body: Body, pm: TiPortMa
       params.set(i, q);
       const x = slicedBy.get(i);
       if (!x) return q;
-      // The whole input is captured; the part is cut at iteration_num.
-      const partType = q.type;
-      const whole = c.type(x.from);
-      q.type = whole && whole.kind === 'tensor' ? whole : null;
-      const name = q.name || label(i);
-      const it = iteration(bg);
-      let begin: Value;
-      const scaled = (v: Value): Value => (x.step === 1 ? v : onnx(bg, 'Mul', [v, i64s(bg, [x.step])], `${name}/times_stride`));
-      if (!x.reverse) begin = scaled(it);
-      else {
-        const top = bg.addInput(tensorType('i64', []), [`${name}/last_part_end`]);
+      let top: Value | null = null;
+      if (x.reverse) {
+        top = bg.addInput(tensorType('i64', []), [`${q.name || label(i)}/last_part_end`]);
         top.meta['onnxCapture'] = true;
         extra.push({ param: top, from: captureIndex.get(tops.get(i)!)! });
-        const top1 = onnx(bg, 'Reshape', [top, i64s(bg, [1])], `${name}/last_part_end_1d`);
-        begin = onnx(bg, 'Sub', [top1, scaled(onnx(bg, 'Add', [it, i64s(bg, [1])], `${name}/next`))], `${name}/begin`);
       }
-      const end = onnx(bg, 'Add', [begin, i64s(bg, [x.step])], `${name}/end`);
-      const part = onnx(bg, 'Slice', [q, begin, end, i64s(bg, [x.axis])], `${name}/part`);
-      part.type = partType;
-      // The part keeps the Parameter's names (`ovir check` pairs it with the TensorIterator's
-      // part); the captured whole is written as a reference to the outer value.
-      part.names = q.names;
-      q.names = [`${name}/whole`];
-      return part;
+      return cutPart(c, bg, q, iteration(bg), x, top, c.type(x.from), q.name || label(i));
     },
     results: order,
     result: (k, v, bg) => (k === 0 ? onnx(bg, 'Identity', [condQ!], 'cond_out') : v),
@@ -271,4 +228,62 @@ function mergeAt(c: ConvertContext, v: Value, a: number): Value {
   parts.push(i64Const(c, [-1n]));
   parts.push(c.emit('Slice', [shape, i64Const(c, [BigInt(a + 2)]), i64Const(c, [INT64_MAX])])[0]!);
   return c.emit('Reshape', [v, c.emit('Concat', parts, { axis: A.int(0n) })[0]!])[0]!;
+}
+
+/** The step of a sliced or concatenated entry: |stride|, which part_size must equal (OpenVINO refuses the IR otherwise). */
+export function partStep(what: string, s: Slicing, fail: (m: string) => void): number | null {
+  if (s.stride === 0) { fail(`${what}: stride 0 (OpenVINO refuses it: no iteration advances)`); return null; }
+  const step = Math.abs(s.stride);
+  if (s.part !== step) {
+    fail(`${what}: part_size ${s.part} with stride ${s.stride} (OpenVINO's CPU plugin moves parts of |stride| elements and checks them against part_size: it refuses this IR)`);
+    return null;
+  }
+  return step;
+}
+
+/** A sliced input's part as OpenVINO cuts it (axis normalized for the input's rank); null after a diagnostic. */
+export function slicedPart(what: string, s: Slicing, rank: number | null, fail: (m: string) => void): { axis: number; step: number; reverse: boolean } | null {
+  const step = partStep(what, s, fail);
+  if (step === null) return null;
+  const axis = rank === null ? null : s.axis < 0 ? s.axis + rank : s.axis;
+  if (axis === null || axis < 0 || (rank !== null && axis >= rank)) { fail(`${what}: axis ${s.axis} ${rank === null ? "needs the input's rank, which is not known" : `is out of range for rank ${rank}`}`); return null; }
+  const { lo, hi } = range(s);
+  if (hi.k === lo.k && hi.b - lo.b < step) { fail(`${what}: start ${s.start}, end ${s.end}, stride ${s.stride} cover no part (OpenVINO refuses it)`); return null; }
+  if (hi.k < lo.k) { fail(`${what}: start ${s.start}, end ${s.end}, stride ${s.stride}: the range ends before it begins for every length but the shortest (OpenVINO refuses it)`); return null; }
+  return { axis, step, reverse: s.stride < 0 };
+}
+
+/** Outside the loop: where the last whole part of a reverse slice ends, ⌊n / step⌋ · step for length n. */
+export function lastPartEnd(c: ConvertContext, n: Value, step: number): Value {
+  if (step === 1) return n;
+  const parts = c.emit('Div', [n, i64Scalar(c, BigInt(step))])[0]!;
+  return c.emit('Mul', [parts, i64Scalar(c, BigInt(step))])[0]!;
+}
+
+/**
+ * In a loop body: the part of captured input `whole` that iteration `it` (an i64 scalar) reads —
+ * from it · step (forward) or from top − (it + 1) · step (reverse, `top` from lastPartEnd) — a
+ * Slice of `step` elements along `axis`. The part takes the Parameter's names (`ovir check`
+ * pairs it with the IR's part); the whole, written as a reference to the outer value, is renamed.
+ */
+export function cutPart(c: ConvertContext, bg: Graph, whole: Value, it: Value, x: { axis: number; step: number; reverse: boolean }, top: Value | null, wholeType: ValueType | null, name: string): Value {
+  const node = (op: string, ins: readonly Value[], suffix: string): Value => {
+    const n = bg.addNode({ dialect: 'onnx', op, version: String(c.opset), name: `${name}/${suffix}` });
+    for (const v of ins) n.addInput(v);
+    return n.addOutput(null);
+  };
+  const i64s = (values: number[]): Value => bg.addInitializer(tensorFromInt64(values.map(BigInt)));
+  const partType = whole.type;
+  whole.type = wholeType && wholeType.kind === 'tensor' ? wholeType : null;
+  const it1 = node('Reshape', [it, i64s([1])], 'iteration_1d');
+  const scaled = (v: Value): Value => (x.step === 1 ? v : node('Mul', [v, i64s([x.step])], 'times_stride'));
+  const begin = x.reverse && top
+    ? node('Sub', [node('Reshape', [top, i64s([1])], 'last_part_end_1d'), scaled(node('Add', [it1, i64s([1])], 'next'))], 'begin')
+    : scaled(it1);
+  const end = node('Add', [begin, i64s([x.step])], 'end');
+  const part = node('Slice', [whole, begin, end, i64s([x.axis])], 'part');
+  part.type = partType;
+  part.names = whole.names;
+  whole.names = [`${name}/whole`];
+  return part;
 }

@@ -119,11 +119,21 @@ describe('IR Loop-5 → ONNX Loop', () => {
     expect(loopOf(back).inputs[0]).toBeNull();
   });
 
-  it('a Parameter taking slices of its input (axis in the port map: TensorIterator\'s form) is refused', () => {
-    const w = writeIr(toIr(accumulate()));
-    const xml = w.xml.replace('<input external_port_id="2" ', '<input axis="0" external_port_id="2" ');
+  it('a Parameter taking slices of its input (axis in the port map: TensorIterator\'s form, which Loop-5 takes) reads a Slice of the whole input at iteration_num', () => {
+    const w = writeIr(toIr(accumulate({ condOut: 'through' })));
+    // x (invariant, [2]) becomes parts of 1 along axis 0
+    const xml = w.xml.replace('<input external_port_id="3" ', '<input axis="0" external_port_id="3" ');
     const ir = readIr(xml, new Uint8Array(Buffer.concat(w.bin)));
-    expect(errorsOf(() => convertModel(ir, { opset: 17 }))).toContainEqual(expect.stringMatching(/^CONVERT_OP main\/loop: .*body Parameter 'y' takes slices of input 2 along axis 0; ONNX Loop has no sliced inputs/));
+    const body = loopOf(ir).bodies.get('body')!;
+    body.inputs.find((b) => b.extra?.['axis'] !== undefined)!.param.type = tensorType('f32', [1]);
+    const back = convertModel(ir, { opset: 17 });
+    const g = loopOf(back).bodies.get('body')!.graph;
+    const slice = g.nodes.find((n) => n.op === 'Slice')!;
+    expect(slice.inputs[0]!.meta['onnxCapture']).toBe(true);
+    expect(slice.inputs[1]!.producer!.op).toBe('Reshape');
+    expect(slice.inputs[1]!.producer!.inputs[0]).toBe(g.inputs[0]); // iteration_num
+    expect(errorsOf(() => convertModel(readIr(xml.replace('<input axis="0" external_port_id="3" ', '<input axis="0" stride="2" external_port_id="3" '), new Uint8Array(Buffer.concat(w.bin))), { opset: 17 })))
+      .toContainEqual(expect.stringMatching(/sliced input 'x': part_size 1 with stride 2/));
   });
 
   it('a current_iteration Parameter of i32 or shape [1] (OpenVINO takes both) reads a Cast / Reshape of the i64 scalar iteration_num', () => {
