@@ -321,6 +321,9 @@ function loopToOnnx(c: ConvertContext): void {
       let v = iterAs.elem === 'i32' ? onnxOp(bg, 'Cast', [q], `${q.name || 'iteration_num'}/as_i32`, { to: A.int(6n) }) : q;
       if (iterAs.rank === 1) v = onnxOp(bg, 'Reshape', [v, bg.addInitializer(tensorFromInt64([1n]))], `${q.name || 'iteration_num'}/as_1d`);
       v.type = t;
+      // The IR Parameter's names go to the value of its type (`ovir check` pairs them).
+      v.names = q.names;
+      q.names = [`${q.name || 'iteration'}/iteration_num`];
       return v;
     },
     results: order,

@@ -134,12 +134,15 @@ export function tensorIteratorAsLoop(c: ConvertContext, body: Body, pm: TiPortMa
     captureOf(v);
   }
   for (const v of tops.values()) captureOf(v);
-  // Last values of Results that are no back-edge source: one scan output per Result.
-  const lastScans = [...new Set(pm.last.map((o) => o.result).filter((r) => !pm.merged.some((m) => m.result === r)))];
-  // Body outputs: cond (written in the body below; the slot names any Result), carried, scans.
-  const order = [pm.merged[0]?.result ?? pm.concat[0]?.result ?? pm.last[0]?.result ?? 0, ...pm.merged.map((m) => m.result), ...joined.map((o) => o.result), ...lastScans];
   const nCarried = pm.merged.length;
-  const outs = c.emit('Loop', inputs, {}, nCarried + joined.length + lastScans.length);
+  // Last values of Results that are no back-edge source: the last slice of a scan output.
+  const lastScans = [...new Set(pm.last.map((o) => o.result).filter((r) => !pm.merged.some((m) => m.result === r)))];
+  // One scan output per Result, however many outputs join or take the last of it.
+  const scanned = [...new Set([...joined.map((o) => o.result), ...lastScans])];
+  const stackedOf = (r: number): number => nCarried + scanned.indexOf(r);
+  // Body outputs: cond (written in the body below; the slot names any Result), carried, scans.
+  const order = [pm.merged[0]?.result ?? pm.concat[0]?.result ?? pm.last[0]?.result ?? 0, ...pm.merged.map((m) => m.result), ...scanned];
+  const outs = c.emit('Loop', inputs, {}, nCarried + scanned.length);
   const loop = c.lastNode!;
   loop.meta['onnxInputCount'] = 2 + nCarried;
 
@@ -193,8 +196,8 @@ export function tensorIteratorAsLoop(c: ConvertContext, body: Body, pm: TiPortMa
     const j = pm.merged.findIndex((m) => m.result === o.result);
     if (j >= 0) c.output(o.to, outs[j]!);
   });
-  joined.forEach((o, k) => {
-    let v = outs[nCarried + k]!;
+  joined.forEach((o) => {
+    let v = outs[stackedOf(o.result)]!;
     if (o.reverse) v = c.emit('Slice', [v, i64Const(c, [-1n]), i64Const(c, [INT64_MIN]), i64Const(c, [0n]), i64Const(c, [-1n])])[0]!;
     if (o.rank > 0) {
       if (o.axis > 0) {
@@ -205,8 +208,8 @@ export function tensorIteratorAsLoop(c: ConvertContext, body: Body, pm: TiPortMa
     }
     c.output(o.to, v);
   });
-  lastScans.forEach((r, k) => {
-    const stacked = outs[nCarried + joined.length + k]!;
+  lastScans.forEach((r) => {
+    const stacked = outs[stackedOf(r)]!;
     const v = c.emit('Gather', [stacked, i64Scalar(c, -1n)], { axis: A.int(0n) })[0]!;
     for (const p of pm.last) if (p.result === r) c.output(p.to, v);
   });

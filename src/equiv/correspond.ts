@@ -262,7 +262,9 @@ function matchParameters(
     // current_iteration Parameter (external port -1), whatever feeds the trip count.
     if (isIterationCounter(nodeA, ba)) {
       const counter = bodyB.inputs.find((bb) => isIterationCounter(nodeB, bb));
-      if (counter && !pairedB.has(counter.param)) addPair(ba.param, counter.param, 'binding', scope);
+      // (Not when the counter's name already pairs it: an i32 or [1] IR counter pairs with the
+      // Cast/Reshape of ONNX's int64 scalar that carries its name.)
+      if (counter && !pairedB.has(counter.param) && !partners.has(ba.param)) addPair(ba.param, counter.param, 'binding', scope);
       if (counter) continue;
     }
     const expected = inputMap.get(ba.from);
@@ -316,7 +318,9 @@ function matchResults(w: ScopeWork, scope: string, partners: Map<Value, Value[]>
     const vb = ob ? bodyB.graph.outputs[ob.result] : undefined;
     if (!va || !vb) continue;
     const named = partners.get(va)?.[0];
-    if (named && named !== vb && bodyB.graph.outputs.includes(named)) {
+    // (A value listed twice as a body output is an Identity of itself the second time in ONNX.)
+    const sameValue = vb.producer?.op === 'Identity' && vb.producer.inputs[0] === named;
+    if (named && named !== vb && !sameValue && bodyB.graph.outputs.includes(named)) {
       out.push(onSide('B', diag('EQUIV_RESULT_MISMATCH', paths.node(nodeB), {
         body: key, result: paths.valueLabel(named), outA: `${oa.to} ('${nodeA.outputs[oa.to] ? paths.valueLabel(nodeA.outputs[oa.to]!) : '?'}')`,
       })));

@@ -5,10 +5,11 @@
  * (negative end, start -1 with a positive end, a start OpenVINO does not offset by); last values of
  * a Result that is no back-edge source; run-time lengths; no sliced input; an If inside the body
  * and the TensorIterator inside an If. Also Loop-5 forms OpenVINO runs that ONNX spells otherwise:
- * an i32 or [1] current_iteration Parameter, a [1] body condition, trip count 0 (constant or
- * given), an execution condition given false, a body condition constant false.
+ * an i32 or [1] current_iteration Parameter, a [1] body condition, sliced inputs (forward and
+ * reverse), trip count 0 (constant or given), an execution condition given false, a body
+ * condition constant false.
  * For each: OpenVINO on the IR gives the expected outputs; ovir's IR → ONNX passes onnx's checker,
- * holds a Loop, and runs in onnxruntime with the same outputs; that ONNX → IR runs in OpenVINO with
+ * holds a Loop, is equivalent to the IR for `ovir check` with no warning, and runs in onnxruntime with the same outputs; that ONNX → IR runs in OpenVINO with
  * the same outputs again.
  */
 import { execFileSync } from 'node:child_process';
@@ -17,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
+import { checkModels } from '../../src/equiv/index.js';
 import { loadModel, saveModel } from '../../src/io/load.js';
 import { compareTensors } from '../helpers/compare.js';
 import { Oracle, REPO_ROOT, VENV_PYTHON, type OracleTensor } from '../helpers/oracle.js';
@@ -82,6 +84,10 @@ describe('IR TensorIterator / Loop-5 → ONNX Loop: onnxruntime computes what Op
     const onnxModel = convertModel(loadModel(xml), { opset: 17 });
     expect(ops(onnxModel.graph)).toContain('Loop');
     expect(ops(onnxModel.graph)).not.toContain('Scan');
+    // `ovir check` pairs the two forms with no contradiction and no wiring warning
+    const r = checkModels(loadModel(xml), onnxModel);
+    expect(r.diagnostics.filter((d) => d.severity !== 'info').map((d) => `${d.code} ${d.message}`)).toEqual([]);
+    expect(r.ok).toBe(true);
     const onnx = join(tmp, `${c.name}.onnx`);
     saveModel(onnxModel, onnx);
     const checked = await oracle.onnxCheck(onnx);
