@@ -46,9 +46,10 @@ export interface OpMapping {
   /** A note for docs/tests on what differs between the two ops. */
   readonly note?: string;
   /**
-   * ONNX → IR: the entry reads or makes ONNX sequences, resolved at conversion time as lists of
-   * tensors (`c.sequence`, `c.outputSequence`; mappings/sequence/). Any other entry reading a
-   * sequence is refused (CONVERT_SEQUENCE_NOT_STATIC): IR has no sequence type.
+   * ONNX → IR: the entry reads or makes ONNX sequences or optionals, resolved at conversion time as
+   * lists of tensors (`c.sequence`, `c.outputSequence`; mappings/sequence/, mappings/optional/: an
+   * optional holds at most one). Any other entry reading one is refused (CONVERT_SEQUENCE_NOT_STATIC):
+   * IR has tensors only.
    */
   readonly sequences?: boolean;
 }

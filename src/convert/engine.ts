@@ -35,8 +35,9 @@ interface WorkItem {
 export class Engine {
   readonly map = new Map<Value, Value>();
   /**
-   * ONNX → IR: source sequence values resolved at conversion time, as the target tensors they hold
-   * (mappings/sequence/). A sequence has no target value of its own: it is never in `map`.
+   * ONNX → IR: source sequence and optional values resolved at conversion time, as the target
+   * tensors they hold (mappings/sequence/, mappings/optional/: an optional holds at most one). They
+   * have no target value of their own: they are never in `map`.
    */
   readonly sequences = new Map<Value, readonly SequenceElement[]>();
   /** Source nodes that did not convert (their outputs are placeholders; their problem is reported). */
@@ -98,7 +99,7 @@ export class Engine {
     for (const k of order) {
       const v = src.outputs[k];
       if (v && this.sequences.has(v)) {
-        this.diags.add('CONVERT_SEQUENCE_NOT_STATIC', src.path, { value: v.label, detail: `is output ${k} of graph ${src.path}` });
+        this.diags.add('CONVERT_SEQUENCE_NOT_STATIC', src.path, { kind: this.kindOf(v), value: v.label, detail: `is output ${k} of graph ${src.path}` });
       }
       let out = (v && this.map.get(v)) ?? new Value(dst, null);
       if (item.wrap) out = item.wrap(dst.outputs.length, out, dst);
@@ -192,11 +193,17 @@ export class Engine {
     let ok = true;
     n.inputs.forEach((s, i) => {
       if (!s || !this.sequences.has(s)) return;
-      const why = n.bodies.size ? `, and a sequence cannot cross a body boundary` : ', which takes tensors';
-      this.diags.add('CONVERT_SEQUENCE_NOT_STATIC', n.path, { value: s.label, detail: `is input ${i} of ${n.op}${why}` });
+      const kind = this.kindOf(s);
+      const why = n.bodies.size ? `, and a ${kind} cannot cross a body boundary` : ', which takes tensors';
+      this.diags.add('CONVERT_SEQUENCE_NOT_STATIC', n.path, { kind, value: s.label, detail: `is input ${i} of ${n.op}${why}` });
       ok = false;
     });
     return ok;
+  }
+
+  /** 'optional' or 'sequence', for messages: what a non-tensor source value is. */
+  kindOf(v: Value): 'optional' | 'sequence' {
+    return this.source.type(v)?.kind === 'optional' ? 'optional' : 'sequence';
   }
 
   private placeholders(n: Node, dst: Graph): void {
@@ -507,10 +514,11 @@ class Context implements ConvertContext {
     const p = s.producer;
     // a sequence op that failed has said why: its readers fail without repeating it
     if (p && this.engine.failedNodes.has(p) && this.engine.registry.forOnnx(p, nodeVersion(p))?.sequences) { this.failed = true; return null; }
+    const kind = this.engine.kindOf(s);
     const why = p ? `is made by ${p.op} (${p.path}), which is not resolved at conversion time`
-      : s.graph.owner ? `enters body ${s.graph.path} from outside (a sequence cannot cross a body boundary)`
+      : s.graph.owner ? `enters body ${s.graph.path} from outside (a ${kind} cannot cross a body boundary)`
         : s.constant ? 'is an initializer' : 'is a graph input';
-    this.engine.diags.add('CONVERT_SEQUENCE_NOT_STATIC', this.path, { value: s.label, detail: why });
+    this.engine.diags.add('CONVERT_SEQUENCE_NOT_STATIC', this.path, { kind, value: s.label, detail: why });
     this.failed = true;
     return null;
   }

@@ -54,6 +54,7 @@ export const SAMPLES: Record<string, Sample[]> = {
   'SequenceEmpty>SequenceEmpty': [], 'SequenceConstruct>SequenceConstruct': [], 'SequenceInsert>SequenceInsert': [],
   'SequenceErase>SequenceErase': [], 'SequenceAt>SequenceAt': [], 'SequenceLength>SequenceLength': [],
   'SplitToSequence>SplitToSequence': [], 'ConcatFromSequence>ConcatFromSequence': [],
+  'Optional>Optional': [], 'OptionalHasElement>OptionalHasElement': [], 'OptionalGetElement>OptionalGetElement': [],
   'Identity>Identity': unary,
   // ONNX attributes that are IR scalar inputs (non-defaults come back, defaults stay absent).
   'HardSigmoid>HardSigmoid': [{ inputs: [F()] }, { inputs: [F()], attrs: { alpha: A.float(0.25) }, opsets: [7, 22] }],

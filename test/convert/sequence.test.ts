@@ -194,15 +194,15 @@ describe('ConcatFromSequence: "concatenate a sequence of tensors into a single t
 describe('what is not resolvable at conversion time is refused, naming the node and why', () => {
   it('a sequence graph output', () => {
     expect(errorsOf(() => toIr({ outputs: [seqOf('s')], nodes: [construct] })))
-      .toEqual(["CONVERT_SEQUENCE_NOT_STATIC main: sequence 's' is output 0 of graph main: OpenVINO IR has tensors only, so a sequence converts only where its tensors and positions are known at conversion time"]);
+      .toEqual(["CONVERT_SEQUENCE_NOT_STATIC main: sequence 's' is output 0 of graph main: OpenVINO IR has tensors only; it converts only where the tensors it holds are known at conversion time"]);
   });
   it('a sequence graph input', () => {
     const errs = errorsOf(() => toIr({ inputs: [seqOf('s'), ob.valueInfo('p', 'i64', [])], initializers: [], nodes: [ob.node('SequenceLength', ['s'], ['out'], {}, { name: 'len' })] }));
-    expect(errs).toContain("CONVERT_SEQUENCE_NOT_STATIC main/len: sequence 's' is a graph input: OpenVINO IR has tensors only, so a sequence converts only where its tensors and positions are known at conversion time");
+    expect(errs).toContain("CONVERT_SEQUENCE_NOT_STATIC main/len: sequence 's' is a graph input: OpenVINO IR has tensors only; it converts only where the tensors it holds are known at conversion time");
   });
   it('a sequence read by a tensor op (Identity)', () => {
     expect(errorsOf(() => toIr({ outputs: [seqOf('out')], nodes: [construct, ob.node('Identity', ['s'], ['out'], {}, { name: 'id' })] })))
-      .toContain("CONVERT_SEQUENCE_NOT_STATIC main/id: sequence 's' is input 0 of Identity, which takes tensors: OpenVINO IR has tensors only, so a sequence converts only where its tensors and positions are known at conversion time");
+      .toContain("CONVERT_SEQUENCE_NOT_STATIC main/id: sequence 's' is input 0 of Identity, which takes tensors: OpenVINO IR has tensors only; it converts only where the tensors it holds are known at conversion time");
   });
   it('a sequence crossing a body boundary (read inside an If branch)', () => {
     const branch = (name: string, p: number) => ob.graph({ name, outputs: [f32(`${name}_out`)], initializers: [i64(`${name}_p`, p)], nodes: [ob.node('SequenceAt', ['s', `${name}_p`], [`${name}_out`])] });
@@ -212,7 +212,7 @@ describe('what is not resolvable at conversion time is refused, naming the node 
     }));
     expect(errs.filter((e) => e.startsWith('INTERNAL'))).toEqual([]);
     expect(errs.filter((e) => e.startsWith('CONVERT_SEQUENCE_NOT_STATIC main/if:'))).toEqual([
-      "CONVERT_SEQUENCE_NOT_STATIC main/if: sequence 's' is input 1 of If, and a sequence cannot cross a body boundary: OpenVINO IR has tensors only, so a sequence converts only where its tensors and positions are known at conversion time",
+      "CONVERT_SEQUENCE_NOT_STATIC main/if: sequence 's' is input 1 of If, and a sequence cannot cross a body boundary: OpenVINO IR has tensors only; it converts only where the tensors it holds are known at conversion time",
     ]);
   });
 });
@@ -234,6 +234,30 @@ describe('a sequence inside a body is resolved within the body', () => {
     expect(n.bodies.get('then_body')!.graph.outputs[0]!.names).toContain('x');
     expect(n.bodies.get('else_body')!.graph.outputs[0]!.names).toContain('z');
     expect(verifyGraph(ir.graph)).toEqual([]);
+  });
+});
+
+describe('optionals: "an optional is a list of at most one tensor", resolved the same way', () => {
+  const boolOut = (m: Model) => [...m.graph.outputs[0]!.constant!.data];
+  const bool = (name: string) => ob.valueInfo(name, 'boolean', []);
+  it('OptionalHasElement: "true if the input is an optional that contains an element, or a tensor", false when empty or absent', () => {
+    const has = (nodes: ob.NodeProto[]) => boolOut(toIr({ opset: 18, inputs: [f32('x', [2, 3])], outputs: [bool('out')], nodes }));
+    expect(has([ob.node('Optional', ['x'], ['o']), ob.node('OptionalHasElement', ['o'], ['out'])])).toEqual([1]);
+    expect(has([ob.node('Optional', [], ['o'], { type: ob.attr.type(ob.tensorType('f32')) }), ob.node('OptionalHasElement', ['o'], ['out'])])).toEqual([0]);
+    expect(has([ob.node('OptionalHasElement', ['x'], ['out'])])).toEqual([1]);
+    expect(has([ob.node('OptionalHasElement', [], ['out'])])).toEqual([0]);
+  });
+  it('OptionalGetElement: the tensor held; a tensor input is itself', () => {
+    const get = (nodes: ob.NodeProto[]) => resolved(toIr({ opset: 18, inputs: [f32('x', [2, 3])], nodes }));
+    expect(get([ob.node('Optional', ['x'], ['o']), ob.node('OptionalGetElement', ['o'], ['out'])])).toEqual(['x']);
+    expect(get([ob.node('OptionalGetElement', ['x'], ['out'])])).toEqual(['x']);
+  });
+  it('an empty optional has no element to get; an optional graph input is not known at conversion time', () => {
+    expect(errorsOf(() => toIr({ opset: 18, nodes: [ob.node('Optional', [], ['o'], { type: ob.attr.type(ob.tensorType('f32')) }), ob.node('OptionalGetElement', ['o'], ['out'], {}, { name: 'get' })] })))
+      .toEqual(['CONVERT_OP main/get: OptionalGetElement: the optional is empty: it has no element to get']);
+    const optIn: ob.ValueInfoProto = { name: 'o', type: { optional_type: { elem_type: ob.tensorType('f32') } } };
+    expect(errorsOf(() => toIr({ opset: 18, inputs: [optIn], outputs: [bool('out')], nodes: [ob.node('OptionalHasElement', ['o'], ['out'], {}, { name: 'has' })] })))
+      .toContain("CONVERT_SEQUENCE_NOT_STATIC main/has: optional 'o' is a graph input: OpenVINO IR has tensors only; it converts only where the tensors it holds are known at conversion time");
   });
 });
 
@@ -322,6 +346,19 @@ const ENGINE_CASES: Record<string, { f: Fixture; feeds: Record<string, OracleTen
       ],
     },
     feeds: { x: f32Tensor([6, 2], 5), lens: { dtype: 'i64', shape: [3], data: new Uint8Array(new BigInt64Array([1n, 3n, 2n]).buffer) } },
+  },
+  'optional: wrap, test, unwrap': {
+    f: {
+      opset: 18,
+      inputs: [f32('x', [2, 3])],
+      outputs: [f32('out'), ob.valueInfo('has', 'boolean', []), ob.valueInfo('none', 'boolean', [])],
+      nodes: [
+        ob.node('Optional', ['x'], ['o']), ob.node('OptionalHasElement', ['o'], ['has']),
+        ob.node('Optional', [], ['e'], { type: ob.attr.type(ob.tensorType('f32')) }), ob.node('OptionalHasElement', ['e'], ['none']),
+        ob.node('OptionalGetElement', ['o'], ['g']), ob.node('Relu', ['g'], ['out']),
+      ],
+    },
+    feeds: { x: f32Tensor([2, 3], 7) },
   },
   'default split with keepdims = 0, stacked back along a new last axis': {
     f: {

@@ -12,6 +12,7 @@ import { onnxMoreRules } from './onnx/more.js';
 import { onnxNnRules } from './onnx/nn.js';
 import { onnxReduceRules } from './onnx/reduce.js';
 import { onnxSequenceRules } from './onnx/sequence.js';
+import { onnxOptionalRules } from './onnx/optional.js';
 import { onnxTensorRules } from './onnx/tensor.js';
 import { onnxTensorExtraRules } from './onnx/tensor-extra.js';
 import { ovElementwiseRules } from './ov/elementwise.js';
@@ -39,7 +40,7 @@ export const ALL_RULES: readonly Rule[] = [
   ...ovSignalRules,
   ...onnxQuantizedRules,
   ...ovTensorIteratorRules,
-  ...onnxSequenceRules,
+  ...onnxSequenceRules, ...onnxOptionalRules,
 ];
 
 let cached: Registry | undefined;
