@@ -46,6 +46,7 @@ import { QUANTIZATION } from './quantization/quantize-linear.js';
 import { ARG_MAX } from './reduction/argmax.js';
 import { REDUCE } from './reduction/reduce.js';
 import { RNN } from './rnn/rnn.js';
+import { RNN_CELLS } from './rnn/cells.js';
 import type { OpMapping } from './spec.js';
 import { AFFINE_GRID } from './tensor/affine-grid.js';
 import { CAST } from './tensor/cast.js';
@@ -89,7 +90,7 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   // controlflow
   ...IF_ELSE, ...LOOP, ...SCAN,
   // rnn
-  ...RNN,
+  ...RNN, ...RNN_CELLS,
   // quantization
   ...QUANTIZATION, ...INTEGER_OPS,
   // object_detection
