@@ -1,4 +1,5 @@
 import { A, type Attr } from '../../src/graph/attr.js';
+import { attrInts } from '../../src/graph/attr-read.js';
 import { byteSize, type ElementTypeName } from '../../src/graph/element-type.js';
 import { makeTensor, type Tensor } from '../../src/graph/tensor.js';
 import type { Value } from '../../src/graph/value.js';
@@ -182,3 +183,109 @@ export const RNN_CELLS: readonly OpMapping[] = [
     toOnnx: cellToOnnx(RNN),
   },
 ];
+
+// ── ONNX → IR: a one-step LSTM/GRU/RNN is the IR cell ───────────────────────────────────────────
+
+/** What an ONNX recurrent op needs to be one IR cell step. */
+export interface OneStep {
+  readonly irOp: 'LSTMCell' | 'GRUCell' | 'RNNCell';
+  readonly version: string;
+  readonly gates: number;
+  readonly states: number;
+  /** IR W/R/B gate blocks, by ONNX block index. */
+  readonly rows: readonly number[];
+}
+export const LSTM_STEP: OneStep = { irOp: 'LSTMCell', version: 'opset4', gates: 4, states: 2, rows: [2, 0, 3, 1] };
+export const GRU_STEP: OneStep = { irOp: 'GRUCell', version: 'opset3', gates: 3, states: 1, rows: [0, 1, 2] };
+export const RNN_STEP: OneStep = { irOp: 'RNNCell', version: 'opset1', gates: 1, states: 1, rows: [0] };
+
+/**
+ * Whether an ONNX LSTM/GRU/RNN node is one step of one direction: X [1, batch, input] (static 1,
+ * layout 0), no sequence_lens, the initial states given, no peepholes. Such a node is what IR → ONNX
+ * writes for a cell (and what a recurrent step inside a Scan/Loop body is); IR writes it back as the
+ * cell, which OpenVINO runs natively inside a TensorIterator too (a sequence op with clip or other
+ * activations it runs as a TensorIterator of its own, which it refuses to nest: measured).
+ */
+export function isOneStep(c: ConvertContext, step: OneStep): boolean {
+  const x = c.type(0);
+  if (!x || x.kind !== 'tensor' || x.shape === null || x.shape.length !== 3 || x.shape[0] !== 1) return false;
+  if ((c.attr.int('layout') ?? 0n) !== 0n || (c.attr.string('direction') ?? 'forward') === 'bidirectional') return false;
+  if (c.numInputs > 4 && c.input(4)) return false;
+  for (let k = 0; k < step.states; k++) if (!(c.numInputs > 5 + k && c.input(5 + k))) return false;
+  if (step.irOp === 'LSTMCell' && c.numInputs > 7 && c.input(7)) return false;
+  return (c.elem(1) === 'f32' || c.elem(1) === null) && (c.elem(0) === 'f32');
+}
+
+/** ONNX [1, rows, …] weights → IR [rows, …] with gate blocks `rows` (each of `h` rows): block copies for a constant. */
+function irWeights(c: ConvertContext, index: number, rows: readonly number[], h: number): Value {
+  const src = c.input(index)!;
+  const t = src.constant;
+  if (t && t.dims.length >= 2 && t.dims[0] === 1 && t.dims[1] === rows.length * h) {
+    const dims = t.dims.slice(1);
+    if (rows.every((b, k) => b === k)) return c.constant(makeTensor(t.elem, dims, t.data));
+    const blockBytes = t.data.byteLength / rows.length;
+    const data = new Uint8Array(t.data.byteLength);
+    rows.forEach((b, k) => data.set(t.data.subarray(b * blockBytes, (b + 1) * blockBytes), k * blockBytes));
+    return c.constant(makeTensor(t.elem, dims, data));
+  }
+  const squeezed = c.emit('Squeeze', [src, i64Const(c, [0n])], {}, 1, 'opset1')[0]!;
+  if (rows.every((b, k) => b === k)) return squeezed;
+  const idx = rows.flatMap((b) => Array.from({ length: h }, (_, j) => BigInt(b * h + j)));
+  return c.emit('Gather', [squeezed, i64Const(c, idx), c.constant(makeTensor('i64', [], new Uint8Array(8)))], { batch_dims: '0' }, 1, 'opset8')[0]!;
+}
+
+/**
+ * ONNX B [1, 2·gates·h] = [Wb | Rb] → IR B: (Wb + Rb) by IR gate blocks; GRU with
+ * linear_before_reset [Wb_z + Rb_z, Wb_r + Rb_r, Wb_h, Rb_h]. Absent: zeros. A constant f32 B is
+ * summed at conversion time (f32 additions, as OpenVINO would at run time).
+ */
+function irBias(c: ConvertContext, step: OneStep, h: number, lbr: boolean): Value {
+  const g = step.gates;
+  const n = (lbr ? g + 1 : g) * h;
+  if (!(c.numInputs > 3 && c.input(3))) return c.constant(zeroTensor('f32', [n]));
+  const src = c.input(3)!;
+  // IR block k = Wb block a + Rb block b (null: none)
+  const plan: [number | null, number | null][] = lbr ? [[0, 0], [1, 1], [2, null], [null, 2]] : step.rows.map((b) => [b, b]);
+  const t = src.constant;
+  if (t && t.elem === 'f32' && t.dims.length === 2 && t.dims[1] === 2 * g * h) {
+    const dv = new DataView(t.data.buffer, t.data.byteOffset, t.data.byteLength);
+    const v = Array.from({ length: 2 * g * h }, (_, i) => dv.getFloat32(i * 4, true));
+    const out = new Float32Array(n);
+    plan.forEach(([a, b], k) => {
+      for (let j = 0; j < h; j++) {
+        const wb = a === null ? 0 : v[a * h + j]!;
+        const rb = b === null ? 0 : v[(g + b) * h + j]!;
+        out[k * h + j] = a === null ? rb : b === null ? wb : Math.fround(wb + rb);
+      }
+    });
+    return c.constant(makeTensor('f32', [n], new Uint8Array(out.buffer)));
+  }
+  const flat = c.emit('Squeeze', [src, i64Const(c, [0n])], {}, 1, 'opset1')[0]!;
+  const parts = c.emit('Split', [flat, c.constant(makeTensor('i64', [], new Uint8Array(8)))], { num_splits: String(2 * g) }, 2 * g, 'opset1');
+  const pieces = plan.map(([a, b]) => (a === null ? parts[g + b!]! : b === null ? parts[a]! : c.emit('Add', [parts[a], parts[g + b]!], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!));
+  return c.emit('Concat', pieces, { axis: '0' }, 1, 'opset1')[0]!;
+}
+
+/** Writes a one-step ONNX LSTM/GRU/RNN (isOneStep) as the IR cell; `acts`, `alpha`, `beta`, `clip` already read as IR spells them. */
+export function oneStepToIr(c: ConvertContext, step: OneStep, h: number, attrs: Record<string, string>, lbr: boolean): void {
+  // X and the states without their leading 1: the value an ONNX Unsqueeze(·, 0) read, else a Squeeze
+  const sq = (i: number): Value => {
+    const p = c.node.inputs[i]?.producer;
+    const axes = p?.op === 'Unsqueeze' && p.dialect === 'onnx' ? (p.inputs[1] ? c.intsOf(p.inputs[1]) : attrInts(p, 'axes') ?? null) : null;
+    const before = axes?.length === 1 && axes[0] === 0n ? c.converted(p!.inputs[0] ?? null) : null;
+    return before ?? c.emit('Squeeze', [c.input(i)!, i64Const(c, [0n])], {}, 1, 'opset1')[0]!;
+  };
+  const states = Array.from({ length: step.states }, (_, k) => sq(5 + k));
+  const w = irWeights(c, 1, step.rows, h);
+  const r = irWeights(c, 2, step.rows, h);
+  const b = irBias(c, step, h, lbr);
+  const cellAttrs: Record<string, string> = { hidden_size: String(h), ...attrs };
+  if (step.irOp === 'GRUCell') cellAttrs['linear_before_reset'] = lbr ? 'true' : 'false';
+  const outs = c.emit(step.irOp, [sq(0), ...states, w, r, b], cellAttrs, step.states, step.version);
+  const un = (v: Value): Value => c.emit('Unsqueeze', [v, i64Const(c, [0n])], {}, 1, 'opset1')[0]!;
+  const yh = outs.map(un);
+  c.node.outputs.forEach((o, i) => {
+    if (o.uses.length === 0 && !o.graph.outputs.includes(o)) c.unused(i);
+    else c.output(i, i === 0 ? un(yh[0]!) : yh[i - 1]!);
+  });
+}

@@ -193,3 +193,21 @@ describe('RNNCell-0 → ONNX RNN', () => {
     expectClose((await run(m, 17, wt))['ho'], rnnRef(wt, act, clip));
   });
 });
+
+describe('IR → ONNX → IR gives the cell back: a one-step ONNX LSTM/GRU/RNN is the IR cell', () => {
+  it.each([
+    ['LSTMCell', 'opset4', 4, 4, {}],
+    ['GRUCell', 'opset3', 3, 4, { linear_before_reset: A.raw('true') }],
+    ['RNNCell', 'opset1', 1, 1, { activations: A.raw('relu') }],
+  ] as const)('%s', (op, version, gates, biasBlocks, attrs) => {
+    const wt = weights(gates, biasBlocks, 5);
+    const m = cellModel({ op, version, gates, biasBlocks, attrs }, wt);
+    const back = convertModel(convertModel(m));
+    const ops = [...allNodes(back.graph)].map((n) => n.op);
+    expect(ops.filter((o) => /Cell|Sequence/.test(o))).toEqual([op]);
+    // the constant B [Wb | 0] is summed back at conversion time: the cell reads the source bias
+    const cell = [...allNodes(back.graph)].find((n) => n.op === op)!;
+    const b = cell.inputs[cell.inputs.length - 1]!.constant!;
+    expect(Array.from(new Float32Array(new Uint8Array(b.data).buffer))).toEqual(Array.from(new Float32Array(wt.b)));
+  });
+});
