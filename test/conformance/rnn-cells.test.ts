@@ -13,7 +13,7 @@
  * refused with a coded diagnostic naming the cell.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +22,7 @@ import { allNodes } from '../../src/graph/index.js';
 import { OvirError } from '../../src/diag/diagnostic.js';
 import { loadModel, saveModel } from '../../src/io/load.js';
 import { compareTensors } from '../helpers/compare.js';
+import * as ob from '../helpers/onnx-builder.js';
 import { Oracle, REPO_ROOT, VENV_PYTHON, type OracleTensor } from '../helpers/oracle.js';
 
 interface Case { name: string; xml: string; inputs: Record<string, number[]>; refused: boolean }
@@ -84,5 +85,54 @@ describe('IR recurrent cells → ONNX: onnxruntime and OpenVINO agree with OpenV
     const diags = (err as OvirError).diagnostics;
     expect(diags.map((d) => d.code).filter((code) => code.startsWith('CONVERT_'))).not.toEqual([]);
     expect(diags.some((d) => /LSTMCell/.test(d.where))).toBe(true);
+  });
+});
+
+/**
+ * The other way: a one-step ONNX LSTM/GRU/RNN (X [1, batch, input], states given, Y and Y_h/Y_c
+ * read) is written as the IR cell; OpenVINO on it must give onnxruntime's numbers on the source.
+ */
+describe('one-step ONNX LSTM/GRU/RNN → IR cell: OpenVINO agrees with onnxruntime on the source', () => {
+  const BATCH = 2; const IN = 3; const HID = 4;
+  const vals = (n: number, seed: number): number[] => {
+    const t = f32Tensor([n], seed);
+    const dv = new DataView(t.data.buffer);
+    return Array.from({ length: n }, (_, i) => dv.getFloat32(i * 4, true) * 0.5);
+  };
+  const VARIANTS = [
+    { op: 'LSTM', gates: 4, states: 2, attrs: {} },
+    { op: 'LSTM', gates: 4, states: 2, attrs: { direction: 'reverse', clip: 0.6, activations: ['Tanh', 'Relu', 'Sigmoid'] } },
+    { op: 'GRU', gates: 3, states: 1, attrs: {} },
+    { op: 'GRU', gates: 3, states: 1, attrs: { linear_before_reset: 1, activations: ['Relu', 'Tanh'] } },
+    { op: 'RNN', gates: 1, states: 1, attrs: { activations: ['Relu'], clip: 0.5 } },
+  ];
+  it.each(VARIANTS.map((v) => ({ ...v, name: `${v.op} ${JSON.stringify(v.attrs)}` })))('$name', async (v) => {
+    const f32 = (name: string, shape: number[]) => ob.valueInfo(name, 'f32', shape);
+    const stateNames = v.states === 2 ? ['h0', 'c0'] : ['h0'];
+    const outs = v.states === 2 ? ['y', 'yh', 'yc'] : ['y', 'yh'];
+    const bytes = ob.encodeModelProto(ob.model({
+      opset: 17,
+      graph: ob.graph({
+        name: 'main',
+        inputs: [f32('x', [1, BATCH, IN]), ...stateNames.map((n) => f32(n, [1, BATCH, HID]))],
+        outputs: outs.map((n) => ob.valueInfo(n, 'f32')),
+        initializers: [
+          ob.floatTensor('W', [1, v.gates * HID, IN], vals(v.gates * HID * IN, 21)),
+          ob.floatTensor('R', [1, v.gates * HID, HID], vals(v.gates * HID * HID, 22)),
+          ob.floatTensor('B', [1, 2 * v.gates * HID], vals(2 * v.gates * HID, 23)),
+        ],
+        nodes: [ob.node(v.op, ['x', 'W', 'R', 'B', '', ...stateNames], outs, { hidden_size: HID, ...v.attrs })],
+      }),
+    }));
+    const src = join(tmp, 'one-step.onnx');
+    writeFileSync(src, bytes);
+    const inputs: Record<string, OracleTensor> = { x: f32Tensor([1, BATCH, IN], 31), h0: f32Tensor([1, BATCH, HID], 32) };
+    if (v.states === 2) inputs['c0'] = f32Tensor([1, BATCH, HID], 33);
+    const want = await oracle.runOrt(src, inputs);
+    const ir = convertModel(loadModel(src));
+    expect([...allNodes(ir.graph)].map((n) => n.op).filter((op) => /Cell|Sequence/.test(op))).toEqual([`${v.op}Cell`]);
+    const xml = join(tmp, 'one-step.xml');
+    saveModel(ir, xml);
+    sameOutputs('OpenVINO on ONNX → IR', outs.length, want, await oracle.runIr(xml, inputs));
   });
 });
