@@ -99,7 +99,7 @@ describe('one-step ONNX LSTM/GRU/RNN → IR cell: OpenVINO agrees with onnxrunti
     const dv = new DataView(t.data.buffer);
     return Array.from({ length: n }, (_, i) => dv.getFloat32(i * 4, true) * 0.5);
   };
-  const VARIANTS = [
+  const VARIANTS: { op: string; gates: number; states: number; attrs: Record<string, ob.AttrValue> }[] = [
     { op: 'LSTM', gates: 4, states: 2, attrs: {} },
     { op: 'LSTM', gates: 4, states: 2, attrs: { direction: 'reverse', clip: 0.6, activations: ['Tanh', 'Relu', 'Sigmoid'] } },
     { op: 'GRU', gates: 3, states: 1, attrs: {} },
