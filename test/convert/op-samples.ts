@@ -51,6 +51,11 @@ export const SAMPLES: Record<string, Sample[]> = {
   'Sum>Sum': [], 'Mean>Mean': [], 'Max>Max': [], 'Min>Min': [], 'Celu>Celu': [], 'Shrink>Shrink': [],
   'LpPool>LpPool': [], 'LpNormalization>LpNormalization': [], 'AffineGrid>AffineGrid': [], 'CenterCropPad>CenterCropPad': [],
   'Sub>Sub': [], 'Mul>Mul': [], 'Div>Div': [], 'Pow>Pow': [], 'And>And': [], 'Or>Or': [], 'Xor>Xor': [],
+  // sequence ops, resolved at conversion time (IR has no sequence; no IR → ONNX): test/convert/sequence.test.ts
+  'SequenceEmpty>SequenceEmpty': [], 'SequenceConstruct>SequenceConstruct': [], 'SequenceInsert>SequenceInsert': [],
+  'SequenceErase>SequenceErase': [], 'SequenceAt>SequenceAt': [], 'SequenceLength>SequenceLength': [],
+  'SplitToSequence>SplitToSequence': [], 'ConcatFromSequence>ConcatFromSequence': [],
+  'Optional>Optional': [], 'OptionalHasElement>OptionalHasElement': [], 'OptionalGetElement>OptionalGetElement': [],
   'Identity>Identity': unary,
   // ONNX attributes that are IR scalar inputs (non-defaults come back, defaults stay absent).
   'HardSigmoid>HardSigmoid': [{ inputs: [F()] }, { inputs: [F()], attrs: { alpha: A.float(0.25) }, opsets: [7, 22] }],

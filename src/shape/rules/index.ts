@@ -11,6 +11,8 @@ import { onnxMathRules } from './onnx/math.js';
 import { onnxMoreRules } from './onnx/more.js';
 import { onnxNnRules } from './onnx/nn.js';
 import { onnxReduceRules } from './onnx/reduce.js';
+import { onnxSequenceRules } from './onnx/sequence.js';
+import { onnxOptionalRules } from './onnx/optional.js';
 import { onnxTensorRules } from './onnx/tensor.js';
 import { onnxTensorExtraRules } from './onnx/tensor-extra.js';
 import { ovElementwiseRules } from './ov/elementwise.js';
@@ -39,6 +41,7 @@ export const ALL_RULES: readonly Rule[] = [
   ...ovSignalRules,
   ...onnxQuantizedRules,
   ...ovTensorIteratorRules,
+  ...onnxSequenceRules, ...onnxOptionalRules,
   ...ovCellRules,
 ];
 
