@@ -219,7 +219,7 @@ class Tokenizer {
       for (let i = s; i < e; i++) {
         const c = b[i]!;
         if (c >= 0x80) { ascii = false; break; }
-        h = (Math.imul(h, 31) + c) | 0;
+        h = (Math.imul(h, 31) + c) & 0x3fffffff; // a small integer key: no heap number per lookup
       }
       if (ascii) {
         const hit = this.interned.get(h);
