@@ -35,6 +35,7 @@ interface BodyJob {
 }
 
 const DYNAMIC_PRECISION = elementType('dynamic').precision!;
+const EDGE_ATTRS = ['from-layer', 'from-port', 'to-layer', 'to-port'] as const;
 
 /**
  * Writes IR v11 exactly as OpenVINO's serializer lays it out: layers in topological order with ids
@@ -158,7 +159,7 @@ class GraphWriter {
       if (names !== '') p.att('names', names);
     }
     const t = v.type;
-    if (t && t.kind === 'tensor' && t.shape) for (const d of t.shape) p.ele('dim').txt(typeof d === 'number' ? String(d) : '-1');
+    if (t && t.kind === 'tensor' && t.shape) for (const d of t.shape) p.leaf('dim', typeof d === 'number' ? String(d) : '-1');
     if (rt) writeRaw(p, rt);
   }
 
@@ -222,8 +223,13 @@ class GraphWriter {
     // Edges are listed consumer by consumer in layer order, then std::sort-ed by source layer.
     const order = edges.sortedOrder();
     const edgesEl = el.ele('edges');
+    const values: number[] = [0, 0, 0, 0];
     for (const e of order) {
-      edgesEl.ele('edge').att('from-layer', edges.from[e]!).att('from-port', edges.fromPort[e]!).att('to-layer', edges.to[e]!).att('to-port', edges.toPort[e]!);
+      values[0] = edges.from[e]!;
+      values[1] = edges.fromPort[e]!;
+      values[2] = edges.to[e]!;
+      values[3] = edges.toPort[e]!;
+      edgesEl.leaf('edge', '', EDGE_ATTRS, values);
     }
     if (rtInfo) writeRaw(el, rtInfo);
     else el.ele('rt_info');

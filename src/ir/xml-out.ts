@@ -37,6 +37,20 @@ export class XOut {
     return el;
   }
 
+  /**
+   * Appends a child element that takes nothing more: `<tag>text</tag>` (text '' : `<tag />`), or
+   * with attributes (`names` and `values` alike long) `<tag a="1" b="2" />`. Written at once, as
+   * ele(...) followed by no other call on the child would be, without a handle or pending record
+   * (a net has hundreds of thousands of `<dim>` and `<edge>` elements).
+   */
+  leaf(tag: string, text: string, names?: readonly string[], values?: readonly (string | number)[]): void {
+    this.run.closeAbove(this.level);
+    this.run.startContent(this.level);
+    let line = `${indent(this.depth + 1)}<${tag}`;
+    if (names) for (let i = 0; i < names.length; i++) line += ` ${names[i]}="${escapeAttr(String(values![i]))}"`;
+    this.run.push(line + (text === '' ? ' />\n' : `>${escapeText(text)}</${tag}>\n`));
+  }
+
   /** Sets an attribute before the element has content; setting one again keeps its place and replaces its value. */
   att(name: string, value: unknown): this {
     if (value !== undefined && value !== null) this.run.att(this.level, this.rec, name, String(value));
