@@ -65,7 +65,7 @@ export function knownAttrs(entry: OpMapping, side: 'onnx' | 'ir', opset = -Infin
 /** Attributes present on `node` that the entry does not understand. */
 export function unknownAttrs(entry: OpMapping, node: Node, side: 'onnx' | 'ir', opset?: number): string[] {
   const known = knownAttrs(entry, side, opset);
-  return [...node.attrs.keys()].filter((k) => !known.has(k));
+  return [...node.attrsView.keys()].filter((k) => !known.has(k));
 }
 
 /** ONNX node → IR `<data>` attributes (raw strings as the serializer would write them). */

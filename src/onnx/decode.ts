@@ -162,6 +162,16 @@ class GraphDecoder {
     }
   }
 
+  /** One string per distinct op type, domain and version (each node would otherwise hold its own copy). */
+  private readonly strings = new Map<string, string>();
+
+  private intern(s: string): string {
+    const k = this.strings.get(s);
+    if (k !== undefined) return k;
+    this.strings.set(s, s);
+    return s;
+  }
+
   private tctx(where: string): TensorContext {
     return { diags: this.diags, where, external: this.external };
   }
@@ -334,10 +344,11 @@ class GraphDecoder {
   }
 
   private startNode(fr: Frame, np: NodeProto, index: number): void {
-    const domain = str(np, 'domain');
-    const op = str(np, 'op_type');
+    const domain = this.intern(str(np, 'domain'));
+    const op = this.intern(str(np, 'op_type'));
     const opset = this.opsets.get(domain === 'ai.onnx' ? '' : domain) ?? this.opsets.get(domain);
-    const node = fr.graph.addNode({ dialect: 'onnx', op, domain, version: opset === undefined ? '' : String(opset), name: str(np, 'name') });
+    const version = this.intern(opset === undefined ? '' : String(opset));
+    const node = fr.graph.addNode({ dialect: 'onnx', op, domain, version, name: str(np, 'name') });
     // node.path would search the node list for unnamed nodes: build it from the cached graph path
     const where = `${fr.path}/${node.name || `${op}#${index}`}`;
     if (str(np, 'doc_string')) node.meta['docString'] = str(np, 'doc_string');

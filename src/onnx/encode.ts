@@ -89,7 +89,7 @@ class Encoder {
     let total = 0;
     for (const g of allGraphs(root)) {
       for (const v of [...g.inputs, ...g.initializers]) if (v.constant) total += v.constant.data.byteLength;
-      for (const n of g.nodes) for (const a of n.attrs.values()) for (const t of attrTensors(a)) total += t.data.byteLength;
+      for (const n of g.nodes) for (const a of n.attrsView.values()) for (const t of attrTensors(a)) total += t.data.byteLength;
     }
     this.externalize = this.opts.externalData !== undefined || total > PROTO_LIMIT;
 
@@ -338,13 +338,13 @@ class Encoder {
     const devs = n.meta['deviceConfigurations'];
     if (Array.isArray(devs)) np.device_configurations = (devs as Uint8Array[]).map((b) => decodeMessage(T.NodeDeviceConfigurationProto, b));
     const order = Array.isArray(n.meta['onnxAttrOrder']) ? n.meta['onnxAttrOrder'] : [];
-    const names = [...new Set([...order, ...n.attrs.keys(), ...n.bodies.keys()])];
+    const names = [...new Set([...order, ...n.attrsView.keys(), ...n.bodies.keys()])];
     const docs = (n.meta['attrDocs'] ?? {}) as Record<string, string>;
     np.attribute = [];
     for (const name of names) {
       let a: AttributeProto | null = null;
       const body = n.bodies.get(name);
-      const attr: Attr | undefined = n.attrs.get(name);
+      const attr: Attr | undefined = n.attr(name);
       if (body) a = { name, type: AttrType.GRAPH, g: this.protoOf(body.graph) };
       else if (attr) {
         if (attr.type === 'tensor') a = { name, type: AttrType.TENSOR, t: this.tensor(attr.value, '', n.path) };
