@@ -82,12 +82,20 @@ function convToIr(c: ConvertContext): void {
     w = reshaped(c, 1, w, [Number(group), o! / Number(group), ...rest]);
     op = 'GroupConvolution';
   }
-  let y = c.emit(op, [c.input(0), w], attrs, 1, 'opset1')[0]!;
-  if (c.numInputs > 2 && c.input(2)) {
-    const b = c.emit('Reshape', [c.input(2), i64Const(c, [1n, -1n, ...new Array<bigint>(spatial).fill(1n)])], { special_zero: 'false' }, 1, 'opset1')[0]!;
-    y = c.emit('Add', [y, b], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
-  }
-  c.output(0, y);
+  c.output(0, withChannelBias(c, c.emit(op, [c.input(0), w], attrs, 1, 'opset1')[0]!, spatial));
+}
+
+/**
+ * ONNX Conv/ConvTranspose's bias input B [C] (input 2), when present, added to `y` as IR writes
+ * it: Add of B as [1, C, 1…] — a Const of that shape when B is constant, as ovc writes it (IR →
+ * ONNX folds it back into B: conv-bias.ts), else a Reshape.
+ */
+export function withChannelBias(c: ConvertContext, y: Value, spatial: number): Value {
+  const bias = c.numInputs > 2 ? c.input(2) : null;
+  if (!bias) return y;
+  const channels = bias.constant ? bias.constant.dims.reduce((n, d) => n * d, 1) : -1;
+  const b = reshaped(c, 2, bias, [1, channels, ...new Array<number>(spatial).fill(1)]);
+  return c.emit('Add', [y, b], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
 }
 
 function convToOnnx(c: ConvertContext, grouped: boolean): void {

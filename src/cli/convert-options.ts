@@ -40,6 +40,15 @@ export function parseBool(s: string): boolean {
 /** Splits comma-separated lists (ovc's `--output a,b`), accepting the option more than once. */
 const collectList = (v: string, prev: string[] = []): string[] => [...prev, ...v.split(',').map((s) => s.trim())];
 
+/** A repeatable option whose texts must parse: kept as given when they do, else the parser's message. */
+function keepParsed(texts: string[] | undefined, parse: (t: string[]) => unknown, keep: (t: string[]) => void): string[] {
+  if (!texts?.length) return [];
+  const parsed = parse(texts);
+  if (typeof parsed === 'string') return [parsed];
+  keep([...texts]);
+  return [];
+}
+
 export const CONVERT_OPTIONS: readonly ConvertOptionDef[] = [
   {
     options: () => [new Option('--opset <N>', `ONNX opset to write when the target is ONNX (default ${DEFAULT_ONNX_OPSET})`).argParser(parseOpset)],
@@ -62,14 +71,7 @@ export const CONVERT_OPTIONS: readonly ConvertOptionDef[] = [
   },
   {
     options: () => [new Option('--input <list>', 'input shapes, ovc\'s syntax: "input[1,512],state[2,1,128]" (names optional: "[1,512],[2,1,128]" by position; dims: 3, ?, -1, 1..10, N; name[...] unknown rank) (repeatable)').argParser(collect)],
-    apply: (raw, out) => {
-      const texts = raw.input as string[] | undefined;
-      if (!texts?.length) return [];
-      const parsed = parseInputSpecs(texts);
-      if (typeof parsed === 'string') return [parsed];
-      out.inputs = [...texts];
-      return [];
-    },
+    apply: (raw, out) => keepParsed(raw.input as string[] | undefined, parseInputSpecs, (t) => { out.inputs = t; }),
   },
   {
     options: () => [new Option('--output <names>', 'keep only these model outputs, comma-separated (as ovc\'s --output); what no longer feeds them is removed').argParser(collectList)],
@@ -83,14 +85,7 @@ export const CONVERT_OPTIONS: readonly ConvertOptionDef[] = [
   },
   {
     options: () => [new Option('--freeze <name=value>', 'make an input a constant and fold what it decides (If branches included), e.g. sr=16000 or ovc\'s sr{i64}->16000 (repeatable, comma-separated)').argParser(collect)],
-    apply: (raw, out) => {
-      const texts = raw.freeze as string[] | undefined;
-      if (!texts?.length) return [];
-      const parsed = parseFreeze(texts);
-      if (typeof parsed === 'string') return [parsed];
-      out.freeze = [...texts];
-      return [];
-    },
+    apply: (raw, out) => keepParsed(raw.freeze as string[] | undefined, parseFreeze, (t) => { out.freeze = t; }),
   },
   {
     options: () => [new Option('--strict', 'a wrong declared type of an intermediate value is an error (default: a warning, inference trusted)')],

@@ -1,11 +1,8 @@
 import type { Command } from 'commander';
-import { diagnosticToJson, OvirError } from '../diag/diagnostic.js';
-import { outputClosed } from './stdio.js';
-import { errorText } from '../batch/error-text.js';
 import { formatShape } from '../graph/shape.js';
 import { describeModel, type IoInfo, type ModelInfo } from '../io/describe.js';
-import { formatOf, loadModel } from '../io/load.js';
 import type { RegisterCommand } from './commands.js';
+import { forEachModel } from './each-model.js';
 
 export { describeModel, type IoInfo, type ModelInfo } from '../io/describe.js';
 
@@ -37,22 +34,11 @@ export const registerInfo: RegisterCommand = (program: Command, setExit) => {
     .argument('<paths...>', 'models (.onnx, or .xml with its .bin)')
     .option('--json', 'one JSON object per model, one per line, in input order')
     .action((paths: string[], opts: { json?: boolean }) => {
-      let failed = false;
-      for (const path of paths) {
-        if (outputClosed()) break; // `| head`: nobody reads any more
-        let info: ModelInfo;
-        try {
-          if (!formatOf(path)) throw OvirError.of('FILE_UNKNOWN_FORMAT', '', { path }, path);
-          info = describeModel(loadModel(path), path);
-        } catch (e) {
-          failed = true;
-          const error = errorText(e);
-          if (opts.json) process.stdout.write(JSON.stringify({ path, error, ...(e instanceof OvirError ? { diagnostics: e.diagnostics.map(diagnosticToJson) } : {}) }) + '\n');
-          else process.stderr.write(e instanceof OvirError ? `${error}\n` : `${path}: ${error}\n`); // grouped lines name the file
-          continue;
-        }
+      const failed = forEachModel(paths, !!opts.json, (model, path) => {
+        const info = describeModel(model, path);
         process.stdout.write(opts.json ? JSON.stringify(info) + '\n' : human(info));
-      }
+        return false;
+      });
       setExit(failed ? 1 : 0);
     });
 };

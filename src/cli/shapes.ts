@@ -1,15 +1,12 @@
 import { Option, type Command } from 'commander';
-import { diagnosticToJson, OvirError, type Diagnostic } from '../diag/diagnostic.js';
+import type { Diagnostic } from '../diag/diagnostic.js';
 import { groupedText } from '../diag/group.js';
-import { errorText } from '../batch/error-text.js';
-import { outputClosed } from './stdio.js';
-import type { Model } from '../graph/model.js';
 import { formatShape } from '../graph/shape.js';
-import { formatOf, loadModel } from '../io/load.js';
 import { inferTypes } from '../shape/infer.js';
 import { shapesReport, type ShapesReport } from '../shape/report.js';
 import { IF_MERGE_POLICIES, type IfMergePolicy } from '../shape/rule.js';
 import type { RegisterCommand } from './commands.js';
+import { forEachModel } from './each-model.js';
 
 function human(r: ShapesReport): string {
   let out = `${r.path}\n`;
@@ -54,26 +51,13 @@ export const registerShapes: RegisterCommand = (program: Command, setExit) => {
     .option('--json', 'one JSON object per model, one per line, in input order')
     .addOption(new Option('--if-merge <policy>', 'how If merges its branches (default: onnx for ONNX, openvino for IR)').choices([...IF_MERGE_POLICIES]))
     .action((paths: string[], opts: { json?: boolean; ifMerge?: IfMergePolicy }) => {
-      let failed = false;
-      for (const path of paths) {
-        if (outputClosed()) break; // `| head`: nobody reads any more
-        let model: Model;
-        try {
-          if (!formatOf(path)) throw OvirError.of('FILE_UNKNOWN_FORMAT', '', { path }, path);
-          model = loadModel(path);
-        } catch (e) {
-          failed = true;
-          const error = errorText(e);
-          if (opts.json) process.stdout.write(JSON.stringify({ path, error, ...(e instanceof OvirError ? { diagnostics: e.diagnostics.map(diagnosticToJson) } : {}) }) + '\n');
-          else process.stderr.write(e instanceof OvirError ? `${error}\n` : `${path}: ${error}\n`); // grouped lines name the file
-          continue;
-        }
+      const failed = forEachModel(paths, !!opts.json, (model, path) => {
         const result = inferTypes(model, opts.ifMerge ? { ifMerge: opts.ifMerge } : {});
-        if (result.diagnostics.some((d) => d.severity === 'error')) failed = true;
         const report = shapesReport(model, result, path);
         process.stdout.write(opts.json ? JSON.stringify(report) + '\n' : human(report));
         process.stderr.write(diagnosticsText(result.diagnostics, path));
-      }
+        return result.diagnostics.some((d) => d.severity === 'error');
+      });
       setExit(failed ? 1 : 0);
     });
 };

@@ -157,7 +157,9 @@ export class Engine {
     try {
       const hatch = this.target === 'ov' ? entry.toIr : entry.toOnnx;
       if (ctx.checkRequired()) {
-        if (hatch) hatch(ctx);
+        const folded = this.target === 'onnx' ? entry.foldOnnx?.(ctx) ?? null : null;
+        if (folded) ctx.output(0, folded);
+        else if (hatch) hatch(ctx);
         else ctx.direct();
       }
     } catch (e) {

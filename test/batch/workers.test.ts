@@ -1,5 +1,5 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { convertBatch } from '../../src/batch/batch.js';
@@ -7,26 +7,15 @@ import type { BatchEvent } from '../../src/batch/types.js';
 import { runInChild } from '../../src/batch/run-ort.js';
 import { Model, defaultOnnxInfo, tensorFromInt32, tensorType } from '../../src/graph/index.js';
 import { saveModel } from '../../src/io/load.js';
+import { builtDist, repo } from '../helpers/build-dist.js';
 import { listFiles, zoo } from './fixtures.js';
 
 /**
  * The worker pool runs the compiled worker (dist/src/batch/worker.js): build it when any source
  * is newer. The crash and hang markers are test hooks read by the worker (see src/batch/worker.ts).
  */
-const repo = join(import.meta.dirname, '../..');
-function newest(dir: string): number {
-  let t = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (e.isFile() && e.name.endsWith('.ts')) t = Math.max(t, statSync(join(e.parentPath, e.name)).mtimeMs);
-  }
-  return t;
-}
 beforeAll(() => {
-  const worker = join(repo, 'dist/src/batch/worker.js');
-  if (!existsSync(worker) || statSync(worker).mtimeMs < Math.max(newest(join(repo, 'src')), newest(join(repo, 'mappings')))) {
-    spawnSync(process.execPath, [join(repo, 'node_modules/typescript/bin/tsc'), '-p', join(repo, 'tsconfig.json')], { stdio: 'ignore' });
-  }
-  expect(existsSync(worker)).toBe(true);
+  expect(existsSync(builtDist('src/batch/worker.js'))).toBe(true);
 }, 180_000);
 
 afterEach(() => {

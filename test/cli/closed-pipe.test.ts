@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { zoo } from '../batch/fixtures.js';
-import { builtCli } from './build-dist.js';
+import { builtCli } from '../helpers/build-dist.js';
 
 let cli = '';
 beforeAll(() => { cli = builtCli(); }, 180_000);

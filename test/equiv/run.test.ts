@@ -1,28 +1,16 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/run-cli.js';
+import { builtDist } from '../helpers/build-dist.js';
 import { subModel, writeBoth, writeEdited } from './trust-fixtures.js';
 
 /**
  * `ovir check --run`: both forms run in onnxruntime (in a child process: the compiled
  * dist/src/batch/ort-child.js, built here when a source is newer) on seeded random inputs.
  */
-const repo = join(import.meta.dirname, '../..');
-function newest(dir: string): number {
-  let t = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (e.isFile() && e.name.endsWith('.ts')) t = Math.max(t, statSync(join(e.parentPath, e.name)).mtimeMs);
-  }
-  return t;
-}
 beforeAll(() => {
-  const child = join(repo, 'dist/src/batch/ort-child.js');
-  if (!existsSync(child) || statSync(child).mtimeMs < Math.max(newest(join(repo, 'src')), newest(join(repo, 'mappings')))) {
-    spawnSync(process.execPath, [join(repo, 'node_modules/typescript/bin/tsc'), '-p', join(repo, 'tsconfig.json')], { stdio: 'ignore' });
-  }
-  expect(existsSync(child)).toBe(true);
+  expect(existsSync(builtDist('src/batch/ort-child.js'))).toBe(true);
 }, 180_000);
 
 describe('ovir check --run', () => {

@@ -14,13 +14,20 @@ function newest(dir: string): number {
 }
 
 /**
- * Builds dist/ when any source is newer than it, for tests that run `bin/ovir.js` as a user does
- * (a real process, real pipes). Returns the path of bin/ovir.js.
+ * The compiled file `rel` (a path under dist/, e.g. `src/batch/worker.js`), built first when it
+ * is missing or any source is newer: for tests that run compiled code as a user does (a real
+ * process, real pipes, worker threads). Returns its absolute path.
  */
-export function builtCli(): string {
-  const main = join(repo, 'dist/src/cli/main.js');
-  if (!existsSync(main) || statSync(main).mtimeMs < Math.max(newest(join(repo, 'src')), newest(join(repo, 'mappings')))) {
+export function builtDist(rel: string): string {
+  const file = join(repo, 'dist', rel);
+  if (!existsSync(file) || statSync(file).mtimeMs < Math.max(newest(join(repo, 'src')), newest(join(repo, 'mappings')))) {
     spawnSync(process.execPath, [join(repo, 'node_modules/typescript/bin/tsc'), '-p', join(repo, 'tsconfig.json')], { stdio: 'ignore' });
   }
+  return file;
+}
+
+/** bin/ovir.js, with dist/ built when a source is newer. */
+export function builtCli(): string {
+  builtDist('src/cli/main.js');
   return join(repo, 'bin/ovir.js');
 }
