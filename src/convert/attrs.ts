@@ -64,10 +64,11 @@ export function knownAttrs(entry: OpMapping, side: 'onnx' | 'ir', opset = -Infin
 
 /** Attributes present on `node` that the entry does not understand. */
 export function unknownAttrs(entry: OpMapping, node: Node, side: 'onnx' | 'ir', opset?: number): string[] {
-  if (!node.attrs.size) return [];
+  const attrs = node.attrsView;
+  if (!attrs.size) return [];
   const known = knownAttrsCached(entry, side, opset ?? -Infinity);
   const out: string[] = [];
-  for (const k of node.attrs.keys()) if (!known.has(k)) out.push(k);
+  for (const k of attrs.keys()) if (!known.has(k)) out.push(k);
   return out;
 }
 
