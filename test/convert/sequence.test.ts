@@ -126,6 +126,32 @@ describe('SequenceErase: "outputs a tensor sequence that removes the tensor at p
   });
 });
 
+describe('a sequence is a value: every reader sees it as it was made', () => {
+  it('inserting into and erasing from one sequence leaves it unchanged for its other readers', () => {
+    const ir = toIr({
+      outputs: [f32('a'), f32('b'), ob.valueInfo('n', 'i64', [])],
+      initializers: [i64('last', -1), i64('zero', 0)],
+      nodes: [
+        ob.node('SequenceConstruct', ['x', 'y'], ['s']),
+        ob.node('SequenceInsert', ['s', 'z'], ['t']), ob.node('SequenceErase', ['s', 'zero'], ['u']),
+        ob.node('SequenceAt', ['t', 'last'], ['a']), ob.node('SequenceAt', ['u', 'zero'], ['b']), ob.node('SequenceLength', ['s'], ['n']),
+      ],
+    });
+    expect(ir.graph.outputs.map((v) => v.names.filter((n) => !['a', 'b', 'n'].includes(n)))).toEqual([['z'], ['y'], []]);
+    expect(readIntegers(ir.graph.outputs[2]!.constant!)).toEqual([2n]);
+  });
+  it('a chain of 20000 inserts converts (each insert appends to its input\'s list in place: no copy per insert)', () => {
+    const n = 20000;
+    const nodes = [ob.node('SequenceEmpty', [], ['s0'])];
+    for (let i = 0; i < n; i++) nodes.push(ob.node('SequenceInsert', [`s${i}`, i % 2 ? 'x' : 'y'], [`s${i + 1}`]));
+    nodes.push(ob.node('SequenceLength', [`s${n}`], ['out']));
+    const t = performance.now();
+    const ir = toIr({ outputs: [ob.valueInfo('out', 'i64', [])], nodes });
+    expect(readIntegers(ir.graph.outputs[0]!.constant!)).toEqual([BigInt(n)]);
+    expect(performance.now() - t).toBeLessThan(15_000);
+  });
+});
+
 describe('SequenceLength: "produces a scalar (tensor of empty shape) containing the number of tensors"', () => {
   it('an int64 scalar constant', () => {
     const ir = toIr({ outputs: [ob.valueInfo('out', 'i64', [])], nodes: [construct, ob.node('SequenceLength', ['s'], ['out'])] });
