@@ -46,6 +46,7 @@ import { QUANTIZATION } from './quantization/quantize-linear.js';
 import { ARG_MAX } from './reduction/argmax.js';
 import { REDUCE } from './reduction/reduce.js';
 import { RNN } from './rnn/rnn.js';
+import { RNN_CELLS } from './rnn/cells.js';
 import { OPTIONAL } from './optional/optional.js';
 import { SEQUENCE_BUILD } from './sequence/build.js';
 import { CONCAT_FROM_SEQUENCE } from './sequence/concat-from-sequence.js';
@@ -94,7 +95,7 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   // controlflow
   ...IF_ELSE, ...LOOP, ...SCAN,
   // rnn
-  ...RNN,
+  ...RNN, ...RNN_CELLS,
   // sequence (resolved at conversion time: IR has no sequence type)
   ...SEQUENCE_BUILD, ...SEQUENCE_READ, ...SPLIT_TO_SEQUENCE, ...CONCAT_FROM_SEQUENCE,
   // optional (resolved at conversion time: a list of at most one tensor)

@@ -41,6 +41,13 @@ export interface OpMapping {
   readonly toIr?: (c: ConvertContext) => void;
   /** IR → ONNX escape hatch. Without it: one ONNX node, inputs in order, attrs by `attrs`. */
   readonly toOnnx?: (c: ConvertContext) => void;
+  /**
+   * IR → ONNX: a pattern this node completes with its producers, written as one ONNX op (an Add
+   * of a per-channel constant onto a convolution is the ONNX Conv's bias). Returns the node's
+   * converted output, or null when the pattern does not hold and the entry converts as usual.
+   * Unlike an escape hatch, it leaves the entry a one-to-one pair for `ovir check` (families.ts).
+   */
+  readonly foldOnnx?: (c: ConvertContext) => Value | null;
   /** Attributes the escape hatches read themselves (all others must be covered by `attrs`). */
   readonly handles?: { readonly onnx?: readonly string[]; readonly ir?: readonly string[] };
   /** A note for docs/tests on what differs between the two ops. */

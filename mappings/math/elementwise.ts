@@ -1,5 +1,6 @@
 import { elementType, type ElementTypeName } from '../../src/graph/element-type.js';
 import type { Value } from '../../src/graph/value.js';
+import { convWithBias } from '../nn/conv-bias.js';
 import { NUMPY_BROADCAST, type ConvertContext, type OpMapping } from '../spec.js';
 
 function twoInputsOnly(c: ConvertContext): void {
@@ -53,7 +54,12 @@ function powToIr(c: ConvertContext): void {
 }
 
 export const ELEMENTWISE: readonly OpMapping[] = [
-  binary('Add', 'Add'),
+  {
+    ...binary('Add', 'Add'),
+    // a per-channel constant added to a convolution is the ONNX Conv's bias input
+    foldOnnx: convWithBias,
+    note: 'IR → ONNX: an Add of a per-channel constant onto a convolution read by nothing else is that Conv/ConvTranspose\'s bias B',
+  },
   binary('Sub', 'Subtract'),
   binary('Mul', 'Multiply'),
   {

@@ -1,8 +1,7 @@
 import { A, type Attr } from '../../src/graph/attr.js';
 import { attrInt } from '../../src/graph/attr-read.js';
 import type { Value } from '../../src/graph/value.js';
-import { reshaped } from './conv.js';
-import { i64Const } from '../helpers.js';
+import { reshaped, withChannelBias } from './conv.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
 
 /**
@@ -90,12 +89,7 @@ function convTransposeToIr(c: ConvertContext): void {
     w = reshaped(c, 1, w, [g, cin! / g, ...rest]);
     op = 'GroupConvolutionBackpropData';
   }
-  let y = c.emit(op, [c.input(0), w], attrs, 1, 'opset1')[0]!;
-  if (c.numInputs > 2 && c.input(2)) {
-    const b = c.emit('Reshape', [c.input(2), i64Const(c, [1n, -1n, ...new Array<bigint>(n).fill(1n)])], { special_zero: 'false' }, 1, 'opset1')[0]!;
-    y = c.emit('Add', [y, b], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
-  }
-  c.output(0, y);
+  c.output(0, withChannelBias(c, c.emit(op, [c.input(0), w], attrs, 1, 'opset1')[0]!, n));
 }
 
 /**

@@ -171,7 +171,9 @@ export class Engine {
     try {
       const hatch = this.target === 'ov' ? entry.toIr : entry.toOnnx;
       if (ctx.checkRequired()) {
-        if (hatch) hatch(ctx);
+        const folded = this.target === 'onnx' ? entry.foldOnnx?.(ctx) ?? null : null;
+        if (folded) ctx.output(0, folded);
+        else if (hatch) hatch(ctx);
         else ctx.direct();
       }
     } catch (e) {
@@ -292,7 +294,7 @@ class Context implements ConvertContext {
         if (v === undefined) return null;
         const elem = this.elem(0);
         const t = elem === null ? null : scalarTensor(elem, v);
-        if (t === null) this.error(`attribute '${m.attr}' becomes a scalar of the data's type ${elem ?? '(unknown)'}, which is not built (f16/f32/f64/i32/i64 only)`);
+        if (t === null) this.error(`attribute '${m.attr}' becomes a scalar of the data's type ${elem ?? '(unknown)'}, which is not built (float and integer types only, integers in range)`);
         return t;
       }
     }

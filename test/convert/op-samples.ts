@@ -36,6 +36,7 @@ export const SAMPLES: Record<string, Sample[]> = {
   'If>If': [], // If has its own suite (if-to-ir / if-to-onnx)
   'Loop>Loop': [], // Loop has its own suite (loop.test.ts; engines: test/conformance/loop.test.ts)
   'Scan>TensorIterator': [], // Scan has its own suite (test/convert/scan.test.ts)
+  'LSTM>LSTMCell': [], 'GRU>GRUCell': [], 'RNN>RNNCell': [], // IR → ONNX only: test/convert/rnn-cells.test.ts
   // Checked by their own suite (test/convert-extra): ONNX ops written as several IR ops
   // (`ir: null`), and Pad / LSTM whose operands need hand-made fixtures.
   'ConstantOfShape>ConstantOfShape': [], 'Gemm>Gemm': [], 'Flatten>Flatten': [], 'Size>Size': [],

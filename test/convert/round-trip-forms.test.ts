@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
-import { A, allNodes, tensorFromFloat32, tensorFromInt64, type Model } from '../../src/graph/index.js';
+import { A, allNodes, tensorFromFloat32, tensorFromInt64, type Model, type Value } from '../../src/graph/index.js';
 import { readIr } from '../../src/ir/read.js';
 import { writeIr } from '../../src/ir/write.js';
 import { decodeOnnx } from '../../src/onnx/decode.js';
@@ -77,5 +77,50 @@ describe('ONNX Range on one-element 1-D operands (onnxruntime runs them; OpenVIN
     const range = [...allNodes(ir.graph)].find((n) => n.op === 'Range')!;
     expect(range.inputs[1]!.producer?.op).toBe('Squeeze');
     expect(range.inputs[1]!.type).toMatchObject({ kind: 'tensor', shape: [] });
+  });
+});
+
+describe('IR Convolution + Add of a per-channel constant: ONNX Conv with its bias B', () => {
+  const f32 = (n: number, seed: number): number[] => Array.from({ length: n }, (_, i) => Math.sin(seed + i * 0.7));
+  /** ONNX Conv(x[1,4,5,5], w[6,4/group,3,3], B[6]) (ConvTranspose: w[4,6,3,3]) → IR → ONNX, both run in onnxruntime. */
+  async function roundTrip(op: string, group: number): Promise<{ ops: string[]; same: boolean }> {
+    const b = new Builder('onnx', 17);
+    const x = b.input('x', 'f32', [1, 4, 5, 5]);
+    const w = b.init('w', tensorFromFloat32(f32(6 * (4 / group) * 9, 1), op === 'Conv' ? [6, 4 / group, 3, 3] : [4, 6, 3, 3]));
+    const bias = b.init('B', tensorFromFloat32(f32(6, 2), [6]));
+    b.output(b.op(b.graph, op, [x, w, bias], 'y', { group: A.int(group), pads: A.ints([1n, 1n, 1n, 1n]) }));
+    const ir = irThroughBytes(convertModel(b.model));
+    expect(ops(ir)).toContain('Add');
+    const back = convertModel(ir);
+    const xs: OracleTensor = { dtype: 'f32', shape: [1, 4, 5, 5], data: new Uint8Array(new Float32Array(f32(100, 3)).buffer) };
+    const [want, got] = [await runOrt(encodeOnnx(b.model).bytes, { x: xs }), await runOrt(encodeOnnx(back).bytes, { x: xs })];
+    const conv = [...allNodes(back.graph)].find((n) => n.op === op);
+    expect(conv?.inputs).toHaveLength(3);
+    return { ops: ops(back), same: Buffer.from(want['y']!.data).equals(Buffer.from(got['y']!.data)) };
+  }
+
+  it.each([['Conv', 1], ['Conv', 2], ['ConvTranspose', 1]] as const)('%s group %i: IR → ONNX writes it with B again, computing exactly what the original computes', async (op, group) => {
+    const r = await roundTrip(op, group);
+    expect(r.ops).toEqual([op]);
+    expect(r.same).toBe(true);
+  });
+
+  it('an Add that is not a per-channel bias, or a convolution output read twice, stays an Add', () => {
+    const b = new Builder('ov');
+    const x = b.input('x', 'f32', [1, 2, 4, 4]);
+    const w = b.init('w', tensorFromFloat32(f32(2 * 2 * 9, 1), [2, 2, 3, 3]));
+    const conv = (name: string): Value => b.op(b.graph, 'Convolution', [x, w], name, {
+      strides: A.raw('1,1'), dilations: A.raw('1,1'), pads_begin: A.raw('1,1'), pads_end: A.raw('1,1'), auto_pad: A.raw('explicit'),
+    });
+    const add = (v: Value, c: Value, name: string): Value => b.op(b.graph, 'Add', [v, c], name, { auto_broadcast: A.raw('numpy') });
+    const perChannel = b.init('pc', tensorFromFloat32([1, 2], [1, 2, 1, 1]));
+    b.output(add(conv('c1'), b.init('full', tensorFromFloat32(f32(32, 4), [1, 2, 4, 4])), 'a1')); // not per channel
+    const c2 = conv('c2');
+    b.output(add(c2, perChannel, 'a2'));
+    b.output(b.op(b.graph, 'Relu', [c2], 'r2')); // c2 is read twice
+    b.output(add(conv('c3'), perChannel, 'a3')); // folds
+    const onnx = convertModel(b.model);
+    expect(ops(onnx).filter((o) => o === 'Add')).toHaveLength(2);
+    expect([...allNodes(onnx.graph)].filter((n) => n.op === 'Conv').map((n) => n.inputs.length).sort()).toEqual([2, 2, 3]);
   });
 });

@@ -21,6 +21,7 @@ import { ovGeneratorRules } from './ov/generator.js';
 import { ovLoopRules } from './ov/loop.js';
 import { ovNnRules } from './ov/nn.js';
 import { ovSequenceRules } from './ov/sequence.js';
+import { ovCellRules } from './ov/cell.js';
 import { ovReduceRules } from './ov/reduce.js';
 import { ovTensorExtraRules } from './ov/tensor-extra.js';
 import { onnxSignalRules } from './onnx/signal.js';
@@ -41,6 +42,7 @@ export const ALL_RULES: readonly Rule[] = [
   ...onnxQuantizedRules,
   ...ovTensorIteratorRules,
   ...onnxSequenceRules, ...onnxOptionalRules,
+  ...ovCellRules,
 ];
 
 let cached: Registry | undefined;
