@@ -11,6 +11,8 @@ import { onnxMathRules } from './onnx/math.js';
 import { onnxMoreRules } from './onnx/more.js';
 import { onnxNnRules } from './onnx/nn.js';
 import { onnxReduceRules } from './onnx/reduce.js';
+import { onnxSequenceRules } from './onnx/sequence.js';
+import { onnxOptionalRules } from './onnx/optional.js';
 import { onnxTensorRules } from './onnx/tensor.js';
 import { onnxTensorExtraRules } from './onnx/tensor-extra.js';
 import { ovElementwiseRules } from './ov/elementwise.js';
@@ -19,6 +21,7 @@ import { ovGeneratorRules } from './ov/generator.js';
 import { ovLoopRules } from './ov/loop.js';
 import { ovNnRules } from './ov/nn.js';
 import { ovSequenceRules } from './ov/sequence.js';
+import { ovCellRules } from './ov/cell.js';
 import { ovReduceRules } from './ov/reduce.js';
 import { ovTensorExtraRules } from './ov/tensor-extra.js';
 import { onnxSignalRules } from './onnx/signal.js';
@@ -38,6 +41,8 @@ export const ALL_RULES: readonly Rule[] = [
   ...ovSignalRules,
   ...onnxQuantizedRules,
   ...ovTensorIteratorRules,
+  ...onnxSequenceRules, ...onnxOptionalRules,
+  ...ovCellRules,
 ];
 
 let cached: Registry | undefined;
