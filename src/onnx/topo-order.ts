@@ -19,6 +19,17 @@ import { has, list, str } from './wire.js';
 export function dependencyOrder(nodes: readonly NodeProto[]): NodeProto[] | null {
   const producer = new Map<string, number>();
   nodes.forEach((n, i) => { for (const o of list<string>(n, 'output')) if (o) producer.set(o, i); });
+  // The common case first, without a set or a list per node: every read is of an earlier node.
+  let inOrder = true;
+  for (let i = 0; i < nodes.length && inOrder; i++) {
+    const n = nodes[i]!;
+    const reads: Iterable<string> = hasBodies(n) ? namesRead(n) : list<string>(n, 'input');
+    for (const name of reads) {
+      const p = producer.get(name);
+      if (p !== undefined && p > i) { inOrder = false; break; }
+    }
+  }
+  if (inOrder) return null;
   const deps: number[][] = nodes.map((n, i) => {
     const d: number[] = [];
     for (const name of namesRead(n)) {
@@ -54,6 +65,11 @@ export function dependencyOrder(nodes: readonly NodeProto[]): NodeProto[] | null
     }
   }
   return order;
+}
+
+function hasBodies(n: NodeProto): boolean {
+  for (const a of list<object>(n, 'attribute')) if (has(a, 'g') || list(a, 'graphs').length) return true;
+  return false;
 }
 
 /** Every name a node reads: its inputs and, at any depth, the inputs of the nodes in its bodies. */
