@@ -78,7 +78,9 @@ export function* allGraphs(root: Graph): Generator<Graph> {
     const g = stack.pop()!;
     yield g;
     for (let i = g.nodes.length - 1; i >= 0; i--) {
-      const bodies = [...g.nodes[i]!.bodies.values()];
+      const own = g.nodes[i]!.bodies;
+      if (own.size === 0) continue; // most nodes: no array per node
+      const bodies = [...own.values()];
       for (let k = bodies.length - 1; k >= 0; k--) stack.push(bodies[k]!.graph);
     }
   }

@@ -23,7 +23,7 @@ import { OvirError } from '../../src/diag/diagnostic.js';
 import { loadModel, saveModel } from '../../src/io/load.js';
 import { compareTensors } from '../helpers/compare.js';
 import * as ob from '../helpers/onnx-builder.js';
-import { Oracle, REPO_ROOT, VENV_PYTHON, type OracleTensor } from '../helpers/oracle.js';
+import { Oracle, REPO_ROOT, VENV_PYTHON, type OracleTensor, seededF32 } from '../helpers/oracle.js';
 
 interface Case { name: string; xml: string; inputs: Record<string, number[]>; refused: boolean }
 
@@ -42,15 +42,6 @@ afterAll(async () => {
   for (const d of [tmp, tmpRoot]) if (d) rmSync(d, { recursive: true, force: true });
 });
 
-function f32Tensor(shape: number[], seed: number): OracleTensor {
-  let s = seed * 2654435761 >>> 0;
-  const n = shape.reduce((a, b) => a * b, 1);
-  const data = new Uint8Array(n * 4);
-  const dv = new DataView(data.buffer);
-  for (let i = 0; i < n; i++) { s = (s * 1103515245 + 12345) >>> 0; dv.setFloat32(i * 4, (s / 2 ** 32) * 4 - 2, true); }
-  return { dtype: 'f32', shape, data };
-}
-
 function sameOutputs(what: string, count: number, want: Record<string, OracleTensor>, got: Record<string, OracleTensor>): void {
   const diffs: string[] = [];
   for (let i = 0; i < count; i++) {
@@ -62,7 +53,7 @@ function sameOutputs(what: string, count: number, want: Record<string, OracleTen
 
 describe('IR recurrent cells → ONNX: onnxruntime and OpenVINO agree with OpenVINO on the IR', () => {
   it.each(CASES.filter((c) => !c.refused))('$name', async (c) => {
-    const inputs = Object.fromEntries(Object.entries(c.inputs).map(([n, shape], k) => [n, f32Tensor(shape, k + 1)]));
+    const inputs = Object.fromEntries(Object.entries(c.inputs).map(([n, shape], k) => [n, seededF32(shape, k + 1)]));
     const want = await oracle.runIr(c.xml, inputs);
     const count = Object.keys(want).filter((k) => k.startsWith('#')).length;
     const source = loadModel(c.xml);
@@ -95,7 +86,7 @@ describe('IR recurrent cells → ONNX: onnxruntime and OpenVINO agree with OpenV
 describe('one-step ONNX LSTM/GRU/RNN → IR cell: OpenVINO agrees with onnxruntime on the source', () => {
   const BATCH = 2; const IN = 3; const HID = 4;
   const vals = (n: number, seed: number): number[] => {
-    const t = f32Tensor([n], seed);
+    const t = seededF32([n], seed);
     const dv = new DataView(t.data.buffer);
     return Array.from({ length: n }, (_, i) => dv.getFloat32(i * 4, true) * 0.5);
   };
@@ -126,8 +117,8 @@ describe('one-step ONNX LSTM/GRU/RNN → IR cell: OpenVINO agrees with onnxrunti
     }));
     const src = join(tmp, 'one-step.onnx');
     writeFileSync(src, bytes);
-    const inputs: Record<string, OracleTensor> = { x: f32Tensor([1, BATCH, IN], 31), h0: f32Tensor([1, BATCH, HID], 32) };
-    if (v.states === 2) inputs['c0'] = f32Tensor([1, BATCH, HID], 33);
+    const inputs: Record<string, OracleTensor> = { x: seededF32([1, BATCH, IN], 31), h0: seededF32([1, BATCH, HID], 32) };
+    if (v.states === 2) inputs['c0'] = seededF32([1, BATCH, HID], 33);
     const want = await oracle.runOrt(src, inputs);
     const ir = convertModel(loadModel(src));
     expect([...allNodes(ir.graph)].map((n) => n.op).filter((op) => /Cell|Sequence/.test(op))).toEqual([`${v.op}Cell`]);

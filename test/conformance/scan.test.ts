@@ -16,7 +16,7 @@ import { decodeOnnx } from '../../src/onnx/decode.js';
 import { loadModel, saveModel } from '../../src/io/load.js';
 import { compareTensors } from '../helpers/compare.js';
 import * as ob from '../helpers/onnx-builder.js';
-import { Oracle, REPO_ROOT, type OracleTensor } from '../helpers/oracle.js';
+import { Oracle, REPO_ROOT, type OracleTensor, seededF32 } from '../helpers/oracle.js';
 
 let oracle: Oracle;
 let tmp: string;
@@ -30,15 +30,6 @@ afterAll(async () => {
   await oracle?.close();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
-
-function f32Tensor(shape: number[], seed: number): OracleTensor {
-  let s = seed * 2654435761 >>> 0;
-  const n = shape.reduce((a, b) => a * b, 1);
-  const data = new Uint8Array(n * 4);
-  const dv = new DataView(data.buffer);
-  for (let i = 0; i < n; i++) { s = (s * 1103515245 + 12345) >>> 0; dv.setFloat32(i * 4, (s / 2 ** 32) * 4 - 2, true); }
-  return { dtype: 'f32', shape, data };
-}
 
 interface Variant { opset: number; inAxis: number; inDir: number; outAxis: number; outDir: number; two: boolean }
 
@@ -68,8 +59,8 @@ function variantModel(v: Variant): { bytes: Uint8Array; inputs: Record<string, O
       }, { name: 'scan' })],
     }),
   }));
-  const inputs: Record<string, OracleTensor> = { s0: f32Tensor([3], 1), xs: f32Tensor(xsShape, 2) };
-  if (v.two) inputs['xs2'] = f32Tensor([5, 3], 3);
+  const inputs: Record<string, OracleTensor> = { s0: seededF32([3], 1), xs: seededF32(xsShape, 2) };
+  if (v.two) inputs['xs2'] = seededF32([5, 3], 3);
   return { bytes, inputs };
 }
 
@@ -113,7 +104,7 @@ describe('Scan ⇄ TensorIterator: the engines agree with onnxruntime on the sou
   it.each([true, false])('samples/scan-if-inside with c = %s, and its IR as written', async (c) => {
     const dir = join(REPO_ROOT, 'samples', 'scan-if-inside');
     const inputs: Record<string, OracleTensor> = {
-      c: { dtype: 'boolean', shape: [], data: Uint8Array.of(c ? 1 : 0) }, s0: f32Tensor([2], 4), xs: f32Tensor([4, 2], 5), w: f32Tensor([2], 6),
+      c: { dtype: 'boolean', shape: [], data: Uint8Array.of(c ? 1 : 0) }, s0: seededF32([2], 4), xs: seededF32([4, 2], 5), w: seededF32([2], 6),
     };
     await judge('sample', join(dir, 'model.onnx'), inputs, ['s_final', 'ys']);
     sameOutputs('OpenVINO on the sample IR', ['s_final', 'ys'], await oracle.runOrt(join(dir, 'model.onnx'), inputs), await oracle.runIr(join(dir, 'model.xml'), inputs));

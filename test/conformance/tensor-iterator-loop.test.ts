@@ -21,7 +21,7 @@ import { convertModel } from '../../src/convert/index.js';
 import { checkModels } from '../../src/equiv/index.js';
 import { loadModel, saveModel } from '../../src/io/load.js';
 import { compareTensors } from '../helpers/compare.js';
-import { Oracle, REPO_ROOT, VENV_PYTHON, type OracleTensor } from '../helpers/oracle.js';
+import { Oracle, REPO_ROOT, VENV_PYTHON, type OracleTensor, seededF32 } from '../helpers/oracle.js';
 
 interface Case { name: string; inputs: Record<string, [number[], 'f32' | 'boolean' | 'i64']> }
 
@@ -44,15 +44,6 @@ afterAll(async () => {
   for (const d of [tmp, genDir]) if (d) rmSync(d, { recursive: true, force: true });
 });
 
-function f32Tensor(shape: number[], seed: number): OracleTensor {
-  let s = seed * 2654435761 >>> 0;
-  const n = shape.reduce((a, b) => a * b, 1);
-  const data = new Uint8Array(n * 4);
-  const dv = new DataView(data.buffer);
-  for (let i = 0; i < n; i++) { s = (s * 1103515245 + 12345) >>> 0; dv.setFloat32(i * 4, (s / 2 ** 32) * 4 - 2, true); }
-  return { dtype: 'f32', shape, data };
-}
-
 /**
  * Two feeds where the case has control inputs (boolean c: true then false, both If branches and
  * a Loop that runs or not; i64 M: 3 then 0 iterations), one otherwise; random f32 data.
@@ -62,7 +53,7 @@ function feeds(c: Case): Record<string, OracleTensor>[] {
   return (control ? [true, false] : [true]).map((on) => Object.fromEntries(Object.entries(c.inputs).map(([n, [shape, t]], k): [string, OracleTensor] => {
     if (t === 'boolean') return [n, { dtype: 'boolean', shape, data: Uint8Array.of(on ? 1 : 0) }];
     if (t === 'i64') return [n, { dtype: 'i64', shape, data: new Uint8Array(new BigInt64Array([on ? 3n : 0n]).buffer) }];
-    return [n, f32Tensor(shape, k + 1)];
+    return [n, seededF32(shape, k + 1)];
   })));
 }
 

@@ -346,3 +346,13 @@ export class Oracle {
     });
   }
 }
+
+/** A reproducible f32 tensor of `shape`, values in [-2, 2) from a linear congruential generator seeded by `seed`. */
+export function seededF32(shape: number[], seed: number): OracleTensor {
+  let s = seed * 2654435761 >>> 0;
+  const n = shape.reduce((a, b) => a * b, 1);
+  const data = new Uint8Array(n * 4);
+  const dv = new DataView(data.buffer);
+  for (let i = 0; i < n; i++) { s = (s * 1103515245 + 12345) >>> 0; dv.setFloat32(i * 4, (s / 2 ** 32) * 4 - 2, true); }
+  return { dtype: 'f32', shape, data };
+}
