@@ -47,6 +47,8 @@ for name, kw, kernel, size, L in [
     x = param("x", [2, 3 * kernel[0] * kernel[1], L])
     y = o15.col2im(x, np.array(size, np.int64), np.array(kernel, np.int64), **kw)
     save(name, [x], [y])
+x = param("x", [12, 16])
+save("col2im_unbatched", [x], [o15.col2im(x, np.array([5, 5], np.int64), np.array([2, 2], np.int64))])
 
 # DeformableConvolution-8: groups, deformable groups, mask, strides / pads / dilations
 for name, cin, cout, g, dg, mask, st, pb, pe, dil in [

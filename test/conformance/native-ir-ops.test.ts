@@ -2,7 +2,7 @@
  * IR → ONNX for OpenVINO ops ONNX has native ops for — ROIAlign-9 (and ROIAlign-3), Col2Im-15,
  * DeformableConvolution-8 — judged by the engines: IRs built and serialized by OpenVINO's own
  * Python API (native-ir-ops.py: each aligned_mode ONNX spells, adaptive and fixed sampling,
- * i32 and i64 batch indices; Col2Im strides / pads / dilations; DeformableConvolution groups,
+ * i32 and i64 batch indices; Col2Im strides / pads / dilations, unbatched data; DeformableConvolution groups,
  * deformable groups, mask, strides / pads / dilations) are converted by ovir to ONNX and back.
  * OpenVINO on the original IR gives the expected outputs; onnxruntime on ovir's ONNX and OpenVINO
  * on ovir's IR → ONNX → IR must give the same (f32, rtol 1e-4).
@@ -54,7 +54,7 @@ function same(what: string, want: Record<string, OracleTensor>, got: Record<stri
 
 const NAMES = [
   'roialign_asymmetric_s0', 'roialign_asymmetric_s2', 'roialign_half_pixel_for_nn_s0', 'roialign_half_pixel_for_nn_s2', 'roialign_v3',
-  'col2im_plain', 'col2im_strides_pads', 'col2im_dilations',
+  'col2im_plain', 'col2im_strides_pads', 'col2im_dilations', 'col2im_unbatched',
   'deform_basic', 'deform_mask_pads', 'deform_strides_dil',
 ];
 
