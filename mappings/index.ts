@@ -1,7 +1,7 @@
 /**
  * The op table: every op relation ovir converts, both ways. One folder per ONNX operator family
  * (as onnx/defs/ names them: math, nn, tensor, reduction, generator, logical, controlflow, rnn,
- * quantization, object_detection), one file per op or close group of ops; `ir-only/` holds IR ops
+ * sequence, optional, quantization, object_detection), one file per op or close group of ops; `ir-only/` holds IR ops
  * that ONNX lacks at some opsets, written as ONNX subgraphs. Entries of one op that span files keep
  * their relative order here (the registry takes the first entry that matches).
  */
@@ -50,6 +50,12 @@ import { QUANTIZATION } from './quantization/quantize-linear.js';
 import { ARG_MAX } from './reduction/argmax.js';
 import { REDUCE } from './reduction/reduce.js';
 import { RNN } from './rnn/rnn.js';
+import { RNN_CELLS } from './rnn/cells.js';
+import { OPTIONAL } from './optional/optional.js';
+import { SEQUENCE_BUILD } from './sequence/build.js';
+import { CONCAT_FROM_SEQUENCE } from './sequence/concat-from-sequence.js';
+import { SEQUENCE_READ } from './sequence/read.js';
+import { SPLIT_TO_SEQUENCE } from './sequence/split-to-sequence.js';
 import type { OpMapping } from './spec.js';
 import { AFFINE_GRID } from './tensor/affine-grid.js';
 import { CAST } from './tensor/cast.js';
@@ -95,7 +101,11 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   // controlflow
   ...IF_ELSE, ...LOOP, ...SCAN,
   // rnn
-  ...RNN,
+  ...RNN, ...RNN_CELLS,
+  // sequence (resolved at conversion time: IR has no sequence type)
+  ...SEQUENCE_BUILD, ...SEQUENCE_READ, ...SPLIT_TO_SEQUENCE, ...CONCAT_FROM_SEQUENCE,
+  // optional (resolved at conversion time: a list of at most one tensor)
+  ...OPTIONAL,
   // quantization
   ...QUANTIZATION, ...INTEGER_OPS,
   // object_detection

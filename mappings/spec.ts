@@ -52,6 +52,13 @@ export interface OpMapping {
   readonly handles?: { readonly onnx?: readonly string[]; readonly ir?: readonly string[] };
   /** A note for docs/tests on what differs between the two ops. */
   readonly note?: string;
+  /**
+   * ONNX → IR: the entry reads or makes ONNX sequences or optionals, resolved at conversion time as
+   * lists of tensors (`c.sequence`, `c.outputSequence`; mappings/sequence/, mappings/optional/: an
+   * optional holds at most one). Any other entry reading one is refused (CONVERT_SEQUENCE_NOT_STATIC):
+   * IR has tensors only.
+   */
+  readonly sequences?: boolean;
 }
 
 /**
@@ -146,6 +153,12 @@ export interface BodyOptions {
   readonly result?: (k: number, v: Value, g: Graph) => Value;
 }
 
+/** One tensor of a sequence resolved at conversion time: its target value and its source-side type. */
+export interface SequenceElement {
+  readonly value: Value;
+  readonly type: ValueType | null;
+}
+
 /** What a mapping's `toIr` / `toOnnx` sees: the source node and a builder for the target graph. */
 export interface ConvertContext {
   readonly node: Node;
@@ -188,6 +201,13 @@ export interface ConvertContext {
   constant(t: Tensor): Value;
   /** Source output i is target value v (names and types carried over). */
   output(i: number, v: Value): void;
+  /**
+   * ONNX → IR: the tensors of sequence input i, in order, when the sequence is known at conversion
+   * time (entries with `sequences`); null after a CONVERT_SEQUENCE_NOT_STATIC diagnostic otherwise.
+   */
+  sequence(i: number): readonly SequenceElement[] | null;
+  /** ONNX → IR: source output i is the sequence of these tensors (it has no value of its own). */
+  outputSequence(i: number, elems: readonly SequenceElement[]): void;
   /** Source output i is read by nothing: it has no counterpart (an error if something reads it). */
   unused(i: number): void;
   /** Converts source body `srcKey` into body `dstKey` of target node `target`; `from` maps source node input index → target node input index. */

@@ -172,10 +172,16 @@ function loopToOnnx(c: ConvertContext): void {
   const condOut = sb.outputs.find((o) => o.to < 0 && o.extra?.['purpose'] === 'execution_condition');
   if (!condOut) fail('the body has no execution_condition Result (special_body_ports body_condition_output_idx); ONNX Loop needs the body to compute the condition');
   for (const o of sb.outputs) if (o.to < 0 && o !== condOut) fail(`port_map maps a Result to external port -1 without purpose="execution_condition"`);
+  // ONNX's iteration_num is an int64 scalar; OpenVINO also takes an i32 and a shape [1] (the
+  // body reads a Cast / Reshape of iteration_num then).
+  let iterAs: { elem: 'i32' | 'i64'; rank: 0 | 1 } = { elem: 'i64', rank: 0 };
   if (iter) {
     const t = c.typeOf(iter.param);
-    if (t && t.kind === 'tensor' && (t.elem !== 'i64' || (t.shape !== null && t.shape.length !== 0))) {
-      fail(`the current_iteration Parameter '${label(iter.param)}' is ${describeType(t)}; ONNX's iteration_num is an int64 scalar`);
+    if (t && t.kind === 'tensor') {
+      const rank = t.shape === null ? 0 : t.shape.length === 1 && t.shape[0] === 1 ? 1 : t.shape.length === 0 ? 0 : null;
+      const elem = t.elem === 'i32' || t.elem === 'i64' ? t.elem : t.elem === 'dynamic' ? 'i64' : null;
+      if (rank === null || elem === null) fail(`the current_iteration Parameter '${label(iter.param)}' is ${describeType(t)}; OpenVINO counts iterations in an i32 or i64 scalar or [1]`);
+      else iterAs = { elem, rank };
     }
   }
   // Merged inputs (a back edge) are loop-carried values; the one merged from the execution
@@ -261,7 +267,23 @@ function loopToOnnx(c: ConvertContext): void {
   loop.meta['onnxInputCount'] = 2 + nCarried;
   const order = [condOut.result, ...carried.map((x) => x.result), ...scanResults];
   const direct = new Set(concat.flatMap((x, k) => (x.direct ? [1 + nCarried + k] : [])));
+  const iterIndex = iter ? g.inputs.indexOf(iter.param) : -1;
+  const onnxOp = (bg: Graph, op: string, ins: Value[], name: string, attrs: Record<string, ReturnType<typeof A.int>> = {}): Value => {
+    const n = bg.addNode({ dialect: 'onnx', op, version: String(c.opset), name });
+    for (const x of ins) n.addInput(x);
+    for (const [key, a] of Object.entries(attrs)) n.attrs.set(key, a);
+    return n.addOutput(null);
+  };
   const db = c.body(loop, 'body', 'body', (i) => i, {
+    param: (i, q, bg) => {
+      if (i !== iterIndex || (iterAs.elem === 'i64' && iterAs.rank === 0)) return q;
+      const t = q.type;
+      q.type = tensorType('i64', []);
+      let v = iterAs.elem === 'i32' ? onnxOp(bg, 'Cast', [q], `${q.name || 'iteration_num'}/as_i32`, { to: A.int(6n) }) : q;
+      if (iterAs.rank === 1) v = onnxOp(bg, 'Reshape', [v, bg.addInitializer(tensorFromInt64([1n]))], `${q.name || 'iteration_num'}/as_1d`);
+      v.type = t;
+      return v;
+    },
     results: order,
     result: (k, v, bg) => {
       if (!direct.has(k)) return v;

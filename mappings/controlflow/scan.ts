@@ -1,11 +1,13 @@
 import { A } from '../../src/graph/attr.js';
-import { backEdgeIndices, setBackEdges, type Body, type InputBinding, type OutputBinding } from '../../src/graph/body.js';
+import { setBackEdges, type Body, type InputBinding, type OutputBinding } from '../../src/graph/body.js';
 import type { Graph } from '../../src/graph/graph.js';
 import { tensorFromInt64 } from '../../src/graph/tensor.js';
 import type { ValueType } from '../../src/graph/types.js';
 import type { Value } from '../../src/graph/value.js';
 import { i64Const } from '../helpers.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
+import { tiPortMap, type Slicing, type TiPortMap } from './port-map.js';
+import { tensorIteratorAsLoop } from './tensor-iterator-loop.js';
 
 /**
  * ONNX Scan (8, 9 … 25) ⇄ OpenVINO TensorIterator-1, as OpenVINO's ONNX frontend (op/scan.cpp)
@@ -32,7 +34,7 @@ import type { ConvertContext, OpMapping } from '../spec.js';
  * Back to ONNX, a TensorIterator whose sliced inputs and concatenated outputs take parts of size
  * 1 over the full range with stride ±1, whose every last-value output is a loop-carried value, and
  * that slices at least one input becomes a Scan (the axis of a part is Unsqueezed in the body,
- * the concatenated values Squeezed). Other layouts are refused, naming what does not fit.
+ * the concatenated values Squeezed). Other layouts become an ONNX Loop (tensor-iterator-loop.ts).
  */
 
 const ONNX_ATTRS = ['num_scan_inputs', 'directions', 'scan_input_axes', 'scan_input_directions', 'scan_output_axes', 'scan_output_directions'];
@@ -186,79 +188,68 @@ interface Layout {
   stacked: { result: number; to: number; axis: number; reverse: boolean }[];
 }
 
-/** A part of size 1 over the full range, stride ±1; the reason otherwise. */
-function fullRange(e: Readonly<Record<string, string>>): { axis: number; reverse: boolean } | string {
-  const num = (k: string, d: number): number => (e[k] === undefined ? d : Number(e[k]));
-  const axis = num('axis', NaN);
-  const stride = num('stride', 1);
-  const part = num('part_size', 1);
-  const start = num('start', 0);
-  const end = num('end', -1);
-  if (!Number.isInteger(axis)) return `axis '${e['axis']}' is not an integer`;
-  if (part !== 1) return `part_size ${part} (Scan takes parts of size 1)`;
-  if (stride === 1 && start === 0 && end === -1) return { axis, reverse: false };
-  if (stride === -1 && start === -1 && end === 0) return { axis, reverse: true };
-  return `start ${start}, end ${end}, stride ${stride} (Scan runs over the full range with stride ±1)`;
+/** A part of size 1 over the full range, stride ±1; why not otherwise. */
+function fullRange(s: Slicing): { reverse: boolean } | string {
+  if (s.part !== 1) return `part_size ${s.part} (Scan takes parts of size 1)`;
+  if (s.stride === 1 && s.start === 0 && s.end === -1) return { reverse: false };
+  if (s.stride === -1 && s.start === -1 && s.end === 0) return { reverse: true };
+  return `start ${s.start}, end ${s.end}, stride ${s.stride} (Scan runs over the full range with stride ±1)`;
 }
 
-function layoutOf(c: ConvertContext, body: Body): Layout | null {
+/**
+ * The Scan form of a TensorIterator's port map; `misfit` (why it is no Scan: the Loop form is
+ * written instead) or null after a diagnostic.
+ */
+function layoutOf(c: ConvertContext, body: Body, pm: TiPortMap): Layout | { misfit: string } | null {
   const g = body.graph;
-  const edges = backEdgeIndices(body);
-  let ok = true;
-  const fail = (m: string): void => { c.error(m); ok = false; };
   const label = (p: number): string => String(g.inputs[p]?.meta['layerName'] ?? g.inputs[p]?.label ?? p);
-  const edgeTo = new Map<number, number>();
-  for (const e of edges) {
-    if (!e) { fail('a back edge names a layer that is no body Parameter/Result'); continue; }
-    if (edgeTo.has(e.param)) fail(`Parameter '${label(e.param)}' is the target of two back edges`);
-    edgeTo.set(e.param, e.result);
-  }
   const lay: Layout = { states: [], scans: [], invariants: [], stacked: [] };
-  const bound = new Map(body.inputs.map((b) => [g.inputs.indexOf(b.param), b]));
-  g.inputs.forEach((_, p) => {
-    const b = bound.get(p);
-    if (!b || b.from < 0) { fail(`body Parameter '${label(p)}' is not fed by an input of the node`); return; }
-    if (b.extra?.['axis'] !== undefined) {
-      if (edgeTo.has(p)) { fail(`Parameter '${label(p)}' is both sliced and a back-edge target`); return; }
-      const r = fullRange(b.extra);
-      if (typeof r === 'string') { fail(`sliced input '${label(p)}': ${r}`); return; }
-      const axis = normalize(r.axis, c.rank(b.from));
-      if (axis === null) { fail(`sliced input '${label(p)}': axis ${r.axis} needs the input's rank, which is not known`); return; }
-      lay.scans.push({ param: p, from: b.from, axis, reverse: r.reverse });
-    } else if (edgeTo.has(p)) lay.states.push({ param: p, result: edgeTo.get(p)!, from: b.from, to: null });
-    else lay.invariants.push({ param: p, from: b.from });
-  });
-  for (const o of body.outputs) {
-    if (o.to < 0) { fail('an output with a special purpose (Loop-only) in a TensorIterator'); continue; }
-    if (o.extra?.['axis'] !== undefined) {
-      const r = fullRange(o.extra);
-      if (typeof r === 'string') { fail(`concatenated output ${o.to}: ${r}`); continue; }
-      // Scan stacks one slice per iteration: the Result's part along the axis must be of size 1.
-      const t = c.typeOf(g.outputs[o.result]!);
-      const shape = t && t.kind === 'tensor' ? t.shape : null;
-      const axis = normalize(r.axis, shape ? shape.length : null);
-      if (axis === null) { fail(`concatenated output ${o.to}: axis ${r.axis} needs the body Result's rank, which is not known`); continue; }
-      const d = shape?.[axis];
-      if (typeof d === 'number' && d !== 1) { fail(`concatenated output ${o.to}: the body Result has ${d} elements along axis ${axis} per iteration (Scan stacks one)`); continue; }
-      lay.stacked.push({ result: o.result, to: o.to, axis, reverse: r.reverse });
-      continue;
-    }
+  if (!pm.sliced.length) return { misfit: 'no input is sliced' };
+  for (const x of pm.sliced) {
+    const r = fullRange(x.s);
+    if (typeof r === 'string') return { misfit: `sliced input '${label(x.param)}': ${r}` };
+  }
+  for (const x of pm.concat) {
+    const r = fullRange(x.s);
+    if (typeof r === 'string') return { misfit: `concatenated output ${x.to}: ${r}` };
+  }
+  const results = new Set(pm.merged.map((m) => m.result));
+  const notCarried = pm.last.find((o) => !results.has(o.result));
+  if (notCarried) return { misfit: `output ${notCarried.to} is the last value of a Result that is no back-edge source` };
+  let ok = true;
+  for (const x of pm.sliced) {
+    const axis = normalize(x.s.axis, c.rank(x.from));
+    if (axis === null) { c.error(`sliced input '${label(x.param)}': axis ${x.s.axis} needs the input's rank, which is not known`); ok = false; continue; }
+    lay.scans.push({ param: x.param, from: x.from, axis, reverse: x.s.stride < 0 });
+  }
+  for (const m of pm.merged) lay.states.push({ param: m.param, result: m.result, from: m.from, to: null });
+  for (const v of pm.invariant) lay.invariants.push(v);
+  for (const o of pm.concat) {
+    // Scan stacks one slice per iteration: the Result's part along the axis must be of size 1.
+    const t = c.typeOf(g.outputs[o.result]!);
+    const shape = t && t.kind === 'tensor' ? t.shape : null;
+    const axis = normalize(o.s.axis, shape ? shape.length : null);
+    if (axis === null) { c.error(`concatenated output ${o.to}: axis ${o.s.axis} needs the body Result's rank, which is not known`); ok = false; continue; }
+    const d = shape?.[axis];
+    if (typeof d === 'number' && d !== 1) return { misfit: `concatenated output ${o.to}: the body Result has ${d} elements along axis ${axis} per iteration (Scan stacks one)` };
+    lay.stacked.push({ result: o.result, to: o.to, axis, reverse: o.s.stride < 0 });
+  }
+  for (const o of pm.last) {
     const s = lay.states.find((x) => x.result === o.result && x.to === null);
     if (s) s.to = o.to;
-    else if (lay.states.some((x) => x.result === o.result)) {
-      const first = lay.states.find((x) => x.result === o.result)!;
-      lay.states.push({ ...first, to: o.to, param: -1 });
-    } else fail(`output ${o.to} is the last value of a Result that is no back-edge source (Scan outputs only loop-carried values and stacked ones)`);
+    else lay.states.push({ ...lay.states.find((x) => x.result === o.result)!, to: o.to, param: -1 });
   }
-  if (!body.inputs.some((b) => b.extra?.['axis'] !== undefined)) fail('no input is sliced: the number of iterations is not given by a Scan input');
   return ok ? lay : null;
 }
 
 function tensorIteratorToOnnx(c: ConvertContext): void {
   const body = c.node.bodies.get('body');
   if (!body) { c.error('missing body'); return; }
-  const lay = layoutOf(c, body);
+  const pm = tiPortMap(c, body);
+  if (!pm) return;
+  const lay = layoutOf(c, body, pm);
   if (!lay) return;
+  if ('misfit' in lay) { tensorIteratorAsLoop(c, body, pm); return; }
   const states = lay.states.filter((s) => s.param >= 0);
   const extraOutputs = lay.states.filter((s) => s.param < 0);
   // ONNX Scan: body inputs (states, scans, captures), outputs (states, stacked); node likewise.
@@ -316,6 +307,6 @@ export const SCAN: readonly OpMapping[] = [
     toIr: scanToIr,
     toOnnx: tensorIteratorToOnnx,
     handles: { onnx: ONNX_ATTRS },
-    note: 'scan inputs/outputs ↔ sliced/concatenated port-map entries (part_size 1, stride ±1; Squeeze/Unsqueeze in the body); states ↔ back edges; captures ↔ invariant inputs; Scan-8 only for batch 1',
+    note: 'scan inputs/outputs ↔ sliced/concatenated port-map entries (part_size 1, stride ±1; Squeeze/Unsqueeze in the body); states ↔ back edges; captures ↔ invariant inputs; Scan-8 only for batch 1; a TensorIterator Scan cannot express (parts > 1, partial ranges, no sliced input, last values of uncarried Results) → ONNX Loop slicing at iteration_num',
   },
 ];

@@ -16,7 +16,7 @@ export const scalarOf = (elem: string, v: number): Tensor | null => scalarTensor
 export function scalarLike(c: ConvertContext, i: number, v: number, what: string): Value | null {
   const elem = c.elem(i);
   const t = elem === null ? null : scalarOf(elem, v);
-  if (t === null) { c.error(`${what} needs a ${elem ?? 'unknown'} constant, which is not built (f16/f32/f64/i32/i64 only)`); return null; }
+  if (t === null) { c.error(`${what} needs a ${elem ?? 'unknown'} constant, which is not built (float and integer types only, integers in range)`); return null; }
   return c.constant(t);
 }
 

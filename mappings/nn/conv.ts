@@ -173,7 +173,9 @@ function poolToIr(c: ConvertContext, op: 'MaxPool' | 'AvgPool'): void {
   const attrs = spatialToIr(c, kernel.length, op === 'MaxPool');
   if (!attrs) return;
   attrs['kernel'] = kernel.join(',');
-  attrs['rounding_type'] = c.attr.int('ceil_mode', 0n) !== 0n ? 'ceil' : 'floor';
+  const rounding = roundingToIr(c, kernel);
+  attrs['rounding_type'] = rounding;
+  const torch = rounding === 'ceil_torch';
   if (op === 'MaxPool') {
     const so = c.attr.int('storage_order', 0n);
     const withIndices = c.node.outputs.length > 1;
@@ -182,7 +184,7 @@ function poolToIr(c: ConvertContext, op: 'MaxPool' | 'AvgPool'): void {
     attrs['index_element_type'] = 'i64';
     attrs['axis'] = '0';
     // Indices: ONNX flattens N, C and the spatial dims row-major = IR axis 0.
-    const outs = c.emit('MaxPool', [c.input(0)], attrs, 2, 'opset8');
+    const outs = c.emit('MaxPool', [c.input(0)], attrs, 2, torch ? 'opset14' : 'opset8');
     c.output(0, outs[0]!);
     if (withIndices) c.output(1, so === 1n && kernel.length === 2 ? columnMajor(c, outs[1]!) : outs[1]!);
   } else {
@@ -191,30 +193,50 @@ function poolToIr(c: ConvertContext, op: 'MaxPool' | 'AvgPool'): void {
     const dilated = !!dil?.some((d) => d !== 1n);
     if (dilated) attrs['dilations'] = dil!.join(',');
     attrs['exclude-pad'] = c.attr.int('count_include_pad', 0n) !== 0n ? 'false' : 'true';
-    c.output(0, c.emit('AvgPool', [c.input(0)], attrs, 1, dilated ? 'opset16' : 'opset1')[0]!);
+    c.output(0, c.emit('AvgPool', [c.input(0)], attrs, 1, dilated ? 'opset16' : torch ? 'opset14' : 'opset1')[0]!);
   }
 }
 
 /**
- * IR ceil_torch drops a last window that would start in the end padding; plain ceil keeps it.
- * True when no such window exists (static dims), so that both roundings agree.
+ * True when every last window starts inside the input or its begin padding (static dims), so that
+ * ceil rounding with and without dropping a last window in the end padding agree (IR ceil vs
+ * ceil_torch; ONNX ceil_mode before and from opset 22).
  */
-function lastWindowStartsInside(c: ConvertContext): boolean {
-  const t = c.type(0);
-  const x = t?.kind === 'tensor' && t.shape ? t.shape.slice(2) : null;
-  const k = c.attr.ints('kernel') ?? [];
-  if (!x || x.length !== k.length || !x.every((d) => typeof d === 'number')) return false;
-  const s = c.attr.ints('strides') ?? [];
-  const d = c.attr.ints('dilations') ?? [];
-  const pb = c.attr.ints('pads_begin') ?? [];
-  const pe = c.attr.ints('pads_end') ?? [];
-  return x.every((dim, i) => {
+function lastWindowsStartInside(x: readonly unknown[] | null, k: readonly bigint[], s: readonly bigint[], d: readonly bigint[], pb: readonly bigint[], pe: readonly bigint[]): boolean {
+  if (!x || x.length !== k.length || !x.every((v) => typeof v === 'number')) return false;
+  return (x as number[]).every((dim, i) => {
     const stride = Number(s[i] ?? 1n);
     const span = (Number(k[i]!) - 1) * Number(d[i] ?? 1n) + 1;
-    const padded = (dim as number) + Number(pb[i] ?? 0n) + Number(pe[i] ?? 0n);
+    const padded = dim + Number(pb[i] ?? 0n) + Number(pe[i] ?? 0n);
     const out = Math.ceil((padded - span) / stride) + 1;
-    return (out - 1) * stride < (dim as number) + Number(pb[i] ?? 0n);
+    return (out - 1) * stride < dim + Number(pb[i] ?? 0n);
   });
+}
+
+/** The static spatial dims of source input 0, or null. */
+function spatialDims(c: ConvertContext): readonly unknown[] | null {
+  const t = c.type(0);
+  return t?.kind === 'tensor' && t.shape ? t.shape.slice(2) : null;
+}
+
+/** IR attributes of a pool: whether ceil_torch and plain ceil agree. */
+function lastWindowStartsInside(c: ConvertContext): boolean {
+  const a = (n: string): bigint[] => c.attr.ints(n) ?? [];
+  return lastWindowsStartInside(spatialDims(c), a('kernel'), a('strides'), a('dilations'), a('pads_begin'), a('pads_end'));
+}
+
+/**
+ * ONNX ceil_mode → IR rounding_type. From opset 22 ONNX drops a last window that would start in
+ * the end padding (onnx's test_maxpool_2d_ceil_output_size_reduce_by_one): IR ceil_torch
+ * (MaxPool-14, AvgPool-14), where it can make a difference.
+ */
+function roundingToIr(c: ConvertContext, kernel: readonly bigint[]): 'floor' | 'ceil' | 'ceil_torch' {
+  if (c.attr.int('ceil_mode', 0n) === 0n) return 'floor';
+  if (c.opset < 22 || c.attr.string('auto_pad', 'NOTSET') !== 'NOTSET') return 'ceil';
+  const a = (n: string): bigint[] => c.attr.ints(n) ?? [];
+  const pads = a('pads');
+  const inside = lastWindowsStartInside(spatialDims(c), kernel, a('strides'), a('dilations'), pads.slice(0, kernel.length), pads.slice(kernel.length));
+  return inside ? 'ceil' : 'ceil_torch';
 }
 
 function poolToOnnx(c: ConvertContext, op: 'MaxPool' | 'AveragePool'): void {
@@ -280,7 +302,7 @@ export const CONV: readonly OpMapping[] = [
   },
   {
     onnx: { op: 'MaxPool', since: 1 },
-    ir: { op: 'MaxPool', version: 'opset8', reads: ['opset1'] },
+    ir: { op: 'MaxPool', version: 'opset8', reads: ['opset1', 'opset14'] },
     handles: { onnx: [...POOL_ONNX, 'storage_order'], ir: [...POOL_IR, 'dilations', 'index_element_type', 'axis'] },
     toIr: (c) => poolToIr(c, 'MaxPool'),
     toOnnx: (c) => poolToOnnx(c, 'MaxPool'),

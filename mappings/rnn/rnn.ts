@@ -5,6 +5,7 @@ import type { Value } from '../../src/graph/value.js';
 import { scalarLike } from '../generator/constant-of-shape.js';
 import { i64Const, i64Scalar } from '../helpers.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
+import { GRU_STEP, isOneStep, LSTM_STEP, oneStepToIr, RNN_STEP } from './cells.js';
 
 /**
  * ONNX LSTM-7/14 ↔ IR LSTMSequence-5 and GRU-7/14 ↔ GRUSequence-5. What differs (LSTM; GRU alike
@@ -81,6 +82,12 @@ const seqToIr = (cell: Cell) => (c: ConvertContext): void => {
   const beta = c.attr.floats('activation_beta');
   const clip = c.attr.float('clip');
   const lbr = c.attr.int('linear_before_reset') ?? 0n;
+  const step = cell === LSTM ? LSTM_STEP : cell === GRU ? GRU_STEP : RNN_STEP;
+  if (isOneStep(c, step)) {
+    const stepAttrs = { activations: irActs.join(','), activations_alpha: (alpha ?? []).join(','), activations_beta: (beta ?? []).join(','), clip: String(clip ?? 0) };
+    oneStepToIr(c, step, h, stepAttrs, lbr !== 0n);
+    return;
+  }
   const elem = c.elem(0) ?? c.elem(1);
   if (elem === null) { c.error(`${cell.onnx} needs the element type of X or W to be known`); return; }
 

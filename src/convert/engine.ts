@@ -1,4 +1,4 @@
-import { irSideOf, type BodyOptions, type ConvertContext, type OpMapping, type OperandMove } from '../../mappings/spec.js';
+import { irSideOf, type BodyOptions, type ConvertContext, type OpMapping, type OperandMove, type SequenceElement } from '../../mappings/spec.js';
 import { A, type Attr } from '../graph/attr.js';
 import { attrFloat, attrFloats, attrInts, attrReader, AttrTypeError, type AttrReader } from '../graph/attr-read.js';
 import type { Body } from '../graph/body.js';
@@ -34,6 +34,14 @@ interface WorkItem {
  */
 export class Engine {
   readonly map = new Map<Value, Value>();
+  /**
+   * ONNX → IR: source sequence and optional values resolved at conversion time, as the target
+   * tensors they hold (mappings/sequence/, mappings/optional/: an optional holds at most one). They
+   * have no target value of their own: they are never in `map`.
+   */
+  readonly sequences = new Map<Value, readonly SequenceElement[]>();
+  /** Source nodes that did not convert (their outputs are placeholders; their problem is reported). */
+  readonly failedNodes = new Set<Node>();
   private readonly queue: WorkItem[] = [];
 
   constructor(
@@ -90,6 +98,9 @@ export class Engine {
     const order = item.order ?? src.outputs.map((_, i) => i);
     for (const k of order) {
       const v = src.outputs[k];
+      if (v && this.sequences.has(v)) {
+        this.diags.add('CONVERT_SEQUENCE_NOT_STATIC', src.path, { kind: this.kindOf(v), value: v.label, detail: `is output ${k} of graph ${src.path}` });
+      }
       let out = (v && this.map.get(v)) ?? new Value(dst, null);
       if (item.wrap) out = item.wrap(dst.outputs.length, out, dst);
       if (this.target === 'onnx' && this.needsOwnValue(dst, out)) out = this.identity(dst, out);
@@ -149,6 +160,9 @@ export class Engine {
       this.placeholders(n, dst);
       return;
     }
+    // an op with bodies still converts: its own checks name what its bodies cannot hold (Loop: a
+    // sequence-typed carried value), and the refusal above stands
+    if (!entry.sequences && !this.tensorsOnly(n) && !n.bodies.size) { this.placeholders(n, dst); return; }
     const side = this.target === 'ov' ? 'onnx' : 'ir';
     const unknown = unknownAttrs(entry, n, side, opset);
     for (const attr of unknown) this.diags.add('CONVERT_UNKNOWN_ATTR', n.path, { op: n.op, attr, target: TARGET_NAME[this.target] });
@@ -169,14 +183,33 @@ export class Engine {
     }
     if (ctx.failed) { this.placeholders(n, dst); return; }
     n.outputs.forEach((o, i) => {
-      if (!this.map.has(o)) {
+      if (!this.map.has(o) && !this.sequences.has(o)) {
         this.diags.add('INTERNAL', n.path, { detail: `the ${n.op} mapping left output ${i} unconverted` });
         this.map.set(o, new Value(dst, null));
       }
     });
   }
 
+  /** A node of a tensor op reads no resolved sequence (an If or Loop capturing one included); false after diagnostics. */
+  private tensorsOnly(n: Node): boolean {
+    let ok = true;
+    n.inputs.forEach((s, i) => {
+      if (!s || !this.sequences.has(s)) return;
+      const kind = this.kindOf(s);
+      const why = n.bodies.size ? `, and a ${kind} cannot cross a body boundary` : ', which takes tensors';
+      this.diags.add('CONVERT_SEQUENCE_NOT_STATIC', n.path, { kind, value: s.label, detail: `is input ${i} of ${n.op}${why}` });
+      ok = false;
+    });
+    return ok;
+  }
+
+  /** 'optional' or 'sequence', for messages: what a non-tensor source value is. */
+  kindOf(v: Value): 'optional' | 'sequence' {
+    return this.source.type(v)?.kind === 'optional' ? 'optional' : 'sequence';
+  }
+
   private placeholders(n: Node, dst: Graph): void {
+    this.failedNodes.add(n);
     for (const o of n.outputs) if (!this.map.has(o)) this.map.set(o, new Value(dst, null));
   }
 
@@ -261,7 +294,7 @@ class Context implements ConvertContext {
         if (v === undefined) return null;
         const elem = this.elem(0);
         const t = elem === null ? null : scalarTensor(elem, v);
-        if (t === null) this.error(`attribute '${m.attr}' becomes a scalar of the data's type ${elem ?? '(unknown)'}, which is not built (f16/f32/f64/i32/i64 only)`);
+        if (t === null) this.error(`attribute '${m.attr}' becomes a scalar of the data's type ${elem ?? '(unknown)'}, which is not built (float and integer types only, integers in range)`);
         return t;
       }
     }
@@ -473,6 +506,29 @@ class Context implements ConvertContext {
     }
     v.type ??= this.engine.targetType(this.engine.source.type(so), 'value', so, () => this.path);
     this.engine.map.set(so, v);
+  }
+
+  sequence(i: number): readonly SequenceElement[] | null {
+    const s = this.src(i);
+    if (!s) { this.error(`input ${i} (a sequence) is required`); return null; }
+    const elems = this.engine.sequences.get(s);
+    if (elems) return elems;
+    const p = s.producer;
+    // a sequence op that failed has said why: its readers fail without repeating it
+    if (p && this.engine.failedNodes.has(p) && this.engine.registry.forOnnx(p, nodeVersion(p))?.sequences) { this.failed = true; return null; }
+    const kind = this.engine.kindOf(s);
+    const why = p ? `is made by ${p.op} (${p.path}), which is not resolved at conversion time`
+      : s.graph.owner ? `enters body ${s.graph.path} from outside (a ${kind} cannot cross a body boundary)`
+        : s.constant ? 'is an initializer' : 'is a graph input';
+    this.engine.diags.add('CONVERT_SEQUENCE_NOT_STATIC', this.path, { kind, value: s.label, detail: why });
+    this.failed = true;
+    return null;
+  }
+
+  outputSequence(i: number, elems: readonly SequenceElement[]): void {
+    const so = this.node.outputs[i];
+    if (!so) { this.error(`mapping bound output ${i}, which the node does not have`); return; }
+    this.engine.sequences.set(so, elems);
   }
 
   unused(i: number): void {

@@ -36,6 +36,7 @@ function ovRules(e: OpMapping): string {
 
 function irCell(e: OpMapping): string {
   const ir = irSideOf(e);
+  if (!ir && e.sequences) return `resolved at conversion time (a list of tensors)${e.decomposes?.length ? `; written as ${e.decomposes.join(', ')}` : ''}`;
   if (!ir) return `written as ${(e.decomposes ?? []).join(', ') || '(other ops)'}`;
   const reads = ir.reads?.length ? ` (also reads ${ir.reads.join(', ')})` : '';
   return `${ir.op} ${ir.version}${reads}`;

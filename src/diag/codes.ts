@@ -87,6 +87,7 @@ export const CODES = {
   CONVERT_NEEDS_CONSTANT: E((p: P<'op' | 'index' | 'what' | 'target'>) => `${p.op}: input ${p.index} (${p.what}) must be a constant to convert to ${p.target}`),
   CONVERT_UNSUPPORTED_TYPE: E((p: P<'what' | 'value' | 'type' | 'target'>) => `${p.what} '${p.value}' has type ${p.type}, which ${p.target} cannot hold`),
   CONVERT_OP: E((p: P<'op' | 'detail'>) => `${p.op}: ${p.detail}`),
+  CONVERT_SEQUENCE_NOT_STATIC: E((p: P<'kind' | 'value' | 'detail'>) => `${p.kind} '${p.value}' ${p.detail}: OpenVINO IR has tensors only; it converts only where the tensors it holds are known at conversion time`),
   CONVERT_BAD_OPTION: E((p: P<'detail'>) => `${p.detail}`),
   CONVERT_SAME_FORMAT: E((p: P<'format'>) => `the model is already ${p.format}; nothing to convert`),
 

@@ -186,10 +186,17 @@ export function decide(seeds: readonly ValuePair[], paths: Paths): Decision {
 
 /** Ops that only reshape their input 0 (a conversion may wrap a loop's outputs in one: Scan-8's batch axis). */
 const RESHAPING = new Set(['squeeze', 'unsqueeze', 'reshape', 'identity']);
-/** v, and what it reshapes when a reshaping op makes it. */
+/**
+ * Ops that only move, select or re-lay a loop's stacked output (IR TensorIterator → ONNX Loop:
+ * a reverse Slice, a Transpose to the concatenation axis, a Squeeze/Reshape merging it, a
+ * Gather of the last iteration), walked through from data input 0.
+ */
+const RELAYOUT = new Set([...RESHAPING, 'transpose', 'slice', 'gather']);
+/** v, and what it reshapes when a reshaping op makes it; through a chain of re-layouts of a loop's output. */
 function reshaped(v: Value): Value[] {
-  const p = v.producer;
-  return p && RESHAPING.has(p.op.toLowerCase()) && p.inputs[0] ? [v, p.inputs[0]] : [v];
+  const out = [v];
+  for (let q = v.producer; q && RELAYOUT.has(q.op.toLowerCase()) && q.inputs[0]; q = q.inputs[0].producer) out.push(q.inputs[0]);
+  return out;
 }
 
 function onA(d: Diagnostic): Diagnostic {

@@ -33,3 +33,10 @@ export function f16BitsToNumber(h: number): number {
   if (e === 0x1f) return m ? NaN : s * Infinity;
   return s * (1 + m / 1024) * 2 ** (e - 15);
 }
+
+/** bfloat16 bits of x: the upper half of its f32 bits, rounded to nearest even (NaN stays NaN). */
+export function f32ToBf16Bits(x: number): number {
+  const u = new Uint32Array(new Float32Array([x]).buffer)[0]!;
+  if ((u & 0x7fffffff) > 0x7f800000) return (u >>> 16) | 0x40; // quiet NaN
+  return ((u + 0x7fff + ((u >>> 16) & 1)) >>> 16) & 0xffff;
+}

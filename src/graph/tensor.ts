@@ -1,5 +1,5 @@
 import { byteSize, type ElementTypeName } from './element-type.js';
-import { f32ToF16Bits } from './f16.js';
+import { f32ToBf16Bits, f32ToF16Bits } from './f16.js';
 import { elementCount } from './shape.js';
 
 /**
@@ -84,8 +84,18 @@ export function readFloats(t: Tensor): number[] {
   return out;
 }
 
-/** A scalar (rank 0) of element type `elem` holding `v`; null for types not built here. */
+const INT_RANGE: Partial<Record<ElementTypeName, readonly [number, number]>> = {
+  i8: [-128, 127], u8: [0, 255], i16: [-32768, 32767], u16: [0, 65535], i32: [-(2 ** 31), 2 ** 31 - 1], u32: [0, 2 ** 32 - 1],
+  i64: [-(2 ** 63), 2 ** 63], u64: [0, 2 ** 64],
+};
+
+/**
+ * A scalar (rank 0) of element type `elem` holding `v` (integers: truncated); null for types not
+ * built here and for an integer `v` the type cannot hold.
+ */
 export function scalarTensor(elem: ElementTypeName, v: number): Tensor | null {
+  const int = INT_RANGE[elem];
+  if (int && !(Number.isFinite(v) && Math.trunc(v) >= int[0] && Math.trunc(v) <= int[1])) return null;
   const b = new ArrayBuffer(8);
   const dv = new DataView(b);
   switch (elem) {
@@ -93,7 +103,14 @@ export function scalarTensor(elem: ElementTypeName, v: number): Tensor | null {
     case 'f16': dv.setUint16(0, f32ToF16Bits(v), true); return makeTensor('f16', [], new Uint8Array(b, 0, 2));
     case 'f64': dv.setFloat64(0, v, true); return makeTensor('f64', [], new Uint8Array(b, 0, 8));
     case 'i64': dv.setBigInt64(0, BigInt(Math.trunc(v)), true); return makeTensor('i64', [], new Uint8Array(b, 0, 8));
+    case 'bf16': dv.setUint16(0, f32ToBf16Bits(v), true); return makeTensor('bf16', [], new Uint8Array(b, 0, 2));
     case 'i32': dv.setInt32(0, Math.trunc(v), true); return makeTensor('i32', [], new Uint8Array(b, 0, 4));
+    case 'i16': dv.setInt16(0, Math.trunc(v), true); return makeTensor('i16', [], new Uint8Array(b, 0, 2));
+    case 'i8': dv.setInt8(0, Math.trunc(v)); return makeTensor('i8', [], new Uint8Array(b, 0, 1));
+    case 'u8': dv.setUint8(0, Math.trunc(v)); return makeTensor('u8', [], new Uint8Array(b, 0, 1));
+    case 'u16': dv.setUint16(0, Math.trunc(v), true); return makeTensor('u16', [], new Uint8Array(b, 0, 2));
+    case 'u32': dv.setUint32(0, Math.trunc(v), true); return makeTensor('u32', [], new Uint8Array(b, 0, 4));
+    case 'u64': dv.setBigUint64(0, BigInt(Math.trunc(v)), true); return makeTensor('u64', [], new Uint8Array(b, 0, 8));
     default: return null;
   }
 }

@@ -60,6 +60,27 @@ describe('global pools are reductions over the spatial axes, dims kept', () => {
   });
 });
 
+describe('ceil_mode: from opset 22 a last window starting in the end padding is dropped (IR ceil_torch)', () => {
+  const pool = (opset: number, op: string, x: number[], attrs: Record<string, Attr>): Model => model(opset, op, [{ shape: x }], { ceil_mode: A.int(1), ...attrs });
+  const reduceByOne = { kernel_shape: A.ints([1, 1]), strides: A.ints([2, 2]) };
+
+  it.each([['MaxPool', 'MaxPool'], ['AveragePool', 'AvgPool']])('%s-22 over x[1,1,2,2], kernel 1, stride 2: one window (the second starts past the input)', (op, irOp) => {
+    const ir = convertModel(pool(22, op, [1, 1, 2, 2], reduceByOne));
+    const p = only(ir, irOp);
+    expect([p.attrs.get('rounding_type'), p.version]).toEqual([A.raw('ceil_torch'), 'opset14']);
+    expect(ir.graph.outputs[0]!.type).toMatchObject({ shape: [1, 1, 1, 1] });
+    const back = convertModel(ir, { opset: 22 });
+    expect(only(back, op).attrs.get('ceil_mode')).toEqual(A.int(1));
+  });
+
+  it('before opset 22, and where every last window starts inside, plain ceil', () => {
+    expect(only(convertModel(pool(21, 'MaxPool', [1, 1, 2, 2], reduceByOne)), 'MaxPool').attrs.get('rounding_type')).toEqual(A.raw('ceil'));
+    const inside = convertModel(pool(22, 'MaxPool', [1, 1, 5, 5], { kernel_shape: A.ints([2, 2]), strides: A.ints([2, 2]) }));
+    expect([only(inside, 'MaxPool').attrs.get('rounding_type'), only(inside, 'MaxPool').version]).toEqual([A.raw('ceil'), 'opset8']);
+    expect(inside.graph.outputs[0]!.type).toMatchObject({ shape: [1, 1, 3, 3] });
+  });
+});
+
 describe('Clip-1/6 and Slice-1: attributes that later became inputs', () => {
   it('Clip-6 min/max attributes are Clamp bounds; an absent bound is the float range', () => {
     const c = only(convertModel(model(9, 'Clip', [{ shape: [2, 3] }], { min: A.float(0) })), 'Clamp');

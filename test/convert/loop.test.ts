@@ -4,6 +4,7 @@ import { convertModel } from '../../src/convert/index.js';
 import { OvirError } from '../../src/diag/diagnostic.js';
 import { backEdgeIndices } from '../../src/graph/body.js';
 import { allGraphs, verifyGraph, type Model, type Node } from '../../src/graph/index.js';
+import { tensorType } from '../../src/graph/types.js';
 import { readIntegers } from '../../src/graph/tensor.js';
 import { readIr } from '../../src/ir/read.js';
 import { writeIr } from '../../src/ir/write.js';
@@ -123,6 +124,21 @@ describe('IR Loop-5 → ONNX Loop', () => {
     const xml = w.xml.replace('<input external_port_id="2" ', '<input axis="0" external_port_id="2" ');
     const ir = readIr(xml, new Uint8Array(Buffer.concat(w.bin)));
     expect(errorsOf(() => convertModel(ir, { opset: 17 }))).toContainEqual(expect.stringMatching(/^CONVERT_OP main\/loop: .*body Parameter 'y' takes slices of input 2 along axis 0; ONNX Loop has no sliced inputs/));
+  });
+
+  it('a current_iteration Parameter of i32 or shape [1] (OpenVINO takes both) reads a Cast / Reshape of the i64 scalar iteration_num', () => {
+    const ir = toIr(accumulate({ condOut: 'through' }));
+    const body = loopOf(ir).bodies.get('body')!;
+    const it = body.inputs.find((b) => b.extra?.['purpose'] === 'current_iteration')!.param;
+    it.type = tensorType('i32', [1]);
+    const back = convertModel(reread(ir), { opset: 17 });
+    const g = loopOf(back).bodies.get('body')!.graph;
+    expect(g.inputs[0]!.type).toEqual(tensorType('i64', []));
+    const reader = g.inputs[0]!.uses.map((u) => u.node);
+    expect(reader.map((n) => [n.op, n.attrs.get('to')?.value])).toEqual([['Cast', 6n]]);
+    expect(reader[0]!.outputs[0]!.uses.map((u) => u.node.op)).toEqual(['Reshape']);
+    it.type = tensorType('f32', []);
+    expect(errorsOf(() => convertModel(reread(ir), { opset: 17 }))).toContainEqual(expect.stringMatching(/current_iteration Parameter 'i' is tensor\(f32\); OpenVINO counts iterations in an i32 or i64 scalar or \[1\]/));
   });
 
   it('concatenation with a stride other than 1 is refused', () => {

@@ -36,6 +36,7 @@ export const SAMPLES: Record<string, Sample[]> = {
   'If>If': [], // If has its own suite (if-to-ir / if-to-onnx)
   'Loop>Loop': [], // Loop has its own suite (loop.test.ts; engines: test/conformance/loop.test.ts)
   'Scan>TensorIterator': [], // Scan has its own suite (test/convert/scan.test.ts)
+  'LSTM>LSTMCell': [], 'GRU>GRUCell': [], 'RNN>RNNCell': [], // IR → ONNX only: test/convert/rnn-cells.test.ts
   // Checked by their own suite (test/convert-extra): ONNX ops written as several IR ops
   // (`ir: null`), and Pad / LSTM whose operands need hand-made fixtures.
   'ConstantOfShape>ConstantOfShape': [], 'Gemm>Gemm': [], 'Flatten>Flatten': [], 'Size>Size': [],
@@ -51,6 +52,11 @@ export const SAMPLES: Record<string, Sample[]> = {
   'LpPool>LpPool': [], 'LpNormalization>LpNormalization': [], 'AffineGrid>AffineGrid': [], 'CenterCropPad>CenterCropPad': [],
   'SwiGLU>SwiGLU': [], 'MaxUnpool>MaxUnpool': [], 'TensorScatter>TensorScatter': [], // test/convert-extra/native-decompositions.test.ts
   'Sub>Sub': [], 'Mul>Mul': [], 'Div>Div': [], 'Pow>Pow': [], 'And>And': [], 'Or>Or': [], 'Xor>Xor': [],
+  // sequence ops, resolved at conversion time (IR has no sequence; no IR → ONNX): test/convert/sequence.test.ts
+  'SequenceEmpty>SequenceEmpty': [], 'SequenceConstruct>SequenceConstruct': [], 'SequenceInsert>SequenceInsert': [],
+  'SequenceErase>SequenceErase': [], 'SequenceAt>SequenceAt': [], 'SequenceLength>SequenceLength': [],
+  'SplitToSequence>SplitToSequence': [], 'ConcatFromSequence>ConcatFromSequence': [],
+  'Optional>Optional': [], 'OptionalHasElement>OptionalHasElement': [], 'OptionalGetElement>OptionalGetElement': [],
   'Identity>Identity': unary,
   // ONNX attributes that are IR scalar inputs (non-defaults come back, defaults stay absent).
   'HardSigmoid>HardSigmoid': [{ inputs: [F()] }, { inputs: [F()], attrs: { alpha: A.float(0.25) }, opsets: [7, 22] }],

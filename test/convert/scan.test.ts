@@ -201,32 +201,41 @@ describe('IR TensorIterator → ONNX Scan', () => {
     expect(errorsOf(() => convertModel(ir, { opset: 8 }))).toEqual([expect.stringMatching(/a Scan before opset 9 has a batch axis/)]);
   });
 
-  it('what Scan cannot say is refused, naming the port map entry', () => {
+  // What Scan cannot say is written as an ONNX Loop (test/convert/tensor-iterator-loop.test.ts);
+  // what OpenVINO itself refuses to run stays refused, naming the port-map entry.
+  const loopOf = (m: Model): Node | undefined => [...allGraphs(m.graph)].flatMap((g) => g.nodes).find((n) => n.op === 'Loop');
+
+  it('what Scan cannot say becomes a Loop: a partial range', () => {
+    const ir = viaXml(convertModel(scanSum()));
+    const b = tiOf(ir).bodies.get('body')!;
+    b.inputs[1] = { ...b.inputs[1]!, extra: { axis: '0', start: '0', end: '-2', stride: '1', part_size: '1' } };
+    expect(loopOf(convertModel(ir))).toBeDefined();
+  });
+
+  it('a part_size other than |stride| is refused, naming the port map entry (OpenVINO refuses to run it)', () => {
     const ir = viaXml(convertModel(scanSum()));
     const b = tiOf(ir).bodies.get('body')!;
     b.inputs[1] = { ...b.inputs[1]!, extra: { ...b.inputs[1]!.extra, part_size: '2' } };
-    expect(errorsOf(() => convertModel(ir))).toEqual([expect.stringMatching(/^main\/scan.*sliced input 'x': part_size 2 \(Scan takes parts of size 1\)/)]);
-    b.inputs[1] = { ...b.inputs[1]!, extra: { axis: '0', start: '1', end: '-1', stride: '1', part_size: '1' } };
-    expect(errorsOf(() => convertModel(ir))).toEqual([expect.stringMatching(/start 1, end -1, stride 1 \(Scan runs over the full range with stride ±1\)/)]);
-    b.inputs[1] = { param: b.inputs[1]!.param, from: 1 };
-    expect(errorsOf(() => convertModel(ir))).toEqual([expect.stringMatching(/no input is sliced/)]);
+    expect(errorsOf(() => convertModel(ir))).toEqual([expect.stringMatching(/^main\/scan.*sliced input 'x': part_size 2 with stride 1 \(OpenVINO's CPU plugin moves parts of \|stride\| elements/)]);
   });
 
-  it('a concatenated output whose Result is more than one element along the axis is refused; negative axes are normalized', () => {
+  it('a concatenated output whose Result is more than one element along the axis is no Scan; negative axes are normalized', () => {
     const ir = viaXml(convertModel(scanSum()));
     const b = tiOf(ir).bodies.get('body')!;
     b.inputs[1] = { ...b.inputs[1]!, extra: { ...b.inputs[1]!.extra, axis: '-2' } };
     b.outputs[1] = { ...b.outputs[1]!, extra: { ...b.outputs[1]!.extra, axis: '-2' } };
     expect(scanOf(convertModel(ir)).attrs.has('scan_input_axes')).toBe(false); // -2 of rank 2 is axis 0
     b.outputs[1] = { ...b.outputs[1]!, extra: { ...b.outputs[1]!.extra, axis: '1' } };
-    expect(errorsOf(() => convertModel(ir))).toEqual([expect.stringMatching(/concatenated output 1: the body Result has 2 elements along axis 1 per iteration \(Scan stacks one\)/)]);
+    expect(errorsOf(() => convertModel(ir))).toEqual([expect.stringMatching(/concatenated output 1: the body Result has 2 elements along axis 1 per iteration, the port map joins parts of 1 \(OpenVINO refuses it\)/)]);
   });
 
-  it('a last-iteration output of a value that is not loop-carried is refused', () => {
+  it('a last-iteration output of a value that is not loop-carried is a Loop scan output\'s last slice', () => {
     const ir = viaXml(convertModel(scanSum()));
     const b = tiOf(ir).bodies.get('body')!;
     b.backEdges = [];
-    expect(errorsOf(() => convertModel(ir))).toEqual([expect.stringMatching(/output 0 is the last value of a Result that is no back-edge source/)]);
+    const onnx = convertModel(ir);
+    expect(loopOf(onnx)).toBeDefined();
+    expect(onnx.graph.nodes.map((n) => n.op)).toContain('Gather');
   });
 });
 
@@ -311,5 +320,118 @@ describe('ovir check pairs Scan and TensorIterator bodies through the port maps'
     // the result feeds node output 1 instead of 0
     b.outputs = b.outputs.map((o) => ({ ...o, to: 1 - o.to }));
     expect(checkModels(onnx, ir).ok).toBe(false);
+  });
+});
+
+/**
+ * IR TensorIterator → ONNX Loop (mappings/controlflow/tensor-iterator-loop.ts), read against
+ * TensorIterator-1 as OpenVINO runs it: a sliced input of length n gives parts of |stride| elements,
+ * start/end count from n + 1 when negative, the iterations are (hi − lo) / |stride| over [lo, hi)
+ * ([start, end) for a positive stride, [end, start) for a negative one). Engines judge the same
+ * conversions in test/conformance/tensor-iterator-loop.test.ts.
+ */
+describe('IR TensorIterator → ONNX Loop (what Scan cannot say)', () => {
+  const loopOf = (m: Model): Node => [...allGraphs(m.graph)].flatMap((g) => g.nodes).find((n) => n.op === 'Loop')!;
+  /** scanSum's TensorIterator (xs [3, 2] sliced along 0) with the sliced input's port map replaced. */
+  const withSlice = (extra: Record<string, string>): Model => {
+    const ir = viaXml(convertModel(scanSum()));
+    const b = tiOf(ir).bodies.get('body')!;
+    b.inputs[1] = { ...b.inputs[1]!, extra: { axis: '0', ...extra } };
+    return ir;
+  };
+  /** The op producing v and, recursively, its first input's: the trip count's expression. */
+  const chain = (v: { producer: Node | null } | null | undefined): string[] => {
+    const out: string[] = [];
+    for (let p = v?.producer ?? null; p; p = p.inputs[0]?.producer ?? null) out.push(p.op);
+    return out;
+  };
+
+  it('a partial range: M = (n + 1 + end − start) / |stride| from the sliced input\'s run-time length n', () => {
+    const onnx = convertModel(withSlice({ start: '0', end: '-2', stride: '1', part_size: '1' }));
+    const loop = loopOf(onnx);
+    expect(chain(loop.inputs[0])).toEqual(['Add', 'Gather', 'Shape']);
+    const add = loop.inputs[0]!.producer!;
+    expect(add.inputs[1]!.constant?.dims).toEqual([]);
+    expect(Number(new BigInt64Array(add.inputs[1]!.constant!.data.slice().buffer)[0])).toBe(-1);
+    expect(loop.inputs[0]!.producer!.inputs[0]!.producer!.inputs[0]!.producer!.inputs[0]!.name).toBe('xs');
+  });
+
+  it('the body cuts each part with a Slice at iteration_num along the axis; the whole input is captured', () => {
+    const onnx = convertModel(withSlice({ start: '0', end: '-2', stride: '1', part_size: '1' }));
+    const body = loopOf(onnx).bodies.get('body')!;
+    const slice = body.graph.nodes.find((n) => n.op === 'Slice')!;
+    expect(body.graph.inputs[0]!.name).toBe('iteration_num');
+    expect(slice.inputs[0]!.meta['onnxCapture']).toBe(true);
+    expect(chain(slice.inputs[1])).toEqual(['Reshape']); // [i]
+    expect(chain(slice.inputs[2])).toEqual(['Add', 'Reshape']); // [i + 1]
+  });
+
+  it('a negative stride reads the parts from the last whole part ⌊n / |stride|⌋ · |stride| downwards', () => {
+    const onnx = convertModel(withSlice({ start: '-1', end: '1', stride: '-1', part_size: '1' }));
+    const loop = loopOf(onnx);
+    expect(chain(loop.inputs[0])).toEqual(['Add', 'Gather', 'Shape']); // [end, start) = [1, n + 1 − 1): n − 1 parts
+    const slice = loop.bodies.get('body')!.graph.nodes.find((n) => n.op === 'Slice')!;
+    expect(chain(slice.inputs[1])).toEqual(['Sub', 'Reshape']); // [top] − ([i] + 1)
+  });
+
+  it('what OpenVINO refuses to run stays refused, naming the entry: stride 0, a range with no part, part_size ≠ |stride|', () => {
+    expect(errorsOf(() => convertModel(withSlice({ start: '0', end: '-1', stride: '0', part_size: '1' }))))
+      .toEqual([expect.stringMatching(/sliced input 'x': stride 0/)]);
+    expect(errorsOf(() => convertModel(withSlice({ start: '2', end: '1', stride: '1', part_size: '1' }))))
+      .toEqual([expect.stringMatching(/sliced input 'x': start 2, end 1, stride 1 cover no part/)]);
+    expect(errorsOf(() => convertModel(withSlice({ start: '0', end: '-1', stride: '2', part_size: '1' }))))
+      .toEqual([expect.stringMatching(/sliced input 'x': part_size 1 with stride 2/)]);
+  });
+
+  it('before opset 11 the Loop form is not written: it needs --opset 11', () => {
+    expect(errorsOf(() => convertModel(withSlice({ start: '0', end: '-2', stride: '1', part_size: '1' }), { opset: 10 })))
+      .toEqual([expect.stringMatching(/convert with --opset 11 or later/)]);
+  });
+
+  it('a TensorIterator written as Loop inside an If branch, and an If inside it, convert (nesting)', () => {
+    const body = ob.graph({
+      name: 'body',
+      inputs: [f32('s', [2]), f32('x', [2])],
+      outputs: [f32('s_next', [2]), f32('y', [2])],
+      nodes: [ob.ifNode('c', ['fx'], ob.graph({ name: 'then', outputs: [f32('t')], nodes: [ob.node('Neg', ['x'], ['t'])] }),
+        ob.graph({ name: 'else', outputs: [f32('e')], nodes: [ob.node('Abs', ['x'], ['e'])] }), { name: 'inner' }),
+      ob.node('Add', ['s', 'fx'], ['s_next']), ob.node('Identity', ['s_next'], ['y'])],
+    });
+    const m = decodeOnnx(ob.encodeModelProto(ob.model({
+      opset: 17,
+      graph: ob.graph({
+        name: 'main',
+        inputs: [ob.valueInfo('c', 'boolean', []), f32('s0', [2]), f32('xs', [3, 2])],
+        outputs: [f32('r')],
+        nodes: [ob.ifNode('c', ['r'],
+          ob.graph({ name: 'outer_then', outputs: [f32('sN')], nodes: [ob.node('Scan', ['s0', 'xs'], ['sN'], { body, num_scan_inputs: 1 }, { name: 'scan' })] }),
+          ob.graph({ name: 'outer_else', outputs: [f32('z')], nodes: [ob.node('Identity', ['s0'], ['z'])] }), { name: 'outer' })],
+      }),
+    })));
+    const ir = viaXml(convertModel(m));
+    const b = tiOf(ir).bodies.get('body')!;
+    const xi = b.inputs.findIndex((x) => x.extra?.['axis'] !== undefined);
+    b.inputs[xi] = { ...b.inputs[xi]!, extra: { ...b.inputs[xi]!.extra, end: '-2' } };
+    const back = convertModel(ir);
+    const loop = loopOf(back);
+    expect(loop.graph.path).toMatch(/^main\/outer\/then/);
+    expect(loop.bodies.get('body')!.graph.nodes.map((n) => n.op)).toContain('If');
+    const again = decodeOnnx(encodeOnnx(back).bytes);
+    expect(verifyGraph(again.graph)).toEqual([]);
+    expect(loopOf(again)).toBeDefined();
+  });
+
+  it('`ovir check` of the TensorIterator against its Loop: the carried state pairs exactly, no contradiction', () => {
+    const ir = withSlice({ start: '0', end: '-2', stride: '1', part_size: '1' });
+    const onnx = convertModel(ir);
+    const r = checkModels(ir, onnx);
+    expect(r.entries.filter((e) => e.status === 'contradiction' && !e.hint)).toEqual([]);
+    expect(r.entries.find((e) => e.name === 's')).toMatchObject({ status: 'equal' });
+    expect(r.ok).toBe(true);
+    // the same Loop against a TensorIterator whose results feed each other's outputs: not equivalent
+    const swapped = withSlice({ start: '0', end: '-2', stride: '1', part_size: '1' });
+    const b = tiOf(swapped).bodies.get('body')!;
+    b.outputs = b.outputs.map((o) => ({ ...o, result: 1 - o.result }));
+    expect(checkModels(swapped, onnx).ok).toBe(false);
   });
 });

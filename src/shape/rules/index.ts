@@ -12,6 +12,8 @@ import { onnxMathRules } from './onnx/math.js';
 import { onnxMoreRules } from './onnx/more.js';
 import { onnxNnRules } from './onnx/nn.js';
 import { onnxReduceRules } from './onnx/reduce.js';
+import { onnxSequenceRules } from './onnx/sequence.js';
+import { onnxOptionalRules } from './onnx/optional.js';
 import { onnxTensorRules } from './onnx/tensor.js';
 import { onnxTensorExtraRules } from './onnx/tensor-extra.js';
 import { ovElementwiseRules } from './ov/elementwise.js';
@@ -20,6 +22,7 @@ import { ovGeneratorRules } from './ov/generator.js';
 import { ovLoopRules } from './ov/loop.js';
 import { ovNnRules } from './ov/nn.js';
 import { ovSequenceRules } from './ov/sequence.js';
+import { ovCellRules } from './ov/cell.js';
 import { ovReduceRules } from './ov/reduce.js';
 import { ovTensorExtraRules } from './ov/tensor-extra.js';
 import { onnxSignalRules } from './onnx/signal.js';
@@ -40,6 +43,8 @@ export const ALL_RULES: readonly Rule[] = [
   ...onnxQuantizedRules,
   ...ovTensorIteratorRules,
   ...imageOpsRules,
+  ...onnxSequenceRules, ...onnxOptionalRules,
+  ...ovCellRules,
 ];
 
 let cached: Registry | undefined;

@@ -14,7 +14,8 @@ import { out, type InferFn, type OutputInfo, type Rule } from '../../rule.js';
  *   dims that differ are unknown;
  * - an invariant input is the bound value;
  * - a concatenated output (`axis`) is the body Result with its axis dim × the number of
- *   iterations (exact when a sliced input's length is known), any other output the last value.
+ *   iterations (exact when a sliced input's length is known, or with no sliced input from the
+ *   first concatenated output's |end − start| / part_size), any other output the last value.
  */
 
 const num = (e: Readonly<Record<string, string>> | undefined, k: string, d: number): number => (e?.[k] === undefined ? d : Number(e[k]));
@@ -68,7 +69,13 @@ function iterations(c: Parameters<InferFn>[0], body: Body): number | null {
     const n = Math.abs(norm(num(b.extra, 'end', -1)) - norm(num(b.extra, 'start', 0))) / num(b.extra, 'part_size', 1);
     if (Number.isInteger(n)) return n;
   }
-  return null;
+  if (body.inputs.some((b) => b.extra?.['axis'] !== undefined)) return null;
+  // No sliced input: |end − start| / part_size of the first concatenated output, as written
+  // (TensorIterator::try_to_set_num_iterations_if_no_slice_inputs); OpenVINO's CPU plugin runs it so.
+  const first = body.outputs.find((o) => o.extra?.['axis'] !== undefined);
+  if (!first) return null;
+  const n = Math.abs(num(first.extra, 'end', -1) - num(first.extra, 'start', 0)) / num(first.extra, 'part_size', 1);
+  return Math.trunc(n);
 }
 
 const tensorIterator: InferFn = (c) => {

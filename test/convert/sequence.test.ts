@@ -1,0 +1,388 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { convertModel } from '../../src/convert/index.js';
+import { OvirError } from '../../src/diag/diagnostic.js';
+import { checkModels } from '../../src/equiv/index.js';
+import { allNodes, readIntegers, verifyGraph, type Model } from '../../src/graph/index.js';
+import { saveModel } from '../../src/io/load.js';
+import { decodeOnnx } from '../../src/onnx/decode.js';
+import { inferTypes } from '../../src/shape/index.js';
+import { compareOutputs } from '../helpers/compare.js';
+import * as ob from '../helpers/onnx-builder.js';
+import { Oracle, oracleAvailable, type OracleTensor } from '../helpers/oracle.js';
+
+/**
+ * ONNX sequence ops → OpenVINO IR (mappings/sequence/), read against the ONNX spec of each op.
+ * IR has no sequence type: a sequence whose tensors and positions are known at conversion time is
+ * the list of those tensors (as OpenVINO's ONNX frontend keeps it), the ops that read it become
+ * the tensors themselves, a constant length, a Concat; anything else is a coded refusal naming
+ * the node. Real engines judge: OpenVINO runs ovir's IR, onnxruntime the ONNX source, on the same
+ * inputs (below, and the backend test_sequence_model* cases in test/conformance/convert-zoo).
+ */
+
+const dir = mkdtempSync(join(tmpdir(), 'ovir-seq-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const f32 = (name: string, shape: ob.DimSpec[] | null = null) => ob.valueInfo(name, 'f32', shape);
+const i64 = (name: string, v: number) => ob.int64Tensor(name, [], [v]);
+const seqOf = (name: string): ob.ValueInfoProto => ({ name, type: { sequence_type: { elem_type: ob.tensorType('f32') } } });
+
+interface Fixture {
+  inputs?: ob.ValueInfoProto[];
+  outputs?: ob.ValueInfoProto[];
+  initializers?: ob.TensorProto[];
+  nodes: ob.NodeProto[];
+  opset?: number;
+}
+/** x, y, z: f32 [2, 3]; positions as int64 scalar initializers. */
+function model(f: Fixture): Model {
+  return decodeOnnx(encode(f));
+}
+function encode(f: Fixture): Uint8Array {
+  return ob.encodeModelProto(ob.model({
+    opset: f.opset ?? 12,
+    graph: ob.graph({
+      name: 'seq',
+      inputs: f.inputs ?? [f32('x', [2, 3]), f32('y', [2, 3]), f32('z', [2, 3])],
+      outputs: f.outputs ?? [f32('out')],
+      initializers: f.initializers ?? [],
+      nodes: f.nodes,
+    }),
+  }));
+}
+const toIr = (f: Fixture): Model => convertModel(model(f));
+/** The names of the IR value graph output 'out' is, besides 'out': the source tensor it resolved to. */
+const resolved = (m: Model): string[] => m.graph.outputs[0]!.names.filter((s) => s !== 'out');
+const ops = (m: Model): string[] => [...allNodes(m.graph)].map((n) => n.op);
+
+function errorsOf(f: () => unknown): string[] {
+  try { f(); } catch (e) {
+    if (e instanceof OvirError) return e.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code} ${d.where}: ${d.message}`);
+    throw e;
+  }
+  throw new Error('expected an OvirError');
+}
+
+const construct = ob.node('SequenceConstruct', ['x', 'y', 'z'], ['s']);
+
+describe('SequenceConstruct and SequenceAt: "the tensor at position in the sequence"', () => {
+  it.each([[0, 'x'], [2, 'z'], [-1, 'z'], [-3, 'x']])('position %i is %s (negative counts from the back); no IR op is written', (p, want) => {
+    const ir = toIr({ initializers: [i64('p', p)], nodes: [construct, ob.node('SequenceAt', ['s', 'p'], ['out'])] });
+    expect(ops(ir)).toEqual([]);
+    expect(resolved(ir)).toEqual([want]);
+    expect(verifyGraph(ir.graph)).toEqual([]);
+  });
+
+  it('"accepted range in [-n, n - 1]": a position outside is refused, naming the node', () => {
+    expect(errorsOf(() => toIr({ initializers: [i64('p', 3)], nodes: [construct, ob.node('SequenceAt', ['s', 'p'], ['out'], {}, { name: 'at' })] })))
+      .toEqual(['CONVERT_OP main/at: SequenceAt: position 3 is out of range [-3, 2] for a sequence of 3 tensors']);
+  });
+
+  it('a position known only at run time is refused (IR has no sequence to index at run time)', () => {
+    const errs = errorsOf(() => toIr({
+      inputs: [f32('x', [2, 3]), f32('y', [2, 3]), f32('z', [2, 3]), ob.valueInfo('p', 'i64', [])],
+      nodes: [construct, ob.node('SequenceAt', ['s', 'p'], ['out'], {}, { name: 'at' })],
+    }));
+    expect(errs).toEqual(['CONVERT_NEEDS_CONSTANT main/at: SequenceAt: input 1 (position: a sequence is resolved at conversion time) must be a constant to convert to OpenVINO IR']);
+  });
+});
+
+describe('SequenceInsert: "inserts tensor into input_sequence at position"', () => {
+  const at = (nodes: ob.NodeProto[], p: number) => resolved(toIr({ initializers: [i64('p', p)], nodes: [...nodes, ob.node('SequenceAt', ['t', 'p'], ['out'])] }))[0];
+  it('"default is to insert to the back of the sequence"', () => {
+    const nodes = [ob.node('SequenceConstruct', ['x', 'y'], ['s']), ob.node('SequenceInsert', ['s', 'z'], ['t'])];
+    expect([0, 1, 2].map((p) => at(nodes, p))).toEqual(['x', 'y', 'z']);
+  });
+  it('at position 0 (the front), at -1 (before the last), at n (the back): "accepted range in [-n, n]"', () => {
+    const order = (p: number) => [
+      ob.node('Constant', [], ['q'], { value: i64('qv', p) }), ob.node('SequenceConstruct', ['x', 'y'], ['s']), ob.node('SequenceInsert', ['s', 'z', 'q'], ['t']),
+    ];
+    expect([0, 1, 2].map((k) => at(order(0), k))).toEqual(['z', 'x', 'y']);
+    expect([0, 1, 2].map((k) => at(order(-1), k))).toEqual(['x', 'z', 'y']);
+    expect([0, 1, 2].map((k) => at(order(2), k))).toEqual(['x', 'y', 'z']);
+    expect(errorsOf(() => at(order(3), 0))).toEqual([expect.stringMatching(/SequenceInsert: position 3 is out of range \[-2, 2\] for a sequence of 2 tensors/)]);
+  });
+  it('SequenceEmpty then inserts: a sequence built one tensor at a time', () => {
+    const nodes = [ob.node('SequenceEmpty', [], ['e'], { dtype: 1 }), ob.node('SequenceInsert', ['e', 'y'], ['s']), ob.node('SequenceInsert', ['s', 'x', 'zero'], ['t'])];
+    const ir = toIr({ initializers: [i64('zero', 0), i64('p', -1)], nodes: [...nodes, ob.node('SequenceAt', ['t', 'p'], ['out'])] });
+    expect(resolved(ir)).toEqual(['y']);
+  });
+});
+
+describe('SequenceErase: "outputs a tensor sequence that removes the tensor at position"', () => {
+  const after = (erase: ob.NodeProto, inits: ob.TensorProto[] = []) => [0, 1].map((k) => resolved(toIr({
+    initializers: [...inits, i64('k', k)], nodes: [construct, erase, ob.node('SequenceAt', ['t', 'k'], ['out'])],
+  }))[0]);
+  it('"default is to erase the last tensor"', () => expect(after(ob.node('SequenceErase', ['s'], ['t']))).toEqual(['x', 'y']));
+  it('position 0, and -2 (the second from the back)', () => {
+    expect(after(ob.node('SequenceErase', ['s', 'p'], ['t']), [i64('p', 0)])).toEqual(['y', 'z']);
+    expect(after(ob.node('SequenceErase', ['s', 'p'], ['t']), [i64('p', -2)])).toEqual(['x', 'z']);
+  });
+  it('erasing from an empty sequence is refused', () => {
+    expect(errorsOf(() => toIr({ nodes: [ob.node('SequenceEmpty', [], ['e']), ob.node('SequenceErase', ['e'], ['t']), ob.node('SequenceLength', ['t'], ['out'])] })))
+      .toEqual([expect.stringMatching(/SequenceErase: the sequence is empty: there is no tensor to erase/)]);
+  });
+});
+
+describe('SequenceLength: "produces a scalar (tensor of empty shape) containing the number of tensors"', () => {
+  it('an int64 scalar constant', () => {
+    const ir = toIr({ outputs: [ob.valueInfo('out', 'i64', [])], nodes: [construct, ob.node('SequenceLength', ['s'], ['out'])] });
+    const c = ir.graph.outputs[0]!.constant!;
+    expect([c.elem, c.dims, readIntegers(c)]).toEqual(['i64', [], [3n]]);
+  });
+});
+
+describe('SplitToSequence: "split a tensor into a sequence of tensors, along the specified axis"', () => {
+  /** Outputs the sequence's length and its last tensor (which keeps the split in the IR). */
+  const splitModel = (node: ob.NodeProto, inits: ob.TensorProto[] = [], inputs = [f32('x', [4, 5])]) => toIr({
+    inputs, initializers: [...inits, i64('last', -1)], outputs: [ob.valueInfo('out', 'i64', []), f32('tail')],
+    nodes: [node, ob.node('SequenceLength', ['s'], ['out']), ob.node('SequenceAt', ['s', 'last'], ['tail'])],
+  });
+  const len = (m: Model) => readIntegers(m.graph.outputs[0]!.constant!)[0];
+  const splitOf = (m: Model) => [...allNodes(m.graph)].find((n) => n.op === 'Split' || n.op === 'VariadicSplit')!;
+
+  it('"if split is not specified, the input is split into parts of size 1": Split with num_splits = the axis length', () => {
+    const m = splitModel(ob.node('SplitToSequence', ['x'], ['s'], { axis: 1 }));
+    expect(len(m)).toBe(5n);
+    expect(splitOf(m).op).toBe('Split');
+    expect(splitOf(m).attrs.get('num_splits')).toMatchObject({ value: '5' });
+  });
+  it('"keepdims = 0 … the split axis is removed": each part Squeezed; keepdims defaults to 1', () => {
+    const kept = splitModel(ob.node('SplitToSequence', ['x'], ['s'], { axis: -1 }));
+    expect(ops(kept)).toEqual(['Split']);
+    const squeezed = splitModel(ob.node('SplitToSequence', ['x'], ['s'], { axis: 0, keepdims: 0 }));
+    expect(ops(squeezed)).toEqual(['Split', 'Squeeze']);
+  });
+  it('"a scalar split: chunks all of size split; the last chunk alone may be smaller": VariadicSplit [2, 2, 1]', () => {
+    const m = splitModel(ob.node('SplitToSequence', ['x', 'two'], ['s'], { axis: 1 }), [i64('two', 2)]);
+    expect(len(m)).toBe(3n);
+    expect(readIntegers(splitOf(m).inputs[2]!.constant!)).toEqual([2n, 2n, 1n]);
+  });
+  it('"a 1-D split: size(split) chunks": its values may be run-time, its length must be static', () => {
+    const m = splitModel(ob.node('SplitToSequence', ['x', 'lens'], ['s']), [], [f32('x', ['n']), ob.valueInfo('lens', 'i64', [3])]);
+    expect(len(m)).toBe(3n);
+    expect(splitOf(m).op).toBe('VariadicSplit');
+    expect(splitOf(m).inputs[2]!.names).toEqual(['lens']);
+  });
+  it('parts of size 1 on an axis of unknown length are refused: the number of tensors is not static', () => {
+    expect(errorsOf(() => splitModel(ob.node('SplitToSequence', ['x'], ['s'], {}, { name: 'split' }), [], [f32('x', ['n', 2])])))
+      .toEqual(['CONVERT_OP main/split: SplitToSequence: splitting into parts of 1 needs a static length of axis 0: the number of tensors is fixed at conversion time']);
+  });
+});
+
+describe('ConcatFromSequence: "concatenate a sequence of tensors into a single tensor"', () => {
+  const concat = (attrs: Record<string, number>) => toIr({ nodes: [construct, ob.node('ConcatFromSequence', ['s'], ['out'], attrs)] });
+  it('Concat along axis; negative axis kept (IR counts from the back as ONNX does)', () => {
+    for (const axis of [1, -1]) {
+      const c = [...allNodes(concat({ axis }).graph)];
+      expect(c.map((n) => n.op)).toEqual(['Concat']);
+      expect(c[0]!.attrs.get('axis')).toMatchObject({ value: String(axis) });
+      expect(c[0]!.inputs.map((v) => v!.name)).toEqual(['x', 'y', 'z']);
+    }
+  });
+  it('"new_axis = 1: a new axis is inserted", each tensor Unsqueezed at axis (the output\'s), then Concat', () => {
+    expect(ops(concat({ axis: -1, new_axis: 1 }))).toEqual(['Unsqueeze', 'Unsqueeze', 'Unsqueeze', 'Concat']);
+  });
+  it('an empty sequence has nothing to concatenate', () => {
+    expect(errorsOf(() => toIr({ nodes: [ob.node('SequenceEmpty', [], ['s']), ob.node('ConcatFromSequence', ['s'], ['out'], { axis: 0 })] })))
+      .toEqual([expect.stringMatching(/ConcatFromSequence: the sequence is empty/)]);
+  });
+});
+
+describe('what is not resolvable at conversion time is refused, naming the node and why', () => {
+  it('a sequence graph output', () => {
+    expect(errorsOf(() => toIr({ outputs: [seqOf('s')], nodes: [construct] })))
+      .toEqual(["CONVERT_SEQUENCE_NOT_STATIC main: sequence 's' is output 0 of graph main: OpenVINO IR has tensors only; it converts only where the tensors it holds are known at conversion time"]);
+  });
+  it('a sequence graph input', () => {
+    const errs = errorsOf(() => toIr({ inputs: [seqOf('s'), ob.valueInfo('p', 'i64', [])], initializers: [], nodes: [ob.node('SequenceLength', ['s'], ['out'], {}, { name: 'len' })] }));
+    expect(errs).toContain("CONVERT_SEQUENCE_NOT_STATIC main/len: sequence 's' is a graph input: OpenVINO IR has tensors only; it converts only where the tensors it holds are known at conversion time");
+  });
+  it('a sequence read by a tensor op (Identity)', () => {
+    expect(errorsOf(() => toIr({ outputs: [seqOf('out')], nodes: [construct, ob.node('Identity', ['s'], ['out'], {}, { name: 'id' })] })))
+      .toContain("CONVERT_SEQUENCE_NOT_STATIC main/id: sequence 's' is input 0 of Identity, which takes tensors: OpenVINO IR has tensors only; it converts only where the tensors it holds are known at conversion time");
+  });
+  it('a sequence crossing a body boundary (read inside an If branch)', () => {
+    const branch = (name: string, p: number) => ob.graph({ name, outputs: [f32(`${name}_out`)], initializers: [i64(`${name}_p`, p)], nodes: [ob.node('SequenceAt', ['s', `${name}_p`], [`${name}_out`])] });
+    const errs = errorsOf(() => toIr({
+      inputs: [f32('x', [2, 3]), f32('y', [2, 3]), f32('z', [2, 3]), ob.valueInfo('c', 'boolean', [])],
+      nodes: [construct, ob.ifNode('c', ['out'], branch('then', 0), branch('else', 1), { name: 'if' })],
+    }));
+    expect(errs.filter((e) => e.startsWith('INTERNAL'))).toEqual([]);
+    expect(errs.filter((e) => e.startsWith('CONVERT_SEQUENCE_NOT_STATIC main/if:'))).toEqual([
+      "CONVERT_SEQUENCE_NOT_STATIC main/if: sequence 's' is input 1 of If, and a sequence cannot cross a body boundary: OpenVINO IR has tensors only; it converts only where the tensors it holds are known at conversion time",
+    ]);
+  });
+});
+
+describe('a sequence inside a body is resolved within the body', () => {
+  const inIf = (): Fixture => {
+    const branch = (name: string, p: number) => ob.graph({
+      name, outputs: [f32(`${name}_out`)], initializers: [i64(`${name}_p`, p)],
+      nodes: [ob.node('SequenceConstruct', ['x', 'y', 'z'], [`${name}_s`]), ob.node('SequenceAt', [`${name}_s`, `${name}_p`], [`${name}_out`])],
+    });
+    return {
+      inputs: [f32('x', [2, 3]), f32('y', [2, 3]), f32('z', [2, 3]), ob.valueInfo('c', 'boolean', [])],
+      nodes: [ob.ifNode('c', ['out'], branch('then', 0), branch('else', -1))],
+    };
+  };
+  it('If branches each build and index their own sequence', () => {
+    const ir = toIr(inIf());
+    const n = ir.graph.nodes.find((x) => x.op === 'If')!;
+    expect(n.bodies.get('then_body')!.graph.outputs[0]!.names).toContain('x');
+    expect(n.bodies.get('else_body')!.graph.outputs[0]!.names).toContain('z');
+    expect(verifyGraph(ir.graph)).toEqual([]);
+  });
+});
+
+describe('optionals: "an optional is a list of at most one tensor", resolved the same way', () => {
+  const boolOut = (m: Model) => [...m.graph.outputs[0]!.constant!.data];
+  const bool = (name: string) => ob.valueInfo(name, 'boolean', []);
+  it('OptionalHasElement: "true if the input is an optional that contains an element, or a tensor", false when empty or absent', () => {
+    const has = (nodes: ob.NodeProto[]) => boolOut(toIr({ opset: 18, inputs: [f32('x', [2, 3])], outputs: [bool('out')], nodes }));
+    expect(has([ob.node('Optional', ['x'], ['o']), ob.node('OptionalHasElement', ['o'], ['out'])])).toEqual([1]);
+    expect(has([ob.node('Optional', [], ['o'], { type: ob.attr.type(ob.tensorType('f32')) }), ob.node('OptionalHasElement', ['o'], ['out'])])).toEqual([0]);
+    expect(has([ob.node('OptionalHasElement', ['x'], ['out'])])).toEqual([1]);
+    expect(has([ob.node('OptionalHasElement', [], ['out'])])).toEqual([0]);
+  });
+  it('OptionalGetElement: the tensor held; a tensor input is itself', () => {
+    const get = (nodes: ob.NodeProto[]) => resolved(toIr({ opset: 18, inputs: [f32('x', [2, 3])], nodes }));
+    expect(get([ob.node('Optional', ['x'], ['o']), ob.node('OptionalGetElement', ['o'], ['out'])])).toEqual(['x']);
+    expect(get([ob.node('OptionalGetElement', ['x'], ['out'])])).toEqual(['x']);
+  });
+  it('an empty optional has no element to get; an optional graph input is not known at conversion time', () => {
+    expect(errorsOf(() => toIr({ opset: 18, nodes: [ob.node('Optional', [], ['o'], { type: ob.attr.type(ob.tensorType('f32')) }), ob.node('OptionalGetElement', ['o'], ['out'], {}, { name: 'get' })] })))
+      .toEqual(['CONVERT_OP main/get: OptionalGetElement: the optional is empty: it has no element to get']);
+    const optIn: ob.ValueInfoProto = { name: 'o', type: { optional_type: { elem_type: ob.tensorType('f32') } } };
+    expect(errorsOf(() => toIr({ opset: 18, inputs: [optIn], outputs: [bool('out')], nodes: [ob.node('OptionalHasElement', ['o'], ['out'], {}, { name: 'has' })] })))
+      .toContain("CONVERT_SEQUENCE_NOT_STATIC main/has: optional 'o' is a graph input: OpenVINO IR has tensors only; it converts only where the tensors it holds are known at conversion time");
+  });
+});
+
+describe('ONNX shape inference types sequences as onnx does', () => {
+  it('seq(tensor) of the tensors\' union; SequenceAt gives the element type; ConcatFromSequence the concatenated one', () => {
+    const m = model({
+      inputs: [f32('x', [2, 3]), f32('y', [2, 3]), f32('z', [4, 3])],
+      outputs: [f32('out'), f32('c')],
+      initializers: [i64('p', 0)],
+      nodes: [construct, ob.node('SequenceAt', ['s', 'p'], ['out']), ob.node('ConcatFromSequence', ['s'], ['c'], { axis: 0, new_axis: 0 })],
+    });
+    const r = inferTypes(m);
+    const typeOf = (name: string) => r.types.get([...allNodes(m.graph)].flatMap((n) => n.outputs).find((v) => v.name === name)!);
+    expect(typeOf('s')).toEqual({ kind: 'sequence', elem: { kind: 'tensor', elem: 'f32', shape: [null, 3] } });
+    expect(typeOf('out')).toEqual({ kind: 'tensor', elem: 'f32', shape: [null, 3] });
+    expect(typeOf('c')).toEqual({ kind: 'tensor', elem: 'f32', shape: [null, 3] });
+  });
+  it('SplitToSequence: parts keep the axis as 1, or drop it with keepdims = 0', () => {
+    const m = model({
+      inputs: [f32('x', [4, 5])], outputs: [seqOf('a'), seqOf('b')],
+      nodes: [ob.node('SplitToSequence', ['x'], ['a'], { axis: 1 }), ob.node('SplitToSequence', ['x'], ['b'], { axis: 1, keepdims: 0 })],
+    });
+    const r = inferTypes(m);
+    const [a, b] = m.graph.nodes.map((n) => r.types.get(n.outputs[0]!));
+    expect(a).toEqual({ kind: 'sequence', elem: { kind: 'tensor', elem: 'f32', shape: [4, 1] } });
+    expect(b).toEqual({ kind: 'sequence', elem: { kind: 'tensor', elem: 'f32', shape: [4] } });
+  });
+});
+
+describe('ovir check pairs only what both forms hold', () => {
+  it('the tensor a SequenceAt names is the IR tensor it resolved to; the sequence itself has no IR counterpart', () => {
+    const f: Fixture = {
+      initializers: [i64('p', 1)],
+      outputs: [f32('out'), f32('c')],
+      nodes: [construct, ob.node('SequenceAt', ['s', 'p'], ['out']), ob.node('ConcatFromSequence', ['s'], ['c'], { axis: 1 })],
+    };
+    const r = checkModels(model(f), toIr(f));
+    expect(r.ok).toBe(true);
+    expect(r.entries.filter((e) => e.status === 'contradiction')).toEqual([]);
+    expect(r.entries.map((e) => e.name)).not.toContain('s');
+    // ONNX types the concatenated axis as unknown (the number of tensors is not in a sequence type)
+    expect(r.entries.find((e) => e.name === 'c')).toMatchObject({ status: 'compatible', a: { shape: [2, null] }, b: { shape: [2, 9] } });
+  });
+});
+
+// ── engines: OpenVINO runs ovir's IR, onnxruntime the source ────────────────────────────────────
+
+const f32Tensor = (shape: number[], seed: number): OracleTensor => {
+  const n = shape.reduce((a, b) => a * b, 1);
+  const a = Float32Array.from({ length: n }, (_, i) => Math.sin(seed * 7 + i * 0.61) * 3);
+  return { dtype: 'f32', shape, data: new Uint8Array(a.buffer) };
+};
+
+const ENGINE_CASES: Record<string, { f: Fixture; feeds: Record<string, OracleTensor> }> = {
+  'insert, erase, at': {
+    f: {
+      initializers: [i64('front', 0), i64('back', -1), i64('at', 1)],
+      nodes: [construct, ob.node('SequenceErase', ['s', 'back'], ['t']), ob.node('SequenceInsert', ['t', 'z', 'front'], ['u']), ob.node('SequenceAt', ['u', 'at'], ['out'])],
+    },
+    feeds: { x: f32Tensor([2, 3], 1), y: f32Tensor([2, 3], 2), z: f32Tensor([2, 3], 3) },
+  },
+  'split (scalar, uneven) then concat with new_axis on a computed tensor': {
+    f: {
+      inputs: [f32('x', [5, 4])],
+      outputs: [f32('out'), ob.valueInfo('n', 'i64', [])],
+      initializers: [i64('two', 2), i64('zero', 0), i64('last', -1)],
+      nodes: [
+        ob.node('Relu', ['x'], ['r']),
+        ob.node('SplitToSequence', ['r', 'two'], ['s'], { axis: 0 }),
+        ob.node('SequenceLength', ['s'], ['n']),
+        ob.node('SequenceErase', ['s', 'last'], ['t']),
+        ob.node('ConcatFromSequence', ['t'], ['out'], { axis: -1, new_axis: 1 }),
+      ],
+    },
+    feeds: { x: f32Tensor([5, 4], 4) },
+  },
+  'split with run-time 1-D lengths, keepdims ignored, then concat': {
+    f: {
+      inputs: [f32('x', [6, 2]), ob.valueInfo('lens', 'i64', [3])],
+      initializers: [i64('one', 1)],
+      outputs: [f32('out'), f32('mid')],
+      nodes: [
+        ob.node('SplitToSequence', ['x', 'lens'], ['s'], { axis: 0, keepdims: 0 }),
+        ob.node('SequenceAt', ['s', 'one'], ['mid']),
+        ob.node('ConcatFromSequence', ['s'], ['out'], { axis: 0 }),
+      ],
+    },
+    feeds: { x: f32Tensor([6, 2], 5), lens: { dtype: 'i64', shape: [3], data: new Uint8Array(new BigInt64Array([1n, 3n, 2n]).buffer) } },
+  },
+  'optional: wrap, test, unwrap': {
+    f: {
+      opset: 18,
+      inputs: [f32('x', [2, 3])],
+      outputs: [f32('out'), ob.valueInfo('has', 'boolean', []), ob.valueInfo('none', 'boolean', [])],
+      nodes: [
+        ob.node('Optional', ['x'], ['o']), ob.node('OptionalHasElement', ['o'], ['has']),
+        ob.node('Optional', [], ['e'], { type: ob.attr.type(ob.tensorType('f32')) }), ob.node('OptionalHasElement', ['e'], ['none']),
+        ob.node('OptionalGetElement', ['o'], ['g']), ob.node('Relu', ['g'], ['out']),
+      ],
+    },
+    feeds: { x: f32Tensor([2, 3], 7) },
+  },
+  'default split with keepdims = 0, stacked back along a new last axis': {
+    f: {
+      inputs: [f32('x', [2, 3, 4])],
+      nodes: [ob.node('SplitToSequence', ['x'], ['s'], { axis: 1, keepdims: 0 }), ob.node('ConcatFromSequence', ['s'], ['out'], { axis: -1, new_axis: 1 })],
+    },
+    feeds: { x: f32Tensor([2, 3, 4], 6) },
+  },
+};
+
+describe.skipIf(!oracleAvailable())('engines: OpenVINO on ovir\'s IR computes what onnxruntime computes on the ONNX source', () => {
+  it.each(Object.keys(ENGINE_CASES))('%s', async (name) => {
+    const { f, feeds } = ENGINE_CASES[name]!;
+    const base = join(dir, name.replace(/[^a-z0-9]+/gi, '_'));
+    writeFileSync(`${base}.onnx`, encode(f));
+    saveModel(convertModel(model(f)), `${base}.xml`);
+    const oracle = await Oracle.start();
+    try {
+      const want = await oracle.runOrt(`${base}.onnx`, feeds);
+      const got = await oracle.runIr(`${base}.xml`, feeds);
+      expect(Object.keys(want).length).toBeGreaterThan(0);
+      expect(compareOutputs(got, Object.entries(want).map(([n, tensor]) => ({ name: n, tensor })))).toEqual([]);
+    } finally {
+      await oracle.close();
+    }
+  }, 120_000);
+});
