@@ -1,32 +1,76 @@
 import { A, type Attr } from '../../src/graph/attr.js';
-import { i64Const } from '../helpers.js';
+import { tensorFromInt64 } from '../../src/graph/tensor.js';
+import { scalarLike } from '../generator/constant-of-shape.js';
+import { i64Const, i64Scalar } from '../helpers.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
 
 /**
  * Col2Im-18 ⇄ Col2Im-15. ONNX inputs (input, image_shape, block_shape) are IR (data, output_size,
  * kernel_size); ONNX `pads` (all begins, then all ends) is IR pads_begin / pads_end. IR Col2Im
- * folds 2-D images only: an ONNX image_shape of another length (test_col2im_5d: 3 spatial dims) is
- * refused. IR also takes unbatched data [C·∏k, L], which ONNX lacks: written back as
- * Squeeze(Col2Im(Unsqueeze(data, 0)), 0).
+ * folds 2-D images only; another number of spatial dims (test_col2im_5d: 3) with constant
+ * image_shape and block_shape is written as Col2Im's definition, a sum of every block element into
+ * its image position (`foldNd`); a run-time one is refused. IR also takes unbatched data
+ * [C·∏k, L], which ONNX lacks: written back as Squeeze(Col2Im(Unsqueeze(data, 0)), 0).
  */
 function col2imToIr(c: ConvertContext): void {
   const st = c.type(1);
   const n = st?.kind === 'tensor' && st.shape?.length === 1 ? st.shape[0] : null;
-  if (n !== 2) {
-    c.error(`image_shape of ${typeof n === 'number' ? `${n} spatial dims` : 'unknown length'}: OpenVINO Col2Im-15 folds 2-D images only (image_shape of length 2)`);
+  if (typeof n !== 'number') { c.error('Col2Im needs the length of image_shape'); return; }
+  const strides = c.attr.ints('strides') ?? new Array<bigint>(n).fill(1n);
+  const dilations = c.attr.ints('dilations') ?? new Array<bigint>(n).fill(1n);
+  const pads = c.attr.ints('pads') ?? new Array<bigint>(2 * n).fill(0n);
+  if (strides.length !== n || dilations.length !== n || pads.length !== 2 * n) {
+    c.error(`strides/dilations/pads do not match ${n} spatial dims`);
     return;
   }
-  const strides = c.attr.ints('strides') ?? [1n, 1n];
-  const dilations = c.attr.ints('dilations') ?? [1n, 1n];
-  const pads = c.attr.ints('pads') ?? [0n, 0n, 0n, 0n];
-  if (strides.length !== 2 || dilations.length !== 2 || pads.length !== 4) {
-    c.error('strides/dilations/pads do not match 2 spatial dims');
-    return;
-  }
+  if (n !== 2) { foldNd(c, n, strides.map(Number), dilations.map(Number), pads.map(Number)); return; }
   c.output(0, c.emitOwn([c.input(0), c.input(1), c.input(2)], {
     strides: strides.join(','), dilations: dilations.join(','),
     pads_begin: pads.slice(0, 2).join(','), pads_end: pads.slice(2).join(','),
   })[0]!);
+}
+
+/**
+ * Col2Im over n ≠ 2 spatial dims with constant image_shape I and block_shape K: block element
+ * (c·∏K + k, l) is added at the padded image position p = b(l)·stride + k·dilation (k, b(l) the
+ * multi-indices of k over K and of l over the block grid B, B = ⌊(I + pads − ((K − 1)·dilation + 1))
+ * / stride⌋ + 1), then the pads are sliced off. IR: data reshaped to [N, C, ∏K·∏B] scattered with
+ * ScatterElementsUpdate-12 (reduction sum) along axis 2 into zeros [N, C, ∏(I + pads)] at the
+ * constant flat positions, Reshape to [N, C, I + pads], Slice-8 of the image.
+ */
+function foldNd(c: ConvertContext, n: number, strides: number[], dil: number[], pads: number[]): void {
+  const image = c.constInts(1)?.map(Number);
+  const block = c.constInts(2)?.map(Number);
+  if (!image || !block || block.length !== n) { c.error(`Col2Im of ${n} spatial dims needs constant image_shape and block_shape (OpenVINO Col2Im-15 folds 2-D images only)`); return; }
+  const padded = image.map((d, i) => d + pads[i]! + pads[i + n]!);
+  const blocks = padded.map((d, i) => Math.floor((d - ((block[i]! - 1) * dil[i]! + 1)) / strides[i]!) + 1);
+  if (blocks.some((b) => b < 1)) { c.error(`Col2Im: block_shape ${block.join('x')} does not fit image_shape ${image.join('x')} with these pads/dilations`); return; }
+  const prod = (v: number[]): number => v.reduce((a, b) => a * b, 1);
+  const [K, L] = [prod(block), prod(blocks)];
+  const unravel = (f: number, dims: number[]): number[] => { const out = new Array<number>(dims.length); for (let i = dims.length - 1; i >= 0; i--) { out[i] = f % dims[i]!; f = Math.floor(f / dims[i]!); } return out; };
+  const flat: bigint[] = new Array<bigint>(K * L);
+  for (let k = 0; k < K; k++) {
+    const kk = unravel(k, block);
+    for (let l = 0; l < L; l++) {
+      const bb = unravel(l, blocks);
+      let f = 0;
+      for (let i = 0; i < n; i++) f = f * padded[i]! + bb[i]! * strides[i]! + kk[i]! * dil[i]!;
+      flat[k * L + l] = BigInt(f);
+    }
+  }
+  const zero = scalarLike(c, 0, 0, 'Col2Im');
+  if (!zero) return;
+  const data = c.emit('Reshape', [c.input(0), i64Const(c, [0n, -1n, BigInt(K * L)])], { special_zero: 'true' }, 1, 'opset1')[0]!;
+  const shape = c.emit('ShapeOf', [data], { output_type: 'i64' }, 1, 'opset3')[0]!;
+  const nc = c.emit('Slice', [shape, i64Const(c, [0n]), i64Const(c, [2n]), i64Const(c, [1n]), i64Const(c, [0n])], {}, 1, 'opset8')[0]!;
+  const target = c.emit('Concat', [nc, i64Const(c, [BigInt(prod(padded))])], { axis: '0' }, 1, 'opset1')[0]!;
+  const zeros = c.emit('Broadcast', [zero, target], { mode: 'numpy' }, 1, 'opset3')[0]!;
+  const idx = c.emit('Broadcast', [c.constant(tensorFromInt64(flat, [1, 1, K * L])), shape], { mode: 'numpy' }, 1, 'opset3')[0]!;
+  const sum = c.emit('ScatterElementsUpdate', [zeros, idx, data, i64Scalar(c, 2n)], { reduction: 'sum', use_init_val: 'true' }, 1, 'opset12')[0]!;
+  const img = c.emit('Reshape', [sum, i64Const(c, [0n, 0n, ...padded.map(BigInt)])], { special_zero: 'true' }, 1, 'opset1')[0]!;
+  const axes = Array.from({ length: n }, (_, i) => BigInt(i + 2));
+  const begin = pads.slice(0, n).map(BigInt);
+  c.output(0, c.emit('Slice', [img, i64Const(c, begin), i64Const(c, begin.map((b, i) => b + BigInt(image[i]!))), i64Const(c, axes.map(() => 1n)), i64Const(c, axes)], {}, 1, 'opset8')[0]!);
 }
 
 function col2imToOnnx(c: ConvertContext): void {
