@@ -29,7 +29,7 @@ function hasElement(c: ConvertContext): void {
 function getElement(c: ConvertContext): void {
   const kind = kindOf(c, 0);
   if (kind === 'tensor') { c.output(0, c.input(0)!); return; }
-  if (kind === 'sequence') { const s = c.sequence(0); if (s) c.outputSequence(0, s); return; }
+  if (kind === 'sequence') { const s = c.sequence(0); if (s) c.outputSequence(0, [...s]); return; }
   if (kind !== 'optional') { c.error('the input type is not known: an optional, a tensor or a sequence is expected'); return; }
   const elems = c.sequence(0);
   if (!elems) return;

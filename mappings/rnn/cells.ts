@@ -39,8 +39,9 @@ interface Cell {
   readonly states: number;
   /** ONNX W/R gate blocks, by their IR block index. */
   readonly rows: readonly number[];
-  /** ONNX B = [Wb | Rb] blocks: an IR B block index, or null for zeros; `lbr` is GRU's linear_before_reset form. */
+  /** ONNX B = [Wb | Rb] blocks: an IR B block index, or null for zeros. */
   readonly bias: readonly (number | null)[];
+  /** The same for GRU with linear_before_reset (IR B [z, r, Wb_h, Rb_h]). */
   readonly lbrBias?: readonly (number | null)[];
 }
 
@@ -52,7 +53,7 @@ const axesOp = (c: ConvertContext, op: 'Unsqueeze' | 'Squeeze', v: Value): Value
   (c.opset >= 13 ? c.emit(op, [v, i64Const(c, [0n])])[0]! : c.emit(op, [v], { axes: A.ints([0n]) })[0]!);
 
 /**
- * A tensor made of `blocks` (source block index, or null for zeros) of `h` rows each, with a
+ * Input `index` as `blockList` (source block index, or null for zeros) of `h` rows each, with a
  * leading axis of 1: from a constant by copying whole blocks (a reshape of the same bytes when
  * the blocks are the source in order), else with Gather/Concat at run time.
  */
@@ -66,8 +67,7 @@ function blocks(c: ConvertContext, index: number, blockList: readonly (number | 
       c.error(`input ${index} has ${t.dims[0]} rows where ${sourceBlocks} gate blocks of hidden_size ${h} are ${sourceBlocks * h}`);
       return null;
     }
-    const rowBytes = t.dims.length ? t.data.byteLength / t.dims[0]! : 0;
-    const blockBytes = rowBytes * h;
+    const blockBytes = (t.data.byteLength / t.dims[0]!) * h;
     const dims = [1, blockList.length * h, ...t.dims.slice(1)];
     if (identity) return c.constant(makeTensor(t.elem, dims, t.data));
     const data = new Uint8Array(blockBytes * blockList.length);

@@ -15,6 +15,14 @@ const element = (c: ConvertContext, i: number): SequenceElement | null => {
   return value ? { value, type: c.type(i) } : null;
 };
 
+/**
+ * The list a SequenceInsert / SequenceErase writes: the input's own when this node is its only
+ * reader (nothing reads the old sequence again: a chain of inserts stays linear), else a copy.
+ * Lists are never shared between two sequence values, so this is safe.
+ */
+const writable = (c: ConvertContext, seq: readonly SequenceElement[]): SequenceElement[] =>
+  c.node.inputs[0]!.uses.length === 1 ? (seq as SequenceElement[]) : [...seq];
+
 function construct(c: ConvertContext): void {
   const elems: SequenceElement[] = [];
   for (let i = 0; i < c.numInputs; i++) {
@@ -32,7 +40,10 @@ function insert(c: ConvertContext): void {
   if (!seq) return;
   const at = position(c, 2, seq.length, 'insert', seq.length);
   if (at === null) return;
-  c.outputSequence(0, [...seq.slice(0, at), t, ...seq.slice(at)]);
+  const out = writable(c, seq);
+  if (at === out.length) out.push(t);
+  else out.splice(at, 0, t);
+  c.outputSequence(0, out);
 }
 
 function erase(c: ConvertContext): void {
@@ -41,7 +52,9 @@ function erase(c: ConvertContext): void {
   if (seq.length === 0) { c.error('the sequence is empty: there is no tensor to erase'); return; }
   const at = position(c, 1, seq.length, 'element', seq.length - 1);
   if (at === null) return;
-  c.outputSequence(0, [...seq.slice(0, at), ...seq.slice(at + 1)]);
+  const out = writable(c, seq);
+  out.splice(at, 1);
+  c.outputSequence(0, out);
 }
 
 export const SEQUENCE_BUILD: readonly OpMapping[] = [

@@ -70,6 +70,12 @@ function splitToSequence(c: ConvertContext): void {
     if (typeof k !== 'number') { c.error('split must have a static length: the number of tensors is fixed at conversion time'); return; }
     if (k === 0) { c.error('split is empty'); return; }
     const known = c.constInts(1);
+    // ONNX: lengths ≥ 0 summing to the axis length (IR VariadicSplit would read a -1 as "the rest")
+    if (known?.some((l) => l < 0n)) { c.error(`split ${known.join(',')} has a negative length`); return; }
+    if (known && typeof dim === 'number' && known.reduce((x, l) => x + l, 0n) !== BigInt(dim)) {
+      c.error(`split ${known.join(',')} does not sum to the length ${dim} of axis ${axis}`);
+      return;
+    }
     const parts = c.emit('VariadicSplit', [x, axisConst(), c.input(1)], {}, k);
     done(parts, parts.map((_, i) => part(known ? Number(known[i]!) : null)));
     return;

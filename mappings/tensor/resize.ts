@@ -15,7 +15,8 @@ import type { ConvertContext, OpMapping } from '../spec.js';
  *   antialias (18+) = antialias; axes (18+) = the axes input.
  * Upsample-7/9 and Resize-10 are asymmetric: nearest picks floor(x) upsampling and ceil(x)
  * downsampling (IR nearest_mode `simple`), linear is linear_onnx.
- * Not expressible, refused: exclude_outside = 1, keep_aspect_ratio_policy ≠ stretch, IR pads.
+ * keep_aspect_ratio_policy not_larger / not_smaller: one common scale computed at conversion (aspectScales).
+ * Not expressible, refused: exclude_outside = 1, IR pads.
  */
 
 const MODES: ReadonlyArray<readonly [string, string]> = [['nearest', 'nearest'], ['linear', 'linear_onnx'], ['cubic', 'cubic']];
@@ -62,7 +63,8 @@ function resizeToIr(c: ConvertContext): void {
   if ((c.attr.int('exclude_outside') ?? 0n) !== 0n) { c.unsupportedAttr('exclude_outside', '1', 'OpenVINO Interpolate always weighs samples outside the tensor'); return; }
   const policy = c.attr.string('keep_aspect_ratio_policy') ?? 'stretch';
   const bySizes = !absent(c, 3);
-  if (policy !== 'stretch' && bySizes) { c.unsupportedAttr('keep_aspect_ratio_policy', policy, 'OpenVINO Interpolate stretches to sizes'); return; }
+  const keepAspect = policy !== 'stretch' && bySizes;
+  if (keepAspect && policy !== 'not_larger' && policy !== 'not_smaller') { c.unsupportedAttr('keep_aspect_ratio_policy', policy); return; }
   const src = bySizes ? 3 : 2;
   if (!bySizes && absent(c, 2)) { c.error('Resize needs scales or sizes'); return; }
   let axes: Value | null = null;
@@ -73,7 +75,43 @@ function resizeToIr(c: ConvertContext): void {
     axes = i64Const(c, ax.map((a) => BigInt(r === null ? Number(a) : normAxis(a, r))));
   }
   const antialias = (c.attr.int('antialias') ?? 0n) !== 0n && mode !== 'nearest';
-  interpolate(c, { mode, ctm, nearest, antialias, cubeCoeff: c.attr.float('cubic_coeff_a') ?? CUBIC_A }, c.input(src)!, bySizes, axes);
+  const how = { mode, ctm, nearest, antialias, cubeCoeff: c.attr.float('cubic_coeff_a') ?? CUBIC_A };
+  if (keepAspect) {
+    const scales = aspectScales(c, policy === 'not_larger', ax);
+    if (scales) interpolate(c, how, c.constant(tensorFromFloat32(scales)), false, axes);
+    return;
+  }
+  interpolate(c, how, c.input(src)!, bySizes, axes);
+}
+
+/**
+ * keep_aspect_ratio_policy not_larger / not_smaller (Resize-18): one scale for every resized axis,
+ * the least (not_larger) or greatest (not_smaller) of sizes[i] / in[i], and output sizes
+ * round_half_up(scale · in[i]); the scale also maps the coordinates. Interpolate in `scales` mode
+ * computes the same when its floor(in · scale + 1e-5) gives those sizes, which needs constant sizes
+ * and static input dims: the scales (one per resized axis), else null after a diagnostic.
+ */
+function aspectScales(c: ConvertContext, notLarger: boolean, ax: readonly bigint[] | undefined): number[] | null {
+  const policy = notLarger ? 'not_larger' : 'not_smaller';
+  const sizes = c.constInts(3);
+  const t = c.type(0);
+  const dims = t?.kind === 'tensor' ? t.shape : null;
+  if (!sizes || !dims) { c.unsupportedAttr('keep_aspect_ratio_policy', policy, 'needs constant sizes and an input of known rank'); return null; }
+  const axes = ax ? ax.map((a) => normAxis(a, dims.length)) : dims.map((_, i) => i);
+  const ins = axes.map((a) => dims[a]);
+  if (sizes.length !== axes.length || !ins.every((d): d is number => typeof d === 'number' && d > 0)) {
+    c.unsupportedAttr('keep_aspect_ratio_policy', policy, 'needs static input dims on the resized axes, one size each');
+    return null;
+  }
+  const ratios = ins.map((d, k) => Number(sizes[k]!) / d);
+  const exactScale = notLarger ? Math.min(...ratios) : Math.max(...ratios);
+  const scale = Math.fround(exactScale);
+  const wanted = ins.map((d) => Math.floor(d * exactScale + 0.5));
+  if (!ins.every((d, k) => Math.floor(d * scale + 1e-5) === wanted[k])) {
+    c.unsupportedAttr('keep_aspect_ratio_policy', policy, `ONNX rounds the output sizes ${ins.map((d) => +(d * exactScale).toFixed(4)).join(', ')} to ${wanted.join(', ')}; OpenVINO Interpolate at this scale rounds down`);
+    return null;
+  }
+  return ins.map(() => scale);
 }
 
 /** Upsample-7/9, Resize-10 → Interpolate-11 (asymmetric; nearest `simple`). */

@@ -64,8 +64,23 @@ export function knownAttrs(entry: OpMapping, side: 'onnx' | 'ir', opset = -Infin
 
 /** Attributes present on `node` that the entry does not understand. */
 export function unknownAttrs(entry: OpMapping, node: Node, side: 'onnx' | 'ir', opset?: number): string[] {
-  const known = knownAttrs(entry, side, opset);
-  return [...node.attrs.keys()].filter((k) => !known.has(k));
+  const attrs = node.attrsView;
+  if (!attrs.size) return [];
+  const known = knownAttrsCached(entry, side, opset ?? -Infinity);
+  const out: string[] = [];
+  for (const k of attrs.keys()) if (!known.has(k)) out.push(k);
+  return out;
+}
+
+/** knownAttrs per (entry, side, opset), built once: it is asked for every node converted. */
+const KNOWN = new WeakMap<OpMapping, Map<string, ReadonlySet<string>>>();
+function knownAttrsCached(entry: OpMapping, side: 'onnx' | 'ir', opset: number): ReadonlySet<string> {
+  let m = KNOWN.get(entry);
+  if (!m) KNOWN.set(entry, (m = new Map()));
+  const key = side === 'ir' ? 'ir' : `onnx${opset}`;
+  let s = m.get(key);
+  if (!s) m.set(key, (s = knownAttrs(entry, side, opset)));
+  return s;
 }
 
 /** ONNX node → IR `<data>` attributes (raw strings as the serializer would write them). */

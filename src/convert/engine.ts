@@ -59,11 +59,11 @@ export class Engine {
   }
 
   /** Checks a source type against what the target can hold; returns it, or null after a diagnostic. */
-  targetType(t: ValueType | null, what: string, v: Value, where: string | (() => string)): ValueType | null {
+  targetType(t: ValueType | null, what: string, v: Value, where: string | Node | Graph): ValueType | null {
     if (t === null || t.kind === 'unknown') return null;
     const ok = t.kind === 'tensor' && (t.elem === 'dynamic' || (this.target === 'ov' ? irHas(t.elem) : onnxHas(t.elem)));
     if (ok) return t;
-    this.diags.add('CONVERT_UNSUPPORTED_TYPE', typeof where === 'string' ? where : where(), { what, value: v.label, type: describeType(t), target: TARGET_NAME[this.target] });
+    this.diags.add('CONVERT_UNSUPPORTED_TYPE', typeof where === 'string' ? where : where.path, { what, value: v.label, type: describeType(t), target: TARGET_NAME[this.target] });
     return null;
   }
 
@@ -79,7 +79,7 @@ export class Engine {
           this.map.set(v, q);
           continue;
         }
-        const t = this.targetType(this.source.type(v), 'input', v, () => src.path);
+        const t = this.targetType(this.source.type(v), 'input', v, src);
         const q = dst.addInput(t, [...v.names]);
         this.carryMeta(v, q);
         this.map.set(v, q);
@@ -182,24 +182,27 @@ export class Engine {
       ctx.failed = true;
     }
     if (ctx.failed) { this.placeholders(n, dst); return; }
-    n.outputs.forEach((o, i) => {
+    for (let i = 0; i < n.outputs.length; i++) {
+      const o = n.outputs[i]!;
       if (!this.map.has(o) && !this.sequences.has(o)) {
         this.diags.add('INTERNAL', n.path, { detail: `the ${n.op} mapping left output ${i} unconverted` });
         this.map.set(o, new Value(dst, null));
       }
-    });
+    }
   }
 
   /** A node of a tensor op reads no resolved sequence (an If or Loop capturing one included); false after diagnostics. */
   private tensorsOnly(n: Node): boolean {
+    if (!this.sequences.size) return true;
     let ok = true;
-    n.inputs.forEach((s, i) => {
-      if (!s || !this.sequences.has(s)) return;
+    for (let i = 0; i < n.inputs.length; i++) {
+      const s = n.inputs[i];
+      if (!s || !this.sequences.has(s)) continue;
       const kind = this.kindOf(s);
       const why = n.bodies.size ? `, and a ${kind} cannot cross a body boundary` : ', which takes tensors';
       this.diags.add('CONVERT_SEQUENCE_NOT_STATIC', n.path, { kind, value: s.label, detail: `is input ${i} of ${n.op}${why}` });
       ok = false;
-    });
+    }
     return ok;
   }
 
@@ -223,7 +226,7 @@ export class Engine {
       const p = sb.graph.inputs[i]!;
       const outer = bound.has(p) ? n.inputs[bound.get(p)!] : null;
       const st = this.source.type(p) ?? (outer ? this.source.type(outer) : null);
-      const q = db.graph.addInput(this.targetType(st, 'body parameter', p, () => sb.graph.path), [...p.names]);
+      const q = db.graph.addInput(this.targetType(st, 'body parameter', p, sb.graph), [...p.names]);
       this.carryMeta(p, q);
       this.map.set(p, opts.param ? opts.param(i, q, db.graph) : q);
     }
@@ -239,15 +242,19 @@ export class Engine {
 }
 
 /** The ConvertContext one mapping sees for one node. */
+const NO_MOVES: readonly OperandMove[] = [];
+
 class Context implements ConvertContext {
   failed = false;
   lastNode: Node | null = null;
-  private readonly emitted = new Set<Node>();
-  private readonly fresh = new Set<Value>();
+  /** Target nodes emitted for this node, and the values they (and its constants) made: a few, so arrays. */
+  private readonly emitted: Node[] = [];
+  private readonly fresh: Value[] = [];
   private consts = 0;
   /** ONNX → IR: operands given as attributes (old form), as the constants they are. */
-  private readonly movedInputs = new Map<number, Value | null>();
-  readonly attr: AttrReader;
+  private movedInputs: Map<number, Value | null> | null = null;
+  private attrForm_: readonly OperandMove[] | null = null;
+  private attr_: AttrReader | null = null;
 
   constructor(
     private readonly engine: Engine,
@@ -255,8 +262,11 @@ class Context implements ConvertContext {
     private readonly dst: Graph,
     readonly entry: OpMapping,
     readonly opset: number,
-  ) {
-    this.attr = attrReader(node);
+  ) {}
+
+  /** Typed reads of the node's attributes (made when a mapping first reads one). */
+  get attr(): AttrReader {
+    return (this.attr_ ??= attrReader(this.node));
   }
 
   get path(): string { return this.node.path; }
@@ -270,17 +280,21 @@ class Context implements ConvertContext {
 
   /** ONNX → IR: the moves whose operand this node gives as an attribute (opset before `since`). */
   private attrForm(): readonly OperandMove[] {
-    if (this.engine.target !== 'ov' || !this.entry.moves) return [];
-    return this.entry.moves.filter((m) => this.opset < m.since);
+    if (this.engine.target !== 'ov' || !this.entry.moves) return NO_MOVES;
+    return (this.attrForm_ ??= this.entry.moves.filter((m) => this.opset < m.since));
   }
-  private moveAt(i: number): OperandMove | undefined { return this.attrForm().find((m) => m.input === i); }
+  private moveAt(i: number): OperandMove | undefined {
+    const form = this.attrForm();
+    return form.length ? form.find((m) => m.input === i) : undefined;
+  }
 
   /** The attribute of move `m` as a constant of the target graph (null when absent). */
   private movedInput(m: OperandMove): Value | null {
-    if (this.movedInputs.has(m.input)) return this.movedInputs.get(m.input)!;
+    const moved = (this.movedInputs ??= new Map());
+    if (moved.has(m.input)) return moved.get(m.input)!;
     const t = this.movedTensor(m);
     const v = t === null ? null : this.constant(t);
-    this.movedInputs.set(m.input, v);
+    moved.set(m.input, v);
     return v;
   }
 
@@ -376,12 +390,12 @@ class Context implements ConvertContext {
       version: version ?? (ov ? this.engine.registry.irVersion(op) : String(this.engine.onnxOpset)),
       name: `${this.base}/${op}`,
     });
-    const entries = attrs instanceof Map ? [...attrs] : Object.entries(attrs);
-    for (const [k, v] of entries) n.attrs.set(k, typeof v === 'string' ? A.raw(v) : v);
+    if (attrs instanceof Map) for (const [k, v] of attrs) n.attrs.set(k, v);
+    else for (const [k, v] of Object.entries(attrs)) n.attrs.set(k, typeof v === 'string' ? A.raw(v) : v);
     for (const v of inputs) n.addInput(v);
     const outs: Value[] = [];
-    for (let i = 0; i < outputs; i++) { const o = n.addOutput(null); this.fresh.add(o); outs.push(o); }
-    this.emitted.add(n);
+    for (let i = 0; i < outputs; i++) { const o = n.addOutput(null); this.fresh.push(o); outs.push(o); }
+    this.emitted.push(n);
     this.lastNode = n;
     return outs;
   }
@@ -475,36 +489,38 @@ class Context implements ConvertContext {
 
   /** The default conversion: one target node, inputs in order, declarative attributes. */
   direct(): void {
-    const inputs = Array.from({ length: this.numInputs }, (_, i) => this.input(i));
+    const count = this.numInputs;
+    const inputs: (Value | null)[] = [];
+    for (let i = 0; i < count; i++) inputs.push(this.input(i));
     while (inputs.length && inputs[inputs.length - 1] === null) inputs.pop();
     const attrs = this.attrs();
     if (this.failed) return;
     const outs = this.emitOwn(inputs, attrs, this.node.outputs.length);
-    outs.forEach((v, i) => this.output(i, v));
+    for (let i = 0; i < outs.length; i++) this.output(i, outs[i]!);
   }
 
   constant(t: Tensor): Value {
     const v = this.dst.addInitializer(t, []);
     if (this.engine.target === 'ov') v.meta['layerName'] = `${this.base}/Const_${this.consts++}`;
-    this.fresh.add(v);
+    this.fresh.push(v);
     return v;
   }
 
   output(i: number, v: Value): void {
     const so = this.node.outputs[i];
     if (!so) { this.error(`mapping bound output ${i}, which the node does not have`); return; }
-    if (this.engine.target === 'onnx' && !this.fresh.has(v)) {
+    if (this.engine.target === 'onnx' && !this.fresh.includes(v)) {
       // ONNX values have one name: an aliased output gets its own Identity.
       v = this.emit('Identity', [v])[0]!;
     }
-    if (this.fresh.has(v)) {
-      v.names = [...so.names.filter((s) => s !== '')];
-      if (v.producer && this.emitted.has(v.producer)) v.producer.name = this.node.name || so.name || v.producer.name;
+    if (this.fresh.includes(v)) {
+      v.names = so.names.filter((s) => s !== '');
+      if (v.producer && this.emitted.includes(v.producer)) v.producer.name = this.node.name || so.name || v.producer.name;
       if (v.constant && this.engine.target === 'ov') v.meta['layerName'] = so.name || v.meta['layerName'];
     } else {
       for (const s of so.names) if (s && !v.names.includes(s)) v.names = [...v.names, s].sort();
     }
-    v.type ??= this.engine.targetType(this.engine.source.type(so), 'value', so, () => this.path);
+    v.type ??= this.engine.targetType(this.engine.source.type(so), 'value', so, this.node);
     this.engine.map.set(so, v);
   }
 

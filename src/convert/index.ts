@@ -6,7 +6,7 @@ import { tensorType, type ValueType } from '../graph/types.js';
 import { allGraphs } from '../graph/graph.js';
 import { verifyGraph } from '../graph/verify.js';
 import { validateOnnxModel } from '../onnx/validate.js';
-import { applyInferred, inferTypes } from '../shape/infer.js';
+import { inferTypes } from '../shape/infer.js';
 import { Engine } from './engine.js';
 import { compressToFp16 } from './fp16.js';
 import { foldConstants } from './fold.js';
@@ -166,14 +166,12 @@ function relaxIrScalars(model: Model): void {
  */
 function completeTypes(model: Model, diags: Diagnostics, strict: boolean): void {
   const result = inferTypes(model, { ifMerge: model.dialect === 'ov' ? 'openvino' : 'onnx', strict });
-  const before = new Map<unknown, ValueType | null>();
-  for (const g of allGraphs(model.graph)) {
-    for (const v of [...g.inputs, ...g.initializers, ...g.nodes.flatMap((n) => n.outputs)]) before.set(v, v.type);
-  }
-  applyInferred(result);
-  for (const [v, t] of before) {
-    const value = v as { type: ValueType | null };
-    if (t && moreKnown(t, value.type)) value.type = t;
+  // applyInferred, value by value, keeping the type the value had where it says more: every
+  // value inference saw is in result.types; the others keep their type anyway.
+  for (const [v, t] of result.types) {
+    const before = v.type;
+    if (t.kind === 'unknown' && before === null) continue; // nothing learned: keep "not known"
+    v.type = before && moreKnown(before, t) ? before : t;
   }
   const declaredFromSource = strict && diags.list.some((d) => d.code === 'SHAPE_DECLARED_CONTRADICTS');
   for (const d of result.diagnostics) {

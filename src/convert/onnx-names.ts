@@ -12,18 +12,29 @@ import { captureStart } from '../onnx/encode.js';
 export function assignOnnxNames(root: Graph): void {
   const used = new Set<string>();
   const named = new Set<Value>();
-  const claim = (v: Value, fallback: string): void => {
-    if (named.has(v)) return;
-    const base = preferred(v) || fallback;
+  // Per base name, the suffix to try next: every smaller one is taken (names are never released),
+  // so a name repeated n times costs O(n) in all, not O(n²).
+  const nextSuffix = new Map<string, number>();
+  const unique = (base: string, taken: Set<string>): string => {
     let name = base;
-    for (let k = 1; used.has(name); k++) name = `${base}_${k}`;
-    used.add(name);
-    v.names = [name];
+    if (taken.has(name)) {
+      let k = nextSuffix.get(base) ?? 1;
+      for (name = `${base}_${k}`; taken.has(name); name = `${base}_${++k}`);
+      nextSuffix.set(base, k + 1);
+    }
+    taken.add(name);
+    return name;
+  };
+  /** Names `v` after its own preferred name, or else the fallback (built only then). */
+  const claim = (v: Value, fallback: (k: number) => string, k: number): void => {
+    if (named.has(v)) return;
+    v.names = [unique(preferred(v) || fallback(k), used)];
     named.add(v);
   };
-  root.inputs.forEach((v, i) => claim(v, `input_${i}`));
-  root.outputs.forEach((v, i) => claim(v, `output_${i}`));
+  root.inputs.forEach((v, i) => claim(v, (k) => `input_${k}`, i));
+  root.outputs.forEach((v, i) => claim(v, (k) => `output_${k}`, i));
   const nodeNames = new Set<string>();
+  const nodeSuffix = new Map<string, number>();
   for (const g of allGraphs(root)) {
     const owner = g.owner;
     if (owner) {
@@ -34,17 +45,29 @@ export function assignOnnxNames(root: Graph): void {
         const outer = owner.node.inputs[b.from];
         if (outer && !named.has(b.param)) { b.param.names = [...outer.names]; named.add(b.param); }
       }
-      g.inputs.forEach((v, i) => claim(v, `${g.path}/input_${i}`));
+      g.inputs.forEach((v, i) => claim(v, (k) => `${g.path}/input_${k}`, i));
     }
-    g.initializers.forEach((v, i) => claim(v, `${g.path === 'main' ? '' : g.path + '/'}const_${i}`));
+    g.initializers.forEach((v, i) => claim(v, (k) => `${g.path === 'main' ? '' : g.path + '/'}const_${k}`, i));
     for (const n of g.nodes) {
-      n.outputs.forEach((v, i) => claim(v, `${n.name || n.op}:${i}`));
-      let name = n.name || n.op;
-      for (let k = 1; nodeNames.has(name); k++) name = `${n.name || n.op}_${k}`;
+      const outs = n.outputs;
+      for (let i = 0; i < outs.length; i++) {
+        const v = outs[i]!;
+        if (named.has(v)) continue;
+        const own = preferred(v);
+        v.names = [unique(own || `${n.name || n.op}:${i}`, used)];
+        named.add(v);
+      }
+      const base = n.name || n.op;
+      let name = base;
+      if (nodeNames.has(name)) {
+        let k = nodeSuffix.get(base) ?? 1;
+        for (name = `${base}_${k}`; nodeNames.has(name); name = `${base}_${++k}`);
+        nodeSuffix.set(base, k + 1);
+      }
       nodeNames.add(name);
       n.name = name;
     }
-    g.outputs.forEach((v, i) => claim(v, `${g.path}/output_${i}`));
+    g.outputs.forEach((v, i) => claim(v, (k) => `${g.path}/output_${k}`, i));
   }
 }
 

@@ -65,14 +65,31 @@ export function buildConvertRegistry(entries: readonly OpMapping[] = ALL_MAPPING
     byIr.set(ir.op.toLowerCase(), irList);
   }
   const irEntries = (op: string): OpMapping[] => byIr.get(op.toLowerCase()) ?? [];
+  // Looked up for every node: the candidates of (domain, op, opset) and the entry of (IR op,
+  // version, opset) are found once, then kept (nested maps: no key string per lookup).
+  const onnxCandidates = new Map<string, Map<string, Map<number, OpMapping[]>>>();
+  const irFound = new Map<string, Map<string, Map<number, OpMapping | undefined>>>();
   return {
     entries,
     forOnnx(node, version) {
-      const list = (byOnnx.get(onnxKey(node.domain, node.op)) ?? []).filter((e) => inOnnxRange(e, version));
+      let byOp = onnxCandidates.get(node.domain);
+      if (!byOp) onnxCandidates.set(node.domain, (byOp = new Map()));
+      let byVersion = byOp.get(node.op);
+      if (!byVersion) byOp.set(node.op, (byVersion = new Map()));
+      let list = byVersion.get(version);
+      if (!list) byVersion.set(version, (list = (byOnnx.get(onnxKey(node.domain, node.op)) ?? []).filter((e) => inOnnxRange(e, version))));
+      if (list.length === 1 && !list[0]!.when) return list[0];
       return list.find((e) => e.when?.(node)) ?? list.find((e) => !e.when);
     },
     forIr(op, irVersion, opset) {
-      return irEntries(op).find((e) => irVersionsOf(e).includes(irVersion) && inOnnxRange(e, opset));
+      let byVersion = irFound.get(op);
+      if (!byVersion) irFound.set(op, (byVersion = new Map()));
+      let byOpset = byVersion.get(irVersion);
+      if (!byOpset) byVersion.set(irVersion, (byOpset = new Map()));
+      if (byOpset.has(opset)) return byOpset.get(opset);
+      const e = irEntries(op).find((x) => irVersionsOf(x).includes(irVersion) && inOnnxRange(x, opset));
+      byOpset.set(opset, e);
+      return e;
     },
     irSupport(op, irVersion) {
       const list = irEntries(op);

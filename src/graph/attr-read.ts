@@ -26,7 +26,7 @@ function parseBigInt(name: string, s: string, a: Attr): bigint {
 }
 
 export function attrInt(node: Node, name: string): bigint | undefined {
-  const a = node.attrs.get(name);
+  const a = node.attr(name);
   if (!a) return undefined;
   if (a.type === 'int') return a.value;
   if (a.type === 'bool') return a.value ? 1n : 0n;
@@ -35,7 +35,7 @@ export function attrInt(node: Node, name: string): bigint | undefined {
 }
 
 export function attrInts(node: Node, name: string): bigint[] | undefined {
-  const a = node.attrs.get(name);
+  const a = node.attr(name);
   if (!a) return undefined;
   if (a.type === 'ints') return [...a.value];
   if (a.type === 'int') return [a.value];
@@ -44,7 +44,7 @@ export function attrInts(node: Node, name: string): bigint[] | undefined {
 }
 
 export function attrFloat(node: Node, name: string): number | undefined {
-  const a = node.attrs.get(name);
+  const a = node.attr(name);
   if (!a) return undefined;
   if (a.type === 'float') return a.value;
   if (a.type === 'int') return Number(a.value);
@@ -57,7 +57,7 @@ export function attrFloat(node: Node, name: string): number | undefined {
 }
 
 export function attrFloats(node: Node, name: string): number[] | undefined {
-  const a = node.attrs.get(name);
+  const a = node.attr(name);
   if (!a) return undefined;
   if (a.type === 'floats') return [...a.value];
   if (a.type === 'float') return [a.value];
@@ -66,14 +66,14 @@ export function attrFloats(node: Node, name: string): number[] | undefined {
 }
 
 export function attrString(node: Node, name: string): string | undefined {
-  const a = node.attrs.get(name);
+  const a = node.attr(name);
   if (!a) return undefined;
   if (a.type === 'string' || a.type === 'raw') return a.value;
   return bad(name, 'a string', a);
 }
 
 export function attrStrings(node: Node, name: string): string[] | undefined {
-  const a = node.attrs.get(name);
+  const a = node.attr(name);
   if (!a) return undefined;
   if (a.type === 'strings') return [...a.value];
   if (a.type === 'string') return [a.value];
@@ -82,7 +82,7 @@ export function attrStrings(node: Node, name: string): string[] | undefined {
 }
 
 export function attrTensor(node: Node, name: string): Tensor | undefined {
-  const a = node.attrs.get(name);
+  const a = node.attr(name);
   if (!a) return undefined;
   if (a.type === 'tensor') return a.value;
   return bad(name, 'a tensor', a);
@@ -90,7 +90,7 @@ export function attrTensor(node: Node, name: string): Tensor | undefined {
 
 /** IR booleans are written `true`/`false`; ONNX uses ints 0/1. */
 export function attrBool(node: Node, name: string): boolean | undefined {
-  const a = node.attrs.get(name);
+  const a = node.attr(name);
   if (!a) return undefined;
   if (a.type === 'bool') return a.value;
   if (a.type === 'int') return a.value !== 0n;
@@ -131,6 +131,6 @@ export function attrReader(node: Node): AttrReader {
     strings: (name) => attrStrings(node, name),
     bool: ((name: string, dflt?: boolean) => attrBool(node, name) ?? dflt) as AttrReader['bool'],
     tensor: (name) => attrTensor(node, name),
-    has: (name) => node.attrs.has(name),
+    has: (name) => node.attr(name) !== undefined,
   };
 }

@@ -68,3 +68,6 @@ export const onnxBodyKind = (op: string, domain = ''): OnnxBodyKind | undefined 
 
 /** Every element name a body-carrying IR layer may hold beside data/input/output/rt_info. */
 export const IR_BODY_ELEMENTS: ReadonlySet<string> = new Set(IR.flatMap((k) => [...k.bodies.flatMap((b) => [b.key, b.portMap]), ...(k.backEdges ? ['back_edges'] : [])]));
+
+/** Element names of IR bodies (then_body, else_body, body), their port maps aside. */
+export const IR_BODY_TAGS: ReadonlySet<string> = new Set(IR.flatMap((k) => k.bodies.map((b) => b.key)));

@@ -47,7 +47,7 @@ export class Graph {
     const g = new Graph(key);
     g.owner = { node, key };
     const b = new Body(g);
-    node.bodies.set(key, b);
+    node.setBody(key, b);
     return b;
   }
 

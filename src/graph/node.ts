@@ -3,11 +3,23 @@ import type { Attr } from './attr.js';
 import type { Body } from './body.js';
 import type { Graph } from './graph.js';
 import type { ValueType } from './types.js';
-import { Value } from './value.js';
+import { append, Value } from './value.js';
 
 export type Dialect = 'onnx' | 'ov';
 
 let nextNodeId = 1;
+
+/**
+ * The bodies of every node without any: one shared, empty, read-only map (most nodes have no body,
+ * and an empty Map costs about 180 bytes). Bodies are attached with `Graph.addBody`.
+ */
+class NoBodies extends Map<string, Body> {
+  override set(): this {
+    throw new Error('a node without bodies: attach one with Graph.addBody');
+  }
+}
+const NO_BODIES: Map<string, Body> = new NoBodies();
+const NO_ATTRS: ReadonlyMap<string, Attr> = new Map();
 
 /**
  * One operation. `version` is IR's layer version as written (`opset8`) for the ov dialect, and the
@@ -22,13 +34,15 @@ export class Node {
   op: string;
   version: string;
   name: string;
-  readonly inputs: (Value | null)[] = [];
-  readonly outputs: Value[] = [];
+  /** The array may be replaced as inputs/outputs are added (see `append`): do not keep it across addInput/addOutput. */
+  inputs: (Value | null)[] = [];
+  outputs: Value[] = [];
   /** Position in the graph when created (file order for decoded models): labels unnamed nodes in O(1). */
   readonly ordinal: number;
-  attrs = new Map<string, Attr>();
-  bodies = new Map<string, Body>();
   meta: Meta = {};
+  /** Created on first use (see `attrs`): most ONNX nodes have no attribute. */
+  private attrMap: Map<string, Attr> | null = null;
+  private bodyMap: Map<string, Body> | null = null;
 
   constructor(graph: Graph, init: { dialect: Dialect; op: string; version: string; domain?: string; name?: string }) {
     this.graph = graph;
@@ -43,8 +57,8 @@ export class Node {
   /** Appends an input (null = absent optional input) and records the use. */
   addInput(v: Value | null): number {
     const index = this.inputs.length;
-    this.inputs.push(v);
-    if (v) v.uses.push({ node: this, index });
+    this.inputs = append(this.inputs, v);
+    if (v) v.uses = append(v.uses, { node: this, index });
     return index;
   }
 
@@ -56,7 +70,7 @@ export class Node {
       if (k >= 0) old.uses.splice(k, 1);
     }
     this.inputs[index] = v;
-    if (v) v.uses.push({ node: this, index });
+    if (v) v.uses = append(v.uses, { node: this, index });
   }
 
   /** Creates output value number `outputs.length`. */
@@ -64,12 +78,36 @@ export class Node {
     const v = new Value(this.graph, type, names);
     v.producer = this;
     v.outputIndex = this.outputs.length;
-    this.outputs.push(v);
+    this.outputs = append(this.outputs, v);
     return v;
   }
 
+  /** The attributes by name (the map is created on first access; `attr(name)` reads without creating it). */
+  get attrs(): Map<string, Attr> {
+    return (this.attrMap ??= new Map());
+  }
+
+  set attrs(m: Map<string, Attr>) {
+    this.attrMap = m;
+  }
+
+  /** The attributes for reading only: no map is created for a node without any. */
+  get attrsView(): ReadonlyMap<string, Attr> {
+    return this.attrMap ?? NO_ATTRS;
+  }
+
+  /** Bodies by key (then_branch, else_branch, body…); read-only and shared while the node has none. */
+  get bodies(): Map<string, Body> {
+    return this.bodyMap ?? NO_BODIES;
+  }
+
+  /** Attaches `body` under `key` (Graph.addBody creates and attaches one). */
+  setBody(key: string, body: Body): void {
+    (this.bodyMap ??= new Map()).set(key, body);
+  }
+
   attr(name: string): Attr | undefined {
-    return this.attrs.get(name);
+    return this.attrMap?.get(name);
   }
 
   /**

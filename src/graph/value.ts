@@ -6,6 +6,22 @@ import type { ValueType } from './types.js';
 
 let nextValueId = 1;
 
+/**
+ * Appends `x` to `list`, returning the list to keep. V8 gives an empty array 16 slots on its first
+ * push (about 150 bytes): short lists (most inputs, outputs and uses have 1–3 entries) are instead
+ * copied at their exact size, longer ones grow in place (so appending stays amortized O(1)).
+ */
+export function append<T>(list: T[], x: T): T[] {
+  if (list.length >= 4) {
+    list.push(x);
+    return list;
+  }
+  const out = new Array<T>(list.length + 1);
+  for (let i = 0; i < list.length; i++) out[i] = list[i]!;
+  out[list.length] = x;
+  return out;
+}
+
 /** A place where a value is read: input `index` of `node`. */
 export interface Use { readonly node: Node; readonly index: number }
 
@@ -25,7 +41,8 @@ export class Value {
   names: string[];
   /** A constant payload (initializers, IR Const). */
   constant: Tensor | null = null;
-  readonly uses: Use[] = [];
+  /** Where the value is read (kept by Node.addInput/setInput; the array may be replaced as it grows). */
+  uses: Use[] = [];
   /** Format-specific details carried through (doc_string, rt_info, declared-but-unchecked shapes…). */
   meta: Meta = {};
 

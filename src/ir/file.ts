@@ -3,7 +3,7 @@ import { OvirError } from '../diag/diagnostic.js';
 import type { Model } from '../graph/model.js';
 import { writeFilesAtomic } from '../fs/atomic.js';
 import { readIr } from './read.js';
-import { writeIr } from './write.js';
+import { writeIrChunks } from './write.js';
 
 /** `model.xml` → `model.bin` (the serializer's rule: same basename). */
 export function binPathFor(xmlPath: string): string {
@@ -35,7 +35,7 @@ export function readIrFile(xmlPath: string): Model {
 
 /** Writes `model.xml` + `model.bin` atomically (.bin renamed into place first). */
 export function writeIrFile(model: Model, xmlPath: string): void {
-  const { xml, bin } = writeIr(model);
+  const { xml, bin } = writeIrChunks(model);
   try {
     writeFilesAtomic([{ path: binPathFor(xmlPath), chunks: bin }, { path: xmlPath, chunks: xml }]);
   } catch (e) {

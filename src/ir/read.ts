@@ -18,7 +18,8 @@ import { constFromBin } from './blob.js';
 import { canonicalOp } from './op-names.js';
 import { splitPortNames } from './port-names.js';
 import { parseShapeText } from './shape-text.js';
-import { child, childrenOf, parseXml, type XNode } from './xml-tree.js';
+import { IrSink, type IrEdges, type IrGraph, type IrLayer, type IrPort } from './read-events.js';
+import { child, childrenOf, scanXml, type XNode } from './xml-tree.js';
 
 export interface ReadIrOptions {
   /** File name for diagnostics. */
@@ -34,6 +35,7 @@ const KNOWN_CHILDREN = new Set(['data', 'input', 'output', 'rt_info', ...IR_BODY
 
 interface Layer {
   readonly xml: XNode;
+  readonly rec: IrLayer;
   readonly index: number;
   readonly id: string;
   readonly name: string;
@@ -41,8 +43,8 @@ interface Layer {
   readonly op: string;
   readonly version: string;
   readonly path: string;
-  readonly inPorts: XNode[];
-  readonly outPorts: XNode[];
+  readonly inPorts: IrPort[];
+  readonly outPorts: IrPort[];
   readonly inPos: Map<string, number>;
   readonly outPos: Map<string, number>;
   /** Per input position: the source layer id and its output position. */
@@ -51,7 +53,7 @@ interface Layer {
 
 /** A body waiting to be read: its element, the Body it fills, and the port map that binds it. */
 interface BodyTask {
-  readonly el: XNode;
+  readonly el: IrGraph;
   readonly body: Body;
   readonly node: Node;
   readonly layerPath: string;
@@ -68,6 +70,10 @@ interface GraphIndex {
   readonly types: Map<string, string>;
 }
 
+/** An edge as messages name it: `3 (1:2 → 4:0)`. */
+const edgeLabel = (e: IrEdges, k: number): string =>
+  `${k} (${e.fromLayer[k]?.trim()}:${e.fromPort[k]?.trim()} → ${e.toLayer[k]?.trim()}:${e.toPort[k]?.trim()})`;
+
 const isInt = (s: string | undefined): s is string => s !== undefined && /^[+-]?\d+$/.test(s.trim());
 
 /**
@@ -78,25 +84,25 @@ const isInt = (s: string | undefined): s is string => s !== undefined && /^[+-]?
  */
 export function readIr(xml: string | Uint8Array, bin: Uint8Array | null, opts: ReadIrOptions = {}): Model {
   const diags = new Diagnostics();
-  const text = typeof xml === 'string' ? xml : new TextDecoder('utf-8').decode(xml);
-  const parsed = parseXml(text);
+  const sink = new IrSink();
+  const parsed = scanXml(xml, sink);
   if (!parsed.ok) {
     if (parsed.reason === 'doctype') diags.add('IR_DOCTYPE', '');
     else diags.add('IR_XML_MALFORMED', '', { detail: parsed.detail });
     diags.throwIfErrors(opts.file);
   }
-  const root = (parsed as { root: XNode }).root;
-  if (root.tag !== 'net') {
-    diags.add('IR_NOT_NET', '', { tag: root.tag });
+  const root = sink.root!;
+  if (root.xml.tag !== 'net') {
+    diags.add('IR_NOT_NET', '', { tag: root.xml.tag });
     diags.throwIfErrors(opts.file);
   }
-  const version = root.attrs['version'];
+  const version = root.xml.attrs['version'];
   if (version !== '10' && version !== '11') {
     diags.add('IR_VERSION', '', { version: version ?? '(none)' });
     diags.throwIfErrors(opts.file);
   }
   const model = new Model('ov');
-  model.ir = { name: root.attrs['name'] ?? '', version: Number(version) as 10 | 11, rtInfo: child(root, 'rt_info') ?? null };
+  model.ir = { name: root.xml.attrs['name'] ?? '', version: Number(version) as 10 | 11, rtInfo: child(root.xml, 'rt_info') ?? null };
   const reader = new Reader(diags, bin, opts.binPath);
   const tasks: BodyTask[] = [];
   reader.readGraph(root, model.graph, tasks);
@@ -132,14 +138,18 @@ class Reader {
   }
 
   /** Reads one `<net>` or body element into `graph`; returns undefined when its structure is broken. */
-  readGraph(el: XNode, graph: Graph, tasks: BodyTask[]): GraphIndex | undefined {
+  readGraph(el: IrGraph, graph: Graph, tasks: BodyTask[]): GraphIndex | undefined {
     const before = this.diags.errors.length;
     const gpath = graph.path;
-    const rt = child(el, 'rt_info');
+    const rt = child(el.xml, 'rt_info');
     if (rt && graph.owner) graph.meta['irRtInfo'] = rt;
     const layers = new Map<string, Layer>();
     const list: Layer[] = [];
-    childrenOf(child(el, 'layers'), 'layer').forEach((x, index) => {
+    const recs = el.layers ?? [];
+    // The element's layers are read once: what is kept from here on is the graph.
+    el.layers = undefined;
+    recs.forEach((rec, index) => {
+      const x = rec.xml;
       const id = x.attrs['id'];
       const type = x.attrs['type'];
       const name = x.attrs['name'] ?? '';
@@ -147,10 +157,10 @@ class Reader {
       if (!isInt(id)) return this.err('IR_LAYER_BAD', where, { layer: index, detail: `id '${id ?? ''}' is not an integer` });
       if (layers.has(id.trim())) return this.err('IR_LAYER_BAD', where, { layer: id, detail: 'duplicate layer id' });
       if (!type) return this.err('IR_LAYER_BAD', where, { layer: id, detail: 'no type' });
-      const inPorts = childrenOf(child(x, 'input'), 'port');
-      const outPorts = childrenOf(child(x, 'output'), 'port');
+      const inPorts = rec.inPorts ?? [];
+      const outPorts = rec.outPorts ?? [];
       const L: Layer = {
-        xml: x, index, id: id.trim(), name, type, op: canonicalOp(type), version: x.attrs['version'] ?? '', path: where,
+        xml: x, rec, index, id: id.trim(), name, type, op: canonicalOp(type), version: x.attrs['version'] ?? '', path: where,
         inPorts, outPorts, inPos: new Map(), outPos: new Map(), incoming: inPorts.map(() => undefined),
       };
       for (const [ports, pos] of [[inPorts, L.inPos], [outPorts, L.outPos]] as const) {
@@ -165,19 +175,10 @@ class Reader {
       list.push(L);
     });
 
-    childrenOf(child(el, 'edges'), 'edge').forEach((e, k) => {
-      const [fl, fp, tl, tp] = ['from-layer', 'from-port', 'to-layer', 'to-port'].map((a) => e.attrs[a]?.trim());
-      const edge = `${k} (${fl}:${fp} → ${tl}:${tp})`;
-      const from = fl === undefined ? undefined : layers.get(fl);
-      const to = tl === undefined ? undefined : layers.get(tl);
-      if (!from || !to) return this.err('IR_EDGE_BAD', gpath, { edge, detail: `layer ${!from ? fl : tl} does not exist` });
-      const out = fp === undefined ? undefined : from.outPos.get(fp);
-      if (out === undefined) return this.err('IR_EDGE_BAD', gpath, { edge, detail: `layer '${from.name}' has no output port ${fp}` });
-      const inp = tp === undefined ? undefined : to.inPos.get(tp);
-      if (inp === undefined) return this.err('IR_EDGE_BAD', gpath, { edge, detail: `layer '${to.name}' has no input port ${tp}` });
-      if (to.incoming[inp]) return this.err('IR_EDGE_TWICE', to.path, { layer: to.name, port: tp });
-      to.incoming[inp] = { from: from.id, out };
-    });
+    const edges = el.edges;
+    el.edges = undefined;
+    const nEdges = edges ? edges.fromLayer.length : 0;
+    for (let k = 0; k < nEdges; k++) this.edge(edges!, k, gpath, layers);
     for (const L of list) {
       L.incoming.forEach((src, k) => {
         if (!src) this.err('IR_EDGE_MISSING', L.path, { layer: L.name, port: L.inPorts[k]!.attrs['id'] ?? k });
@@ -188,6 +189,23 @@ class Reader {
     const order = this.topoOrder(list, layers);
     if (!order) return undefined;
     return this.build(order, layers, graph, tasks);
+  }
+
+  /** Edge `k` of a graph: checks it and records it as the source of its input port. */
+  private edge(edges: IrEdges, k: number, gpath: string, layers: Map<string, Layer>): void {
+    const fl = edges.fromLayer[k]?.trim();
+    const fp = edges.fromPort[k]?.trim();
+    const tl = edges.toLayer[k]?.trim();
+    const tp = edges.toPort[k]?.trim();
+    const from = fl === undefined ? undefined : layers.get(fl);
+    const to = tl === undefined ? undefined : layers.get(tl);
+    if (!from || !to) return this.err('IR_EDGE_BAD', gpath, { edge: edgeLabel(edges, k), detail: `layer ${!from ? fl : tl} does not exist` });
+    const out = fp === undefined ? undefined : from.outPos.get(fp);
+    if (out === undefined) return this.err('IR_EDGE_BAD', gpath, { edge: edgeLabel(edges, k), detail: `layer '${from.name}' has no output port ${fp}` });
+    const inp = tp === undefined ? undefined : to.inPos.get(tp);
+    if (inp === undefined) return this.err('IR_EDGE_BAD', gpath, { edge: edgeLabel(edges, k), detail: `layer '${to.name}' has no input port ${tp}` });
+    if (to.incoming[inp]) return this.err('IR_EDGE_TWICE', to.path, { layer: to.name, port: tp });
+    to.incoming[inp] = { from: from.id, out };
   }
 
   /** Post-order DFS from every layer in XML order, iterative; reports a cycle. */
@@ -221,7 +239,7 @@ class Reader {
     return order;
   }
 
-  private portType(L: Layer, p: XNode, k: number): ValueType | null {
+  private portType(L: Layer, p: IrPort, k: number): ValueType | null {
     const prec = p.attrs['precision'];
     if (prec === undefined) {
       this.err('IR_PORT_BAD', L.path, { layer: L.name, port: p.attrs['id'] ?? k, detail: 'output port has no precision' });
@@ -233,8 +251,8 @@ class Reader {
       return null;
     }
     const dims: Dim[] = [];
-    for (const d of childrenOf(p, 'dim')) {
-      const s = d.text.trim();
+    for (const text of p.dims) {
+      const s = text.trim();
       if (!/^-?\d+$/.test(s) || Number(s) < -1) {
         this.err('IR_PORT_BAD', L.path, { layer: L.name, port: p.attrs['id'] ?? k, detail: `dim '${s}' must be an integer ≥ -1` });
         return null;
@@ -254,7 +272,7 @@ class Reader {
     if (rt) meta[rtKey] = rt;
     const others = L.xml.children.filter((c) => !KNOWN_CHILDREN.has(c.tag));
     if (others.length) meta['irChildren'] = others;
-    if (L.inPorts.some((p) => child(p, 'rt_info'))) meta['irInputRtInfo'] = L.inPorts.map((p) => child(p, 'rt_info'));
+    if (L.inPorts.some((p) => p.rt)) meta['irInputRtInfo'] = L.inPorts.map((p) => p.rt);
   }
 
   private dataAttr(L: Layer, name: string): string | undefined {
@@ -347,7 +365,7 @@ class Reader {
   }
 
   private carryPortRt(L: Layer, k: number, v: Value): void {
-    const rt = L.outPorts[k] ? child(L.outPorts[k]!, 'rt_info') : undefined;
+    const rt = L.outPorts[k]?.rt;
     if (rt) v.meta['irRtInfo'] = rt;
   }
 
@@ -401,7 +419,7 @@ class Reader {
   private queueBodies(L: Layer, node: Node, graph: Graph, tasks: BodyTask[]): void {
     const kind = irBodyKind(L.op);
     for (const { key: bodyTag, portMap: mapTag } of kind?.bodies ?? []) {
-      const el = child(L.xml, bodyTag);
+      const el = L.rec.bodies?.get(bodyTag);
       if (!el) {
         this.err('IR_BODY_MISSING', L.path, { op: L.op, layer: L.name, body: bodyTag });
         continue;

@@ -35,6 +35,7 @@ interface BodyJob {
 }
 
 const DYNAMIC_PRECISION = elementType('dynamic').precision!;
+const EDGE_ATTRS = ['from-layer', 'from-port', 'to-layer', 'to-port'] as const;
 
 /**
  * Writes IR v11 exactly as OpenVINO's serializer lays it out: layers in topological order with ids
@@ -44,6 +45,12 @@ const DYNAMIC_PRECISION = elementType('dynamic').precision!;
  * IR form, broken graphs) rather than writing a file OpenVINO would misread.
  */
 export function writeIr(model: Model): { xml: string; bin: Uint8Array[] } {
+  const { xml, bin } = writeIrChunks(model);
+  return { xml: Buffer.concat(xml).toString('utf8'), bin };
+}
+
+/** writeIr with the XML as UTF-8 chunks (what files are written from: no string of the whole net). */
+export function writeIrChunks(model: Model): { xml: Uint8Array[]; bin: Uint8Array[] } {
   const diags = new Diagnostics();
   diags.push(...verifyGraph(model.graph).filter((d) => d.severity === 'error'));
   diags.throwIfErrors();
@@ -58,7 +65,7 @@ export function writeIr(model: Model): { xml: string; bin: Uint8Array[] } {
     w.portMap(j, ids);
   }
   diags.throwIfErrors();
-  return { xml: net.serialize(), bin: consts.chunks };
+  return { xml: net.chunks(), bin: consts.chunks };
 }
 
 /** Layer ids of a written graph: body Parameter index → id, Result index → id. */
@@ -130,13 +137,13 @@ class GraphWriter {
     return out;
   }
 
-  private typeError(v: Value, where: string, what: string, detail: string): void {
+  private typeError(v: Value, where: Where, what: string, detail: string): void {
     if (this.reported.has(v)) return;
     this.reported.add(v);
-    this.diags.add('IR_WRITE_TYPE', where, { what, value: v.label, detail });
+    this.diags.add('IR_WRITE_TYPE', pathOf(where), { what, value: v.label, detail });
   }
 
-  private precision(t: ValueType | null, what: string, v: Value, where: string): string {
+  private precision(t: ValueType | null, what: string, v: Value, where: Where): string {
     if (!t || t.kind !== 'tensor' || t.elem === 'dynamic') {
       if (t && t.kind !== 'tensor' && t.kind !== 'unknown') this.typeError(v, where, what, `type ${t.kind}`);
       return DYNAMIC_PRECISION;
@@ -145,161 +152,189 @@ class GraphWriter {
     return elementType(t.elem).precision ?? t.elem;
   }
 
-  private port(parent: XOut, id: number, v: Value, where: string, withNames: boolean, rt: XNode | undefined): void {
-    const p = parent.ele('port', { id: String(id), precision: this.precision(v.type, 'value', v, where) });
-    if (withNames && v.names.some((n) => n !== '')) p.att('names', joinPortNames(v.names));
+  private port(parent: XOut, id: number, v: Value, where: Where, withNames: boolean, rt: XNode | undefined): void {
+    const p = parent.ele('port').att('id', id).att('precision', this.precision(v.type, 'value', v, where));
+    if (withNames) {
+      const names = portNamesText(v.names);
+      if (names !== '') p.att('names', names);
+    }
     const t = v.type;
-    if (t && t.kind === 'tensor' && t.shape) for (const d of t.shape) p.ele('dim').txt(typeof d === 'number' ? String(d) : '-1');
+    if (t && t.kind === 'tensor' && t.shape) for (const d of t.shape) p.leaf('dim', typeof d === 'number' ? String(d) : '-1');
     if (rt) writeRaw(p, rt);
   }
 
   /** Writes layers, edges and rt_info of `g` into `el`; queues its bodies. */
   write(g: Graph, el: XOut, rtInfo: XNode | null): WrittenIds {
     const plan = this.plan(g);
-    const where = g.path;
-    const at = new Map<Value, { layer: number; port: number }>();
+    const under = g.path;
+    // Source of every value written so far: layer id and output port, packed as two arrays.
+    const at = new Map<Value, number>();
+    const atLayer: number[] = [];
+    const atPort: number[] = [];
     const layers = el.ele('layers');
     const ids: WrittenIds = { params: [], results: [] };
-    const edges: { from: number; fromPort: number; to: number; toPort: number }[] = [];
-    const edgeTo = (v: Value | null, to: number, toPort: number, path: string) => {
-      const s = v ? at.get(v) : undefined;
-      if (!s) {
-        this.diags.add('IR_WRITE_GRAPH', path, { detail: v ? `input ${toPort} reads '${v.label}', which this graph does not produce` : `input ${toPort} is empty; IR has no optional inputs` });
-        return;
-      }
-      edges.push({ from: s.layer, fromPort: s.port, to, toPort });
-    };
+    const inputIndex = new Map<Value, number>();
+    g.inputs.forEach((v, k) => { if (!inputIndex.has(v)) inputIndex.set(v, k); });
+    const edges = new EdgeList();
+    const sources: Sources = { at, atLayer, atPort, edges };
     for (const item of plan) {
       if (item.kind === 'param' || item.kind === 'const') {
         const v = item.value;
         const isParam = item.kind === 'param';
         const name = String(v.meta['layerName'] ?? (v.name || `${isParam ? 'Parameter' : 'Constant'}_${item.id}`));
-        const layer = layers.ele('layer', { id: String(item.id), name, type: isParam ? 'Parameter' : 'Const', version: String(v.meta['irVersion'] ?? 'opset1') });
+        const where: Where = { under, layer: name };
+        const layer = layers.ele('layer').att('id', item.id).att('name', name).att('type', isParam ? 'Parameter' : 'Const').att('version', String(v.meta['irVersion'] ?? 'opset1'));
         writeLayerAttrs(layer, v.meta['irLayerAttrs']);
         const data = layer.ele('data');
         if (isParam) {
           const t = v.type;
           if (!t || t.kind !== 'tensor' || t.elem === 'dynamic' || !irHas(t.elem)) {
-            this.typeError(v, `${where}/${name}`, 'Parameter', t ? `type ${t.kind === 'tensor' ? t.elem : t.kind}` : 'no known type');
+            this.typeError(v, where, 'Parameter', t ? `type ${t.kind === 'tensor' ? t.elem : t.kind}` : 'no known type');
           } else data.att('shape', formatShapeText(t.shape)).att('element_type', t.elem);
-          ids.params[g.inputs.indexOf(v)] = item.id;
+          ids.params[inputIndex.get(v)!] = item.id;
         } else {
           const t = v.constant!;
-          if (!irHas(t.elem)) this.typeError(v, `${where}/${name}`, 'Const', `element type ${t.elem}`);
+          if (!irHas(t.elem)) this.typeError(v, where, 'Const', `element type ${t.elem}`);
           const { offset, size } = this.consts.write(t);
-          data.att('element_type', t.elem).att('shape', formatStaticShapeText(t.dims)).att('offset', String(offset)).att('size', String(size));
+          data.att('element_type', t.elem).att('shape', formatStaticShapeText(t.dims)).att('offset', offset).att('size', size);
         }
-        writeDataAttrs(data, v.meta['irExtraData']);
+        writeLayerAttrs(data, v.meta['irExtraData']);
         writeRawIf(layer, v.meta['irLayerRtInfo']);
-        this.port(layer.ele('output'), 0, v, `${where}/${name}`, true, v.meta['irRtInfo']);
-        at.set(v, { layer: item.id, port: 0 });
+        this.port(layer.ele('output'), 0, v, where, true, v.meta['irRtInfo']);
+        setSource(sources, v, item.id, 0);
       } else if (item.kind === 'node') {
-        this.node(item.node, item.id, layers, at, edgeTo);
+        this.node(item.node, item.id, layers, sources);
       } else {
         const v = item.value;
-        const irResults = g.meta['irResults']?.[item.index] ?? {};
+        const irResults = g.meta['irResults']?.[item.index];
         const resultNames = g.meta['resultNames'];
         const name = resultNames?.[item.index] ?? `Result_${item.id}`;
-        const attrs: Record<string, string> = { id: String(item.id), name, type: 'Result', version: String(irResults['irVersion'] ?? 'opset1') };
-        if (v.names.some((n) => n !== '')) attrs['output_names'] = joinPortNames(v.names);
-        const layer = layers.ele('layer', attrs);
-        const extra = { ...(irResults['irLayerAttrs'] as Record<string, string> | undefined) };
-        delete extra['output_names'];
-        writeLayerAttrs(layer, extra);
-        writeRawIf(layer, irResults['irRtInfo']);
-        this.port(layer.ele('input'), 0, v, `${where}/${name}`, false, undefined);
-        edgeTo(v, item.id, 0, `${where}/${name}`);
+        const where: Where = { under, layer: name };
+        const layer = layers.ele('layer').att('id', item.id).att('name', name).att('type', 'Result').att('version', String(irResults?.['irVersion'] ?? 'opset1'));
+        const outputNames = portNamesText(v.names);
+        if (outputNames !== '') layer.att('output_names', outputNames);
+        writeLayerAttrs(layer, irResults?.['irLayerAttrs'], 'output_names');
+        writeRawIf(layer, irResults?.['irRtInfo']);
+        this.port(layer.ele('input'), 0, v, where, false, undefined);
+        this.edgeTo(sources, v, item.id, 0, where);
         ids.results[item.index] = item.id;
       }
     }
     // Edges are listed consumer by consumer in layer order, then std::sort-ed by source layer.
-    edges.sort((a, b) => a.to - b.to);
-    stdSort(edges, (a, b) => a.from < b.from);
+    const order = edges.sortedOrder();
     const edgesEl = el.ele('edges');
-    for (const e of edges) {
-      edgesEl.ele('edge', { 'from-layer': String(e.from), 'from-port': String(e.fromPort), 'to-layer': String(e.to), 'to-port': String(e.toPort) });
+    const values: number[] = [0, 0, 0, 0];
+    for (const e of order) {
+      values[0] = edges.from[e]!;
+      values[1] = edges.fromPort[e]!;
+      values[2] = edges.to[e]!;
+      values[3] = edges.toPort[e]!;
+      edgesEl.leaf('edge', '', EDGE_ATTRS, values);
     }
     if (rtInfo) writeRaw(el, rtInfo);
     else el.ele('rt_info');
     return ids;
   }
 
-  private node(
-    n: Node, id: number, layers: XOut, at: Map<Value, { layer: number; port: number }>,
-    edgeTo: (v: Value | null, to: number, toPort: number, path: string) => void,
-  ): void {
-    const path = n.path;
-    if (n.dialect !== 'ov') this.diags.add('IR_WRITE_DIALECT', path, { op: n.op, dialect: n.dialect });
+  /** Records the edge into input `toPort` of layer `to` from wherever `v` was written. */
+  private edgeTo(s: Sources, v: Value | null, to: number, toPort: number, where: Where): void {
+    const k = v ? s.at.get(v) : undefined;
+    if (k === undefined) {
+      this.diags.add('IR_WRITE_GRAPH', pathOf(where), { detail: v ? `input ${toPort} reads '${v.label}', which this graph does not produce` : `input ${toPort} is empty; IR has no optional inputs` });
+      return;
+    }
+    s.edges.add(s.atLayer[k]!, s.atPort[k]!, to, toPort);
+  }
+
+  private node(n: Node, id: number, layers: XOut, sources: Sources): void {
+    if (n.dialect !== 'ov') this.diags.add('IR_WRITE_DIALECT', n.path, { op: n.op, dialect: n.dialect });
     const op = canonicalOp(n.op);
     const name = n.name || `${op}_${id}`;
-    const layer = layers.ele('layer', { id: String(id), name, type: irTypeName(op), version: n.version });
+    const layer = layers.ele('layer').att('id', id).att('name', name).att('type', irTypeName(op)).att('version', n.version);
     writeLayerAttrs(layer, n.meta['irLayerAttrs']);
     const kind = irBodyKind(op);
-    const isIf = op === 'If';
-    // OpenVINO does not feed an If body Parameter from the cond port (input 0): it computes wrong
-    // results without a word. A body reading cond gets it through one extra input carrying the same
-    // value, as OpenVINO's own ONNX frontend does.
-    const ins = [...n.inputs];
-    if (isIf && [...n.bodies.values()].some((b) => b.inputs.some((x) => x.from === 0))) {
-      this.condAlias.set(n, ins.length);
-      ins.push(n.inputs[0] ?? null);
+    const ins = n.inputs;
+    let nIn = ins.length;
+    let alias = -1;
+    if (kind) {
+      // OpenVINO does not feed an If body Parameter from the cond port (input 0): it computes wrong
+      // results without a word. A body reading cond gets it through one extra input carrying the
+      // same value, as OpenVINO's own ONNX frontend does.
+      if (op === 'If' && [...n.bodies.values()].some((b) => b.inputs.some((x) => x.from === 0))) {
+        alias = nIn++;
+        this.condAlias.set(n, alias);
+      }
+      this.writtenInputs.set(n, nIn);
     }
-    this.writtenInputs.set(n, ins.length);
-    const maps = new Map<string, XOut>();
+    let maps: Map<string, XOut> | null = null;
     let backEdges: XOut | null = null;
-    // Port maps as the serializer orders them (If: else before then), then back edges.
-    // Holes: their content needs the bodies' layer ids, known once the bodies are written.
-    for (const b of [...(kind?.bodies ?? [])].reverse()) maps.set(b.key, layer.hole().ele(b.portMap));
-    if (kind?.backEdges && [...n.bodies.values()].some((b) => b.backEdges.length)) backEdges = layer.hole().ele('back_edges');
-    const writeData = () => {
-      if (!n.attrs.size) return;
-      const data = layer.ele('data');
-      for (const [k, a] of n.attrs) {
-        const s = formatAttr(a);
-        if (s === undefined) this.diags.add('IR_WRITE_ATTR', path, { op: n.op, attr: k, kind: a.type });
-        else data.att(k, s);
-      }
-    };
-    const writePorts = () => {
-      const inRt = n.meta['irInputRtInfo'];
-      if (ins.length) {
-        const input = layer.ele('input');
-        ins.forEach((v, k) => {
-          if (v) this.port(input, k, v, path, false, inRt?.[k]);
-          else input.ele('port', { id: String(k), precision: DYNAMIC_PRECISION });
-          edgeTo(v, id, k, path);
-        });
-      }
-      if (n.outputs.length) {
-        const output = layer.ele('output');
-        n.outputs.forEach((v, k) => {
-          this.port(output, ins.length + k, v, path, true, v.meta['irRtInfo']);
-          at.set(v, { layer: id, port: ins.length + k });
-        });
-      }
-    };
+    if (kind) {
+      // Port maps as the serializer orders them (If: else before then), then back edges.
+      // Holes: their content needs the bodies' layer ids, known once the bodies are written.
+      maps = new Map();
+      for (let b = kind.bodies.length - 1; b >= 0; b--) maps.set(kind.bodies[b]!.key, layer.hole().ele(kind.bodies[b]!.portMap));
+      if (kind.backEdges && [...n.bodies.values()].some((b) => b.backEdges.length)) backEdges = layer.hole().ele('back_edges');
+    }
     if (kind?.loop) {
-      writePorts();
-      writeData();
+      this.nodePorts(n, id, layer, sources, nIn, alias);
+      this.nodeData(n, layer);
       writeRawIf(layer, n.meta['irRtInfo']);
     } else {
-      writeData();
+      this.nodeData(n, layer);
       writeRawIf(layer, n.meta['irRtInfo']);
-      writePorts();
+      this.nodePorts(n, id, layer, sources, nIn, alias);
     }
-    for (const c of n.meta['irChildren'] ?? []) writeRaw(layer, c);
-    const keys = kind?.bodies.map((b) => b.key) ?? [];
+    const children = n.meta['irChildren'];
+    if (children) for (const c of children) writeRaw(layer, c);
+    if (!kind) {
+      if (n.bodies.size) for (const key of n.bodies.keys()) this.diags.add('IR_WRITE_GRAPH', n.path, { detail: `${op} cannot carry a body '${key}' in IR` });
+      return;
+    }
+    const keys = kind.bodies.map((b) => b.key);
     for (const key of keys) {
       const body = n.bodies.get(key);
       if (!body) {
-        this.diags.add('IR_WRITE_GRAPH', path, { detail: `${op} has no ${key}` });
+        this.diags.add('IR_WRITE_GRAPH', n.path, { detail: `${op} has no ${key}` });
         continue;
       }
       if (!body.graph.outputs.length) this.diags.add('IR_WRITE_GRAPH', body.graph.path, { detail: 'a body needs at least one Result' });
-      this.jobs.push({ graph: body.graph, el: layer.hole().ele(key), node: n, body, portMap: maps.get(key)!, backEdges });
+      this.jobs.push({ graph: body.graph, el: layer.hole().ele(key), node: n, body, portMap: maps!.get(key)!, backEdges });
     }
     for (const key of n.bodies.keys()) {
-      if (!keys.includes(key)) this.diags.add('IR_WRITE_GRAPH', path, { detail: `${op} cannot carry a body '${key}' in IR` });
+      if (!keys.includes(key)) this.diags.add('IR_WRITE_GRAPH', n.path, { detail: `${op} cannot carry a body '${key}' in IR` });
+    }
+  }
+
+  private nodeData(n: Node, layer: XOut): void {
+    if (!n.attrs.size) return;
+    const data = layer.ele('data');
+    for (const [k, a] of n.attrs) {
+      const s = formatAttr(a);
+      if (s === undefined) this.diags.add('IR_WRITE_ATTR', n.path, { op: n.op, attr: k, kind: a.type });
+      else data.att(k, s);
+    }
+  }
+
+  /** Input ports (the If cond alias last, at `alias`), then output ports numbered after them. */
+  private nodePorts(n: Node, id: number, layer: XOut, sources: Sources, nIn: number, alias: number): void {
+    const inRt = n.meta['irInputRtInfo'];
+    if (nIn) {
+      const input = layer.ele('input');
+      for (let k = 0; k < nIn; k++) {
+        const v = k === alias ? (n.inputs[0] ?? null) : n.inputs[k]!;
+        if (v) this.port(input, k, v, n, false, inRt?.[k]);
+        else input.ele('port').att('id', k).att('precision', DYNAMIC_PRECISION);
+        this.edgeTo(sources, v, id, k, n);
+      }
+    }
+    const outs = n.outputs;
+    if (outs.length) {
+      const output = layer.ele('output');
+      for (let k = 0; k < outs.length; k++) {
+        const v = outs[k]!;
+        this.port(output, nIn + k, v, n, true, v.meta['irRtInfo']);
+        setSource(sources, v, id, nIn + k);
+      }
     }
   }
 
@@ -309,6 +344,8 @@ class GraphWriter {
     const alias = this.condAlias.get(j.node);
     const graph = j.graph;
     const isIf = canonicalOp(j.node.op) === 'If';
+    const paramIndex = new Map<Value, number>();
+    graph.inputs.forEach((v, k) => { if (!paramIndex.has(v)) paramIndex.set(v, k); });
     const ordered = (extra: Readonly<Record<string, string>> | undefined, base: Record<string, string>): Record<string, string> => {
       const e = { ...(extra ?? {}) };
       const head: Record<string, string> = {};
@@ -317,7 +354,7 @@ class GraphWriter {
     };
     // The serializer's order: input descriptions, output descriptions, then Loop's special ports.
     const input = (b: (typeof j.body.inputs)[number]) => j.portMap.ele('input', ordered(b.extra, {
-      external_port_id: String(isIf && b.from === 0 && alias !== undefined ? alias : b.from), internal_layer_id: String(ids.params[graph.inputs.indexOf(b.param)]),
+      external_port_id: String(isIf && b.from === 0 && alias !== undefined ? alias : b.from), internal_layer_id: String(ids.params[paramIndex.get(b.param) ?? -1]),
     }));
     const output = (b: (typeof j.body.outputs)[number]) => j.portMap.ele('output', ordered(isIf ? undefined : b.extra, {
       external_port_id: b.to < 0 ? '-1' : String(nIn + b.to), internal_layer_id: String(ids.results[b.result]),
@@ -343,13 +380,67 @@ class GraphWriter {
   }
 }
 
-function writeLayerAttrs(layer: XOut, attrs: unknown): void {
+function writeLayerAttrs(layer: XOut, attrs: unknown, except?: string): void {
   if (!attrs || typeof attrs !== 'object') return;
-  for (const [k, v] of Object.entries(attrs as Record<string, string>)) layer.att(k, v);
+  const a = attrs as Record<string, string>;
+  for (const k in a) if (k !== except && Object.prototype.hasOwnProperty.call(a, k)) layer.att(k, a[k]);
 }
 
-function writeDataAttrs(data: XOut, attrs: unknown): void {
-  writeLayerAttrs(data, attrs);
+/** Where a problem is: a node, or a layer of a graph; made into a path only when one is reported. */
+type Where = Node | { readonly under: string; readonly layer: string };
+const pathOf = (w: Where): string => ('under' in w ? `${w.under}/${w.layer}` : w.path);
+
+/** Output `names` as the serializer writes them; '' when there are none (one name: no set or sort needed). */
+function portNamesText(names: readonly string[]): string {
+  if (names.length === 1) {
+    const n = names[0]!;
+    return n.includes(',') ? n.replace(/,/g, '\\,') : n;
+  }
+  return names.length ? joinPortNames(names) : '';
+}
+
+/** Where each written value comes from (index into atLayer/atPort), and the edges so far. */
+interface Sources {
+  readonly at: Map<Value, number>;
+  readonly atLayer: number[];
+  readonly atPort: number[];
+  readonly edges: EdgeList;
+}
+
+function setSource(s: Sources, v: Value, layer: number, port: number): void {
+  s.at.set(v, s.atLayer.length);
+  s.atLayer.push(layer);
+  s.atPort.push(port);
+}
+
+/** A graph's edges as four number columns (no object per edge). */
+class EdgeList {
+  readonly from: number[] = [];
+  readonly fromPort: number[] = [];
+  readonly to: number[] = [];
+  readonly toPort: number[] = [];
+
+  add(from: number, fromPort: number, to: number, toPort: number): void {
+    this.from.push(from);
+    this.fromPort.push(fromPort);
+    this.to.push(to);
+    this.toPort.push(toPort);
+  }
+
+  /**
+   * Edge indices in the serializer's order: consumer by consumer in layer order (a stable sort by
+   * `to`), then std::sort-ed by source layer.
+   */
+  sortedOrder(): number[] {
+    const idx = Array.from({ length: this.from.length }, (_, k) => k);
+    const to = this.to;
+    let sorted = true;
+    for (let k = 1; k < to.length && sorted; k++) sorted = to[k - 1]! <= to[k]!;
+    if (!sorted) idx.sort((a, b) => to[a]! - to[b]! || a - b);
+    const from = this.from;
+    stdSort(idx, (a, b) => from[a]! < from[b]!);
+    return idx;
+  }
 }
 
 function writeRawIf(parent: XOut, x: unknown): void {

@@ -23,7 +23,8 @@ export class XOut {
 
   /** The document element `<tag>` of a new document. */
   static document(tag: string): XOut {
-    const run = new TextRun(['<?xml version="1.0"?>\n']);
+    const run = new TextRun();
+    run.push('<?xml version="1.0"?>\n');
     return run.open(tag, 0, -1);
   }
 
@@ -34,6 +35,20 @@ export class XOut {
     const el = this.run.open(tag, this.depth + 1, this.level);
     if (attrs) for (const k in attrs) el.att(k, attrs[k]);
     return el;
+  }
+
+  /**
+   * Appends a child element that takes nothing more: `<tag>text</tag>` (text '' : `<tag />`), or
+   * with attributes (`names` and `values` alike long) `<tag a="1" b="2" />`. Written at once, as
+   * ele(...) followed by no other call on the child would be, without a handle or pending record
+   * (a net has hundreds of thousands of `<dim>` and `<edge>` elements).
+   */
+  leaf(tag: string, text: string, names?: readonly string[], values?: readonly (string | number)[]): void {
+    this.run.closeAbove(this.level);
+    this.run.startContent(this.level);
+    let line = `${indent(this.depth + 1)}<${tag}`;
+    if (names) for (let i = 0; i < names.length; i++) line += ` ${names[i]}="${escapeAttr(String(values![i]))}"`;
+    this.run.push(line + (text === '' ? ' />\n' : `>${escapeText(text)}</${tag}>\n`));
   }
 
   /** Sets an attribute before the element has content; setting one again keeps its place and replaces its value. */
@@ -55,25 +70,35 @@ export class XOut {
   hole(): XOut {
     this.run.closeAbove(this.level);
     this.run.startContent(this.level);
-    const run = new TextRun([]);
+    const run = new TextRun();
+    this.run.flush();
     this.run.parts.push(run);
     return new XOut(run, '', this.depth, -1, null);
   }
 
   /** The document text: every open element closed, holes joined in place, ending with a newline. */
   serialize(): string {
-    const out: string[] = [];
-    const stack: (string | TextRun)[] = [this.run];
+    return Buffer.concat(this.chunks()).toString('utf8');
+  }
+
+  /**
+   * The document as UTF-8 chunks, every open element closed and holes joined in place (the chunks
+   * are written as the walk goes: only bytes are kept, never the text of the whole net).
+   */
+  chunks(): Uint8Array[] {
+    const out: Uint8Array[] = [];
+    const stack: (Uint8Array | TextRun)[] = [this.run];
     while (stack.length) {
       const p = stack.pop()!;
-      if (typeof p === 'string') {
+      if (p instanceof Uint8Array) {
         out.push(p);
         continue;
       }
       p.closeAbove(-1);
+      p.flush();
       for (let i = p.parts.length - 1; i >= 0; i--) stack.push(p.parts[i]!);
     }
-    return out.join('');
+    return out;
   }
 
   /** @internal */
@@ -94,11 +119,33 @@ interface Open {
   text: string;
 }
 
-/** A run of text: written parts and holes in order, and the stack of its open elements. */
+/** Pending text is encoded into a UTF-8 chunk once it holds this many characters. */
+const FLUSH_CHARS = 1 << 16;
+
+/**
+ * A run of text: written parts (UTF-8 chunks) and holes in order, and the stack of its open
+ * elements. Text is gathered in a short list of strings and encoded every FLUSH_CHARS characters,
+ * so the heap holds bytes, not hundreds of thousands of strings.
+ */
 class TextRun {
   private readonly open_: Open[] = [];
+  readonly parts: (Uint8Array | TextRun)[] = [];
+  private pending: string[] = [];
+  private pendingChars = 0;
 
-  constructor(readonly parts: (string | TextRun)[]) {}
+  push(text: string): void {
+    this.pending.push(text);
+    this.pendingChars += text.length;
+    if (this.pendingChars >= FLUSH_CHARS) this.flush();
+  }
+
+  /** Encodes the pending text into a chunk (before a hole is placed, and at the end). */
+  flush(): void {
+    if (!this.pending.length) return;
+    this.parts.push(Buffer.from(this.pending.join(''), 'utf8'));
+    this.pending = [];
+    this.pendingChars = 0;
+  }
 
   open(tag: string, depth: number, parentLevel: number): XOut {
     const rec: Open = { tag, depth, attrs: [], text: '' };
@@ -143,7 +190,7 @@ class TextRun {
     if (level < 0) return;
     const o = this.open_[level]!;
     if (!o.attrs) return;
-    this.parts.push(this.startTag(o) + (o.text === '' ? '>\n' : `>\n${indent(o.depth)}\t${escapeText(o.text)}\n`));
+    this.push(this.startTag(o) + (o.text === '' ? '>\n' : `>\n${indent(o.depth)}\t${escapeText(o.text)}\n`));
     o.attrs = null;
   }
 
@@ -151,8 +198,8 @@ class TextRun {
   closeAbove(level: number): void {
     while (this.open_.length - 1 > level) {
       const o = this.open_.pop()!;
-      if (o.attrs) this.parts.push(this.startTag(o) + (o.text === '' ? ' />\n' : `>${escapeText(o.text)}</${o.tag}>\n`));
-      else this.parts.push(`${indent(o.depth)}</${o.tag}>\n`);
+      if (o.attrs) this.push(this.startTag(o) + (o.text === '' ? ' />\n' : `>${escapeText(o.text)}</${o.tag}>\n`));
+      else this.push(`${indent(o.depth)}</${o.tag}>\n`);
     }
   }
 }

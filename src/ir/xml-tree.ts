@@ -25,17 +25,6 @@ class XmlError {
   constructor(readonly reason: 'doctype' | 'malformed', readonly at: number, readonly message: string) {}
 }
 
-/** Line and column (1-based) of an offset, computed only when an error is reported. */
-function position(text: string, at: number): string {
-  let line = 1;
-  let start = 0;
-  for (let i = text.indexOf('\n'); i >= 0 && i < at; i = text.indexOf('\n', i + 1)) {
-    line++;
-    start = i + 1;
-  }
-  return `line ${line}, column ${at - start + 1}`;
-}
-
 const PREDEFINED: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
 /**
@@ -44,7 +33,7 @@ const PREDEFINED: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>
  * Anything else — an unknown name, a bare '&', `&#X41;`, a reference without ';' — stays as
  * written. A character reference to no Unicode scalar value (0, a surrogate, above U+10FFFF) is an
  * error: pugixml would write bytes that are not UTF-8 text (or end the string at the NUL).
- * `at` is the offset of `s` in the document, for the error's position.
+ * `at` is the byte offset of `s` in the document, for the error's position.
  */
 export function decodeEntities(s: string, at = 0): string {
   let amp = s.indexOf('&');
@@ -75,7 +64,7 @@ export function decodeEntities(s: string, at = 0): string {
       }
       if (end > 0) {
         if (cp === 0 || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff) {
-          throw new XmlError('malformed', at + amp, `character reference '${s.slice(amp, end)}' is not a Unicode character`);
+          throw new XmlError('malformed', at + Buffer.byteLength(s.slice(0, amp), 'utf8'), `character reference '${s.slice(amp, end)}' is not a Unicode character`);
         }
         rep = String.fromCodePoint(cp);
       }
@@ -102,153 +91,311 @@ const ATTR_WS = /\r\n|[\t\n\r]/g;
 const EOL = /\r\n?/g;
 
 /**
- * Parses XML text into an XNode tree in one pass (no intermediate object tree, no second
- * validation scan). Well-formedness is checked on the way: one root element, every tag closed by
- * its own name, attribute syntax `name="…"` or `name='…'` with no '<' and no repeated name, valid
- * names, terminated comments, CDATA sections and processing instructions, the XML declaration only
- * at the start, nothing but comments and whitespace after the root. Values are decoded as pugixml
- * (OpenVINO's parser, default options) decodes them: references as in decodeEntities, tab, CR and
- * LF in attribute values read as spaces (CR LF as one), CR LF in text read as LF. Refuses any
- * DOCTYPE or ENTITY declaration: IR never has one, and entity expansion is a denial-of-service
- * vector. Iterative: nesting depth is not limited by the JS stack. Errors carry line and column.
+ * What the tokenizer reports, in document order. `open`'s `attrs` holds names and decoded values
+ * alternately (`attrs[0..n)`) and is reused after the call returns. Every element ends with one
+ * `close`, self-closing ones too. `text` is character data of the open element (several calls
+ * append), whitespace-only runs already dropped.
  */
-export function parseXml(text: string): XmlParseResult {
-  try {
-    return { ok: true, root: tokenize(text) };
-  } catch (e) {
-    if (!(e instanceof XmlError)) throw e;
-    return { ok: false, reason: e.reason, detail: `${e.message} (${position(text, e.at)})` };
+export interface XmlSink {
+  open(tag: string, attrs: readonly string[], n: number): void;
+  text(text: string): void;
+  close(): void;
+}
+
+/** An attribute list as an object (an attribute named `__proto__` is an ordinary own property). */
+export function attrRecord(attrs: readonly string[], n: number): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < n; i += 2) {
+    const key = attrs[i]!;
+    if (key === '__proto__') Object.defineProperty(out, key, { value: attrs[i + 1]!, enumerable: true, writable: true, configurable: true });
+    else out[key] = attrs[i + 1]!;
+  }
+  return out;
+}
+
+/** Builds the XNode tree. */
+class TreeSink implements XmlSink {
+  readonly top: XNode = { tag: '#document', attrs: {}, children: [], text: '' };
+  private readonly stack: XNode[] = [this.top];
+  private cur = this.top;
+
+  open(tag: string, attrs: readonly string[], n: number): void {
+    const node: XNode = { tag, attrs: attrRecord(attrs, n), children: [], text: '' };
+    this.cur.children.push(node);
+    this.stack.push(node);
+    this.cur = node;
+  }
+
+  text(text: string): void {
+    this.cur.text += text;
+  }
+
+  close(): void {
+    this.stack.pop();
+    this.cur = this.stack[this.stack.length - 1]!;
   }
 }
 
-function tokenize(text: string): XNode {
-  const n = text.length;
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const top: XNode = { tag: '#document', attrs: {}, children: [], text: '' };
-  const stack: XNode[] = [top];
-  const opened: number[] = [0];
-  let cur = top;
-  let rootDone = false;
-  const fail = (at: number, message: string): never => {
-    throw new XmlError('malformed', at, message);
-  };
-  const name = (at: number, what: string): number => {
-    if (!isNameStart(text.charCodeAt(at))) fail(at, at >= n ? `file ends where ${what} name should be` : `bad ${what} name starting with '${text[at]}'`);
-    let j = at + 1;
-    while (j < n && isNameChar(text.charCodeAt(j))) j++;
-    return j;
-  };
-  while (i < n) {
-    const lt = text.indexOf('<', i);
-    const stop = lt < 0 ? n : lt;
-    if (stop > i) {
-      // Character data: whitespace-only runs are dropped (pugixml's default), others appended.
-      let j = i;
-      while (j < stop && isSpace(text.charCodeAt(j))) j++;
-      if (j < stop) {
-        if (cur === top) fail(j, rootDone ? 'text after the root element' : 'text before the root element');
-        let t = text.slice(i, stop);
-        if (t.includes('\r')) t = t.replace(EOL, '\n');
-        cur.text += t.includes('&') ? decodeEntities(t, i) : t;
-      }
-    }
-    if (lt < 0) break;
-    const c = text.charCodeAt(lt + 1);
-    if (c === SLASH) {
-      // </name  >
-      const e = name(lt + 2, 'closing tag');
-      const tag = text.slice(lt + 2, e);
-      let j = e;
-      while (j < n && isSpace(text.charCodeAt(j))) j++;
-      if (text.charCodeAt(j) !== GT) fail(j, j >= n ? `file ends inside </${tag}>` : `unexpected '${text[j]}' in </${tag}>`);
-      if (cur === top) fail(lt, `closing tag </${tag}> with no open element`);
-      if (cur.tag !== tag) fail(lt, `closing tag </${tag}> does not match <${cur.tag}> opened at ${position(text, opened[opened.length - 1]!)}`);
-      stack.pop();
-      opened.pop();
-      cur = stack[stack.length - 1]!;
-      if (cur === top) rootDone = true;
-      i = j + 1;
-    } else if (c === BANG) {
-      if (text.startsWith('<!--', lt)) {
-        const e = text.indexOf('-->', lt + 4);
-        if (e < 0) fail(lt, 'comment is not closed');
-        i = e + 3;
-      } else if (text.startsWith('<![CDATA[', lt)) {
-        const e = text.indexOf(']]>', lt + 9);
-        if (e < 0) fail(lt, 'CDATA section is not closed');
-        if (cur === top) fail(lt, 'CDATA outside the root element');
-        let t = text.slice(lt + 9, e);
-        if (t.includes('\r')) t = t.replace(EOL, '\n');
-        cur.text += t;
-        i = e + 3;
-      } else {
-        const word = text.slice(lt + 2, lt + 9).toUpperCase();
-        if (word.startsWith('DOCTYPE') || word.startsWith('ENTITY')) throw new XmlError('doctype', lt, 'DOCTYPE/ENTITY declarations are not allowed');
-        fail(lt, `unexpected '<!'`);
-      }
-    } else if (c === QMARK) {
-      const e = name(lt + 2, 'processing instruction');
-      const target = text.slice(lt + 2, e);
-      const close = text.indexOf('?>', e);
-      if (close < 0) fail(lt, `<?${target} is not closed`);
-      if (target.toLowerCase() === 'xml' && lt !== (text.charCodeAt(0) === 0xfeff ? 1 : 0)) fail(lt, 'the XML declaration is only allowed at the start of the document');
-      i = close + 2;
-    } else {
-      // <name attr="v" … > or />
-      if (cur === top && rootDone) fail(lt, 'a second root element');
-      const e = name(lt + 1, 'element');
-      const tag = text.slice(lt + 1, e);
-      const attrs: Record<string, string> = {};
-      let j = e;
-      let selfClose = false;
-      for (;;) {
-        const ws = j;
-        while (j < n && isSpace(text.charCodeAt(j))) j++;
-        const ch = text.charCodeAt(j);
-        if (ch === GT) { j++; break; }
-        if (ch === SLASH) {
-          if (text.charCodeAt(j + 1) !== GT) fail(j, `expected '/>' in <${tag}>`);
-          selfClose = true;
-          j += 2;
-          break;
-        }
-        if (j >= n) fail(lt, `file ends inside <${tag}>`);
-        if (j === ws) fail(j, `attributes of <${tag}> must be separated by whitespace`);
-        const ne = name(j, 'attribute');
-        const key = text.slice(j, ne);
-        j = ne;
-        while (j < n && isSpace(text.charCodeAt(j))) j++;
-        if (text.charCodeAt(j) !== EQ) fail(j, `attribute '${key}' of <${tag}> has no value`);
-        j++;
-        while (j < n && isSpace(text.charCodeAt(j))) j++;
-        const q = text.charCodeAt(j);
-        if (q !== 0x22 && q !== 0x27) fail(j, `the value of attribute '${key}' of <${tag}> is not quoted`);
-        const end = text.indexOf(q === 0x22 ? '"' : "'", j + 1);
-        if (end < 0) fail(j, `the value of attribute '${key}' of <${tag}> is not closed`);
-        let v = text.slice(j + 1, end);
-        const badLt = v.indexOf('<');
-        if (badLt >= 0) fail(j + 1 + badLt, `'<' in the value of attribute '${key}' of <${tag}>`);
-        if (Object.prototype.hasOwnProperty.call(attrs, key)) fail(j, `attribute '${key}' of <${tag}> is repeated`);
-        if (v.includes('\t') || v.includes('\n') || v.includes('\r')) v = v.replace(ATTR_WS, ' ');
-        if (v.includes('&')) v = decodeEntities(v, j + 1);
-        if (key === '__proto__') Object.defineProperty(attrs, key, { value: v, enumerable: true, writable: true, configurable: true });
-        else attrs[key] = v;
-        j = end + 1;
-      }
-      const node: XNode = { tag, attrs, children: [], text: '' };
-      cur.children.push(node);
-      if (!selfClose) {
-        stack.push(node);
-        opened.push(lt);
-        cur = node;
-      } else if (cur === top) rootDone = true;
-      i = j;
-    }
+/**
+ * Parses XML (text, or UTF-8 bytes as read from a file) into an XNode tree in one pass. The rules
+ * are scanXml's.
+ */
+export function parseXml(text: string | Uint8Array): XmlParseResult {
+  const sink = new TreeSink();
+  const r = scanXml(text, sink);
+  return r.ok ? { ok: true, root: sink.top.children[0]! } : r;
+}
+
+/**
+ * Tokenizes XML in one pass over its UTF-8 bytes (no string of the whole document: an IR XML may
+ * exceed V8's largest string) and reports it to `sink`. Well-formedness is checked on the way:
+ * one root element, every tag closed by its own name, attribute syntax `name="…"` or `name='…'`
+ * with no '<' and no repeated name, valid names, terminated comments, CDATA sections and
+ * processing instructions, the XML declaration only at the start, nothing but comments and
+ * whitespace after the root. Values are decoded as pugixml (OpenVINO's parser, default options)
+ * decodes them: references as in decodeEntities, tab, CR and LF in attribute values read as spaces
+ * (CR LF as one), CR LF in text read as LF; invalid UTF-8 reads as U+FFFD. Refuses any DOCTYPE or
+ * ENTITY declaration: IR never has one, and entity expansion is a denial-of-service vector.
+ * Iterative: nesting depth is not limited by the JS stack. Errors carry line and column.
+ */
+export function scanXml(input: string | Uint8Array, sink: XmlSink): { ok: true } | { ok: false; reason: 'doctype' | 'malformed'; detail: string } {
+  const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8')
+    : Buffer.isBuffer(input) ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+  try {
+    new Tokenizer(bytes, sink).run();
+    return { ok: true };
+  } catch (e) {
+    if (!(e instanceof XmlError)) throw e;
+    return { ok: false, reason: e.reason, detail: `${e.message} (${bytePosition(bytes, e.at)})` };
   }
-  if (cur !== top) fail(n, `file ends inside <${cur.tag}> opened at ${position(text, opened[opened.length - 1]!)}`);
-  const root = top.children[0];
-  if (!root) fail(n, 'no root element');
-  return root!;
+}
+
+/** Line and column (1-based, the column in characters) of a byte offset, computed only when an error is reported. */
+function bytePosition(b: Buffer, at: number): string {
+  let line = 1;
+  let start = b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
+  for (let i = b.indexOf(0x0a, start); i >= 0 && i < at; i = b.indexOf(0x0a, i + 1)) {
+    line++;
+    start = i + 1;
+  }
+  const end = Math.min(at, b.length);
+  return `line ${line}, column ${(end > start ? b.toString('utf8', start, end).length : 0) + Math.max(0, at - end) + 1}`;
+}
+
+const LT = 0x3c;
+const AMP = 0x26;
+const INTERN_MAX_LEN = 24;
+const INTERN_MAX_ENTRIES = 1 << 16;
+
+class Tokenizer {
+  private readonly n: number;
+  /** Short ASCII strings seen before (tags, attribute names, ids, precisions, dims), by a hash of their bytes. */
+  private readonly interned = new Map<number, string>();
+  private readonly attrs: string[] = [];
+
+  constructor(private readonly b: Buffer, private readonly sink: XmlSink) {
+    this.n = b.length;
+  }
+
+  private fail(at: number, message: string): never {
+    throw new XmlError('malformed', at, message);
+  }
+
+  /** The character starting at byte `at`, for messages. */
+  private charAt(at: number): string {
+    const c = this.b[at]!;
+    const len = c < 0x80 ? 1 : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+    return this.b.toString('utf8', at, Math.min(this.n, at + len)).slice(0, c >= 0xf0 ? 2 : 1);
+  }
+
+  /** The string of bytes [s, e): short ASCII runs interned, anything else decoded as UTF-8. */
+  str(s: number, e: number): string {
+    const b = this.b;
+    const len = e - s;
+    if (len === 0) return '';
+    if (len <= INTERN_MAX_LEN) {
+      let h = len;
+      let ascii = true;
+      for (let i = s; i < e; i++) {
+        const c = b[i]!;
+        if (c >= 0x80) { ascii = false; break; }
+        h = (Math.imul(h, 31) + c) & 0x3fffffff; // a small integer key: no heap number per lookup
+      }
+      if (ascii) {
+        const hit = this.interned.get(h);
+        if (hit !== undefined && hit.length === len) {
+          let same = true;
+          for (let i = 0; i < len; i++) if (hit.charCodeAt(i) !== b[s + i]) { same = false; break; }
+          if (same) return hit;
+        }
+        const v = b.toString('latin1', s, e);
+        if (hit === undefined && this.interned.size < INTERN_MAX_ENTRIES) this.interned.set(h, v);
+        return v;
+      }
+    }
+    return b.toString('utf8', s, e);
+  }
+
+  /** End of the name starting at `at` (failing when none starts there). */
+  private name(at: number, what: string): number {
+    const b = this.b;
+    const n = this.n;
+    if (at >= n || !isNameStart(b[at]!)) this.fail(at, at >= n ? `file ends where ${what} name should be` : `bad ${what} name starting with '${this.charAt(at)}'`);
+    let j = at + 1;
+    while (j < n && isNameChar(b[j]!)) j++;
+    return j;
+  }
+
+  private startsWith(at: number, ascii: string): boolean {
+    if (at + ascii.length > this.n) return false;
+    for (let k = 0; k < ascii.length; k++) if (this.b[at + k] !== ascii.charCodeAt(k)) return false;
+    return true;
+  }
+
+  /** Offset of the ASCII string `ascii` at or after `from`, or -1. */
+  private find(ascii: string, from: number): number {
+    return this.b.indexOf(ascii, from, 'latin1');
+  }
+
+  run(): void {
+    const b = this.b;
+    const n = this.n;
+    const sink = this.sink;
+    const bom = b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
+    let i = bom;
+    const tags: string[] = [];
+    const opened: number[] = [];
+    let rootDone = false;
+    while (i < n) {
+      // Character data up to the next '<'.
+      let lt = i;
+      let nonSpace = -1;
+      let special = false;
+      while (lt < n) {
+        const c = b[lt]!;
+        if (c === LT) break;
+        if (nonSpace < 0 && !isSpace(c)) nonSpace = lt;
+        if (c === AMP || c === 0x0d) special = true;
+        lt++;
+      }
+      if (nonSpace >= 0) {
+        // Whitespace-only runs are dropped (pugixml's default), others appended.
+        if (!tags.length) this.fail(nonSpace, rootDone ? 'text after the root element' : 'text before the root element');
+        let t = this.str(i, lt);
+        if (special) {
+          if (t.includes('\r')) t = t.replace(EOL, '\n');
+          if (t.includes('&')) t = decodeEntities(t, i);
+        }
+        sink.text(t);
+      }
+      if (lt >= n) break;
+      const c = b[lt + 1];
+      if (c === SLASH) {
+        // </name  >
+        const e = this.name(lt + 2, 'closing tag');
+        const tag = this.str(lt + 2, e);
+        let j = e;
+        while (j < n && isSpace(b[j]!)) j++;
+        if (b[j] !== GT) this.fail(j, j >= n ? `file ends inside </${tag}>` : `unexpected '${this.charAt(j)}' in </${tag}>`);
+        if (!tags.length) this.fail(lt, `closing tag </${tag}> with no open element`);
+        const open = tags[tags.length - 1]!;
+        if (open !== tag) this.fail(lt, `closing tag </${tag}> does not match <${open}> opened at ${bytePosition(b, opened[opened.length - 1]!)}`);
+        tags.pop();
+        opened.pop();
+        sink.close();
+        if (!tags.length) rootDone = true;
+        i = j + 1;
+      } else if (c === BANG) {
+        if (this.startsWith(lt, '<!--')) {
+          const e = this.find('-->', lt + 4);
+          if (e < 0) this.fail(lt, 'comment is not closed');
+          i = e + 3;
+        } else if (this.startsWith(lt, '<![CDATA[')) {
+          const e = this.find(']]>', lt + 9);
+          if (e < 0) this.fail(lt, 'CDATA section is not closed');
+          if (!tags.length) this.fail(lt, 'CDATA outside the root element');
+          let t = b.toString('utf8', lt + 9, e);
+          if (t.includes('\r')) t = t.replace(EOL, '\n');
+          sink.text(t);
+          i = e + 3;
+        } else {
+          const word = b.toString('latin1', lt + 2, Math.min(n, lt + 9)).toUpperCase();
+          if (word.startsWith('DOCTYPE') || word.startsWith('ENTITY')) throw new XmlError('doctype', lt, 'DOCTYPE/ENTITY declarations are not allowed');
+          this.fail(lt, `unexpected '<!'`);
+        }
+      } else if (c === QMARK) {
+        const e = this.name(lt + 2, 'processing instruction');
+        const target = this.str(lt + 2, e);
+        const close = this.find('?>', e);
+        if (close < 0) this.fail(lt, `<?${target} is not closed`);
+        if (target.toLowerCase() === 'xml' && lt !== bom) this.fail(lt, 'the XML declaration is only allowed at the start of the document');
+        i = close + 2;
+      } else {
+        // <name attr="v" … > or />
+        if (!tags.length && rootDone) this.fail(lt, 'a second root element');
+        const e = this.name(lt + 1, 'element');
+        const tag = this.str(lt + 1, e);
+        const attrs = this.attrs;
+        let na = 0;
+        let j = e;
+        let selfClose = false;
+        for (;;) {
+          const ws = j;
+          while (j < n && isSpace(b[j]!)) j++;
+          const ch = b[j];
+          if (ch === GT) { j++; break; }
+          if (ch === SLASH) {
+            if (b[j + 1] !== GT) this.fail(j, `expected '/>' in <${tag}>`);
+            selfClose = true;
+            j += 2;
+            break;
+          }
+          if (j >= n) this.fail(lt, `file ends inside <${tag}>`);
+          if (j === ws) this.fail(j, `attributes of <${tag}> must be separated by whitespace`);
+          const ne = this.name(j, 'attribute');
+          const key = this.str(j, ne);
+          j = ne;
+          while (j < n && isSpace(b[j]!)) j++;
+          if (b[j] !== EQ) this.fail(j, `attribute '${key}' of <${tag}> has no value`);
+          j++;
+          while (j < n && isSpace(b[j]!)) j++;
+          const q = b[j];
+          if (q !== 0x22 && q !== 0x27) this.fail(j, `the value of attribute '${key}' of <${tag}> is not quoted`);
+          let end = j + 1;
+          let badLt = -1;
+          let special = false;
+          for (; end < n; end++) {
+            const v = b[end]!;
+            if (v === q) break;
+            if (v === LT) { if (badLt < 0) badLt = end; }
+            else if (v === AMP || v === 0x09 || v === 0x0a || v === 0x0d) special = true;
+          }
+          if (end >= n) this.fail(j, `the value of attribute '${key}' of <${tag}> is not closed`);
+          if (badLt >= 0) this.fail(badLt, `'<' in the value of attribute '${key}' of <${tag}>`);
+          for (let k = 0; k < na; k += 2) if (attrs[k] === key) this.fail(j, `attribute '${key}' of <${tag}> is repeated`);
+          let v = this.str(j + 1, end);
+          if (special) {
+            if (v.includes('\t') || v.includes('\n') || v.includes('\r')) v = v.replace(ATTR_WS, ' ');
+            if (v.includes('&')) v = decodeEntities(v, j + 1);
+          }
+          attrs[na++] = key;
+          attrs[na++] = v;
+          j = end + 1;
+        }
+        sink.open(tag, attrs, na);
+        if (!selfClose) {
+          tags.push(tag);
+          opened.push(lt);
+        } else {
+          sink.close();
+          if (!tags.length) rootDone = true;
+        }
+        i = j;
+      }
+    }
+    if (tags.length) this.fail(n, `file ends inside <${tags[tags.length - 1]}> opened at ${bytePosition(b, opened[opened.length - 1]!)}`);
+    if (!rootDone) this.fail(n, 'no root element');
+  }
 }
 
 export const child = (n: XNode, tag: string): XNode | undefined => n.children.find((c) => c.tag === tag);

@@ -12,10 +12,11 @@ import type {
   GraphProto, ModelProto, NodeProto, SparseTensorProto, StringStringEntryProto, TensorProto, TypeProto, ValueInfoProto,
 } from './proto-types.js';
 import { T } from './schema.js';
+import { readModel, WireError, type ModelRec } from './proto-read.js';
 import { dependencyOrder } from './topo-order.js';
 import { decodeTensor, type TensorContext } from './tensor-data.js';
 import { typeFromProto } from './value-type.js';
-import { decodeMessage, encodeMessage, has, int64, list, str } from './wire.js';
+import { encodeMessage, has, int64, list, str } from './wire.js';
 
 /*
  * What the decoder records besides the graph itself (and the encoder reads back):
@@ -51,14 +52,16 @@ export interface DecodeOptions {
  */
 export function decodeOnnx(bytes: Uint8Array, opts: DecodeOptions = {}): Model {
   const diags = new Diagnostics();
-  let mp: ModelProto;
+  let model: Model;
   try {
-    mp = decodeMessage<ModelProto>(T.ModelProto, bytes);
+    // graphs are read from the bytes as the decoder reaches them (proto-read.ts)
+    model = decodeModelProto(readModel(bytes), opts, diags);
   } catch (e) {
-    diags.add('ONNX_BAD_PROTOBUF', '', { what: `${bytes.byteLength} bytes`, reason: (e as Error).message });
-    throw new OvirError(diags.list, opts.file);
+    if (!(e instanceof WireError)) throw e;
+    const bad = new Diagnostics();
+    bad.add('ONNX_BAD_PROTOBUF', '', { what: `${bytes.byteLength} bytes`, reason: e.message });
+    throw new OvirError(bad.list, opts.file);
   }
-  const model = decodeModelProto(mp, opts, diags);
   diags.throwIfErrors(opts.file);
   // warnings (e.g. ONNX_NODE_ORDER) travel with the model, as the IR reader's do
   if (diags.list.length) model.graph.meta['diagnostics'] = diags.list;
@@ -69,7 +72,7 @@ const kv = (m: object | null | undefined, field = 'metadata_props'): [string, st
   list<StringStringEntryProto>(m, field).map((e) => [str(e, 'key'), str(e, 'value')]);
 
 /** Model-level fields; the graph is decoded by GraphDecoder. Diagnostics are added, not thrown. */
-export function decodeModelProto(mp: ModelProto, opts: DecodeOptions, diags: Diagnostics): Model {
+export function decodeModelProto(mp: ModelProto | ModelRec, opts: DecodeOptions, diags: Diagnostics): Model {
   const opsets = new Map<string, number>();
   for (const o of list<object>(mp, 'opset_import')) opsets.set(str(o, 'domain'), Number(int64(o, 'version')));
   const info: OnnxModelInfo = {
@@ -97,7 +100,7 @@ export function decodeModelProto(mp: ModelProto, opts: DecodeOptions, diags: Dia
     diags.add('ONNX_NO_GRAPH', '');
     return model;
   }
-  new GraphDecoder(opsets, new ExternalData(opts.baseDir, diags), diags).run(mp.graph!, model.graph);
+  new GraphDecoder(opsets, new ExternalData(opts.baseDir, diags), diags).run(mp.graph as GraphProto, model.graph);
   return model;
 }
 
@@ -160,6 +163,16 @@ class GraphDecoder {
       this.finishGraph(fr);
       stack.pop();
     }
+  }
+
+  /** One string per distinct op type, domain and version (each node would otherwise hold its own copy). */
+  private readonly strings = new Map<string, string>();
+
+  private intern(s: string): string {
+    const k = this.strings.get(s);
+    if (k !== undefined) return k;
+    this.strings.set(s, s);
+    return s;
   }
 
   private tctx(where: string): TensorContext {
@@ -334,10 +347,11 @@ class GraphDecoder {
   }
 
   private startNode(fr: Frame, np: NodeProto, index: number): void {
-    const domain = str(np, 'domain');
-    const op = str(np, 'op_type');
+    const domain = this.intern(str(np, 'domain'));
+    const op = this.intern(str(np, 'op_type'));
     const opset = this.opsets.get(domain === 'ai.onnx' ? '' : domain) ?? this.opsets.get(domain);
-    const node = fr.graph.addNode({ dialect: 'onnx', op, domain, version: opset === undefined ? '' : String(opset), name: str(np, 'name') });
+    const version = this.intern(opset === undefined ? '' : String(opset));
+    const node = fr.graph.addNode({ dialect: 'onnx', op, domain, version, name: str(np, 'name') });
     // node.path would search the node list for unnamed nodes: build it from the cached graph path
     const where = `${fr.path}/${node.name || `${op}#${index}`}`;
     if (str(np, 'doc_string')) node.meta['docString'] = str(np, 'doc_string');

@@ -9,15 +9,13 @@ import type { Node } from '../graph/node.js';
 import type { Tensor } from '../graph/tensor.js';
 import type { Value } from '../graph/value.js';
 import type { FileToWrite } from '../fs/atomic.js';
+import { elementType } from '../graph/element-type.js';
+import type { ValueType } from '../graph/types.js';
 import { encodeAttr } from './attrs.js';
-import type {
-  AttributeProto, GraphProto, ModelProto, NodeProto, SparseTensorProto, StringStringEntryProto, TensorProto, TypeProto,
-  ValueInfoProto,
-} from './proto-types.js';
+import type { AttributeProto, SparseTensorProto } from './proto-types.js';
+import { concatChunks, LEN, ProtoWriter } from './proto-writer.js';
 import { AttrType, DATA_LOCATION_EXTERNAL, T } from './schema.js';
-import { encodeTensor } from './tensor-data.js';
-import { typeToProto } from './value-type.js';
-import { decodeMessage, encodeMessage, encodeMessageChunks } from './wire.js';
+import { decodeMessage, encodeMessage } from './wire.js';
 
 export interface EncodeOptions {
   /** Write tensors of at least `threshold` bytes (default 1024) to `location`, relative to the model. */
@@ -39,8 +37,8 @@ const EXTERNAL_ALIGN = 64;
  * Tensors go to external data when asked, or when the model would exceed 2 GB.
  */
 export function encodeOnnx(model: Model, opts: EncodeOptions = {}): { bytes: Uint8Array; external: FileToWrite[] } {
-  const { proto, external } = new Encoder(model, opts).run();
-  return { bytes: encodeMessage(T.ModelProto, proto), external };
+  const { chunks, external } = new Encoder(model, opts).run();
+  return { bytes: concatChunks(chunks), external };
 }
 
 /**
@@ -49,8 +47,7 @@ export function encodeOnnx(model: Model, opts: EncodeOptions = {}): { bytes: Uin
  * writing a model costs about its weights once in memory, not twice.
  */
 export function encodeOnnxChunks(model: Model, opts: EncodeOptions = {}): { chunks: Uint8Array[]; external: FileToWrite[] } {
-  const { proto, external } = new Encoder(model, opts).run();
-  return { chunks: encodeMessageChunks(T.ModelProto, proto), external };
+  return new Encoder(model, opts).run();
 }
 
 /** Node inputs from this index on are captures (outer values read by its bodies). */
@@ -60,15 +57,94 @@ export function captureStart(n: Node): number {
   return n.is('If') ? 1 : n.inputs.length;
 }
 
-const kv = (pairs: unknown): StringStringEntryProto[] =>
-  Array.isArray(pairs) ? (pairs as [string, string][]).map(([key, value]) => ({ key, value })) : [];
+const utf8 = new TextEncoder();
+
+/** Repeated StringStringEntryProto (metadata_props, external_data) from [key, value] pairs. */
+function writeKv(w: ProtoWriter, field: number, pairs: unknown): void {
+  if (!Array.isArray(pairs)) return;
+  for (const [key, value] of pairs as [string | undefined, string | undefined][]) {
+    const e = ProtoWriter.make();
+    if (key != null) e.stringField(1, key);
+    if (value != null) e.stringField(2, value);
+    w.message(field, e);
+  }
+}
+
+/** A message protobufjs encodes (carried-through parts kept as encoded bytes, re-encoded as the proto objects were). */
+function writeEncoded(w: ProtoWriter, field: number, bytes: Uint8Array): void {
+  w.tag(field, LEN).varint(bytes.byteLength).raw(bytes);
+}
+
+/**
+ * A TypeProto for `t`, written as typeToProto (value-type.ts) builds it: null when ONNX has no
+ * type to write (unknown), or the reason it cannot express it. Sequence/optional/map wrappers are
+ * written inside out, without recursion.
+ */
+function writeTypeProto(t: ValueType): { w: ProtoWriter | null; problem?: string } {
+  const code = (e: string): number | null => (e === 'dynamic' ? 0 : elementType(e as Parameters<typeof elementType>[0]).onnx);
+  const wraps: ValueType[] = [];
+  let cur: ValueType | null = t;
+  let leaf: ProtoWriter | null = null;
+  for (;;) {
+    if (cur === null) break;
+    if (cur.kind === 'tensor' || cur.kind === 'sparse_tensor') {
+      const c = code(cur.elem);
+      if (c === null) return { w: null, problem: `element type ${cur.elem} does not exist in ONNX` };
+      const body = ProtoWriter.make().int32Field(1, c);
+      if (cur.shape !== null) {
+        const shape = ProtoWriter.make();
+        for (const d of cur.shape) {
+          const dim = ProtoWriter.make();
+          if (typeof d === 'number') dim.int64Field(1, d);
+          else if (d !== null && 'sym' in d) dim.stringField(2, d.sym);
+          shape.message(1, dim);
+        }
+        body.message(2, shape);
+      }
+      leaf = ProtoWriter.make().message(cur.kind === 'tensor' ? 1 : 8, body);
+      break;
+    }
+    if (cur.kind === 'unknown') break;
+    if (cur.kind === 'map' && code(cur.key) === null) return { w: null, problem: `map key type ${cur.key} does not exist in ONNX` };
+    wraps.push(cur);
+    cur = cur.kind === 'map' ? cur.value : cur.elem;
+  }
+  let out: ProtoWriter | null = leaf;
+  for (let i = wraps.length - 1; i >= 0; i--) {
+    const k = wraps[i]!;
+    const inner = ProtoWriter.make();
+    if (k.kind === 'map') {
+      inner.int32Field(1, code(k.key)!);
+      if (out) inner.message(2, out);
+    } else if (out) inner.message(1, out);
+    out = ProtoWriter.make().message(k.kind === 'sequence' ? 4 : k.kind === 'optional' ? 9 : 5, inner);
+  }
+  return { w: out };
+}
+
+/**
+ * A node with bodies, written once its bodies are: its fields before `attribute` (head), each
+ * attribute (a finished AttributeProto, or a graph attribute's name before and doc/type after its
+ * body), and the fields after (tail).
+ */
+interface PendingNode {
+  head: ProtoWriter;
+  attrs: (ProtoWriter | { pre: ProtoWriter; graph: Graph; post: ProtoWriter })[];
+  tail: ProtoWriter;
+}
+
+/** A graph's GraphProto in parts: its nodes (field 1, some waiting for bodies) and every later field. */
+interface GraphParts {
+  nodes: (ProtoWriter | PendingNode)[];
+  rest: ProtoWriter;
+}
 
 class Encoder {
   private readonly diags = new Diagnostics();
   private readonly names = new Map<Value, string>();
   private readonly used = new Set<string>();
   private generated = 0;
-  private readonly protos = new Map<Graph, GraphProto>();
+  private readonly parts = new Map<Graph, GraphParts>();
   private readonly external: Uint8Array[] = [];
   private externalSize = 0;
   private externalize = false;
@@ -80,28 +156,33 @@ class Encoder {
     this.location = opts.externalData?.location ?? opts.defaultLocation ?? 'model.onnx.data';
   }
 
-  run(): { proto: ModelProto; external: FileToWrite[] } {
+  run(): { chunks: Uint8Array[]; external: FileToWrite[] } {
     const root = this.model.graph;
     const loc = this.location;
     if (loc === '' || isAbsolute(loc) || win32.isAbsolute(loc) || loc.split(/[\\/]/).includes('..')) {
       this.diags.add('ONNX_ENCODE', '', { detail: `external data location '${loc}' must be a relative path inside the model folder` });
     }
     let total = 0;
-    for (const g of allGraphs(root)) {
-      for (const v of [...g.inputs, ...g.initializers]) if (v.constant) total += v.constant.data.byteLength;
-      for (const n of g.nodes) for (const a of n.attrs.values()) for (const t of attrTensors(a)) total += t.data.byteLength;
+    const graphs = [...allGraphs(root)];
+    for (const g of graphs) {
+      for (const v of g.inputs) if (v.constant) total += v.constant.data.byteLength;
+      for (const v of g.initializers) if (v.constant) total += v.constant.data.byteLength;
+      for (const n of g.nodes) for (const a of n.attrsView.values()) for (const t of attrTensors(a)) total += t.data.byteLength;
     }
     this.externalize = this.opts.externalData !== undefined || total > PROTO_LIMIT;
 
-    for (const g of allGraphs(root)) this.nameGraph(g);
-    for (const g of allGraphs(root)) this.graphProto(g);
+    for (const g of graphs) this.nameGraph(g);
+    // Pre-order (the order tensors go to external data), then bodies before the graphs holding them.
+    for (const g of graphs) this.graphParts(g);
+    const done = new Map<Graph, ProtoWriter>();
+    for (let i = graphs.length - 1; i >= 0; i--) done.set(graphs[i]!, this.assemble(graphs[i]!, done));
 
     // Opsets: the model's own imports; domains they miss (and, for a model built in memory, all
     // domains) take the highest version its nodes say.
     const info: OnnxModelInfo = this.model.onnx ?? { ...defaultOnnxInfo(), opsetImports: new Map() };
     const opsets = new Map(info.opsetImports);
     const fromNodes = new Map<string, number>();
-    for (const g of allGraphs(root)) {
+    for (const g of graphs) {
       for (const n of g.nodes) {
         if (n.dialect !== 'onnx') {
           this.diags.add('ONNX_ENCODE', n.path, { detail: `node ${n.op} is in the ${n.dialect} dialect; convert it to ONNX first` });
@@ -114,28 +195,28 @@ class Encoder {
     }
     for (const [d, v] of fromNodes) if (!opsets.has(d)) opsets.set(d, v);
     if (!this.model.onnx && !opsets.has('')) opsets.set('', DEFAULT_ONNX_OPSET);
-    // The model's own IR version; for a model built elsewhere, the one released with its opset.
-    const mp: ModelProto = {
-      ir_version: this.model.onnx ? info.irVersion : onnxMinIrVersion(opsets.get('') ?? DEFAULT_ONNX_OPSET),
-      opset_import: [...opsets].map(([domain, version]) => ({ domain, version: BigInt(version) })),
-      producer_name: info.producerName,
-      producer_version: info.producerVersion,
-      domain: info.domain,
-      model_version: info.modelVersion,
-      doc_string: info.docString,
-      graph: this.protos.get(root)!,
-      metadata_props: info.metadataProps.map(([key, value]) => ({ key, value })),
-    };
-    const carry = (field: 'functions' | 'training_info' | 'configuration', type: typeof T.FunctionProto) => {
-      const items = info.passthrough[field];
-      if (items?.length) (mp as Record<string, unknown>)[field] = items.map((b) => decodeMessage(type, b));
-    };
-    carry('functions', T.FunctionProto);
-    carry('training_info', T.TrainingInfoProto);
-    carry('configuration', T.DeviceConfigurationProto);
     this.diags.throwIfErrors();
+
+    // ModelProto, fields in field-number order. The model's own IR version; for a model built
+    // elsewhere, the one released with its opset.
+    const w = ProtoWriter.make();
+    w.int64Field(1, this.model.onnx ? info.irVersion : onnxMinIrVersion(opsets.get('') ?? DEFAULT_ONNX_OPSET));
+    w.stringField(2, info.producerName);
+    w.stringField(3, info.producerVersion);
+    w.stringField(4, info.domain);
+    w.int64Field(5, info.modelVersion);
+    w.stringField(6, info.docString);
+    w.message(7, done.get(root)!);
+    for (const [domain, version] of opsets) w.message(8, ProtoWriter.make().stringField(1, domain).int64Field(2, BigInt(version)));
+    writeKv(w, 14, info.metadataProps);
+    const carry = (id: number, field: 'functions' | 'training_info' | 'configuration', type: typeof T.FunctionProto) => {
+      for (const b of info.passthrough[field] ?? []) writeEncoded(w, id, encodeMessage(type, decodeMessage(type, b)));
+    };
+    carry(20, 'training_info', T.TrainingInfoProto);
+    carry(25, 'functions', T.FunctionProto);
+    carry(26, 'configuration', T.DeviceConfigurationProto);
     const external: FileToWrite[] = this.external.length ? [{ path: this.location, chunks: this.external }] : [];
-    return { proto: mp, external };
+    return { chunks: w.finish(), external };
   }
 
   // ── names ─────────────────────────────────────────────────────────────────────
@@ -194,94 +275,122 @@ class Encoder {
     return this.claim(v);
   }
 
-  // ── graphs ────────────────────────────────────────────────────────────────────
-  private protoOf(g: Graph): GraphProto {
-    let p = this.protos.get(g);
-    if (!p) this.protos.set(g, (p = {}));
-    return p;
-  }
-
-  private valueInfo(v: Value): ValueInfoProto {
-    const vi: ValueInfoProto = { name: this.nameOf(v) };
+  // ── messages ──────────────────────────────────────────────────────────────────
+  /** ValueInfoProto of `v`: name, type (the TypeProto read from the file while the type is unchanged), doc, metadata. */
+  private valueInfo(v: Value): ProtoWriter {
+    const w = ProtoWriter.make().stringField(1, this.nameOf(v));
     const bytes = v.meta['onnxTypeProto'];
     if (bytes instanceof Uint8Array && v.meta['onnxTypeFor'] === v.type) {
-      vi.type = decodeMessage<TypeProto>(T.TypeProto, bytes);
+      writeEncoded(w, 2, encodeMessage(T.TypeProto, decodeMessage(T.TypeProto, bytes)));
     } else if (v.type) {
-      const t = typeToProto(v.type);
-      if (t.proto) vi.type = t.proto;
+      const t = writeTypeProto(v.type);
+      if (t.w) w.message(2, t.w);
       else if (t.problem) this.diags.add('ONNX_ENCODE', v.graph.path, { detail: `value '${v.label}': ${t.problem}` });
     }
-    if (typeof v.meta['docString'] === 'string') vi.doc_string = v.meta['docString'];
-    if (v.meta['metadataProps']) vi.metadata_props = kv(v.meta['metadataProps']);
-    return vi;
+    if (typeof v.meta['docString'] === 'string') w.stringField(3, v.meta['docString']);
+    writeKv(w, 4, v.meta['metadataProps']);
+    return w;
   }
 
-  private tensor(t: Tensor, name: string, where: string): TensorProto {
+  /** TensorProto of `t` (raw_data a view; external data when asked or past 2 GB), plus an initializer's doc and metadata. */
+  private tensor(t: Tensor, name: string, where: string, v: Value | null = null): ProtoWriter {
+    const code = elementType(t.elem).onnx;
     if (!onnxHas(t.elem)) {
       this.diags.add('ONNX_ENCODE', where, { detail: `tensor '${name}' has element type ${t.elem}, which ONNX does not have` });
     }
-    const p = encodeTensor(t, name);
-    if (this.externalize && t.elem !== 'string' && t.data.byteLength >= this.threshold) {
+    const w = ProtoWriter.make();
+    if (t.dims.length) w.packedInt64(1, t.dims);
+    w.int32Field(2, code ?? 0);
+    const outside = this.externalize && t.elem !== 'string' && t.data.byteLength >= this.threshold;
+    if (t.elem === 'string') for (const s of t.strings ?? []) w.bytesField(6, s);
+    if (name) w.stringField(8, name);
+    if (t.elem !== 'string' && !outside) w.bytesField(9, t.data);
+    if (v && typeof v.meta['docString'] === 'string') w.stringField(12, v.meta['docString']);
+    if (outside) {
       const pad = (EXTERNAL_ALIGN - (this.externalSize % EXTERNAL_ALIGN)) % EXTERNAL_ALIGN;
       if (pad) {
         this.external.push(new Uint8Array(pad));
         this.externalSize += pad;
       }
-      delete p.raw_data;
-      p.data_location = DATA_LOCATION_EXTERNAL;
-      p.external_data = [
-        { key: 'location', value: this.location },
-        { key: 'offset', value: String(this.externalSize) },
-        { key: 'length', value: String(t.data.byteLength) },
-      ];
+      writeKv(w, 13, [['location', this.location], ['offset', String(this.externalSize)], ['length', String(t.data.byteLength)]]);
+      w.int32Field(14, DATA_LOCATION_EXTERNAL);
       this.external.push(t.data);
       this.externalSize += t.data.byteLength;
     }
-    return p;
+    if (v) writeKv(w, 16, v.meta['tensorMetadataProps']);
+    return w;
   }
 
-  private initializerProto(v: Value, where: string): TensorProto {
-    const p = this.tensor(v.constant!, this.nameOf(v), where);
-    if (typeof v.meta['docString'] === 'string') p.doc_string = v.meta['docString'];
-    if (v.meta['tensorMetadataProps']) p.metadata_props = kv(v.meta['tensorMetadataProps']);
-    return p;
-  }
-
-  private graphProto(g: Graph): void {
-    const p = this.protoOf(g);
+  /** The graph's fields; nodes with bodies wait for them (assemble). */
+  private graphParts(g: Graph): void {
     const caps = this.captures(g);
-    p.name = typeof g.meta['onnxName'] === 'string' && g.meta['onnxName'] ? g.meta['onnxName'] : g.owner ? g.owner.key : 'main';
-    p.input = [];
-    p.initializer = [];
-    p.sparse_initializer = [];
+    const name = typeof g.meta['onnxName'] === 'string' && g.meta['onnxName'] ? g.meta['onnxName'] : g.owner ? g.owner.key : 'main';
+    const input = ProtoWriter.make();
+    const initializer = ProtoWriter.make();
+    const sparse = ProtoWriter.make();
     for (const v of g.inputs) {
       if (caps.has(v)) continue;
-      const sparse = v.meta['onnxSparseInitializer'];
-      if (sparse instanceof Uint8Array) {
-        const sp = decodeMessage<SparseTensorProto>(T.SparseTensorProto, sparse);
-        if (sp.values) sp.values.name = this.nameOf(v);
-        p.sparse_initializer.push(sp);
+      const sp = v.meta['onnxSparseInitializer'];
+      if (sp instanceof Uint8Array) {
+        const m = decodeMessage<SparseTensorProto>(T.SparseTensorProto, sp);
+        if (m.values) m.values.name = this.nameOf(v);
+        writeEncoded(sparse, 15, encodeMessage(T.SparseTensorProto, m));
         continue;
       }
-      p.input.push(this.valueInfo(v));
-      if (v.constant) p.initializer.push(this.initializerProto(v, g.path));
+      input.message(11, this.valueInfo(v));
+      if (v.constant) initializer.message(5, this.tensor(v.constant, this.nameOf(v), g.path, v));
     }
-    for (const v of g.initializers) p.initializer.push(this.initializerProto(v, g.path));
+    for (const v of g.initializers) initializer.message(5, this.tensor(v.constant!, this.nameOf(v), g.path, v));
     const outputs = new Set(g.outputs);
-    p.node = [];
-    p.value_info = [];
+    const nodes: (ProtoWriter | PendingNode)[] = [];
+    let run = ProtoWriter.make();
+    const valueInfo = ProtoWriter.make();
     for (const n of this.topoOrder(g)) {
-      p.node.push(this.nodeProto(n));
+      const p = this.nodeProto(n);
+      if (p instanceof ProtoWriter) run.message(1, p);
+      else {
+        if (run.length) nodes.push(run);
+        nodes.push(p);
+        run = ProtoWriter.make();
+      }
       for (const v of n.outputs) {
-        const name = this.names.get(v);
-        if (name && !outputs.has(v) && v.type !== null && v.type.kind !== 'unknown') p.value_info.push(this.valueInfo(v));
+        const vn = this.names.get(v);
+        if (vn && !outputs.has(v) && v.type !== null && v.type.kind !== 'unknown') valueInfo.message(13, this.valueInfo(v));
       }
     }
-    p.output = g.outputs.map((v) => this.valueInfo(v));
-    if (typeof g.meta['docString'] === 'string') p.doc_string = g.meta['docString'];
-    if (g.meta['metadataProps']) p.metadata_props = kv(g.meta['metadataProps']);
+    if (run.length) nodes.push(run);
+    const output = ProtoWriter.make();
+    for (const v of g.outputs) output.message(12, this.valueInfo(v));
+    // GraphProto fields after `node`, in field-number order
+    const rest = ProtoWriter.make().stringField(2, name).append(initializer);
+    if (typeof g.meta['docString'] === 'string') rest.stringField(10, g.meta['docString']);
+    rest.append(input).append(output).append(valueInfo);
     const qa = g.meta['quantizationAnnotation'];
-    if (Array.isArray(qa)) p.quantization_annotation = (qa as Uint8Array[]).map((b) => decodeMessage(T.TensorAnnotation, b));
+    if (Array.isArray(qa)) for (const b of qa as Uint8Array[]) writeEncoded(rest, 14, encodeMessage(T.TensorAnnotation, decodeMessage(T.TensorAnnotation, b)));
+    rest.append(sparse);
+    writeKv(rest, 16, g.meta['metadataProps']);
+    this.parts.set(g, { nodes, rest });
+  }
+
+  /** The finished GraphProto of `g`; its bodies' are in `done`. */
+  private assemble(g: Graph, done: Map<Graph, ProtoWriter>): ProtoWriter {
+    const { nodes, rest } = this.parts.get(g)!;
+    this.parts.delete(g);
+    const w = ProtoWriter.make();
+    for (const item of nodes) {
+      if (item instanceof ProtoWriter) {
+        w.append(item);
+        continue;
+      }
+      const node = ProtoWriter.make().append(item.head);
+      for (const a of item.attrs) {
+        if (a instanceof ProtoWriter) node.message(5, a);
+        else node.message(5, ProtoWriter.make().append(a.pre).message(6, done.get(a.graph)!).append(a.post));
+      }
+      w.message(1, node.append(item.tail));
+    }
+    for (const b of g.nodes) for (const body of b.bodies.values()) done.delete(body.graph);
+    return w.append(rest);
   }
 
   /** The graph's nodes, reordered only when they are not already in topological order. */
@@ -323,43 +432,80 @@ class Encoder {
     return out;
   }
 
-  private nodeProto(n: Node): NodeProto {
-    const np: NodeProto = {
-      input: n.inputs.slice(0, captureStart(n)).map((v) => this.nameOf(v)),
-      output: n.outputs.map((v) => this.names.get(v) ?? ''),
-      op_type: n.op,
-    };
+  /** NodeProto fields of `n` (field-number order); a node with bodies is finished by assemble. */
+  private nodeProto(n: Node): ProtoWriter | PendingNode {
+    const head = ProtoWriter.make();
     // ONNX allows trailing absent inputs to be left out; keep them only when written so.
-    if (n.name) np.name = n.name;
-    if (n.domain) np.domain = n.domain;
-    if (typeof n.meta['docString'] === 'string') np.doc_string = n.meta['docString'];
-    if (typeof n.meta['overload'] === 'string') np.overload = n.meta['overload'];
-    if (n.meta['metadataProps']) np.metadata_props = kv(n.meta['metadataProps']);
+    const own = captureStart(n);
+    for (let i = 0; i < own && i < n.inputs.length; i++) head.stringField(1, this.nameOf(n.inputs[i]!));
+    for (const v of n.outputs) head.stringField(2, this.names.get(v) ?? '');
+    if (n.name) head.stringField(3, n.name);
+    head.stringField(4, n.op);
+    const tail = ProtoWriter.make();
+    if (typeof n.meta['docString'] === 'string') tail.stringField(6, n.meta['docString']);
+    if (n.domain) tail.stringField(7, n.domain);
+    if (typeof n.meta['overload'] === 'string') tail.stringField(8, n.meta['overload']);
+    writeKv(tail, 9, n.meta['metadataProps']);
     const devs = n.meta['deviceConfigurations'];
-    if (Array.isArray(devs)) np.device_configurations = (devs as Uint8Array[]).map((b) => decodeMessage(T.NodeDeviceConfigurationProto, b));
-    const order = Array.isArray(n.meta['onnxAttrOrder']) ? n.meta['onnxAttrOrder'] : [];
-    const names = [...new Set([...order, ...n.attrs.keys(), ...n.bodies.keys()])];
-    const docs = (n.meta['attrDocs'] ?? {}) as Record<string, string>;
-    np.attribute = [];
-    for (const name of names) {
-      let a: AttributeProto | null = null;
-      const body = n.bodies.get(name);
-      const attr: Attr | undefined = n.attrs.get(name);
-      if (body) a = { name, type: AttrType.GRAPH, g: this.protoOf(body.graph) };
-      else if (attr) {
-        if (attr.type === 'tensor') a = { name, type: AttrType.TENSOR, t: this.tensor(attr.value, '', n.path) };
-        else if (attr.type === 'tensors') a = { name, type: AttrType.TENSORS, tensors: attr.value.map((t) => this.tensor(t, '', n.path)) };
-        else {
-          const e = encodeAttr(name, attr);
-          if (!e.proto) this.diags.add('ONNX_ENCODE', n.path, { detail: `attribute '${name}': ${e.problem}` });
-          a = e.proto;
-        }
-      }
-      if (!a) continue;
-      if (docs[name]) a.doc_string = docs[name];
-      np.attribute.push(a);
+    if (Array.isArray(devs)) {
+      for (const b of devs as Uint8Array[]) writeEncoded(tail, 10, encodeMessage(T.NodeDeviceConfigurationProto, decodeMessage(T.NodeDeviceConfigurationProto, b)));
     }
-    return np;
+    const order = Array.isArray(n.meta['onnxAttrOrder']) ? n.meta['onnxAttrOrder'] : [];
+    const attrs = n.attrsView;
+    const bodies = n.bodies;
+    if (!order.length && !attrs.size && !bodies.size) return head.append(tail);
+    const names = [...new Set([...order, ...attrs.keys(), ...bodies.keys()])];
+    const docs = (n.meta['attrDocs'] ?? {}) as Record<string, string>;
+    const out: PendingNode['attrs'] = [];
+    for (const name of names) {
+      const body = bodies.get(name);
+      const attr = attrs.get(name);
+      const doc = docs[name];
+      if (body) {
+        const post = ProtoWriter.make();
+        if (doc) post.stringField(13, doc);
+        post.int32Field(20, AttrType.GRAPH);
+        out.push({ pre: ProtoWriter.make().stringField(1, name), graph: body.graph, post });
+      } else if (attr) {
+        const a = this.attribute(n, name, attr, doc);
+        if (a) out.push(a);
+      }
+    }
+    if (!bodies.size) {
+      for (const a of out) head.message(5, a as ProtoWriter);
+      return head.append(tail);
+    }
+    return { head, attrs: out, tail };
+  }
+
+  /** AttributeProto `name` (fields in number order: name, value, doc_string, type); null when it has no ONNX form. */
+  private attribute(n: Node, name: string, attr: Attr, doc: string | undefined): ProtoWriter | null {
+    const w = ProtoWriter.make().stringField(1, name);
+    let type: number;
+    switch (attr.type) {
+      case 'float': w.floatField(2, attr.value); type = AttrType.FLOAT; break;
+      case 'int': w.int64Field(3, attr.value); type = AttrType.INT; break;
+      case 'bool': w.int64Field(3, attr.value ? 1 : 0); type = AttrType.INT; break;
+      case 'string': w.bytesField(4, utf8.encode(attr.value)); type = AttrType.STRING; break;
+      case 'tensor': w.message(5, this.tensor(attr.value, '', n.path)); type = AttrType.TENSOR; break;
+      case 'floats': w.packedFloat(7, attr.value); type = AttrType.FLOATS; break;
+      case 'ints': w.packedInt64(8, attr.value); type = AttrType.INTS; break;
+      case 'strings': for (const s of attr.value) w.bytesField(9, utf8.encode(s)); type = AttrType.STRINGS; break;
+      case 'tensors': for (const t of attr.value) w.message(10, this.tensor(t, '', n.path)); type = AttrType.TENSORS; break;
+      default: {
+        // type, types, raw: rare; as the AttributeProto encodeAttr builds, encoded by protobufjs
+        const e = encodeAttr(name, attr);
+        if (!e.proto) {
+          this.diags.add('ONNX_ENCODE', n.path, { detail: `attribute '${name}': ${e.problem}` });
+          return null;
+        }
+        const p: AttributeProto = e.proto;
+        if (doc) p.doc_string = doc;
+        return ProtoWriter.make().raw(encodeMessage(T.AttributeProto, p));
+      }
+    }
+    if (doc) w.stringField(13, doc);
+    return w.int32Field(20, type);
   }
 }
 

@@ -37,7 +37,7 @@ function checkNode(n: Node, opset: number, diags: Diagnostics): void {
     report('the op does not exist', from !== null ? `it exists from opset ${from}` : undefined, from ?? undefined);
     return;
   }
-  for (const name of n.attrs.keys()) {
+  for (const name of n.attrsView.keys()) {
     if (name in s.attrs) continue;
     const from = firstOpsetWhere(n.op, opset + 1, (r) => name in r.attrs);
     report(`attribute '${name}' does not exist`, from !== null ? `it exists from opset ${from}` : undefined, from ?? undefined);

@@ -46,7 +46,8 @@ function readVarint64(r: AnyReader): bigint {
   return (BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0);
 }
 
-function makeReader(bytes: Uint8Array): protobuf.Reader {
+/** A protobufjs Reader over `bytes` whose int64/uint64 read bigints. */
+export function makeReader(bytes: Uint8Array): protobuf.Reader {
   const r = new protobuf.Reader(bytes) as AnyReader;
   const self = r as unknown as Record<string, () => bigint>;
   self['int64'] = () => BigInt.asIntN(64, readVarint64(r));

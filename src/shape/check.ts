@@ -20,23 +20,25 @@ export function contradictions(dialect: Dialect, declared: ValueType | null, inf
   if (declared.elem !== inferred.elem && declared.elem !== 'dynamic' && inferred.elem !== 'dynamic') {
     out.push(`element type ${declared.elem} vs ${inferred.elem}`);
   }
-  out.push(...shapeContradictions(dialect, declared.shape, inferred.shape));
+  shapeContradictions(dialect, declared.shape, inferred.shape, out);
   return out;
 }
 
-function shapeContradictions(dialect: Dialect, d: Shape, i: Shape): string[] {
-  if (d === null || i === null) return [];
-  if (dialect === 'ov' && d.length === 0) return [];
-  if (d.length !== i.length) return [`rank ${d.length} ${formatShape(d)} vs ${i.length} ${formatShape(i)}`];
-  const out: string[] = [];
+/** Appends the clauses on which two shapes disagree to `out`. */
+function shapeContradictions(dialect: Dialect, d: Shape, i: Shape, out: string[]): void {
+  if (d === null || i === null || d === i) return;
+  if (dialect === 'ov' && d.length === 0) return;
+  if (d.length !== i.length) {
+    out.push(`rank ${d.length} ${formatShape(d)} vs ${i.length} ${formatShape(i)}`);
+    return;
+  }
   for (let k = 0; k < d.length; k++) {
     if (!dimsCompatible(d[k]!, i[k]!)) out.push(`dim ${k}: ${formatShape([d[k]!])} vs ${formatShape([i[k]!])}`);
   }
-  return out;
 }
 
 function dimsCompatible(a: Dim, b: Dim): boolean {
-  if (a === null || b === null) return true;
+  if (a === null || b === null || a === b) return true;
   if (!(isStatic(a) || isInterval(a)) || !(isStatic(b) || isInterval(b))) return true;
   const [al, ah] = dimRange(a);
   const [bl, bh] = dimRange(b);

@@ -133,16 +133,19 @@ class State {
    */
   seedGraph(g: Graph, owner: Node | null): void {
     const body = owner ? [...owner.bodies.values()].find((b) => b.graph === g) : undefined;
-    const rule = owner ? this.registry.lookup(owner.dialect, owner.domain, owner.op, nodeVersion(owner)) : undefined;
+    const rule = owner ? this.registry.lookup(owner.dialect, owner.domain, owner.op, versionOf(owner)) : undefined;
+    // The binding of each body parameter (the first, as a search from the start finds it).
+    const bindings = new Map<Value, NonNullable<typeof body>['inputs'][number]>();
+    if (body) for (const b of body.inputs) if (!bindings.has(b.param)) bindings.set(b.param, b);
     let formal = 0;
     for (const p of g.inputs) {
-      const binding = body?.inputs.find((b) => b.param === p);
+      const binding = bindings.get(p);
       const outer = binding ? owner!.inputs[binding.from] : null;
       if (outer && (rule?.bodyInputsAreBound || p.meta['onnxCapture'] === true)) {
         const t = this.types.get(outer) ?? outer.type;
         this.set(p, t, this.values.get(outer));
         if (this.assumed.has(outer)) this.assumed.add(p);
-        this.check(p, () => g.path, owner!.dialect);
+        this.check(p, g, owner!.dialect);
       } else if (rule?.bodyParam && p.meta['onnxCapture'] !== true) {
         this.set(p, rule.bodyParam(owner!, formal++, outer ? this.types.get(outer) ?? outer.type : null, p.type), null);
       } else if (outer && p.type === null) {
@@ -155,53 +158,67 @@ class State {
     for (const c of g.initializers) this.set(c, c.type, null);
   }
 
-  private check(v: Value, where: () => string, dialect: 'onnx' | 'ov'): void {
+  /** `where`: the node or graph whose path a report names (built only then). */
+  private check(v: Value, where: Node | Graph, dialect: 'onnx' | 'ov'): void {
+    const declared = v.type;
+    if (declared === null || declared.kind === 'unknown') return; // nothing declared: nothing to contradict
     const inferred = this.types.get(v) ?? null;
-    const problems = contradictions(dialect, v.type, inferred);
+    if (inferred === declared) return;
+    const problems = contradictions(dialect, declared, inferred);
     if (problems.length) {
       const hint = !this.strict && !this.interfaceValues.has(v);
-      this.report(hint ? 'SHAPE_DECLARED_HINT' : 'SHAPE_DECLARED_CONTRADICTS', where(), {
+      this.report(hint ? 'SHAPE_DECLARED_HINT' : 'SHAPE_DECLARED_CONTRADICTS', where.path, {
         value: v.label, declared: showType(v.type), inferred: showType(inferred), detail: problems.join('; '),
       });
     }
   }
 
   inferNode(node: Node): void {
-    const version = nodeVersion(node);
+    const version = versionOf(node);
     const rule = this.registry.lookup(node.dialect, node.domain, node.op, version);
-    // the path is computed only when something is reported (unnamed nodes' labels cost a search)
-    const where = () => node.path;
+    const outputs = node.outputs;
     let outs: readonly (OutputInfo | null)[] = [];
     if (!rule) {
-      const anyDeclared = node.outputs.some((o) => o.type !== null && o.type.kind !== 'unknown');
-      this.report('SHAPE_UNKNOWN_OP', where(), {
+      const anyDeclared = outputs.some((o) => o.type !== null && o.type.kind !== 'unknown');
+      this.report('SHAPE_UNKNOWN_OP', node.path, {
         op: node.domain ? `${node.domain}.${node.op}` : node.op, dialect: node.dialect, version: node.version,
         fallback: anyDeclared ? 'as declared' : 'unknown',
       });
-      node.outputs.forEach((o) => {
+      for (const o of outputs) {
         this.set(o, o.type, null);
         if (o.type !== null && o.type.kind !== 'unknown') this.assumed.add(o);
-      });
+      }
       return;
     }
-    const tainted = node.inputs.some((v) => v !== null && this.assumed.has(v))
-      || [...node.bodies.values()].some((b) => b.graph.outputs.some((v) => this.assumed.has(v)));
+    const tainted = this.tainted(node);
+    // the path is computed only when something is reported (unnamed nodes' labels cost a search)
+    const c = new Context(node, version, this);
     try {
-      outs = rule.infer(new Context(node, version, this, where));
+      outs = rule.infer(c);
     } catch (e) {
-      if (e instanceof AttrTypeError) this.report('SHAPE_BAD_ATTR', where(), { op: node.op, detail: e.message });
-      else this.report('SHAPE_RULE_FAILED', where(), { op: node.op, detail: e instanceof Error ? e.message : String(e) });
+      if (e instanceof AttrTypeError) this.report('SHAPE_BAD_ATTR', node.path, { op: node.op, detail: e.message });
+      else this.report('SHAPE_RULE_FAILED', node.path, { op: node.op, detail: e instanceof Error ? e.message : String(e) });
       outs = [];
     }
-    node.outputs.forEach((o, i) => {
+    for (let i = 0; i < outputs.length; i++) {
+      const o = outputs[i]!;
       const info = outs[i] ?? null;
       let t = info?.type ?? null;
       // A rule that could say nothing at all leaves the declared type (as onnx keeps value_info).
       if (isNothing(t) && o.type) { t = o.type; if (!isNothing(t)) this.assumed.add(o); }
       if (tainted) this.assumed.add(o);
       this.set(o, t, info?.value ?? null);
-      this.check(o, where, node.dialect);
-    });
+      this.check(o, node, node.dialect);
+    }
+  }
+
+  /** Whether a node reads a value whose type rests on a declaration (an input, or a body result). */
+  private tainted(node: Node): boolean {
+    const assumed = this.assumed;
+    if (!assumed.size) return false;
+    for (const v of node.inputs) if (v !== null && assumed.has(v)) return true;
+    if (node.bodies.size) for (const b of node.bodies.values()) if (b.graph.outputs.some((v) => assumed.has(v))) return true;
+    return false;
   }
 
   typeOf(v: Value | null): ValueType | null {
@@ -220,10 +237,24 @@ function showType(t: ValueType | null): string {
   return describeType(t);
 }
 
-class Context implements RuleContext {
-  constructor(readonly node: Node, readonly version: number, private readonly st: State, private readonly at: () => string) {}
+/** IR `opsetN` → N, by version string (a node's version is one of a few strings). */
+const OV_VERSIONS = new Map<string, number>();
 
-  private get where(): string { return this.at(); }
+/** nodeVersion, without a regular expression per IR node. */
+function versionOf(node: Node): number {
+  if (node.dialect !== 'ov') return nodeVersion(node);
+  let v = OV_VERSIONS.get(node.version);
+  if (v === undefined) {
+    v = nodeVersion(node);
+    if (OV_VERSIONS.size < 1024) OV_VERSIONS.set(node.version, v);
+  }
+  return v;
+}
+
+class Context implements RuleContext {
+  constructor(readonly node: Node, readonly version: number, private readonly st: State) {}
+
+  private get where(): string { return this.node.path; }
 
   get policy(): IfMergePolicy { return this.st.policy; }
   get numInputs(): number { return this.node.inputs.length; }

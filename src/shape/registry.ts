@@ -28,12 +28,22 @@ export function buildRegistry(rules: readonly Rule[]): Registry {
     byKey.set(k, list);
   }
   for (const list of byKey.values()) list.sort((a, b) => a.since - b.since);
+  // Looked up once per node: by dialect, then domain, then op, with no key string built per lookup.
+  const nested = new Map<Dialect, Map<string, Map<string, Rule[]>>>();
+  for (const r of rules) {
+    let byDomain = nested.get(r.dialect);
+    if (!byDomain) nested.set(r.dialect, (byDomain = new Map()));
+    let byOp = byDomain.get(normDomain(r.domain));
+    if (!byOp) byDomain.set(normDomain(r.domain), (byOp = new Map()));
+    byOp.set(r.op, byKey.get(keyOf(r.dialect, r.domain, r.op))!);
+  }
   return {
     keys: [...byKey.keys()].sort(),
     lookup(dialect, domain, op, version) {
-      const list = byKey.get(keyOf(dialect, domain, op));
+      const list = nested.get(dialect)?.get(domain === 'ai.onnx' ? '' : domain)?.get(op);
       if (!list || !Number.isFinite(version)) return undefined;
-      return list.find((r) => inRange(r, version));
+      for (const r of list) if (inRange(r, version)) return r;
+      return undefined;
     },
   };
 }

@@ -109,6 +109,21 @@ describe('Resize / Upsample ⇄ Interpolate-11', () => {
   const x: In = { shape: [1, 1, 4, 4] };
   const scales: In = { floats: [1, 1, 2, 2], dims: [4] };
 
+  it('keep_aspect_ratio_policy (18+): one common scale, computed at conversion from constant sizes; output sizes round half up', () => {
+    const resize = (policy: string, xs: number[], sizes: number[]): Model =>
+      model(18, 'Resize', [{ shape: xs }, null, null, { ints: sizes }], { axes: A.ints([2, 3]), keep_aspect_ratio_policy: A.string(policy) });
+    // not_larger: min(1/2, 3/4) = 0.5 → [1, 2]; not_smaller: max(7/2, 8/2) = 4 → [8, 8]
+    for (const [policy, xs, sizes, scale, want] of [['not_larger', [1, 1, 2, 4], [1, 3], 0.5, [1, 1, 1, 2]], ['not_smaller', [1, 1, 2, 2], [7, 8], 4, [1, 1, 8, 8]]] as const) {
+      const ir = convertModel(resize(policy, [...xs], [...sizes]));
+      const i = only(ir, 'Interpolate');
+      expect(i.attrs.get('shape_calculation_mode')).toEqual(A.raw('scales'));
+      expect([...new Float32Array(i.inputs[1]!.constant!.data.slice().buffer)]).toEqual([scale, scale]);
+      expect(ir.graph.outputs[0]!.type).toMatchObject({ shape: want });
+    }
+    // 3·(5/3) = 5 and 4·(5/3) = 6.67: ONNX rounds to 7, Interpolate at this scale gives 6
+    expect(diags(() => convertModel(resize('not_smaller', [1, 1, 3, 4], [5, 5])))[0]?.message).toContain('ONNX rounds the output sizes 5, 6.6667 to 5, 7');
+  });
+
   it('Resize-11 nearest asymmetric floor (paddle exports): scales mode, the same names', () => {
     const i = only(convertModel(model(11, 'Resize', [x, { floats: [], dims: [0] }, scales], {
       mode: A.string('nearest'), coordinate_transformation_mode: A.string('asymmetric'), nearest_mode: A.string('floor'),
@@ -154,9 +169,9 @@ describe('Resize / Upsample ⇄ Interpolate-11', () => {
     expect(d[0]!.message).toContain(attr);
   });
 
-  it('keep_aspect_ratio_policy other than stretch (with sizes) is refused', () => {
-    const d = diags(() => convertModel(model(18, 'Resize', [x, null, null, { ints: [1, 1, 8, 6] }], { keep_aspect_ratio_policy: A.string('not_larger') })));
-    expect(d).toMatchObject([{ code: 'CONVERT_UNSUPPORTED_ATTR' }]);
+  it('keep_aspect_ratio_policy with run-time sizes is refused (the scale must be known to write it)', () => {
+    const d = diags(() => convertModel(model(18, 'Resize', [x, null, null, { shape: [4] }], { keep_aspect_ratio_policy: A.string('not_larger') })));
+    expect(d).toMatchObject([{ code: 'CONVERT_UNSUPPORTED_ATTR', message: expect.stringContaining('needs constant sizes') }]);
   });
 
   it('IR nearest_mode simple converts to Resize-10 and Upsample; to Resize-11+ as floor where every scale grows', () => {

@@ -67,6 +67,12 @@ function errorsOf(f: () => unknown): string[] {
 
 const construct = ob.node('SequenceConstruct', ['x', 'y', 'z'], ['s']);
 
+const f32Tensor = (shape: number[], seed: number): OracleTensor => {
+  const n = shape.reduce((a, b) => a * b, 1);
+  const a = Float32Array.from({ length: n }, (_, i) => Math.sin(seed * 7 + i * 0.61) * 3);
+  return { dtype: 'f32', shape, data: new Uint8Array(a.buffer) };
+};
+
 describe('SequenceConstruct and SequenceAt: "the tensor at position in the sequence"', () => {
   it.each([[0, 'x'], [2, 'z'], [-1, 'z'], [-3, 'x']])('position %i is %s (negative counts from the back); no IR op is written', (p, want) => {
     const ir = toIr({ initializers: [i64('p', p)], nodes: [construct, ob.node('SequenceAt', ['s', 'p'], ['out'])] });
@@ -126,6 +132,32 @@ describe('SequenceErase: "outputs a tensor sequence that removes the tensor at p
   });
 });
 
+describe('a sequence is a value: every reader sees it as it was made', () => {
+  it('inserting into and erasing from one sequence leaves it unchanged for its other readers', () => {
+    const ir = toIr({
+      outputs: [f32('a'), f32('b'), ob.valueInfo('n', 'i64', [])],
+      initializers: [i64('last', -1), i64('zero', 0)],
+      nodes: [
+        ob.node('SequenceConstruct', ['x', 'y'], ['s']),
+        ob.node('SequenceInsert', ['s', 'z'], ['t']), ob.node('SequenceErase', ['s', 'zero'], ['u']),
+        ob.node('SequenceAt', ['t', 'last'], ['a']), ob.node('SequenceAt', ['u', 'zero'], ['b']), ob.node('SequenceLength', ['s'], ['n']),
+      ],
+    });
+    expect(ir.graph.outputs.map((v) => v.names.filter((n) => !['a', 'b', 'n'].includes(n)))).toEqual([['z'], ['y'], []]);
+    expect(readIntegers(ir.graph.outputs[2]!.constant!)).toEqual([2n]);
+  });
+  it('a chain of 20000 inserts converts (each insert appends to its input\'s list in place: no copy per insert)', () => {
+    const n = 20000;
+    const nodes = [ob.node('SequenceEmpty', [], ['s0'])];
+    for (let i = 0; i < n; i++) nodes.push(ob.node('SequenceInsert', [`s${i}`, i % 2 ? 'x' : 'y'], [`s${i + 1}`]));
+    nodes.push(ob.node('SequenceLength', [`s${n}`], ['out']));
+    const t = performance.now();
+    const ir = toIr({ outputs: [ob.valueInfo('out', 'i64', [])], nodes });
+    expect(readIntegers(ir.graph.outputs[0]!.constant!)).toEqual([BigInt(n)]);
+    expect(performance.now() - t).toBeLessThan(15_000);
+  });
+});
+
 describe('SequenceLength: "produces a scalar (tensor of empty shape) containing the number of tensors"', () => {
   it('an int64 scalar constant', () => {
     const ir = toIr({ outputs: [ob.valueInfo('out', 'i64', [])], nodes: [construct, ob.node('SequenceLength', ['s'], ['out'])] });
@@ -165,6 +197,10 @@ describe('SplitToSequence: "split a tensor into a sequence of tensors, along the
     expect(len(m)).toBe(3n);
     expect(splitOf(m).op).toBe('VariadicSplit');
     expect(splitOf(m).inputs[2]!.names).toEqual(['lens']);
+  });
+  it('"the sum of split must equal the dim value at axis": constant lengths that do not are refused', () => {
+    expect(errorsOf(() => splitModel(ob.node('SplitToSequence', ['x', 'lens'], ['s'], { axis: 1 }, { name: 'split' }), [ob.int64Tensor('lens', [2], [2, 2])])))
+      .toEqual(['CONVERT_OP main/split: SplitToSequence: split 2,2 does not sum to the length 5 of axis 1']);
   });
   it('parts of size 1 on an axis of unknown length are refused: the number of tensors is not static', () => {
     expect(errorsOf(() => splitModel(ob.node('SplitToSequence', ['x'], ['s'], {}, { name: 'split' }), [], [f32('x', ['n', 2])])))
@@ -261,6 +297,51 @@ describe('optionals: "an optional is a list of at most one tensor", resolved the
   });
 });
 
+describe('a sequence inside a Loop body is resolved within the body', () => {
+  /** Loop M times: y ← ReduceSum(ConcatFromSequence([y, x], axis 0, new_axis 1), axis 0) = y + x. */
+  const loopModel = (): Fixture => {
+    const body = ob.graph({
+      name: 'body',
+      inputs: [ob.valueInfo('i', 'i64', []), ob.valueInfo('c', 'boolean', []), f32('y', [2, 3])],
+      outputs: [ob.valueInfo('c_out', 'boolean', []), f32('y_next', [2, 3])],
+      initializers: [ob.int64Tensor('axes', [1], [0])],
+      nodes: [
+        ob.node('SequenceConstruct', ['y', 'x'], ['s']),
+        ob.node('ConcatFromSequence', ['s'], ['stacked'], { axis: 0, new_axis: 1 }),
+        ob.node('ReduceSum', ['stacked', 'axes'], ['y_next'], { keepdims: 0 }),
+        ob.node('Identity', ['c'], ['c_out']),
+      ],
+    });
+    return {
+      opset: 13,
+      inputs: [f32('x', [2, 3]), f32('y0', [2, 3])],
+      initializers: [ob.int64Tensor('M', [], [3]), ob.boolTensor('cond', [], [true])],
+      outputs: [f32('out', [2, 3])],
+      nodes: [ob.node('Loop', ['M', 'cond', 'y0'], ['out'], { body: ob.attr.graph(body) })],
+    };
+  };
+  it('the body\'s Concat reads the body parameter and the captured x; no sequence leaves the body', () => {
+    const ir = toIr(loopModel());
+    const loop = ir.graph.nodes.find((n) => n.op === 'Loop')!;
+    expect(loop.bodies.get('body')!.graph.nodes.map((n) => n.op)).toEqual(expect.arrayContaining(['Unsqueeze', 'Unsqueeze', 'Concat', 'ReduceSum']));
+    expect(verifyGraph(ir.graph)).toEqual([]);
+  });
+  it.skipIf(!oracleAvailable())('OpenVINO computes y0 + 3x, as onnxruntime does', async () => {
+    const f = loopModel();
+    writeFileSync(join(dir, 'loop.onnx'), encode(f));
+    saveModel(convertModel(model(f)), join(dir, 'loop.xml'));
+    const feeds = { x: f32Tensor([2, 3], 8), y0: f32Tensor([2, 3], 9) };
+    const oracle = await Oracle.start();
+    try {
+      const want = await oracle.runOrt(join(dir, 'loop.onnx'), feeds);
+      const got = await oracle.runIr(join(dir, 'loop.xml'), feeds);
+      expect(compareOutputs(got, Object.entries(want).map(([n, tensor]) => ({ name: n, tensor })))).toEqual([]);
+    } finally {
+      await oracle.close();
+    }
+  }, 120_000);
+});
+
 describe('ONNX shape inference types sequences as onnx does', () => {
   it('seq(tensor) of the tensors\' union; SequenceAt gives the element type; ConcatFromSequence the concatenated one', () => {
     const m = model({
@@ -304,12 +385,6 @@ describe('ovir check pairs only what both forms hold', () => {
 });
 
 // ── engines: OpenVINO runs ovir's IR, onnxruntime the source ────────────────────────────────────
-
-const f32Tensor = (shape: number[], seed: number): OracleTensor => {
-  const n = shape.reduce((a, b) => a * b, 1);
-  const a = Float32Array.from({ length: n }, (_, i) => Math.sin(seed * 7 + i * 0.61) * 3);
-  return { dtype: 'f32', shape, data: new Uint8Array(a.buffer) };
-};
 
 const ENGINE_CASES: Record<string, { f: Fixture; feeds: Record<string, OracleTensor> }> = {
   'insert, erase, at': {

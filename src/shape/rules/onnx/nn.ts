@@ -148,7 +148,10 @@ function f32Const(c: RuleContext, i: number): Float32Array | null {
   return new Float32Array(t.data.buffer.slice(t.data.byteOffset, t.data.byteOffset + t.data.byteLength));
 }
 
-/** Resize-11+: `sizes` when given, else floor(in · scale) from constant scales; 18+: over `axes`. */
+/**
+ * Resize-11+: `sizes` when given (18+: scaled by one common factor under keep_aspect_ratio_policy
+ * not_larger / not_smaller), else floor(in · scale) from constant scales; 18+: over `axes`.
+ */
 const resize: InferFn = (c) => {
   const x = c.shape(0);
   if (x === null) return [out(c.elem(0), null)];
@@ -158,6 +161,17 @@ const resize: InferFn = (c) => {
     const s = shapeFromInput(c, 3);
     if (!s || s.dims.length !== axes.length) return [out(c.elem(0), x.map(() => null))];
     const dims: Dim[] = [...x];
+    const keep = attrString(c.node, 'keep_aspect_ratio_policy') ?? 'stretch';
+    if (keep === 'not_larger' || keep === 'not_smaller') {
+      // one scale for every resized axis: the least / greatest of sizes[i] / in[i]; sizes round half up
+      const ins = axes.map((a) => x[a!]);
+      const sz = s.dims;
+      if (!ins.every(isStatic) || !sz.every(isStatic)) { axes.forEach((a) => { dims[a!] = null; }); return [out(c.elem(0), dims)]; }
+      const ratios = ins.map((d, k) => (sz[k] as number) / (d as number));
+      const scale = keep === 'not_larger' ? Math.min(...ratios) : Math.max(...ratios);
+      axes.forEach((a, k) => { dims[a!] = Math.floor((ins[k] as number) * scale + 0.5); });
+      return [out(c.elem(0), dims)];
+    }
     axes.forEach((a, k) => { if (a !== undefined) dims[a] = s.dims[k] ?? null; });
     return [out(c.elem(0), dims)];
   }
