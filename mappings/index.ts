@@ -26,6 +26,7 @@ import { OLD_OPSETS } from './math/old-opsets.js';
 import { SOFTMAX } from './math/softmax.js';
 import { TOPK } from './math/topk.js';
 import { STFT } from './math/stft.js';
+import { SWIGLU } from './math/swiglu.js';
 import { UNARY } from './math/unary.js';
 import { VARIADIC } from './math/variadic.js';
 import { WINDOW } from './math/window.js';
@@ -33,6 +34,8 @@ import { ATTENTION } from './nn/attention.js';
 import { CONV } from './nn/conv.js';
 import { CONV_TRANSPOSE } from './nn/conv-transpose.js';
 import { DROPOUT } from './nn/dropout.js';
+import { DEFORM_CONV } from './nn/deform-conv.js';
+import { MAX_UNPOOL } from './nn/max-unpool.js';
 import { GROUP_NORMALIZATION } from './nn/group-normalization.js';
 import { LP_NORMALIZATION } from './nn/lp-normalization.js';
 import { LP_POOL } from './nn/lp-pool.js';
@@ -41,6 +44,7 @@ import { POOL } from './nn/pool.js';
 import { ROTARY_EMBEDDING } from './nn/rotary-embedding.js';
 import { SHRINK } from './nn/shrink.js';
 import { NON_MAX_SUPPRESSION } from './object_detection/non-max-suppression.js';
+import { ROI_ALIGN } from './object_detection/roi-align.js';
 import { INTEGER_OPS } from './quantization/integer-ops.js';
 import { QUANTIZATION } from './quantization/quantize-linear.js';
 import { ARG_MAX } from './reduction/argmax.js';
@@ -56,6 +60,7 @@ import type { OpMapping } from './spec.js';
 import { AFFINE_GRID } from './tensor/affine-grid.js';
 import { CAST } from './tensor/cast.js';
 import { CENTER_CROP_PAD } from './tensor/center-crop-pad.js';
+import { COL2IM } from './tensor/col2im.js';
 import { COMPRESS } from './tensor/compress.js';
 import { DEPTH_TO_SPACE } from './tensor/depth-to-space.js';
 import { FLATTEN_SIZE } from './tensor/flatten.js';
@@ -68,6 +73,7 @@ import { REVERSE_SEQUENCE } from './tensor/reverse-sequence.js';
 import { SCATTER } from './tensor/scatter.js';
 import { SHAPE } from './tensor/shape.js';
 import { SPLIT } from './tensor/split.js';
+import { TENSOR_SCATTER } from './tensor/tensor-scatter.js';
 import { SLICE_IR } from './tensor/strided-slice.js';
 import { TRILU_OPS } from './tensor/trilu.js';
 import { UNIQUE } from './tensor/unique.js';
@@ -78,14 +84,14 @@ export type { AttrRule, ConvertContext, OpMapping } from './spec.js';
 export const ALL_MAPPINGS: readonly OpMapping[] = [
   // math
   ...ELEMENTWISE, ...UNARY, ...ACTIVATION, ...SOFTMAX, ...MATMUL, ...CLIP, ...GEMM, ...TOPK, ...HARDMAX, ...LOSS,
-  ...OLD_OPSETS, ...CELU, ...LEGACY_BROADCAST, ...VARIADIC, ...DFT_OPS, ...WINDOW, ...STFT,
+  ...OLD_OPSETS, ...CELU, ...LEGACY_BROADCAST, ...VARIADIC, ...DFT_OPS, ...WINDOW, ...STFT, ...SWIGLU,
   // nn
   ...CONV, ...CONV_TRANSPOSE, ...POOL, ...NORMALIZATION, ...DROPOUT, ...ATTENTION, ...GROUP_NORMALIZATION,
-  ...ROTARY_EMBEDDING, ...LP_NORMALIZATION, ...LP_POOL, ...SHRINK,
+  ...ROTARY_EMBEDDING, ...LP_NORMALIZATION, ...LP_POOL, ...SHRINK, ...DEFORM_CONV, ...MAX_UNPOOL,
   // tensor
   ...CAST, ...SHAPE, ...FLATTEN_SIZE, ...SPLIT, ...GATHER, ...PAD, ...SCATTER, ...SLICE_IR, ...RESIZE, ...DEPTH_TO_SPACE,
   ...TRILU_OPS, ...ONE_HOT_OPS, ...REVERSE_SEQUENCE, ...UNIQUE, ...GRID_SAMPLE, ...COMPRESS,
-  ...AFFINE_GRID, ...CENTER_CROP_PAD,
+  ...AFFINE_GRID, ...CENTER_CROP_PAD, ...COL2IM, ...TENSOR_SCATTER,
   // reduction
   ...REDUCE, ...ARG_MAX,
   // generator
@@ -103,7 +109,7 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   // quantization
   ...QUANTIZATION, ...INTEGER_OPS,
   // object_detection
-  ...NON_MAX_SUPPRESSION,
+  ...NON_MAX_SUPPRESSION, ...ROI_ALIGN,
   // IR ops ONNX lacks at some opsets, as ONNX subgraphs
   ...IR_DECOMPOSE,
 ];

@@ -13,8 +13,11 @@ import type { ConvertContext } from '../spec.js';
  * [1, C, 1…] (or [C, 1…]), C the convolution's known output channels, and the convolution's output
  * is read by this Add only: the already converted ONNX Conv / ConvTranspose (without B) is
  * written again with B = the constant's bytes as [C]; the first one then feeds nothing and is pruned.
+ * DeformableConvolution likewise becomes DeformConv with B (its input 3, before the mask).
  */
-const CONVOLUTIONS = new Set(['Convolution', 'GroupConvolution', 'ConvolutionBackpropData', 'GroupConvolutionBackpropData']);
+const CONVOLUTIONS = new Set(['Convolution', 'GroupConvolution', 'ConvolutionBackpropData', 'GroupConvolutionBackpropData', 'DeformableConvolution']);
+/** The ONNX ops those are written as, and the input index of their bias B. */
+const BIAS_INPUT: Readonly<Record<string, number>> = { Conv: 2, ConvTranspose: 2, DeformConv: 3 };
 
 export function convWithBias(c: ConvertContext): Value | null {
   for (const side of [0, 1]) {
@@ -31,8 +34,11 @@ export function convWithBias(c: ConvertContext): Value | null {
     if (typeof channels !== 'number' || at < 0 || bias.dims.some((d, k) => d !== (k === at ? channels : 1))) continue;
     const done = c.converted(y);
     const onnx = done?.producer;
-    if (!done || !onnx || onnx.dialect !== 'onnx' || !(onnx.is('Conv') || onnx.is('ConvTranspose')) || onnx.inputs.length !== 2 || done.uses.length) continue;
-    return c.emit(onnx.op, [...onnx.inputs, c.constant(makeTensor(bias.elem, [channels], bias.data))], new Map(onnx.attrs))[0]!;
+    const at2 = onnx?.dialect === 'onnx' && (onnx.domain === '' || onnx.domain === 'ai.onnx') ? BIAS_INPUT[onnx.op] : undefined;
+    if (!done || !onnx || at2 === undefined || onnx.inputs.length < at2 || onnx.inputs[at2] || done.uses.length) continue;
+    const inputs: (Value | null)[] = [...onnx.inputs];
+    inputs[at2] = c.constant(makeTensor(bias.elem, [channels], bias.data));
+    return c.emit(onnx.op, inputs, new Map(onnx.attrs))[0]!;
   }
   return null;
 }

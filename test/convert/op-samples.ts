@@ -50,6 +50,7 @@ export const SAMPLES: Record<string, Sample[]> = {
   // ONNX ops written as other IR ops: test/convert-extra/nn-math-ops.test.ts (and the engines)
   'Sum>Sum': [], 'Mean>Mean': [], 'Max>Max': [], 'Min>Min': [], 'Celu>Celu': [], 'Shrink>Shrink': [],
   'LpPool>LpPool': [], 'LpNormalization>LpNormalization': [], 'AffineGrid>AffineGrid': [], 'CenterCropPad>CenterCropPad': [],
+  'SwiGLU>SwiGLU': [], 'MaxUnpool>MaxUnpool': [], 'TensorScatter>TensorScatter': [], // test/convert-extra/native-decompositions.test.ts
   'Sub>Sub': [], 'Mul>Mul': [], 'Div>Div': [], 'Pow>Pow': [], 'And>And': [], 'Or>Or': [], 'Xor>Xor': [],
   // sequence ops, resolved at conversion time (IR has no sequence; no IR → ONNX): test/convert/sequence.test.ts
   'SequenceEmpty>SequenceEmpty': [], 'SequenceConstruct>SequenceConstruct': [], 'SequenceInsert>SequenceInsert': [],
@@ -156,6 +157,21 @@ export const SAMPLES: Record<string, Sample[]> = {
   'GridSample>GridSample': [
     { inputs: [F(1, 1, 3, 3), F(1, 2, 2, 2)], attrs: { align_corners: A.int(1), mode: A.string('nearest'), padding_mode: A.string('border') }, opsets: [16] },
     { inputs: [F(1, 1, 3, 3), F(1, 2, 2, 2)], attrs: { mode: A.string('cubic'), padding_mode: A.string('reflection') }, opsets: [20, 22] },
+  ],
+  'RoiAlign>ROIAlign': [
+    { inputs: [F(1, 2, 6, 6), { elem: 'f32', shape: [2, 4], floats: [0, 0, 4, 4, 1.5, 0.5, 5, 3.25] }, I(0, 0)], attrs: { output_height: A.int(2), output_width: A.int(3), sampling_ratio: A.int(2) }, opsets: [10] },
+    { inputs: [F(1, 2, 6, 6), { elem: 'f32', shape: [2, 4], floats: [0, 0, 4, 4, 1.5, 0.5, 5, 3.25] }, I(0, 0)], attrs: { coordinate_transformation_mode: A.string('output_half_pixel'), spatial_scale: A.float(0.5) }, opsets: [16] },
+    { inputs: [F(1, 2, 6, 6), { elem: 'f32', shape: [2, 4], floats: [0, 0, 4, 4, 1.5, 0.5, 5, 3.25] }, I(0, 0)], attrs: { output_height: A.int(3), output_width: A.int(2) }, opsets: [16] },
+  ],
+  'Col2Im>Col2Im': [
+    { inputs: [F(1, 4, 9), I(4, 4), I(2, 2)], opsets: [18] },
+    { inputs: [F(1, 4, 9), I(4, 4), I(2, 2)], attrs: { strides: A.ints([2, 2]), pads: A.ints([1, 1, 1, 1]) }, opsets: [18] },
+    { inputs: [F(1, 4, 9), I(5, 5), I(2, 2)], attrs: { dilations: A.ints([2, 2]) }, opsets: [18] },
+  ],
+  'DeformConv>DeformableConvolution': [
+    { inputs: [F(1, 2, 4, 4), W(3, 2, 2, 2), F(1, 8, 3, 3)], opsets: [19] },
+    { inputs: [F(1, 2, 4, 4), W(2, 1, 2, 2), F(1, 16, 5, 5), W(2), F(1, 8, 5, 5)], attrs: { group: A.int(2), offset_group: A.int(2), pads: A.ints([1, 1, 1, 1]) }, opsets: [22] },
+    { inputs: [F(1, 2, 5, 5), W(2, 2, 2, 2), F(1, 8, 2, 3), null, F(1, 4, 2, 3)], attrs: { strides: A.ints([2, 1]), dilations: A.ints([1, 2]) }, opsets: [19] },
   ],
   'LRN>LRN': [{ inputs: [F(1, 5, 2, 2)], attrs: { size: A.int(3) } }, { inputs: [F(1, 5, 2, 2)], attrs: { size: A.int(3), alpha: A.float(0.0002), beta: A.float(0.5), bias: A.float(2) } }], 'GlobalMaxPool>GlobalMaxPool': [], 'GlobalLpPool>GlobalLpPool': [],
   'Resize>Interpolate': [

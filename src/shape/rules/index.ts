@@ -2,6 +2,7 @@ import { buildRegistry, type Registry } from '../registry.js';
 import type { Rule } from '../rule.js';
 import { controlFlowRules } from './control.js';
 import { einsumRules } from './einsum.js';
+import { imageOpsRules } from './image-ops.js';
 import { onnxAttentionRules } from './onnx/attention.js';
 import { onnxCropGridRules } from './onnx/crop-grid.js';
 import { onnxElementwiseRules } from './onnx/elementwise.js';
@@ -41,6 +42,7 @@ export const ALL_RULES: readonly Rule[] = [
   ...ovSignalRules,
   ...onnxQuantizedRules,
   ...ovTensorIteratorRules,
+  ...imageOpsRules,
   ...onnxSequenceRules, ...onnxOptionalRules,
   ...ovCellRules,
 ];
