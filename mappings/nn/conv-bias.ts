@@ -34,10 +34,10 @@ export function convWithBias(c: ConvertContext): Value | null {
     if (typeof channels !== 'number' || at < 0 || bias.dims.some((d, k) => d !== (k === at ? channels : 1))) continue;
     const done = c.converted(y);
     const onnx = done?.producer;
-    const at2 = onnx?.dialect === 'onnx' && (onnx.domain === '' || onnx.domain === 'ai.onnx') ? BIAS_INPUT[onnx.op] : undefined;
-    if (!done || !onnx || at2 === undefined || onnx.inputs.length < at2 || onnx.inputs[at2] || done.uses.length) continue;
+    const biasAt = onnx?.dialect === 'onnx' && (onnx.domain === '' || onnx.domain === 'ai.onnx') ? BIAS_INPUT[onnx.op] : undefined;
+    if (!done || !onnx || biasAt === undefined || onnx.inputs.length < biasAt || onnx.inputs[biasAt] || done.uses.length) continue;
     const inputs: (Value | null)[] = [...onnx.inputs];
-    inputs[at2] = c.constant(makeTensor(bias.elem, [channels], bias.data));
+    inputs[biasAt] = c.constant(makeTensor(bias.elem, [channels], bias.data));
     return c.emit(onnx.op, inputs, new Map(onnx.attrs))[0]!;
   }
   return null;
