@@ -23,7 +23,7 @@ import { Builder } from '../convert/builder.js';
 import { makeTensor } from '../../src/graph/tensor.js';
 import { compareTensors } from '../helpers/compare.js';
 import { backendCases, loadDataSet } from '../helpers/testdata.js';
-import { Oracle, REPO_ROOT, VENV_PYTHON, type OracleTensor } from '../helpers/oracle.js';
+import { Oracle, REPO_ROOT, VENV_PYTHON, type OracleTensor, seededF32 } from '../helpers/oracle.js';
 
 let oracle: Oracle;
 let tmp: string;
@@ -40,15 +40,6 @@ afterAll(async () => {
   await oracle?.close();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
-
-function f32Tensor(shape: number[], seed: number): OracleTensor {
-  let s = seed * 2654435761 >>> 0;
-  const n = shape.reduce((a, b) => a * b, 1);
-  const data = new Uint8Array(n * 4);
-  const dv = new DataView(data.buffer);
-  for (let i = 0; i < n; i++) { s = (s * 1103515245 + 12345) >>> 0; dv.setFloat32(i * 4, (s / 2 ** 32) * 4 - 2, true); }
-  return { dtype: 'f32', shape, data };
-}
 
 function same(what: string, want: Record<string, OracleTensor>, got: Record<string, OracleTensor>): void {
   const w = Object.values(want);
@@ -68,7 +59,7 @@ describe('ROIAlign / Col2Im / DeformableConvolution IR → ONNX: onnxruntime agr
   it.each(NAMES)('%s', async (name) => {
     const shapes = cases[name];
     expect(shapes, `native-ir-ops.py wrote ${name}`).toBeDefined();
-    const inputs = Object.fromEntries(Object.entries(shapes!).map(([k, s], i) => [k, f32Tensor(s, i + 1)]));
+    const inputs = Object.fromEntries(Object.entries(shapes!).map(([k, s], i) => [k, seededF32(s, i + 1)]));
     const xml = join(tmp, `${name}.xml`);
     const want = await oracle.runIr(xml, inputs);
     const onnx = join(tmp, `${name}.ovir.onnx`);

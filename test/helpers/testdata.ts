@@ -8,7 +8,7 @@
  * Tensors are decoded with our own TensorProto decoder (src/onnx).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeTensorProto } from '../../src/onnx/tensor-proto.js';
 import { VENV_DIR, type OracleTensor } from './oracle.js';
@@ -140,4 +140,19 @@ export function inputRecord(ds: TestDataSet): Record<string, OracleTensor> {
   const rec: Record<string, OracleTensor> = {};
   ds.inputs.forEach(({ name, tensor }, i) => { rec[name || `#${i}`] = tensor; });
   return rec;
+}
+
+/** Every .onnx file under `dir` (recursively) of at most `maxBytes`, sorted. */
+export function onnxFiles(dir: string, maxBytes: number): string[] {
+  const out: string[] = [];
+  const stack = [dir];
+  while (stack.length) {
+    const d = stack.pop()!;
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) stack.push(p);
+      else if (e.name.endsWith('.onnx') && statSync(p).size <= maxBytes) out.push(p);
+    }
+  }
+  return out.sort();
 }

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OvirError } from '../../src/diag/diagnostic.js';
@@ -6,7 +6,7 @@ import type { Model } from '../../src/graph/model.js';
 import { decodeOnnx } from '../../src/onnx/decode.js';
 import { encodeOnnx } from '../../src/onnx/encode.js';
 import { decodeOnnxReference } from '../helpers/onnx-decode-reference.js';
-import { backendCases } from '../helpers/testdata.js';
+import { backendCases, onnxFiles } from '../helpers/testdata.js';
 import { structure } from './structure.js';
 
 /**
@@ -41,20 +41,6 @@ function same(path: string): boolean {
   const warnings = (m: Model) => (m.graph.meta['diagnostics'] ?? []).map((d) => `${d.code} ${d.where} ${d.message}`);
   expect(warnings(a.model), path).toEqual(warnings(b.model));
   return true;
-}
-
-function onnxFiles(dir: string, maxBytes: number): string[] {
-  const out: string[] = [];
-  const stack = [dir];
-  while (stack.length) {
-    const d = stack.pop()!;
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) stack.push(p);
-      else if (e.name.endsWith('.onnx') && statSync(p).size <= maxBytes) out.push(p);
-    }
-  }
-  return out.sort();
 }
 
 describe('decodeOnnx builds the same model as the reference (protobufjs objects) decoder', () => {

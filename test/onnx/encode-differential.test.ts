@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
@@ -7,7 +7,7 @@ import { readIrFile } from '../../src/ir/file.js';
 import { encodeOnnx, encodeOnnxChunks, type EncodeOptions } from '../../src/onnx/encode.js';
 import { readOnnxFile } from '../../src/onnx/file.js';
 import { encodeOnnxChunksReference, encodeOnnxReference } from '../helpers/onnx-encode-reference.js';
-import { backendCases } from '../helpers/testdata.js';
+import { backendCases, onnxFiles } from '../helpers/testdata.js';
 import { hugeIdentityModel } from './huge-model.js';
 
 /**
@@ -33,20 +33,6 @@ function same(model: Model, opts: EncodeOptions = {}): boolean {
   if (!ok) expect(Buffer.from(actual.bytes).toString('hex')).toBe(Buffer.from(expected.bytes).toString('hex'));
   expect(actual.external.map((f) => [f.path, concat(f.chunks).toString('hex')])).toEqual(expected.external.map((f) => [f.path, concat(f.chunks).toString('hex')]));
   return true;
-}
-
-function onnxFiles(dir: string, maxBytes: number): string[] {
-  const out: string[] = [];
-  const stack = [dir];
-  while (stack.length) {
-    const d = stack.pop()!;
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) stack.push(p);
-      else if (e.name.endsWith('.onnx') && statSync(p).size <= maxBytes) out.push(p);
-    }
-  }
-  return out.sort();
 }
 
 describe('encodeOnnx is byte-identical to the reference (protobufjs objects) encoder', () => {
