@@ -84,9 +84,21 @@ export function readFloats(t: Tensor): number[] {
   return out;
 }
 
-const INT_RANGE: Partial<Record<ElementTypeName, readonly [number, number]>> = {
-  i8: [-128, 127], u8: [0, 255], i16: [-32768, 32767], u16: [0, 65535], i32: [-(2 ** 31), 2 ** 31 - 1], u32: [0, 2 ** 32 - 1],
-  i64: [-(2 ** 63), 2 ** 63], u64: [0, 2 ** 64],
+/** How a scalar of each element type is written; integers with the half-open range they hold. */
+interface ScalarWriter { bytes: number; put: (dv: DataView, v: number) => void; range?: readonly [number, number] }
+const SCALARS: Partial<Record<ElementTypeName, ScalarWriter>> = {
+  f64: { bytes: 8, put: (dv, v) => dv.setFloat64(0, v, true) },
+  f32: { bytes: 4, put: (dv, v) => dv.setFloat32(0, v, true) },
+  f16: { bytes: 2, put: (dv, v) => dv.setUint16(0, f32ToF16Bits(v), true) },
+  bf16: { bytes: 2, put: (dv, v) => dv.setUint16(0, f32ToBf16Bits(v), true) },
+  i64: { bytes: 8, put: (dv, v) => dv.setBigInt64(0, BigInt(v), true), range: [-(2 ** 63), 2 ** 63] },
+  i32: { bytes: 4, put: (dv, v) => dv.setInt32(0, v, true), range: [-(2 ** 31), 2 ** 31] },
+  i16: { bytes: 2, put: (dv, v) => dv.setInt16(0, v, true), range: [-(2 ** 15), 2 ** 15] },
+  i8: { bytes: 1, put: (dv, v) => dv.setInt8(0, v), range: [-128, 128] },
+  u64: { bytes: 8, put: (dv, v) => dv.setBigUint64(0, BigInt(v), true), range: [0, 2 ** 64] },
+  u32: { bytes: 4, put: (dv, v) => dv.setUint32(0, v, true), range: [0, 2 ** 32] },
+  u16: { bytes: 2, put: (dv, v) => dv.setUint16(0, v, true), range: [0, 2 ** 16] },
+  u8: { bytes: 1, put: (dv, v) => dv.setUint8(0, v), range: [0, 256] },
 };
 
 /**
@@ -94,23 +106,13 @@ const INT_RANGE: Partial<Record<ElementTypeName, readonly [number, number]>> = {
  * built here and for an integer `v` the type cannot hold.
  */
 export function scalarTensor(elem: ElementTypeName, v: number): Tensor | null {
-  const int = INT_RANGE[elem];
-  if (int && !(Number.isFinite(v) && Math.trunc(v) >= int[0] && Math.trunc(v) <= int[1])) return null;
-  const b = new ArrayBuffer(8);
-  const dv = new DataView(b);
-  switch (elem) {
-    case 'f32': dv.setFloat32(0, v, true); return makeTensor('f32', [], new Uint8Array(b, 0, 4));
-    case 'f16': dv.setUint16(0, f32ToF16Bits(v), true); return makeTensor('f16', [], new Uint8Array(b, 0, 2));
-    case 'f64': dv.setFloat64(0, v, true); return makeTensor('f64', [], new Uint8Array(b, 0, 8));
-    case 'i64': dv.setBigInt64(0, BigInt(Math.trunc(v)), true); return makeTensor('i64', [], new Uint8Array(b, 0, 8));
-    case 'bf16': dv.setUint16(0, f32ToBf16Bits(v), true); return makeTensor('bf16', [], new Uint8Array(b, 0, 2));
-    case 'i32': dv.setInt32(0, Math.trunc(v), true); return makeTensor('i32', [], new Uint8Array(b, 0, 4));
-    case 'i16': dv.setInt16(0, Math.trunc(v), true); return makeTensor('i16', [], new Uint8Array(b, 0, 2));
-    case 'i8': dv.setInt8(0, Math.trunc(v)); return makeTensor('i8', [], new Uint8Array(b, 0, 1));
-    case 'u8': dv.setUint8(0, Math.trunc(v)); return makeTensor('u8', [], new Uint8Array(b, 0, 1));
-    case 'u16': dv.setUint16(0, Math.trunc(v), true); return makeTensor('u16', [], new Uint8Array(b, 0, 2));
-    case 'u32': dv.setUint32(0, Math.trunc(v), true); return makeTensor('u32', [], new Uint8Array(b, 0, 4));
-    case 'u64': dv.setBigUint64(0, BigInt(Math.trunc(v)), true); return makeTensor('u64', [], new Uint8Array(b, 0, 8));
-    default: return null;
+  const w = SCALARS[elem];
+  if (!w) return null;
+  if (w.range) {
+    v = Math.trunc(v);
+    if (!(v >= w.range[0] && v < w.range[1])) return null;
   }
+  const data = new Uint8Array(w.bytes);
+  w.put(new DataView(data.buffer), v);
+  return makeTensor(elem, [], data);
 }

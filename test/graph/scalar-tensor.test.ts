@@ -21,6 +21,8 @@ describe('scalarTensor: a rank-0 constant of any numeric element type', () => {
     expect([...scalarTensor('i16', -2)!.data]).toEqual([0xfe, 0xff]);
     expect([...scalarTensor('u32', 2 ** 32 - 1)!.data]).toEqual([255, 255, 255, 255]);
     expect(scalarTensor('u8', 256)).toBeNull();
+    expect(scalarTensor('i64', 2 ** 63)).toBeNull();
+    expect([...scalarTensor('i64', -(2 ** 63))!.data]).toEqual([0, 0, 0, 0, 0, 0, 0, 0x80]);
     expect(scalarTensor('u16', -1)).toBeNull();
     expect(scalarTensor('i32', NaN)).toBeNull();
     expect(scalarTensor('string', 1)).toBeNull();
