@@ -1,4 +1,6 @@
 import { elementType, type ElementTypeName } from '../../src/graph/element-type.js';
+import { A } from '../../src/graph/attr.js';
+import { makeTensor, readIntegers } from '../../src/graph/tensor.js';
 import type { Value } from '../../src/graph/value.js';
 import { convWithBias } from '../nn/conv-bias.js';
 import { NUMPY_BROADCAST, type ConvertContext, type OpMapping } from '../spec.js';
@@ -53,6 +55,21 @@ function powToIr(c: ConvertContext): void {
   c.output(0, convert(power(base, exp), tb));
 }
 
+/**
+ * IR → ONNX: Power of a constant base 2 on u64 (ovc writes ONNX BitShift this way: x · 2^y,
+ * x / 2^y) is BitShift(1, y, LEFT). ONNX Pow takes no unsigned type and u64 has no exact wider
+ * type to compute in (narrower unsigned types are widened exactly by legalizeOnnxTypes).
+ */
+function powerOfTwo(c: ConvertContext): Value | null {
+  const base = c.node.inputs[0]?.constant;
+  if (!base || base.elem !== 'u64' || c.opset < 11) return null;
+  if (!readIntegers(base).every((v) => v === 2n)) return null;
+  const width = elementType(base.elem).bits / 8;
+  const ones = new Uint8Array(base.data.length);
+  for (let i = 0; i < ones.length; i += width) ones[i] = 1; // little-endian 1 in every element
+  return c.emit('BitShift', [c.constant(makeTensor(base.elem, base.dims, ones)), c.input(1)], { direction: A.string('LEFT') })[0]!;
+}
+
 export const ELEMENTWISE: readonly OpMapping[] = [
   {
     ...binary('Add', 'Add'),
@@ -68,6 +85,7 @@ export const ELEMENTWISE: readonly OpMapping[] = [
     // base's type; otherwise the base goes to the exponent's type and the result back to the base's.
     ...binary('Pow', 'Power'),
     toIr: powToIr,
+    foldOnnx: powerOfTwo,
   },
   binary('Equal', 'Equal'),
   binary('Greater', 'Greater'),

@@ -202,3 +202,22 @@ describe('i32 Convolution of 8-bit operands converted to i32 (ConvInteger as ovc
     expect([...new Int32Array(y.data.slice().buffer)]).toEqual([12, 16, 24, 28]);
   });
 });
+
+describe('Power of a constant 2 on u64 (ovc\'s form of ONNX BitShift) → BitShift(1, y, LEFT)', () => {
+  it('x · 2^y and x / 2^y compute the shifts in onnxruntime; no Pow (which takes no unsigned type)', async () => {
+    const u64 = (v: bigint[]): OracleTensor => ({ dtype: 'u64', shape: [v.length], data: new Uint8Array(new BigUint64Array(v).buffer) });
+    const b = new Builder('ov');
+    const x = b.input('x', 'u64', [3]);
+    const y = b.input('y', 'u64', [3]);
+    const two = b.init('two', { elem: 'u64', dims: [1], data: new Uint8Array(new BigUint64Array([2n]).buffer) });
+    const p = b.op(b.graph, 'Power', [two, y], 'p', { auto_broadcast: A.raw('numpy') });
+    b.output(b.op(b.graph, 'Multiply', [x, p], 'left', { auto_broadcast: A.raw('numpy') }));
+    b.output(b.op(b.graph, 'Divide', [x, p], 'right', { auto_broadcast: A.raw('numpy'), m_pythondiv: A.raw('true') }));
+    const onnx = convertModel(b.model);
+    expect(ops(onnx)).toContain('BitShift');
+    expect(ops(onnx)).not.toContain('Pow');
+    const out = await runOrt(encodeOnnx(onnx).bytes, { x: u64([16n, 4n, 1n << 62n]), y: u64([1n, 2n, 1n]) });
+    expect([...new BigUint64Array(out['left']!.data.slice().buffer)]).toEqual([32n, 16n, 1n << 63n]);
+    expect([...new BigUint64Array(out['right']!.data.slice().buffer)]).toEqual([8n, 1n, 1n << 61n]);
+  });
+});
