@@ -7,8 +7,8 @@ import { attrToInput, floatAttrToInput, type ConvertContext, type OpMapping } fr
  * ONNX Pad ↔ IR Pad-12 (Pad-1 read alike; 12 allows negative pads, as ONNX does).
  * ONNX pads are one list [b_1..b_n, e_1..e_n] (attribute until opset 10, input from 11, with an
  * optional axes input from 18 naming the dims the list covers); IR takes pads_begin and pads_end.
- * Modes: constant/reflect/edge exist on both sides; ONNX wrap (19+) has no IR mode, IR symmetric
- * no ONNX mode. The pad value is ONNX attribute `value` until 10, input constant_value from 11.
+ * Modes: constant/reflect/edge exist on both sides; ONNX wrap (19+) has no IR mode (written as
+ * Tile + Slice, wrapPad), IR symmetric no ONNX mode. The pad value is ONNX attribute `value` until 10, input constant_value from 11.
  */
 const MODES: ReadonlyArray<readonly [string, string]> = [['constant', 'constant'], ['reflect', 'reflect'], ['edge', 'edge']];
 
@@ -55,8 +55,55 @@ function splitPads(c: ConvertContext): [Value, Value] | null {
   return [full(halves[0]!), full(halves[1]!)];
 }
 
+/**
+ * ONNX Pad-19 mode wrap (OpenVINO Pad has no such mode), as onnx's reference computes it: the
+ * negative pads crop first; then along each axis i, with the cropped length n, b = begin[i] and
+ * e = end[i] ≥ 0, the result is the window [k·n − b, k·n + n + e) of x tiled 2k + 1 times, where
+ * k = ⌈max(b, e) / n⌉ (so pads longer than the axis wrap around again). Run-time pads are fine;
+ * the rank must be known.
+ */
+function wrapPad(c: ConvertContext, [begin, end]: [Value, Value]): void {
+  const r = c.rank(0);
+  if (r === null) { c.unsupportedAttr('mode', 'wrap', 'needs the rank of the data to be known'); return; }
+  const bin = (op: string, a: Value, b: Value): Value => c.emit(op, [a, b], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
+  const given = c.constInts(1);
+  const known = given?.length === 2 * r ? given : null; // full-rank constant pads (no axes input)
+  const zero = i64Const(c, [0n]);
+  const one = i64Const(c, [1n]);
+  // crops first: Slice(x, max(−begin, 0), dims − max(−end, 0)) over every axis
+  let x = c.input(0)!;
+  if (!(known?.every((p) => p >= 0n))) {
+    const dims = c.emit('ShapeOf', [x], { output_type: 'i64' }, 1, 'opset3')[0]!;
+    const cut = (p: Value): Value => bin('Maximum', c.emit('Negative', [p], {}, 1, 'opset1')[0]!, zero);
+    const all = i64Const(c, Array.from({ length: r }, (_, i) => BigInt(i)));
+    x = c.emit('Slice', [x, cut(begin), bin('Subtract', dims, cut(end)), i64Const(c, new Array<bigint>(r).fill(1n)), all], {}, 1, 'opset8')[0]!;
+  }
+  const grow = (p: Value): Value => bin('Maximum', p, zero);
+  const [b, e] = [grow(begin), grow(end)];
+  for (let i = 0; i < r; i++) {
+    if (known && known[i] === 0n && known[r + i] === 0n) continue;
+    const at = (v: Value): Value => c.emit('Gather', [v, i64Const(c, [BigInt(i)]), i64Scalar(c, 0n)], { batch_dims: '0' }, 1, 'opset8')[0]!;
+    const n = at(c.emit('ShapeOf', [x], { output_type: 'i64' }, 1, 'opset3')[0]!);
+    const [bi, ei] = [at(b), at(e)];
+    // k = ⌈max(b, e) / n⌉ (non-negative operands: Divide floors)
+    const k = bin('Divide', bin('Subtract', bin('Add', bin('Maximum', bi, ei), n), one), n);
+    const reps = bin('Add', bin('Multiply', k, i64Const(c, [2n])), one);
+    const repeats = c.emit('Concat', [...Array.from({ length: i }, () => one), reps, ...Array.from({ length: r - i - 1 }, () => one)], { axis: '0' }, 1, 'opset1')[0]!;
+    const tiled = c.emit('Tile', [x, repeats], {}, 1, 'opset1')[0]!;
+    const start = bin('Subtract', bin('Multiply', k, n), bi);
+    const stop = bin('Add', bin('Add', start, n), bin('Add', bi, ei));
+    x = c.emit('Slice', [tiled, start, stop, one, i64Const(c, [BigInt(i)])], {}, 1, 'opset8')[0]!;
+  }
+  c.output(0, x);
+}
+
 const padToIr = (c: ConvertContext): void => {
   const mode = c.attr.string('mode') ?? 'constant';
+  if (mode === 'wrap') {
+    const pads = splitPads(c);
+    if (pads) wrapPad(c, pads);
+    return;
+  }
   const irMode = MODES.find(([o]) => o === mode)?.[1];
   if (irMode === undefined) { c.unsupportedAttr('mode', mode, 'OpenVINO Pad has constant, reflect, edge (and symmetric) only'); return; }
   const pads = splitPads(c);
@@ -100,7 +147,7 @@ export const PAD: readonly OpMapping[] = [
     ir: { op: 'Pad', version: 'opset12', reads: ['opset1'] },
     moves: [attrToInput('pads', 1, 11, { required: true }), floatAttrToInput('value', 2, 11, 0)],
     handles: { onnx: ['mode'], ir: ['pad_mode'] },
-    note: 'ONNX wrap mode and IR symmetric mode have no counterpart',
+    note: 'ONNX wrap mode is written as crops, Tile and Slice; IR symmetric mode has no ONNX counterpart',
     toIr: padToIr,
     toOnnx: padToOnnx,
   },

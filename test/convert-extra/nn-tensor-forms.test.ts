@@ -11,11 +11,11 @@ import { ops, only, diags } from './graph-probes.js';
  * here; the numbers by the engines (test/conformance/convert-zoo.test.ts: the backend cases
  * test_maxpool_with_argmax_2d_precomputed_strides, test_spacetodepth_dcr_mode_example,
  * test_batchnorm_*_training_mode, test_split_*_uneven_split_opset18, test_constant_pad_*axes,
- * test_reduce_sum_empty_axes_input_noop*).
+ * test_reduce_sum_empty_axes_input_noop*, test_wrap_pad).
  */
 
 
-type In = { elem?: ElementTypeName; shape: (number | null)[] } | { ints: number[] };
+type In = { elem?: ElementTypeName; shape: (number | null)[] | null } | { ints: number[] };
 function model(opset: number, op: string, inputs: In[], attrs: Record<string, Attr> = {}, outputs = 1): Model {
   const b = new Builder('onnx', opset);
   const ins = inputs.map((s, i) => ('ints' in s ? b.init(`c${i}`, tensorFromInt64(s.ints)) : b.input(`x${i}`, s.elem ?? 'f32', s.shape)));
@@ -69,6 +69,23 @@ describe('Split-18 num_outputs into uneven parts', () => {
 
   it('an axis it divides stays an IR Split', () => {
     expect(ops(convertModel(model(18, 'Split', [{ shape: [8] }], { num_outputs: A.int(4) }, 4)))).toEqual(['Split']);
+  });
+});
+
+describe('Pad-19 mode wrap: crops, then per padded axis a window of x tiled 2k + 1 times', () => {
+  it('constant pads: only the padded axes get a Tile and a Slice; no crop when no pad is negative', () => {
+    const m = convertModel(model(19, 'Pad', [{ shape: [3, 4] }, { ints: [0, 1, 0, 2] }], { mode: A.string('wrap') }));
+    expect(ops(m).filter((o) => o === 'Tile' || o === 'Slice')).toEqual(['Tile', 'Slice']);
+    expect(verifyGraph(m.graph)).toEqual([]);
+  });
+
+  it('run-time pads: a crop, then every axis; an unknown rank is refused', () => {
+    const m = convertModel(model(19, 'Pad', [{ shape: [2, 3] }, { elem: 'i64', shape: [4] }], { mode: A.string('wrap') }));
+    expect(ops(m).filter((o) => o === 'Tile')).toHaveLength(2);
+    expect(ops(m).filter((o) => o === 'Slice')).toHaveLength(3);
+    expect(verifyGraph(m.graph)).toEqual([]);
+    const d = diags(() => convertModel(model(19, 'Pad', [{ shape: null }, { ints: [1, 1] }], { mode: A.string('wrap') })));
+    expect(d).toMatchObject([{ code: 'CONVERT_UNSUPPORTED_ATTR', message: expect.stringContaining('rank') }]);
   });
 });
 
