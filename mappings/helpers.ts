@@ -14,7 +14,15 @@ export const i64Const = (c: ConvertContext, values: readonly bigint[]): Value =>
 export const i64Scalar = (c: ConvertContext, v: bigint): Value => c.constant(tensorFromInt64([v], []));
 
 /** Normalizes axis `a` for rank `r` (negative counts from the end). */
+/** The largest int64: an open end of a Slice. */
+export const INT64_MAX = (1n << 63n) - 1n;
+
 export const normAxis = (a: bigint, r: number): number => (a < 0n ? Number(a) + r : Number(a));
+
+/** IR → ONNX: a Squeeze / Unsqueeze of constant `axes` in the form of the target opset (axes an input from 13). */
+export function onnxAxesOp(c: ConvertContext, op: 'Squeeze' | 'Unsqueeze', v: Value, axes: readonly bigint[]): Value {
+  return c.opset >= 13 ? c.emit(op, [v, i64Const(c, axes)])[0]! : c.emit(op, [v], { axes: A.ints(axes) })[0]!;
+}
 
 /**
  * IR → ONNX, for an op an escape hatch emits BESIDES its entry's own (e.g. NormalizeL2 written as

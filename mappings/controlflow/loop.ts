@@ -4,7 +4,7 @@ import type { Graph } from '../../src/graph/graph.js';
 import { tensorFromBool, tensorFromInt64 } from '../../src/graph/tensor.js';
 import { describeType, tensorType, type ValueType } from '../../src/graph/types.js';
 import type { Value } from '../../src/graph/value.js';
-import { i64Const, i64Scalar } from '../helpers.js';
+import { INT64_MAX, i64Const, i64Scalar, onnxAxesOp } from '../helpers.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
 import { typeProblem } from './body-types.js';
 import { slicing } from './port-map.js';
@@ -29,7 +29,6 @@ import { cutPart, lastPartEnd, slicedPart } from './tensor-iterator-loop.js';
  */
 
 const CONCAT_AXIS0: Readonly<Record<string, string>> = { axis: '0', start: '0', end: '-1', stride: '1', part_size: '1' };
-const INT64_MAX = (1n << 63n) - 1n;
 
 /** Whether ONNX body output `out` is the body's cond input passed through (OpenVINO then uses a constant true). */
 function passesCondThrough(out: Value | undefined, condIn: Value | undefined): boolean {
@@ -148,11 +147,6 @@ function loopToIr(c: ConvertContext): void {
 // ── IR → ONNX ──────────────────────────────────────────────────────────────────────────────────
 
 interface Carried { readonly param: Value; readonly from: number; readonly result: number }
-
-/** ONNX Squeeze of `axes` in the form of the target opset (axes an input from 13). */
-function squeeze(c: ConvertContext, v: Value, axes: bigint[]): Value {
-  return c.opset >= 13 ? c.emit('Squeeze', [v, i64Const(c, axes)])[0]! : c.emit('Squeeze', [v], { axes: A.ints(axes) })[0]!;
-}
 
 /** IR Loop-5 → ONNX Loop. */
 function loopToOnnx(c: ConvertContext): void {
@@ -367,7 +361,7 @@ function loopToOnnx(c: ConvertContext): void {
   concat.forEach((x, k) => {
     let v = outs[nCarried + k]!;
     if (!x.direct) {
-      v = squeeze(c, v, [BigInt(x.axis + 1)]);
+      v = onnxAxesOp(c, 'Squeeze', v, [BigInt(x.axis + 1)]);
       if (x.axis > 0) {
         const t = c.typeOf(g.outputs[x.result]!);
         const rank = t && t.kind === 'tensor' && t.shape ? t.shape.length : 0;

@@ -4,7 +4,7 @@ import type { Graph } from '../../src/graph/graph.js';
 import { tensorFromBool, tensorFromInt64 } from '../../src/graph/tensor.js';
 import { tensorType, type ValueType } from '../../src/graph/types.js';
 import type { Value } from '../../src/graph/value.js';
-import { i64Const, i64Scalar } from '../helpers.js';
+import { INT64_MAX, i64Const, i64Scalar, onnxAxesOp } from '../helpers.js';
 import type { ConvertContext } from '../spec.js';
 import type { Slicing, TiPortMap } from './port-map.js';
 
@@ -36,7 +36,6 @@ import type { Slicing, TiPortMap } from './port-map.js';
  * and merged with it (Transpose, then Squeeze or Reshape); a last value is Gather(-1) of its scan.
  */
 
-const INT64_MAX = (1n << 63n) - 1n;
 const INT64_MIN = -(1n << 63n);
 
 /** A linear form k · (n + 1) + b of a sliced input's length n (start and end count from n + 1 when negative). */
@@ -204,7 +203,7 @@ export function tensorIteratorAsLoop(c: ConvertContext, body: Body, pm: TiPortMa
         const perm = [...Array.from({ length: o.axis }, (_, d) => BigInt(d + 1)), 0n, ...Array.from({ length: o.rank - o.axis }, (_, d) => BigInt(o.axis + 1 + d))];
         v = c.emit('Transpose', [v], { perm: A.ints(perm) })[0]!;
       }
-      v = o.step === 1 ? squeeze(c, v, o.axis + 1) : mergeAt(c, v, o.axis);
+      v = o.step === 1 ? onnxAxesOp(c, 'Squeeze', v, [BigInt(o.axis + 1)]) : mergeAt(c, v, o.axis);
     }
     c.output(o.to, v);
   });
@@ -216,11 +215,6 @@ export function tensorIteratorAsLoop(c: ConvertContext, body: Body, pm: TiPortMa
   c.node.outputs.forEach((_, i) => {
     if (!pm.last.some((o) => o.to === i) && !pm.concat.some((o) => o.to === i)) c.unused(i);
   });
-}
-
-/** ONNX Squeeze of axis `a` in the form of the target opset (axes an input from 13). */
-function squeeze(c: ConvertContext, v: Value, a: number): Value {
-  return c.opset >= 13 ? c.emit('Squeeze', [v, i64Const(c, [BigInt(a)])])[0]! : c.emit('Squeeze', [v], { axes: A.ints([BigInt(a)]) })[0]!;
 }
 
 /** `v` with dims a and a + 1 merged into one (a Reshape to the run-time shape). */

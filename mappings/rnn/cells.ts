@@ -3,7 +3,7 @@ import { attrInts } from '../../src/graph/attr-read.js';
 import { byteSize, type ElementTypeName } from '../../src/graph/element-type.js';
 import { makeTensor, type Tensor } from '../../src/graph/tensor.js';
 import type { Value } from '../../src/graph/value.js';
-import { i64Const } from '../helpers.js';
+import { i64Const, onnxAxesOp } from '../helpers.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
 
 /**
@@ -49,8 +49,7 @@ const LSTM: Cell = { onnx: 'LSTM', defaults: ['sigmoid', 'tanh', 'tanh'], states
 const GRU: Cell = { onnx: 'GRU', defaults: ['sigmoid', 'tanh'], states: 1, rows: [0, 1, 2], bias: [0, 1, 2, null, null, null], lbrBias: [0, 1, 2, null, null, 3] };
 const RNN: Cell = { onnx: 'RNN', defaults: ['tanh'], states: 1, rows: [0], bias: [0, null] };
 
-const axesOp = (c: ConvertContext, op: 'Unsqueeze' | 'Squeeze', v: Value): Value =>
-  (c.opset >= 13 ? c.emit(op, [v, i64Const(c, [0n])])[0]! : c.emit(op, [v], { axes: A.ints([0n]) })[0]!);
+const axesOp = (c: ConvertContext, op: 'Unsqueeze' | 'Squeeze', v: Value): Value => onnxAxesOp(c, op, v, [0n]);
 
 /**
  * Input `index` as `blockList` (source block index, or null for zeros) of `h` rows each, with a

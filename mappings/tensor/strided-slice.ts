@@ -2,7 +2,7 @@ import { A } from '../../src/graph/attr.js';
 import { attrInts } from '../../src/graph/attr-read.js';
 import type { Node } from '../../src/graph/node.js';
 import type { Value } from '../../src/graph/value.js';
-import { i64Const } from '../helpers.js';
+import { INT64_MAX, i64Const } from '../helpers.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
 
 /**
@@ -10,7 +10,6 @@ import type { ConvertContext, OpMapping } from '../spec.js';
  * Softmax, Reverse-1 for ArgMax select_last_index), back to ONNX Slice (+ Squeeze / Unsqueeze for
  * shrink / new axes). ovir never writes them from ONNX: these entries never match an ONNX node.
  */
-const INT64_MAX = (1n << 63n) - 1n;
 const INT64_MIN = -(1n << 63n);
 const never = (): boolean => false;
 
