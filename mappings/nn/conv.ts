@@ -86,15 +86,15 @@ function convToIr(c: ConvertContext): void {
 }
 
 /**
- * ONNX Conv/ConvTranspose's bias input B [C] (input 2), when present, added to `y` as IR writes
- * it: Add of B as [1, C, 1…] — a Const of that shape when B is constant, as ovc writes it (IR →
- * ONNX folds it back into B: conv-bias.ts), else a Reshape.
+ * A convolution's bias input B [C] (input `index`: 2 for Conv/ConvTranspose, 3 for DeformConv),
+ * when present, added to `y` as IR writes it: Add of B as [1, C, 1…] — a Const of that shape when
+ * B is constant, as ovc writes it (IR → ONNX folds it back into B: conv-bias.ts), else a Reshape.
  */
-export function withChannelBias(c: ConvertContext, y: Value, spatial: number): Value {
-  const bias = c.numInputs > 2 ? c.input(2) : null;
+export function withChannelBias(c: ConvertContext, y: Value, spatial: number, index = 2): Value {
+  const bias = c.numInputs > index ? c.input(index) : null;
   if (!bias) return y;
   const channels = bias.constant ? bias.constant.dims.reduce((n, d) => n * d, 1) : -1;
-  const b = reshaped(c, 2, bias, [1, channels, ...new Array<number>(spatial).fill(1)]);
+  const b = reshaped(c, index, bias, [1, channels, ...new Array<number>(spatial).fill(1)]);
   return c.emit('Add', [y, b], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
 }
 

@@ -1,6 +1,6 @@
 import { A, type Attr } from '../../src/graph/attr.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
-import { reshaped, spatialToIr } from './conv.js';
+import { spatialToIr, withChannelBias } from './conv.js';
 
 /**
  * DeformConv-19/22 ⇄ DeformableConvolution-8 (2-D, as OpenVINO's op).
@@ -31,10 +31,7 @@ function deformToIr(c: ConvertContext): void {
     bilinear_interpolation_pad: 'true',
   };
   const y = c.emitOwn(mask ? [c.input(0), c.input(2), c.input(1), mask] : [c.input(0), c.input(2), c.input(1)], attrs)[0]!;
-  const bias = c.numInputs > 3 ? c.input(3) : null;
-  if (!bias) { c.output(0, y); return; }
-  const channels = bias.constant ? bias.constant.dims.reduce((n, d) => n * d, 1) : -1;
-  c.output(0, c.emit('Add', [y, reshaped(c, 3, bias, [1, channels, 1, 1])], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!);
+  c.output(0, withChannelBias(c, y, 2, 3));
 }
 
 function deformToOnnx(c: ConvertContext): void {
