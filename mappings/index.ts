@@ -11,6 +11,12 @@ import { SCAN } from './controlflow/scan.js';
 import { CONSTANT_OF_SHAPE } from './generator/constant-of-shape.js';
 import { EYE } from './generator/eye-like.js';
 import { IR_DECOMPOSE } from './ir-only/decompose.js';
+import { IR_ELEMENTWISE } from './ir-only/elementwise.js';
+import { BUCKETIZE } from './math/bucketize.js';
+import { GRN } from './nn/grn.js';
+import { EMBEDDING_BAG } from './tensor/embedding-bag.js';
+import { ROLL } from './tensor/roll.js';
+import { SCATTER_UPDATE } from './tensor/scatter-update.js';
 import { BITSHIFT } from './logical/bitshift.js';
 import { ACTIVATION } from './math/activation.js';
 import { CELU } from './math/celu.js';
@@ -112,5 +118,5 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   // object_detection
   ...NON_MAX_SUPPRESSION, ...ROI_ALIGN,
   // IR ops ONNX lacks at some opsets, as ONNX subgraphs
-  ...IR_DECOMPOSE,
+  ...IR_DECOMPOSE, ...IR_ELEMENTWISE, ...BUCKETIZE, ...GRN, ...EMBEDDING_BAG, ...ROLL, ...SCATTER_UPDATE,
 ];

@@ -146,7 +146,7 @@ export const IR_DECOMPOSE: readonly OpMapping[] = [
   },
   {
     onnx: { op: 'Gelu', since: 1, until: 19 },
-    ir: { op: 'Gelu', version: 'opset7' },
+    ir: { op: 'Gelu', version: 'opset7', reads: ['opset2'] },
     when: never,
     handles: { ir: ['approximation_mode'] },
     note: 'before ONNX opset 20: 0.5·x·(1 + erf(x/√2)), or the tanh approximation',

@@ -91,7 +91,7 @@ export const ACTIVATION: readonly OpMapping[] = [
   {
     // ONNX Gelu-20 approximate none/tanh ↔ IR Gelu-7 approximation_mode ERF/TANH.
     onnx: { op: 'Gelu', since: 20 },
-    ir: { op: 'Gelu', version: 'opset7' },
+    ir: { op: 'Gelu', version: 'opset7', reads: ['opset2'] },
     attrs: [{ onnx: 'approximate', ir: 'approximation_mode', kind: 'string', onnxDefault: 'none', irDefault: 'ERF', values: [['none', 'ERF'], ['tanh', 'TANH']] }],
   },
   {

@@ -19,7 +19,7 @@ function kScalar(c: ConvertContext, i: number, to: number[]): Value {
 export const TOPK: readonly OpMapping[] = [
   {
     onnx: { op: 'TopK', since: 11 },
-    ir: { op: 'TopK', version: 'opset11' },
+    ir: { op: 'TopK', version: 'opset11', reads: ['opset1', 'opset3'] },
     handles: { onnx: ['axis', 'largest', 'sorted'], ir: ['axis', 'mode', 'sort', 'index_element_type', 'stable'] },
     toIr: (c) => {
       const axis = c.attr.int('axis') ?? -1n;

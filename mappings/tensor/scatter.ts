@@ -70,7 +70,7 @@ function scatterElements(onnxOp: string, since: number, until?: number): OpMappi
 
 const SCATTER_ND: OpMapping = {
   onnx: { op: 'ScatterND', since: 11 },
-  ir: { op: 'ScatterNDUpdate', version: 'opset15', reads: ['opset3'] },
+  ir: { op: 'ScatterNDUpdate', version: 'opset15', reads: ['opset3', 'opset4'] },
   handles: { onnx: ['reduction'], ir: ['reduction'] },
   toIr: (c) => {
     const reduction = reductionToIr(c);

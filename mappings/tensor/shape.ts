@@ -51,7 +51,7 @@ export const SHAPE: readonly OpMapping[] = [
   {
     // Shape-15 start/end select a slice of the shape: IR ShapeOf gives all of it, then a Slice.
     onnx: { op: 'Shape', since: 1 },
-    ir: { op: 'ShapeOf', version: 'opset3' },
+    ir: { op: 'ShapeOf', version: 'opset3', reads: ['opset1'] },
     handles: { onnx: ['start', 'end'], ir: ['output_type'] },
     toIr: (c) => {
       const shape = c.emit('ShapeOf', [c.input(0)], { output_type: 'i64' })[0]!;
@@ -102,9 +102,15 @@ export const SHAPE: readonly OpMapping[] = [
   },
   {
     onnx: { op: 'Expand', since: 8 },
-    ir: { op: 'Broadcast', version: 'opset3' },
+    ir: { op: 'Broadcast', version: 'opset3', reads: ['opset1'] },
     // Where numpy mode is valid (data broadcasts to the target shape) bidirectional gives the same.
     attrs: [{ ir: 'mode', kind: 'string', irValues: ['bidirectional', 'numpy'] }],
+    // An axes_mapping input (OpenVINO's Python API writes one for Broadcast-1 numpy too) means
+    // nothing outside explicit mode: the Expand of data to target_shape alone.
+    foldOnnx: (c) => {
+      const mode = (c.attr.string('mode') ?? 'numpy').trim().toLowerCase();
+      return c.numInputs > 2 && (mode === 'numpy' || mode === 'bidirectional') ? c.emitOwn([c.input(0), c.input(1)])[0]! : null;
+    },
   },
   {
     onnx: { op: 'Tile', since: 6 },

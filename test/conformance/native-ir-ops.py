@@ -6,7 +6,12 @@ import sys
 
 import numpy as np
 import openvino as ov
+import openvino.opset1 as o1
+import openvino.opset2 as o2
+import openvino.opset3 as o3
+import openvino.opset7 as o7
 import openvino.opset8 as o8
+import openvino.opset10 as o10
 import openvino.opset9 as o9
 import openvino.opset15 as o15
 
@@ -70,5 +75,119 @@ for name, cin, cout, g, dg, mask, st, pb, pe, dil in [
         params.append(m)
     y = o8.deformable_convolution(x, off, w, st, pb, pe, dil, m, "EXPLICIT", g, dg, True)
     save(name, params, [y])
+
+# IR-only ops (no ONNX op of the same meaning, or an older IR version): written by ovir as ONNX
+# subgraphs or as the ONNX op of a later IR version. Integer operands are constants (the harness
+# feeds f32 inputs); int outputs are compared exactly.
+i64 = lambda v: np.array(v, np.int64)
+i32 = lambda v: np.array(v, np.int32)
+C = o1.constant
+
+
+def f32(shape):
+    return rng.uniform(-2, 2, shape).astype(np.float32)
+
+
+# ScatterUpdate-3: axis 0 with 2-D indices, a middle axis with i32 indices, a negative axis with a scalar index
+for name, dshape, idx, ushape, axis in [
+    ("scatter_update_axis0", [5, 3], i64([[1, 3]]), [1, 2, 3], 0),
+    ("scatter_update_axis1", [2, 6, 3], i32([4, 0, 5]), [2, 3, 3], 1),
+    ("scatter_update_neg_axis", [2, 3, 5], i64([3]), [2, 3, 1], -1),  # the CPU plugin takes no scalar or negative indices
+    ("scatter_update_axis1_2d_idx", [2, 5, 2], i64([[0, 4], [2, 1]]), [2, 2, 2, 2], 1),
+]:
+    d, u = param("data", dshape), param("updates", ushape)
+    save(name, [d, u], [o3.scatter_update(d, idx, u, i64(axis))])
+
+# Bucketize-3: both bound conventions, i32 and i64 output, values that sit on a boundary
+for name, right, ot in [("bucketize_right_i64", True, "i64"), ("bucketize_left_i32", False, "i32")]:
+    x = param("x", [3, 4])
+    xr = o1.floor(o1.multiply(x, np.float32(2)))  # halves, so some equal a boundary
+    save(name, [x], [o3.bucketize(o1.multiply(xr, np.float32(0.5)), np.array([-1, -0.5, 0, 0.5, 1.5], np.float32), ot, right)])
+
+# SearchSorted-15: 1-D and batched sequences, left and right
+for name, seq, vshape, right in [
+    ("search_sorted_left", np.array([-1.5, -0.5, 0, 0, 0.5, 1], np.float32), [3, 4], False),
+    ("search_sorted_right", np.array([-1.5, -0.5, 0, 0, 0.5, 1], np.float32), [3, 4], True),
+    ("search_sorted_batched", np.sort(f32([2, 3, 5]), axis=-1), [2, 3, 4], True),
+]:
+    x = param("x", vshape)
+    xr = o1.multiply(o1.floor(o1.multiply(x, np.float32(2))), np.float32(0.5))
+    save(name, [x], [o15.search_sorted(seq, xr, right)])
+
+# Roll-7: several axes, a shift larger than the dim, a negative shift, one shift for repeated axes
+for name, shape, shift, axes in [
+    ("roll_2d", [3, 5], i64([2, -7]), i64([0, 1])),
+    ("roll_repeated_axis", [2, 3, 4], i32([3, 1, -2]), i64([1, -1, 1])),
+    ("roll_scalar_shift", [3, 4], i64(5), i64([0])),
+    ("roll_last", [2, 7], i64([-3]), i32([-1])),
+]:
+    x = param("x", shape)
+    save(name, [x], [o7.roll(x, shift, axes)])
+
+# ShuffleChannels-1: channel axis, a negative axis
+for name, shape, axis, group in [("shuffle_channels", [1, 6, 2, 2], 1, 3), ("shuffle_channels_neg_axis", [2, 3, 8], -1, 2)]:
+    x = param("x", shape)
+    save(name, [x], [o3.shuffle_channels(x, axis, group)])
+
+# GRN-1
+for name, shape, bias in [("grn_3d", [2, 4, 3], 0.5), ("grn_4d", [1, 3, 2, 2], 1e-6)]:
+    x = param("x", shape)
+    save(name, [x], [o1.grn(x, bias)])
+
+# Embedding bags: packed (sum, mean, weights), offsets (empty bag, default index), segments
+emb = lambda: param("emb", [10, 3])
+e = emb()
+save("embedding_bag_packed_sum", [e], [o3.embedding_bag_packed_sum(e, i64([[0, 2, 4], [1, 1, 9]]))])
+e, w = emb(), param("w", [2, 3])
+save("embedding_bag_packed_sum_weights", [e, w], [o3.embedding_bag_packed_sum(e, i32([[0, 2, 4], [1, 1, 9]]), w)])
+e = emb()
+save("embedding_bag_packed_mean", [e], [o15.embedding_bag_packed(e, i64([[0, 2], [7, 1], [3, 3]]), None, "mean")])
+e, w = emb(), param("w", [7])
+save("embedding_bag_offsets_sum", [e, w], [o3.embedding_bag_offsets_sum(e, C(i64([0, 2, 4, 1, 1, 9, 5])), C(i64([0, 3, 3, 5])), C(i64(8)), w)])
+e = emb()
+save("embedding_bag_offsets_no_default", [e], [o3.embedding_bag_offsets_sum(e, C(i32([3, 2, 7, 1])), C(i32([0, 0, 2])))])
+e = emb()
+save("embedding_bag_offsets_mean", [e], [o15.embedding_bag_offsets(e, i64([0, 2, 4, 1, 1, 9, 5]), i64([0, 3, 3, 5]), i64(8), None, "mean")])
+e, w = emb(), param("w", [5])
+save("embedding_segments_sum", [e, w], [o3.embedding_segments_sum(e, C(i64([0, 2, 4, 1, 9])), C(i64([0, 0, 2, 2, 4])), C(i64(5)), C(i64(7)), w)])
+e = emb()
+save("embedding_segments_sum_no_default", [e], [o3.embedding_segments_sum(e, C(i32([5, 2, 4])), C(i32([1, 1, 2])), C(i32(4)))])
+
+# SliceScatter-15: a step, negative bounds, default axes
+for name, dshape, ushape, start, stop, step, axes in [
+    ("slice_scatter_step", [4, 6], [4, 3], i64([0]), i64([6]), i64([2]), i64([1])),
+    ("slice_scatter_negative", [5, 4, 3], [2, 4, 2], i64([-1, 2]), i64([-5, 0]), i64([-2, -1]), i64([0, -1])),
+    ("slice_scatter_no_axes", [4, 5], [2, 5], i64([1, 0]), i64([3, 100]), i64([1, 1]), None),
+]:
+    d, u = param("data", dshape), param("updates", ushape)
+    save(name, [d, u], [o15.slice_scatter(d, u, start, stop, step, axes)])
+
+# SpaceToBatch-2 / BatchToSpace-2
+x = param("x", [2, 2, 4, 3])
+save("space_to_batch", [x], [o2.space_to_batch(x, i64([1, 1, 2, 3]), i64([0, 0, 1, 2]), i64([0, 0, 1, 1]))])
+x = param("x", [12, 2, 3, 2])
+save("batch_to_space", [x], [o2.batch_to_space(x, i64([1, 1, 2, 3]), i64([0, 0, 1, 2]), i64([0, 0, 0, 1]))])
+
+# Older IR versions of ops ovir reads at a later version
+x = param("x", [3, 5])
+save("topk_v1", [x], list(o1.topk(x, i64(3), 1, "max", "value").outputs()))
+x = param("x", [4, 5])
+save("topk_v3_min_i64", [x], list(o3.topk(x, i64(2), 0, "min", "value", "i64").outputs()))
+x = param("x", [2, 3, 4])
+save("shapeof_v1", [x], [o1.multiply(o1.convert(o1.shape_of(x), "f32"), o1.reduce_sum(x, i64([0, 1, 2])))])
+x = param("x", [3])
+save("broadcast_v1_numpy", [x], [o1.broadcast(x, i64([2, 3]))])
+x = param("x", [3])
+save("broadcast_v1_explicit", [x], [o1.broadcast(x, i64([3, 2]), i64([0]), "EXPLICIT")])
+x = param("x", [2, 3, 4])
+save("batch_norm_v0", [x], [o1.batch_norm_inference(x, f32([3]), f32([3]), f32([3]), np.abs(f32([3])) + 0.1, 1e-3)])
+x = param("x", [2, 5])
+save("gelu_v2", [x], [o2.gelu(x)])
+x, y = param("x", [2, 3]), param("y", [2, 3])
+save("not_equal", [x, y], [o1.not_equal(o1.floor(x), o1.floor(y))])
+x, y = param("x", [2, 3]), param("y", [3])
+save("squared_difference", [x, y], [o1.squared_difference(x, y)])
+x = param("x", [2, 3])
+save("is_finite", [x], [o10.is_finite(o1.divide(np.float32(1), o1.floor(x)))])
 
 print(json.dumps(cases))

@@ -25,6 +25,7 @@ import { ovSequenceRules } from './ov/sequence.js';
 import { ovCellRules } from './ov/cell.js';
 import { ovReduceRules } from './ov/reduce.js';
 import { ovTensorExtraRules } from './ov/tensor-extra.js';
+import { ovIrOnlyRules } from './ov/ir-only.js';
 import { onnxSignalRules } from './onnx/signal.js';
 import { onnxQuantizedRules } from './onnx/quantized.js';
 import { ovSignalRules } from './ov/signal.js';
@@ -45,6 +46,7 @@ export const ALL_RULES: readonly Rule[] = [
   ...imageOpsRules,
   ...onnxSequenceRules, ...onnxOptionalRules,
   ...ovCellRules,
+  ...ovIrOnlyRules,
 ];
 
 let cached: Registry | undefined;

@@ -1,0 +1,43 @@
+import { fromIrElementType, type ElementTypeName } from '../../../graph/element-type.js';
+import type { Dim, Shape } from '../../../graph/shape.js';
+import { out, type InferFn, type Rule, type RuleContext } from '../../rule.js';
+import { family, sameAsInput, strAttr } from '../common.js';
+
+/**
+ * OpenVINO ops that come from its other frontends (TensorFlow, PyTorch, PaddlePaddle) and that
+ * ovir writes to ONNX as subgraphs, each after the op's shape_infer: Roll-7, ShuffleChannels-1,
+ * SliceScatter-15 (data's type), Bucketize-3 (data's shape, output_type), SearchSorted-15 (values'
+ * shape, output_type), the embedding bags (a row per bag or segment, then the table's row shape).
+ */
+const elemAttr = (c: RuleContext, name: string, def: ElementTypeName): ElementTypeName =>
+  fromIrElementType(strAttr(c, name, def).trim())?.name ?? def;
+
+/** [rows, ...table.shape[1:]] for an embedding op whose row count is `rows`. */
+function rowsOfTable(c: RuleContext, rows: Dim): Shape {
+  const t = c.shape(0);
+  return t === null ? null : [rows, ...t.slice(1)];
+}
+
+const firstDim = (c: RuleContext, i: number): Dim => c.shape(i)?.[0] ?? null;
+
+const bucketize: InferFn = (c) => [out(elemAttr(c, 'output_type', 'i64'), c.shape(0))];
+const searchSorted: InferFn = (c) => [out(elemAttr(c, 'output_type', 'i64'), c.shape(1))];
+const bagPacked: InferFn = (c) => [out(c.elem(0), rowsOfTable(c, firstDim(c, 1)))];
+const bagOffsets: InferFn = (c) => [out(c.elem(0), rowsOfTable(c, firstDim(c, 2)))];
+const segments: InferFn = (c) => {
+  const n = c.ints(3);
+  return [out(c.elem(0), rowsOfTable(c, n !== null && n.length === 1 ? n[0]! : null))];
+};
+
+export const ovIrOnlyRules: Rule[] = [
+  ...family('ov', ['Roll'], 7, sameAsInput),
+  ...family('ov', ['ShuffleChannels'], 1, sameAsInput),
+  ...family('ov', ['SliceScatter'], 15, sameAsInput),
+  { dialect: 'ov', op: 'Bucketize', since: 3, infer: bucketize },
+  { dialect: 'ov', op: 'SearchSorted', since: 15, infer: searchSorted },
+  { dialect: 'ov', op: 'EmbeddingBagPackedSum', since: 3, infer: bagPacked },
+  { dialect: 'ov', op: 'EmbeddingBagPacked', since: 15, infer: bagPacked },
+  { dialect: 'ov', op: 'EmbeddingBagOffsetsSum', since: 3, infer: bagOffsets },
+  { dialect: 'ov', op: 'EmbeddingBagOffsets', since: 15, infer: bagOffsets },
+  { dialect: 'ov', op: 'EmbeddingSegmentsSum', since: 3, infer: segments },
+];
