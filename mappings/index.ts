@@ -14,6 +14,7 @@ import { IR_DECOMPOSE } from './ir-only/decompose.js';
 import { IR_ELEMENTWISE } from './ir-only/elementwise.js';
 import { BUCKETIZE } from './math/bucketize.js';
 import { GRN } from './nn/grn.js';
+import { ADAPTIVE_POOL } from './nn/adaptive-pool.js';
 import { EMBEDDING_BAG } from './tensor/embedding-bag.js';
 import { ROLL } from './tensor/roll.js';
 import { SCATTER_UPDATE } from './tensor/scatter-update.js';
@@ -118,5 +119,5 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   // object_detection
   ...NON_MAX_SUPPRESSION, ...ROI_ALIGN,
   // IR ops ONNX lacks at some opsets, as ONNX subgraphs
-  ...IR_DECOMPOSE, ...IR_ELEMENTWISE, ...BUCKETIZE, ...GRN, ...EMBEDDING_BAG, ...ROLL, ...SCATTER_UPDATE,
+  ...IR_DECOMPOSE, ...IR_ELEMENTWISE, ...BUCKETIZE, ...GRN, ...EMBEDDING_BAG, ...ROLL, ...SCATTER_UPDATE, ...ADAPTIVE_POOL,
 ];

@@ -26,7 +26,7 @@ export const indexI64 = (c: ConvertContext, i: number): Value => (c.elem(i) === 
 export function unsqueeze(c: ConvertContext, v: Value, axes: readonly bigint[]): Value {
   return c.opset >= 13 ? on(c, 'Unsqueeze', [v, i64Const(c, axes)]) : on(c, 'Unsqueeze', [v], { axes: A.ints(axes) });
 }
-export function reduce(c: ConvertContext, op: 'ReduceSum' | 'ReduceMean' | 'ReduceSumSquare', v: Value, axes: readonly bigint[], keepdims: boolean): Value {
+export function reduce(c: ConvertContext, op: 'ReduceSum' | 'ReduceMean' | 'ReduceMax' | 'ReduceSumSquare', v: Value, axes: readonly bigint[], keepdims: boolean): Value {
   const inputSince = op === 'ReduceSum' ? 13 : 18;
   const keep = { keepdims: A.int(keepdims ? 1 : 0) };
   return c.opset >= inputSince ? on(c, op, [v, i64Const(c, axes)], keep) : on(c, op, [v], { ...keep, axes: A.ints(axes) });

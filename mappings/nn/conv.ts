@@ -282,6 +282,9 @@ const CONV_IR = ['strides', 'dilations', 'pads_begin', 'pads_end', 'auto_pad'];
 const POOL_ONNX = ['strides', 'dilations', 'pads', 'auto_pad', 'kernel_shape', 'ceil_mode'];
 const POOL_IR = ['strides', 'pads_begin', 'pads_end', 'auto_pad', 'kernel', 'rounding_type'];
 
+/** IR BatchNormInference operands in ONNX order (X, scale, B, mean, var): -1 has (gamma, beta, data, mean, variance). */
+const bnOperands = (c: ConvertContext): (Value | null)[] => (c.node.version === 'opset1' ? [2, 0, 1, 3, 4] : [0, 1, 2, 3, 4]).map((i) => c.input(i));
+
 export const CONV: readonly OpMapping[] = [
   {
     onnx: { op: 'Conv', since: 1 },
@@ -317,7 +320,7 @@ export const CONV: readonly OpMapping[] = [
   {
     // BatchNormalization-6/7: is_test and spatial (1: statistics per channel, as from opset 9).
     onnx: { op: 'BatchNormalization', since: 6, until: 8 },
-    ir: { op: 'BatchNormInference', version: 'opset5' },
+    ir: { op: 'BatchNormInference', version: 'opset5', reads: ['opset1'] },
     handles: { onnx: ['momentum', 'is_test', 'spatial', 'consumed_inputs', 'epsilon'], ir: ['epsilon'] },
     toIr: (c) => {
       const spatial = c.attr.int('spatial') ?? 1n;
@@ -330,15 +333,17 @@ export const CONV: readonly OpMapping[] = [
       const e = c.attr.float('epsilon');
       if (e !== undefined && Math.fround(e) !== Math.fround(1e-5)) attrs.set('epsilon', A.float(e));
       if (c.opset < 7) attrs.set('is_test', A.int(1));
-      c.output(0, c.emit('BatchNormalization', [0, 1, 2, 3, 4].map((i) => c.input(i)), attrs)[0]!);
+      c.output(0, c.emit('BatchNormalization', bnOperands(c), attrs)[0]!);
     },
   },
   {
     // Inference form only: momentum and spatial do not change what inference computes.
     onnx: { op: 'BatchNormalization', since: 9 },
-    ir: { op: 'BatchNormInference', version: 'opset5' },
+    ir: { op: 'BatchNormInference', version: 'opset5', reads: ['opset1'] },
     handles: { onnx: ['momentum', 'training_mode'] },
     attrs: [{ onnx: 'epsilon', ir: 'epsilon', kind: 'float', onnxDefault: 1e-5 }],
+    // BatchNormInference-1 is the same op with data third: the ONNX op of its operands in ONNX order
+    foldOnnx: (c) => (c.node.version === 'opset1' ? c.emitOwn(bnOperands(c), c.attrs())[0]! : null),
     toIr: (c) => {
       if (c.attr.int('training_mode', 0n) !== 0n) { batchNormTraining(c); return; }
       if (c.node.outputs.length > 1) { c.error('training outputs (running mean/var) are not converted'); return; }

@@ -303,7 +303,7 @@ const INTERPOLATE_IR = ['mode', 'shape_calculation_mode', 'coordinate_transforma
 export const RESIZE: readonly OpMapping[] = [
   {
     onnx: { op: 'Resize', since: 11 },
-    ir: { op: 'Interpolate', version: 'opset11' },
+    ir: { op: 'Interpolate', version: 'opset11', reads: ['opset4'] },
     handles: { onnx: RESIZE_ONNX, ir: INTERPOLATE_IR },
     note: 'sizes or scales by shape_calculation_mode; roi (tf_crop_and_resize only) is not converted',
     toIr: resizeToIr,
@@ -311,7 +311,7 @@ export const RESIZE: readonly OpMapping[] = [
   },
   {
     onnx: { op: 'Resize', since: 10, until: 10 },
-    ir: { op: 'Interpolate', version: 'opset11' },
+    ir: { op: 'Interpolate', version: 'opset11', reads: ['opset4'] },
     handles: { onnx: ['mode'], ir: INTERPOLATE_IR },
     note: 'asymmetric coordinates; nearest rounds as IR nearest_mode simple',
     toIr: legacyToIr,
@@ -319,7 +319,7 @@ export const RESIZE: readonly OpMapping[] = [
   },
   {
     onnx: { op: 'Upsample', since: 7, until: 9 },
-    ir: { op: 'Interpolate', version: 'opset11' },
+    ir: { op: 'Interpolate', version: 'opset11', reads: ['opset4'] },
     handles: { onnx: ['mode', 'scales'], ir: INTERPOLATE_IR },
     note: 'scales attribute (7) or input (9); asymmetric coordinates, nearest rounds as IR nearest_mode simple',
     toIr: legacyToIr,

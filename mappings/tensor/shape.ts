@@ -142,7 +142,7 @@ export const SHAPE: readonly OpMapping[] = [
   },
   {
     onnx: { op: 'Range', since: 11 },
-    ir: { op: 'Range', version: 'opset4' },
+    ir: { op: 'Range', version: 'opset4', reads: ['opset1'] },
     handles: { ir: ['output_type'] },
     toIr: (c) => {
       const elem = c.elem(0);

@@ -20,10 +20,11 @@ cases = {}
 rng = np.random.default_rng(7)
 
 
-def save(name, params, results):
+def save(name, params, results, shapes=None):
+    """shapes: the input shapes to run with, for Parameters of dynamic shape."""
     model = ov.Model(results, params, name)
     ov.save_model(model, f"{out}/{name}.xml", compress_to_fp16=False)
-    cases[name] = {p.get_friendly_name(): list(p.get_partial_shape().to_shape()) for p in params}
+    cases[name] = shapes or {p.get_friendly_name(): list(p.get_partial_shape().to_shape()) for p in params}
 
 
 def param(name, shape):
@@ -189,5 +190,44 @@ x, y = param("x", [2, 3]), param("y", [3])
 save("squared_difference", [x, y], [o1.squared_difference(x, y)])
 x = param("x", [2, 3])
 save("is_finite", [x], [o10.is_finite(o1.divide(np.float32(1), o1.floor(x)))])
+
+# Interpolate-4 (data, sizes, scales, axes; older IRs of the Open Model Zoo): each shape_calculation_mode
+from openvino.utils.node_factory import NodeFactory
+nf4 = NodeFactory("opset4")
+for name, mode, calc, ctm, nearest, sizes, scales in [
+    ("interpolate4_nearest_scales", "nearest", "scales", "asymmetric", "floor", [6, 9], [2.0, 1.5]),
+    ("interpolate4_linear_sizes", "linear_onnx", "sizes", "half_pixel", "round_prefer_floor", [5, 7], [5 / 4, 7 / 6]),
+    ("interpolate4_cubic_sizes_align", "cubic", "sizes", "align_corners", "round_prefer_floor", [7, 4], [7 / 4, 4 / 6]),
+    # sizes mode: the scales input is not what the coordinates are computed from
+    ("interpolate4_linear_sizes_other_scales", "linear_onnx", "sizes", "half_pixel", "round_prefer_floor", [5, 7], [1.0, 1.0]),
+]:
+    x = param("x", [1, 2, 4, 6])
+    attrs = {"mode": mode, "shape_calculation_mode": calc, "coordinate_transformation_mode": ctm, "nearest_mode": nearest,
+             "antialias": False, "pads_begin": [0, 0, 0, 0], "pads_end": [0, 0, 0, 0], "cube_coeff": -0.75}
+    y = nf4.create("Interpolate", [x.output(0), C(i64(sizes)).output(0), C(np.array(scales, np.float32)).output(0), C(i64([2, 3])).output(0)], attrs)
+    save(name, [x], [y])
+
+# Range-1 (the element type of its operands)
+x = param("x", [5])
+save("range_v1", [x], [o1.multiply(x, o1.range(C(np.float32(0.5)), C(np.float32(3)), C(np.float32(0.5))))])
+
+# AdaptiveAvgPool-8 / AdaptiveMaxPool-8 (PyTorch frontend): uneven bins, 1-D / 2-D / 3-D, an
+# output of 1, spatial dims known only at run time
+for name, shape, osz in [
+    ("adaptive_avg_2d", [1, 2, 7, 10], [3, 4]),
+    ("adaptive_avg_1d", [2, 3, 9], [4]),
+    ("adaptive_avg_3d", [1, 1, 5, 6, 7], [2, 3, 4]),
+    ("adaptive_avg_global", [2, 3, 5, 5], [1, 1]),
+]:
+    x = param("x", shape)
+    save(name, [x], [o8.adaptive_avg_pool(x, i64(osz))])
+x = o8.parameter([1, 2, -1, -1], np.float32, name="x")
+x.output(0).get_tensor().set_names({"x"})
+save("adaptive_avg_dynamic", [x], [o8.adaptive_avg_pool(x, i64([3, 2]))], {"x": [1, 2, 8, 5]})
+x = param("x", [1, 2, 7, 10])
+save("adaptive_max_2d", [x], [o8.adaptive_max_pool(x, i64([3, 4]), "i32").output(0)])  # the CPU plugin fails on i64 indices
+x = o8.parameter([2, 3, -1], np.float32, name="x")
+x.output(0).get_tensor().set_names({"x"})
+save("adaptive_max_dynamic", [x], [o8.adaptive_max_pool(x, i32([5]), "i32").output(0)], {"x": [2, 3, 11]})
 
 print(json.dumps(cases))

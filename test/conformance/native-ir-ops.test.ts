@@ -84,7 +84,9 @@ const IR_ONLY = [
   'embedding_bag_offsets_sum', 'embedding_bag_offsets_no_default', 'embedding_bag_offsets_mean',
   'embedding_segments_sum', 'embedding_segments_sum_no_default',
   'slice_scatter_step', 'slice_scatter_negative', 'slice_scatter_no_axes',
-  'topk_v1', 'topk_v3_min_i64', 'shapeof_v1', 'broadcast_v1_numpy', 'gelu_v2', 'not_equal', 'squared_difference', 'is_finite',
+  'interpolate4_nearest_scales', 'interpolate4_linear_sizes', 'interpolate4_cubic_sizes_align', 'interpolate4_linear_sizes_other_scales', 'range_v1',
+  'adaptive_avg_2d', 'adaptive_avg_1d', 'adaptive_avg_3d', 'adaptive_avg_global', 'adaptive_avg_dynamic', 'adaptive_max_2d', 'adaptive_max_dynamic',
+  'batch_norm_v0', 'topk_v1', 'topk_v3_min_i64', 'shapeof_v1', 'broadcast_v1_numpy', 'gelu_v2', 'not_equal', 'squared_difference', 'is_finite',
 ];
 
 describe('IR-only ops IR → ONNX as subgraphs: onnxruntime agrees with OpenVINO on the IR', () => {

@@ -9,13 +9,13 @@ import { Builder } from './builder.js';
 
 /**
  * IR-only ops of OpenVINO's other frontends written as ONNX subgraphs (mappings/tensor/
- * scatter-update.ts, roll.ts, embedding-bag.ts, mappings/math/bucketize.ts, mappings/nn/grn.ts,
+ * scatter-update.ts, roll.ts, embedding-bag.ts, mappings/math/bucketize.ts, mappings/nn/grn.ts, mappings/nn/adaptive-pool.ts,
  * mappings/ir-only/elementwise.ts), run in onnxruntime against the OpenVINO op spec's definition
  * computed here. Entries are named by the ONNX op they stand on: ScatterElements (ScatterUpdate),
  * Slice (SliceScatter), Range (Roll, ShuffleChannels), LessOrEqual (Bucketize, SearchSorted),
  * ReduceSumSquare (GRN), ReduceSum (EmbeddingBagPackedSum, EmbeddingBagPacked), ScatterND
  * (EmbeddingBagOffsetsSum, EmbeddingBagOffsets, EmbeddingSegmentsSum), Equal (NotEqual, IsFinite),
- * Sub (SquaredDifference). The engines judge the same ops on IRs OpenVINO writes in
+ * Sub (SquaredDifference), ReduceMean / ReduceMax (AdaptiveAvgPool / AdaptiveMaxPool). The engines judge the same ops on IRs OpenVINO writes in
  * test/conformance/native-ir-ops.test.ts.
  */
 const X = [-1.5, 0.25, 2, -0.5, 1, 3.5, -2, 0, 0.5, 1.25, -1, 2.5];
@@ -143,6 +143,17 @@ describe('IR-only ops as ONNX subgraphs, against the OpenVINO spec', () => {
     close(await run({ op: 'SquaredDifference', version: 'opset1', shape: [4, 3], extra: other }), X.map((v, i) => (v - [0.25, 2, 0][i % 3]!) ** 2));
     const special = [1, Infinity, -Infinity, NaN, 0, -3.5];
     expect(await run({ op: 'IsFinite', version: 'opset10', shape: [6], x: special })).toEqual(special.map((v) => Number(Number.isFinite(v))));
+  });
+
+  it('AdaptiveAvgPool-8 / AdaptiveMaxPool-8 (as ReduceMean / ReduceMax): bin o of n into m covers [⌊o·n/m⌋, ⌈(o+1)·n/m⌉)', async () => {
+    const x = X.slice(0, 10); // [1, 2, 5]: two channels of 5
+    const binsOf = (ch: number[]): number[][] => [[0, 2], [1, 4], [3, 5]].map(([a, b]) => ch.slice(a, b));
+    const ext = (b: Builder): Value[] => [c(b, tensorFromInt64([3]))];
+    const chans = [x.slice(0, 5), x.slice(5)];
+    close(await run({ op: 'AdaptiveAvgPool', version: 'opset8', shape: [1, 2, 5], extra: ext, x }),
+      chans.flatMap((ch) => binsOf(ch).map((v) => v.reduce((s, e) => s + e, 0) / v.length)));
+    close(await run({ op: 'AdaptiveMaxPool', version: 'opset8', shape: [1, 2, 5], extra: ext, x }),
+      chans.flatMap((ch) => binsOf(ch).map((v) => Math.max(...v))));
   });
 
   it('refusals are coded: a run-time Roll axes, a ScatterUpdate axis, Bucketize of mixed types', () => {

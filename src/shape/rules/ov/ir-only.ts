@@ -29,6 +29,17 @@ const segments: InferFn = (c) => {
   return [out(c.elem(0), rowsOfTable(c, n !== null && n.length === 1 ? n[0]! : null))];
 };
 
+/** AdaptiveAvgPool-8 / AdaptiveMaxPool-8: data's leading dims, then output_shape; Max adds the indices. */
+const adaptive = (withIndices: boolean): InferFn => (c) => {
+  const s = c.shape(0);
+  const sizes = c.ints(1);
+  const n = c.shape(1)?.[0];
+  let shape: Shape = null;
+  if (s !== null && typeof n === 'number') shape = [...s.slice(0, s.length - n), ...(sizes ?? new Array<Dim>(n).fill(null))];
+  const y = out(c.elem(0), shape);
+  return withIndices ? [y, out(elemAttr(c, 'index_element_type', 'i64'), shape)] : [y];
+};
+
 export const ovIrOnlyRules: Rule[] = [
   ...family('ov', ['Roll'], 7, sameAsInput),
   ...family('ov', ['ShuffleChannels'], 1, sameAsInput),
@@ -40,4 +51,6 @@ export const ovIrOnlyRules: Rule[] = [
   { dialect: 'ov', op: 'EmbeddingBagOffsetsSum', since: 3, infer: bagOffsets },
   { dialect: 'ov', op: 'EmbeddingBagOffsets', since: 15, infer: bagOffsets },
   { dialect: 'ov', op: 'EmbeddingSegmentsSum', since: 3, infer: segments },
+  { dialect: 'ov', op: 'AdaptiveAvgPool', since: 8, infer: adaptive(false) },
+  { dialect: 'ov', op: 'AdaptiveMaxPool', since: 8, infer: adaptive(true) },
 ];

@@ -283,7 +283,9 @@ export const ovNnRules: Rule[] = [
   { dialect: 'ov', op: 'Convolution', since: 1, infer: convolution(false) },
   { dialect: 'ov', op: 'GroupConvolution', since: 1, infer: convolution(true) },
   ...family('ov', ['MaxPool', 'AvgPool'], 1, pool),
-  ...family('ov', ['BatchNormInference'], 1, (c) => [out(c.elem(0), c.shape(0))]),
+  // BatchNormInference-1 reads (gamma, beta, data, mean, variance); -5 (data, gamma, beta, mean, variance)
+  { dialect: 'ov', op: 'BatchNormInference', since: 1, until: 4, infer: (c) => [out(c.elem(2), c.shape(2))] },
+  { dialect: 'ov', op: 'BatchNormInference', since: 5, infer: (c) => [out(c.elem(0), c.shape(0))] },
   { dialect: 'ov', op: 'Pad', since: 1, infer: pad },
   { dialect: 'ov', op: 'TopK', since: 1, infer: topk },
   { dialect: 'ov', op: 'Slice', since: 8, infer: slice8 },
