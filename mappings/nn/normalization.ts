@@ -23,13 +23,29 @@ const add = (c: ConvertContext, a: Value, b: Value): Value => c.emit('Add', [a, 
  * IR MVN-6 → ONNX: MeanVarianceNormalization when it is exactly that op (normalize_variance,
  * epsilon 1e-9 outside the square root), else ReduceMean / Sub / Mul / Sqrt / Div.
  */
+/**
+ * MVN-1 (IR version opset2) reduces over `reduction_axes`, or [1, rank) with across_channels and
+ * [2, rank) without; its eps is added inside the square root (OpenVINO's CPU plugin computes it
+ * so, measured: native-ir-ops mvn_v0_*).
+ */
+const MVN1_EPS_MODE = 'inside_sqrt';
+
+function mvn1Axes(c: ConvertContext): bigint[] | null {
+  const listed = c.attr.ints('reduction_axes');
+  if (listed && listed.length) return listed;
+  const r = c.rank(0);
+  if (r === null) { c.error('MVN-1 without reduction_axes needs the rank of data to be known'); return null; }
+  const from = (c.attr.bool('across_channels') ?? false) ? 1 : 2;
+  return Array.from({ length: r - from }, (_, i) => BigInt(from + i));
+}
+
 function mvnToOnnx(c: ConvertContext): void {
-  if (c.numInputs < 2) { c.error('MVN-1 (reduction by attributes) does not convert; MVN-6 does'); return; }
-  const axes = c.constInts(1);
-  if (axes === null) { c.needsConstant(1, 'axes'); return; }
+  const v1 = c.numInputs < 2;
+  const axes = v1 ? mvn1Axes(c) : c.constInts(1);
+  if (axes === null) { if (!v1) c.needsConstant(1, 'axes'); return; }
   const variance = c.attr.bool('normalize_variance') ?? true;
   const eps = c.attr.float('eps') ?? 0;
-  const mode = c.attr.string('eps_mode')?.trim().toLowerCase() ?? 'inside_sqrt';
+  const mode = v1 ? MVN1_EPS_MODE : c.attr.string('eps_mode')?.trim().toLowerCase() ?? 'inside_sqrt';
   if (mode !== 'inside_sqrt' && mode !== 'outside_sqrt') { c.unsupportedAttr('eps_mode', mode); return; }
   const x = c.input(0)!;
   if (variance && mode === 'outside_sqrt' && Math.fround(eps) === Math.fround(1e-9) && c.elem(0) === 'f32') {
@@ -94,8 +110,8 @@ export const NORMALIZATION: readonly OpMapping[] = [
   {
     // ONNX MeanVarianceNormalization: (X - E[X]) / (sqrt(Var) + 1e-9) over axes (default 0, 2, 3).
     onnx: { op: 'MeanVarianceNormalization', since: 9 },
-    ir: { op: 'MVN', version: 'opset6' },
-    handles: { onnx: ['axes'], ir: ['normalize_variance', 'eps', 'eps_mode'] },
+    ir: { op: 'MVN', version: 'opset6', reads: ['opset2'] },
+    handles: { onnx: ['axes'], ir: ['normalize_variance', 'eps', 'eps_mode', 'across_channels', 'reduction_axes'] },
     toIr: (c) => {
       const axes = c.attr.ints('axes') ?? [0n, 2n, 3n];
       c.output(0, c.emit('MVN', [c.input(0), i64Const(c, axes)], { normalize_variance: 'true', eps: '1e-9', eps_mode: 'outside_sqrt' }, 1, 'opset6')[0]!);

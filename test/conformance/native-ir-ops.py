@@ -168,6 +168,14 @@ x = param("x", [2, 2, 4, 3])
 save("space_to_batch", [x], [o2.space_to_batch(x, i64([1, 1, 2, 3]), i64([0, 0, 1, 2]), i64([0, 0, 1, 1]))])
 x = param("x", [12, 2, 3, 2])
 save("batch_to_space", [x], [o2.batch_to_space(x, i64([1, 1, 2, 3]), i64([0, 0, 1, 2]), i64([0, 0, 0, 1]))])
+x = param("x", [2, 6, 3])
+save("space_to_batch_3d_no_pads", [x], [o2.space_to_batch(x, i64([1, 3, 1]), i64([0, 0, 0]), i64([0, 0, 0]))])
+x = o8.parameter([-1, 4, 3, 2], np.float32, name="x")
+x.output(0).get_tensor().set_names({"x"})
+save("batch_to_space_dynamic_batch", [x], [o2.batch_to_space(x, i64([1, 2, 1, 2]), i64([0, 1, 0, 0]), i64([0, 0, 0, 1]))], {"x": [8, 4, 3, 2]})
+x = o8.parameter([-1, 3, 4, 4], np.float32, name="x")
+x.output(0).get_tensor().set_names({"x"})
+save("space_to_batch_dynamic_batch", [x], [o2.space_to_batch(x, i64([1, 1, 2, 4]), i64([0, 0, 1, 2]), i64([0, 0, 1, 2]))], {"x": [2, 3, 4, 4]})
 
 # Older IR versions of ops ovir reads at a later version
 x = param("x", [3, 5])
@@ -229,5 +237,11 @@ save("adaptive_max_2d", [x], [o8.adaptive_max_pool(x, i64([3, 4]), "i32").output
 x = o8.parameter([2, 3, -1], np.float32, name="x")
 x.output(0).get_tensor().set_names({"x"})
 save("adaptive_max_dynamic", [x], [o8.adaptive_max_pool(x, i32([5]), "i32").output(0)], {"x": [2, 3, 11]})
+
+# MVN-1 (IR version opset2): across channels or not, with and without variance, a large eps (where
+# the eps is added shows)
+for name, across, variance in [("mvn_v0_across", True, True), ("mvn_v0_per_channel", False, True), ("mvn_v0_mean_only", False, False)]:
+    x = param("x", [2, 3, 4, 5])
+    save(name, [x], [o2.mvn(x, across, variance, 0.5)])
 
 print(json.dumps(cases))

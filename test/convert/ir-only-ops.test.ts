@@ -9,13 +9,13 @@ import { Builder } from './builder.js';
 
 /**
  * IR-only ops of OpenVINO's other frontends written as ONNX subgraphs (mappings/tensor/
- * scatter-update.ts, roll.ts, embedding-bag.ts, mappings/math/bucketize.ts, mappings/nn/grn.ts, mappings/nn/adaptive-pool.ts,
+ * scatter-update.ts, roll.ts, embedding-bag.ts, mappings/math/bucketize.ts, mappings/nn/grn.ts, mappings/nn/adaptive-pool.ts, mappings/tensor/space-batch.ts,
  * mappings/ir-only/elementwise.ts), run in onnxruntime against the OpenVINO op spec's definition
  * computed here. Entries are named by the ONNX op they stand on: ScatterElements (ScatterUpdate),
  * Slice (SliceScatter), Range (Roll, ShuffleChannels), LessOrEqual (Bucketize, SearchSorted),
  * ReduceSumSquare (GRN), ReduceSum (EmbeddingBagPackedSum, EmbeddingBagPacked), ScatterND
  * (EmbeddingBagOffsetsSum, EmbeddingBagOffsets, EmbeddingSegmentsSum), Equal (NotEqual, IsFinite),
- * Sub (SquaredDifference), ReduceMean / ReduceMax (AdaptiveAvgPool / AdaptiveMaxPool). The engines judge the same ops on IRs OpenVINO writes in
+ * Sub (SquaredDifference), ReduceMean / ReduceMax (AdaptiveAvgPool / AdaptiveMaxPool), Transpose (SpaceToBatch, BatchToSpace). The engines judge the same ops on IRs OpenVINO writes in
  * test/conformance/native-ir-ops.test.ts.
  */
 const X = [-1.5, 0.25, 2, -0.5, 1, 3.5, -2, 0, 0.5, 1.25, -1, 2.5];
@@ -154,6 +154,19 @@ describe('IR-only ops as ONNX subgraphs, against the OpenVINO spec', () => {
       chans.flatMap((ch) => binsOf(ch).map((v) => v.reduce((s, e) => s + e, 0) / v.length)));
     close(await run({ op: 'AdaptiveMaxPool', version: 'opset8', shape: [1, 2, 5], extra: ext, x }),
       chans.flatMap((ch) => binsOf(ch).map((v) => Math.max(...v))));
+  });
+
+  it('SpaceToBatch-2 / BatchToSpace-2 (as Transpose): output batch (oh·bw + ow)·B + b holds x[b, c, h·bh + oh, w·bw + ow]; BatchToSpace undoes it', async () => {
+    const blocks = (b: Builder): Value[] => [c(b, tensorFromInt64([1, 1, 2, 3])), c(b, tensorFromInt64([0, 0, 0, 0])), c(b, tensorFromInt64([0, 0, 0, 0]))];
+    const want: number[] = [];
+    for (let oh = 0; oh < 2; oh++) for (let ow = 0; ow < 3; ow++) for (let w = 0; w < 2; w++) want.push(X[oh * 6 + w * 3 + ow]!);
+    close(await run({ op: 'SpaceToBatch', version: 'opset2', shape: [1, 1, 2, 6], extra: blocks }), want);
+    const b = new Builder('ov');
+    const x = b.input('x', 'f32', [1, 1, 2, 6]);
+    const batched = b.op(b.graph, 'SpaceToBatch', [x, ...blocks(b)], 's', {}, { version: 'opset2' });
+    b.output(b.op(b.graph, 'BatchToSpace', [batched, ...blocks(b)], 'y', {}, { version: 'opset2' }));
+    const y = (await runOrt(encodeOnnx(convertModel(b.model)).bytes, { x: { dtype: 'f32', shape: [1, 1, 2, 6], data: new Uint8Array(new Float32Array(X).buffer) } }))['y']!;
+    close([...new Float32Array(y.data.buffer.slice(y.data.byteOffset, y.data.byteOffset + y.data.byteLength))], X);
   });
 
   it('refusals are coded: a run-time Roll axes, a ScatterUpdate axis, Bucketize of mixed types', () => {

@@ -40,6 +40,20 @@ const adaptive = (withIndices: boolean): InferFn => (c) => {
   return withIndices ? [y, out(elemAttr(c, 'index_element_type', 'i64'), shape)] : [y];
 };
 
+/** SpaceToBatch-2 / BatchToSpace-2: the batch times (or divided by) the block product; each other dim padded then divided (or multiplied then cropped). */
+const spaceBatch = (toBatch: boolean): InferFn => (c) => {
+  const s = c.shape(0);
+  const [block, begin, end] = [c.ints(1), c.ints(2), c.ints(3)];
+  if (s === null || !block || !begin || !end || block.length !== s.length) return [out(c.elem(0), s === null ? null : s.map(() => null))];
+  const prod = block.reduce((a, b) => a * b, 1);
+  const dims = s.map((d, i): Dim => {
+    if (typeof d !== 'number') return null;
+    if (i === 0) return toBatch ? d * prod : d / prod;
+    return toBatch ? (d + begin[i]! + end[i]!) / block[i]! : d * block[i]! - begin[i]! - end[i]!;
+  });
+  return [out(c.elem(0), dims)];
+};
+
 export const ovIrOnlyRules: Rule[] = [
   ...family('ov', ['Roll'], 7, sameAsInput),
   ...family('ov', ['ShuffleChannels'], 1, sameAsInput),
@@ -52,5 +66,7 @@ export const ovIrOnlyRules: Rule[] = [
   { dialect: 'ov', op: 'EmbeddingBagOffsets', since: 15, infer: bagOffsets },
   { dialect: 'ov', op: 'EmbeddingSegmentsSum', since: 3, infer: segments },
   { dialect: 'ov', op: 'AdaptiveAvgPool', since: 8, infer: adaptive(false) },
+  { dialect: 'ov', op: 'SpaceToBatch', since: 2, infer: spaceBatch(true) },
+  { dialect: 'ov', op: 'BatchToSpace', since: 2, infer: spaceBatch(false) },
   { dialect: 'ov', op: 'AdaptiveMaxPool', since: 8, infer: adaptive(true) },
 ];
