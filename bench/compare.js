@@ -20,8 +20,9 @@
 // sections written by hand are bench/notes/*.md, appended to RESULTS.md in name order.
 //
 // Options: --only chain100k,ifs2000 (a subset of the synthetic models; the others keep their
-// previous results; --only none: no synthetic model), --real / --no-real (the real models: on by
-// default, --real alone runs only them), --real-filter REGEX (only real models whose path matches),
+// previous results; --only none: no synthetic model), --real / --no-real (the real models: in a
+// run without --only unless --no-real; with --only only if --real; --real alone runs only them),
+// --real-filter REGEX (only real models whose path matches),
 // --no-startup,
 // --dir DIR (/tmp/ovir-bench-models), --reps N (best of N, 1), --ovc-cap S (120; 0 skips ovc),
 // --cap S (limit for every ovir run, 1800), --no-shapes (skip `ovir shapes`), --keep (keep the
@@ -42,7 +43,8 @@ const MODELS = ['chain10k', 'chain100k', 'ifs2000', 'weights400', 'chain1m'];
 const NODES = { chain10k: 10_000, chain100k: 100_000, chain1m: 1_000_000 };
 const realOnly = args.includes('--real') && !args.includes('--only');
 const only = realOnly || opt('only', '') === 'none' ? [] : opt('only', '') ? opt('only', '').split(',') : MODELS;
-const runReal = !args.includes('--no-real');
+// A full run includes the real models; a targeted --only run only when --real is given too.
+const runReal = args.includes('--real') || (!args.includes('--only') && !args.includes('--no-real'));
 const runStartup = !args.includes('--no-startup') && !realOnly;
 const npmModels = join(repo, '.oracle/npm-models');
 const dir = opt('dir', '/tmp/ovir-bench-models');
