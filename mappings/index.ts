@@ -17,6 +17,7 @@ import { GRN } from './nn/grn.js';
 import { ADAPTIVE_POOL } from './nn/adaptive-pool.js';
 import { EMBEDDING_BAG } from './tensor/embedding-bag.js';
 import { ROLL } from './tensor/roll.js';
+import { SEGMENT_MAX } from './tensor/segment-max.js';
 import { SPACE_BATCH } from './tensor/space-batch.js';
 import { SCATTER_UPDATE } from './tensor/scatter-update.js';
 import { BITSHIFT } from './logical/bitshift.js';
@@ -120,5 +121,5 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   // object_detection
   ...NON_MAX_SUPPRESSION, ...ROI_ALIGN,
   // IR ops ONNX lacks at some opsets, as ONNX subgraphs
-  ...IR_DECOMPOSE, ...IR_ELEMENTWISE, ...BUCKETIZE, ...GRN, ...EMBEDDING_BAG, ...ROLL, ...SCATTER_UPDATE, ...ADAPTIVE_POOL, ...SPACE_BATCH,
+  ...IR_DECOMPOSE, ...IR_ELEMENTWISE, ...BUCKETIZE, ...GRN, ...EMBEDDING_BAG, ...ROLL, ...SCATTER_UPDATE, ...ADAPTIVE_POOL, ...SPACE_BATCH, ...SEGMENT_MAX,
 ];

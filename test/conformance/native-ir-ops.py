@@ -244,4 +244,16 @@ for name, across, variance in [("mvn_v0_across", True, True), ("mvn_v0_per_chann
     x = param("x", [2, 3, 4, 5])
     save(name, [x], [o2.mvn(x, across, variance, 0.5)])
 
+# SegmentMax-16: empty segments filled with zero or the lowest value, num_segments given or not, i32 data
+import openvino.opset16 as o16
+for name, ids, n, fill in [
+    ("segment_max_zero", i64([0, 0, 2, 2, 3]), i64(5), "ZERO"),
+    ("segment_max_lowest", i32([1, 1, 1, 3, 3]), i32(6), "LOWEST"),
+    ("segment_max_no_count", i64([0, 2, 2, 2, 4]), None, "ZERO"),
+]:
+    x = param("x", [5, 2, 3])
+    save(name, [x], [o16.segment_max(x, ids, n, fill)])
+x = param("x", [5, 3])
+save("segment_max_i32_lowest", [x], [o16.segment_max(o1.convert(o1.multiply(x, np.float32(10)), "i32"), i64([0, 0, 1, 3, 3]), i64(4), "LOWEST")])
+
 print(json.dumps(cases))

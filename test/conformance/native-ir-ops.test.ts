@@ -87,6 +87,7 @@ const IR_ONLY = [
   'interpolate4_nearest_scales', 'interpolate4_linear_sizes', 'interpolate4_cubic_sizes_align', 'interpolate4_linear_sizes_other_scales', 'range_v1',
   'adaptive_avg_2d', 'adaptive_avg_1d', 'adaptive_avg_3d', 'adaptive_avg_global', 'adaptive_avg_dynamic', 'adaptive_max_2d', 'adaptive_max_dynamic',
   'space_to_batch', 'batch_to_space', 'space_to_batch_3d_no_pads', 'batch_to_space_dynamic_batch', 'space_to_batch_dynamic_batch',
+  'segment_max_zero', 'segment_max_lowest', 'segment_max_no_count', 'segment_max_i32_lowest',
   'mvn_v0_across', 'mvn_v0_per_channel', 'mvn_v0_mean_only',
   'batch_norm_v0', 'topk_v1', 'topk_v3_min_i64', 'shapeof_v1', 'broadcast_v1_numpy', 'gelu_v2', 'not_equal', 'squared_difference', 'is_finite',
 ];

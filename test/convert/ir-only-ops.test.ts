@@ -9,13 +9,13 @@ import { Builder } from './builder.js';
 
 /**
  * IR-only ops of OpenVINO's other frontends written as ONNX subgraphs (mappings/tensor/
- * scatter-update.ts, roll.ts, embedding-bag.ts, mappings/math/bucketize.ts, mappings/nn/grn.ts, mappings/nn/adaptive-pool.ts, mappings/tensor/space-batch.ts,
+ * scatter-update.ts, roll.ts, embedding-bag.ts, mappings/math/bucketize.ts, mappings/nn/grn.ts, mappings/nn/adaptive-pool.ts, mappings/tensor/space-batch.ts, segment-max.ts,
  * mappings/ir-only/elementwise.ts), run in onnxruntime against the OpenVINO op spec's definition
  * computed here. Entries are named by the ONNX op they stand on: ScatterElements (ScatterUpdate),
  * Slice (SliceScatter), Range (Roll, ShuffleChannels), LessOrEqual (Bucketize, SearchSorted),
  * ReduceSumSquare (GRN), ReduceSum (EmbeddingBagPackedSum, EmbeddingBagPacked), ScatterND
  * (EmbeddingBagOffsetsSum, EmbeddingBagOffsets, EmbeddingSegmentsSum), Equal (NotEqual, IsFinite),
- * Sub (SquaredDifference), ReduceMean / ReduceMax (AdaptiveAvgPool / AdaptiveMaxPool), Transpose (SpaceToBatch, BatchToSpace). The engines judge the same ops on IRs OpenVINO writes in
+ * Sub (SquaredDifference), ReduceMean / ReduceMax (AdaptiveAvgPool / AdaptiveMaxPool), Transpose (SpaceToBatch, BatchToSpace), ScatterND (SegmentMax). The engines judge the same ops on IRs OpenVINO writes in
  * test/conformance/native-ir-ops.test.ts.
  */
 const X = [-1.5, 0.25, 2, -0.5, 1, 3.5, -2, 0, 0.5, 1.25, -1, 2.5];
@@ -167,6 +167,16 @@ describe('IR-only ops as ONNX subgraphs, against the OpenVINO spec', () => {
     b.output(b.op(b.graph, 'BatchToSpace', [batched, ...blocks(b)], 'y', {}, { version: 'opset2' }));
     const y = (await runOrt(encodeOnnx(convertModel(b.model)).bytes, { x: { dtype: 'f32', shape: [1, 1, 2, 6], data: new Uint8Array(new Float32Array(X).buffer) } }))['y']!;
     close([...new Float32Array(y.data.buffer.slice(y.data.byteOffset, y.data.byteOffset + y.data.byteLength))], X);
+  });
+
+  it('SegmentMax-16 (as ScatterND max): the max of each segment\'s rows, an empty segment 0 (ZERO) or the lowest value (LOWEST)', async () => {
+    const ext = (b: Builder): Value[] => [c(b, tensorFromInt64([0, 0, 2, 2])), c(b, tensorFromInt64([4], []))];
+    const seg = (rows: number[]): number[] => [0, 1, 2].map((k) => Math.max(...rows.map((r) => X[r * 3 + k]!)));
+    close(await run({ op: 'SegmentMax', version: 'opset16', shape: [4, 3], extra: ext, attrs: { fill_mode: A.raw('ZERO') } }),
+      [...seg([0, 1]), 0, 0, 0, ...seg([2, 3]), 0, 0, 0]);
+    const lowest = -3.4028234663852886e38;
+    close(await run({ op: 'SegmentMax', version: 'opset16', shape: [4, 3], extra: ext, attrs: { fill_mode: A.raw('LOWEST') } }),
+      [...seg([0, 1]), lowest, lowest, lowest, ...seg([2, 3]), lowest, lowest, lowest]);
   });
 
   it('refusals are coded: a run-time Roll axes, a ScatterUpdate axis, Bucketize of mixed types', () => {

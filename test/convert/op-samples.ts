@@ -130,7 +130,7 @@ export const SAMPLES: Record<string, Sample[]> = {
   ...Object.fromEntries(['ScatterElements>ScatterUpdate', 'Slice>SliceScatter', 'Range>Roll', 'Range>ShuffleChannels', 'LessOrEqual>Bucketize',
     'LessOrEqual>SearchSorted', 'ReduceSumSquare>GRN', 'ReduceSum>EmbeddingBagPackedSum', 'ReduceSum>EmbeddingBagPacked',
     'ScatterND>EmbeddingBagOffsetsSum', 'ScatterND>EmbeddingBagOffsets', 'ScatterND>EmbeddingSegmentsSum', 'Equal>NotEqual',
-    'Sub>SquaredDifference', 'Equal>IsFinite', 'ReduceMean>AdaptiveAvgPool', 'ReduceMax>AdaptiveMaxPool', 'Transpose>SpaceToBatch', 'Transpose>BatchToSpace'].map((key) => [key, []])),
+    'Sub>SquaredDifference', 'Equal>IsFinite', 'ReduceMean>AdaptiveAvgPool', 'ReduceMax>AdaptiveMaxPool', 'Transpose>SpaceToBatch', 'Transpose>BatchToSpace', 'ScatterND>SegmentMax'].map((key) => [key, []])),
   // ONNX reductions written as IR subgraphs (reduce-composite.test.ts)
   'ReduceSumSquare>ReduceSumSquare': [],
   // losses written as IR subgraphs: judged by the engines (conformance convert-onnx-ir, loss-ops.test.ts)

@@ -54,6 +54,14 @@ const spaceBatch = (toBatch: boolean): InferFn => (c) => {
   return [out(c.elem(0), dims)];
 };
 
+/** SegmentMax-16: [num_segments (or max(segment_ids) + 1), ...data.shape[1:]]. */
+const segmentMax: InferFn = (c) => {
+  const n = c.has(2) ? c.ints(2) : null;
+  const ids = c.ints(1);
+  const rows: Dim = n !== null && n.length === 1 ? n[0]! : !c.has(2) && ids !== null && ids.length ? Math.max(...ids) + 1 : null;
+  return [out(c.elem(0), rowsOfTable(c, rows))];
+};
+
 export const ovIrOnlyRules: Rule[] = [
   ...family('ov', ['Roll'], 7, sameAsInput),
   ...family('ov', ['ShuffleChannels'], 1, sameAsInput),
@@ -67,6 +75,7 @@ export const ovIrOnlyRules: Rule[] = [
   { dialect: 'ov', op: 'EmbeddingSegmentsSum', since: 3, infer: segments },
   { dialect: 'ov', op: 'AdaptiveAvgPool', since: 8, infer: adaptive(false) },
   { dialect: 'ov', op: 'SpaceToBatch', since: 2, infer: spaceBatch(true) },
+  { dialect: 'ov', op: 'SegmentMax', since: 16, infer: segmentMax },
   { dialect: 'ov', op: 'BatchToSpace', since: 2, infer: spaceBatch(false) },
   { dialect: 'ov', op: 'AdaptiveMaxPool', since: 8, infer: adaptive(true) },
 ];
