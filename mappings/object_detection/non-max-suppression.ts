@@ -11,6 +11,9 @@ import { typedScalar } from '../typed-consts.js';
  * the 1-element thresholds are IR scalars, results per batch and class in ONNX's order
  * (sort_result_descending=false). ONNX without score_threshold keeps every score: IR gets -inf.
  * IR's extra outputs (selected_scores, valid_outputs) are computed from the indices when read.
+ * NonMaxSuppression-1/3/4 (one output) are read too: their spec gives the output a fixed row count
+ * padded with −1, but OpenVINO's CPU plugin returns the selected rows only, as ONNX does (measured
+ * in native-ir-ops nms_v*: 5 rows out of a declared 6).
  */
 function scalarOf(c: ConvertContext, i: number): Value {
   const v = c.input(i)!;
@@ -28,7 +31,7 @@ const present = (c: ConvertContext, i: number): boolean => c.numInputs > i && c.
 export const NON_MAX_SUPPRESSION: readonly OpMapping[] = [
   {
     onnx: { op: 'NonMaxSuppression', since: 10 },
-    ir: { op: 'NonMaxSuppression', version: 'opset9', reads: ['opset5'] },
+    ir: { op: 'NonMaxSuppression', version: 'opset9', reads: ['opset5', 'opset1', 'opset3', 'opset4'] },
     handles: { onnx: ['center_point_box'], ir: ['box_encoding', 'sort_result_descending', 'output_type'] },
     toIr: (c) => {
       const center = c.attr.int('center_point_box') ?? 0n;

@@ -1,5 +1,6 @@
-"""Writes small OpenVINO IRs of ROIAlign-9, Col2Im-15 and DeformableConvolution-8 (built with
-OpenVINO's Python API and serialized by it) into the folder given as argv[1], one <name>.xml per
+"""Writes small OpenVINO IRs of ROIAlign-9, Col2Im-15, DeformableConvolution-8, the IR-only ops of
+OpenVINO's other frontends and older IR versions of ops ovir reads (built with OpenVINO's Python API
+and serialized by it) into the folder given as argv[1], one <name>.xml per
 case, and prints their names with their Parameter shapes as JSON. Used by native-ir-ops.test.ts."""
 import json
 import sys
@@ -255,5 +256,18 @@ for name, ids, n, fill in [
     save(name, [x], [o16.segment_max(x, ids, n, fill)])
 x = param("x", [5, 3])
 save("segment_max_i32_lowest", [x], [o16.segment_max(o1.convert(o1.multiply(x, np.float32(10)), "i32"), i64([0, 0, 1, 3, 3]), i64(4), "LOWEST")])
+
+# NonMaxSuppression-1/3/4: one output; the CPU plugin returns the selected rows only (no −1 rows)
+import openvino.opset4 as o4
+nms_boxes = np.array([[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, -0.1, 1, 0.9], [0, 10, 1, 11], [0, 10.1, 1, 11.1], [0, 100, 1, 101]], np.float32)
+for name, mod, batch, extra in [
+    ("nms_v1", o1, 1, {}),
+    ("nms_v3_i32", o3, 1, {"output_type": "i32"}),
+    ("nms_v4_two_batches", o4, 2, {}),
+]:
+    s = param("scores", [batch, 2, 6])
+    y = mod.non_max_suppression(C(np.stack([nms_boxes] * batch)), s, C(i64(3)), C(np.float32(0.5)), C(np.float32(-0.5)),
+                                sort_result_descending=False, **extra)
+    save(name, [s], [y.output(0)])
 
 print(json.dumps(cases))

@@ -88,6 +88,7 @@ const IR_ONLY = [
   'adaptive_avg_2d', 'adaptive_avg_1d', 'adaptive_avg_3d', 'adaptive_avg_global', 'adaptive_avg_dynamic', 'adaptive_max_2d', 'adaptive_max_dynamic',
   'space_to_batch', 'batch_to_space', 'space_to_batch_3d_no_pads', 'batch_to_space_dynamic_batch', 'space_to_batch_dynamic_batch',
   'segment_max_zero', 'segment_max_lowest', 'segment_max_no_count', 'segment_max_i32_lowest',
+  'nms_v1', 'nms_v3_i32', 'nms_v4_two_batches',
   'mvn_v0_across', 'mvn_v0_per_channel', 'mvn_v0_mean_only',
   'batch_norm_v0', 'topk_v1', 'topk_v3_min_i64', 'shapeof_v1', 'broadcast_v1_numpy', 'gelu_v2', 'not_equal', 'squared_difference', 'is_finite',
 ];

@@ -62,6 +62,12 @@ const segmentMax: InferFn = (c) => {
   return [out(c.elem(0), rowsOfTable(c, rows))];
 };
 
+/**
+ * NonMaxSuppression-1/3/4: one output of rows of 3. Its spec fixes the row count (−1 padding);
+ * OpenVINO's CPU plugin returns only the selected rows (measured), so the count is left unknown.
+ */
+const nmsRows: InferFn = (c) => [out(c.version >= 3 ? elemAttr(c, 'output_type', 'i64') : 'i64', [null, 3])];
+
 export const ovIrOnlyRules: Rule[] = [
   ...family('ov', ['Roll'], 7, sameAsInput),
   ...family('ov', ['ShuffleChannels'], 1, sameAsInput),
@@ -76,6 +82,7 @@ export const ovIrOnlyRules: Rule[] = [
   { dialect: 'ov', op: 'AdaptiveAvgPool', since: 8, infer: adaptive(false) },
   { dialect: 'ov', op: 'SpaceToBatch', since: 2, infer: spaceBatch(true) },
   { dialect: 'ov', op: 'SegmentMax', since: 16, infer: segmentMax },
+  { dialect: 'ov', op: 'NonMaxSuppression', since: 1, until: 4, infer: nmsRows },
   { dialect: 'ov', op: 'BatchToSpace', since: 2, infer: spaceBatch(false) },
   { dialect: 'ov', op: 'AdaptiveMaxPool', since: 8, infer: adaptive(true) },
 ];
