@@ -14,7 +14,7 @@ import { canonicalOp, irTypeName } from './op-names.js';
 import { joinPortNames } from './port-names.js';
 import { stdSort } from './std-sort.js';
 import { formatShapeText, formatStaticShapeText } from './shape-text.js';
-import { XOut } from './xml-out.js';
+import { escapeAttr, indent, XOut } from './xml-out.js';
 import type { XNode } from './xml-tree.js';
 
 /** One planned layer of a graph. */
@@ -35,7 +35,6 @@ interface BodyJob {
 }
 
 const DYNAMIC_PRECISION = elementType('dynamic').precision!;
-const EDGE_ATTRS = ['from-layer', 'from-port', 'to-layer', 'to-port'] as const;
 
 /**
  * Writes IR v11 exactly as OpenVINO's serializer lays it out: layers in topological order with ids
@@ -63,6 +62,9 @@ export function writeIrChunks(model: Model): { xml: Uint8Array[]; bin: Uint8Arra
     const j = jobs[i]!;
     const ids = w.write(j.graph, j.el, j.graph.meta['irRtInfo'] ?? null);
     w.portMap(j, ids);
+    // The body and its port map are complete: their text becomes bytes now, not at the end.
+    j.el.flush();
+    j.portMap.flush();
   }
   diags.throwIfErrors();
   return { xml: net.chunks(), bin: consts.chunks };
@@ -152,15 +154,25 @@ class GraphWriter {
     return elementType(t.elem).precision ?? t.elem;
   }
 
+  /**
+   * Writes a port: `<port id precision names>` and its `<dim>`s. Hot path (one per value and
+   * consumer): the text of the whole port is made at once and appended raw; only a port carrying
+   * rt_info read from an IR is an element.
+   */
   private port(parent: XOut, id: number, v: Value, where: Where, withNames: boolean, rt: XNode | undefined): void {
-    const p = parent.ele('port').att('id', id).att('precision', this.precision(v.type, 'value', v, where));
+    const d = parent.childDepth;
+    let attrs = ` id="${id}" precision="${this.precision(v.type, 'value', v, where)}"`;
     if (withNames) {
       const names = portNamesText(v.names);
-      if (names !== '') p.att('names', names);
+      if (names !== '') attrs += ` names="${escapeAttr(names)}"`;
     }
     const t = v.type;
-    if (t && t.kind === 'tensor' && t.shape) for (const d of t.shape) p.leaf('dim', typeof d === 'number' ? String(d) : '-1');
-    if (rt) writeRaw(p, rt);
+    const dims = t && t.kind === 'tensor' && t.shape ? dimLines(t.shape, d + 1) : '';
+    if (rt) {
+      const p = parent.eleText('port', attrs);
+      if (dims !== '') p.raw(dims);
+      writeRaw(p, rt);
+    } else parent.raw(dims === '' ? `${indent(d)}<port${attrs} />\n` : `${indent(d)}<port${attrs}>\n${dims}${indent(d)}</port>\n`);
   }
 
   /** Writes layers, edges and rt_info of `g` into `el`; queues its bodies. */
@@ -183,22 +195,22 @@ class GraphWriter {
         const isParam = item.kind === 'param';
         const name = String(v.meta['layerName'] ?? (v.name || `${isParam ? 'Parameter' : 'Constant'}_${item.id}`));
         const where: Where = { under, layer: name };
-        const layer = layers.ele('layer').att('id', item.id).att('name', name).att('type', isParam ? 'Parameter' : 'Const').att('version', String(v.meta['irVersion'] ?? 'opset1'));
+        const layer = layers.eleText('layer', layerAttrs(item.id, name, isParam ? 'Parameter' : 'Const', String(v.meta['irVersion'] ?? 'opset1')));
         writeLayerAttrs(layer, v.meta['irLayerAttrs']);
-        const data = layer.ele('data');
+        let data = '';
         if (isParam) {
           const t = v.type;
           if (!t || t.kind !== 'tensor' || t.elem === 'dynamic' || !irHas(t.elem)) {
             this.typeError(v, where, 'Parameter', t ? `type ${t.kind === 'tensor' ? t.elem : t.kind}` : 'no known type');
-          } else data.att('shape', formatShapeText(t.shape)).att('element_type', t.elem);
+          } else data = ` shape="${escapeAttr(formatShapeText(t.shape))}" element_type="${t.elem}"`;
           ids.params[inputIndex.get(v)!] = item.id;
         } else {
           const t = v.constant!;
           if (!irHas(t.elem)) this.typeError(v, where, 'Const', `element type ${t.elem}`);
           const { offset, size } = this.consts.write(t);
-          data.att('element_type', t.elem).att('shape', formatStaticShapeText(t.dims)).att('offset', offset).att('size', size);
+          data = ` element_type="${t.elem}" shape="${formatStaticShapeText(t.dims)}" offset="${offset}" size="${size}"`;
         }
-        writeLayerAttrs(data, v.meta['irExtraData']);
+        writeData(layer, data, v.meta['irExtraData']);
         writeRawIf(layer, v.meta['irLayerRtInfo']);
         this.port(layer.ele('output'), 0, v, where, true, v.meta['irRtInfo']);
         setSource(sources, v, item.id, 0);
@@ -210,7 +222,7 @@ class GraphWriter {
         const resultNames = g.meta['resultNames'];
         const name = resultNames?.[item.index] ?? `Result_${item.id}`;
         const where: Where = { under, layer: name };
-        const layer = layers.ele('layer').att('id', item.id).att('name', name).att('type', 'Result').att('version', String(irResults?.['irVersion'] ?? 'opset1'));
+        const layer = layers.eleText('layer', layerAttrs(item.id, name, 'Result', String(irResults?.['irVersion'] ?? 'opset1')));
         const outputNames = portNamesText(v.names);
         if (outputNames !== '') layer.att('output_names', outputNames);
         writeLayerAttrs(layer, irResults?.['irLayerAttrs'], 'output_names');
@@ -223,13 +235,9 @@ class GraphWriter {
     // Edges are listed consumer by consumer in layer order, then std::sort-ed by source layer.
     const order = edges.sortedOrder();
     const edgesEl = el.ele('edges');
-    const values: number[] = [0, 0, 0, 0];
+    const ind = indent(edgesEl.childDepth);
     for (const e of order) {
-      values[0] = edges.from[e]!;
-      values[1] = edges.fromPort[e]!;
-      values[2] = edges.to[e]!;
-      values[3] = edges.toPort[e]!;
-      edgesEl.leaf('edge', '', EDGE_ATTRS, values);
+      edgesEl.raw(`${ind}<edge from-layer="${edges.from[e]!}" from-port="${edges.fromPort[e]!}" to-layer="${edges.to[e]!}" to-port="${edges.toPort[e]!}" />\n`);
     }
     if (rtInfo) writeRaw(el, rtInfo);
     else el.ele('rt_info');
@@ -250,7 +258,7 @@ class GraphWriter {
     if (n.dialect !== 'ov') this.diags.add('IR_WRITE_DIALECT', n.path, { op: n.op, dialect: n.dialect });
     const op = canonicalOp(n.op);
     const name = n.name || `${op}_${id}`;
-    const layer = layers.ele('layer').att('id', id).att('name', name).att('type', irTypeName(op)).att('version', n.version);
+    const layer = layers.eleText('layer', layerAttrs(id, name, irTypeName(op), n.version));
     writeLayerAttrs(layer, n.meta['irLayerAttrs']);
     const kind = irBodyKind(op);
     const ins = n.inputs;
@@ -307,12 +315,13 @@ class GraphWriter {
 
   private nodeData(n: Node, layer: XOut): void {
     if (!n.attrs.size) return;
-    const data = layer.ele('data');
+    let data = '';
     for (const [k, a] of n.attrs) {
       const s = formatAttr(a);
       if (s === undefined) this.diags.add('IR_WRITE_ATTR', n.path, { op: n.op, attr: k, kind: a.type });
-      else data.att(k, s);
+      else data += ` ${k}="${escapeAttr(s)}"`;
     }
+    layer.raw(`${indent(layer.childDepth)}<data${data} />\n`);
   }
 
   /** Input ports (the If cond alias last, at `alias`), then output ports numbered after them. */
@@ -378,6 +387,27 @@ class GraphWriter {
       }
     }
   }
+}
+
+/** A layer's identity attributes as text (eleText). */
+const layerAttrs = (id: number, name: string, type: string, version: string): string =>
+  ` id="${id}" name="${escapeAttr(name)}" type="${escapeAttr(type)}" version="${escapeAttr(version)}"`;
+
+/** `<data>` of a Parameter or Const from its attribute text, then attributes kept from the IR read (which may replace one). */
+function writeData(layer: XOut, attrs: string, extra: unknown): void {
+  if (!extra || typeof extra !== 'object') layer.raw(`${indent(layer.childDepth)}<data${attrs} />\n`);
+  else writeLayerAttrs(layer.eleText('data', attrs), extra);
+}
+
+/** `<dim>` lines of a port's shape (a dim that is not a number, -1). */
+function dimLines(shape: readonly unknown[], depth: number): string {
+  const ind = indent(depth);
+  let s = '';
+  for (let i = 0; i < shape.length; i++) {
+    const d = shape[i];
+    s += `${ind}<dim>${typeof d === 'number' ? d : -1}</dim>\n`;
+  }
+  return s;
 }
 
 function writeLayerAttrs(layer: XOut, attrs: unknown, except?: string): void {
