@@ -314,13 +314,14 @@ class GraphWriter {
   }
 
   private nodeData(n: Node, layer: XOut): void {
-    if (!n.attrs.size) return;
+    const attrs = n.attrsView;
+    if (!attrs.size) return;
     let data = '';
-    for (const [k, a] of n.attrs) {
+    attrs.forEach((a, k) => {
       const s = formatAttr(a);
       if (s === undefined) this.diags.add('IR_WRITE_ATTR', n.path, { op: n.op, attr: k, kind: a.type });
       else data += ` ${k}="${escapeAttr(s)}"`;
-    }
+    });
     layer.raw(`${indent(layer.childDepth)}<data${data} />\n`);
   }
 

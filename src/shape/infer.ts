@@ -91,10 +91,10 @@ export function inferTypes(model: Model, opts: InferOptions = {}): InferenceResu
 
 /** Writes the inferred types into `value.type` of every value they describe. */
 export function applyInferred(result: InferenceResult): void {
-  for (const [v, t] of result.types) {
-    if (t.kind === 'unknown' && v.type === null) continue; // nothing learned: keep "not known"
+  result.types.forEach((t, v) => {
+    if (t.kind === 'unknown' && v.type === null) return; // nothing learned: keep "not known"
     v.type = t;
-  }
+  });
 }
 
 class State {
