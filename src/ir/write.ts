@@ -6,7 +6,7 @@ import type { Graph } from '../graph/graph.js';
 import type { Model } from '../graph/model.js';
 import type { Node } from '../graph/node.js';
 import type { ValueType } from '../graph/types.js';
-import type { Value } from '../graph/value.js';
+import { Value } from '../graph/value.js';
 import { verifyGraph } from '../graph/verify.js';
 import { formatAttr } from './attr-format.js';
 import { ConstWriter } from './const-writer.js';
@@ -17,12 +17,18 @@ import { formatShapeText, formatStaticShapeText } from './shape-text.js';
 import { escapeAttr, indent, XOut } from './xml-out.js';
 import type { XNode } from './xml-tree.js';
 
-/** One planned layer of a graph. */
-type Planned =
-  | { kind: 'param'; id: number; value: Value }
-  | { kind: 'const'; id: number; value: Value }
-  | { kind: 'node'; id: number; node: Node }
-  | { kind: 'result'; id: number; index: number; value: Value };
+/**
+ * A graph's layers in the serializer's order, layer id = index in `items`: Parameters (graph
+ * inputs, ids 0 … nParams − 1), then nodes and the Consts (initializer values) they first reach,
+ * then Results (graph outputs, from `firstResult`). Arrays and one map, no object per layer.
+ */
+interface Plan {
+  readonly items: (Node | Value)[];
+  readonly nParams: number;
+  readonly firstResult: number;
+  /** Layer id of every node of the graph (what edges from node outputs are found by). */
+  readonly layerOf: Map<Node, number>;
+}
 
 /** A body to write later into an element that already exists (work list, no recursion). */
 interface BodyJob {
@@ -81,8 +87,6 @@ class GraphWriter {
   private readonly reported = new Set<Value>();
   /** If nodes whose cond is also read by a body: the index of the extra input that carries it. */
   private readonly condAlias = new Map<Node, number>();
-  /** Number of input ports written for each node. */
-  private readonly writtenInputs = new Map<Node, number>();
 
   constructor(readonly diags: Diagnostics, readonly consts: ConstWriter, readonly jobs: BodyJob[]) {}
 
@@ -92,51 +96,55 @@ class GraphWriter {
    * a Const where it is first reached); then Results in model order. Nodes that reach no Result
    * (OpenVINO would have dropped them) and unused Consts follow the rest, in graph order.
    */
-  private plan(g: Graph): Planned[] {
-    const out: Planned[] = [];
-    let id = 0;
-    for (const v of g.inputs) out.push({ kind: 'param', id: id++, value: v });
-    const initSet = new Set(g.initializers);
-    const emitted = new Set<Value>();
-    const done = new Set<Node>();
+  private plan(g: Graph): Plan {
+    const items: (Node | Value)[] = [...g.inputs];
+    // Node state, one map for the walk: -1 not reached, ON_STACK, then the node's layer id.
+    const layerOf = new Map<Node, number>();
+    for (const n of g.nodes) layerOf.set(n, -1);
+    const consts = new Set(g.initializers);
     const constOf = (v: Value | null) => {
-      if (v && initSet.has(v) && !emitted.has(v)) {
-        emitted.add(v);
-        out.push({ kind: 'const', id: id++, value: v });
-      }
+      if (v && consts.delete(v)) items.push(v);
     };
-    const own = new Set(g.nodes);
+    // The walk's stack as two arrays (node, next input to look at), no object per node.
+    const stackNode: Node[] = [];
+    const stackNext: number[] = [];
     const visit = (root: Node) => {
-      if (done.has(root)) return;
-      const stack: { n: Node; next: number }[] = [{ n: root, next: 0 }];
-      const onStack = new Set<Node>([root]);
-      while (stack.length) {
-        const top = stack[stack.length - 1]!;
-        if (top.next < top.n.inputs.length) {
-          const v = top.n.inputs[top.next++]!;
+      if (layerOf.get(root) !== -1) return;
+      stackNode.push(root);
+      stackNext.push(0);
+      layerOf.set(root, ON_STACK);
+      while (stackNode.length) {
+        const top = stackNode.length - 1;
+        const n = stackNode[top]!;
+        const next = stackNext[top]!;
+        if (next < n.inputs.length) {
+          stackNext[top] = next + 1;
+          const v = n.inputs[next]!;
           constOf(v);
           const p = v?.producer;
-          if (p && own.has(p) && !done.has(p) && !onStack.has(p)) {
-            onStack.add(p);
-            stack.push({ n: p, next: 0 });
+          if (p && layerOf.get(p) === -1) {
+            layerOf.set(p, ON_STACK);
+            stackNode.push(p);
+            stackNext.push(0);
           }
         } else {
-          stack.pop();
-          onStack.delete(top.n);
-          done.add(top.n);
-          out.push({ kind: 'node', id: id++, node: top.n });
+          stackNode.pop();
+          stackNext.pop();
+          layerOf.set(n, items.length);
+          items.push(n);
         }
       }
     };
     for (let i = g.outputs.length - 1; i >= 0; i--) {
       const v = g.outputs[i]!;
       constOf(v);
-      if (v.producer && own.has(v.producer)) visit(v.producer);
+      if (v.producer) visit(v.producer);
     }
     for (const n of g.nodes) visit(n);
     g.initializers.forEach(constOf);
-    g.outputs.forEach((v, index) => out.push({ kind: 'result', id: id++, index, value: v }));
-    return out;
+    const firstResult = items.length;
+    for (const v of g.outputs) items.push(v);
+    return { items, nParams: g.inputs.length, firstResult, layerOf };
   }
 
   private typeError(v: Value, where: Where, what: string, detail: string): void {
@@ -177,25 +185,23 @@ class GraphWriter {
 
   /** Writes layers, edges and rt_info of `g` into `el`; queues its bodies. */
   write(g: Graph, el: XOut, rtInfo: XNode | null): WrittenIds {
-    const plan = this.plan(g);
+    const { items, nParams, firstResult, layerOf } = this.plan(g);
     const under = g.path;
-    // Source of every value written so far: layer id and output port, packed as two arrays.
-    const at = new Map<Value, number>();
-    const atLayer: number[] = [];
-    const atPort: number[] = [];
     const layers = el.ele('layers');
     const ids: WrittenIds = { params: [], results: [] };
     const inputIndex = new Map<Value, number>();
     g.inputs.forEach((v, k) => { if (!inputIndex.has(v)) inputIndex.set(v, k); });
-    const edges = new EdgeList();
-    const sources: Sources = { at, atLayer, atPort, edges };
-    for (const item of plan) {
-      if (item.kind === 'param' || item.kind === 'const') {
-        const v = item.value;
-        const isParam = item.kind === 'param';
-        const name = String(v.meta['layerName'] ?? (v.name || `${isParam ? 'Parameter' : 'Constant'}_${item.id}`));
+    const sources: Sources = { layerOf, written: new Map(), edges: new EdgeList() };
+    for (let id = 0; id < items.length; id++) {
+      const item = items[id]!;
+      if (id >= firstResult) this.result(g, item as Value, id, id - firstResult, layers, sources, ids);
+      else if (id >= nParams && !(item instanceof Value)) this.node(item, id, layers, sources);
+      else {
+        const v = item as Value;
+        const isParam = id < nParams;
+        const name = String(v.meta['layerName'] ?? (v.name || `${isParam ? 'Parameter' : 'Constant'}_${id}`));
         const where: Where = { under, layer: name };
-        const layer = layers.eleText('layer', layerAttrs(item.id, name, isParam ? 'Parameter' : 'Const', String(v.meta['irVersion'] ?? 'opset1')));
+        const layer = layers.eleText('layer', layerAttrs(id, name, isParam ? 'Parameter' : 'Const', String(v.meta['irVersion'] ?? 'opset1')));
         writeLayerAttrs(layer, v.meta['irLayerAttrs']);
         let data = '';
         if (isParam) {
@@ -203,7 +209,7 @@ class GraphWriter {
           if (!t || t.kind !== 'tensor' || t.elem === 'dynamic' || !irHas(t.elem)) {
             this.typeError(v, where, 'Parameter', t ? `type ${t.kind === 'tensor' ? t.elem : t.kind}` : 'no known type');
           } else data = ` shape="${escapeAttr(formatShapeText(t.shape))}" element_type="${t.elem}"`;
-          ids.params[inputIndex.get(v)!] = item.id;
+          ids.params[inputIndex.get(v)!] = id;
         } else {
           const t = v.constant!;
           if (!irHas(t.elem)) this.typeError(v, where, 'Const', `element type ${t.elem}`);
@@ -213,25 +219,10 @@ class GraphWriter {
         writeData(layer, data, v.meta['irExtraData']);
         writeRawIf(layer, v.meta['irLayerRtInfo']);
         this.port(layer.ele('output'), 0, v, where, true, v.meta['irRtInfo']);
-        setSource(sources, v, item.id, 0);
-      } else if (item.kind === 'node') {
-        this.node(item.node, item.id, layers, sources);
-      } else {
-        const v = item.value;
-        const irResults = g.meta['irResults']?.[item.index];
-        const resultNames = g.meta['resultNames'];
-        const name = resultNames?.[item.index] ?? `Result_${item.id}`;
-        const where: Where = { under, layer: name };
-        const layer = layers.eleText('layer', layerAttrs(item.id, name, 'Result', String(irResults?.['irVersion'] ?? 'opset1')));
-        const outputNames = portNamesText(v.names);
-        if (outputNames !== '') layer.att('output_names', outputNames);
-        writeLayerAttrs(layer, irResults?.['irLayerAttrs'], 'output_names');
-        writeRawIf(layer, irResults?.['irRtInfo']);
-        this.port(layer.ele('input'), 0, v, where, false, undefined);
-        this.edgeTo(sources, v, item.id, 0, where);
-        ids.results[item.index] = item.id;
+        sources.written.set(v, id);
       }
     }
+    const edges = sources.edges;
     // Edges are listed consumer by consumer in layer order, then std::sort-ed by source layer.
     const order = edges.sortedOrder();
     const edgesEl = el.ele('edges');
@@ -244,14 +235,48 @@ class GraphWriter {
     return ids;
   }
 
-  /** Records the edge into input `toPort` of layer `to` from wherever `v` was written. */
+  private result(g: Graph, v: Value, id: number, index: number, layers: XOut, sources: Sources, ids: WrittenIds): void {
+    const irResults = g.meta['irResults']?.[index];
+    const resultNames = g.meta['resultNames'];
+    const name = resultNames?.[index] ?? `Result_${id}`;
+    const where: Where = { under: g.path, layer: name };
+    const layer = layers.eleText('layer', layerAttrs(id, name, 'Result', String(irResults?.['irVersion'] ?? 'opset1')));
+    const outputNames = portNamesText(v.names);
+    if (outputNames !== '') layer.att('output_names', outputNames);
+    writeLayerAttrs(layer, irResults?.['irLayerAttrs'], 'output_names');
+    writeRawIf(layer, irResults?.['irRtInfo']);
+    this.port(layer.ele('input'), 0, v, where, false, undefined);
+    this.edgeTo(sources, v, id, 0, where);
+    ids.results[index] = id;
+  }
+
+  /**
+   * Records the edge into input `toPort` of layer `to` from wherever `v` was written: a node
+   * output from its node's layer id (written when that id is below `to`: layers are written in
+   * id order) and output port; a Parameter or Const from the layer written for it so far.
+   */
   private edgeTo(s: Sources, v: Value | null, to: number, toPort: number, where: Where): void {
-    const k = v ? s.at.get(v) : undefined;
-    if (k === undefined) {
-      this.diags.add('IR_WRITE_GRAPH', pathOf(where), { detail: v ? `input ${toPort} reads '${v.label}', which this graph does not produce` : `input ${toPort} is empty; IR has no optional inputs` });
-      return;
+    const p = v?.producer;
+    if (p) {
+      const from = s.layerOf.get(p);
+      const k = from !== undefined && from >= 0 && from < to ? outputPosition(p, v!) : -1;
+      if (k >= 0) {
+        s.edges.add(from!, this.inputsWritten(p) + k, to, toPort);
+        return;
+      }
+    } else if (v) {
+      const from = s.written.get(v);
+      if (from !== undefined) {
+        s.edges.add(from, 0, to, toPort);
+        return;
+      }
     }
-    s.edges.add(s.atLayer[k]!, s.atPort[k]!, to, toPort);
+    this.diags.add('IR_WRITE_GRAPH', pathOf(where), { detail: v ? `input ${toPort} reads '${v.label}', which this graph does not produce` : `input ${toPort} is empty; IR has no optional inputs` });
+  }
+
+  /** Input ports written for a node: its inputs, and the If cond alias. */
+  private inputsWritten(n: Node): number {
+    return n.inputs.length + (this.condAlias.has(n) ? 1 : 0);
   }
 
   private node(n: Node, id: number, layers: XOut, sources: Sources): void {
@@ -272,7 +297,6 @@ class GraphWriter {
         alias = nIn++;
         this.condAlias.set(n, alias);
       }
-      this.writtenInputs.set(n, nIn);
     }
     let maps: Map<string, XOut> | null = null;
     let backEdges: XOut | null = null;
@@ -343,14 +367,13 @@ class GraphWriter {
       for (let k = 0; k < outs.length; k++) {
         const v = outs[k]!;
         this.port(output, nIn + k, v, n, true, v.meta['irRtInfo']);
-        setSource(sources, v, id, nIn + k);
       }
     }
   }
 
   /** Fills a body's port map (and back edges) once its layer ids are known. */
   portMap(j: BodyJob, ids: WrittenIds): void {
-    const nIn = this.writtenInputs.get(j.node) ?? j.node.inputs.length;
+    const nIn = this.inputsWritten(j.node);
     const alias = this.condAlias.get(j.node);
     const graph = j.graph;
     const isIf = canonicalOp(j.node.op) === 'If';
@@ -430,19 +453,21 @@ function portNamesText(names: readonly string[]): string {
   return names.length ? joinPortNames(names) : '';
 }
 
-/** Where each written value comes from (index into atLayer/atPort), and the edges so far. */
+/** What edges are found by while a graph is written (see edgeTo), and the edges so far. */
 interface Sources {
-  readonly at: Map<Value, number>;
-  readonly atLayer: number[];
-  readonly atPort: number[];
+  readonly layerOf: ReadonlyMap<Node, number>;
+  /** Parameters and Consts written so far: their layer id. */
+  readonly written: Map<Value, number>;
   readonly edges: EdgeList;
 }
 
-function setSource(s: Sources, v: Value, layer: number, port: number): void {
-  s.at.set(v, s.atLayer.length);
-  s.atLayer.push(layer);
-  s.atPort.push(port);
+/** A node's output index of `v` (-1: not one of its outputs). */
+function outputPosition(n: Node, v: Value): number {
+  return n.outputs[v.outputIndex] === v ? v.outputIndex : n.outputs.indexOf(v);
 }
+
+/** Layer state while a graph is planned: on the walk's stack (layer ids are ≥ 0; -1: not reached). */
+const ON_STACK = -2;
 
 /** A graph's edges as four number columns (no object per edge). */
 class EdgeList {
