@@ -12,7 +12,10 @@ import { setOwn, TextKind, type XmlDoc, type XmlSink, type XNode } from './xml-t
  *
  * Hot path (a 100k-layer net has ~2M elements): ids, port ids and dims are read as numbers from
  * the bytes when written canonically (IdKey), attributes the reader knows are matched as bytes,
- * and a layer or port is one small record, not an element with an attribute object.
+ * and a layer or port is one small record, not an element with an attribute object. A layer's
+ * ports and a port's dims are collected in scratch lists and stored at their exact size: V8 gives
+ * an array 16 slots on its first push (~150 bytes), which was most of the records' 1.3 KB per
+ * layer (measured on chain100k.xml).
  */
 export interface IrGraph {
   /** The `<net>` or body element: its attributes, and its children other than layers and edges. */
@@ -49,10 +52,13 @@ export interface IrPort {
   readonly id: IdText;
   readonly precision: string | undefined;
   readonly names: string | undefined;
-  /** Each `<dim>`: a number when written as a canonical unsigned decimal, else its text. */
-  readonly dims: (number | string)[];
+  /** Each `<dim>`: a number when written as a canonical unsigned decimal, else its text (read only: ports may share it). */
+  dims: readonly (number | string)[];
   rt: XNode | undefined;
 }
+
+/** An empty list shared by records that have none (never appended to: lists are set whole). */
+const NONE: never[] = [];
 
 /** Edge attributes as written, one entry per `<edge>`. */
 export interface IrEdges {
@@ -97,15 +103,15 @@ function layerOf(doc: XmlDoc): IrLayer {
   let type: string | undefined;
   let version: string | undefined;
   let extra: Record<string, string> | undefined;
+  // Names matched as bytes: no string per attribute name.
   for (let k = 0; k < doc.attrCount; k++) {
-    const key = doc.attrName(k);
-    if (key === 'id') {
+    if (doc.attrIs(k, 'id')) {
       const v = doc.attrUint(k);
       id = v >= 0 ? v : doc.attrValue(k);
-    } else if (key === 'name') name = doc.attrValue(k);
-    else if (key === 'type') type = doc.attrValue(k);
-    else if (key === 'version') version = doc.attrValue(k);
-    else setOwn((extra ??= {}), key, doc.attrValue(k));
+    } else if (doc.attrIs(k, 'name')) name = doc.attrValueUnique(k);
+    else if (doc.attrIs(k, 'type')) type = doc.attrValue(k);
+    else if (doc.attrIs(k, 'version')) version = doc.attrValue(k);
+    else setOwn((extra ??= {}), doc.attrName(k), doc.attrValue(k));
   }
   return { id, name, type, version, extra, data: undefined, children: undefined, inPorts: undefined, outPorts: undefined, bodies: undefined };
 }
@@ -121,6 +127,17 @@ export class IrSink implements XmlSink {
   private dimStart = -1;
   private dimEnd = -1;
   private dimText: string | undefined;
+  /**
+   * The open `<input>`/`<output>`'s ports and the open port's dims, the first nPorts/nDims of each
+   * (they never nest: one of each is open at a time; counters, since setting an array's length is
+   * a runtime call, measured).
+   */
+  private readonly ports: IrPort[] = [];
+  private nPorts = 0;
+  private readonly dims: (number | string)[] = [];
+  private nDims = 0;
+  private portsIn = false;
+  private lastDims: (number | string)[] = NONE;
 
   open(tag: string, doc: XmlDoc): void {
     const d = this.depth;
@@ -156,10 +173,16 @@ export class IrSink implements XmlSink {
           const L = px as IrLayer;
           if (tag === 'input' && !L.inPorts) {
             kind = PORTS;
-            x = L.inPorts = [];
+            x = L;
+            L.inPorts = NONE;
+            this.nPorts = 0;
+            this.portsIn = true;
           } else if (tag === 'output' && !L.outPorts) {
             kind = PORTS;
-            x = L.outPorts = [];
+            x = L;
+            L.outPorts = NONE;
+            this.nPorts = 0;
+            this.portsIn = false;
           } else if (IR_BODY_TAGS.has(tag) && !L.bodies?.has(tag)) {
             kind = GRAPH;
             x = graphOf(tag, doc);
@@ -175,8 +198,12 @@ export class IrSink implements XmlSink {
         case PORTS:
           if (tag === 'port') {
             kind = PORT;
-            const p: IrPort = { id: idOf(doc, 'id'), precision: valueOf(doc, 'precision'), names: valueOf(doc, 'names'), dims: [], rt: undefined };
-            (px as IrPort[]).push(p);
+            const names = doc.attrIndex('names');
+            const p: IrPort = {
+              id: idOf(doc, 'id'), precision: valueOf(doc, 'precision'), names: names < 0 ? undefined : doc.attrValueUnique(names), dims: NONE, rt: undefined,
+            };
+            this.ports[this.nPorts++] = p;
+            this.nDims = 0;
             x = p;
           }
           break;
@@ -231,14 +258,38 @@ export class IrSink implements XmlSink {
     else if (k === GRAPH) (this.xs[d] as IrGraph).xml.text += doc.text(s, e, kind);
   }
 
+  /**
+   * The port's dims as a list: the previous port's list when they are the same (ports of a net
+   * mostly repeat the shape before them; the lists are only read, so they may be shared).
+   */
+  private dimsList(): (number | string)[] {
+    const dims = this.dims;
+    const n = this.nDims;
+    const last = this.lastDims;
+    if (last.length === n) {
+      let i = 0;
+      while (i < n && dims[i] === last[i]) i++;
+      if (i === n) return last;
+    }
+    return (this.lastDims = dims.slice(0, n));
+  }
+
   close(doc: XmlDoc): void {
     const d = --this.depth;
-    if (this.kinds[d] === DIM) {
-      const p = this.xs[d - 1] as IrPort;
+    const kind = this.kinds[d];
+    if (kind === DIM) {
       if (this.dimStart >= 0) {
         const v = doc.textUint(this.dimStart, this.dimEnd, TextKind.PLAIN);
-        p.dims.push(v >= 0 ? v : doc.text(this.dimStart, this.dimEnd, TextKind.PLAIN));
-      } else p.dims.push(this.dimText ?? '');
+        this.dims[this.nDims++] = v >= 0 ? v : doc.text(this.dimStart, this.dimEnd, TextKind.PLAIN);
+      } else this.dims[this.nDims++] = this.dimText ?? '';
+    } else if (kind === PORT) {
+      if (this.nDims) (this.xs[d] as IrPort).dims = this.dimsList();
+    } else if (kind === PORTS) {
+      const L = this.xs[d] as IrLayer;
+      if (this.nPorts) {
+        if (this.portsIn) L.inPorts = this.ports.slice(0, this.nPorts);
+        else L.outPorts = this.ports.slice(0, this.nPorts);
+      }
     }
     this.xs[d] = undefined;
   }

@@ -375,10 +375,12 @@ class Reader {
       this.err('IR_PORT_BAD', L.path, { layer: L.name, port: written(p.id) ?? k, detail: `unknown precision '${prec}'` });
       return null;
     }
-    const dims: Dim[] = [];
-    for (const d of p.dims) {
+    // Exact size: the shape is kept in the graph (a pushed-to array would hold 16 slots).
+    const dims: Dim[] = new Array<Dim>(p.dims.length);
+    for (let i = 0; i < p.dims.length; i++) {
+      const d = p.dims[i]!;
       if (typeof d === 'number') {
-        dims.push(d);
+        dims[i] = d;
         continue;
       }
       const s = d.trim();
@@ -386,7 +388,7 @@ class Reader {
         this.err('IR_PORT_BAD', L.path, { layer: L.name, port: written(p.id) ?? k, detail: `dim '${s}' must be an integer ≥ -1` });
         return null;
       }
-      dims.push(s === '-1' ? null : Number(s));
+      dims[i] = s === '-1' ? null : Number(s);
     }
     return tensorType(t.name, dims);
   }
@@ -470,11 +472,11 @@ class Reader {
         // A missing source is a layer that failed to read, which has been reported already.
         node.addInput(src(L, k) ?? null);
       }
-      const vals: Value[] = [];
+      const vals = new Array<Value>(L.outPorts.length);
       for (let k = 0; k < L.outPorts.length; k++) {
         const v = node.addOutput(this.portType(L, L.outPorts[k]!, k), names(L, k));
         this.carryPortRt(L, k, v);
-        vals.push(v);
+        vals[k] = v;
       }
       L.vals = vals;
       this.readAttrs(L, node);

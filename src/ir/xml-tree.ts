@@ -116,8 +116,12 @@ export interface XmlDoc {
   attrName(k: number): string;
   /** Index of the attribute named `ascii`, or -1 (compared as bytes: no string is made). */
   attrIndex(ascii: string): number;
+  /** Whether attribute k is named `ascii` (compared as bytes). */
+  attrIs(k: number, ascii: string): boolean;
   /** Decoded value of attribute k. */
   attrValue(k: number): string;
+  /** Decoded value of attribute k, for a value the file rarely repeats (names): not interned. */
+  attrValueUnique(k: number): string;
   /**
    * Value of attribute k as a number when it is written as a canonical unsigned decimal (`0` or
    * no leading zero, at most 9 digits, nothing else): then the number's decimal text is exactly
@@ -293,22 +297,28 @@ class Tokenizer implements XmlDoc {
     return this.str(this.spans[k * SPAN]!, this.spans[k * SPAN + 1]!);
   }
 
-  attrIndex(ascii: string): number {
-    const b = this.b;
-    const sp = this.spans;
+  attrIs(k: number, ascii: string): boolean {
+    const s = this.spans[k * SPAN]!;
     const len = ascii.length;
-    for (let k = 0; k < this.attrCount; k++) {
-      const s = sp[k * SPAN]!;
-      if (sp[k * SPAN + 1]! - s !== len) continue;
-      let i = 0;
-      while (i < len && b[s + i] === ascii.charCodeAt(i)) i++;
-      if (i === len) return k;
-    }
+    if (this.spans[k * SPAN + 1]! - s !== len) return false;
+    const b = this.b;
+    for (let i = 0; i < len; i++) if (b[s + i] !== ascii.charCodeAt(i)) return false;
+    return true;
+  }
+
+  attrIndex(ascii: string): number {
+    for (let k = 0; k < this.attrCount; k++) if (this.attrIs(k, ascii)) return k;
     return -1;
   }
 
   attrValue(k: number): string {
     return this.decoded[k] ?? this.str(this.spans[k * SPAN + 2]!, this.spans[k * SPAN + 3]!);
+  }
+
+  attrValueUnique(k: number): string {
+    // No hashing and no table entry: a layer or tensor name is seen once; the intern table is kept
+    // for the values files repeat (types, precisions, dims, data attributes).
+    return this.decoded[k] ?? this.b.toString('utf8', this.spans[k * SPAN + 2]!, this.spans[k * SPAN + 3]!);
   }
 
   attrUint(k: number): number {
