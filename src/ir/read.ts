@@ -108,12 +108,17 @@ function findPort(ports: readonly IrPort[], key: IdKey): number | undefined {
 
 /** Whether every port id (inputs, then outputs) is a number greater than the one before: no id is bad or repeated. */
 function regularPorts(inPorts: readonly IrPort[], outPorts: readonly IrPort[]): boolean {
+  // Index loops over the two lists (no list of lists, no iterator: this runs once per layer).
   let prev = -1;
-  for (const ports of [inPorts, outPorts]) {
-    for (const p of ports) {
-      if (typeof p.id !== 'number' || p.id <= prev) return false;
-      prev = p.id;
-    }
+  for (let k = 0; k < inPorts.length; k++) {
+    const id = inPorts[k]!.id;
+    if (typeof id !== 'number' || id <= prev) return false;
+    prev = id;
+  }
+  for (let k = 0; k < outPorts.length; k++) {
+    const id = outPorts[k]!.id;
+    if (typeof id !== 'number' || id <= prev) return false;
+    prev = id;
   }
   return true;
 }
@@ -578,11 +583,14 @@ class Reader {
     const where = t.layerPath;
     const map = t.mapName;
     const mapped = new Set<Value>();
-    const outEntries: { k: bigint; result: number; extra: Record<string, string> }[] = [];
-    const special: { result: number; extra: Record<string, string> }[] = [];
-    const extrasOf = (x: XNode): Record<string, string> => {
-      const e: Record<string, string> = {};
-      for (const [k, v] of Object.entries(x.attrs)) if (k !== 'external_port_id' && k !== 'internal_layer_id') e[k] = v;
+    const outEntries: { k: bigint; result: number; extra: Record<string, string> | undefined }[] = [];
+    const special: { result: number; extra: Record<string, string> | undefined }[] = [];
+    const hasKeys = (e: Record<string, string> | undefined): e is Record<string, string> => e !== undefined && Object.keys(e).length > 0;
+    /** A port map entry's attributes other than the two ids; undefined when it has none (most entries). */
+    const extrasOf = (x: XNode): Record<string, string> | undefined => {
+      let e: Record<string, string> | undefined;
+      for (const k in x.attrs) if (k !== 'external_port_id' && k !== 'internal_layer_id') (e ??= {})[k] = x.attrs[k]!;
+      // (hasKeys, not `e !== undefined`, decides whether an entry has extras, as Object.keys did.)
       return e;
     };
     const describe = (id: string): string => {
@@ -593,25 +601,25 @@ class Reader {
     (t.portMap?.children ?? []).forEach((x, n) => {
       const ext = x.attrs['external_port_id']?.trim();
       const lid = x.attrs['internal_layer_id']?.trim() ?? '';
-      const entry = `${n} (${x.tag} ${ext}→${lid})`;
-      if (!isInt(ext) || !isInt(lid)) return this.err('IR_PORTMAP_BAD', where, { map, entry, detail: 'external_port_id and internal_layer_id must be integers' });
+      const entry = (): string => `${n} (${x.tag} ${ext}→${lid})`; // built only for a message
+      if (!isInt(ext) || !isInt(lid)) return this.err('IR_PORTMAP_BAD', where, { map, entry: entry(), detail: 'external_port_id and internal_layer_id must be integers' });
       const extra = extrasOf(x);
       if (x.tag === 'input') {
         const param = index.params.get(lid);
-        if (!param) return this.err('IR_PORTMAP_BAD', where, { map, entry, detail: `names no body Parameter (${describe(lid)})` });
-        if (mapped.has(param)) return this.err('IR_PORTMAP_BAD', where, { map, entry, detail: `maps Parameter '${param.meta['layerName']}' twice` });
+        if (!param) return this.err('IR_PORTMAP_BAD', where, { map, entry: entry(), detail: `names no body Parameter (${describe(lid)})` });
+        if (mapped.has(param)) return this.err('IR_PORTMAP_BAD', where, { map, entry: entry(), detail: `maps Parameter '${param.meta['layerName']}' twice` });
         const from = Number(ext);
         if (from < -1 || from >= t.node.inputs.length || (from === -1 && t.kind === 'if')) {
-          return this.err('IR_PORTMAP_BAD', where, { map, entry, detail: `the node has no input ${ext}` });
+          return this.err('IR_PORTMAP_BAD', where, { map, entry: entry(), detail: `the node has no input ${ext}` });
         }
         if (from === 0 && t.kind === 'if') this.diags.add('IR_IF_COND_PARAM', where, { map, param: String(param.meta['layerName']) });
         mapped.add(param);
-        t.body.inputs.push(Object.keys(extra).length ? { param, from, extra } : { param, from });
+        t.body.inputs.push(hasKeys(extra) ? { param, from, extra } : { param, from });
       } else if (x.tag === 'output') {
         const result = index.results.get(lid);
-        if (result === undefined) return this.err('IR_PORTMAP_BAD', where, { map, entry, detail: `names no body Result (${describe(lid)})` });
+        if (result === undefined) return this.err('IR_PORTMAP_BAD', where, { map, entry: entry(), detail: `names no body Result (${describe(lid)})` });
         if (BigInt(ext) < 0n) {
-          if (t.kind === 'if') return this.err('IR_PORTMAP_BAD', where, { map, entry, detail: 'an If output needs external_port_id ≥ 0' });
+          if (t.kind === 'if') return this.err('IR_PORTMAP_BAD', where, { map, entry: entry(), detail: 'an If output needs external_port_id ≥ 0' });
           special.push({ result, extra });
         } else outEntries.push({ k: BigInt(ext), result, extra });
       }
@@ -630,10 +638,10 @@ class Reader {
         this.err('IR_PORTMAP_BAD', where, { map, entry: `output ${e.k}`, detail: 'external_port_id used twice' });
         return;
       }
-      t.body.outputs.push(Object.keys(e.extra).length ? { result: e.result, to, extra: e.extra } : { result: e.result, to });
+      t.body.outputs.push(hasKeys(e.extra) ? { result: e.result, to, extra: e.extra } : { result: e.result, to });
       covered.push(to);
     });
-    for (const s of special) t.body.outputs.push({ result: s.result, to: -1, extra: s.extra });
+    for (const s of special) t.body.outputs.push({ result: s.result, to: -1, extra: s.extra ?? {} });
     if (t.kind === 'loop') {
       for (const e of childrenOf(t.backEdges, 'edge')) {
         t.body.backEdges.push({
