@@ -38,8 +38,8 @@ export interface IrLayer {
   readonly version: string | undefined;
   /** Layer attributes other than id, name, type and version, in order (undefined when none). */
   readonly extra: Record<string, string> | undefined;
-  /** The first `<data>`. */
-  data: XNode | undefined;
+  /** The attributes of the first `<data>` (its content is never read). */
+  data: Record<string, string> | undefined;
   /** Other children kept as they are (rt_info, port maps, back edges, unknown ones), in order. */
   children: XNode[] | undefined;
   inPorts: IrPort[] | undefined;
@@ -188,10 +188,13 @@ export class IrSink implements XmlSink {
             x = graphOf(tag, doc);
             (L.bodies ??= new Map()).set(tag, x as IrGraph);
           } else {
-            kind = KEEP;
-            x = elementOf(tag, doc);
-            if (tag === 'data' && !L.data) L.data = x as XNode;
-            else (L.children ??= []).push(x as XNode);
+            if (tag === 'data' && !L.data) {
+              // Only its attributes are read: no element, and what it contains is dropped.
+              L.data = doc.attrRecord();
+            } else {
+              kind = KEEP;
+              (L.children ??= []).push((x = elementOf(tag, doc)));
+            }
           }
           break;
         }

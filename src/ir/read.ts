@@ -414,7 +414,7 @@ class Reader {
   }
 
   private dataAttr(L: Layer, name: string): string | undefined {
-    const v = L.rec.data?.attrs[name];
+    const v = L.rec.data?.[name];
     if (v === undefined) this.err('IR_ATTR_MISSING', L.path, { op: L.op, layer: L.name, attr: name });
     return v;
   }
@@ -512,7 +512,7 @@ class Reader {
     const data = L.rec.data;
     if (!data) return;
     const extra: Record<string, string> = {};
-    for (const [k, v] of Object.entries(data.attrs)) if (!known.includes(k)) extra[k] = v;
+    for (const [k, v] of Object.entries(data)) if (!known.includes(k)) extra[k] = v;
     if (Object.keys(extra).length) meta['irExtraData'] = extra;
   }
 
@@ -544,7 +544,7 @@ class Reader {
   private readAttrs(L: Layer, node: Node): void {
     const data = L.rec.data;
     if (!data) return;
-    for (const [name, value] of Object.entries(data.attrs)) {
+    for (const [name, value] of Object.entries(data)) {
       const kind = attrKind(L.op, name);
       let a: Attr | undefined = kind ? parseAttr(kind, value) : A.raw(value);
       if (!a) {
