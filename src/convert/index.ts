@@ -16,6 +16,7 @@ import { legalizeOnnxTypes } from './onnx-types.js';
 import { pruneUnused } from './prune.js';
 import { defaultConvertRegistry, type ConvertRegistry } from './registry.js';
 import { SourceInfo } from './source-types.js';
+import { MAX_ONNX_OPSET, MIN_ONNX_OPSET } from './opset-range.js';
 
 export { buildConvertRegistry, defaultConvertRegistry, type ConvertRegistry } from './registry.js';
 
@@ -46,9 +47,7 @@ export interface ConvertOptions {
 }
 
 export { DEFAULT_ONNX_OPSET, onnxIrVersionFor } from '../onnx/versions.js';
-/** The ONNX opsets ovir can emit. */
-export const MIN_ONNX_OPSET = 7;
-export const MAX_ONNX_OPSET = 25;
+export { MIN_ONNX_OPSET, MAX_ONNX_OPSET } from './opset-range.js';
 
 /**
  * Converts a model to the other format and returns a NEW model (the input is not changed).
@@ -168,11 +167,12 @@ function completeTypes(model: Model, diags: Diagnostics, strict: boolean): void 
   const result = inferTypes(model, { ifMerge: model.dialect === 'ov' ? 'openvino' : 'onnx', strict });
   // applyInferred, value by value, keeping the type the value had where it says more: every
   // value inference saw is in result.types; the others keep their type anyway.
-  for (const [v, t] of result.types) {
+  // forEach, not for-of: no [key, value] array per value of the model
+  result.types.forEach((t, v) => {
     const before = v.type;
-    if (t.kind === 'unknown' && before === null) continue; // nothing learned: keep "not known"
+    if (t.kind === 'unknown' && before === null) return; // nothing learned: keep "not known"
     v.type = before && moreKnown(before, t) ? before : t;
-  }
+  });
   const declaredFromSource = strict && diags.list.some((d) => d.code === 'SHAPE_DECLARED_CONTRADICTS');
   for (const d of result.diagnostics) {
     if (d.severity === 'error' && !(declaredFromSource && d.code === 'SHAPE_DECLARED_CONTRADICTS')) diags.push(d);
