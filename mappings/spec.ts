@@ -59,6 +59,12 @@ export interface OpMapping {
    * IR has tensors only.
    */
   readonly sequences?: boolean;
+  /**
+   * ONNX → IR: inputs of this node the entry itself takes as resolved sequences or refuses, saying
+   * why (the engine's tensors-only check skips them): a Loop's loop-carried values, of which the
+   * appended sequences convert (mappings/controlflow/loop-append.ts).
+   */
+  readonly sequenceInputs?: (n: Node) => readonly number[];
 }
 
 /**
@@ -151,12 +157,25 @@ export interface BodyOptions {
   readonly param?: (i: number, q: Value, g: Graph) => Value;
   /** Target result `k` as written, given the converted value `v` (default: `v`). */
   readonly result?: (k: number, v: Value, g: Graph) => Value;
+  /**
+   * ONNX → IR: source parameters (indices) that are an empty sequence in every iteration's view
+   * (no target parameter): the body appends to it (Loop: mappings/controlflow/loop-append.ts).
+   */
+  readonly emptySequences?: readonly number[];
+  /** ONNX → IR: target result `k` for a source result that is a sequence resolved in the body (default: refused). */
+  readonly sequenceResult?: (k: number, elems: readonly SequenceElement[], g: Graph) => Value;
 }
 
 /** One tensor of a sequence resolved at conversion time: its target value and its source-side type. */
 export interface SequenceElement {
   readonly value: Value;
   readonly type: ValueType | null;
+  /**
+   * The tensors a Loop appended, one part per iteration, already concatenated as ConcatFromSequence
+   * with these attributes concatenates them (the sequence's only element then; only
+   * ConcatFromSequence with the same attributes reads it: `c.sequence(i, 'stacked')`).
+   */
+  readonly stacked?: { readonly axis: bigint; readonly newAxis: boolean };
 }
 
 /** What a mapping's `toIr` / `toOnnx` sees: the source node and a builder for the target graph. */
@@ -205,7 +224,7 @@ export interface ConvertContext {
    * ONNX → IR: the tensors of sequence input i, in order, when the sequence is known at conversion
    * time (entries with `sequences`); null after a CONVERT_SEQUENCE_NOT_STATIC diagnostic otherwise.
    */
-  sequence(i: number): readonly SequenceElement[] | null;
+  sequence(i: number, accept?: 'stacked'): readonly SequenceElement[] | null;
   /** ONNX → IR: source output i is the sequence of these tensors (it has no value of its own). */
   outputSequence(i: number, elems: readonly SequenceElement[]): void;
   /** Source output i is read by nothing: it has no counterpart (an error if something reads it). */

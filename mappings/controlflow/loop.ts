@@ -4,8 +4,10 @@ import type { Graph } from '../../src/graph/graph.js';
 import { tensorFromBool, tensorFromInt64 } from '../../src/graph/tensor.js';
 import { describeType, tensorType, type ValueType } from '../../src/graph/types.js';
 import type { Value } from '../../src/graph/value.js';
-import { INT64_MAX, i64Const, i64Scalar, onnxAxesOp } from '../helpers.js';
-import type { ConvertContext, OpMapping } from '../spec.js';
+import { INT64_MAX, i64Const, i64Scalar, normAxis, onnxAxesOp } from '../helpers.js';
+import { irBuilder } from '../nn/ir-build.js';
+import type { ConvertContext, OpMapping, SequenceElement } from '../spec.js';
+import { appendedSequence, appendedSequences, type AppendedSequence } from './loop-append.js';
 import { typeProblem } from './body-types.js';
 import { slicing } from './port-map.js';
 import { cutPart, lastPartEnd, slicedPart } from './tensor-iterator-loop.js';
@@ -66,26 +68,47 @@ function loopToIr(c: ConvertContext): void {
   const nScan = g.outputs.length - 1 - nCarried;
   if (nScan < 0) { c.error(`the body has ${g.outputs.length} outputs; with ${nCarried} loop-carried values it needs at least ${nCarried + 1} (cond, then one per value)`); return; }
   if (node.outputs.length > nCarried + nScan) { c.error(`has ${node.outputs.length} outputs; the body gives ${nCarried} loop-carried values and ${nScan} scan outputs`); return; }
+  // Sequences appended to in every iteration and concatenated after the loop (loop-append.ts)
+  // become concatenated outputs; the other loop-carried values are merged inputs.
+  const appended = new Map(appendedSequences(node).map((a) => [a.carried, a]));
+  const plain = Array.from({ length: nCarried }, (_, i) => i).filter((i) => !appended.has(i));
   let ok = true;
   const needsTensor = (what: string, v: Value | null | undefined) => {
     const bad = v ? typeProblem(c.typeOf(v), 'ov') : null;
     if (bad) { c.error(`${what} ('${v!.label}') has type ${bad}, which OpenVINO IR cannot hold (IR has tensors only)`); ok = false; }
   };
-  for (let i = 0; i < nCarried; i++) {
+  // A sequence that is not an appended one is refused once, saying why (not again for its
+  // parameter, result and output).
+  const refused = new Set<number>();
+  for (const i of plain) {
     const v = node.inputs[2 + i];
     if (!v) { c.error(`loop-carried value ${i} has no initial value (input ${2 + i} is empty)`); ok = false; continue; }
+    const why = c.typeOf(v)?.kind === 'sequence' ? appendedSequence(node, i) : null;
+    if (typeof why === 'string') {
+      c.error(`loop-carried value ${i} ('${v.label}') is a sequence: it converts where the body only appends to it and only ConcatFromSequence (one axis) reads it after the loop (OpenVINO IR has tensors only); here ${why}`);
+      refused.add(i);
+      ok = false;
+      continue;
+    }
     needsTensor(`loop-carried value ${i}`, v);
   }
-  formal.slice(2).forEach((p, i) => needsTensor(`body input ${2 + i}`, p));
-  g.outputs.forEach((v, k) => needsTensor(`body output ${k}`, v));
-  node.outputs.forEach((v, k) => needsTensor(`output ${k}`, v));
+  const ownCheck = (i: number) => appended.has(i) || refused.has(i);
+  formal.forEach((p, k) => { if (k >= 2 && !ownCheck(k - 2)) needsTensor(`body input ${k}`, p); });
+  g.outputs.forEach((v, k) => { if (k === 0 || !ownCheck(k - 1)) needsTensor(`body output ${k}`, v); });
+  node.outputs.forEach((v, k) => { if (!ownCheck(k)) needsTensor(`output ${k}`, v); });
+  const concatAxis = new Map<number, number>();
+  for (const [i, a] of appended) {
+    const axis = appendAxis(c, a);
+    if (axis === null) ok = false;
+    else concatAxis.set(i, axis);
+  }
   if (!ok) return;
 
   const mConst = node.inputs[0] ? c.constInts(0) : null;
   const trip = !node.inputs[0] || (mConst?.length === 1 && mConst[0] === INT64_MAX) ? i64Const(c, [-1n]) : c.input(0);
   const cond = node.inputs[1] ? c.input(1) : c.constant(tensorFromBool([true]));
   const inputs: (Value | null)[] = [trip, cond];
-  for (let i = 0; i < nCarried; i++) inputs.push(c.input(2 + i));
+  for (const i of plain) inputs.push(c.input(2 + i));
   // One invariant input per distinct outer value the body reads.
   const capture = new Map<number, number>();
   const index = new Map<Value, number>();
@@ -100,48 +123,108 @@ function loopToIr(c: ConvertContext): void {
   const outs = c.emit('Loop', inputs, {}, node.outputs.length, 'opset5');
   const loop = c.lastNode!;
   const scans = Array.from({ length: Math.max(0, node.outputs.length - nCarried) }, (_, k) => 1 + nCarried + k);
-  const keep = [0, ...Array.from({ length: nCarried }, (_, i) => 1 + i), ...scans];
+  // Body results: the condition, the merged values, the appended parts, the scan outputs; each
+  // with the Loop output it feeds (-1: the condition).
+  const keep = [0, ...plain.map((i) => 1 + i), ...[...appended.keys()].map((i) => 1 + i), ...scans];
+  const feeds = keep.map((r) => r - 1);
   const condThrough = passesCondThrough(g.outputs[0], formal[1]);
   const scanAt = new Set(scans);
+  const position = new Map(g.inputs.map((p, k) => [p, k]));
+  const appendedParams = [...appended.values()].map((a) => position.get(a.param)!);
+  const kept = g.inputs.map((_, k) => k).filter((k) => !appendedParams.includes(k));
   const db: Body = c.body(loop, 'body', 'body', (i) => capture.get(i) ?? i, {
+    inputs: kept,
     results: keep,
+    emptySequences: appendedParams,
     result: (k, v, bg) => {
       // Scan outputs: each iteration's value gets the axis it is concatenated along.
-      if (scanAt.has(k)) return addOv(bg, 'Unsqueeze', [v, bg.addInitializer(tensorFromInt64([0n]))], unsqueezed(v.type), `${v.name || 'scan'}/unsqueeze`);
+      if (scanAt.has(keep[k]!)) return addOv(bg, 'Unsqueeze', [v, bg.addInitializer(tensorFromInt64([0n]))], unsqueezed(v.type), `${v.name || 'scan'}/unsqueeze`);
       // A condition passed through unchanged: a constant true, as OpenVINO's frontend writes it
       // (OpenVINO's shape inference then knows the iteration count from the trip count).
       if (k === 0 && condThrough) return bg.addInitializer(tensorFromBool([true]), [`${v.name || 'cond'}/always_true`]);
       return v;
     },
+    // An appended sequence's part of one iteration: its tensors, each with the concatenation axis.
+    sequenceResult: (k, elems, bg) => appendedPart(bg, elems, concatAxis.get(feeds[k]!)!, `${node.name || 'loop'}/appended_${feeds[k]}`),
   });
-  const position = new Map(g.inputs.map((p, k) => [p, k]));
-  const param = (p: Value): Value => db.graph.inputs[position.get(p)!]!;
-  // Back edges: the condition Result → cond, each loop-carried Result → its Parameter.
-  setBackEdges(db, Array.from({ length: nCarried + 1 }, (_, r) => ({ result: r, param: position.get(formal[r + 1]!)! })), g.inputs.length, keep.length);
+  const param = (p: Value): Value => db.graph.inputs[kept.indexOf(position.get(p)!)]!;
+  // Back edges: the condition Result → cond, each merged value's Result → its Parameter.
+  const merged = [1, ...plain.map((i) => 2 + i)];
+  setBackEdges(db, merged.map((f, r) => ({ result: r, param: kept.indexOf(position.get(formal[f]!)!) })), kept.length, keep.length);
   // Loop-carried Parameters start from their initial values' types, as OpenVINO's frontend sets
   // them; a dimension the body changes is dynamic (OpenVINO relaxes it the same way).
-  formal.slice(2).forEach((p, i) => {
-    const q = param(p);
+  for (const i of plain) {
+    const q = param(formal[2 + i]!);
     const init = c.typeOf(node.inputs[2 + i]!);
     const next = c.typeOf(g.outputs[1 + i]!);
-    if (!init || init.kind !== 'tensor' || init.shape === null) return;
-    if (!next || next.kind !== 'tensor') { q.type = init; return; }
+    if (!init || init.kind !== 'tensor' || init.shape === null) continue;
+    if (!next || next.kind !== 'tensor') { q.type = init; continue; }
     const same = next.shape !== null && next.shape.length === init.shape.length;
     q.type = tensorType(init.elem, same ? init.shape.map((d, k) => (d === next.shape![k] ? d : null)) : null);
-  });
+  }
   const bindings: InputBinding[] = [
     { param: param(formal[0]!), from: -1, extra: { purpose: 'current_iteration' } },
     { param: param(formal[1]!), from: 1 },
-    ...formal.slice(2).map((p, i) => ({ param: param(p), from: 2 + i })),
+    ...plain.map((i, j) => ({ param: param(formal[2 + i]!), from: 2 + j })),
     ...sb.inputs.filter((b) => b.from >= own).map((b) => ({ param: param(b.param), from: capture.get(b.from)! })),
   ];
   db.inputs = bindings;
+  const along = (axis: number): Readonly<Record<string, string>> => ({ ...CONCAT_AXIS0, axis: String(axis) });
   db.outputs = [
-    ...keep.slice(1).map((_, k) => (k < nCarried ? { result: 1 + k, to: k } : { result: 1 + k, to: k, extra: CONCAT_AXIS0 }))
-      .filter((o) => o.to < node.outputs.length),
+    ...feeds.map((to, r) => ({ r, to })).filter(({ r, to }) => r > 0 && to < node.outputs.length).map(({ r, to }) => (
+      scanAt.has(keep[r]!) ? { result: r, to, extra: CONCAT_AXIS0 }
+        : appended.has(to) ? { result: r, to, extra: along(concatAxis.get(to)!) }
+          : { result: r, to })),
     { result: 0, to: -1, extra: { purpose: 'execution_condition' } },
   ];
-  outs.forEach((v, i) => c.output(i, v));
+  outs.forEach((v, i) => {
+    const a = appended.get(i);
+    if (!a) { c.output(i, v); return; }
+    // merged with the concatenated axis: the parts' own axis of several appends, the tensors' own without new_axis
+    const dims = 1 + (a.appended.length > 1 ? 1 : 0) + (a.newAxis ? 0 : 1);
+    const concatenated = dims > 1 ? mergeDims(c, v, concatAxis.get(i)!, dims) : v;
+    c.outputSequence(i, [{ value: concatenated, type: null, stacked: { axis: a.axis, newAxis: a.newAxis } }]);
+  });
+}
+
+/**
+ * The axis the iterations' parts are concatenated along, of the parts' rank r + 1 (each appended
+ * tensor gets a new axis there): ConcatFromSequence's axis in [-r-1, r] with new_axis, else in
+ * [-r, r-1] (the new axis then goes before the tensors' own, which it is merged with after the
+ * loop). Null after a diagnostic: the rank must be known and the same for every appended tensor.
+ */
+function appendAxis(c: ConvertContext, a: AppendedSequence): number | null {
+  const ranks = new Set(a.appended.map((t) => { const ty = c.typeOf(t); return ty && ty.kind === 'tensor' && ty.shape ? ty.shape.length : null; }));
+  const r = ranks.size === 1 ? [...ranks][0]! : null;
+  const what = `the sequence appended to in the body (loop-carried value ${a.carried}, read by ConcatFromSequence with axis ${a.axis}${a.newAxis ? ', new_axis 1' : ''})`;
+  if (r === null) { c.error(`${what}: the appended tensors' rank must be known and the same for all to concatenate them in OpenVINO IR`); return null; }
+  const top = a.newAxis ? r + 1 : r;
+  if (a.axis < BigInt(-top) || a.axis >= BigInt(top)) { c.error(`${what}: axis ${a.axis} is out of range [${-top}, ${top - 1}] for tensors of rank ${r}`); return null; }
+  return normAxis(a.axis, top);
+}
+
+/**
+ * One iteration's part of an appended sequence, with a new axis at `axis` to concatenate along:
+ * its one tensor unsqueezed there, or its several tensors stacked at `axis` and then unsqueezed
+ * (so the Loop's parts are all 1 along `axis`, which OpenVINO's CPU plugin requires, and the
+ * stacking axis is merged with it after the loop: iteration-major, as the appends were made).
+ */
+function appendedPart(bg: Graph, elems: readonly SequenceElement[], axis: number, name: string): Value {
+  const unsqueeze = (v: Value, j: string) => addOv(bg, 'Unsqueeze', [v, bg.addInitializer(tensorFromInt64([BigInt(axis)]))], null, `${name}/unsqueeze${j}`);
+  const parts = elems.map((e, j) => unsqueeze(e.value, `_${j}`));
+  if (parts.length === 1) return parts[0]!;
+  const concat = bg.addNode({ dialect: 'ov', op: 'Concat', version: 'opset1', name: `${name}/concat` });
+  concat.attrs.set('axis', A.raw(String(axis)));
+  for (const p of parts) concat.addInput(p);
+  return unsqueeze(concat.addOutput(null), '');
+}
+
+/** `v` with its `count` dims from `axis` on merged into one (Reshape of its run-time shape: [..., -1, ...]). */
+function mergeDims(c: ConvertContext, v: Value, axis: number, count: number): Value {
+  const b = irBuilder(c);
+  const shape = b.shapeOf(v);
+  const pieces = [...(axis > 0 ? [b.slice(shape, 0n, BigInt(axis), 0n)] : []), i64Const(c, [-1n]), b.slice(shape, BigInt(axis + count), INT64_MAX, 0n)];
+  return c.emit('Reshape', [v, b.concat(pieces, 0)], { special_zero: 'false' }, 1, 'opset1')[0]!;
 }
 
 // ── IR → ONNX ──────────────────────────────────────────────────────────────────────────────────
@@ -383,6 +466,8 @@ export const LOOP: readonly OpMapping[] = [
     ir: { op: 'Loop', version: 'opset5' },
     toIr: loopToIr,
     toOnnx: loopToOnnx,
-    note: 'loop-carried values ↔ merged inputs + back edges; scan outputs ↔ concatenated outputs (axis 0); iteration_num/cond ↔ special_body_ports; IR sliced inputs → a Slice at iteration_num',
+    // the loop-carried values: loopToIr converts the appended sequences and refuses the others, saying why
+    sequenceInputs: (n) => Array.from({ length: Math.max(0, Number(n.meta['onnxInputCount'] ?? n.inputs.length) - 2) }, (_, i) => 2 + i),
+    note: 'loop-carried values ↔ merged inputs + back edges; scan outputs ↔ concatenated outputs (axis 0); a sequence appended to in each iteration and read by ConcatFromSequence → a concatenated output (ONNX → IR); iteration_num/cond ↔ special_body_ports; IR sliced inputs → a Slice at iteration_num',
   },
 ];

@@ -1,6 +1,7 @@
 import { attrInt } from '../../src/graph/attr-read.js';
 import { A } from '../../src/graph/attr.js';
 import { boolInt, float, int, irOnly, NUMPY_BROADCAST, type OpMapping } from '../spec.js';
+import { floorModToIr } from './floor-mod.js';
 import { roundToOnnx } from './round.js';
 
 /**
@@ -74,6 +75,7 @@ export const UNARY: readonly OpMapping[] = [
     ir: { op: 'FloorMod', version: 'opset1' },
     when: (n) => (attrInt(n, 'fmod') ?? 0n) === 0n,
     attrs: [NUMPY_BROADCAST, int('fmod').onnxOnly().default(0n).onlyValues(0n)],
+    toIr: floorModToIr,
   },
   {
     onnx: { op: 'Mod', since: 10 },

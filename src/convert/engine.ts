@@ -24,6 +24,8 @@ interface WorkItem {
   readonly order: readonly number[] | null;
   /** Rewrites dst output k once the body is converted (BodyOptions.result). */
   readonly wrap?: (k: number, v: Value, g: Graph) => Value;
+  /** dst output k for a src output that is a resolved sequence (BodyOptions.sequenceResult). */
+  readonly wrapSequence?: (k: number, elems: readonly SequenceElement[], g: Graph) => Value;
 }
 
 /**
@@ -98,7 +100,9 @@ export class Engine {
     const order = item.order ?? src.outputs.map((_, i) => i);
     for (const k of order) {
       const v = src.outputs[k];
-      if (v && this.sequences.has(v)) {
+      const elems = v ? this.sequences.get(v) : undefined;
+      if (elems && item.wrapSequence) { dst.outputs.push(item.wrapSequence(dst.outputs.length, elems, dst)); continue; }
+      if (v && elems) {
         this.diags.add('CONVERT_SEQUENCE_NOT_STATIC', src.path, { kind: this.kindOf(v), value: v.label, detail: `is output ${k} of graph ${src.path}` });
       }
       let out = (v && this.map.get(v)) ?? new Value(dst, null);
@@ -162,7 +166,7 @@ export class Engine {
     }
     // an op with bodies still converts: its own checks name what its bodies cannot hold (Loop: a
     // sequence-typed carried value), and the refusal above stands
-    if (!entry.sequences && !this.tensorsOnly(n) && !n.bodies.size) { this.placeholders(n, dst); return; }
+    if (!entry.sequences && !this.tensorsOnly(n, entry.sequenceInputs?.(n)) && !n.bodies.size) { this.placeholders(n, dst); return; }
     const side = this.target === 'ov' ? 'onnx' : 'ir';
     const unknown = unknownAttrs(entry, n, side, opset);
     for (const attr of unknown) this.diags.add('CONVERT_UNKNOWN_ATTR', n.path, { op: n.op, attr, target: TARGET_NAME[this.target] });
@@ -192,12 +196,12 @@ export class Engine {
   }
 
   /** A node of a tensor op reads no resolved sequence (an If or Loop capturing one included); false after diagnostics. */
-  private tensorsOnly(n: Node): boolean {
+  private tensorsOnly(n: Node, taken?: readonly number[]): boolean {
     if (!this.sequences.size) return true;
     let ok = true;
     for (let i = 0; i < n.inputs.length; i++) {
       const s = n.inputs[i];
-      if (!s || !this.sequences.has(s)) continue;
+      if (!s || !this.sequences.has(s) || taken?.includes(i)) continue;
       const kind = this.kindOf(s);
       const why = n.bodies.size ? `, and a ${kind} cannot cross a body boundary` : ', which takes tensors';
       this.diags.add('CONVERT_SEQUENCE_NOT_STATIC', n.path, { kind, value: s.label, detail: `is input ${i} of ${n.op}${why}` });
@@ -230,13 +234,14 @@ export class Engine {
       this.carryMeta(p, q);
       this.map.set(p, opts.param ? opts.param(i, q, db.graph) : q);
     }
+    for (const i of opts.emptySequences ?? []) this.sequences.set(sb.graph.inputs[i]!, []);
     for (const b of sb.inputs) {
       const q = db.graph.inputs[params.indexOf(sb.graph.inputs.indexOf(b.param))];
       if (q) db.inputs.push({ param: q, from: from(b.from), ...(b.extra ? { extra: b.extra } : {}) });
     }
     const order = opts.results ?? [...sb.outputs].sort((a, b) => a.to - b.to).map((o) => o.result);
     order.forEach((_, k) => db.outputs.push({ result: k, to: k }));
-    this.queue.push({ src: sb.graph, dst: db.graph, order, ...(opts.result ? { wrap: opts.result } : {}) });
+    this.queue.push({ src: sb.graph, dst: db.graph, order, ...(opts.result ? { wrap: opts.result } : {}), ...(opts.sequenceResult ? { wrapSequence: opts.sequenceResult } : {}) });
     return db;
   }
 }
@@ -524,14 +529,21 @@ class Context implements ConvertContext {
     this.engine.map.set(so, v);
   }
 
-  sequence(i: number): readonly SequenceElement[] | null {
+  sequence(i: number, accept?: 'stacked'): readonly SequenceElement[] | null {
     const s = this.src(i);
     if (!s) { this.error(`input ${i} (a sequence) is required`); return null; }
     const elems = this.engine.sequences.get(s);
+    if (elems && accept !== 'stacked' && elems.some((e) => e.stacked)) {
+      const detail = `is appended to in every iteration of ${s.producer?.path ?? 'a Loop'}: only a ConcatFromSequence reads it (as the iterations' concatenation)`;
+      this.engine.diags.add('CONVERT_SEQUENCE_NOT_STATIC', this.path, { kind: 'sequence', value: s.label, detail });
+      this.failed = true;
+      return null;
+    }
     if (elems) return elems;
     const p = s.producer;
-    // a sequence op that failed has said why: its readers fail without repeating it
-    if (p && this.engine.failedNodes.has(p) && this.engine.registry.forOnnx(p, nodeVersion(p))?.sequences) { this.failed = true; return null; }
+    // a sequence op (or a Loop appending to one) that failed has said why: its readers fail without repeating it
+    const maker = p && this.engine.failedNodes.has(p) ? this.engine.registry.forOnnx(p, nodeVersion(p)) : undefined;
+    if (maker && (maker.sequences || maker.sequenceInputs)) { this.failed = true; return null; }
     const kind = this.engine.kindOf(s);
     const why = p ? `is made by ${p.op} (${p.path}), which is not resolved at conversion time`
       : s.graph.owner ? `enters body ${s.graph.path} from outside (a ${kind} cannot cross a body boundary)`

@@ -51,6 +51,7 @@ export const SAMPLES: Record<string, Sample[]> = {
   'Sum>Sum': [], 'Mean>Mean': [], 'Max>Max': [], 'Min>Min': [], 'Celu>Celu': [], 'Shrink>Shrink': [],
   'LpPool>LpPool': [], 'LpNormalization>LpNormalization': [], 'AffineGrid>AffineGrid': [], 'CenterCropPad>CenterCropPad': [],
   'SwiGLU>SwiGLU': [], 'MaxUnpool>MaxUnpool': [], 'TensorScatter>TensorScatter': [], // test/convert-extra/native-decompositions.test.ts
+  'CumProd>CumProd': [], // a Loop over the axis: test/convert/cumprod.test.ts
   'Sub>Sub': [], 'Mul>Mul': [], 'Div>Div': [], 'Pow>Pow': [], 'And>And': [], 'Or>Or': [], 'Xor>Xor': [],
   // sequence ops, resolved at conversion time (IR has no sequence; no IR → ONNX): test/convert/sequence.test.ts
   'SequenceEmpty>SequenceEmpty': [], 'SequenceConstruct>SequenceConstruct': [], 'SequenceInsert>SequenceInsert': [],

@@ -79,6 +79,7 @@ const OWN_SUITE: Record<string, string> = {
       'LpPool', 'LpNormalization', 'AffineGrid', 'CenterCropPad']
     .map((op) => [`${op}>${op}`, 'test/convert-extra/nn-math-ops.test.ts'])),
   ...Object.fromEntries(['SwiGLU', 'MaxUnpool', 'TensorScatter'].map((op) => [`${op}>${op}`, 'test/convert-extra/native-decompositions.test.ts'])),
+  'CumProd>CumProd': 'test/convert/cumprod.test.ts',
   'HannWindow>HannWindow': 'test/convert/signal-quant-ops.test.ts',
   'HammingWindow>HammingWindow': 'test/convert/signal-quant-ops.test.ts',
   'BlackmanWindow>BlackmanWindow': 'test/convert/signal-quant-ops.test.ts',

@@ -342,6 +342,89 @@ describe('a sequence inside a Loop body is resolved within the body', () => {
   }, 120_000);
 });
 
+/**
+ * A list appended to in a loop, then concatenated (loop-append.ts): M = 3 iterations; each appends
+ * x·i (and, with `twice`, also −x) to s, which starts as SequenceEmpty; ConcatFromSequence of the
+ * final sequence. Optionally a plain loop-carried y (y ← y + x) and a scan output beside it.
+ */
+interface AppendOpts { axis: number; newAxis?: 0 | 1; twice?: boolean; carried?: boolean; scan?: boolean; position?: boolean; reader?: 'SequenceAt' | 'second-concat'; init?: 'SequenceConstruct' }
+function appendLoop(o: AppendOpts): Fixture {
+  const bodyOut = [ob.valueInfo('c_out', 'boolean', []), ...(o.carried ? [f32('y_next', [2, 3])] : []), seqOf('s_next'), ...(o.scan ? [f32('item', [2, 3])] : [])];
+  const body = ob.graph({
+    name: 'body',
+    inputs: [ob.valueInfo('i', 'i64', []), ob.valueInfo('c', 'boolean', []), ...(o.carried ? [f32('y', [2, 3])] : []), seqOf('s')],
+    outputs: bodyOut,
+    initializers: o.position ? [ob.int64Tensor('zero', [], [0])] : [],
+    nodes: [
+      ob.node('Cast', ['i'], ['i_f'], { to: 1 }),
+      ob.node('Mul', ['x', 'i_f'], ['t']),
+      ob.node('SequenceInsert', o.position ? ['s', 't', 'zero'] : ['s', 't'], [o.twice ? 's_mid' : 's_next'], {}, { name: 'append' }),
+      ...(o.twice ? [ob.node('Neg', ['x'], ['neg']), ob.node('SequenceInsert', ['s_mid', 'neg'], ['s_next'])] : []),
+      ...(o.carried ? [ob.node('Add', ['y', 'x'], ['y_next'])] : []),
+      ...(o.scan ? [ob.node('Sub', ['t', 'x'], ['item'])] : []),
+      ob.node('Identity', ['c'], ['c_out']),
+    ],
+  });
+  const concat = { axis: o.axis, new_axis: o.newAxis ?? 0 };
+  return {
+    opset: 13,
+    inputs: [f32('x', [2, 3]), ...(o.carried ? [f32('y0', [2, 3])] : [])],
+    initializers: [ob.int64Tensor('M', [], [3]), ob.boolTensor('cond', [], [true]), i64('one', 1)],
+    outputs: [f32('out'), ...(o.carried ? [f32('y_final', [2, 3])] : []), ...(o.scan ? [f32('scan', [3, 2, 3])] : []), ...(o.reader ? [f32('other')] : [])],
+    nodes: [
+      o.init ? ob.node('SequenceConstruct', ['x'], ['s0']) : ob.node('SequenceEmpty', [], ['s0'], { dtype: 1 }),
+      ob.node('Loop', ['M', 'cond', ...(o.carried ? ['y0'] : []), 's0'], [...(o.carried ? ['y_final'] : []), 's_final', ...(o.scan ? ['scan'] : [])], { body: ob.attr.graph(body) }, { name: 'loop' }),
+      ob.node('ConcatFromSequence', ['s_final'], ['out'], concat, { name: 'cat' }),
+      ...(o.reader === 'SequenceAt' ? [ob.node('SequenceAt', ['s_final', 'one'], ['other'], {}, { name: 'at' })] : []),
+      ...(o.reader === 'second-concat' ? [ob.node('ConcatFromSequence', ['s_final'], ['other'], { axis: o.axis + 1, new_axis: o.newAxis ?? 0 }, { name: 'cat2' })] : []),
+    ],
+  };
+}
+
+describe('a list appended to in a Loop and concatenated after it: the Loop\'s concatenated output', () => {
+  const loopOf = (m: Model) => m.graph.nodes.find((n) => n.op === 'Loop')!;
+  const concatOutputs = (m: Model) => loopOf(m).bodies.get('body')!.outputs.filter((o) => o.extra && 'axis' in o.extra).map((o) => o.extra!['axis']);
+  it('each iteration\'s tensor gets the concatenation axis; the sequence is no Loop input, no body parameter', () => {
+    const ir = toIr(appendLoop({ axis: 1, newAxis: 1 }));
+    expect(concatOutputs(ir)).toEqual(['1']);
+    expect(loopOf(ir).inputs.length).toBe(3); // trip count, condition, the captured x
+    expect(loopOf(ir).bodies.get('body')!.graph.inputs.length).toBe(3); // iteration, cond, x
+    expect(ops(ir)).not.toContain('Reshape');
+    expect(verifyGraph(ir.graph)).toEqual([]);
+  });
+  it('new_axis = 0: the new axis is merged with the tensors\' own after the loop (negative axis counted on the tensors\' rank)', () => {
+    const ir = toIr(appendLoop({ axis: -1 }));
+    expect(concatOutputs(ir)).toEqual(['1']);
+    expect(ops(ir)).toContain('Reshape');
+  });
+  it('with a plain loop-carried value and a scan output beside it, each keeps its own binding', () => {
+    const ir = toIr(appendLoop({ axis: 0, carried: true, scan: true, twice: true }));
+    const body = loopOf(ir).bodies.get('body')!;
+    expect(body.outputs.map((o) => o.to).sort()).toEqual([-1, 0, 1, 2]);
+    expect(concatOutputs(ir)).toEqual(['0', '0']);
+    expect(body.backEdges.length).toBe(2); // the condition and y
+  });
+  it('refused once, naming the Loop and why, where the pattern does not hold', () => {
+    const why = (o: AppendOpts) => errorsOf(() => toIr(appendLoop(o))).map((e) => e.replace(/^.*?; here /, ''));
+    const prefix = "CONVERT_OP main/loop: Loop: loop-carried value 0 ('s0') is a sequence: it converts where the body only appends to it and only ConcatFromSequence (one axis) reads it after the loop (OpenVINO IR has tensors only); here ";
+    expect(errorsOf(() => toIr(appendLoop({ axis: 0, reader: 'SequenceAt' })))).toEqual([`${prefix}after the loop, 's_final' is read by SequenceAt (main/at), not only by ConcatFromSequence`]);
+    expect(why({ axis: 0, position: true })).toEqual(["in the body, 's' is read by SequenceInsert at a position (each step must be one position-less SequenceInsert, an append)"]);
+    expect(why({ axis: 0, init: 'SequenceConstruct' })).toEqual(['its initial value is made by SequenceConstruct, not SequenceEmpty']);
+    expect(why({ axis: 0, reader: 'second-concat' })).toEqual(["after the loop, 's_final' is concatenated with two different axes"]);
+  });
+  it('an axis outside the appended tensors\' rank is refused', () => {
+    expect(errorsOf(() => toIr(appendLoop({ axis: 2 })))).toEqual([
+      'CONVERT_OP main/loop: Loop: the sequence appended to in the body (loop-carried value 0, read by ConcatFromSequence with axis 2): axis 2 is out of range [-2, 1] for tensors of rank 2',
+    ]);
+  });
+  it('ovir check finds the converted forms equivalent', () => {
+    const f = appendLoop({ axis: 1, carried: true });
+    const r = checkModels(model(f), toIr(f));
+    expect(r.entries.filter((e) => e.status === 'contradiction')).toEqual([]);
+    expect(r.ok).toBe(true);
+  });
+});
+
 describe('ONNX shape inference types sequences as onnx does', () => {
   it('seq(tensor) of the tensors\' union; SequenceAt gives the element type; ConcatFromSequence the concatenated one', () => {
     const m = model({
@@ -443,6 +526,15 @@ const ENGINE_CASES: Record<string, { f: Fixture; feeds: Record<string, OracleTen
     feeds: { x: f32Tensor([2, 3, 4], 6) },
   },
 };
+
+const appendFeeds = { x: f32Tensor([2, 3], 11), y0: f32Tensor([2, 3], 12) };
+for (const [name, o] of Object.entries({
+  'loop append, concat axis 0': { axis: 0 },
+  'loop append, concat axis -1': { axis: -1 },
+  'loop append, stacked at axis 1 (new_axis)': { axis: 1, newAxis: 1 },
+  'loop append, stacked at axis -1 (new_axis)': { axis: -1, newAxis: 1 },
+  'loop append twice per iteration, with a carried value and a scan output': { axis: 1, twice: true, carried: true, scan: true },
+} satisfies Record<string, AppendOpts>)) ENGINE_CASES[name] = { f: appendLoop(o), feeds: appendFeeds };
 
 describe.skipIf(!oracleAvailable())('engines: OpenVINO on ovir\'s IR computes what onnxruntime computes on the ONNX source', () => {
   it.each(Object.keys(ENGINE_CASES))('%s', async (name) => {
