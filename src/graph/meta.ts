@@ -74,6 +74,9 @@ export interface Meta {
   diagnostics?: Diagnostic[];
 }
 
+/** The meta of every node and value without one, for reading (`metaView`; an empty object costs 56 bytes each). */
+export const NO_META: Readonly<Meta> = Object.freeze({});
+
 /** An XML element carried through unchanged (IR rt_info, unknown layer children). */
 export interface XmlElement {
   readonly tag: string;

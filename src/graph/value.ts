@@ -1,4 +1,4 @@
-import type { Meta } from './meta.js';
+import { NO_META, type Meta } from './meta.js';
 import type { Graph } from './graph.js';
 import type { Node } from './node.js';
 import type { Tensor } from './tensor.js';
@@ -43,13 +43,27 @@ export class Value {
   constant: Tensor | null = null;
   /** Where the value is read (kept by Node.addInput/setInput; the array may be replaced as it grows). */
   uses: Use[] = [];
-  /** Format-specific details carried through (doc_string, rt_info, declared-but-unchecked shapes…). */
-  meta: Meta = {};
+  /** Created on first access (see `meta`). */
+  private metaObj: Meta | null = null;
 
   constructor(graph: Graph, type: ValueType | null, names: string[] = []) {
     this.graph = graph;
     this.type = type;
     this.names = names;
+  }
+
+  /** Format-specific details carried through (doc_string, rt_info, declared-but-unchecked shapes…); created on first access. */
+  get meta(): Meta {
+    return (this.metaObj ??= {});
+  }
+
+  set meta(m: Meta) {
+    this.metaObj = m;
+  }
+
+  /** The meta for reading only: a shared, frozen empty one while the value has none. */
+  get metaView(): Readonly<Meta> {
+    return this.metaObj ?? NO_META;
   }
 
   /** The primary name ('' if none). */

@@ -316,14 +316,14 @@ class GraphDecoder {
   private define(fr: Frame, name: string, v: Value, what: What, where: Where = fr.path, mayShadow = false): void {
     if (name === '') return;
     const prev = fr.scope.get(name);
-    if (prev && !prev.meta['onnxCapture']) {
+    if (prev && !prev.metaView['onnxCapture']) {
       this.diags.add('ONNX_DUPLICATE_NAME', at(fr, where), { what: whatText(what), name });
       return;
     }
     for (let a = prev ? fr : fr.parent; a && !mayShadow; a = a.parent) {
       if (a.scope.has(name)) {
         const o = a.scope.get(name)!;
-        const outer = o.meta['onnxCapture'] ? this.origin(a, o) : a.path;
+        const outer = o.metaView['onnxCapture'] ? this.origin(a, o) : a.path;
         this.diags.add('ONNX_SHADOWING', at(fr, where), { what: whatText(what), name, outer });
         return;
       }
@@ -335,7 +335,7 @@ class GraphDecoder {
   private origin(fr: Frame, v: Value): string {
     let a: Frame | null = fr;
     let cur = v;
-    while (a && cur.meta['onnxCapture']) {
+    while (a && cur.metaView['onnxCapture']) {
       const parentValue: Value | undefined = [...a.captures].find(([, p]) => p === cur)?.[0];
       if (!parentValue || !a.parent) break;
       cur = parentValue;
@@ -412,12 +412,13 @@ class GraphDecoder {
       const name = inputs[i]!;
       node.addInput(name === '' ? null : this.resolve(fr, name, i, node));
     }
-    node.meta['onnxInputCount'] = inputs.length;
-
     const outputs = items<string>(np.output);
     for (const name of outputs) node.addOutput(null, [name]);
 
     const attributes = items<object>(np.attribute);
+    // captures are appended only to nodes with bodies (attributes): without any, every input is
+    // the node's own, which is what the encoder assumes when the count is absent (captureStart)
+    if (attributes.length || op === 'If') node.meta['onnxInputCount'] = inputs.length;
     if (!attributes.length) {
       this.defineOutputs(fr, node, outputs);
       return;

@@ -57,7 +57,7 @@ export function encodeOnnxChunks(model: Model, opts: EncodeOptions = {}): { chun
 
 /** Node inputs from this index on are captures (outer values read by its bodies). */
 export function captureStart(n: Node): number {
-  const m = n.meta['onnxInputCount'];
+  const m = n.metaView['onnxInputCount'];
   if (typeof m === 'number') return m;
   return n.is('If') ? 1 : n.inputs.length;
 }
@@ -284,7 +284,7 @@ class Encoder {
   // ── messages ──────────────────────────────────────────────────────────────────
   /** ValueInfoProto of `v` as field `field` of `w`: written in place when it is only a name and a tensor type (encode-inline.ts). */
   private valueInfoField(w: ProtoWriter, field: number, v: Value): void {
-    const m = v.meta;
+    const m = v.metaView;
     if (m['onnxTypeProto'] === undefined && m['docString'] === undefined && m['metadataProps'] === undefined) {
       const size = v.type === null ? -1 : tensorTypeSize(v.type);
       if (size >= 0 || v.type === null || v.type.kind === 'unknown') {
@@ -298,16 +298,16 @@ class Encoder {
   /** ValueInfoProto of `v`: name, type (the TypeProto read from the file while the type is unchanged), doc, metadata. */
   private valueInfo(v: Value): ProtoWriter {
     const w = ProtoWriter.make().stringField(1, this.nameOf(v));
-    const bytes = v.meta['onnxTypeProto'];
-    if (bytes instanceof Uint8Array && v.meta['onnxTypeFor'] === v.type) {
+    const bytes = v.metaView['onnxTypeProto'];
+    if (bytes instanceof Uint8Array && v.metaView['onnxTypeFor'] === v.type) {
       writeEncoded(w, 2, encodeMessage(T.TypeProto, decodeMessage(T.TypeProto, bytes)));
     } else if (v.type) {
       const t = writeTypeProto(v.type);
       if (t.w) w.message(2, t.w);
       else if (t.problem) this.diags.add('ONNX_ENCODE', v.graph.path, { detail: `value '${v.label}': ${t.problem}` });
     }
-    if (typeof v.meta['docString'] === 'string') w.stringField(3, v.meta['docString']);
-    writeKv(w, 4, v.meta['metadataProps']);
+    if (typeof v.metaView['docString'] === 'string') w.stringField(3, v.metaView['docString']);
+    writeKv(w, 4, v.metaView['metadataProps']);
     return w;
   }
 
@@ -324,7 +324,7 @@ class Encoder {
     if (t.elem === 'string') for (const s of t.strings ?? []) w.bytesField(6, s);
     if (name) w.stringField(8, name);
     if (t.elem !== 'string' && !outside) w.bytesField(9, t.data);
-    if (v && typeof v.meta['docString'] === 'string') w.stringField(12, v.meta['docString']);
+    if (v && typeof v.metaView['docString'] === 'string') w.stringField(12, v.metaView['docString']);
     if (outside) {
       const pad = (EXTERNAL_ALIGN - (this.externalSize % EXTERNAL_ALIGN)) % EXTERNAL_ALIGN;
       if (pad) {
@@ -336,7 +336,7 @@ class Encoder {
       this.external.push(t.data);
       this.externalSize += t.data.byteLength;
     }
-    if (v) writeKv(w, 16, v.meta['tensorMetadataProps']);
+    if (v) writeKv(w, 16, v.metaView['tensorMetadataProps']);
     return w;
   }
 
@@ -349,7 +349,7 @@ class Encoder {
     const sparse = ProtoWriter.make();
     for (const v of g.inputs) {
       if (caps.has(v)) continue;
-      const sp = v.meta['onnxSparseInitializer'];
+      const sp = v.metaView['onnxSparseInitializer'];
       if (sp instanceof Uint8Array) {
         const m = decodeMessage<SparseTensorProto>(T.SparseTensorProto, sp);
         if (m.values) m.values.name = this.nameOf(v);
@@ -470,7 +470,7 @@ class Encoder {
 
   /** Writes `n` in place as nodeProto would (encode-inline.ts) when it is a plain node; false otherwise. */
   private plainNode(w: ProtoWriter, n: Node): boolean {
-    const m = n.meta;
+    const m = n.metaView;
     if (n.attrsView.size || n.bodies.size || m['docString'] !== undefined || m['overload'] !== undefined
       || m['metadataProps'] !== undefined || m['deviceConfigurations'] !== undefined || m['onnxAttrOrder'] !== undefined) return false;
     const names = this.nodeNames;
@@ -492,20 +492,20 @@ class Encoder {
     if (n.name) head.stringField(3, n.name);
     head.stringField(4, n.op);
     const tail = ProtoWriter.make();
-    if (typeof n.meta['docString'] === 'string') tail.stringField(6, n.meta['docString']);
+    if (typeof n.metaView['docString'] === 'string') tail.stringField(6, n.metaView['docString']);
     if (n.domain) tail.stringField(7, n.domain);
-    if (typeof n.meta['overload'] === 'string') tail.stringField(8, n.meta['overload']);
-    writeKv(tail, 9, n.meta['metadataProps']);
-    const devs = n.meta['deviceConfigurations'];
+    if (typeof n.metaView['overload'] === 'string') tail.stringField(8, n.metaView['overload']);
+    writeKv(tail, 9, n.metaView['metadataProps']);
+    const devs = n.metaView['deviceConfigurations'];
     if (Array.isArray(devs)) {
       for (const b of devs as Uint8Array[]) writeEncoded(tail, 10, encodeMessage(T.NodeDeviceConfigurationProto, decodeMessage(T.NodeDeviceConfigurationProto, b)));
     }
-    const order = Array.isArray(n.meta['onnxAttrOrder']) ? n.meta['onnxAttrOrder'] : [];
+    const order = Array.isArray(n.metaView['onnxAttrOrder']) ? n.metaView['onnxAttrOrder'] : [];
     const attrs = n.attrsView;
     const bodies = n.bodies;
     if (!order.length && !attrs.size && !bodies.size) return head.append(tail);
     const names = [...new Set([...order, ...attrs.keys(), ...bodies.keys()])];
-    const docs = (n.meta['attrDocs'] ?? {}) as Record<string, string>;
+    const docs = (n.metaView['attrDocs'] ?? {}) as Record<string, string>;
     const out: PendingNode['attrs'] = [];
     for (const name of names) {
       const body = bodies.get(name);
