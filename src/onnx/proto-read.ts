@@ -265,13 +265,14 @@ function readNode(c: Ctx, end: number): NodeProto {
   const r = c.r;
   const n: NodeProto = {};
   const rec = n as Record<string, unknown>;
-  INS.length = 0;
-  OUTS.length = 0;
+  // counts, not `INS.length = 0` (a runtime call each time)
+  let nIn = 0;
+  let nOut = 0;
   while (r.pos < end) {
     const tag = r.uint32();
     switch (tag >>> 3) {
-      case 1: INS.push(string(c)); break;
-      case 2: OUTS.push(string(c)); break;
+      case 1: INS[nIn++] = string(c); break;
+      case 2: OUTS[nOut++] = string(c); break;
       case 3: n.name = string(c); break;
       case 4: n.op_type = string(c); break;
       case 5: push(rec, 'attribute', readAttribute(c, sub(r))); break;
@@ -283,8 +284,8 @@ function readNode(c: Ctx, end: number): NodeProto {
       default: r.skipType(tag & 7);
     }
   }
-  if (INS.length) n.input = INS.slice();
-  if (OUTS.length) n.output = OUTS.slice();
+  if (nIn) n.input = INS.slice(0, nIn);
+  if (nOut) n.output = OUTS.slice(0, nOut);
   return n;
 }
 
