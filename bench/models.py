@@ -1,8 +1,8 @@
 """The synthetic models of `npm run bench` (bench/compare.js), written with onnx's own helpers.
 
-python bench/models.py DIR NAME...   NAME: chain100k | chain1m | ifs2000 | weights400
+python bench/models.py DIR NAME...   NAME: chain10k | chain100k | chain1m | ifs2000 | weights400
 
-- chainN: x f32 [1, 64] through N nodes of Add(h, w) -> Relu -> Mul(h, s) (one shared w, one scalar s).
+- chainN (10k, 100k, 1m: the linearity table): x f32 [1, 64] through N nodes of Add(h, w) -> Relu -> Mul(h, s) (one shared w, one scalar s).
 - ifs2000: 1,000 outer Ifs in a chain, each then-branch holding an inner If (2 levels, 2,000 Ifs);
   every branch reads 8 values of its enclosing scopes (captures) besides the running value.
 - weights400: x f32 [1, 1024] through 100 blocks MatMul(h, W_k [1024, 1024]) -> Add(b_k) -> Relu,

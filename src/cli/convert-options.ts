@@ -2,7 +2,8 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { parseInputSpecs } from '../batch/input-override.js';
 import { parseFreeze } from '../convert/freeze.js';
 import type { ConvertFileOptions } from '../batch/types.js';
-import { MAX_ONNX_OPSET, MIN_ONNX_OPSET, DEFAULT_ONNX_OPSET } from '../convert/index.js';
+import { MAX_ONNX_OPSET, MIN_ONNX_OPSET } from '../convert/opset-range.js';
+import { DEFAULT_ONNX_OPSET } from '../onnx/versions.js';
 
 /**
  * The conversion options `ovir convert` and `ovir batch` share, in one table: each entry is the

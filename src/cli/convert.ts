@@ -1,42 +1,14 @@
-import { existsSync, statSync } from 'node:fs';
-import { basename, extname, join, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
-import { binOf, otherFormat } from '../batch/plan.js';
-import { convertTo } from '../batch/task.js';
-import { diagnosticToJson, isUsageError, OvirError, usageError, type Diagnostic } from '../diag/diagnostic.js';
-import { groupedText } from '../diag/group.js';
-import { formatOf, loadModel, saveModel, type ModelFormat } from '../io/load.js';
 import type { RegisterCommand } from './commands.js';
-import { addConvertOptions, convertOptionsFrom } from './convert-options.js';
-
-const EXT: Record<ModelFormat, string> = { ir: '.xml', onnx: '.onnx' };
-
-/**
- * Where `ovir convert` writes, with ovc's meaning of `--output_model`: nothing → `./<stem>.xml`
- * (or `./<stem>.onnx` from IR); a directory (existing, or ending in a separator) →
- * `<dir>/<stem>.<ext>`; a path ending in .xml or .onnx → that file, in that format; a path with
- * no extension → the default format's extension appended (as ovc appends .xml). Any other
- * extension is a usage error.
- */
-export function outputPathFor(input: string, from: ModelFormat, outputModel: string | undefined): { path: string; to: ModelFormat } | string {
-  const to = otherFormat(from);
-  const stem = basename(input).replace(/\.(onnx|xml)$/i, '') || 'model';
-  if (outputModel === undefined || outputModel === '') return { path: resolve(stem + EXT[to]), to };
-  const isDir = outputModel.endsWith('/') || outputModel.endsWith(sep) || (existsSync(outputModel) && statSync(outputModel).isDirectory());
-  if (isDir) return { path: join(outputModel, stem + EXT[to]), to };
-  const given = formatOf(outputModel);
-  if (given) return { path: outputModel, to: given };
-  const ext = extname(basename(outputModel));
-  if (ext === '') return { path: outputModel + EXT[to], to };
-  return `--output_model ${outputModel}: unknown extension '${ext}'; write .xml (OpenVINO IR, with its .bin beside it) or .onnx, or a directory`;
-}
+import { addConvertOptions } from './convert-options.js';
 
 /**
  * `ovir convert INPUT_MODEL [--output_model PATH] [--input …] [--output …] [--compress_to_fp16]
  * [--opset N] [--json]`: ovc's command line, both directions (the format of each side is told by
  * its extension). The output is written atomically; on success the written files are printed as
  * ovc prints them. Exit 0 on success; 1 with every problem of the model (grouped, one line per
- * cause; --json lists every diagnostic); 2 on a usage error.
+ * cause; --json lists every diagnostic); 2 on a usage error. What it does is convert-run.ts,
+ * loaded when the command runs (startup: see commands.ts).
  */
 export const registerConvert: RegisterCommand = (program: Command, setExit) => {
   const cmd = program
@@ -47,45 +19,5 @@ export const registerConvert: RegisterCommand = (program: Command, setExit) => {
     .option('--output-model <path>', 'the same as --output_model');
   addConvertOptions(cmd)
     .option('--json', 'print the result as JSON on stdout: {"ok", "outputs"} or {"ok": false, "diagnostics": [every one]}')
-    .action((input: string, raw: Record<string, unknown>) => {
-      const json = raw.json === true;
-      try {
-        const written = convertCommand(input, raw);
-        if (json) process.stdout.write(JSON.stringify({ ok: true, outputs: written }) + '\n');
-        else for (const f of written) process.stdout.write(`[ SUCCESS ] ${f.endsWith('.xml') ? 'XML' : f.endsWith('.bin') ? 'BIN' : 'ONNX'} file: ${f}\n`);
-        setExit(0);
-      } catch (e) {
-        if (!json || !(e instanceof OvirError)) throw e;
-        process.stdout.write(JSON.stringify({ ok: false, diagnostics: e.diagnostics.map(diagnosticToJson) }) + '\n');
-        setExit(isUsageError(e) ? 2 : 1);
-      }
-    });
+    .action(async (input: string, raw: Record<string, unknown>) => (await import('./convert-run.js')).runConvert(input, raw, setExit));
 };
-
-function convertCommand(input: string, raw: Record<string, unknown>): string[] {
-  const { options, problems } = convertOptionsFrom(raw);
-  const from = formatOf(input);
-  if (!from) throw OvirError.of('FILE_UNKNOWN_FORMAT', '', { path: input }, input);
-  const a = raw.output_model as string | undefined;
-  const b = raw.outputModel as string | undefined;
-  if (a !== undefined && b !== undefined && a !== b) problems.push(`--output_model ${a} and --output-model ${b}: give one output`);
-  const out = outputPathFor(input, from, a ?? b);
-  if (typeof out === 'string') problems.push(out);
-  else {
-    if (out.to === from) problems.push(`'${input}' is already ${from === 'ir' ? 'OpenVINO IR' : 'ONNX'}: write ${EXT[otherFormat(from)]}`);
-    if (options.compressToFp16 && out.to === 'onnx') problems.push('--compress-to-fp16 applies to OpenVINO IR outputs only (the target here is ONNX)');
-    if (options.opset !== undefined && out.to === 'ir') problems.push('--opset applies to ONNX outputs only (the target here is OpenVINO IR)');
-  }
-  if (problems.length || typeof out === 'string') throw new OvirError(problems.map((p) => usageError(p).diagnostics[0]!));
-  let model;
-  const warnings: Diagnostic[] = [];
-  try {
-    model = convertTo(loadModel(input), out.to, { ...options, to: out.to }, (d) => warnings.push({ ...d, file: d.file ?? input }));
-  } catch (e) {
-    if (e instanceof OvirError) for (const d of e.diagnostics) d.file ??= input;
-    throw e;
-  }
-  process.stderr.write(groupedText(warnings));
-  saveModel(model, out.path);
-  return out.to === 'ir' ? [out.path, binOf(out.path)] : [out.path];
-}

@@ -1,31 +1,11 @@
 import type { Command } from 'commander';
-import { formatShape } from '../graph/shape.js';
-import { describeModel, type IoInfo, type ModelInfo } from '../io/describe.js';
 import type { RegisterCommand } from './commands.js';
-import { forEachModel } from './each-model.js';
-
-export { describeModel, type IoInfo, type ModelInfo } from '../io/describe.js';
-
-function human(info: ModelInfo): string {
-  const io = (x: IoInfo) => `    ${x.name}: ${x.dtype ?? '?'}${formatShapeJson(x.shape)}\n`;
-  const total = Object.values(info.ops).reduce((a, b) => a + b, 0);
-  let out = `${info.path}  (${info.format === 'ir' ? 'OpenVINO IR' : 'ONNX'})\n`;
-  out += `  inputs (${info.inputs.length}):\n${info.inputs.map(io).join('')}`;
-  out += `  outputs (${info.outputs.length}):\n${info.outputs.map(io).join('')}`;
-  out += `  ${info.format === 'ir' ? 'layers' : 'nodes'}: ${total} of ${Object.keys(info.ops).length} types, body nesting depth ${info.maxDepth}\n`;
-  const byCount = Object.entries(info.ops).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  out += byCount.map(([op, n]) => `    ${String(n).padStart(6)}  ${op}\n`).join('');
-  return out;
-}
-
-function formatShapeJson(s: IoInfo['shape']): string {
-  return formatShape(s === null ? null : s.map((d) => (d === null ? null : typeof d === 'number' ? d : { sym: d })));
-}
 
 /**
  * `ovir info <paths…> [--json]`: describes each model. With --json, one object per input per line
  * in input order; a file that cannot be read gets `{"path","error"}` and the exit code is 1 after
- * every input has been reported.
+ * every input has been reported. What it does is info-run.ts, loaded when the command runs (startup:
+ * see commands.ts).
  */
 export const registerInfo: RegisterCommand = (program: Command, setExit) => {
   program
@@ -33,12 +13,5 @@ export const registerInfo: RegisterCommand = (program: Command, setExit) => {
     .description('describe models: format, inputs, outputs, op counts (bodies included), body nesting depth')
     .argument('<paths...>', 'models (.onnx, or .xml with its .bin)')
     .option('--json', 'one JSON object per model, one per line, in input order')
-    .action((paths: string[], opts: { json?: boolean }) => {
-      const failed = forEachModel(paths, !!opts.json, (model, path) => {
-        const info = describeModel(model, path);
-        process.stdout.write(opts.json ? JSON.stringify(info) + '\n' : human(info));
-        return false;
-      });
-      setExit(failed ? 1 : 0);
-    });
+    .action(async (paths: string[], opts: { json?: boolean }) => (await import('./info-run.js')).runInfo(paths, opts, setExit));
 };

@@ -16,6 +16,7 @@ import { legalizeOnnxTypes } from './onnx-types.js';
 import { pruneUnused } from './prune.js';
 import { defaultConvertRegistry, type ConvertRegistry } from './registry.js';
 import { SourceInfo } from './source-types.js';
+import { MAX_ONNX_OPSET, MIN_ONNX_OPSET } from './opset-range.js';
 
 export { buildConvertRegistry, defaultConvertRegistry, type ConvertRegistry } from './registry.js';
 
@@ -46,9 +47,7 @@ export interface ConvertOptions {
 }
 
 export { DEFAULT_ONNX_OPSET, onnxIrVersionFor } from '../onnx/versions.js';
-/** The ONNX opsets ovir can emit. */
-export const MIN_ONNX_OPSET = 7;
-export const MAX_ONNX_OPSET = 25;
+export { MIN_ONNX_OPSET, MAX_ONNX_OPSET } from './opset-range.js';
 
 /**
  * Converts a model to the other format and returns a NEW model (the input is not changed).

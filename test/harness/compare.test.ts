@@ -43,6 +43,16 @@ describe('compareTensors', () => {
     expect(compareTensors(f32([0, 0, 0, 9], [2, 2]), f32([0, 0, 0, 0], [2, 2]))).toMatch(/worst at \[1,1\]: 9, expected 0/);
   });
 
+  it('compares sub-byte tensors by their elements\' bits, not by the padding of the last byte', () => {
+    const u2 = (bytes: number[], n: number): OracleTensor => ({ dtype: 'u2', shape: [n], data: Uint8Array.from(bytes) });
+    // [1, 2, 3, 0, 1, 2, 3], low bits first: 0x39, then 0x39 with any 2 padding bits on top
+    expect(compareTensors(u2([0x39, 0xf9], 7), u2([0x39, 0x39], 7))).toBeNull();
+    expect(compareTensors(u2([0x39, 0x3a], 7), u2([0x39, 0x39], 7))).toMatch(/u2 element \[4\] is bits 2, expected 1/);
+    const i4 = (bytes: number[], n: number): OracleTensor => ({ dtype: 'i4', shape: [n], data: Uint8Array.from(bytes) });
+    expect(compareTensors(i4([0x21, 0xf3], 3), i4([0x21, 0x03], 3))).toBeNull();
+    expect(compareTensors(i4([0x21, 0x04], 3), i4([0x21, 0x03], 3))).toMatch(/i4 element \[2\] is bits 4, expected 3/);
+  });
+
   it('reads tensors whose bytes are an unaligned view', () => {
     const buf = new Uint8Array(9);
     buf.set(new Uint8Array(new Float32Array([1, 2]).buffer), 1);

@@ -1,0 +1,84 @@
+import { runForms, ortMissing, RUN_TOLERANCE, type FormsRun } from '../batch/run-forms.js';
+import { diag, formatDiagnostic } from '../diag/diagnostic.js';
+import type { Model } from '../graph/model.js';
+import { checkFile, countEntries, type EquivEntry, type EquivReport, type IfMergePolicy, type TypeSummary } from '../equiv/index.js';
+import type { CheckCliOptions } from './check.js';
+
+/** `ovir check`'s action (declared in check.ts): compares the forms, prints the report, sets the exit code. */
+export async function runCheck(a: string, b: string | undefined, opts: CheckCliOptions, setExit: (code: number) => void): Promise<void> {
+  if (opts.run) {
+    const missing = await ortMissing();
+    if (missing) {
+      process.stderr.write(formatDiagnostic(diag('CLI_USAGE', '', { detail: `check --run: ${missing}` })) + '\n');
+      setExit(2);
+      return;
+    }
+  }
+  let forms: [Model, Model] | undefined;
+  const report = checkFile(a, b, {
+    roundtrip: opts.roundtrip === true, ifMerge: opts.ifMerge as IfMergePolicy, strict: opts.strict === true,
+    onForms: (ma, mb) => { forms = [ma, mb]; },
+  });
+  const run = opts.run && forms ? await runForms(a, b ?? { model: forms[1], label: report.b ?? `${a} (converted)` }) : undefined;
+  const reports = report.roundtrip ? [report, report.roundtrip] : [report];
+  reports.forEach((r, i) => {
+    const withRun = i === 0 ? run : undefined;
+    process.stdout.write(opts.json ? jsonLine(r, withRun) + '\n' : human(r, opts.verbose === true) + (withRun ? runLines(withRun) : ''));
+  });
+  setExit(report.ok && (run?.ok ?? true) ? 0 : 1);
+}
+
+function jsonLine(r: EquivReport, run?: FormsRun): string {
+  return JSON.stringify({
+    a: r.a ?? null, b: r.b ?? null, ok: countEntries(r).contradiction === 0, counts: countEntries(r), entries: r.entries, unmatched: r.unmatched,
+    diagnostics: r.diagnostics.map((d) => ({ code: d.code, severity: d.severity, file: d.file ?? null, where: d.where, message: d.message })),
+    ...(run ? { run } : {}),
+  });
+}
+
+/** `--run`: what was converted to be run, then the verdict of the engine. */
+function runLines(run: FormsRun): string {
+  let out = '';
+  for (const c of run.converted) out += `run: ${c}\n`;
+  if (run.skipped) out += `run: not judged: ${run.skipped}\n`;
+  else if (run.ok) out += `run: same outputs in onnxruntime on seeded random inputs (f32 rtol ${RUN_TOLERANCE.rtol.toExponential()}, atol ${RUN_TOLERANCE.atol.toExponential()}; largest difference ${run.maxAbsDiff ? run.maxAbsDiff.toPrecision(3) : '0'})\n`;
+  else out += `run: DIFFERENT outputs in onnxruntime: ${run.detail ?? ''}\n`;
+  return out;
+}
+
+export function formatSummary(t: TypeSummary): string {
+  if (t.shape === null) return t.dtype === '?' ? '?' : `${t.dtype}[...]`;
+  return `${t.dtype}[${t.shape.map((d) => (d === null ? '?' : String(d))).join(',')}]`;
+}
+
+function entryLines(e: EquivEntry): string {
+  const more = e.moreSpecific ? ` (${e.moreSpecific.toUpperCase()} more precise)` : '';
+  const lines = [
+    `${e.status}${more}: '${e.name}' in ${e.scope}${e.via === 'name' ? '' : ` (paired by ${e.via})`}`,
+    `  A ${e.pathA}  ${formatSummary(e.a)}`,
+    `  B ${e.pathB}  ${formatSummary(e.b)}`,
+  ];
+  if (e.detail) lines.push(`  ${e.detail}`);
+  return lines.join('\n') + '\n';
+}
+
+/** Contradictions first with both paths, then diagnostics, then the summary line. */
+function human(r: EquivReport, verbose: boolean): string {
+  let out = `check ${r.a ?? 'A'}  against  ${r.b ?? 'B'}\n`;
+  for (const e of r.entries) if (e.status === 'contradiction' && !e.hint) out += entryLines(e);
+  if (verbose) {
+    for (const e of r.entries) if (e.status === 'compatible') out += entryLines(e);
+    for (const u of r.unmatched) out += `unmatched: '${u.name}' only in ${u.side.toUpperCase()} (${u.path})\n`;
+  }
+  for (const d of r.diagnostics) {
+    if (d.code === 'EQUIV_CONTRADICTION') continue; // shown above as an entry
+    if (verbose || d.severity === 'error' || d.code.startsWith('EQUIV_')) out += formatDiagnostic(d) + '\n';
+  }
+  const c = countEntries(r);
+  const ok = c.contradiction === 0; // this comparison only (report.ok also covers the roundtrip)
+  const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
+  out += `${ok ? 'equivalent' : 'NOT equivalent'}: ${c.equal} equal, ${c.compatible} compatible, ${plural(c.contradiction, 'contradiction')}` +
+    `${c.hints ? `; ${plural(c.hints, 'same-named value')} differing (hints, not counted)` : ''}` +
+    `${r.unmatched.length ? `; ${r.unmatched.length} named in one form only` : ''}\n`;
+  return out;
+}
