@@ -395,8 +395,15 @@ class Context implements ConvertContext {
       version: version ?? (ov ? this.engine.registry.irVersion(op) : String(this.engine.onnxOpset)),
       name: `${this.base}/${op}`,
     });
-    if (attrs instanceof Map) for (const [k, v] of attrs) n.attrs.set(k, v);
-    else for (const [k, v] of Object.entries(attrs)) n.attrs.set(k, typeof v === 'string' ? A.raw(v) : v);
+    // forEach / for-in: no [key, value] array per attribute of every node emitted
+    if (attrs instanceof Map) {
+      if (attrs.size) { const own = n.attrs; attrs.forEach((v, k) => own.set(k, v)); }
+    } else {
+      for (const k in attrs) {
+        const v = attrs[k]!;
+        n.attrs.set(k, typeof v === 'string' ? A.raw(v) : v);
+      }
+    }
     for (const v of inputs) n.addInput(v);
     const outs: Value[] = [];
     for (let i = 0; i < outputs; i++) { const o = n.addOutput(null); this.fresh.push(o); outs.push(o); }

@@ -167,11 +167,12 @@ function completeTypes(model: Model, diags: Diagnostics, strict: boolean): void 
   const result = inferTypes(model, { ifMerge: model.dialect === 'ov' ? 'openvino' : 'onnx', strict });
   // applyInferred, value by value, keeping the type the value had where it says more: every
   // value inference saw is in result.types; the others keep their type anyway.
-  for (const [v, t] of result.types) {
+  // forEach, not for-of: no [key, value] array per value of the model
+  result.types.forEach((t, v) => {
     const before = v.type;
-    if (t.kind === 'unknown' && before === null) continue; // nothing learned: keep "not known"
+    if (t.kind === 'unknown' && before === null) return; // nothing learned: keep "not known"
     v.type = before && moreKnown(before, t) ? before : t;
-  }
+  });
   const declaredFromSource = strict && diags.list.some((d) => d.code === 'SHAPE_DECLARED_CONTRADICTS');
   for (const d of result.diagnostics) {
     if (d.severity === 'error' && !(declaredFromSource && d.code === 'SHAPE_DECLARED_CONTRADICTS')) diags.push(d);

@@ -12,8 +12,9 @@ import { inferTypes } from '../shape/infer.js';
  * nodes, and integer data inference propagated, such as Shape → Gather chains).
  */
 export class SourceInfo {
-  private readonly inferred = new Map<Value, ValueType>();
-  private readonly partial = new Map<Value, readonly unknown[]>();
+  /** Inference's own maps, read as they are (a copy would be a second entry per value of the model). */
+  private inferred: ReadonlyMap<Value, ValueType> = new Map();
+  private partial: ReadonlyMap<Value, readonly unknown[]> = new Map();
   /** The source's declarations that inference contradicts (errors, or hint warnings; see InferOptions.strict). */
   readonly declared: Diagnostic[] = [];
 
@@ -23,8 +24,8 @@ export class SourceInfo {
     this.mainInputs = new Set([...model.graph.inputs, ...model.graph.outputs]);
     try {
       const r = inferTypes(model, { strict });
-      for (const [v, t] of r.types) this.inferred.set(v, t);
-      for (const [v, p] of r.values) this.partial.set(v, p);
+      this.inferred = r.types;
+      this.partial = r.values;
       this.declared.push(...r.diagnostics.filter((d) => d.code === 'SHAPE_DECLARED_CONTRADICTS' || d.code === 'SHAPE_DECLARED_HINT'));
     } catch {
       // Inference is a help here, not a requirement: declared types still apply.
@@ -41,6 +42,8 @@ export class SourceInfo {
     if (!d || d.kind === 'unknown') return i && i.kind !== 'unknown' ? i : d;
     if (i && !this.mainInputs.has(v) && contradictions(this.model.dialect, d, i).length) return i;
     if (d.kind === 'tensor' && i?.kind === 'tensor') {
+      // asked for every operand and output converted: a fully declared type is itself, no new object
+      if (d.elem !== 'dynamic' && d.shape !== null) return d;
       const elem = d.elem === 'dynamic' ? i.elem : d.elem;
       const shape = d.shape ?? i.shape;
       return { kind: 'tensor', elem, shape };

@@ -27,13 +27,16 @@ function verifyOne(g: Graph, out: Diagnostic[]): void {
   };
   g.inputs.forEach(define);
   g.initializers.forEach(define);
+  // Runs over every node of every converted model: plain loops, no closure or iterator per node.
   for (const n of g.nodes) {
-    n.inputs.forEach((v, index) => {
-      if (!v) return;
+    const inputs = n.inputs;
+    for (let index = 0; index < inputs.length; index++) {
+      const v = inputs[index];
+      if (!v) continue;
       if (v.graph !== g) out.push(diag('GRAPH_FOREIGN_VALUE', n.path, { index, value: v.label }));
       else if (!defined.has(v)) out.push(diag('GRAPH_USE_BEFORE_DEF', n.path, { index, value: v.label }));
-    });
-    for (const [key, body] of n.bodies) {
+    }
+    if (n.bodies.size) n.bodies.forEach((body, key) => {
       const seen = new Set<Value>();
       for (const b of body.inputs) {
         // Loop-5's iteration counter Parameter is fed by the loop itself (external_port_id -1).
@@ -69,7 +72,7 @@ function verifyOne(g: Graph, out: Diagnostic[]): void {
         }
         targets.add(b.to);
       }
-    }
+    });
     for (const v of n.outputs) {
       if (v.producer !== n) out.push(diag('GRAPH_DUPLICATE_PRODUCER', n.path, { value: v.label }));
       define(v);

@@ -6,7 +6,7 @@ import type { Graph } from '../graph/graph.js';
 import type { Model } from '../graph/model.js';
 import type { Node } from '../graph/node.js';
 import type { ValueType } from '../graph/types.js';
-import type { Value } from '../graph/value.js';
+import { Value } from '../graph/value.js';
 import { verifyGraph } from '../graph/verify.js';
 import { formatAttr } from './attr-format.js';
 import { ConstWriter } from './const-writer.js';
@@ -14,15 +14,21 @@ import { canonicalOp, irTypeName } from './op-names.js';
 import { joinPortNames } from './port-names.js';
 import { stdSort } from './std-sort.js';
 import { formatShapeText, formatStaticShapeText } from './shape-text.js';
-import { XOut } from './xml-out.js';
+import { escapeAttr, indent, XOut } from './xml-out.js';
 import type { XNode } from './xml-tree.js';
 
-/** One planned layer of a graph. */
-type Planned =
-  | { kind: 'param'; id: number; value: Value }
-  | { kind: 'const'; id: number; value: Value }
-  | { kind: 'node'; id: number; node: Node }
-  | { kind: 'result'; id: number; index: number; value: Value };
+/**
+ * A graph's layers in the serializer's order, layer id = index in `items`: Parameters (graph
+ * inputs, ids 0 … nParams − 1), then nodes and the Consts (initializer values) they first reach,
+ * then Results (graph outputs, from `firstResult`). Arrays and one map, no object per layer.
+ */
+interface Plan {
+  readonly items: (Node | Value)[];
+  readonly nParams: number;
+  readonly firstResult: number;
+  /** Layer id of every node of the graph (what edges from node outputs are found by). */
+  readonly layerOf: Map<Node, number>;
+}
 
 /** A body to write later into an element that already exists (work list, no recursion). */
 interface BodyJob {
@@ -35,7 +41,6 @@ interface BodyJob {
 }
 
 const DYNAMIC_PRECISION = elementType('dynamic').precision!;
-const EDGE_ATTRS = ['from-layer', 'from-port', 'to-layer', 'to-port'] as const;
 
 /**
  * Writes IR v11 exactly as OpenVINO's serializer lays it out: layers in topological order with ids
@@ -63,6 +68,9 @@ export function writeIrChunks(model: Model): { xml: Uint8Array[]; bin: Uint8Arra
     const j = jobs[i]!;
     const ids = w.write(j.graph, j.el, j.graph.meta['irRtInfo'] ?? null);
     w.portMap(j, ids);
+    // The body and its port map are complete: their text becomes bytes now, not at the end.
+    j.el.flush();
+    j.portMap.flush();
   }
   diags.throwIfErrors();
   return { xml: net.chunks(), bin: consts.chunks };
@@ -79,8 +87,6 @@ class GraphWriter {
   private readonly reported = new Set<Value>();
   /** If nodes whose cond is also read by a body: the index of the extra input that carries it. */
   private readonly condAlias = new Map<Node, number>();
-  /** Number of input ports written for each node. */
-  private readonly writtenInputs = new Map<Node, number>();
 
   constructor(readonly diags: Diagnostics, readonly consts: ConstWriter, readonly jobs: BodyJob[]) {}
 
@@ -90,51 +96,55 @@ class GraphWriter {
    * a Const where it is first reached); then Results in model order. Nodes that reach no Result
    * (OpenVINO would have dropped them) and unused Consts follow the rest, in graph order.
    */
-  private plan(g: Graph): Planned[] {
-    const out: Planned[] = [];
-    let id = 0;
-    for (const v of g.inputs) out.push({ kind: 'param', id: id++, value: v });
-    const initSet = new Set(g.initializers);
-    const emitted = new Set<Value>();
-    const done = new Set<Node>();
+  private plan(g: Graph): Plan {
+    const items: (Node | Value)[] = [...g.inputs];
+    // Node state, one map for the walk: -1 not reached, ON_STACK, then the node's layer id.
+    const layerOf = new Map<Node, number>();
+    for (const n of g.nodes) layerOf.set(n, -1);
+    const consts = new Set(g.initializers);
     const constOf = (v: Value | null) => {
-      if (v && initSet.has(v) && !emitted.has(v)) {
-        emitted.add(v);
-        out.push({ kind: 'const', id: id++, value: v });
-      }
+      if (v && consts.delete(v)) items.push(v);
     };
-    const own = new Set(g.nodes);
+    // The walk's stack as two arrays (node, next input to look at), no object per node.
+    const stackNode: Node[] = [];
+    const stackNext: number[] = [];
     const visit = (root: Node) => {
-      if (done.has(root)) return;
-      const stack: { n: Node; next: number }[] = [{ n: root, next: 0 }];
-      const onStack = new Set<Node>([root]);
-      while (stack.length) {
-        const top = stack[stack.length - 1]!;
-        if (top.next < top.n.inputs.length) {
-          const v = top.n.inputs[top.next++]!;
+      if (layerOf.get(root) !== -1) return;
+      stackNode.push(root);
+      stackNext.push(0);
+      layerOf.set(root, ON_STACK);
+      while (stackNode.length) {
+        const top = stackNode.length - 1;
+        const n = stackNode[top]!;
+        const next = stackNext[top]!;
+        if (next < n.inputs.length) {
+          stackNext[top] = next + 1;
+          const v = n.inputs[next]!;
           constOf(v);
           const p = v?.producer;
-          if (p && own.has(p) && !done.has(p) && !onStack.has(p)) {
-            onStack.add(p);
-            stack.push({ n: p, next: 0 });
+          if (p && layerOf.get(p) === -1) {
+            layerOf.set(p, ON_STACK);
+            stackNode.push(p);
+            stackNext.push(0);
           }
         } else {
-          stack.pop();
-          onStack.delete(top.n);
-          done.add(top.n);
-          out.push({ kind: 'node', id: id++, node: top.n });
+          stackNode.pop();
+          stackNext.pop();
+          layerOf.set(n, items.length);
+          items.push(n);
         }
       }
     };
     for (let i = g.outputs.length - 1; i >= 0; i--) {
       const v = g.outputs[i]!;
       constOf(v);
-      if (v.producer && own.has(v.producer)) visit(v.producer);
+      if (v.producer) visit(v.producer);
     }
     for (const n of g.nodes) visit(n);
     g.initializers.forEach(constOf);
-    g.outputs.forEach((v, index) => out.push({ kind: 'result', id: id++, index, value: v }));
-    return out;
+    const firstResult = items.length;
+    for (const v of g.outputs) items.push(v);
+    return { items, nParams: g.inputs.length, firstResult, layerOf };
   }
 
   private typeError(v: Value, where: Where, what: string, detail: string): void {
@@ -152,105 +162,128 @@ class GraphWriter {
     return elementType(t.elem).precision ?? t.elem;
   }
 
+  /**
+   * Writes a port: `<port id precision names>` and its `<dim>`s. Hot path (one per value and
+   * consumer): the text of the whole port is made at once and appended raw; only a port carrying
+   * rt_info read from an IR is an element.
+   */
   private port(parent: XOut, id: number, v: Value, where: Where, withNames: boolean, rt: XNode | undefined): void {
-    const p = parent.ele('port').att('id', id).att('precision', this.precision(v.type, 'value', v, where));
+    const d = parent.childDepth;
+    let attrs = ` id="${id}" precision="${this.precision(v.type, 'value', v, where)}"`;
     if (withNames) {
       const names = portNamesText(v.names);
-      if (names !== '') p.att('names', names);
+      if (names !== '') attrs += ` names="${escapeAttr(names)}"`;
     }
     const t = v.type;
-    if (t && t.kind === 'tensor' && t.shape) for (const d of t.shape) p.leaf('dim', typeof d === 'number' ? String(d) : '-1');
-    if (rt) writeRaw(p, rt);
+    const dims = t && t.kind === 'tensor' && t.shape ? dimLines(t.shape, d + 1) : '';
+    if (rt) {
+      const p = parent.eleText('port', attrs);
+      if (dims !== '') p.raw(dims);
+      writeRaw(p, rt);
+    } else parent.raw(dims === '' ? `${indent(d)}<port${attrs} />\n` : `${indent(d)}<port${attrs}>\n${dims}${indent(d)}</port>\n`);
   }
 
   /** Writes layers, edges and rt_info of `g` into `el`; queues its bodies. */
   write(g: Graph, el: XOut, rtInfo: XNode | null): WrittenIds {
-    const plan = this.plan(g);
+    const { items, nParams, firstResult, layerOf } = this.plan(g);
     const under = g.path;
-    // Source of every value written so far: layer id and output port, packed as two arrays.
-    const at = new Map<Value, number>();
-    const atLayer: number[] = [];
-    const atPort: number[] = [];
     const layers = el.ele('layers');
     const ids: WrittenIds = { params: [], results: [] };
     const inputIndex = new Map<Value, number>();
     g.inputs.forEach((v, k) => { if (!inputIndex.has(v)) inputIndex.set(v, k); });
-    const edges = new EdgeList();
-    const sources: Sources = { at, atLayer, atPort, edges };
-    for (const item of plan) {
-      if (item.kind === 'param' || item.kind === 'const') {
-        const v = item.value;
-        const isParam = item.kind === 'param';
-        const name = String(v.meta['layerName'] ?? (v.name || `${isParam ? 'Parameter' : 'Constant'}_${item.id}`));
+    const sources: Sources = { layerOf, written: new Map(), edges: new EdgeList() };
+    for (let id = 0; id < items.length; id++) {
+      const item = items[id]!;
+      if (id >= firstResult) this.result(g, item as Value, id, id - firstResult, layers, sources, ids);
+      else if (id >= nParams && !(item instanceof Value)) this.node(item, id, layers, sources);
+      else {
+        const v = item as Value;
+        const isParam = id < nParams;
+        const name = String(v.meta['layerName'] ?? (v.name || `${isParam ? 'Parameter' : 'Constant'}_${id}`));
         const where: Where = { under, layer: name };
-        const layer = layers.ele('layer').att('id', item.id).att('name', name).att('type', isParam ? 'Parameter' : 'Const').att('version', String(v.meta['irVersion'] ?? 'opset1'));
+        const layer = layers.eleText('layer', layerAttrs(id, name, isParam ? 'Parameter' : 'Const', String(v.meta['irVersion'] ?? 'opset1')));
         writeLayerAttrs(layer, v.meta['irLayerAttrs']);
-        const data = layer.ele('data');
+        let data = '';
         if (isParam) {
           const t = v.type;
           if (!t || t.kind !== 'tensor' || t.elem === 'dynamic' || !irHas(t.elem)) {
             this.typeError(v, where, 'Parameter', t ? `type ${t.kind === 'tensor' ? t.elem : t.kind}` : 'no known type');
-          } else data.att('shape', formatShapeText(t.shape)).att('element_type', t.elem);
-          ids.params[inputIndex.get(v)!] = item.id;
+          } else data = ` shape="${escapeAttr(formatShapeText(t.shape))}" element_type="${t.elem}"`;
+          ids.params[inputIndex.get(v)!] = id;
         } else {
           const t = v.constant!;
           if (!irHas(t.elem)) this.typeError(v, where, 'Const', `element type ${t.elem}`);
           const { offset, size } = this.consts.write(t);
-          data.att('element_type', t.elem).att('shape', formatStaticShapeText(t.dims)).att('offset', offset).att('size', size);
+          data = ` element_type="${t.elem}" shape="${formatStaticShapeText(t.dims)}" offset="${offset}" size="${size}"`;
         }
-        writeLayerAttrs(data, v.meta['irExtraData']);
+        writeData(layer, data, v.meta['irExtraData']);
         writeRawIf(layer, v.meta['irLayerRtInfo']);
         this.port(layer.ele('output'), 0, v, where, true, v.meta['irRtInfo']);
-        setSource(sources, v, item.id, 0);
-      } else if (item.kind === 'node') {
-        this.node(item.node, item.id, layers, sources);
-      } else {
-        const v = item.value;
-        const irResults = g.meta['irResults']?.[item.index];
-        const resultNames = g.meta['resultNames'];
-        const name = resultNames?.[item.index] ?? `Result_${item.id}`;
-        const where: Where = { under, layer: name };
-        const layer = layers.ele('layer').att('id', item.id).att('name', name).att('type', 'Result').att('version', String(irResults?.['irVersion'] ?? 'opset1'));
-        const outputNames = portNamesText(v.names);
-        if (outputNames !== '') layer.att('output_names', outputNames);
-        writeLayerAttrs(layer, irResults?.['irLayerAttrs'], 'output_names');
-        writeRawIf(layer, irResults?.['irRtInfo']);
-        this.port(layer.ele('input'), 0, v, where, false, undefined);
-        this.edgeTo(sources, v, item.id, 0, where);
-        ids.results[item.index] = item.id;
+        sources.written.set(v, id);
       }
     }
+    const edges = sources.edges;
     // Edges are listed consumer by consumer in layer order, then std::sort-ed by source layer.
     const order = edges.sortedOrder();
     const edgesEl = el.ele('edges');
-    const values: number[] = [0, 0, 0, 0];
+    const ind = indent(edgesEl.childDepth);
     for (const e of order) {
-      values[0] = edges.from[e]!;
-      values[1] = edges.fromPort[e]!;
-      values[2] = edges.to[e]!;
-      values[3] = edges.toPort[e]!;
-      edgesEl.leaf('edge', '', EDGE_ATTRS, values);
+      edgesEl.raw(`${ind}<edge from-layer="${edges.from[e]!}" from-port="${edges.fromPort[e]!}" to-layer="${edges.to[e]!}" to-port="${edges.toPort[e]!}" />\n`);
     }
     if (rtInfo) writeRaw(el, rtInfo);
     else el.ele('rt_info');
     return ids;
   }
 
-  /** Records the edge into input `toPort` of layer `to` from wherever `v` was written. */
+  private result(g: Graph, v: Value, id: number, index: number, layers: XOut, sources: Sources, ids: WrittenIds): void {
+    const irResults = g.meta['irResults']?.[index];
+    const resultNames = g.meta['resultNames'];
+    const name = resultNames?.[index] ?? `Result_${id}`;
+    const where: Where = { under: g.path, layer: name };
+    const layer = layers.eleText('layer', layerAttrs(id, name, 'Result', String(irResults?.['irVersion'] ?? 'opset1')));
+    const outputNames = portNamesText(v.names);
+    if (outputNames !== '') layer.att('output_names', outputNames);
+    writeLayerAttrs(layer, irResults?.['irLayerAttrs'], 'output_names');
+    writeRawIf(layer, irResults?.['irRtInfo']);
+    this.port(layer.ele('input'), 0, v, where, false, undefined);
+    this.edgeTo(sources, v, id, 0, where);
+    ids.results[index] = id;
+  }
+
+  /**
+   * Records the edge into input `toPort` of layer `to` from wherever `v` was written: a node
+   * output from its node's layer id (written when that id is below `to`: layers are written in
+   * id order) and output port; a Parameter or Const from the layer written for it so far.
+   */
   private edgeTo(s: Sources, v: Value | null, to: number, toPort: number, where: Where): void {
-    const k = v ? s.at.get(v) : undefined;
-    if (k === undefined) {
-      this.diags.add('IR_WRITE_GRAPH', pathOf(where), { detail: v ? `input ${toPort} reads '${v.label}', which this graph does not produce` : `input ${toPort} is empty; IR has no optional inputs` });
-      return;
+    const p = v?.producer;
+    if (p) {
+      const from = s.layerOf.get(p);
+      const k = from !== undefined && from >= 0 && from < to ? outputPosition(p, v!) : -1;
+      if (k >= 0) {
+        s.edges.add(from!, this.inputsWritten(p) + k, to, toPort);
+        return;
+      }
+    } else if (v) {
+      const from = s.written.get(v);
+      if (from !== undefined) {
+        s.edges.add(from, 0, to, toPort);
+        return;
+      }
     }
-    s.edges.add(s.atLayer[k]!, s.atPort[k]!, to, toPort);
+    this.diags.add('IR_WRITE_GRAPH', pathOf(where), { detail: v ? `input ${toPort} reads '${v.label}', which this graph does not produce` : `input ${toPort} is empty; IR has no optional inputs` });
+  }
+
+  /** Input ports written for a node: its inputs, and the If cond alias. */
+  private inputsWritten(n: Node): number {
+    return n.inputs.length + (this.condAlias.has(n) ? 1 : 0);
   }
 
   private node(n: Node, id: number, layers: XOut, sources: Sources): void {
     if (n.dialect !== 'ov') this.diags.add('IR_WRITE_DIALECT', n.path, { op: n.op, dialect: n.dialect });
     const op = canonicalOp(n.op);
     const name = n.name || `${op}_${id}`;
-    const layer = layers.ele('layer').att('id', id).att('name', name).att('type', irTypeName(op)).att('version', n.version);
+    const layer = layers.eleText('layer', layerAttrs(id, name, irTypeName(op), n.version));
     writeLayerAttrs(layer, n.meta['irLayerAttrs']);
     const kind = irBodyKind(op);
     const ins = n.inputs;
@@ -264,7 +297,6 @@ class GraphWriter {
         alias = nIn++;
         this.condAlias.set(n, alias);
       }
-      this.writtenInputs.set(n, nIn);
     }
     let maps: Map<string, XOut> | null = null;
     let backEdges: XOut | null = null;
@@ -306,13 +338,15 @@ class GraphWriter {
   }
 
   private nodeData(n: Node, layer: XOut): void {
-    if (!n.attrs.size) return;
-    const data = layer.ele('data');
-    for (const [k, a] of n.attrs) {
+    const attrs = n.attrsView;
+    if (!attrs.size) return;
+    let data = '';
+    attrs.forEach((a, k) => {
       const s = formatAttr(a);
       if (s === undefined) this.diags.add('IR_WRITE_ATTR', n.path, { op: n.op, attr: k, kind: a.type });
-      else data.att(k, s);
-    }
+      else data += ` ${k}="${escapeAttr(s)}"`;
+    });
+    layer.raw(`${indent(layer.childDepth)}<data${data} />\n`);
   }
 
   /** Input ports (the If cond alias last, at `alias`), then output ports numbered after them. */
@@ -333,14 +367,13 @@ class GraphWriter {
       for (let k = 0; k < outs.length; k++) {
         const v = outs[k]!;
         this.port(output, nIn + k, v, n, true, v.meta['irRtInfo']);
-        setSource(sources, v, id, nIn + k);
       }
     }
   }
 
   /** Fills a body's port map (and back edges) once its layer ids are known. */
   portMap(j: BodyJob, ids: WrittenIds): void {
-    const nIn = this.writtenInputs.get(j.node) ?? j.node.inputs.length;
+    const nIn = this.inputsWritten(j.node);
     const alias = this.condAlias.get(j.node);
     const graph = j.graph;
     const isIf = canonicalOp(j.node.op) === 'If';
@@ -380,6 +413,27 @@ class GraphWriter {
   }
 }
 
+/** A layer's identity attributes as text (eleText). */
+const layerAttrs = (id: number, name: string, type: string, version: string): string =>
+  ` id="${id}" name="${escapeAttr(name)}" type="${escapeAttr(type)}" version="${escapeAttr(version)}"`;
+
+/** `<data>` of a Parameter or Const from its attribute text, then attributes kept from the IR read (which may replace one). */
+function writeData(layer: XOut, attrs: string, extra: unknown): void {
+  if (!extra || typeof extra !== 'object') layer.raw(`${indent(layer.childDepth)}<data${attrs} />\n`);
+  else writeLayerAttrs(layer.eleText('data', attrs), extra);
+}
+
+/** `<dim>` lines of a port's shape (a dim that is not a number, -1). */
+function dimLines(shape: readonly unknown[], depth: number): string {
+  const ind = indent(depth);
+  let s = '';
+  for (let i = 0; i < shape.length; i++) {
+    const d = shape[i];
+    s += `${ind}<dim>${typeof d === 'number' ? d : -1}</dim>\n`;
+  }
+  return s;
+}
+
 function writeLayerAttrs(layer: XOut, attrs: unknown, except?: string): void {
   if (!attrs || typeof attrs !== 'object') return;
   const a = attrs as Record<string, string>;
@@ -399,19 +453,21 @@ function portNamesText(names: readonly string[]): string {
   return names.length ? joinPortNames(names) : '';
 }
 
-/** Where each written value comes from (index into atLayer/atPort), and the edges so far. */
+/** What edges are found by while a graph is written (see edgeTo), and the edges so far. */
 interface Sources {
-  readonly at: Map<Value, number>;
-  readonly atLayer: number[];
-  readonly atPort: number[];
+  readonly layerOf: ReadonlyMap<Node, number>;
+  /** Parameters and Consts written so far: their layer id. */
+  readonly written: Map<Value, number>;
   readonly edges: EdgeList;
 }
 
-function setSource(s: Sources, v: Value, layer: number, port: number): void {
-  s.at.set(v, s.atLayer.length);
-  s.atLayer.push(layer);
-  s.atPort.push(port);
+/** A node's output index of `v` (-1: not one of its outputs). */
+function outputPosition(n: Node, v: Value): number {
+  return n.outputs[v.outputIndex] === v ? v.outputIndex : n.outputs.indexOf(v);
 }
+
+/** Layer state while a graph is planned: on the walk's stack (layer ids are ≥ 0; -1: not reached). */
+const ON_STACK = -2;
 
 /** A graph's edges as four number columns (no object per edge). */
 class EdgeList {

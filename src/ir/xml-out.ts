@@ -8,6 +8,9 @@
  * written from a work list after their graph) goes into a hole: a separate run of text at that
  * place, filled whenever its content is known and joined in place at the end.
  *
+ * Hot paths (a 100k-layer net has ~10^6 lines) write ready-made text: `raw` appends complete child
+ * lines the caller formatted (indentation from `indent`), `eleText` starts an element from its
+ * attribute text, so the common layer costs a few strings and no per-element objects but its own.
  * A 100k-layer net through a DOM library took ~50 s; an element tree serialized at the end 13 s,
  * most of it garbage collection of the retained elements (bench/RESULTS.md).
  */
@@ -23,32 +26,43 @@ export class XOut {
 
   /** The document element `<tag>` of a new document. */
   static document(tag: string): XOut {
-    const run = new TextRun();
+    const run = new TextRun(new ByteSink());
     run.push('<?xml version="1.0"?>\n');
-    return run.open(tag, 0, -1);
+    return run.open(tag, 0, -1, '');
+  }
+
+  /** Depth (number of tabs) of this element's children's lines. */
+  get childDepth(): number {
+    return this.depth + 1;
   }
 
   /** Appends a child element and returns it (closing any open child of this element). Null or undefined attribute values are skipped. */
   ele(tag: string, attrs?: Readonly<Record<string, unknown>>): XOut {
     this.run.closeAbove(this.level);
     this.run.startContent(this.level);
-    const el = this.run.open(tag, this.depth + 1, this.level);
+    const el = this.run.open(tag, this.depth + 1, this.level, '');
     if (attrs) for (const k in attrs) el.att(k, attrs[k]);
     return el;
   }
 
   /**
-   * Appends a child element that takes nothing more: `<tag>text</tag>` (text '' : `<tag />`), or
-   * with attributes (`names` and `values` alike long) `<tag a="1" b="2" />`. Written at once, as
-   * ele(...) followed by no other call on the child would be, without a handle or pending record
-   * (a net has hundreds of thousands of `<dim>` and `<edge>` elements).
+   * Appends a child element whose first attributes are given as text, each ` name="value"` with
+   * the value already escaped (escapeAttr) and every name distinct; more may follow with att.
    */
-  leaf(tag: string, text: string, names?: readonly string[], values?: readonly (string | number)[]): void {
+  eleText(tag: string, attrText: string): XOut {
     this.run.closeAbove(this.level);
     this.run.startContent(this.level);
-    let line = `${indent(this.depth + 1)}<${tag}`;
-    if (names) for (let i = 0; i < names.length; i++) line += ` ${names[i]}="${escapeAttr(String(values![i]))}"`;
-    this.run.push(line + (text === '' ? ' />\n' : `>${escapeText(text)}</${tag}>\n`));
+    return this.run.open(tag, this.depth + 1, this.level, attrText);
+  }
+
+  /**
+   * Appends complete child lines, formatted by the caller: each indented by `indent(childDepth)`
+   * (or deeper, for its own children) and ending with '\n'. Closes any open child of this element.
+   */
+  raw(text: string): void {
+    this.run.closeAbove(this.level);
+    this.run.startContent(this.level);
+    this.run.push(text);
   }
 
   /** Sets an attribute before the element has content; setting one again keeps its place and replaces its value. */
@@ -70,10 +84,21 @@ export class XOut {
   hole(): XOut {
     this.run.closeAbove(this.level);
     this.run.startContent(this.level);
-    const run = new TextRun();
+    const run = new TextRun(this.run.sink);
     this.run.flush();
     this.run.parts.push(run);
     return new XOut(run, '', this.depth, -1, null);
+  }
+
+  /**
+   * Encodes the text written so far in this element's run into bytes (what chunks() would do at
+   * the end). The writer calls it once a hole's content is complete: a body written into a hole
+   * otherwise stays a string until the end, and the strings of every body of a net alive at once
+   * are what the garbage collector then copies and promotes (measured: 180 MB promoted while
+   * writing a 41 MB IR).
+   */
+  flush(): void {
+    this.run.flush();
   }
 
   /** The document text: every open element closed, holes joined in place, ending with a newline. */
@@ -108,47 +133,70 @@ export class XOut {
 }
 
 const INDENTS: string[] = [''];
-const indent = (d: number): string => (INDENTS[d] ??= '\t'.repeat(d));
+/** `d` tabs (cached: every line starts with one). */
+export const indent = (d: number): string => (INDENTS[d] ??= '\t'.repeat(d));
 
 /** An element whose start tag may still be pending. */
 interface Open {
   readonly tag: string;
   readonly depth: number;
-  /** Attributes not yet written, in order; null once the start tag is written. */
-  attrs: string[] | null;
+  /** Attributes not yet written, as text (` a="1" b="2"`, values escaped); null once the start tag is written. */
+  attrs: string | null;
   text: string;
 }
 
-/** Pending text is encoded into a UTF-8 chunk once it holds this many characters. */
-const FLUSH_CHARS = 1 << 16;
+/** Pending text is encoded into the byte sink once it holds this many characters. */
+const FLUSH_CHARS = 1 << 15;
+/** Size of the byte slabs text is encoded into (a 41 MB XML: ~40 slabs, not thousands of buffers). */
+const SLAB_BYTES = 1 << 20;
 
 /**
- * A run of text: written parts (UTF-8 chunks) and holes in order, and the stack of its open
- * elements. Text is gathered in a short list of strings and encoded every FLUSH_CHARS characters,
- * so the heap holds bytes, not hundreds of thousands of strings.
+ * Where every run's text is encoded: UTF-8 into large slabs, each flush one view of a slab
+ * (runs interleave in a slab; each keeps its own views in order).
+ */
+class ByteSink {
+  private slab = Buffer.allocUnsafe(SLAB_BYTES);
+  private pos = 0;
+
+  encode(text: string): Uint8Array {
+    // A UTF-16 code unit is at most 3 UTF-8 bytes (a surrogate pair, two units, 4 bytes).
+    const max = text.length * 3;
+    if (this.slab.length - this.pos < max) {
+      this.slab = Buffer.allocUnsafe(Math.max(SLAB_BYTES, max));
+      this.pos = 0;
+    }
+    const start = this.pos;
+    this.pos += this.slab.write(text, start, 'utf8');
+    return this.slab.subarray(start, this.pos);
+  }
+}
+
+/**
+ * A run of text: written parts (UTF-8 views) and holes in order, and the stack of its open
+ * elements. Text is gathered in one string (appending makes V8 rope strings, flattened once when
+ * encoded) and encoded every FLUSH_CHARS characters, so the heap holds bytes, not lines.
  */
 class TextRun {
   private readonly open_: Open[] = [];
   readonly parts: (Uint8Array | TextRun)[] = [];
-  private pending: string[] = [];
-  private pendingChars = 0;
+  private pending = '';
+
+  constructor(readonly sink: ByteSink) {}
 
   push(text: string): void {
-    this.pending.push(text);
-    this.pendingChars += text.length;
-    if (this.pendingChars >= FLUSH_CHARS) this.flush();
+    this.pending += text;
+    if (this.pending.length >= FLUSH_CHARS) this.flush();
   }
 
   /** Encodes the pending text into a chunk (before a hole is placed, and at the end). */
   flush(): void {
-    if (!this.pending.length) return;
-    this.parts.push(Buffer.from(this.pending.join(''), 'utf8'));
-    this.pending = [];
-    this.pendingChars = 0;
+    if (this.pending === '') return;
+    this.parts.push(this.sink.encode(this.pending));
+    this.pending = '';
   }
 
-  open(tag: string, depth: number, parentLevel: number): XOut {
-    const rec: Open = { tag, depth, attrs: [], text: '' };
+  open(tag: string, depth: number, parentLevel: number, attrs: string): XOut {
+    const rec: Open = { tag, depth, attrs, text: '' };
     this.open_.push(rec);
     return XOut.make(this, tag, depth, parentLevel + 1, rec);
   }
@@ -162,35 +210,31 @@ class TextRun {
 
   att(level: number, rec: Open | null, name: string, value: string): void {
     const o = this.at(level, rec);
-    if (!o.attrs) throw new Error(`XOut: attribute '${name}' set on <${o.tag}> after its content`);
-    for (let i = 0; i < o.attrs.length; i += 2) {
-      if (o.attrs[i] === name) {
-        o.attrs[i + 1] = value;
-        return;
-      }
+    const a = o.attrs;
+    if (a === null) throw new Error(`XOut: attribute '${name}' set on <${o.tag}> after its content`);
+    const v = escapeAttr(value);
+    // ` name="` can only start an attribute: values are escaped, so they hold no '"'.
+    const key = ` ${name}="`;
+    const at = a.indexOf(key);
+    if (at < 0) o.attrs = `${a}${key}${v}"`;
+    else {
+      const end = a.indexOf('"', at + key.length);
+      o.attrs = a.slice(0, at + key.length) + v + a.slice(end);
     }
-    o.attrs.push(name, value);
   }
 
   txt(level: number, rec: Open | null, text: string): void {
     const o = this.at(level, rec);
-    if (!o.attrs) throw new Error(`XOut: text set on <${o.tag}> after its content`);
+    if (o.attrs === null) throw new Error(`XOut: text set on <${o.tag}> after its content`);
     o.text += text;
-  }
-
-  private startTag(o: Open): string {
-    let line = `${indent(o.depth)}<${o.tag}`;
-    const a = o.attrs!;
-    for (let i = 0; i < a.length; i += 2) line += ` ${a[i]}="${escapeAttr(a[i + 1]!)}"`;
-    return line;
   }
 
   /** The element at `level` gets a child: its start tag (and text) are written if still pending. */
   startContent(level: number): void {
     if (level < 0) return;
     const o = this.open_[level]!;
-    if (!o.attrs) return;
-    this.push(this.startTag(o) + (o.text === '' ? '>\n' : `>\n${indent(o.depth)}\t${escapeText(o.text)}\n`));
+    if (o.attrs === null) return;
+    this.push(`${indent(o.depth)}<${o.tag}${o.attrs}` + (o.text === '' ? '>\n' : `>\n${indent(o.depth)}\t${escapeText(o.text)}\n`));
     o.attrs = null;
   }
 
@@ -198,12 +242,11 @@ class TextRun {
   closeAbove(level: number): void {
     while (this.open_.length - 1 > level) {
       const o = this.open_.pop()!;
-      if (o.attrs) this.push(this.startTag(o) + (o.text === '' ? ' />\n' : `>${escapeText(o.text)}</${o.tag}>\n`));
+      if (o.attrs !== null) this.push(`${indent(o.depth)}<${o.tag}${o.attrs}` + (o.text === '' ? ' />\n' : `>${escapeText(o.text)}</${o.tag}>\n`));
       else this.push(`${indent(o.depth)}</${o.tag}>\n`);
     }
   }
 }
-
 const ATTR_SPECIAL = /[&<"\u0000-\u001f]/;
 const ATTR_ESCAPE = /[&<"\u0000-\u001f]/g;
 const TEXT_SPECIAL = /[&<>\u0000-\u0008\u000b\u000c\u000e-\u001f]/;

@@ -10,6 +10,7 @@ import type { Tensor } from '../graph/tensor.js';
 import { describeType, type TensorType, type ValueType } from '../graph/types.js';
 import type { Value } from '../graph/value.js';
 import { contradictions } from './check.js';
+import { TypeInterner } from './intern.js';
 import { partialFromTensor, staticValues } from './partial.js';
 import { nodeVersion, type Registry } from './registry.js';
 import type { BodyResults, IfMergePolicy, OutputInfo, PartialValue, RuleContext } from './rule.js';
@@ -91,10 +92,10 @@ export function inferTypes(model: Model, opts: InferOptions = {}): InferenceResu
 
 /** Writes the inferred types into `value.type` of every value they describe. */
 export function applyInferred(result: InferenceResult): void {
-  for (const [v, t] of result.types) {
-    if (t.kind === 'unknown' && v.type === null) continue; // nothing learned: keep "not known"
+  result.types.forEach((t, v) => {
+    if (t.kind === 'unknown' && v.type === null) return; // nothing learned: keep "not known"
     v.type = t;
-  }
+  });
 }
 
 class State {
@@ -102,6 +103,7 @@ class State {
   readonly values = new Map<Value, PartialValue>();
   readonly diagnostics: Diagnostic[] = [];
   readonly assumed = new Set<Value>();
+  private readonly interner = new TypeInterner();
 
   constructor(
     readonly policy: IfMergePolicy,
@@ -116,7 +118,7 @@ class State {
   }
 
   private set(v: Value, t: ValueType | null, value: PartialValue | null | undefined): void {
-    this.types.set(v, t ?? UNKNOWN);
+    this.types.set(v, t ? this.interner.intern(t) : UNKNOWN);
     if (value) this.values.set(v, value);
     else if (v.constant) {
       const p = partialFromTensor(v.constant);
