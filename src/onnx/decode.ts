@@ -1,4 +1,5 @@
-import { Diagnostics, OvirError } from '../diag/diagnostic.js';
+import type { DiagCode } from '../diag/codes.js';
+import { Diagnostics, OvirError, type Diagnostic, type ParamsArg } from '../diag/diagnostic.js';
 import type { Attr } from '../graph/attr.js';
 import type { Body } from '../graph/body.js';
 import { Graph } from '../graph/graph.js';
@@ -106,15 +107,37 @@ export function decodeModelProto(mp: ModelProto | ModelRec, opts: DecodeOptions,
   // the read found outside), so a read without errors means the nodes were in order, and the model
   // is what the sorting decoder would build. Otherwise read again, sorting each graph first
   // (topo-order.ts): the same model and diagnostics as a decoder that always sorts.
-  const first = new Diagnostics();
-  new GraphDecoder(opsets, new ExternalData(opts.baseDir, first), first, false).run(mp.graph as GraphProto, model.graph);
-  if (!first.hasErrors()) {
-    diags.push(...first.list);
-    return model;
+  // The first read stops at its first error (StopAtError): a file out of order is then read about
+  // once and a bit, not twice.
+  const first = new StopAtError();
+  try {
+    new GraphDecoder(opsets, new ExternalData(opts.baseDir, first), first, false).run(mp.graph as GraphProto, model.graph);
+    if (!first.hasErrors()) {
+      for (const d of first.list) diags.list.push(d); // (no spread: a list may be long)
+      return model;
+    }
+  } catch (e) {
+    if (e !== STOPPED) throw e;
   }
   model.graph = new Graph('main');
   new GraphDecoder(opsets, new ExternalData(opts.baseDir, diags), diags, true).run(mp.graph as GraphProto, model.graph);
   return model;
+}
+
+const STOPPED = new Error('the first read of the graphs stopped at an error');
+
+/** Diagnostics of the first read (decodeModelProto): the first error stops it, throwing STOPPED. */
+class StopAtError extends Diagnostics {
+  override add<C extends DiagCode>(code: C, where: string, ...params: ParamsArg<C>): Diagnostic {
+    const d = super.add(code, where, ...params);
+    if (d.severity === 'error') throw STOPPED;
+    return d;
+  }
+
+  override push(...ds: Diagnostic[]): void {
+    super.push(...ds);
+    if (ds.some((d) => d.severity === 'error')) throw STOPPED;
+  }
 }
 
 /** One graph being decoded; frames form the scope stack. */
