@@ -55,17 +55,21 @@ const ROUND_TRIP: Partial<Record<ElementTypeName, readonly ElementTypeName[]>> =
 /** Integer-only widenings (a float result rounded to a wider float then back may differ). */
 const INTEGER_ONLY = new Set(['ReduceSum', 'ReduceProd', 'CumSum', 'Pow']);
 
-export function legalizeOnnxTypes(model: Model, opset: number): void {
+/** Widens where needed (see above); whether it added any node. */
+export function legalizeOnnxTypes(model: Model, opset: number): boolean {
+  let added = false;
   for (const g of allGraphs(model.graph)) {
     const nodes: Node[] = [];
     for (const n of [...g.nodes]) {
       const before: Node[] = [];
       const after: Node[] = [];
       if (n.dialect === 'onnx' && (n.domain === '' || n.domain === 'ai.onnx') && WIDEN[n.op]) widen(n, opset, before, after);
+      if (before.length || after.length) added = true;
       nodes.push(...before, n, ...after);
     }
     g.nodes = nodes;
   }
+  return added;
 }
 
 function takes(s: OnnxSchemaRow, op: string, opset: number, param: string, elem: string): boolean {

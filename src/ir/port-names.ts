@@ -3,6 +3,11 @@
  * `\,`. OpenVINO splits on ',' and glues back pieces that ended in '\'; each name is trimmed.
  */
 export function splitPortNames(s: string): string[] {
+  // One name (the common case): no splitting, no set.
+  if (!s.includes(',')) {
+    const t = s.trim();
+    return t === '' ? [] : [t];
+  }
   const out: string[] = [];
   let cur = '';
   for (let i = 0; i < s.length; i++) {

@@ -18,7 +18,7 @@ import { constFromBin } from './blob.js';
 import { canonicalOp } from './op-names.js';
 import { splitPortNames } from './port-names.js';
 import { parseShapeText } from './shape-text.js';
-import { IrSink, type IrEdges, type IrGraph, type IrLayer, type IrPort } from './read-events.js';
+import { IrSink, type IdText, type IrEdges, type IrGraph, type IrLayer, type IrPort } from './read-events.js';
 import { child, childrenOf, scanXml, type XNode } from './xml-tree.js';
 
 export interface ReadIrOptions {
@@ -28,27 +28,99 @@ export interface ReadIrOptions {
   binPath?: string;
 }
 
-/** Layer attributes that are the layer's identity; every other one is kept in meta.irLayerAttrs. */
-const LAYER_KEYS = new Set(['id', 'name', 'type', 'version']);
 /** Layer children the reader interprets; any other child element is kept raw in meta.irChildren. */
 const KNOWN_CHILDREN = new Set(['data', 'input', 'output', 'rt_info', ...IR_BODY_ELEMENTS]);
 
-interface Layer {
-  readonly xml: XNode;
-  readonly rec: IrLayer;
-  readonly index: number;
-  readonly id: string;
-  readonly name: string;
-  readonly type: string;
-  readonly op: string;
-  readonly version: string;
-  readonly path: string;
-  readonly inPorts: IrPort[];
-  readonly outPorts: IrPort[];
-  readonly inPos: Map<string, number>;
-  readonly outPos: Map<string, number>;
-  /** Per input position: the source layer id and its output position. */
-  readonly incoming: ({ from: string; out: number } | undefined)[];
+/**
+ * A layer or port id as a lookup key: a canonical decimal as its number, anything else as its
+ * trimmed text, so that two keys are equal exactly when the trimmed texts are (a number key is a
+ * small integer: no string per id, cheap maps and arrays).
+ */
+type IdKey = number | string;
+const CANONICAL = /^(0|[1-9]\d{0,8})$/;
+const keyOf = (id: number | string): IdKey => {
+  if (typeof id === 'number') return id;
+  const t = id.trim();
+  return CANONICAL.test(t) ? Number(t) : t;
+};
+/** An id's trimmed text, for messages and for the ids kept in meta. */
+const trimmed = (id: IdText): string | undefined => (id === undefined ? undefined : typeof id === 'number' ? String(id) : id.trim());
+/** An id as written, for messages. */
+const written = (id: IdText): string | undefined => (id === undefined ? undefined : String(id));
+
+/** A layer being read: its record, its checked identity, and where its inputs' sources are. */
+class Layer {
+  /** Ports by id, only for a layer whose port ids are not written as strictly increasing numbers. */
+  inPos: Map<IdKey, number> | undefined;
+  outPos: Map<IdKey, number> | undefined;
+  /** Its values once built (by output position). */
+  vals: (Value | undefined)[] | undefined;
+
+  constructor(
+    readonly rec: IrLayer,
+    readonly gpath: string,
+    readonly key: IdKey,
+    readonly name: string,
+    readonly type: string,
+    readonly op: string,
+    readonly version: string,
+    readonly inPorts: IrPort[],
+    readonly outPorts: IrPort[],
+    /** Position of this layer in the graph's list, and of its first input in the graph's source columns. */
+    readonly at: number,
+    readonly inBase: number,
+  ) {}
+
+  /** The graph path messages name it by (built only for a message). */
+  get path(): string {
+    return `${this.gpath}/${this.name || `${this.type}#${written(this.rec.id)}`}`;
+  }
+
+  /** Position of the input port with id `key`. */
+  inputAt(key: IdKey): number | undefined {
+    return this.inPos ? this.inPos.get(key) : findPort(this.inPorts, key);
+  }
+
+  outputAt(key: IdKey): number | undefined {
+    return this.outPos ? this.outPos.get(key) : findPort(this.outPorts, key);
+  }
+
+  /** The first child element named `tag` other than its ports, bodies and `<data>`. */
+  child(tag: string): XNode | undefined {
+    return this.rec.children?.find((c) => c.tag === tag);
+  }
+}
+
+/** Position of the port with id `key` among ports whose ids are strictly increasing numbers (binary search). */
+function findPort(ports: readonly IrPort[], key: IdKey): number | undefined {
+  if (typeof key !== 'number') return undefined;
+  let lo = 0;
+  let hi = ports.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const id = ports[mid]!.id as number;
+    if (id === key) return mid;
+    if (id < key) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
+}
+
+/** Whether every port id (inputs, then outputs) is a number greater than the one before: no id is bad or repeated. */
+function regularPorts(inPorts: readonly IrPort[], outPorts: readonly IrPort[]): boolean {
+  // Index loops over the two lists (no list of lists, no iterator: this runs once per layer).
+  let prev = -1;
+  for (let k = 0; k < inPorts.length; k++) {
+    const id = inPorts[k]!.id;
+    if (typeof id !== 'number' || id <= prev) return false;
+    prev = id;
+  }
+  for (let k = 0; k < outPorts.length; k++) {
+    const id = outPorts[k]!.id;
+    if (typeof id !== 'number' || id <= prev) return false;
+    prev = id;
+  }
+  return true;
 }
 
 /** A body waiting to be read: its element, the Body it fills, and the port map that binds it. */
@@ -67,14 +139,30 @@ interface BodyTask {
 interface GraphIndex {
   readonly params: Map<string, Value>;
   readonly results: Map<string, number>;
-  readonly types: Map<string, string>;
+  /** The op of the layer with this (trimmed) id, for messages. */
+  readonly typeOf: (id: string) => string | undefined;
 }
 
 /** An edge as messages name it: `3 (1:2 → 4:0)`. */
 const edgeLabel = (e: IrEdges, k: number): string =>
-  `${k} (${e.fromLayer[k]?.trim()}:${e.fromPort[k]?.trim()} → ${e.toLayer[k]?.trim()}:${e.toPort[k]?.trim()})`;
+  `${k} (${trimmed(e.fromLayer[k])}:${trimmed(e.fromPort[k])} → ${trimmed(e.toLayer[k])}:${trimmed(e.toPort[k])})`;
 
 const isInt = (s: string | undefined): s is string => s !== undefined && /^[+-]?\d+$/.test(s.trim());
+
+/** Memo of a lookup by a short string the file repeats (op types, precisions): one call per distinct spelling. */
+function memo<T>(f: (s: string) => T): (s: string) => T {
+  const cache = new Map<string, T>();
+  return (s) => {
+    let v = cache.get(s);
+    if (v === undefined && !cache.has(s)) {
+      v = f(s);
+      if (cache.size < 4096) cache.set(s, v);
+    }
+    return v as T;
+  };
+}
+const canonicalOpOf = memo(canonicalOp);
+const precisionOf = memo((s: string) => fromIrPrecision(s.trim()));
 
 /**
  * Reads OpenVINO IR (v10 or v11) into the ov dialect. Every layer and attribute is kept; Const data
@@ -143,96 +231,138 @@ class Reader {
     const gpath = graph.path;
     const rt = child(el.xml, 'rt_info');
     if (rt && graph.owner) graph.meta['irRtInfo'] = rt;
-    const layers = new Map<string, Layer>();
     const list: Layer[] = [];
+    // Layers by id: while every id is its layer's position (as the serializer writes them) the list
+    // is the index; the first id that is not makes a map of them.
+    let byId: Map<IdKey, Layer> | undefined;
+    const find = (key: IdKey): Layer | undefined => (byId ? byId.get(key) : typeof key === 'number' ? list[key] : undefined);
     const recs = el.layers ?? [];
     // The element's layers are read once: what is kept from here on is the graph.
     el.layers = undefined;
-    recs.forEach((rec, index) => {
-      const x = rec.xml;
-      const id = x.attrs['id'];
-      const type = x.attrs['type'];
-      const name = x.attrs['name'] ?? '';
-      const where = `${gpath}/${name || `${type ?? 'layer'}#${id ?? index}`}`;
-      if (!isInt(id)) return this.err('IR_LAYER_BAD', where, { layer: index, detail: `id '${id ?? ''}' is not an integer` });
-      if (layers.has(id.trim())) return this.err('IR_LAYER_BAD', where, { layer: id, detail: 'duplicate layer id' });
-      if (!type) return this.err('IR_LAYER_BAD', where, { layer: id, detail: 'no type' });
+    let nIn = 0;
+    for (let index = 0; index < recs.length; index++) {
+      const rec = recs[index]!;
+      const id = rec.id;
+      const type = rec.type;
+      const name = rec.name ?? '';
+      const where = (): string => `${gpath}/${name || `${type ?? 'layer'}#${written(id) ?? index}`}`;
+      if (id === undefined || (typeof id === 'string' && !isInt(id))) {
+        this.err('IR_LAYER_BAD', where(), { layer: index, detail: `id '${id ?? ''}' is not an integer` });
+        continue;
+      }
+      const key = keyOf(id);
+      if (find(key)) {
+        this.err('IR_LAYER_BAD', where(), { layer: written(id)!, detail: 'duplicate layer id' });
+        continue;
+      }
+      if (!type) {
+        this.err('IR_LAYER_BAD', where(), { layer: written(id)!, detail: 'no type' });
+        continue;
+      }
       const inPorts = rec.inPorts ?? [];
       const outPorts = rec.outPorts ?? [];
-      const L: Layer = {
-        xml: x, rec, index, id: id.trim(), name, type, op: canonicalOp(type), version: x.attrs['version'] ?? '', path: where,
-        inPorts, outPorts, inPos: new Map(), outPos: new Map(), incoming: inPorts.map(() => undefined),
-      };
-      for (const [ports, pos] of [[inPorts, L.inPos], [outPorts, L.outPos]] as const) {
-        ports.forEach((p, k) => {
-          const pid = p.attrs['id'];
-          if (!isInt(pid)) this.err('IR_PORT_BAD', where, { layer: name, port: k, detail: `port id '${pid ?? ''}' is not an integer` });
-          else if (L.inPos.has(pid.trim()) || L.outPos.has(pid.trim())) this.err('IR_PORT_BAD', where, { layer: name, port: pid, detail: 'duplicate port id' });
-          else pos.set(pid.trim(), k);
-        });
-      }
-      layers.set(L.id, L);
+      const L = new Layer(rec, gpath, key, name, type, canonicalOpOf(type), rec.version ?? '', inPorts, outPorts, list.length, nIn);
+      nIn += inPorts.length;
+      if (!regularPorts(inPorts, outPorts)) this.portIndex(L);
+      if (!byId && key !== list.length) byId = new Map(list.map((l) => [l.key, l]));
+      byId?.set(key, L);
       list.push(L);
-    });
+    }
 
+    // The source of every input port: layer position and output position, -1 while it has none.
+    const srcLayer = new Int32Array(nIn).fill(-1);
+    const srcOut = new Int32Array(nIn);
     const edges = el.edges;
     el.edges = undefined;
     const nEdges = edges ? edges.fromLayer.length : 0;
-    for (let k = 0; k < nEdges; k++) this.edge(edges!, k, gpath, layers);
+    for (let k = 0; k < nEdges; k++) this.edge(edges!, k, gpath, find, srcLayer, srcOut);
     for (const L of list) {
-      L.incoming.forEach((src, k) => {
-        if (!src) this.err('IR_EDGE_MISSING', L.path, { layer: L.name, port: L.inPorts[k]!.attrs['id'] ?? k });
-      });
+      for (let k = 0; k < L.inPorts.length; k++) {
+        if (srcLayer[L.inBase + k]! < 0) this.err('IR_EDGE_MISSING', L.path, { layer: L.name, port: written(L.inPorts[k]!.id) ?? k });
+      }
     }
     if (this.diags.errors.length > before) return undefined;
 
-    const order = this.topoOrder(list, layers);
+    const order = this.topoOrder(list, srcLayer);
     if (!order) return undefined;
-    return this.build(order, layers, graph, tasks);
+    return this.build(list, order, srcLayer, srcOut, graph, tasks);
+  }
+
+  /** Ports by id for a layer whose port ids are irregular; reports ids that are no integer or repeated. */
+  private portIndex(L: Layer): void {
+    const inPos = (L.inPos = new Map<IdKey, number>());
+    const outPos = (L.outPos = new Map<IdKey, number>());
+    for (const [ports, pos] of [[L.inPorts, inPos], [L.outPorts, outPos]] as const) {
+      ports.forEach((p, k) => {
+        const pid = p.id;
+        if (pid === undefined || (typeof pid === 'string' && !isInt(pid))) {
+          this.err('IR_PORT_BAD', L.path, { layer: L.name, port: k, detail: `port id '${pid ?? ''}' is not an integer` });
+          return;
+        }
+        const key = keyOf(pid);
+        if (inPos.has(key) || outPos.has(key)) this.err('IR_PORT_BAD', L.path, { layer: L.name, port: written(pid)!, detail: 'duplicate port id' });
+        else pos.set(key, k);
+      });
+    }
   }
 
   /** Edge `k` of a graph: checks it and records it as the source of its input port. */
-  private edge(edges: IrEdges, k: number, gpath: string, layers: Map<string, Layer>): void {
-    const fl = edges.fromLayer[k]?.trim();
-    const fp = edges.fromPort[k]?.trim();
-    const tl = edges.toLayer[k]?.trim();
-    const tp = edges.toPort[k]?.trim();
-    const from = fl === undefined ? undefined : layers.get(fl);
-    const to = tl === undefined ? undefined : layers.get(tl);
-    if (!from || !to) return this.err('IR_EDGE_BAD', gpath, { edge: edgeLabel(edges, k), detail: `layer ${!from ? fl : tl} does not exist` });
-    const out = fp === undefined ? undefined : from.outPos.get(fp);
-    if (out === undefined) return this.err('IR_EDGE_BAD', gpath, { edge: edgeLabel(edges, k), detail: `layer '${from.name}' has no output port ${fp}` });
-    const inp = tp === undefined ? undefined : to.inPos.get(tp);
-    if (inp === undefined) return this.err('IR_EDGE_BAD', gpath, { edge: edgeLabel(edges, k), detail: `layer '${to.name}' has no input port ${tp}` });
-    if (to.incoming[inp]) return this.err('IR_EDGE_TWICE', to.path, { layer: to.name, port: tp });
-    to.incoming[inp] = { from: from.id, out };
+  private edge(edges: IrEdges, k: number, gpath: string, find: (key: IdKey) => Layer | undefined, srcLayer: Int32Array, srcOut: Int32Array): void {
+    const fl = edges.fromLayer[k];
+    const fp = edges.fromPort[k];
+    const tl = edges.toLayer[k];
+    const tp = edges.toPort[k];
+    const from = fl === undefined ? undefined : find(keyOf(fl));
+    const to = tl === undefined ? undefined : find(keyOf(tl));
+    if (!from || !to) return this.err('IR_EDGE_BAD', gpath, { edge: edgeLabel(edges, k), detail: `layer ${trimmed(!from ? fl : tl)} does not exist` });
+    const out = fp === undefined ? undefined : from.outputAt(keyOf(fp));
+    if (out === undefined) return this.err('IR_EDGE_BAD', gpath, { edge: edgeLabel(edges, k), detail: `layer '${from.name}' has no output port ${trimmed(fp)}` });
+    const inp = tp === undefined ? undefined : to.inputAt(keyOf(tp));
+    if (inp === undefined) return this.err('IR_EDGE_BAD', gpath, { edge: edgeLabel(edges, k), detail: `layer '${to.name}' has no input port ${trimmed(tp)}` });
+    const slot = to.inBase + inp;
+    if (srcLayer[slot]! >= 0) return this.err('IR_EDGE_TWICE', to.path, { layer: to.name, port: trimmed(tp)! });
+    srcLayer[slot] = from.at;
+    srcOut[slot] = out;
   }
 
-  /** Post-order DFS from every layer in XML order, iterative; reports a cycle. */
-  private topoOrder(list: Layer[], layers: Map<string, Layer>): Layer[] | undefined {
-    const state = new Map<Layer, 1 | 2>();
+  /**
+   * Post-order DFS from every layer in XML order, iterative (explicit stack of layer positions and
+   * next-input counters in typed arrays: no object per step); reports a cycle.
+   */
+  private topoOrder(list: Layer[], srcLayer: Int32Array): Layer[] | undefined {
+    const n = list.length;
+    const state = new Uint8Array(n); // 0 unseen, 1 on the stack, 2 done
+    const stackAt = new Int32Array(n);
+    const stackNext = new Int32Array(n);
     const order: Layer[] = [];
-    for (const start of list) {
-      if (state.has(start)) continue;
-      const stack: { L: Layer; next: number }[] = [{ L: start, next: 0 }];
-      state.set(start, 1);
-      while (stack.length) {
-        const top = stack[stack.length - 1]!;
-        if (top.next < top.L.incoming.length) {
-          const dep = layers.get(top.L.incoming[top.next++]!.from)!;
-          const s = state.get(dep);
+    for (let start = 0; start < n; start++) {
+      if (state[start]) continue;
+      let sp = 0;
+      stackAt[0] = start;
+      stackNext[0] = 0;
+      state[start] = 1;
+      while (sp >= 0) {
+        const L = list[stackAt[sp]!]!;
+        const next = stackNext[sp]!;
+        if (next < L.inPorts.length) {
+          stackNext[sp] = next + 1;
+          const dep = srcLayer[L.inBase + next]!;
+          const s = state[dep];
           if (s === 1) {
-            this.err('IR_CYCLE', dep.path, { layer: dep.name || dep.id });
+            const D = list[dep]!;
+            this.err('IR_CYCLE', D.path, { layer: D.name || String(D.key) });
             return undefined;
           }
-          if (s === undefined) {
-            state.set(dep, 1);
-            stack.push({ L: dep, next: 0 });
+          if (s === 0) {
+            state[dep] = 1;
+            sp++;
+            stackAt[sp] = dep;
+            stackNext[sp] = 0;
           }
         } else {
-          state.set(top.L, 2);
-          order.push(top.L);
-          stack.pop();
+          state[L.at] = 2;
+          order.push(L);
+          sp--;
         }
       }
     }
@@ -240,24 +370,30 @@ class Reader {
   }
 
   private portType(L: Layer, p: IrPort, k: number): ValueType | null {
-    const prec = p.attrs['precision'];
+    const prec = p.precision;
     if (prec === undefined) {
-      this.err('IR_PORT_BAD', L.path, { layer: L.name, port: p.attrs['id'] ?? k, detail: 'output port has no precision' });
+      this.err('IR_PORT_BAD', L.path, { layer: L.name, port: written(p.id) ?? k, detail: 'output port has no precision' });
       return null;
     }
-    const t = fromIrPrecision(prec.trim());
+    const t = precisionOf(prec);
     if (!t) {
-      this.err('IR_PORT_BAD', L.path, { layer: L.name, port: p.attrs['id'] ?? k, detail: `unknown precision '${prec}'` });
+      this.err('IR_PORT_BAD', L.path, { layer: L.name, port: written(p.id) ?? k, detail: `unknown precision '${prec}'` });
       return null;
     }
-    const dims: Dim[] = [];
-    for (const text of p.dims) {
-      const s = text.trim();
+    // Exact size: the shape is kept in the graph (a pushed-to array would hold 16 slots).
+    const dims: Dim[] = new Array<Dim>(p.dims.length);
+    for (let i = 0; i < p.dims.length; i++) {
+      const d = p.dims[i]!;
+      if (typeof d === 'number') {
+        dims[i] = d;
+        continue;
+      }
+      const s = d.trim();
       if (!/^-?\d+$/.test(s) || Number(s) < -1) {
-        this.err('IR_PORT_BAD', L.path, { layer: L.name, port: p.attrs['id'] ?? k, detail: `dim '${s}' must be an integer ≥ -1` });
+        this.err('IR_PORT_BAD', L.path, { layer: L.name, port: written(p.id) ?? k, detail: `dim '${s}' must be an integer ≥ -1` });
         return null;
       }
-      dims.push(s === '-1' ? null : Number(s));
+      dims[i] = s === '-1' ? null : Number(s);
     }
     return tensorType(t.name, dims);
   }
@@ -265,41 +401,45 @@ class Reader {
   /** Layer-level details: spelling, extra layer attributes, rt_info (under `rtKey`), unknown children. */
   private carryLayerMeta(L: Layer, meta: Meta, rtKey: 'irRtInfo' | 'irLayerRtInfo' = 'irRtInfo'): void {
     meta['irType'] = L.type;
-    const extra: Record<string, string> = {};
-    for (const [k, v] of Object.entries(L.xml.attrs)) if (!LAYER_KEYS.has(k)) extra[k] = v;
-    if (Object.keys(extra).length) meta['irLayerAttrs'] = extra;
-    const rt = child(L.xml, 'rt_info');
-    if (rt) meta[rtKey] = rt;
-    const others = L.xml.children.filter((c) => !KNOWN_CHILDREN.has(c.tag));
-    if (others.length) meta['irChildren'] = others;
+    // The record is read once: its attribute object becomes the meta's.
+    if (L.rec.extra) meta['irLayerAttrs'] = L.rec.extra;
+    const children = L.rec.children;
+    if (children) {
+      const rt = L.child('rt_info');
+      if (rt) meta[rtKey] = rt;
+      const others = children.filter((c) => !KNOWN_CHILDREN.has(c.tag));
+      if (others.length) meta['irChildren'] = others;
+    }
     if (L.inPorts.some((p) => p.rt)) meta['irInputRtInfo'] = L.inPorts.map((p) => p.rt);
   }
 
   private dataAttr(L: Layer, name: string): string | undefined {
-    const v = child(L.xml, 'data')?.attrs[name];
+    const v = L.rec.data?.[name];
     if (v === undefined) this.err('IR_ATTR_MISSING', L.path, { op: L.op, layer: L.name, attr: name });
     return v;
   }
 
-  private build(order: Layer[], layers: Map<string, Layer>, graph: Graph, tasks: BodyTask[]): GraphIndex | undefined {
+  private build(list: Layer[], order: Layer[], srcLayer: Int32Array, srcOut: Int32Array, graph: Graph, tasks: BodyTask[]): GraphIndex | undefined {
     const before = this.diags.errors.length;
-    const outs = new Map<string, (Value | undefined)[]>();
-    const index: GraphIndex = { params: new Map(), results: new Map(), types: new Map() };
+    let ops: Map<string, string> | undefined; // built only for a message
+    const index: GraphIndex = {
+      params: new Map(),
+      results: new Map(),
+      typeOf: (id) => (ops ??= new Map(list.map((L) => [String(L.key), L.op]))).get(id),
+    };
     const resultNames: string[] = [];
     const irResults: Meta[] = [];
     const src = (L: Layer, k: number): Value | undefined => {
-      const s = L.incoming[k]!;
-      return outs.get(s.from)?.[s.out];
+      const slot = L.inBase + k;
+      return list[srcLayer[slot]!]!.vals?.[srcOut[slot]!];
     };
     const names = (L: Layer, k: number): string[] => {
-      const n = L.outPorts[k]?.attrs['names'];
+      const n = L.outPorts[k]?.names;
       return n === undefined ? [] : splitPortNames(n);
     };
     // Values are created in topological order, but Parameters, Results and nodes keep XML order
-    // among themselves where OpenVINO defines the order by it (inputs, outputs).
-    const byXml = [...order].sort((a, b) => a.index - b.index);
-    for (const L of byXml) {
-      index.types.set(L.id, L.op);
+    // among themselves where OpenVINO defines the order by it (inputs, outputs): `list` is in XML order.
+    for (const L of list) {
       if (L.op !== 'Parameter') continue;
       const shapeText = this.dataAttr(L, 'shape');
       const elemText = this.dataAttr(L, 'element_type');
@@ -315,13 +455,13 @@ class Reader {
       this.carryLayerMeta(L, v.meta, 'irLayerRtInfo');
       this.carryPortRt(L, 0, v);
       this.carryExtraData(L, v.meta, ['shape', 'element_type']);
-      outs.set(L.id, [v]);
-      index.params.set(L.id, v);
+      L.vals = [v];
+      index.params.set(String(L.key), v);
     }
     for (const L of order) {
       if (L.op === 'Parameter') continue;
       if (L.op === 'Constant') {
-        this.readConst(L, graph, names(L, 0), outs);
+        this.readConst(L, graph, names(L, 0));
         continue;
       }
       if (L.op === 'Result') {
@@ -337,21 +477,21 @@ class Reader {
         // A missing source is a layer that failed to read, which has been reported already.
         node.addInput(src(L, k) ?? null);
       }
-      const vals: Value[] = [];
-      L.outPorts.forEach((p, k) => {
-        const v = node.addOutput(this.portType(L, p, k), names(L, k));
+      const vals = new Array<Value>(L.outPorts.length);
+      for (let k = 0; k < L.outPorts.length; k++) {
+        const v = node.addOutput(this.portType(L, L.outPorts[k]!, k), names(L, k));
         this.carryPortRt(L, k, v);
-        vals.push(v);
-      });
-      outs.set(L.id, vals);
+        vals[k] = v;
+      }
+      L.vals = vals;
       this.readAttrs(L, node);
       this.queueBodies(L, node, graph, tasks);
     }
-    for (const L of byXml) {
+    for (const L of list) {
       if (L.op !== 'Result' || L.inPorts.length !== 1) continue;
       const v = src(L, 0);
       if (!v) continue;
-      index.results.set(L.id, graph.outputs.length);
+      index.results.set(String(L.key), graph.outputs.length);
       graph.outputs.push(v);
       resultNames.push(L.name);
       const meta: Meta = { irVersion: L.version };
@@ -360,7 +500,6 @@ class Reader {
     }
     graph.meta['resultNames'] = resultNames;
     graph.meta['irResults'] = irResults;
-    void layers;
     return this.diags.errors.length > before ? undefined : index;
   }
 
@@ -370,14 +509,14 @@ class Reader {
   }
 
   private carryExtraData(L: Layer, meta: Meta, known: string[]): void {
-    const data = child(L.xml, 'data');
+    const data = L.rec.data;
     if (!data) return;
     const extra: Record<string, string> = {};
-    for (const [k, v] of Object.entries(data.attrs)) if (!known.includes(k)) extra[k] = v;
+    for (const [k, v] of Object.entries(data)) if (!known.includes(k)) extra[k] = v;
     if (Object.keys(extra).length) meta['irExtraData'] = extra;
   }
 
-  private readConst(L: Layer, graph: Graph, names: string[], outs: Map<string, (Value | undefined)[]>): void {
+  private readConst(L: Layer, graph: Graph, names: string[]): void {
     const et = this.dataAttr(L, 'element_type');
     const sh = this.dataAttr(L, 'shape');
     const off = this.dataAttr(L, 'offset');
@@ -399,13 +538,13 @@ class Reader {
     this.carryLayerMeta(L, v.meta, 'irLayerRtInfo');
     this.carryPortRt(L, 0, v);
     this.carryExtraData(L, v.meta, ['element_type', 'shape', 'offset', 'size']);
-    outs.set(L.id, [v]);
+    L.vals = [v];
   }
 
   private readAttrs(L: Layer, node: Node): void {
-    const data = child(L.xml, 'data');
+    const data = L.rec.data;
     if (!data) return;
-    for (const [name, value] of Object.entries(data.attrs)) {
+    for (const [name, value] of Object.entries(data)) {
       const kind = attrKind(L.op, name);
       let a: Attr | undefined = kind ? parseAttr(kind, value) : A.raw(value);
       if (!a) {
@@ -425,9 +564,9 @@ class Reader {
         continue;
       }
       const body = graph.addBody(node, bodyTag);
-      const backEdges = child(L.xml, 'back_edges');
+      const backEdges = L.child('back_edges');
       tasks.push({
-        el, body, node, layerPath: L.path, mapName: mapTag, portMap: child(L.xml, mapTag), backEdges,
+        el, body, node, layerPath: L.path, mapName: mapTag, portMap: L.child(mapTag), backEdges,
         kind: kind!.loop ? 'loop' : 'if',
       });
     }
@@ -444,37 +583,43 @@ class Reader {
     const where = t.layerPath;
     const map = t.mapName;
     const mapped = new Set<Value>();
-    const outEntries: { k: bigint; result: number; extra: Record<string, string> }[] = [];
-    const special: { result: number; extra: Record<string, string> }[] = [];
-    const extrasOf = (x: XNode): Record<string, string> => {
-      const e: Record<string, string> = {};
-      for (const [k, v] of Object.entries(x.attrs)) if (k !== 'external_port_id' && k !== 'internal_layer_id') e[k] = v;
+    const outEntries: { k: bigint; result: number; extra: Record<string, string> | undefined }[] = [];
+    const special: { result: number; extra: Record<string, string> | undefined }[] = [];
+    const hasKeys = (e: Record<string, string> | undefined): e is Record<string, string> => e !== undefined && Object.keys(e).length > 0;
+    /** A port map entry's attributes other than the two ids; undefined when it has none (most entries). */
+    const extrasOf = (x: XNode): Record<string, string> | undefined => {
+      let e: Record<string, string> | undefined;
+      for (const k in x.attrs) if (k !== 'external_port_id' && k !== 'internal_layer_id') (e ??= {})[k] = x.attrs[k]!;
+      // (hasKeys, not `e !== undefined`, decides whether an entry has extras, as Object.keys did.)
       return e;
     };
-    const describe = (id: string): string => (index.types.has(id) ? `layer ${id} is a ${index.types.get(id)}` : `layer ${id} does not exist`);
+    const describe = (id: string): string => {
+      const op = index.typeOf(id);
+      return op !== undefined ? `layer ${id} is a ${op}` : `layer ${id} does not exist`;
+    };
     if (!t.portMap) this.err('IR_PORTMAP_BAD', where, { map, entry: '-', detail: `<${map}> is missing` });
     (t.portMap?.children ?? []).forEach((x, n) => {
       const ext = x.attrs['external_port_id']?.trim();
       const lid = x.attrs['internal_layer_id']?.trim() ?? '';
-      const entry = `${n} (${x.tag} ${ext}→${lid})`;
-      if (!isInt(ext) || !isInt(lid)) return this.err('IR_PORTMAP_BAD', where, { map, entry, detail: 'external_port_id and internal_layer_id must be integers' });
+      const entry = (): string => `${n} (${x.tag} ${ext}→${lid})`; // built only for a message
+      if (!isInt(ext) || !isInt(lid)) return this.err('IR_PORTMAP_BAD', where, { map, entry: entry(), detail: 'external_port_id and internal_layer_id must be integers' });
       const extra = extrasOf(x);
       if (x.tag === 'input') {
         const param = index.params.get(lid);
-        if (!param) return this.err('IR_PORTMAP_BAD', where, { map, entry, detail: `names no body Parameter (${describe(lid)})` });
-        if (mapped.has(param)) return this.err('IR_PORTMAP_BAD', where, { map, entry, detail: `maps Parameter '${param.meta['layerName']}' twice` });
+        if (!param) return this.err('IR_PORTMAP_BAD', where, { map, entry: entry(), detail: `names no body Parameter (${describe(lid)})` });
+        if (mapped.has(param)) return this.err('IR_PORTMAP_BAD', where, { map, entry: entry(), detail: `maps Parameter '${param.meta['layerName']}' twice` });
         const from = Number(ext);
         if (from < -1 || from >= t.node.inputs.length || (from === -1 && t.kind === 'if')) {
-          return this.err('IR_PORTMAP_BAD', where, { map, entry, detail: `the node has no input ${ext}` });
+          return this.err('IR_PORTMAP_BAD', where, { map, entry: entry(), detail: `the node has no input ${ext}` });
         }
         if (from === 0 && t.kind === 'if') this.diags.add('IR_IF_COND_PARAM', where, { map, param: String(param.meta['layerName']) });
         mapped.add(param);
-        t.body.inputs.push(Object.keys(extra).length ? { param, from, extra } : { param, from });
+        t.body.inputs.push(hasKeys(extra) ? { param, from, extra } : { param, from });
       } else if (x.tag === 'output') {
         const result = index.results.get(lid);
-        if (result === undefined) return this.err('IR_PORTMAP_BAD', where, { map, entry, detail: `names no body Result (${describe(lid)})` });
+        if (result === undefined) return this.err('IR_PORTMAP_BAD', where, { map, entry: entry(), detail: `names no body Result (${describe(lid)})` });
         if (BigInt(ext) < 0n) {
-          if (t.kind === 'if') return this.err('IR_PORTMAP_BAD', where, { map, entry, detail: 'an If output needs external_port_id ≥ 0' });
+          if (t.kind === 'if') return this.err('IR_PORTMAP_BAD', where, { map, entry: entry(), detail: 'an If output needs external_port_id ≥ 0' });
           special.push({ result, extra });
         } else outEntries.push({ k: BigInt(ext), result, extra });
       }
@@ -493,10 +638,10 @@ class Reader {
         this.err('IR_PORTMAP_BAD', where, { map, entry: `output ${e.k}`, detail: 'external_port_id used twice' });
         return;
       }
-      t.body.outputs.push(Object.keys(e.extra).length ? { result: e.result, to, extra: e.extra } : { result: e.result, to });
+      t.body.outputs.push(hasKeys(e.extra) ? { result: e.result, to, extra: e.extra } : { result: e.result, to });
       covered.push(to);
     });
-    for (const s of special) t.body.outputs.push({ result: s.result, to: -1, extra: s.extra });
+    for (const s of special) t.body.outputs.push({ result: s.result, to: -1, extra: s.extra ?? {} });
     if (t.kind === 'loop') {
       for (const e of childrenOf(t.backEdges, 'edge')) {
         t.body.backEdges.push({

@@ -91,26 +91,55 @@ const ATTR_WS = /\r\n|[\t\n\r]/g;
 const EOL = /\r\n?/g;
 
 /**
- * What the tokenizer reports, in document order. `open`'s `attrs` holds names and decoded values
- * alternately (`attrs[0..n)`) and is reused after the call returns. Every element ends with one
+ * What the tokenizer reports, in document order, as offsets into the document's bytes: the
+ * receiver decodes only what it keeps (an IR reader needs the strings of a few attributes and
+ * reads ids, ports and dims as numbers straight from the bytes). Every element ends with one
  * `close`, self-closing ones too. `text` is character data of the open element (several calls
- * append), whitespace-only runs already dropped.
+ * append), whitespace-only runs already dropped; `doc.text(s, e, kind)` decodes it.
  */
 export interface XmlSink {
-  open(tag: string, attrs: readonly string[], n: number): void;
-  text(text: string): void;
-  close(): void;
+  /** An element starts; its attributes are readable through `doc` until the call returns. */
+  open(tag: string, doc: XmlDoc): void;
+  text(doc: XmlDoc, s: number, e: number, kind: TextKind): void;
+  close(doc: XmlDoc): void;
 }
 
-/** An attribute list as an object (an attribute named `__proto__` is an ordinary own property). */
-export function attrRecord(attrs: readonly string[], n: number): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = 0; i < n; i += 2) {
-    const key = attrs[i]!;
-    if (key === '__proto__') Object.defineProperty(out, key, { value: attrs[i + 1]!, enumerable: true, writable: true, configurable: true });
-    else out[key] = attrs[i + 1]!;
-  }
-  return out;
+/** Character data as written: PLAIN needs no decoding, REFS has '&' or CR, CDATA is a CDATA section. */
+export const TextKind = { PLAIN: 0, REFS: 1, CDATA: 2 } as const;
+export type TextKind = (typeof TextKind)[keyof typeof TextKind];
+
+/** The document as the sink sees it during `open`: the current element's attributes, and decoding. */
+export interface XmlDoc {
+  /** Number of attributes of the element being opened. */
+  readonly attrCount: number;
+  /** Name of attribute k. */
+  attrName(k: number): string;
+  /** Index of the attribute named `ascii`, or -1 (compared as bytes: no string is made). */
+  attrIndex(ascii: string): number;
+  /** Whether attribute k is named `ascii` (compared as bytes). */
+  attrIs(k: number, ascii: string): boolean;
+  /** Decoded value of attribute k. */
+  attrValue(k: number): string;
+  /** Decoded value of attribute k, for a value the file rarely repeats (names): not interned. */
+  attrValueUnique(k: number): string;
+  /**
+   * Value of attribute k as a number when it is written as a canonical unsigned decimal (`0` or
+   * no leading zero, at most 9 digits, nothing else): then the number's decimal text is exactly
+   * the value. -1 otherwise (the caller reads the string).
+   */
+  attrUint(k: number): number;
+  /** The attributes as an object. */
+  attrRecord(): Record<string, string>;
+  /** Decoded character data [s, e). */
+  text(s: number, e: number, kind: TextKind): string;
+  /** Character data [s, e) as a canonical unsigned decimal (as attrUint), or -1. */
+  textUint(s: number, e: number, kind: TextKind): number;
+}
+
+/** Sets an attribute on an attribute object (an attribute named `__proto__` is an ordinary own property). */
+export function setOwn(out: Record<string, string>, key: string, value: string): void {
+  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
 }
 
 /** Builds the XNode tree. */
@@ -119,15 +148,15 @@ class TreeSink implements XmlSink {
   private readonly stack: XNode[] = [this.top];
   private cur = this.top;
 
-  open(tag: string, attrs: readonly string[], n: number): void {
-    const node: XNode = { tag, attrs: attrRecord(attrs, n), children: [], text: '' };
+  open(tag: string, doc: XmlDoc): void {
+    const node: XNode = { tag, attrs: doc.attrRecord(), children: [], text: '' };
     this.cur.children.push(node);
     this.stack.push(node);
     this.cur = node;
   }
 
-  text(text: string): void {
-    this.cur.text += text;
+  text(doc: XmlDoc, s: number, e: number, kind: TextKind): void {
+    this.cur.text += doc.text(s, e, kind);
   }
 
   close(): void {
@@ -187,11 +216,37 @@ const AMP = 0x26;
 const INTERN_MAX_LEN = 24;
 const INTERN_MAX_ENTRIES = 1 << 16;
 
-class Tokenizer {
+/** Canonical unsigned decimal in bytes [s, e): `0` or no leading zero, at most 9 digits; else -1. */
+function uintOf(b: Buffer, s: number, e: number): number {
+  const len = e - s;
+  if (len <= 0 || len > 9 || (b[s] === 0x30 && len > 1)) return -1;
+  let v = 0;
+  for (let i = s; i < e; i++) {
+    const d = b[i]! - 0x30;
+    if (d < 0 || d > 9) return -1;
+    v = v * 10 + d;
+  }
+  return v;
+}
+
+/** Per attribute in `spans`: name start, name end, value start, value end. */
+const SPAN = 4;
+
+class Tokenizer implements XmlDoc {
   private readonly n: number;
   /** Short ASCII strings seen before (tags, attribute names, ids, precisions, dims), by a hash of their bytes. */
   private readonly interned = new Map<number, string>();
-  private readonly attrs: string[] = [];
+  /** The current element's attributes as byte offsets (SPAN numbers each): no string per attribute. */
+  private spans = new Int32Array(64 * SPAN);
+  /**
+   * Values that need decoding (a reference, tab, CR or LF), decoded while tokenizing so that a bad
+   * reference is an error wherever it stands, whether the sink reads the value or not.
+   */
+  private readonly decoded: (string | undefined)[] = [];
+  attrCount = 0;
+  /** Character data with references, decoded while tokenizing (same reason), and where it starts. */
+  private refText = '';
+  private refTextAt = -1;
 
   constructor(private readonly b: Buffer, private readonly sink: XmlSink) {
     this.n = b.length;
@@ -236,6 +291,61 @@ class Tokenizer {
     return b.toString('utf8', s, e);
   }
 
+  // ── XmlDoc: what the sink reads during `open` ──────────────────────────────────────────────────
+
+  attrName(k: number): string {
+    return this.str(this.spans[k * SPAN]!, this.spans[k * SPAN + 1]!);
+  }
+
+  attrIs(k: number, ascii: string): boolean {
+    const s = this.spans[k * SPAN]!;
+    const len = ascii.length;
+    if (this.spans[k * SPAN + 1]! - s !== len) return false;
+    const b = this.b;
+    for (let i = 0; i < len; i++) if (b[s + i] !== ascii.charCodeAt(i)) return false;
+    return true;
+  }
+
+  attrIndex(ascii: string): number {
+    for (let k = 0; k < this.attrCount; k++) if (this.attrIs(k, ascii)) return k;
+    return -1;
+  }
+
+  attrValue(k: number): string {
+    return this.decoded[k] ?? this.str(this.spans[k * SPAN + 2]!, this.spans[k * SPAN + 3]!);
+  }
+
+  attrValueUnique(k: number): string {
+    // No hashing and no table entry: a layer or tensor name is seen once; the intern table is kept
+    // for the values files repeat (types, precisions, dims, data attributes).
+    return this.decoded[k] ?? this.b.toString('utf8', this.spans[k * SPAN + 2]!, this.spans[k * SPAN + 3]!);
+  }
+
+  attrUint(k: number): number {
+    return this.decoded[k] !== undefined ? -1 : uintOf(this.b, this.spans[k * SPAN + 2]!, this.spans[k * SPAN + 3]!);
+  }
+
+  attrRecord(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (let k = 0; k < this.attrCount; k++) setOwn(out, this.attrName(k), this.attrValue(k));
+    return out;
+  }
+
+  text(s: number, e: number, kind: TextKind): string {
+    if (kind === TextKind.REFS && s === this.refTextAt) return this.refText;
+    if (kind === TextKind.CDATA) {
+      const t = this.b.toString('utf8', s, e);
+      return t.includes('\r') ? t.replace(EOL, '\n') : t;
+    }
+    return this.str(s, e);
+  }
+
+  textUint(s: number, e: number, kind: TextKind): number {
+    return kind === TextKind.PLAIN ? uintOf(this.b, s, e) : -1;
+  }
+
+  // ── tokenizing ─────────────────────────────────────────────────────────────────────────────────
+
   /** End of the name starting at `at` (failing when none starts there). */
   private name(at: number, what: string): number {
     const b = this.b;
@@ -252,6 +362,13 @@ class Tokenizer {
     return true;
   }
 
+  /** Whether bytes [s1, s1 + len) equal bytes [s2, s2 + len). */
+  private sameBytes(s1: number, s2: number, len: number): boolean {
+    const b = this.b;
+    for (let i = 0; i < len; i++) if (b[s1 + i] !== b[s2 + i]) return false;
+    return true;
+  }
+
   /** Offset of the ASCII string `ascii` at or after `from`, or -1. */
   private find(ascii: string, from: number): number {
     return this.b.indexOf(ascii, from, 'latin1');
@@ -263,8 +380,10 @@ class Tokenizer {
     const sink = this.sink;
     const bom = b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
     let i = bom;
+    // Open elements: tag, and where its name lies (closing tags are matched as bytes).
     const tags: string[] = [];
     const opened: number[] = [];
+    const tagLens: number[] = [];
     let rootDone = false;
     while (i < n) {
       // Character data up to the next '<'.
@@ -281,28 +400,34 @@ class Tokenizer {
       if (nonSpace >= 0) {
         // Whitespace-only runs are dropped (pugixml's default), others appended.
         if (!tags.length) this.fail(nonSpace, rootDone ? 'text after the root element' : 'text before the root element');
-        let t = this.str(i, lt);
         if (special) {
+          let t = this.str(i, lt);
           if (t.includes('\r')) t = t.replace(EOL, '\n');
           if (t.includes('&')) t = decodeEntities(t, i);
+          this.refText = t;
+          this.refTextAt = i;
         }
-        sink.text(t);
+        sink.text(this, i, lt, special ? TextKind.REFS : TextKind.PLAIN);
       }
       if (lt >= n) break;
       const c = b[lt + 1];
       if (c === SLASH) {
         // </name  >
         const e = this.name(lt + 2, 'closing tag');
-        const tag = this.str(lt + 2, e);
         let j = e;
         while (j < n && isSpace(b[j]!)) j++;
-        if (b[j] !== GT) this.fail(j, j >= n ? `file ends inside </${tag}>` : `unexpected '${this.charAt(j)}' in </${tag}>`);
-        if (!tags.length) this.fail(lt, `closing tag </${tag}> with no open element`);
+        if (b[j] !== GT) this.fail(j, j >= n ? `file ends inside </${this.str(lt + 2, e)}>` : `unexpected '${this.charAt(j)}' in </${this.str(lt + 2, e)}>`);
+        if (!tags.length) this.fail(lt, `closing tag </${this.str(lt + 2, e)}> with no open element`);
         const open = tags[tags.length - 1]!;
-        if (open !== tag) this.fail(lt, `closing tag </${tag}> does not match <${open}> opened at ${bytePosition(b, opened[opened.length - 1]!)}`);
+        const at = opened[opened.length - 1]!;
+        // The open tag's name is bytes [at + 1, at + 1 + its length).
+        if (e - (lt + 2) !== tagLens[tagLens.length - 1] || !this.sameBytes(lt + 2, at + 1, e - (lt + 2))) {
+          this.fail(lt, `closing tag </${this.str(lt + 2, e)}> does not match <${open}> opened at ${bytePosition(b, at)}`);
+        }
         tags.pop();
         opened.pop();
-        sink.close();
+        tagLens.pop();
+        sink.close(this);
         if (!tags.length) rootDone = true;
         i = j + 1;
       } else if (c === BANG) {
@@ -314,9 +439,7 @@ class Tokenizer {
           const e = this.find(']]>', lt + 9);
           if (e < 0) this.fail(lt, 'CDATA section is not closed');
           if (!tags.length) this.fail(lt, 'CDATA outside the root element');
-          let t = b.toString('utf8', lt + 9, e);
-          if (t.includes('\r')) t = t.replace(EOL, '\n');
-          sink.text(t);
+          sink.text(this, lt + 9, e, TextKind.CDATA);
           i = e + 3;
         } else {
           const word = b.toString('latin1', lt + 2, Math.min(n, lt + 9)).toUpperCase();
@@ -335,7 +458,7 @@ class Tokenizer {
         if (!tags.length && rootDone) this.fail(lt, 'a second root element');
         const e = this.name(lt + 1, 'element');
         const tag = this.str(lt + 1, e);
-        const attrs = this.attrs;
+        const decoded = this.decoded;
         let na = 0;
         let j = e;
         let selfClose = false;
@@ -352,15 +475,15 @@ class Tokenizer {
           }
           if (j >= n) this.fail(lt, `file ends inside <${tag}>`);
           if (j === ws) this.fail(j, `attributes of <${tag}> must be separated by whitespace`);
+          const ks = j;
           const ne = this.name(j, 'attribute');
-          const key = this.str(j, ne);
           j = ne;
           while (j < n && isSpace(b[j]!)) j++;
-          if (b[j] !== EQ) this.fail(j, `attribute '${key}' of <${tag}> has no value`);
+          if (b[j] !== EQ) this.fail(j, `attribute '${this.str(ks, ne)}' of <${tag}> has no value`);
           j++;
           while (j < n && isSpace(b[j]!)) j++;
           const q = b[j];
-          if (q !== 0x22 && q !== 0x27) this.fail(j, `the value of attribute '${key}' of <${tag}> is not quoted`);
+          if (q !== 0x22 && q !== 0x27) this.fail(j, `the value of attribute '${this.str(ks, ne)}' of <${tag}> is not quoted`);
           let end = j + 1;
           let badLt = -1;
           let special = false;
@@ -370,24 +493,41 @@ class Tokenizer {
             if (v === LT) { if (badLt < 0) badLt = end; }
             else if (v === AMP || v === 0x09 || v === 0x0a || v === 0x0d) special = true;
           }
-          if (end >= n) this.fail(j, `the value of attribute '${key}' of <${tag}> is not closed`);
-          if (badLt >= 0) this.fail(badLt, `'<' in the value of attribute '${key}' of <${tag}>`);
-          for (let k = 0; k < na; k += 2) if (attrs[k] === key) this.fail(j, `attribute '${key}' of <${tag}> is repeated`);
-          let v = this.str(j + 1, end);
+          if (end >= n) this.fail(j, `the value of attribute '${this.str(ks, ne)}' of <${tag}> is not closed`);
+          if (badLt >= 0) this.fail(badLt, `'<' in the value of attribute '${this.str(ks, ne)}' of <${tag}>`);
+          const sp = this.spans;
+          for (let k = 0; k < na; k++) {
+            const s = sp[k * SPAN]!;
+            if (sp[k * SPAN + 1]! - s === ne - ks && this.sameBytes(s, ks, ne - ks)) this.fail(j, `attribute '${this.str(ks, ne)}' of <${tag}> is repeated`);
+          }
+          if ((na + 1) * SPAN > sp.length) {
+            const grown = new Int32Array(sp.length * 2);
+            grown.set(sp);
+            this.spans = grown;
+          }
+          const o = na * SPAN;
+          this.spans[o] = ks;
+          this.spans[o + 1] = ne;
+          this.spans[o + 2] = j + 1;
+          this.spans[o + 3] = end;
+          let v: string | undefined;
           if (special) {
+            v = this.str(j + 1, end);
             if (v.includes('\t') || v.includes('\n') || v.includes('\r')) v = v.replace(ATTR_WS, ' ');
             if (v.includes('&')) v = decodeEntities(v, j + 1);
           }
-          attrs[na++] = key;
-          attrs[na++] = v;
+          decoded[na] = v;
+          na++;
           j = end + 1;
         }
-        sink.open(tag, attrs, na);
+        this.attrCount = na;
+        sink.open(tag, this);
         if (!selfClose) {
           tags.push(tag);
           opened.push(lt);
+          tagLens.push(e - (lt + 1));
         } else {
-          sink.close();
+          sink.close(this);
           if (!tags.length) rootDone = true;
         }
         i = j;

@@ -175,3 +175,49 @@ describe('readIr: structural errors, all reported at once with their paths', () 
 });
 
 void layerXml;
+
+describe('readIr: ids as written (numbers read from the bytes, any other spelling compared as trimmed text)', () => {
+  const port = (id: string, dims = ['2', '4']): string => `<port id="${id}" precision="FP32">${dims.map((d) => `<dim>${d}</dim>`).join('')}</port>`;
+  const layer = (id: string, type: string, name: string, ins: string[], outs: string[], data = ''): string =>
+    `<layer id="${id}" name="${name}" type="${type}" version="opset1">${data}${ins.length ? `<input>${ins.join('')}</input>` : ''}${outs.length ? `<output>${outs.join('')}</output>` : ''}</layer>`;
+  const parameter = (id: string): string => layer(id, 'Parameter', 'x', [], [port('0')], '<data shape="2,4" element_type="f32"/>');
+  const edge = (a: string, b: string, c: string, d: string): string => `<edge from-layer="${a}" from-port="${b}" to-layer="${c}" to-port="${d}"/>`;
+  const net = (layers: string[], edges: string[]): string => `<net name="t" version="11"><layers>${layers.join('')}</layers><edges>${edges.join('')}</edges></net>`;
+  const chain = (ids: [string, string, string], ports: [string, string] = ['0', '1'], reluDims?: string[]): string =>
+    net([parameter(ids[0]), layer(ids[1], 'ReLU', 'r', [port(ports[0])], [port(ports[1], reluDims)]), layer(ids[2], 'Result', 'o', [port('0')], [])],
+      [edge(ids[0].trim(), '0', ids[1].trim(), ports[0].trim()), edge(ids[1].trim(), ports[1].trim(), ids[2].trim(), '0')]);
+
+  it('finds layers by id in any order and with gaps, and ports by id whatever their numbers', () => {
+    const m = readIr(chain(['10', '30', '20'], ['4', '9']), null);
+    expect(m.graph.nodes.map((n) => n.op)).toEqual(['Relu']);
+    expect(m.graph.outputs).toEqual([m.graph.nodes[0]!.outputs[0]]);
+  });
+
+  it('trims ids: " 5 " is layer 5', () => {
+    expect(readIr(chain([' 0 ', '1', '2'], [' 0', '1 ']), null).graph.nodes).toHaveLength(1);
+  });
+
+  it('compares other spellings as text: layer "05" is not layer 5, "+1" is not 1', () => {
+    expect(diagnosticsOf(() => readIr(net([parameter('05'), layer('1', 'ReLU', 'r', [port('0')], [port('1')]), layer('2', 'Result', 'o', [port('0')], [])],
+      [edge('5', '0', '1', '0'), edge('1', '1', '2', '0')]), null)).map((d) => d.message))
+      .toEqual(['edge 0 (5:0 → 1:0): layer 5 does not exist', "input port 0 of layer 'r' has no incoming edge"]);
+    expect(readIr(chain(['05', '1', '2']).replace('from-layer="05"', 'from-layer="05 "'), null).graph.nodes).toHaveLength(1);
+    expect(readIr(chain(['0', '+1', '2']), null).graph.nodes).toHaveLength(1);
+    expect(diagnosticsOf(() => readIr(chain(['0', '+1', '2']).replace('to-layer="+1"', 'to-layer="1"'), null)).map((d) => d.message))
+      .toEqual(['edge 0 (0:0 → 1:0): layer 1 does not exist', "input port 0 of layer 'r' has no incoming edge"]);
+  });
+
+  it('reports repeated and non-integer port ids as before, whatever their order', () => {
+    const dup = net([parameter('0'), layer('1', 'Add', 'a', [port('0'), port('0')], [port('1')]), layer('2', 'Result', 'o', [port('0')], [])], [edge('0', '0', '1', '0'), edge('1', '1', '2', '0')]);
+    // The second port 0 is not a port: the edge reaches the first, the second has none.
+    expect(diagnosticsOf(() => readIr(dup, null)).map((d) => d.message)).toEqual(["layer 'a' port 0: duplicate port id", "input port 0 of layer 'a' has no incoming edge"]);
+    expect(codesOf(() => readIr(chain(['0', '1', '2'], ['a', '1']), null))).toContain('IR_PORT_BAD');
+    const cross = chain(['0', '1', '2'], ['0', '0']);
+    expect(diagnosticsOf(() => readIr(cross, null))[0]!.message).toBe("layer 'r' port 0: duplicate port id");
+  });
+
+  it('reads dims written with spaces, leading zeros, -1 and references', () => {
+    const m = readIr(chain(['0', '1', '2'], ['0', '1'], [' 1 ', '-1', '007', '&#52;']), null);
+    expect(m.graph.nodes[0]!.outputs[0]!.type).toEqual({ kind: 'tensor', elem: 'f32', shape: [1, null, 7, 4] });
+  });
+});
