@@ -1,4 +1,4 @@
-import { NO_META, type Meta } from './meta.js';
+import { Annotated } from './meta.js';
 import type { Attr } from './attr.js';
 import type { Body } from './body.js';
 import type { Graph } from './graph.js';
@@ -26,7 +26,7 @@ const NO_ATTRS: ReadonlyMap<string, Attr> = new Map();
  * model's opset for the node's domain (`'17'`) for onnx. Inputs may be null (ONNX's empty optional
  * input). Bodies are keyed by their attribute/element name (then_branch, then_body, body…).
  */
-export class Node {
+export class Node extends Annotated {
   readonly id = nextNodeId++;
   graph: Graph;
   dialect: Dialect;
@@ -39,13 +39,12 @@ export class Node {
   outputs: Value[] = [];
   /** Position in the graph when created (file order for decoded models): labels unnamed nodes in O(1). */
   readonly ordinal: number;
-  /** Created on first access (see `meta`): most decoded nodes and values carry none. */
-  private metaObj: Meta | null = null;
   /** Created on first use (see `attrs`): most ONNX nodes have no attribute. */
   private attrMap: Map<string, Attr> | null = null;
   private bodyMap: Map<string, Body> | null = null;
 
   constructor(graph: Graph, init: { dialect: Dialect; op: string; version: string; domain?: string; name?: string }) {
+    super();
     this.graph = graph;
     this.dialect = init.dialect;
     this.op = init.op;
@@ -81,20 +80,6 @@ export class Node {
     v.outputIndex = this.outputs.length;
     this.outputs = append(this.outputs, v);
     return v;
-  }
-
-  /** What the node carries beside its structure (meta.ts); created on first access, `metaView` reads without creating it. */
-  get meta(): Meta {
-    return (this.metaObj ??= {});
-  }
-
-  set meta(m: Meta) {
-    this.metaObj = m;
-  }
-
-  /** The meta for reading only: a shared, frozen empty one while the node has none. */
-  get metaView(): Readonly<Meta> {
-    return this.metaObj ?? NO_META;
   }
 
   /** The attributes by name (the map is created on first access; `attr(name)` reads without creating it). */
