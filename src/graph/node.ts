@@ -1,4 +1,4 @@
-import type { Meta } from './meta.js';
+import { Annotated } from './meta.js';
 import type { Attr } from './attr.js';
 import type { Body } from './body.js';
 import type { Graph } from './graph.js';
@@ -26,7 +26,7 @@ const NO_ATTRS: ReadonlyMap<string, Attr> = new Map();
  * model's opset for the node's domain (`'17'`) for onnx. Inputs may be null (ONNX's empty optional
  * input). Bodies are keyed by their attribute/element name (then_branch, then_body, body…).
  */
-export class Node {
+export class Node extends Annotated {
   readonly id = nextNodeId++;
   graph: Graph;
   dialect: Dialect;
@@ -39,12 +39,12 @@ export class Node {
   outputs: Value[] = [];
   /** Position in the graph when created (file order for decoded models): labels unnamed nodes in O(1). */
   readonly ordinal: number;
-  meta: Meta = {};
   /** Created on first use (see `attrs`): most ONNX nodes have no attribute. */
   private attrMap: Map<string, Attr> | null = null;
   private bodyMap: Map<string, Body> | null = null;
 
   constructor(graph: Graph, init: { dialect: Dialect; op: string; version: string; domain?: string; name?: string }) {
+    super();
     this.graph = graph;
     this.dialect = init.dialect;
     this.op = init.op;

@@ -1,4 +1,4 @@
-import type { Meta } from './meta.js';
+import { Annotated } from './meta.js';
 import type { Graph } from './graph.js';
 import type { Node } from './node.js';
 import type { Tensor } from './tensor.js';
@@ -31,7 +31,7 @@ export interface Use { readonly node: Node; readonly index: number }
  * `outputIndex` of `producer`. Names are the tensor names both formats know it by (ONNX: exactly
  * one; IR: the port's `names` set, possibly empty).
  */
-export class Value {
+export class Value extends Annotated {
   readonly id = nextValueId++;
   graph: Graph;
   producer: Node | null = null;
@@ -43,10 +43,9 @@ export class Value {
   constant: Tensor | null = null;
   /** Where the value is read (kept by Node.addInput/setInput; the array may be replaced as it grows). */
   uses: Use[] = [];
-  /** Format-specific details carried through (doc_string, rt_info, declared-but-unchecked shapes…). */
-  meta: Meta = {};
 
   constructor(graph: Graph, type: ValueType | null, names: string[] = []) {
+    super();
     this.graph = graph;
     this.type = type;
     this.names = names;

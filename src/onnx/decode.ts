@@ -1,4 +1,5 @@
-import { Diagnostics, OvirError } from '../diag/diagnostic.js';
+import type { DiagCode } from '../diag/codes.js';
+import { Diagnostics, OvirError, type Diagnostic, type ParamsArg } from '../diag/diagnostic.js';
 import type { Attr } from '../graph/attr.js';
 import type { Body } from '../graph/body.js';
 import { Graph } from '../graph/graph.js';
@@ -12,7 +13,7 @@ import type {
   GraphProto, ModelProto, NodeProto, SparseTensorProto, StringStringEntryProto, TensorProto, TypeProto, ValueInfoProto,
 } from './proto-types.js';
 import { T } from './schema.js';
-import { readModel, WireError, type ModelRec } from './proto-read.js';
+import { LazyGraph, readModel, WireError, type ModelRec, type NodeList } from './proto-read.js';
 import { dependencyOrder } from './topo-order.js';
 import { decodeTensor, type TensorContext } from './tensor-data.js';
 import { typeFromProto } from './value-type.js';
@@ -100,8 +101,43 @@ export function decodeModelProto(mp: ModelProto | ModelRec, opts: DecodeOptions,
     diags.add('ONNX_NO_GRAPH', '');
     return model;
   }
-  new GraphDecoder(opsets, new ExternalData(opts.baseDir, diags), diags).run(mp.graph as GraphProto, model.graph);
+  // Read the nodes as written first: a graph in order (nearly every file) then needs no sorting
+  // pass, no map of every name's producer. A read of a name some later node produces always ends
+  // in an error there (unknown name, read before definition, or that node's output shadowing what
+  // the read found outside), so a read without errors means the nodes were in order, and the model
+  // is what the sorting decoder would build. Otherwise read again, sorting each graph first
+  // (topo-order.ts): the same model and diagnostics as a decoder that always sorts.
+  // The first read stops at its first error (StopAtError): a file out of order is then read about
+  // once and a bit, not twice.
+  const first = new StopAtError();
+  try {
+    new GraphDecoder(opsets, new ExternalData(opts.baseDir, first), first, false).run(mp.graph as GraphProto, model.graph);
+    if (!first.hasErrors()) {
+      for (const d of first.list) diags.list.push(d); // (no spread: a list may be long)
+      return model;
+    }
+  } catch (e) {
+    if (e !== STOPPED) throw e;
+  }
+  model.graph = new Graph('main');
+  new GraphDecoder(opsets, new ExternalData(opts.baseDir, diags), diags, true).run(mp.graph as GraphProto, model.graph);
   return model;
+}
+
+const STOPPED = new Error('the first read of the graphs stopped at an error');
+
+/** Diagnostics of the first read (decodeModelProto): the first error stops it, throwing STOPPED. */
+class StopAtError extends Diagnostics {
+  override add<C extends DiagCode>(code: C, where: string, ...params: ParamsArg<C>): Diagnostic {
+    const d = super.add(code, where, ...params);
+    if (d.severity === 'error') throw STOPPED;
+    return d;
+  }
+
+  override push(...ds: Diagnostic[]): void {
+    super.push(...ds);
+    if (ds.some((d) => d.severity === 'error')) throw STOPPED;
+  }
 }
 
 /** One graph being decoded; frames form the scope stack. */
@@ -114,22 +150,48 @@ interface Frame {
   body: Body | null;
   /** Names defined so far in this graph (incl. capture parameters). */
   scope: Map<string, Value>;
-  /** Every name some node of this graph defines (to tell "defined later" from "unknown"). */
-  later: Set<string>;
+  /** Every name some node of this graph defines (to tell "defined later" from "unknown"), made when first needed. */
+  later: Set<string> | null;
   /** Declared types by name (inputs, outputs, value_info). */
   declared: Map<string, ValueInfoProto>;
   /** Outer value (a value of parent.graph) → its capture parameter here. */
   captures: Map<Value, Value>;
   next: number;
   /** The node whose bodies are being decoded, its output names, and the bodies still to do. */
-  current: { node: Node; where: string; outputs: string[]; pending: PendingBody[] } | null;
+  current: { node: Node; outputs: readonly string[]; pending: PendingBody[] } | null;
   /** graph.path, computed once. */
   path: string;
-  /** The graph's nodes in the order they are read (dependency order: see topo-order.ts). */
-  nodes: readonly NodeProto[];
+  /** The graph's nodes in the order they are read (as written, or in dependency order: see decodeModelProto). */
+  nodes: NodeList;
 }
 
+/**
+ * Where a diagnostic points: a path, or a node of the frame's graph (its path, `${fr.path}/${label}`,
+ * made only when a diagnostic is: node.path would walk up the graphs each time).
+ */
+type Where = string | Node;
+const at = (fr: Frame, w: Where): string => (typeof w === 'string' ? w : `${fr.path}/${w.label}`);
+
+/** What a name is to a diagnostic: a text, input i (a number ≥ 0) or output i (-1 - i). */
+type What = string | number;
+const whatText = (w: What): string => (typeof w === 'string' ? w : w >= 0 ? `input ${w}` : `output ${-1 - w}`);
+
 interface PendingBody { proto: GraphProto; graph: Graph; owner: Node; body: Body }
+
+/** A string field as str() reads it. */
+const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+const NO_ITEMS: readonly never[] = [];
+/** A repeated field as list() reads it. */
+const items = <V>(v: unknown): readonly V[] => (Array.isArray(v) ? (v as V[]) : NO_ITEMS);
+
+/** Every name some node of the frame's graph defines (built once per frame, only for a diagnostic). */
+function laterNames(fr: Frame): Set<string> {
+  if (!fr.later) {
+    fr.later = new Set();
+    for (let i = 0; i < fr.nodes.length; i++) for (const o of list<string>(fr.nodes.at(i), 'output')) if (o) fr.later.add(o);
+  }
+  return fr.later;
+}
 
 /** Per node with bodies: outer value → index of its capture input (shared by all bodies). */
 const CAPTURE_INDEX = new WeakMap<Node, Map<Value, number>>();
@@ -139,6 +201,8 @@ class GraphDecoder {
     private readonly opsets: Map<string, number>,
     private readonly external: ExternalData,
     private readonly diags: Diagnostics,
+    /** Whether each graph's nodes are put in dependency order before they are read (see decodeModelProto). */
+    private readonly sortNodes: boolean,
   ) {}
 
   run(root: GraphProto, graph: Graph): void {
@@ -156,7 +220,7 @@ class GraphDecoder {
       }
       const nodes = fr.nodes;
       if (fr.next < nodes.length) {
-        this.startNode(fr, nodes[fr.next]!, fr.next);
+        this.startNode(fr, nodes.at(fr.next)!);
         fr.next++;
         continue;
       }
@@ -183,12 +247,13 @@ class GraphDecoder {
   private open(proto: GraphProto, graph: Graph, parent: Frame | null, owner: Node | null, body: Body | null): Frame {
     const fr: Frame = {
       proto, graph, parent, owner, body,
-      scope: new Map(), later: new Set(), declared: new Map(), captures: new Map(), next: 0, current: null, path: graph.path,
-      nodes: list<NodeProto>(proto, 'node'),
+      scope: new Map(), later: null, declared: new Map(), captures: new Map(), next: 0, current: null, path: graph.path,
+      // read one at a time when the graph is read from bytes (proto-read.ts), all at once to sort them
+      nodes: proto instanceof LazyGraph && !this.sortNodes ? proto.nodeList : list<NodeProto>(proto, 'node'),
     };
-    const sorted = dependencyOrder(fr.nodes);
+    const sorted = this.sortNodes ? dependencyOrder(list<NodeProto>(proto, 'node')) : null;
     if (sorted) {
-      this.diags.add('ONNX_NODE_ORDER', fr.path, { count: sorted.filter((n, i) => n !== fr.nodes[i]).length });
+      this.diags.add('ONNX_NODE_ORDER', fr.path, { count: sorted.filter((n, i) => n !== fr.nodes.at(i)).length });
       fr.nodes = sorted;
     }
     graph.meta['onnxName'] = str(proto, 'name');
@@ -199,7 +264,6 @@ class GraphDecoder {
     for (const vi of [...list<ValueInfoProto>(proto, 'input'), ...list<ValueInfoProto>(proto, 'output'), ...list<ValueInfoProto>(proto, 'value_info')]) {
       if (!fr.declared.has(str(vi, 'name'))) fr.declared.set(str(vi, 'name'), vi);
     }
-    for (const n of list<NodeProto>(proto, 'node')) for (const o of list<string>(n, 'output')) if (o) fr.later.add(o);
 
     const inits = new Map<string, TensorProto>();
     for (const t of list<TensorProto>(proto, 'initializer')) {
@@ -255,9 +319,9 @@ class GraphDecoder {
   private applyDeclared(fr: Frame, v: Value, name: string, keepConstType = false): void {
     const vi = fr.declared.get(name);
     if (!vi) return;
-    if (str(vi, 'doc_string')) v.meta['docString'] = str(vi, 'doc_string');
-    if (list(vi, 'metadata_props').length) v.meta['metadataProps'] = kv(vi);
-    if (!has(vi, 'type')) return;
+    if (text(vi.doc_string)) v.meta['docString'] = text(vi.doc_string);
+    if (items(vi.metadata_props).length) v.meta['metadataProps'] = kv(vi);
+    if (vi.type == null) return;
     const d = typeFromProto(vi.type as TypeProto, `value '${name}'`, fr.path, this.diags);
     if (!keepConstType) v.type = d.type;
     else v.meta['declaredType'] = d.type;
@@ -272,18 +336,18 @@ class GraphDecoder {
    * by node outputs and initializers. A body's declared inputs may reuse outer names (onnx.checker
    * allows it; inside the body the name then means the input).
    */
-  private define(fr: Frame, name: string, v: Value, what: string, where: string = fr.path, mayShadow = false): void {
+  private define(fr: Frame, name: string, v: Value, what: What, where: Where = fr.path, mayShadow = false): void {
     if (name === '') return;
     const prev = fr.scope.get(name);
-    if (prev && !prev.meta['onnxCapture']) {
-      this.diags.add('ONNX_DUPLICATE_NAME', where, { what, name });
+    if (prev && !prev.metaView['onnxCapture']) {
+      this.diags.add('ONNX_DUPLICATE_NAME', at(fr, where), { what: whatText(what), name });
       return;
     }
     for (let a = prev ? fr : fr.parent; a && !mayShadow; a = a.parent) {
       if (a.scope.has(name)) {
         const o = a.scope.get(name)!;
-        const outer = o.meta['onnxCapture'] ? this.origin(a, o) : a.path;
-        this.diags.add('ONNX_SHADOWING', where, { what, name, outer });
+        const outer = o.metaView['onnxCapture'] ? this.origin(a, o) : a.path;
+        this.diags.add('ONNX_SHADOWING', at(fr, where), { what: whatText(what), name, outer });
         return;
       }
     }
@@ -294,7 +358,7 @@ class GraphDecoder {
   private origin(fr: Frame, v: Value): string {
     let a: Frame | null = fr;
     let cur = v;
-    while (a && cur.meta['onnxCapture']) {
+    while (a && cur.metaView['onnxCapture']) {
       const parentValue: Value | undefined = [...a.captures].find(([, p]) => p === cur)?.[0];
       if (!parentValue || !a.parent) break;
       cur = parentValue;
@@ -307,7 +371,7 @@ class GraphDecoder {
    * The value `name` denotes in frame `fr`: local, or an outer value threaded in as a capture
    * through every graph between. null (with a diagnostic) when unknown or not yet defined.
    */
-  private resolve(fr: Frame, name: string, what: string, where: string): Value | null {
+  private resolve(fr: Frame, name: string, what: What, where: Where): Value | null {
     const local = fr.scope.get(name);
     if (local) return local;
     const chain: Frame[] = [fr];
@@ -317,9 +381,9 @@ class GraphDecoder {
       a = a.parent;
     }
     if (!a) {
-      const definer = chain.find((c) => c.later.has(name));
-      if (definer) this.diags.add('ONNX_USE_BEFORE_DEF', where, { what, name, definedIn: definer.path });
-      else this.diags.add('ONNX_UNKNOWN_NAME', where, { what, name });
+      const definer = chain.find((c) => laterNames(c).has(name));
+      if (definer) this.diags.add('ONNX_USE_BEFORE_DEF', at(fr, where), { what: whatText(what), name, definedIn: definer.path });
+      else this.diags.add('ONNX_UNKNOWN_NAME', at(fr, where), { what: whatText(what), name });
       return null;
     }
     let outer = a.scope.get(name)!;
@@ -346,34 +410,48 @@ class GraphDecoder {
     return outer;
   }
 
-  private startNode(fr: Frame, np: NodeProto, index: number): void {
-    const domain = this.intern(str(np, 'domain'));
-    const op = this.intern(str(np, 'op_type'));
+  /*
+   * Hot path (once per node): a node without attributes or bodies allocates nothing beyond its
+   * Node, its output Values and their names; diagnostic texts (the node's path, "input 2") are made
+   * only when a diagnostic is (`Where`, `What`).
+   */
+  private startNode(fr: Frame, np: NodeProto): void {
+    // fields read by name, not through str()/list(): a keyed read with a variable field name is
+    // megamorphic (slow) on this path; the values are as str()/list() would give them
+    const domain = this.intern(text(np.domain));
+    const op = this.intern(text(np.op_type));
     const opset = this.opsets.get(domain === 'ai.onnx' ? '' : domain) ?? this.opsets.get(domain);
     const version = this.intern(opset === undefined ? '' : String(opset));
-    const node = fr.graph.addNode({ dialect: 'onnx', op, domain, version, name: str(np, 'name') });
-    // node.path would search the node list for unnamed nodes: build it from the cached graph path
-    const where = `${fr.path}/${node.name || `${op}#${index}`}`;
-    if (str(np, 'doc_string')) node.meta['docString'] = str(np, 'doc_string');
-    if (str(np, 'overload')) node.meta['overload'] = str(np, 'overload');
-    if (list(np, 'metadata_props').length) node.meta['metadataProps'] = kv(np);
-    const devs = list<object>(np, 'device_configurations');
+    // the node's ordinal is its index in the order read: its path is `${fr.path}/${node.label}` (at())
+    const node = fr.graph.addNode({ dialect: 'onnx', op, domain, version, name: text(np.name) });
+    if (text(np.doc_string)) node.meta['docString'] = text(np.doc_string);
+    if (text(np.overload)) node.meta['overload'] = text(np.overload);
+    if (items(np.metadata_props).length) node.meta['metadataProps'] = kv(np);
+    const devs = items<object>(np.device_configurations);
     if (devs.length) node.meta['deviceConfigurations'] = devs.map((d) => encodeMessage(T.NodeDeviceConfigurationProto, d));
 
-    const inputs = list<string>(np, 'input');
-    inputs.forEach((name, i) => {
-      node.addInput(name === '' ? null : this.resolve(fr, name, `input ${i}`, where));
-    });
-    node.meta['onnxInputCount'] = inputs.length;
-
-    const outputs = list<string>(np, 'output');
+    const inputs = items<string>(np.input);
+    for (let i = 0; i < inputs.length; i++) {
+      const name = inputs[i]!;
+      node.addInput(name === '' ? null : this.resolve(fr, name, i, node));
+    }
+    const outputs = items<string>(np.output);
     for (const name of outputs) node.addOutput(null, [name]);
 
+    const attributes = items<object>(np.attribute);
+    // captures are appended only to nodes with bodies (attributes): without any, every input is
+    // the node's own, which is what the encoder assumes when the count is absent (captureStart)
+    if (attributes.length || op === 'If') node.meta['onnxInputCount'] = inputs.length;
+    if (!attributes.length) {
+      this.defineOutputs(fr, node, outputs);
+      return;
+    }
     const pending: PendingBody[] = [];
     const attrOrder: string[] = [];
     const attrDocs: Record<string, string> = {};
     const layout = bodyLayout(op, domain, opset ?? 0);
-    for (const ap of list<object>(np, 'attribute')) {
+    const where = at(fr, node);
+    for (const ap of attributes) {
       const an = str(ap, 'name');
       attrOrder.push(an);
       if (str(ap, 'doc_string')) attrDocs[an] = str(ap, 'doc_string');
@@ -389,21 +467,29 @@ class GraphDecoder {
         pending.push({ proto: gp, graph: body.graph, owner: node, body });
       }
     }
-    if (attrOrder.length) node.meta['onnxAttrOrder'] = attrOrder;
+    node.meta['onnxAttrOrder'] = attrOrder;
     if (Object.keys(attrDocs).length) node.meta['attrDocs'] = attrDocs;
-    fr.current = { node, where, outputs, pending };
-    if (!pending.length) this.finishNode(fr);
+    if (!pending.length) {
+      this.defineOutputs(fr, node, outputs);
+      return;
+    }
+    fr.current = { node, outputs, pending };
   }
 
-  /** Defines the node's outputs (only now: its own bodies must not see them). */
+  /** Defines a node's outputs once its bodies are decoded (its own bodies must not see them). */
   private finishNode(fr: Frame): void {
-    const { node, where, outputs } = fr.current!;
+    const { node, outputs } = fr.current!;
     fr.current = null;
-    outputs.forEach((name, i) => {
+    this.defineOutputs(fr, node, outputs);
+  }
+
+  private defineOutputs(fr: Frame, node: Node, outputs: readonly string[]): void {
+    for (let i = 0; i < outputs.length; i++) {
+      const name = outputs[i]!;
       const v = node.outputs[i]!;
       this.applyDeclared(fr, v, name);
-      this.define(fr, name, v, `output ${i}`, where);
-    });
+      this.define(fr, name, v, -1 - i, node);
+    }
   }
 
   private finishGraph(fr: Frame): void {

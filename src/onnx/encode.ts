@@ -12,6 +12,7 @@ import type { FileToWrite } from '../fs/atomic.js';
 import { elementType } from '../graph/element-type.js';
 import type { ValueType } from '../graph/types.js';
 import { encodeAttr } from './attrs.js';
+import { tensorTypeSize, writePlainNode, writeValueInfo } from './encode-inline.js';
 import type { AttributeProto, SparseTensorProto } from './proto-types.js';
 import { concatChunks, LEN, ProtoWriter } from './proto-writer.js';
 import { AttrType, DATA_LOCATION_EXTERNAL, T } from './schema.js';
@@ -37,7 +38,7 @@ const EXTERNAL_ALIGN = 64;
  * Tensors go to external data when asked, or when the model would exceed 2 GB.
  */
 export function encodeOnnx(model: Model, opts: EncodeOptions = {}): { bytes: Uint8Array; external: FileToWrite[] } {
-  const { chunks, external } = new Encoder(model, opts).run();
+  const { chunks, external } = encodeOnnxChunks(model, opts);
   return { bytes: concatChunks(chunks), external };
 }
 
@@ -47,12 +48,16 @@ export function encodeOnnx(model: Model, opts: EncodeOptions = {}): { bytes: Uin
  * writing a model costs about its weights once in memory, not twice.
  */
 export function encodeOnnxChunks(model: Model, opts: EncodeOptions = {}): { chunks: Uint8Array[]; external: FileToWrite[] } {
-  return new Encoder(model, opts).run();
+  try {
+    return new Encoder(model, opts).run();
+  } finally {
+    ProtoWriter.release();
+  }
 }
 
 /** Node inputs from this index on are captures (outer values read by its bodies). */
 export function captureStart(n: Node): number {
-  const m = n.meta['onnxInputCount'];
+  const m = n.metaView['onnxInputCount'];
   if (typeof m === 'number') return m;
   return n.is('If') ? 1 : n.inputs.length;
 }
@@ -167,7 +172,8 @@ class Encoder {
     for (const g of graphs) {
       for (const v of g.inputs) if (v.constant) total += v.constant.data.byteLength;
       for (const v of g.initializers) if (v.constant) total += v.constant.data.byteLength;
-      for (const n of g.nodes) for (const a of n.attrsView.values()) for (const t of attrTensors(a)) total += t.data.byteLength;
+      // (size first: iterating even an empty Map allocates an iterator and its result, per node)
+      for (const n of g.nodes) if (n.attrsView.size) for (const a of n.attrsView.values()) for (const t of attrTensors(a)) total += t.data.byteLength;
     }
     this.externalize = this.opts.externalData !== undefined || total > PROTO_LIMIT;
 
@@ -276,19 +282,32 @@ class Encoder {
   }
 
   // ── messages ──────────────────────────────────────────────────────────────────
+  /** ValueInfoProto of `v` as field `field` of `w`: written in place when it is only a name and a tensor type (encode-inline.ts). */
+  private valueInfoField(w: ProtoWriter, field: number, v: Value): void {
+    const m = v.metaView;
+    if (m['onnxTypeProto'] === undefined && m['docString'] === undefined && m['metadataProps'] === undefined) {
+      const size = v.type === null ? -1 : tensorTypeSize(v.type);
+      if (size >= 0 || v.type === null || v.type.kind === 'unknown') {
+        writeValueInfo(w, field, this.nameOf(v), v.type, size);
+        return;
+      }
+    }
+    w.message(field, this.valueInfo(v));
+  }
+
   /** ValueInfoProto of `v`: name, type (the TypeProto read from the file while the type is unchanged), doc, metadata. */
   private valueInfo(v: Value): ProtoWriter {
     const w = ProtoWriter.make().stringField(1, this.nameOf(v));
-    const bytes = v.meta['onnxTypeProto'];
-    if (bytes instanceof Uint8Array && v.meta['onnxTypeFor'] === v.type) {
+    const bytes = v.metaView['onnxTypeProto'];
+    if (bytes instanceof Uint8Array && v.metaView['onnxTypeFor'] === v.type) {
       writeEncoded(w, 2, encodeMessage(T.TypeProto, decodeMessage(T.TypeProto, bytes)));
     } else if (v.type) {
       const t = writeTypeProto(v.type);
       if (t.w) w.message(2, t.w);
       else if (t.problem) this.diags.add('ONNX_ENCODE', v.graph.path, { detail: `value '${v.label}': ${t.problem}` });
     }
-    if (typeof v.meta['docString'] === 'string') w.stringField(3, v.meta['docString']);
-    writeKv(w, 4, v.meta['metadataProps']);
+    if (typeof v.metaView['docString'] === 'string') w.stringField(3, v.metaView['docString']);
+    writeKv(w, 4, v.metaView['metadataProps']);
     return w;
   }
 
@@ -305,7 +324,7 @@ class Encoder {
     if (t.elem === 'string') for (const s of t.strings ?? []) w.bytesField(6, s);
     if (name) w.stringField(8, name);
     if (t.elem !== 'string' && !outside) w.bytesField(9, t.data);
-    if (v && typeof v.meta['docString'] === 'string') w.stringField(12, v.meta['docString']);
+    if (v && typeof v.metaView['docString'] === 'string') w.stringField(12, v.metaView['docString']);
     if (outside) {
       const pad = (EXTERNAL_ALIGN - (this.externalSize % EXTERNAL_ALIGN)) % EXTERNAL_ALIGN;
       if (pad) {
@@ -317,7 +336,7 @@ class Encoder {
       this.external.push(t.data);
       this.externalSize += t.data.byteLength;
     }
-    if (v) writeKv(w, 16, v.meta['tensorMetadataProps']);
+    if (v) writeKv(w, 16, v.metaView['tensorMetadataProps']);
     return w;
   }
 
@@ -330,14 +349,14 @@ class Encoder {
     const sparse = ProtoWriter.make();
     for (const v of g.inputs) {
       if (caps.has(v)) continue;
-      const sp = v.meta['onnxSparseInitializer'];
+      const sp = v.metaView['onnxSparseInitializer'];
       if (sp instanceof Uint8Array) {
         const m = decodeMessage<SparseTensorProto>(T.SparseTensorProto, sp);
         if (m.values) m.values.name = this.nameOf(v);
         writeEncoded(sparse, 15, encodeMessage(T.SparseTensorProto, m));
         continue;
       }
-      input.message(11, this.valueInfo(v));
+      this.valueInfoField(input, 11, v);
       if (v.constant) initializer.message(5, this.tensor(v.constant, this.nameOf(v), g.path, v));
     }
     for (const v of g.initializers) initializer.message(5, this.tensor(v.constant!, this.nameOf(v), g.path, v));
@@ -346,6 +365,10 @@ class Encoder {
     let run = ProtoWriter.make();
     const valueInfo = ProtoWriter.make();
     for (const n of this.topoOrder(g)) {
+      if (this.plainNode(run, n)) {
+        this.valueInfos(valueInfo, n, outputs);
+        continue;
+      }
       const p = this.nodeProto(n);
       if (p instanceof ProtoWriter) run.message(1, p);
       else {
@@ -353,14 +376,11 @@ class Encoder {
         nodes.push(p);
         run = ProtoWriter.make();
       }
-      for (const v of n.outputs) {
-        const vn = this.names.get(v);
-        if (vn && !outputs.has(v) && v.type !== null && v.type.kind !== 'unknown') valueInfo.message(13, this.valueInfo(v));
-      }
+      this.valueInfos(valueInfo, n, outputs);
     }
     if (run.length) nodes.push(run);
     const output = ProtoWriter.make();
-    for (const v of g.outputs) output.message(12, this.valueInfo(v));
+    for (const v of g.outputs) this.valueInfoField(output, 12, v);
     // GraphProto fields after `node`, in field-number order
     const rest = ProtoWriter.make().stringField(2, name).append(initializer);
     if (typeof g.meta['docString'] === 'string') rest.stringField(10, g.meta['docString']);
@@ -389,18 +409,23 @@ class Encoder {
       }
       w.message(1, node.append(item.tail));
     }
-    for (const b of g.nodes) for (const body of b.bodies.values()) done.delete(body.graph);
+    for (const b of g.nodes) if (b.bodies.size) for (const body of b.bodies.values()) done.delete(body.graph);
     return w.append(rest);
   }
 
   /** The graph's nodes, reordered only when they are not already in topological order. */
   private topoOrder(g: Graph): Node[] {
-    const local = new Set(g.nodes);
-    const done = new Set<Node>();
+    // position of each node (its first, should a list hold one twice): sorted iff every producer in
+    // this graph comes before its reader (one map, no closure per node)
+    const pos = new Map<Node, number>();
+    for (let i = 0; i < g.nodes.length; i++) if (!pos.has(g.nodes[i]!)) pos.set(g.nodes[i]!, i);
+    const local = pos;
     let sorted = true;
-    for (const n of g.nodes) {
-      if (n.inputs.some((v) => v?.producer && local.has(v.producer) && !done.has(v.producer))) { sorted = false; break; }
-      done.add(n);
+    for (let i = 0; i < g.nodes.length && sorted; i++) {
+      for (const v of g.nodes[i]!.inputs) {
+        const k = v?.producer ? pos.get(v.producer) : undefined;
+        if (k !== undefined && k >= i) { sorted = false; break; }
+      }
     }
     if (sorted) return g.nodes;
     const indeg = new Map<Node, number>();
@@ -432,6 +457,31 @@ class Encoder {
     return out;
   }
 
+  /** value_info of the node's outputs that have a name and a known type and are not graph outputs. */
+  private valueInfos(w: ProtoWriter, n: Node, outputs: Set<Value>): void {
+    for (const v of n.outputs) {
+      const vn = this.names.get(v);
+      if (vn && !outputs.has(v) && v.type !== null && v.type.kind !== 'unknown') this.valueInfoField(w, 13, v);
+    }
+  }
+
+  /** Names of the node being written in place (inputs, then outputs), reused from node to node. */
+  private readonly nodeNames: string[] = [];
+
+  /** Writes `n` in place as nodeProto would (encode-inline.ts) when it is a plain node; false otherwise. */
+  private plainNode(w: ProtoWriter, n: Node): boolean {
+    const m = n.metaView;
+    if (n.attrsView.size || n.bodies.size || m['docString'] !== undefined || m['overload'] !== undefined
+      || m['metadataProps'] !== undefined || m['deviceConfigurations'] !== undefined || m['onnxAttrOrder'] !== undefined) return false;
+    const names = this.nodeNames;
+    const own = Math.min(captureStart(n), n.inputs.length);
+    let k = 0;
+    for (let i = 0; i < own; i++) names[k++] = this.nameOf(n.inputs[i]!);
+    for (const v of n.outputs) names[k++] = this.names.get(v) ?? '';
+    writePlainNode(w, names, own, k, n.name, n.op, n.domain);
+    return true;
+  }
+
   /** NodeProto fields of `n` (field-number order); a node with bodies is finished by assemble. */
   private nodeProto(n: Node): ProtoWriter | PendingNode {
     const head = ProtoWriter.make();
@@ -442,20 +492,20 @@ class Encoder {
     if (n.name) head.stringField(3, n.name);
     head.stringField(4, n.op);
     const tail = ProtoWriter.make();
-    if (typeof n.meta['docString'] === 'string') tail.stringField(6, n.meta['docString']);
+    if (typeof n.metaView['docString'] === 'string') tail.stringField(6, n.metaView['docString']);
     if (n.domain) tail.stringField(7, n.domain);
-    if (typeof n.meta['overload'] === 'string') tail.stringField(8, n.meta['overload']);
-    writeKv(tail, 9, n.meta['metadataProps']);
-    const devs = n.meta['deviceConfigurations'];
+    if (typeof n.metaView['overload'] === 'string') tail.stringField(8, n.metaView['overload']);
+    writeKv(tail, 9, n.metaView['metadataProps']);
+    const devs = n.metaView['deviceConfigurations'];
     if (Array.isArray(devs)) {
       for (const b of devs as Uint8Array[]) writeEncoded(tail, 10, encodeMessage(T.NodeDeviceConfigurationProto, decodeMessage(T.NodeDeviceConfigurationProto, b)));
     }
-    const order = Array.isArray(n.meta['onnxAttrOrder']) ? n.meta['onnxAttrOrder'] : [];
+    const order = Array.isArray(n.metaView['onnxAttrOrder']) ? n.metaView['onnxAttrOrder'] : [];
     const attrs = n.attrsView;
     const bodies = n.bodies;
     if (!order.length && !attrs.size && !bodies.size) return head.append(tail);
     const names = [...new Set([...order, ...attrs.keys(), ...bodies.keys()])];
-    const docs = (n.meta['attrDocs'] ?? {}) as Record<string, string>;
+    const docs = (n.metaView['attrDocs'] ?? {}) as Record<string, string>;
     const out: PendingNode['attrs'] = [];
     for (const name of names) {
       const body = bodies.get(name);

@@ -2,6 +2,7 @@ import protobuf from 'protobufjs/light.js';
 import type { AttributeProto, NodeProto, SparseTensorProto, StringStringEntryProto, TensorProto, TypeProto, ValueInfoProto } from './proto-types.js';
 import { T } from './schema.js';
 import { decodeMessage, makeReader } from './wire.js';
+import { asBuffer, StringTable } from './wire-strings.js';
 
 /**
  * ONNX messages read straight from the file bytes with protobufjs's low-level Reader, for the
@@ -14,6 +15,26 @@ import { decodeMessage, makeReader } from './wire.js';
  * both. Malformed bytes throw protobufjs's errors (the decoder turns them into ONNX_BAD_PROTOBUF).
  */
 type Reader = protobuf.Reader & { buf: Uint8Array; pos: number; len: number };
+
+/**
+ * A reader over one structure message's bytes: `r` reads varints and leaf messages from `r.buf`
+ * (the caller's bytes, so tensor views stay what the caller passed), `text` is a Buffer over the
+ * same bytes that strings are decoded from, `strings` the model's intern table (wire-strings.ts).
+ */
+interface Ctx { r: Reader; text: Uint8Array; strings: StringTable }
+
+function ctx(bytes: Uint8Array, strings: StringTable): Ctx {
+  return { r: makeReader(bytes) as Reader, text: asBuffer(bytes), strings };
+}
+
+/** A length-delimited string field at c.r.pos (protobufjs's `Reader.string`, without a view per string). */
+function string(c: Ctx): string {
+  const r = c.r;
+  const end = sub(r);
+  const start = r.pos;
+  r.pos = end;
+  return c.strings.read(c.text, start, end);
+}
 
 /** Malformed protobuf bytes (protobufjs's message), told apart from any other error. */
 export class WireError extends Error {}
@@ -40,12 +61,13 @@ function slice(r: Reader, end: number): Uint8Array {
   return b;
 }
 
-function entry(r: Reader, end: number): StringStringEntryProto {
+function entry(c: Ctx, end: number): StringStringEntryProto {
+  const r = c.r;
   const e: StringStringEntryProto = {};
   while (r.pos < end) {
     const tag = r.uint32();
-    if (tag === 10) e.key = r.string();
-    else if (tag === 18) e.value = r.string();
+    if (tag === 10) e.key = string(c);
+    else if (tag === 18) e.value = string(c);
     else r.skipType(tag & 7);
   }
   return e;
@@ -84,21 +106,23 @@ export function readModel(bytes: Uint8Array): ModelRec {
 }
 
 function readModelFields(bytes: Uint8Array): ModelRec {
-  const r = makeReader(bytes) as Reader;
+  const strings = new StringTable();
+  const c = ctx(bytes, strings);
+  const r = c.r;
   const m: ModelRec = {};
   const rec = m as Record<string, unknown>;
   while (r.pos < r.len) {
     const tag = r.uint32();
     switch (tag >>> 3) {
       case 1: m.ir_version = r.int64() as unknown as bigint; break;
-      case 2: m.producer_name = r.string(); break;
-      case 3: m.producer_version = r.string(); break;
-      case 4: m.domain = r.string(); break;
+      case 2: m.producer_name = string(c); break;
+      case 3: m.producer_version = string(c); break;
+      case 4: m.domain = string(c); break;
       case 5: m.model_version = r.int64() as unknown as bigint; break;
-      case 6: m.doc_string = r.string(); break;
-      case 7: m.graph = new LazyGraph(slice(r, sub(r))); break;
+      case 6: m.doc_string = string(c); break;
+      case 7: m.graph = new LazyGraph(slice(r, sub(r)), strings); break;
       case 8: push(rec, 'opset_import', leaf(T.OperatorSetIdProto, r, sub(r))); break;
-      case 14: push(rec, 'metadata_props', entry(r, sub(r))); break;
+      case 14: push(rec, 'metadata_props', entry(c, sub(r))); break;
       case 20: push(rec, 'training_info', leaf(T.TrainingInfoProto, r, sub(r))); break;
       case 25: push(rec, 'functions', leaf(T.FunctionProto, r, sub(r))); break;
       case 26: push(rec, 'configuration', leaf(T.DeviceConfigurationProto, r, sub(r))); break;
@@ -108,25 +132,72 @@ function readModelFields(bytes: Uint8Array): ModelRec {
   return m;
 }
 
-/** A GraphProto over its bytes, read on first access to any field. */
-export class LazyGraph {
-  private bytes: Uint8Array | null;
-  private read: Record<string, unknown> | null = null;
+/** The nodes of a graph by position (an array of NodeProto is one). */
+export interface NodeList {
+  readonly length: number;
+  at(i: number): NodeProto | undefined;
+}
 
-  constructor(bytes: Uint8Array) {
+/**
+ * A GraphProto over its bytes, read on first access to any field. Its nodes are kept as the byte
+ * spans of their NodeProtos and read one at a time (`nodeList`), each when the decoder reaches it:
+ * a node's record is then garbage at once instead of living, with every other node's, until the
+ * whole graph is decoded (which made the garbage collector copy them all). `node` reads them all.
+ */
+export class LazyGraph {
+  private bytes: Uint8Array;
+  private read: Record<string, unknown> | null = null;
+  private c: Ctx | null = null;
+  /** Start and end of each NodeProto in `bytes`. */
+  private spans: number[] = [];
+  private all: NodeProto[] | null = null;
+
+  constructor(bytes: Uint8Array, private readonly strings: StringTable) {
     this.bytes = bytes;
   }
 
   private fields(): Record<string, unknown> {
     if (!this.read) {
-      const bytes = this.bytes!;
-      this.read = wire(() => readGraph(bytes));
-      this.bytes = null;
+      const c = ctx(this.bytes, this.strings);
+      this.read = wire(() => readGraph(c, this.spans));
+      this.c = c;
     }
     return this.read;
   }
 
-  get node(): NodeProto[] | undefined { return this.fields()['node'] as NodeProto[] | undefined; }
+  /** The NodeProto at `i`, read from its bytes each time (malformed bytes throw WireError). */
+  private nodeAt(i: number): NodeProto | undefined {
+    this.fields();
+    if (i < 0 || 2 * i >= this.spans.length) return undefined;
+    const c = this.c!;
+    c.r.pos = this.spans[2 * i]!;
+    const end = this.spans[2 * i + 1]!;
+    // as wire() does, without a closure per node
+    try {
+      const n = readNode(c, end);
+      // a field running past the node's end: malformed (read in sequence, the graph's next field would fail)
+      if (c.r.pos !== end) throw new RangeError(`index out of range: a NodeProto field ends at ${c.r.pos}, past its message's end ${end}`);
+      return n;
+    } catch (e) {
+      throw new WireError((e as Error).message);
+    }
+  }
+
+  /** The nodes, each read when asked for (see the class comment). */
+  get nodeList(): NodeList {
+    const spans = this.fields() && this.spans;
+    return { length: spans.length / 2, at: (i) => this.nodeAt(i) };
+  }
+
+  get node(): NodeProto[] | undefined {
+    if (!this.all) {
+      const n = this.fields() && this.spans.length / 2;
+      if (!n) return undefined;
+      this.all = [];
+      for (let i = 0; i < n; i++) this.all.push(this.nodeAt(i)!);
+    }
+    return this.all;
+  }
   get name(): string | undefined { return this.fields()['name'] as string | undefined; }
   get initializer(): TensorProto[] | undefined { return this.fields()['initializer'] as TensorProto[] | undefined; }
   get sparse_initializer(): SparseTensorProto[] | undefined { return this.fields()['sparse_initializer'] as SparseTensorProto[] | undefined; }
@@ -138,62 +209,83 @@ export class LazyGraph {
   get metadata_props(): StringStringEntryProto[] | undefined { return this.fields()['metadata_props'] as StringStringEntryProto[] | undefined; }
 }
 
-function readGraph(bytes: Uint8Array): Record<string, unknown> {
-  const r = makeReader(bytes) as Reader;
+/** A graph's fields but its nodes, whose spans go to `spans`. */
+function readGraph(c: Ctx, spans: number[]): Record<string, unknown> {
+  const r = c.r;
   const g: Record<string, unknown> = {};
   while (r.pos < r.len) {
     const tag = r.uint32();
     switch (tag >>> 3) {
-      case 1: push(g, 'node', readNode(r, sub(r))); break;
-      case 2: g['name'] = r.string(); break;
+      case 1: {
+        const end = sub(r);
+        spans.push(r.pos, end);
+        r.pos = end;
+        break;
+      }
+      case 2: g['name'] = string(c); break;
       case 5: push(g, 'initializer', leaf(T.TensorProto, r, sub(r))); break;
-      case 10: g['doc_string'] = r.string(); break;
-      case 11: push(g, 'input', readValueInfo(r, sub(r))); break;
-      case 12: push(g, 'output', readValueInfo(r, sub(r))); break;
-      case 13: push(g, 'value_info', readValueInfo(r, sub(r))); break;
+      case 10: g['doc_string'] = string(c); break;
+      case 11: push(g, 'input', readValueInfo(c, sub(r))); break;
+      case 12: push(g, 'output', readValueInfo(c, sub(r))); break;
+      case 13: push(g, 'value_info', readValueInfo(c, sub(r))); break;
       case 14: push(g, 'quantization_annotation', leaf(T.TensorAnnotation, r, sub(r))); break;
       case 15: push(g, 'sparse_initializer', leaf(T.SparseTensorProto, r, sub(r))); break;
-      case 16: push(g, 'metadata_props', entry(r, sub(r))); break;
+      case 16: push(g, 'metadata_props', entry(c, sub(r))); break;
       default: r.skipType(tag & 7);
     }
   }
   return g;
 }
 
-function readValueInfo(r: Reader, end: number): ValueInfoProto {
+function readValueInfo(c: Ctx, end: number): ValueInfoProto {
+  const r = c.r;
   const v: ValueInfoProto = {};
   while (r.pos < end) {
     const tag = r.uint32();
     switch (tag >>> 3) {
-      case 1: v.name = r.string(); break;
+      case 1: v.name = string(c); break;
       case 2: v.type = leaf<TypeProto>(T.TypeProto, r, sub(r)); break;
-      case 3: v.doc_string = r.string(); break;
-      case 4: push(v as Record<string, unknown>, 'metadata_props', entry(r, sub(r))); break;
+      case 3: v.doc_string = string(c); break;
+      case 4: push(v as Record<string, unknown>, 'metadata_props', entry(c, sub(r))); break;
       default: r.skipType(tag & 7);
     }
   }
   return v;
 }
 
-function readNode(r: Reader, end: number): NodeProto {
+/**
+ * Inputs and outputs are gathered here, then copied at their exact size: an array grown by push
+ * from one element gets 17 slots (most nodes have 1–3 names). readNode does not nest (body graphs
+ * are read later, by LazyGraph), so one pair serves every node.
+ */
+const INS: string[] = [];
+const OUTS: string[] = [];
+
+function readNode(c: Ctx, end: number): NodeProto {
+  const r = c.r;
   const n: NodeProto = {};
   const rec = n as Record<string, unknown>;
+  // counts, not `INS.length = 0` (a runtime call each time)
+  let nIn = 0;
+  let nOut = 0;
   while (r.pos < end) {
     const tag = r.uint32();
     switch (tag >>> 3) {
-      case 1: push(rec, 'input', r.string()); break;
-      case 2: push(rec, 'output', r.string()); break;
-      case 3: n.name = r.string(); break;
-      case 4: n.op_type = r.string(); break;
-      case 5: push(rec, 'attribute', readAttribute(r, sub(r))); break;
-      case 6: n.doc_string = r.string(); break;
-      case 7: n.domain = r.string(); break;
-      case 8: n.overload = r.string(); break;
-      case 9: push(rec, 'metadata_props', entry(r, sub(r))); break;
+      case 1: INS[nIn++] = string(c); break;
+      case 2: OUTS[nOut++] = string(c); break;
+      case 3: n.name = string(c); break;
+      case 4: n.op_type = string(c); break;
+      case 5: push(rec, 'attribute', readAttribute(c, sub(r))); break;
+      case 6: n.doc_string = string(c); break;
+      case 7: n.domain = string(c); break;
+      case 8: n.overload = string(c); break;
+      case 9: push(rec, 'metadata_props', entry(c, sub(r))); break;
       case 10: push(rec, 'device_configurations', leaf(T.NodeDeviceConfigurationProto, r, sub(r))); break;
       default: r.skipType(tag & 7);
     }
   }
+  if (nIn) n.input = INS.slice(0, nIn);
+  if (nOut) n.output = OUTS.slice(0, nOut);
   return n;
 }
 
@@ -201,7 +293,8 @@ function readNode(r: Reader, end: number): NodeProto {
  * An attribute: a graph attribute (name, type, doc_string and the graph, nothing else) as a record
  * whose graph is a LazyGraph; any other attribute as protobufjs decodes it.
  */
-function readAttribute(r: Reader, end: number): AttributeProto {
+function readAttribute(c: Ctx, end: number): AttributeProto {
+  const r = c.r;
   const start = r.pos;
   let graph: Uint8Array | null = null;
   let plain = true;
@@ -209,15 +302,15 @@ function readAttribute(r: Reader, end: number): AttributeProto {
   while (r.pos < end) {
     const tag = r.uint32();
     switch (tag >>> 3) {
-      case 1: a.name = r.string(); break;
-      case 13: a.doc_string = r.string(); break;
+      case 1: a.name = string(c); break;
+      case 13: a.doc_string = string(c); break;
       case 20: a.type = r.int32(); break;
       case 6: graph = slice(r, sub(r)); break;
       default: plain = false; r.skipType(tag & 7);
     }
   }
   if (graph && plain) {
-    a.g = new LazyGraph(graph) as unknown as AttributeProto['g'];
+    a.g = new LazyGraph(graph, c.strings) as unknown as AttributeProto['g'];
     return a;
   }
   return decodeMessage<AttributeProto>(T.AttributeProto, r.buf.subarray(start, end));

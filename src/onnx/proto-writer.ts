@@ -30,6 +30,29 @@ const LITTLE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 /** A sub-message's finished part at least this big is handed on as a chunk, not copied. */
 const MOVE_BYTES = 1 << 16;
 
+/**
+ * Writer buffers are cut from shared 1 MiB slabs: a typed array of its own costs a separate
+ * off-heap allocation (zeroed, tracked as external memory, which itself triggers collections) and
+ * a model makes tens of thousands of small writers (a few per graph and per node with bodies); a
+ * view into a slab is only a small heap object. A slab lives while any view of it does (the
+ * finished chunks are such views until the file is written). Big buffers are allocated alone.
+ */
+const SLAB_BYTES = 1 << 20;
+let slab = new Uint8Array(0);
+let slabPos = 0;
+const NONE = new Uint8Array(0);
+
+function alloc(n: number): Uint8Array {
+  if (n > SLAB_BYTES / 4) return new Uint8Array(n);
+  if (slabPos + n > slab.length) {
+    slab = new Uint8Array(SLAB_BYTES);
+    slabPos = 0;
+  }
+  const b = slab.subarray(slabPos, slabPos + n);
+  slabPos += n;
+  return b;
+}
+
 /** Emptied writers, reused: most messages are small and short-lived (allocating buffers costs more than writing them). */
 const POOL: ProtoWriter[] = [];
 const POOL_MAX = 1024;
@@ -44,13 +67,23 @@ export class ProtoWriter {
     return POOL.pop() ?? new ProtoWriter();
   }
 
+  /**
+   * Drops the buffers of the pooled writers (call when a model is written): each is a view that
+   * would keep its slab alive between models.
+   */
+  static release(): void {
+    for (const w of POOL) w.buf = NONE;
+    slab = NONE;
+    slabPos = 0;
+  }
+
   private readonly chunks: Uint8Array[] = [];
   private done = 0;
   private buf: Uint8Array;
   private pos = 0;
 
   constructor(private readonly viewBytes = DEFAULT_VIEW_BYTES, size = 256) {
-    this.buf = new Uint8Array(size);
+    this.buf = alloc(size);
   }
 
   /** Bytes written so far. */
@@ -63,10 +96,10 @@ export class ProtoWriter {
     if (this.pos >= MOVE_BYTES || n > this.buf.length) {
       // hand the filled part on as a chunk rather than copying it into a bigger buffer
       this.flush();
-      this.buf = new Uint8Array(Math.max(n, Math.min(2 * this.buf.length, 1 << 20), 256));
+      this.buf = alloc(Math.max(n, Math.min(2 * this.buf.length, 1 << 20), 256));
       return;
     }
-    const next = new Uint8Array(Math.max(2 * this.buf.length, this.pos + n));
+    const next = alloc(Math.max(2 * this.buf.length, this.pos + n, 256));
     next.set(this.buf.subarray(0, this.pos));
     this.buf = next;
   }
@@ -200,7 +233,7 @@ export class ProtoWriter {
     for (const c of sub.chunks) this.piece(c);
     const tail = sub.buf.subarray(0, sub.pos);
     this.piece(tail);
-    if (tail.byteLength >= MOVE_BYTES || tail.byteLength >= this.viewBytes) sub.buf = new Uint8Array(256); // handed on
+    if (tail.byteLength >= MOVE_BYTES || tail.byteLength >= this.viewBytes) sub.buf = NONE; // handed on
     sub.chunks.length = 0;
     sub.done = 0;
     sub.pos = 0;
@@ -231,6 +264,40 @@ export class ProtoWriter {
     this.flush();
     return this.chunks;
   }
+}
+
+// ── sizes, for messages written in place (tag, length, then fields straight into the parent) ──
+/** Bytes of an unsigned 32-bit varint. */
+export function varintSize(v: number): number {
+  const x = v >>> 0;
+  return x < 0x80 ? 1 : x < 0x4000 ? 2 : x < 0x200000 ? 3 : x < 0x10000000 ? 4 : 5;
+}
+
+/** Bytes of an int64/uint64 varint (two's complement: a negative value is 10). */
+export function int64Size(v: bigint | number): number {
+  if (typeof v === 'number' && v >= 0 && v <= 0xffffffff && Number.isInteger(v)) return varintSize(v);
+  let u = BigInt.asUintN(64, BigInt(v));
+  let n = 1;
+  while (u > 127n) {
+    u >>= 7n;
+    n++;
+  }
+  return n;
+}
+
+/** Bytes of an int32/enum varint (a negative value is sign-extended: 10). */
+export function int32Size(v: number): number {
+  return v < 0 ? 10 : varintSize(v);
+}
+
+/** UTF-8 bytes of a string as stringField writes it. */
+export function stringSize(s: string): number {
+  return s.length < 64 && isAscii(s) ? s.length : utf8.length(s);
+}
+
+/** Bytes of a length-delimited field of `n` bytes with a field number below 16 (one-byte tag). */
+export function lenFieldSize(n: number): number {
+  return 1 + varintSize(n) + n;
 }
 
 function isAscii(s: string): boolean {

@@ -97,10 +97,13 @@ export function int64(m: object | null | undefined, field: string): bigint {
   return l.unsigned ? u : BigInt.asIntN(64, u);
 }
 
-/** A repeated field, [] when absent. */
+/** Returned for every absent repeated field (read several times per node: no array each time). Never mutated. */
+const NO_ITEMS: never[] = Object.freeze([]) as unknown as never[];
+
+/** A repeated field, an empty (shared, frozen) array when absent. */
 export function list<V>(m: object | null | undefined, field: string): V[] {
   const v = m == null ? undefined : (m as Record<string, unknown>)[field];
-  return Array.isArray(v) ? (v as V[]) : [];
+  return Array.isArray(v) ? (v as V[]) : NO_ITEMS;
 }
 
 /** A string field, '' when absent. */

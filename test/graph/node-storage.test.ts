@@ -24,6 +24,23 @@ describe('per-node storage is created only when used', () => {
     expect([...n.attrsView.keys()]).toEqual(['axis']);
   });
 
+  it('meta: metaView reads a shared frozen empty object until meta is first used; meta then holds what is written', () => {
+    const g = new Graph();
+    const n = g.addNode({ dialect: 'onnx', op: 'Relu', version: '17' });
+    const v = n.addOutput(null, ['y']);
+    for (const x of [n, v]) {
+      expect(x.metaView['docString']).toBeUndefined();
+      expect(Object.isFrozen(x.metaView)).toBe(true);
+      x.meta['docString'] = 'doc';
+      expect(x.metaView['docString']).toBe('doc');
+      expect(x.meta).toBe(x.metaView);
+      x.meta = { overload: 'o' };
+      expect(x.metaView).toEqual({ overload: 'o' });
+    }
+    // the shared empty one was not written through
+    expect(g.addNode({ dialect: 'onnx', op: 'Abs', version: '17' }).metaView).toEqual({});
+  });
+
   it('inputs, outputs and uses stay right past the short exact-size lists', () => {
     const g = new Graph();
     const x = g.addInput(null, ['x']);
