@@ -179,12 +179,30 @@ const f2 = (x) => (x === undefined || Number.isNaN(x) ? '–' : x.toFixed(2));
 const cell = (r) => (!r ? '–' : r.ok ? `${f2(r.s)} s (cpu ${f2(r.cpu)}), ${f1(r.rssMb)} MB` : `failed: ${String(r.error).replace(/\|/g, '\\|')}`);
 const ratio = (a, b) => (a?.ok && b?.ok && b.s > 0 ? `${f1(a.s / b.s)}×${a.cpu > 0 && b.cpu > 0 ? ` (cpu ${f1(a.cpu / b.cpu)}×)` : ''}` : '–');
 
+/** Every load average recorded in a run (loadBefore / loadAfter at any depth of the results). */
+function loads(x, out = []) {
+  if (x && typeof x === 'object') for (const [k, v] of Object.entries(x)) {
+    if ((k === 'loadBefore' || k === 'loadAfter') && typeof v === 'number') out.push(v);
+    else loads(v, out);
+  }
+  return out;
+}
+
+/** What the load averages say about the machine during the run. */
+function loadNote(res) {
+  const all = loads(res);
+  const max = all.length ? Math.max(...all) : NaN;
+  return max <= res.machine.cores
+    ? `**Quiet machine**: the 1-minute load average stayed at or below ${f1(max)} throughout; `
+    : `**Shared machine** (load average up to ${f1(max)}): other work ran at the same time; `;
+}
+
 function markdown(res) {
   const L = ['# ovir benchmarks', '',
     `Run: ${res.date} with \`npm run bench\` (bench/compare.js; models from bench/models.py; every figure is one whole process`
     + ` under /usr/bin/time, best of ${res.reps}; bin/ovir.js: the CLI bundle, a larger heap only for models that need it).`, '',
     `Machine: ${res.machine.cpu} × ${res.machine.cores} (available parallelism ${res.machine.parallelism}), ${f1(res.machine.memGb)} GB RAM, `
-    + `${res.machine.os}, Node ${res.machine.node}. **Shared machine**: other engineers' builds and tests ran at the same time; `
+    + `${res.machine.os}, Node ${res.machine.node}. ${loadNote(res)}`
     + 'the 1-minute load average before and after each model is in the last column (2 cores: above 2 means waiting for a core).', '',
     'Targets (issue 13): 100k chain and 2000-If model each direction ≤ 2× onnx\'s load + infer_shapes of the same file and peak RSS ≤ 400 MB;'
     + ' 400 MiB weights each direction ≤ 1.5× a durable copy and peak RSS ≤ file size + 300 MB; 1M chain converts both ways.', '',
