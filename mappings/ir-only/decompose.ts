@@ -3,6 +3,7 @@ import type { Value } from '../../src/graph/value.js';
 import { scalarLike } from '../generator/constant-of-shape.js';
 import { i64Const, i64Scalar, operandAsAttrOrInput } from '../helpers.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
+import { irOnly, never } from './onnx-build.js';
 
 /**
  * IR ops that ONNX has only from some opset on (Gelu-20, HardSwish-14, Mish-18, Swish-24) or not at
@@ -10,8 +11,6 @@ import type { ConvertContext, OpMapping } from '../spec.js';
  * the opsets that lack them. These entries serve IR → ONNX only (`when` is false: ONNX → IR never
  * picks them); the ONNX op they name is the one they stand in for.
  */
-const never = (): boolean => false;
-const irOnly = (c: ConvertContext): void => c.error(`${c.entry.ir?.op ?? c.node.op} is written to ONNX only (no ONNX op maps to it here)`);
 
 /** A scalar constant of input 0's element type. */
 const k = (c: ConvertContext, v: number, what: string): Value | null => scalarLike(c, 0, v, what);

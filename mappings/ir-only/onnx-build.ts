@@ -1,7 +1,7 @@
 import { A, type Attr } from '../../src/graph/attr.js';
 import { elementType, type ElementTypeName } from '../../src/graph/element-type.js';
 import type { Value } from '../../src/graph/value.js';
-import { i64Const, i64Scalar } from '../helpers.js';
+import { i64Const, i64Scalar, onnxAxesOp } from '../helpers.js';
 import type { ConvertContext } from '../spec.js';
 
 /**
@@ -22,10 +22,10 @@ export const cast = (c: ConvertContext, v: Value, to: ElementTypeName): Value =>
 /** `v` (input `i`, an integer tensor) as int64, as ONNX index operands want it. */
 export const indexI64 = (c: ConvertContext, i: number): Value => (c.elem(i) === 'i64' ? c.input(i)! : cast(c, c.input(i)!, 'i64'));
 
-/** ONNX Unsqueeze / ReduceSum / ReduceMean with constant axes in the form of the target opset. */
-export function unsqueeze(c: ConvertContext, v: Value, axes: readonly bigint[]): Value {
-  return c.opset >= 13 ? on(c, 'Unsqueeze', [v, i64Const(c, axes)]) : on(c, 'Unsqueeze', [v], { axes: A.ints(axes) });
-}
+/** ONNX Unsqueeze of constant axes in the form of the target opset (helpers.ts onnxAxesOp). */
+export const unsqueeze = (c: ConvertContext, v: Value, axes: readonly bigint[]): Value => onnxAxesOp(c, 'Unsqueeze', v, axes);
+
+/** ONNX ReduceSum / ReduceMean / ReduceMax / ReduceSumSquare with constant axes in the form of the target opset. */
 export function reduce(c: ConvertContext, op: 'ReduceSum' | 'ReduceMean' | 'ReduceMax' | 'ReduceSumSquare', v: Value, axes: readonly bigint[], keepdims: boolean): Value {
   const inputSince = op === 'ReduceSum' ? 13 : 18;
   const keep = { keepdims: A.int(keepdims ? 1 : 0) };

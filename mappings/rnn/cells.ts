@@ -4,6 +4,7 @@ import { byteSize, type ElementTypeName } from '../../src/graph/element-type.js'
 import { makeTensor, type Tensor } from '../../src/graph/tensor.js';
 import type { Value } from '../../src/graph/value.js';
 import { i64Const, onnxAxesOp } from '../helpers.js';
+import { never } from '../ir-only/onnx-build.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
 
 /**
@@ -45,7 +46,14 @@ interface Cell {
   readonly lbrBias?: readonly (number | null)[];
 }
 
-const LSTM: Cell = { onnx: 'LSTM', defaults: ['sigmoid', 'tanh', 'tanh'], states: 2, rows: [1, 3, 0, 2], bias: [1, 3, 0, 2, null, null, null, null] };
+/**
+ * LSTM gate blocks: ONNX orders them i, o, f, c, IR f, i, c, o. Target block k is source block
+ * IOFC_TO_FICO[k] (ONNX → IR) or FICO_TO_IOFC[k] (IR → ONNX); rnn.ts uses the same two.
+ */
+export const IOFC_TO_FICO: readonly number[] = [2, 0, 3, 1];
+export const FICO_TO_IOFC: readonly number[] = [1, 3, 0, 2];
+
+const LSTM: Cell = { onnx: 'LSTM', defaults: ['sigmoid', 'tanh', 'tanh'], states: 2, rows: FICO_TO_IOFC, bias: [...FICO_TO_IOFC, null, null, null, null] };
 const GRU: Cell = { onnx: 'GRU', defaults: ['sigmoid', 'tanh'], states: 1, rows: [0, 1, 2], bias: [0, 1, 2, null, null, null], lbrBias: [0, 1, 2, null, null, 3] };
 const RNN: Cell = { onnx: 'RNN', defaults: ['tanh'], states: 1, rows: [0], bias: [0, null] };
 
@@ -153,7 +161,6 @@ const cellToOnnx = (cell: Cell) => (c: ConvertContext): void => {
 };
 
 const handles = { ir: ['hidden_size', 'activations', 'activations_alpha', 'activations_beta', 'clip'] };
-const never = (): boolean => false;
 
 export const RNN_CELLS: readonly OpMapping[] = [
   {
@@ -194,7 +201,7 @@ export interface OneStep {
   /** IR W/R/B gate blocks, by ONNX block index. */
   readonly rows: readonly number[];
 }
-export const LSTM_STEP: OneStep = { irOp: 'LSTMCell', version: 'opset4', gates: 4, states: 2, rows: [2, 0, 3, 1] };
+export const LSTM_STEP: OneStep = { irOp: 'LSTMCell', version: 'opset4', gates: 4, states: 2, rows: IOFC_TO_FICO };
 export const GRU_STEP: OneStep = { irOp: 'GRUCell', version: 'opset3', gates: 3, states: 1, rows: [0, 1, 2] };
 export const RNN_STEP: OneStep = { irOp: 'RNNCell', version: 'opset1', gates: 1, states: 1, rows: [0] };
 

@@ -5,7 +5,7 @@ import type { Value } from '../../src/graph/value.js';
 import { scalarLike } from '../generator/constant-of-shape.js';
 import { i64Const, i64Scalar } from '../helpers.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
-import { GRU_STEP, isOneStep, LSTM_STEP, oneStepToIr, RNN_STEP } from './cells.js';
+import { FICO_TO_IOFC, GRU_STEP, IOFC_TO_FICO, isOneStep, LSTM_STEP, oneStepToIr, RNN_STEP } from './cells.js';
 
 /**
  * ONNX LSTM-7/14 ↔ IR LSTMSequence-5 and GRU-7/14 ↔ GRUSequence-5. What differs (LSTM; GRU alike
@@ -28,8 +28,6 @@ function gateRows(order: readonly number[], h: number): bigint[] {
   for (const g of order) for (let j = 0; j < h; j++) out.push(BigInt(g * h + j));
   return out;
 }
-const IOFC_TO_FICO = [2, 0, 3, 1];
-const FICO_TO_IOFC = [1, 3, 0, 2];
 
 /** A zero tensor constant of element type `elem`. */
 function zeros(c: ConvertContext, elem: string, dims: number[]): Value | null {

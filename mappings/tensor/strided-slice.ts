@@ -3,6 +3,7 @@ import { attrInts } from '../../src/graph/attr-read.js';
 import type { Node } from '../../src/graph/node.js';
 import type { Value } from '../../src/graph/value.js';
 import { INT64_MAX, i64Const } from '../helpers.js';
+import { never } from '../ir-only/onnx-build.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
 
 /**
@@ -11,7 +12,6 @@ import type { ConvertContext, OpMapping } from '../spec.js';
  * shrink / new axes). ovir never writes them from ONNX: these entries never match an ONNX node.
  */
 const INT64_MIN = -(1n << 63n);
-const never = (): boolean => false;
 
 interface SliceSpec { starts: bigint[]; ends: bigint[]; axes: bigint[]; steps: bigint[] }
 
