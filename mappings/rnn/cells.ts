@@ -104,7 +104,8 @@ function blocks(c: ConvertContext, index: number, blockList: readonly (number | 
   return axesOp(c, 'Unsqueeze', whole);
 }
 
-function zeroTensor(elem: ElementTypeName, dims: number[]): Tensor {
+/** A tensor of zeros (every element type's zero is all-zero bytes). */
+export function zeroTensor(elem: ElementTypeName, dims: number[]): Tensor {
   return makeTensor(elem, dims, new Uint8Array(byteSize(elem, dims.reduce((p, d) => p * d, 1))));
 }
 

@@ -1,11 +1,10 @@
 import { A, type Attr } from '../../src/graph/attr.js';
-import { byteSize } from '../../src/graph/element-type.js';
-import { makeTensor } from '../../src/graph/tensor.js';
+import type { ElementTypeName } from '../../src/graph/element-type.js';
 import type { Value } from '../../src/graph/value.js';
 import { scalarLike } from '../generator/constant-of-shape.js';
 import { i64Const, i64Scalar } from '../helpers.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
-import { FICO_TO_IOFC, GRU_STEP, IOFC_TO_FICO, isOneStep, LSTM_STEP, oneStepToIr, RNN_STEP } from './cells.js';
+import { FICO_TO_IOFC, GRU_STEP, IOFC_TO_FICO, isOneStep, LSTM_STEP, oneStepToIr, RNN_STEP, zeroTensor } from './cells.js';
 
 /**
  * ONNX LSTM-7/14 ↔ IR LSTMSequence-5 and GRU-7/14 ↔ GRUSequence-5. What differs (LSTM; GRU alike
@@ -31,9 +30,8 @@ function gateRows(order: readonly number[], h: number): bigint[] {
 
 /** A zero tensor constant of element type `elem`. */
 function zeros(c: ConvertContext, elem: string, dims: number[]): Value | null {
-  const n = dims.reduce((p, d) => p * d, 1);
   try {
-    return c.constant(makeTensor(elem as Parameters<typeof makeTensor>[0], dims, new Uint8Array(byteSize(elem as Parameters<typeof byteSize>[0], n))));
+    return c.constant(zeroTensor(elem as ElementTypeName, dims));
   } catch {
     c.error(`no zero constant of type ${elem}`);
     return null;
