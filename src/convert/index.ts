@@ -6,7 +6,7 @@ import { tensorType, type ValueType } from '../graph/types.js';
 import { allGraphs } from '../graph/graph.js';
 import { verifyGraph } from '../graph/verify.js';
 import { validateOnnxModel } from '../onnx/validate.js';
-import { inferTypes } from '../shape/infer.js';
+import { applyInferred, inferTypes } from '../shape/infer.js';
 import { Engine } from './engine.js';
 import { compressToFp16 } from './fp16.js';
 import { foldConstants } from './fold.js';
@@ -119,7 +119,7 @@ function convertOnce(model: Model, opts: ConvertOptions): Model {
   completeTypes(out, diags, opts.strict === true);
   if (to === 'onnx') {
     // Casts where the ONNX op (or onnxruntime) cannot take the IR's element type and widening is exact.
-    // the Casts it adds are named too (naming again is 0.2 s of a 100k-node model: only then)
+    // the Casts it adds are named too (only when it added any: naming again changes nothing otherwise)
     if (legalizeOnnxTypes(out, opset)) assignOnnxNames(out.graph);
   }
   const broken = verifyGraph(out.graph);
@@ -165,14 +165,9 @@ function relaxIrScalars(model: Model): void {
  */
 function completeTypes(model: Model, diags: Diagnostics, strict: boolean): void {
   const result = inferTypes(model, { ifMerge: model.dialect === 'ov' ? 'openvino' : 'onnx', strict });
-  // applyInferred, value by value, keeping the type the value had where it says more: every
-  // value inference saw is in result.types; the others keep their type anyway.
-  // forEach, not for-of: no [key, value] array per value of the model
-  result.types.forEach((t, v) => {
-    const before = v.type;
-    if (t.kind === 'unknown' && before === null) return; // nothing learned: keep "not known"
-    v.type = before && moreKnown(before, t) ? before : t;
-  });
+  // every value inference saw is in result.types (the others keep their type anyway); a type that
+  // says more than the inferred one stays
+  applyInferred(result, moreKnown);
   const declaredFromSource = strict && diags.list.some((d) => d.code === 'SHAPE_DECLARED_CONTRADICTS');
   for (const d of result.diagnostics) {
     if (d.severity === 'error' && !(declaredFromSource && d.code === 'SHAPE_DECLARED_CONTRADICTS')) diags.push(d);

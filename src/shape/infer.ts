@@ -90,10 +90,16 @@ export function inferTypes(model: Model, opts: InferOptions = {}): InferenceResu
   return { types: state.types, values: state.values, diagnostics: state.diagnostics, policy, assumed: state.assumed };
 }
 
-/** Writes the inferred types into `value.type` of every value they describe. */
-export function applyInferred(result: InferenceResult): void {
+/**
+ * Writes the inferred types into `value.type` of every value they describe, except where `keep`
+ * says the type the value already has is to stay (the converter keeps one that says more).
+ * forEach, not for-of: no [key, value] array per value of the model.
+ */
+export function applyInferred(result: InferenceResult, keep?: (before: ValueType, inferred: ValueType) => boolean): void {
   result.types.forEach((t, v) => {
-    if (t.kind === 'unknown' && v.type === null) return; // nothing learned: keep "not known"
+    const before = v.type;
+    if (t.kind === 'unknown' && before === null) return; // nothing learned: keep "not known"
+    if (before && keep?.(before, t)) return;
     v.type = t;
   });
 }
