@@ -72,7 +72,7 @@ function human(r: EquivReport, verbose: boolean): string {
   }
   for (const d of r.diagnostics) {
     if (d.code === 'EQUIV_CONTRADICTION') continue; // shown above as an entry
-    if (verbose || d.severity === 'error' || d.code.startsWith('EQUIV_')) out += formatDiagnostic(d) + '\n';
+    if (verbose || d.severity === 'error' || d.code.startsWith('EQUIV_') || d.code === 'CONVERT_IF_FOLDED') out += formatDiagnostic(d) + '\n';
   }
   const c = countEntries(r);
   const ok = c.contradiction === 0; // this comparison only (report.ok also covers the roundtrip)

@@ -10,6 +10,7 @@ import { applyInferred, inferTypes } from '../shape/infer.js';
 import { Engine } from './engine.js';
 import { compressToFp16 } from './fp16.js';
 import { foldConstants } from './fold.js';
+import { foldUntakenBranches } from './fold-untaken.js';
 import { freezeInputs, type FreezeSpec } from './freeze.js';
 import { assignOnnxNames } from './onnx-names.js';
 import { legalizeOnnxTypes } from './onnx-types.js';
@@ -164,7 +165,13 @@ function relaxIrScalars(model: Model): void {
  * the source's type stays.
  */
 function completeTypes(model: Model, diags: Diagnostics, strict: boolean): void {
-  const result = inferTypes(model, { ifMerge: model.dialect === 'ov' ? 'openvino' : 'onnx', strict });
+  const ifMerge = model.dialect === 'ov' ? 'openvino' : 'onnx';
+  let result = inferTypes(model, { ifMerge, strict });
+  // an If whose known condition skips a branch OpenVINO would refuse: the taken branch alone
+  if (model.dialect === 'ov' && result.untaken.size && foldUntakenBranches(model.graph, result.untaken, diags)) {
+    pruneUnused(model.graph);
+    result = inferTypes(model, { ifMerge, strict });
+  }
   // every value inference saw is in result.types (the others keep their type anyway); a type that
   // says more than the inferred one stays
   applyInferred(result, moreKnown);

@@ -88,6 +88,7 @@ export const CODES = {
   CONVERT_UNSUPPORTED_TYPE: E((p: P<'what' | 'value' | 'type' | 'target'>) => `${p.what} '${p.value}' has type ${p.type}, which ${p.target} cannot hold`),
   CONVERT_OP: E((p: P<'op' | 'detail'>) => `${p.op}: ${p.detail}`),
   CONVERT_SEQUENCE_NOT_STATIC: E((p: P<'kind' | 'value' | 'detail'>) => `${p.kind} '${p.value}' ${p.detail}: OpenVINO IR has tensors only; it converts only where the tensors it holds are known at conversion time`),
+  CONVERT_IF_FOLDED: W((p: P<'cond' | 'branch' | 'errors' | 'detail'>) => `If: the condition is always ${p.cond}, so the If is replaced by its ${p.branch} branch: the other branch never runs and is not valid for OpenVINO, which validates every body (${p.errors} error(s), first: ${p.detail})`),
   CONVERT_BAD_OPTION: E((p: P<'detail'>) => `${p.detail}`),
   CONVERT_SAME_FORMAT: E((p: P<'format'>) => `the model is already ${p.format}; nothing to convert`),
 
@@ -103,6 +104,7 @@ export const CODES = {
   SHAPE_IF_RANK_MISMATCH: E((p: P<'index' | 'value' | 'detail' | 'policy'>) => `If output ${p.index} ('${p.value}'): ${p.detail}, which the ${p.policy} merge policy rejects`),
   SHAPE_IF_BRANCH_OUTPUTS: E((p: P<'body' | 'got' | 'expected'>) => `If body '${p.body}' gives ${p.got} outputs, the node has ${p.expected}`),
   SHAPE_LOOP_BACK_EDGE: E((p: P<'result' | 'param' | 'from' | 'to'>) => `Loop body: back edge from Result ${p.result} to Parameter '${p.param}' changes the element type (${p.from} → ${p.to}); a loop-carried value keeps its type`),
+  SHAPE_UNTAKEN_BRANCH: W((p: P<'cond' | 'code' | 'detail'>) => `in the If branch its condition (always ${p.cond}) never takes: ${p.detail} [${p.code}]; not an error, since only the taken branch runs`),
   SHAPE_RULE_FAILED: E((p: P<'op' | 'detail'>) => `shape rule for ${p.op} failed (please report): ${p.detail}`),
 
   // ── equivalence check (src/equiv) ─────────────────────────────────────────────

@@ -1,3 +1,4 @@
+import type { Diagnostic } from '../diag/diagnostic.js';
 import type { Model } from '../graph/model.js';
 import { convertModel } from '../convert/index.js';
 import { loadModel } from '../io/load.js';
@@ -33,9 +34,12 @@ export function checkFile(pathA: string, pathB?: string, opts: CheckFileOptions 
     opts.onForms?.(a, b);
   } else {
     const to = otherForm(a);
-    const b = convertModel(a, { to, strict }); // a new model; `a` stays as the file says
-
+    // a new model; `a` stays as the file says. What the conversion changed beyond op for op (an If
+    // replaced by its taken branch: CONVERT_IF_FOLDED) is part of the report.
+    const changed: Diagnostic[] = [];
+    const b = convertModel(a, { to, strict, onWarning: (d) => { if (d.code === 'CONVERT_IF_FOLDED') changed.push({ ...d, file: d.file ?? pathA }); } });
     report = checkModels(a, b, { ifMerge, strict, labelA: pathA, labelB: `${pathA} (as ${to})` });
+    report.diagnostics.push(...changed);
     opts.onForms?.(a, b);
   }
   if (opts.roundtrip) {

@@ -1,4 +1,5 @@
 import { AttrTypeError } from '../graph/attr-read.js';
+import { irBodyKind, onnxBodyKind } from '../graph/body-kinds.js';
 import { diag, type Diagnostic } from '../diag/diagnostic.js';
 import type { DiagCode, DiagParams } from '../diag/codes.js';
 import type { ElementTypeName } from '../graph/element-type.js';
@@ -42,6 +43,22 @@ export interface InferenceResult {
    * rule (left as declared), and everything computed from them.
    */
   readonly assumed: Set<Value>;
+  /**
+   * Each If whose condition inference knows, with the branch it takes and the errors found in the
+   * other one (bodies nested in it included). Under the onnx and symbolic policies those errors are
+   * SHAPE_UNTAKEN_BRANCH warnings in `diagnostics` (ONNX runs only the taken branch: onnxruntime
+   * accepts a branch that never runs and does not fit); under openvino they stay errors, as
+   * OpenVINO validates every body when it reads an IR. Listed here for the converter, which
+   * replaces such an If by its taken branch (src/convert/index.ts).
+   */
+  readonly untaken: Map<Node, UntakenBranch>;
+}
+
+export interface UntakenBranch {
+  /** The known condition: the taken branch is then_* when true. */
+  readonly cond: boolean;
+  /** The errors of the branch not taken, as found (before any downgrade). */
+  readonly errors: Diagnostic[];
 }
 
 const UNKNOWN: ValueType = { kind: 'unknown' };
@@ -50,6 +67,8 @@ interface Frame {
   readonly graph: Graph;
   next: number;
   bodiesDone: boolean;
+  /** A body an If with a known condition does not take: the If, and where its diagnostics start. */
+  untakenOf?: { node: Node; cond: boolean; start: number };
 }
 
 /**
@@ -66,8 +85,11 @@ export function inferTypes(model: Model, opts: InferOptions = {}): InferenceResu
   const stack: Frame[] = [{ graph: model.graph, next: 0, bodiesDone: false }];
   while (stack.length) {
     const f = stack[stack.length - 1]!;
+    // its diagnostics start when the frame does (not when it was pushed: a sibling body may run first)
+    if (f.untakenOf && f.untakenOf.start < 0) f.untakenOf.start = state.diagnostics.length;
     if (f.next >= f.graph.nodes.length) {
       stack.pop();
+      if (f.untakenOf) state.closeUntaken(f.untakenOf);
       continue;
     }
     const node = f.graph.nodes[f.next]!;
@@ -76,10 +98,17 @@ export function inferTypes(model: Model, opts: InferOptions = {}): InferenceResu
       // Every body is checked, the branch a known condition does not take too: OpenVINO validates
       // each body when it reads the IR, with the body Parameters' types as written (which ovir
       // writes from the bound inputs), and only then infers the If from the taken body.
-      const bodies = [...node.bodies.values()];
+      // A branch a known condition does not take is inferred all the same; its errors are set
+      // apart when it is done (closeUntaken).
+      const cond = node.op === 'If' ? state.knownCondition(node) : null;
+      const untakenKey = cond === null ? null : IF_KEYS[node.dialect][cond ? 1 : 0];
+      const bodies = [...node.bodies.entries()];
       for (let k = bodies.length - 1; k >= 0; k--) {
-        state.seedGraph(bodies[k]!.graph, node);
-        stack.push({ graph: bodies[k]!.graph, next: 0, bodiesDone: false });
+        const [key, body] = bodies[k]!;
+        state.seedGraph(body.graph, node);
+        const frame: Frame = { graph: body.graph, next: 0, bodiesDone: false };
+        if (key === untakenKey) frame.untakenOf = { node, cond: cond!, start: -1 };
+        stack.push(frame);
       }
       continue;
     }
@@ -87,8 +116,14 @@ export function inferTypes(model: Model, opts: InferOptions = {}): InferenceResu
     f.next++;
     f.bodiesDone = false;
   }
-  return { types: state.types, values: state.values, diagnostics: state.diagnostics, policy, assumed: state.assumed };
+  return { types: state.types, values: state.values, diagnostics: state.diagnostics, policy, assumed: state.assumed, untaken: state.untaken };
 }
+
+/** The bodies of If in each dialect: [then, else]. */
+const IF_KEYS = {
+  onnx: onnxBodyKind('If')!.keys as readonly string[],
+  ov: irBodyKind('If')!.bodies.map((b) => b.key),
+} as const;
 
 /**
  * Writes the inferred types into `value.type` of every value they describe, except where `keep`
@@ -109,6 +144,7 @@ class State {
   readonly values = new Map<Value, PartialValue>();
   readonly diagnostics: Diagnostic[] = [];
   readonly assumed = new Set<Value>();
+  readonly untaken = new Map<Node, UntakenBranch>();
   private readonly interner = new TypeInterner();
 
   constructor(
@@ -164,6 +200,32 @@ class State {
       }
     }
     for (const c of g.initializers) this.set(c, c.type, null);
+  }
+
+  /** An If's condition when inference knows it (one element), else null. */
+  knownCondition(node: Node): boolean | null {
+    const c = node.inputs[0];
+    const v = c ? staticValues(this.values.get(c) ?? null) : null;
+    return v && v.length === 1 ? v[0] !== 0 : null;
+  }
+
+  /**
+   * The untaken branch of an If is done: its errors (from `start` on: nested bodies are inferred
+   * within its frame) are recorded for the If and, except under the openvino policy, become
+   * SHAPE_UNTAKEN_BRANCH warnings.
+   */
+  closeUntaken(u: { node: Node; cond: boolean; start: number }): void {
+    const errors: Diagnostic[] = [];
+    const ds = this.diagnostics;
+    for (let i = u.start; i < ds.length; i++) {
+      const d = ds[i]!;
+      if (d.severity !== 'error') continue;
+      errors.push(d);
+      if (this.policy !== 'openvino') {
+        ds[i] = diag('SHAPE_UNTAKEN_BRANCH', d.where, { cond: String(u.cond), code: d.code, detail: d.message });
+      }
+    }
+    this.untaken.set(u.node, { cond: u.cond, errors });
   }
 
   /** `where`: the node or graph whose path a report names (built only then). */
