@@ -16,8 +16,9 @@ import { typedScalar } from '../typed-consts.js';
  * where ovc does not, which is why ovc's IR of the rfft / irfft backend tests has the wrong rank).
  * `dft_length` is the IR `signal_size` of the one axis. ONNX axes index the signal dims (the
  * trailing complex dim excluded; -2 is the last signal dim); a run-time ONNX-20 axis is
- * normalized to a non-negative one in the graph (DFT / IDFT only: OpenVINO's CPU plugin fails or
- * crashes on RDFT / IRDFT over run-time axes, so those are refused).
+ * normalized to a non-negative one in the graph; OpenVINO's CPU plugin fails or crashes on RDFT /
+ * IRDFT over run-time axes, so for those the axis is swapped with the last signal dim (Transpose
+ * of a run-time order, before and after) and the transform runs over that constant one.
  *
  * IR → ONNX: one ONNX DFT per IR axis (the transform is separable; an inverse's 1/n factors
  * multiply to 1/N). RDFT: the one-sided transform on the last listed axis, then full ones;
@@ -38,20 +39,21 @@ const flag = (n: Node, name: string): boolean => {
 };
 const kindOf = (n: Node): Kind => (flag(n, 'inverse') ? (flag(n, 'onesided') ? 'IRDFT' : 'IDFT') : (flag(n, 'onesided') ? 'RDFT' : 'DFT'));
 
-/** The IR axes input [a] for the ONNX DFT's axis (a non-negative index of the signal dims). */
-function irAxes(c: ConvertContext, r: number, onesided: boolean): Value | null {
+/**
+ * The ONNX DFT's axis: a non-negative index of the signal dims, constant, or (ONNX-20 input known
+ * only at run time) an i64 scalar in the graph: (axis + r) mod r maps [-r, -2] ∪ [0, r - 2] onto
+ * 0 … r - 2.
+ */
+function signalAxis(c: ConvertContext, r: number): number | Value | null {
   const fromInput = c.opset >= 20 && c.numInputs > 2 && c.input(2) !== null;
   let axis: bigint | undefined;
   if (fromInput) {
     const known = c.constInts(2);
     if (known === null) {
-      // OpenVINO's CPU plugin cannot run RDFT / IRDFT over run-time axes (measured: an error, or a crash)
-      if (onesided) { c.needsConstant(2, 'axis (OpenVINO runs one-sided transforms over constant axes only)'); return null; }
-      // a run-time axis: (axis + r) mod r maps [-r, -2] ∪ [0, r - 2] onto 0 … r - 2
       const a = c.elem(2) === 'i64' ? c.input(2)! : c.emit('Convert', [c.input(2)], { destination_type: 'i64' }, 1, 'opset1')[0]!;
+      const scalar = c.emit('Reshape', [a, i64Const(c, [])], { special_zero: 'false' }, 1, 'opset1')[0]!;
       const rank = i64Scalar(c, BigInt(r));
-      const norm = c.emit('FloorMod', [c.emit('Add', [a, rank], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!, rank], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
-      return c.emit('Reshape', [norm, i64Const(c, [1n])], { special_zero: 'false' }, 1, 'opset1')[0]!;
+      return c.emit('FloorMod', [c.emit('Add', [scalar, rank], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!, rank], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
     }
     axis = known[0];
   } else {
@@ -59,7 +61,20 @@ function irAxes(c: ConvertContext, r: number, onesided: boolean): Value | null {
   }
   const a = axis! < 0n ? Number(axis) + r : Number(axis);
   if (a < 0 || a > r - 2) { c.error(`axis ${axis} is not a signal dim of a rank-${r} input (the last dim holds the real and imaginary parts)`); return null; }
-  return i64Const(c, [BigInt(a)]);
+  return a;
+}
+
+/**
+ * The order of a Transpose of a rank-`n` tensor that swaps run-time axis `a` with axis `b` (its
+ * own inverse): Select(i = a, b, Select(i = b, a, i)) over i = 0 … n - 1.
+ */
+function swapOrder(c: ConvertContext, n: number, a: Value, b: number): Value {
+  const nb = { auto_broadcast: 'numpy' };
+  const idx = i64Const(c, Array.from({ length: n }, (_, i) => BigInt(i)));
+  const bv = i64Scalar(c, BigInt(b));
+  const eq = (x: Value, y: Value): Value => c.emit('Equal', [x, y], nb, 1, 'opset1')[0]!;
+  const inner = c.emit('Select', [eq(idx, bv), a, idx], nb, 1, 'opset1')[0]!;
+  return c.emit('Select', [eq(idx, a), bv, inner], nb, 1, 'opset1')[0]!;
 }
 
 function dftToIr(c: ConvertContext): void {
@@ -69,8 +84,15 @@ function dftToIr(c: ConvertContext): void {
   if (!shape || (last !== 1 && last !== 2)) { c.error('DFT needs an input of known rank whose last dim is 1 (real) or 2 (complex)'); return; }
   const r = shape.length;
   const kind = kindOf(c.node);
-  const axes = irAxes(c, r, KIND[kind].onesided);
-  if (!axes) return;
+  const axis = signalAxis(c, r);
+  if (axis === null) return;
+  // OpenVINO's CPU plugin cannot run RDFT / IRDFT over run-time axes (measured: an error, or a
+  // crash), so a one-sided transform over a run-time axis swaps that axis with the last signal
+  // axis (a Transpose of run-time order), transforms over that constant one and swaps back.
+  const swapped = typeof axis !== 'number' && KIND[kind].onesided ? axis : null;
+  const axes = typeof axis === 'number' ? i64Const(c, [BigInt(axis)])
+    : swapped ? i64Const(c, [BigInt(r - 2)])
+    : c.emit('Reshape', [axis, i64Const(c, [1n])], { special_zero: 'false' }, 1, 'opset1')[0]!;
   let size: Value | null = null;
   if (c.numInputs > 1 && c.input(1)) {
     const asI64 = c.elem(1) === 'i64' ? c.input(1)! : c.emit('Convert', [c.input(1)], { destination_type: 'i64' }, 1, 'opset1')[0]!;
@@ -78,9 +100,13 @@ function dftToIr(c: ConvertContext): void {
   }
   let x = c.input(0)!;
   const lastAxis = i64Const(c, [BigInt(r - 1)]);
+  const swap = (v: Value, rank: number): Value => c.emit('Transpose', [v, swapOrder(c, rank, swapped!, r - 2)], {}, 1, 'opset1')[0]!;
   if (kind === 'RDFT') {
     if (last !== 1) { c.error('a one-sided forward DFT of a complex signal (OpenVINO\'s RDFT takes real signals)'); return; }
     x = c.emit('Squeeze', [x, lastAxis], {}, 1, 'opset1')[0]!;
+    if (swapped) x = swap(x, r - 1);
+  } else if (kind === 'IRDFT' && swapped && last === 2) {
+    x = swap(x, r);
   } else if (last === 1) {
     if (kind === 'IRDFT') { c.error('a one-sided inverse DFT of a real signal (it takes the complex half spectrum)'); return; }
     const e = c.elem(0);
@@ -91,6 +117,7 @@ function dftToIr(c: ConvertContext): void {
     x = c.emit('Concat', [x, imag], { axis: String(r - 1) }, 1, 'opset1')[0]!;
   }
   let y = c.emit(kind, size ? [x, axes, size] : [x, axes], {}, 1, KIND[kind].version)[0]!;
+  if (swapped) y = swap(y, kind === 'RDFT' ? r : r - 1); // RDFT appends the complex dim; IRDFT drops it
   if (kind === 'IRDFT') y = c.emit('Unsqueeze', [y, lastAxis], {}, 1, 'opset1')[0]!;
   c.output(0, y);
 }
