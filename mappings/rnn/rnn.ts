@@ -4,6 +4,7 @@ import type { Value } from '../../src/graph/value.js';
 import { scalarLike } from '../generator/constant-of-shape.js';
 import { i64Const, i64Scalar } from '../helpers.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
+import { lstmPeepholeToIr } from './lstm-peephole.js';
 import { FICO_TO_IOFC, GRU_STEP, IOFC_TO_FICO, isOneStep, LSTM_STEP, oneStepToIr, RNN_STEP, zeroTensor } from './cells.js';
 
 /**
@@ -16,7 +17,8 @@ import { FICO_TO_IOFC, GRU_STEP, IOFC_TO_FICO, isOneStep, LSTM_STEP, oneStepToIr
  *    Y [seq, dirs, batch, H]); layout=1 (14+) has X [batch, seq, in], Y [batch, seq, dirs, H];
  *  - ONNX initial_h/initial_c default to zeros and sequence_lens to the full length: IR takes all;
  *  - activation names: ONNX Sigmoid/Tanh/Relu per direction, IR sigmoid/tanh/relu once.
- * Peepholes (ONNX input P) and input_forget=1 have no IR counterpart.
+ * Peepholes (ONNX input P) have no IR counterpart: the recurrence is written out (lstm-peephole.ts);
+ * input_forget=1 is refused.
  */
 const ACTS: ReadonlyArray<readonly [string, string]> = [['Sigmoid', 'sigmoid'], ['Tanh', 'tanh'], ['Relu', 'relu']];
 const DIRECTIONS = ['forward', 'reverse', 'bidirectional'];
@@ -65,7 +67,8 @@ const seqToIr = (cell: Cell) => (c: ConvertContext): void => {
   const layout = c.attr.int('layout') ?? 0n;
   if (layout !== 0n && layout !== 1n) { c.unsupportedAttr('layout', String(layout)); return; }
   if ((c.attr.int('input_forget') ?? 0n) !== 0n) { c.unsupportedAttr('input_forget', '1', 'IR LSTMSequence does not couple input and forget gates'); return; }
-  if (cell === LSTM && c.numInputs > 7 && c.input(7)) { c.error('peephole weights (input P) have no IR LSTMSequence counterpart'); return; }
+  // peepholes: LSTMSequence has none; the recurrence written out (lstm-peephole.ts)
+  if (cell === LSTM && c.numInputs > 7 && c.input(7)) { lstmPeepholeToIr(c, h, direction, layout); return; }
   const n = cell.acts.length;
   const acts = c.attr.strings('activations') ?? [...cell.acts, ...(dirs === 2 ? cell.acts : [])];
   if (acts.length !== n * dirs || (dirs === 2 && acts.slice(0, n).join() !== acts.slice(n).join())) {

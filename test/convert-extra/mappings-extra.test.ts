@@ -130,7 +130,6 @@ describe('LSTM ↔ LSTMSequence-5', () => {
   });
 
   it.each([
-    ['peepholes', () => { const m = lstm(); const n = [...allNodes(m.graph)].find((x) => x.op === 'LSTM')!; while (n.inputs.length < 7) n.addInput(null); n.addInput(m.graph.inputs[0]!); return m; }, 'CONVERT_OP'],
     ['input_forget=1', () => lstm({ input_forget: A.int(1) }), 'CONVERT_UNSUPPORTED_ATTR'],
     ['different activations per direction', () => lstm({ direction: A.string('bidirectional'), activations: A.strings(['Sigmoid', 'Tanh', 'Tanh', 'Sigmoid', 'Relu', 'Tanh']) }, true, 2), 'CONVERT_UNSUPPORTED_ATTR'],
   ])('%s has no IR counterpart', (_, make, code) => {
