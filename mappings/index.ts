@@ -37,6 +37,8 @@ import { TOPK } from './math/topk.js';
 import { STFT } from './math/stft.js';
 import { SWIGLU } from './math/swiglu.js';
 import { CUMPROD } from './math/cumprod.js';
+import { DET } from './math/det.js';
+import { MEL_WEIGHT_MATRIX } from './math/mel-weight-matrix.js';
 import { UNARY } from './math/unary.js';
 import { VARIADIC } from './math/variadic.js';
 import { WINDOW } from './math/window.js';
@@ -94,7 +96,7 @@ export type { AttrRule, ConvertContext, OpMapping } from './spec.js';
 export const ALL_MAPPINGS: readonly OpMapping[] = [
   // math
   ...ELEMENTWISE, ...UNARY, ...ACTIVATION, ...SOFTMAX, ...MATMUL, ...CLIP, ...GEMM, ...TOPK, ...HARDMAX, ...LOSS,
-  ...OLD_OPSETS, ...CELU, ...LEGACY_BROADCAST, ...VARIADIC, ...DFT_OPS, ...WINDOW, ...STFT, ...SWIGLU, ...CUMPROD,
+  ...OLD_OPSETS, ...CELU, ...LEGACY_BROADCAST, ...VARIADIC, ...DFT_OPS, ...WINDOW, ...STFT, ...SWIGLU, ...CUMPROD, ...DET, ...MEL_WEIGHT_MATRIX,
   // nn
   ...CONV, ...CONV_TRANSPOSE, ...POOL, ...NORMALIZATION, ...DROPOUT, ...ATTENTION, ...GROUP_NORMALIZATION,
   ...ROTARY_EMBEDDING, ...LP_NORMALIZATION, ...LP_POOL, ...SHRINK, ...DEFORM_CONV, ...MAX_UNPOOL,
