@@ -16,7 +16,8 @@ import { bodyOps } from '../body-ops.js';
  * flattened to [B, M, M] carries the matrix and the running product; iteration k:
  * - p = the first row ≥ k of largest |A[·, k]| (TopK-11 max, k = 1, stable: the first of equals,
  *   as LAPACK's idamax);
- * - rows k and p exchanged (Gather-8 along axis 1 with batch_dims 1, a per-matrix permutation);
+ * - rows k and p exchanged (GatherElements along axis 1 of a per-matrix permutation; Gather-8
+ *   with batch_dims 1 crashes OpenVINO 2026.4's CPU plugin when there is one matrix, measured);
  * - det ← det · A[k, k] · (p = k ? 1 : −1);
  * - every row i > k loses A[i, k] / A[k, k] times row k (a zero pivot — the whole column below is
  *   then zero — divides by 1 instead: the factors are 0 and det is already 0, as numpy's).
@@ -45,10 +46,9 @@ function detToIr(c: ConvertContext): void {
   const loop = c.lastNode!;
   const body = loop.graph.addBody(loop, 'body');
   const g = body.graph;
-  const bDim = bStatic;
   const k = g.addInput(tensorType('i64', []), ['k']);
-  const mat = g.addInput(tensorType(elem, [bDim, m, m]), ['matrices']);
-  const acc = g.addInput(tensorType(elem, [bDim]), ['determinants']);
+  const mat = g.addInput(tensorType(elem, [bStatic, m, m]), ['matrices']);
+  const acc = g.addInput(tensorType(elem, [bStatic]), ['determinants']);
   const ops = bodyOps(g, `${c.node.name || 'Det'}/step`);
   const { op, i64 } = ops;
   const scalar = (v: number): Value => ops.scalar(elem, v);
@@ -95,7 +95,7 @@ function detToIr(c: ConvertContext): void {
 export const DET: readonly OpMapping[] = [
   {
     onnx: { op: 'Det', since: 11 }, ir: null,
-    decomposes: ['Loop', 'Reshape', 'Broadcast', 'ShapeOf', 'Slice', 'Gather', 'Select', 'GreaterEqual', 'Greater', 'Abs', 'TopK', 'Equal', 'Squeeze', 'Unsqueeze', 'Multiply', 'Divide', 'Subtract'],
+    decomposes: ['Loop', 'Reshape', 'Broadcast', 'ShapeOf', 'Slice', 'Gather', 'GatherElements', 'Select', 'GreaterEqual', 'Greater', 'Abs', 'TopK', 'Equal', 'Squeeze', 'Unsqueeze', 'Multiply', 'Divide', 'Subtract'],
     toIr: detToIr,
     note: 'Gaussian elimination with partial pivoting (as LAPACK getrf) in a Loop-5 of M steps over [B, M, M]: the product of the pivots, negated per row exchange; M static',
   },
