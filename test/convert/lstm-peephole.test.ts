@@ -75,8 +75,16 @@ describe('LSTM with peepholes: the recurrence in a Loop-5 per direction', () => 
     ]);
   });
 
-  it('clip, and activations other than Sigmoid/Tanh/Relu, are refused with peepholes, naming the node', () => {
-    expect(errors(model({ clip: 3 }))).toEqual(['CONVERT_UNSUPPORTED_ATTR main/lstm']);
+  it('clip: a Clamp before each gate activation, none before h(Ct)', () => {
+    const ir = convertModel(model({ clip: 3 }));
+    const body = ir.graph.nodes.find((n) => n.op === 'Loop')!.bodies.get('body')!.graph;
+    const clamped = body.nodes.filter((n) => n.op === 'Clamp').map((n) => n.outputs[0]!.uses[0]!.node.op);
+    expect(clamped.sort()).toEqual(['Sigmoid', 'Sigmoid', 'Sigmoid', 'Tanh']);
+    expect(body.nodes.filter((n) => n.op === 'Tanh')).toHaveLength(2);
+  });
+
+  it('clip ≤ 0, and activations other than Sigmoid/Tanh/Relu, are refused with peepholes, naming the node', () => {
+    expect(errors(model({ clip: 0 }))).toEqual(['CONVERT_UNSUPPORTED_ATTR main/lstm']);
     expect(errors(model({ activations: ['HardSigmoid', 'Tanh', 'Tanh'] }))).toEqual(['CONVERT_UNSUPPORTED_ATTR main/lstm']);
   });
 });
@@ -106,6 +114,7 @@ const ENGINE: Record<string, Case> = {
   'reverse, sequence_lens [4, 1, 3]': { direction: 'reverse', lens: true },
   'bidirectional, sequence_lens, Sigmoid/Relu/Tanh': { direction: 'bidirectional', lens: true, activations: ['Sigmoid', 'Relu', 'Tanh', 'Sigmoid', 'Tanh', 'Relu'] },
   'bidirectional, layout 1': { direction: 'bidirectional', layout: 1 },
+  'bidirectional, clip 0.5, sequence_lens': { direction: 'bidirectional', clip: 0.5, lens: true },
 };
 
 describe.skipIf(!oracleAvailable())('engines: OpenVINO on ovir\'s IR computes what onnxruntime computes', () => {
