@@ -66,6 +66,22 @@ describe('CausalConvWithState: depthwise convolution over past_state ++ input', 
     expect(f32.graph.outputs[0]!.producer!.op).toBe('Swish');
   });
 
+  it('a weight shape known only at run time: no GroupConvolution (OpenVINO\'s CPU plugin refuses dynamic weights) but the windows t + j gathered, times weight, ReduceSum over j', () => {
+    const b = new Builder('onnx', 27);
+    const x = b.input('input', 'f32', [{ sym: 'B' }, { sym: 'C' }, { sym: 'L' }]);
+    const w = b.input('weight', 'f32', [{ sym: 'C' }, 1, { sym: 'K' }]);
+    const n = b.node(b.graph, 'CausalConvWithState', [x, w], ['output', 'present_state'], {}, { name: 'n' });
+    n.outputs.forEach((o) => b.output(o));
+    const m = convertModel(b.model);
+    expect(ops(m)).not.toContain('GroupConvolution');
+    const sum = all(m, 'ReduceSum')[0]!;
+    expect(readIntegers(sum.inputs[1]!.constant!)).toEqual([-1n]);
+    expect(sum.inputs[0]!.producer!.op).toBe('Multiply');
+    expect(sum.inputs[0]!.producer!.inputs[0]!.producer!.op).toBe('Gather');
+    // present_state starts k − 1 from the end, computed at run time
+    expect(m.graph.outputs[1]!.producer!.inputs[1]!.constant).toBeNull();
+  });
+
   it('kernel size 1: no padding, present_state empty ([B, C, 0], a Slice starting past the end)', () => {
     const m = convertModel(model([{ shape: [2, 4, 8] }, { shape: [4, 1, 1] }]));
     expect(ops(m)).not.toContain('Concat');
