@@ -61,6 +61,13 @@ function linearAttentionToIr(c: ConvertContext): void {
   const qs = shapeOf(c, 0);
   const dk = per(at(qs, 2), Number(qHeads)) ?? per(at(shapeOf(c, 1), 2), Number(kvHeads));
   const dv = per(at(shapeOf(c, 2), 2), Number(kvHeads));
+  const decayLast = gated ? at(shapeOf(c, 4), 2) : null;
+  if (decayLast !== null && decayLast !== Number(kvHeads) && (dk === null || decayLast !== Number(kvHeads) * dk)) {
+    c.error(`decay's last dim ${decayLast} is neither kv_num_heads (${kvHeads}) nor kv_num_heads·d_k (${dk === null ? '?' : Number(kvHeads) * dk})`);
+    return;
+  }
+  const betaLast = delta ? at(shapeOf(c, 5), 2) : null;
+  if (betaLast !== null && betaLast !== Number(kvHeads) && betaLast !== 1) { c.error(`beta's last dim ${betaLast} is neither kv_num_heads (${kvHeads}) nor 1`); return; }
   const batch = at(qs, 0);
   const steps = at(qs, 1);
 

@@ -85,5 +85,10 @@ describe('LinearAttention: the recurrence in a Loop over T', () => {
       expect.objectContaining({ path: 'main/n', message: expect.stringContaining('needs decay') })]));
     expect(refuse([...qkv(2), null, null, { shape: [2, 2, 4] }], { ...heads(4, 4), update_rule: A.string('linear') })).toEqual(expect.arrayContaining([
       expect.objectContaining({ path: 'main/n', message: expect.stringContaining('takes no beta') })]));
+    // decay per head or per key dim, beta per head or shared: other widths are named
+    expect(refuse([...qkv(2), null, { shape: [2, 2, 16] }, { shape: [2, 2, 4] }], heads(4, 4))).toEqual(expect.arrayContaining([
+      expect.objectContaining({ path: 'main/n', message: expect.stringContaining("decay's last dim 16") })]));
+    expect(refuse([...qkv(2), null, { shape: [2, 2, 4] }, { shape: [2, 2, 2] }], heads(4, 4))).toEqual(expect.arrayContaining([
+      expect.objectContaining({ path: 'main/n', message: expect.stringContaining("beta's last dim 2") })]));
   });
 });
