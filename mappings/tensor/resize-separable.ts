@@ -23,8 +23,12 @@ import type { ConvertContext } from '../spec.js';
  *      and divides by their sum (0 when every tap is outside, as the reference guards);
  *   3. Gather of the clamped taps along the axis, times the weights broadcast along it, summed over
  *      the taps; tf_crop_and_resize samples with x outside [0, in - 1] are extrapolation_value.
- * Linear and cubic compute in f32 (the reference in f64) and convert back at the end: floats by
- * Convert, integers rounded half to even and clamped to their range first (saturate_cast).
+ * Scales, output lengths and widths known at conversion time (constant scales or sizes over static
+ * dims) are computed here in doubles, as the reference does, and written as constants (which also
+ * gives the IR static output dims). Linear and cubic compute in f32 (the reference in f64) and
+ * convert back at the end: floats by Convert, integers rounded half to even and clamped to their
+ * range first (saturate_cast) — a u8 value within ~2e-5 of a half may round to the other side
+ * (measured: about 1% of elements of random u8 linear resizes, as OpenVINO's own Interpolate).
  * Nearest only gathers, in the input's own type.
  */
 
@@ -45,7 +49,12 @@ export interface SeparableResize {
   readonly roi: Value | null;
   /** Axes known at conversion time to be resized by the identity (skipped, as the reference does). */
   readonly identity: ReadonlySet<number>;
+  /** Per axis, what is known at conversion time (constant scales or sizes over a static dim), computed in doubles as the reference does. */
+  readonly known: ReadonlyMap<number, KnownAxis>;
 }
+
+/** An axis's scale, output length and width (scale · in as a float), known at conversion time. */
+export interface KnownAxis { readonly scale: number; readonly out: number; readonly width: number }
 
 type N = Value | number;
 
@@ -154,7 +163,7 @@ export function separableResize(c: ConvertContext, x: Value, elem: ElementTypeNa
   const sizesF = s.operand.kind === 'sizes' ? b.convert(s.operand.v, 'f32') : null;
   // keep_aspect_ratio_policy: one scale for every resized axis, the least / greatest of size / in
   let common: Value | null = null;
-  if (s.operand.kind === 'sizes' && s.operand.aspect) {
+  if (s.operand.kind === 'sizes' && s.operand.aspect && s.axes.some((a) => !s.known.has(a) && !s.identity.has(a))) {
     const ins = b.convert(b.gather(dims, i64Const(c, s.axes.map(BigInt)), 0n), 'f32');
     const ratios = f.div(sizesF!, ins);
     common = c.emit(s.operand.aspect === 'not_larger' ? 'ReduceMin' : 'ReduceMax', [ratios, i64Const(c, [0n])], { keep_dims: 'false' }, 1, 'opset1')[0]!;
@@ -162,21 +171,27 @@ export function separableResize(c: ConvertContext, x: Value, elem: ElementTypeNa
   for (const [k, axis] of s.axes.entries()) {
     if (s.identity.has(axis)) continue;
     const inLen = dim(axis);
-    let scale: Value, width: Value, outLen: Value;
-    if (common) {
-      scale = common;
-      width = f.mul(scale, inLen);
-      outLen = f.floor(f.add(width, 0.5));
-    } else if (sizesF) {
-      outLen = entry(sizesF, k);
-      width = outLen;
-      scale = f.div(outLen, inLen);
+    let scale: Value, width: Value, outLen: Value, count: Value;
+    const known = s.known.get(axis);
+    if (known) {
+      [scale, width, outLen, count] = [f.v(known.scale), f.v(known.width), f.v(known.out), i64Scalar(c, BigInt(known.out))];
     } else {
-      scale = entry(s.operand.v, k);
-      width = f.mul(scale, inLen);
-      outLen = f.floor(width);
+      if (common) {
+        scale = common;
+        width = f.mul(scale, inLen);
+        outLen = f.floor(f.add(width, 0.5));
+      } else if (sizesF) {
+        outLen = entry(sizesF, k);
+        width = outLen;
+        scale = f.div(outLen, inLen);
+      } else {
+        scale = entry(s.operand.v, k);
+        width = f.mul(scale, inLen);
+        outLen = f.floor(width);
+      }
+      count = b.convert(outLen, 'i64');
     }
-    const y = b.convert(b.range(b.convert(outLen, 'i64')), 'f32');
+    const y = b.convert(b.range(count), 'f32');
     const roi = s.roi ? [entry(s.roi, k), entry(s.roi, k + s.axes.length)] as const : null;
     const terms: AxisTerms = { f, y, scale, inLen, outLen, width, roi };
     const coord = COORDINATE[s.ctm]!(terms);

@@ -3,7 +3,7 @@ import { makeTensor, tensorFromFloat32 } from '../../src/graph/tensor.js';
 import type { Value } from '../../src/graph/value.js';
 import { asI64Vector, i64Const, normAxis } from '../helpers.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
-import { separableAccepts, separableResize, SEPARABLE_TRANSFORMS } from './resize-separable.js';
+import { separableAccepts, separableResize, SEPARABLE_TRANSFORMS, type KnownAxis } from './resize-separable.js';
 
 /**
  * Resize / Upsample ⇄ Interpolate-11, as OpenVINO's ONNX frontend relates them.
@@ -141,8 +141,37 @@ function separable(c: ConvertContext, a: SeparableChoice, why: string): void {
     : { kind: 'scales' as const, v: scalesF32(c, 2) };
   c.output(0, separableResize(c, c.input(0)!, elem, {
     mode: a.mode, ctm: a.ctm, nearest: a.nearest, cubicA: a.cubeCoeff, excludeOutside: a.excludeOutside, antialias: a.antialias,
-    extrapolation: c.attr.float('extrapolation_value') ?? 0, rank, axes, operand, roi, identity: identityAxes(c, a, axes),
+    extrapolation: c.attr.float('extrapolation_value') ?? 0, rank, axes, operand, roi, identity: identityAxes(c, a, axes), known: knownAxes(c, a, axes),
   }));
+}
+
+/**
+ * Scale, output length and width of the axes whose dim is static and whose scale or size is a
+ * constant, in doubles as onnx's reference computes them (keep_aspect_ratio_policy: every resized
+ * dim static and the sizes constant).
+ */
+function knownAxes(c: ConvertContext, a: SeparableChoice, axes: readonly number[]): Map<number, KnownAxis> {
+  const out = new Map<number, KnownAxis>();
+  const t = c.type(0);
+  const dims = t?.kind === 'tensor' ? t.shape : null;
+  if (!dims) return out;
+  const scales = a.bySizes ? null : c.constNumbers(2);
+  const sizes = a.bySizes ? c.constInts(3) : null;
+  let common: number | null = null;
+  if (a.aspect) {
+    const ins = axes.map((v) => dims[v]);
+    if (!sizes || sizes.length !== axes.length || !ins.every((d): d is number => typeof d === 'number' && d > 0)) return out;
+    const ratios = ins.map((d, k) => Number(sizes[k]!) / d);
+    common = a.aspect === 'not_larger' ? Math.min(...ratios) : Math.max(...ratios);
+  }
+  for (const [k, axis] of axes.entries()) {
+    const d = dims[axis];
+    if (typeof d !== 'number' || d <= 0) continue;
+    if (common !== null) out.set(axis, { scale: common, out: Math.floor(common * d + 0.5), width: common * d });
+    else if (scales && scales[k] !== undefined) { const sc = Math.fround(scales[k]!); out.set(axis, { scale: sc, out: Math.floor(sc * d), width: sc * d }); }
+    else if (sizes && sizes[k] !== undefined) { const n = Number(sizes[k]); out.set(axis, { scale: n / d, out: n, width: n }); }
+  }
+  return out;
 }
 
 /**

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
 import { OvirError } from '../../src/diag/diagnostic.js';
 import { A, allNodes, tensorFromFloat32, tensorFromInt64, type Attr, type Model, type Value } from '../../src/graph/index.js';
+import { writeIr } from '../../src/ir/write.js';
 import { encodeOnnx } from '../../src/onnx/encode.js';
 import type { OracleTensor } from '../helpers/oracle.js';
 import { runOrt } from '../helpers/ort.js';
@@ -77,6 +78,14 @@ describe('the separable resize in IR: one gather-and-sum step per resized axis',
     const sums = [...allNodes(ir.graph)].filter((n) => n.op === 'ReduceSum' && n.inputs[0]!.producer?.op === 'Multiply');
     // Gather along axis 2 gives [1, 1, 8, 4 taps, 4]: its taps are summed over axis 3; then axis 3 over axis 4
     expect(sums.map((n) => Number(new BigInt64Array(Uint8Array.from(n.inputs[1]!.constant!.data).buffer)[0]))).toEqual([3, 4]);
+  });
+
+  it('constant scales or sizes over static dims: the lengths are constants, computed in doubles, and the IR output dims static', () => {
+    const m = resize({ mode: A.string('cubic'), exclude_outside: A.int(1) }, { scales: [1, 1, 2, 0.6] });
+    const ranges = [...allNodes(convertModel(m).graph)].filter((n) => n.op === 'Range');
+    expect(ranges.map((n) => Number(new BigInt64Array(Uint8Array.from(n.inputs[1]!.constant!.data).buffer)[0]))).toEqual([8, 2]);
+    const xml = writeIr(convertModel(m)).xml;
+    expect(xml).toMatch(/type="Result"[\s\S]*?<dim>1<\/dim>\s*<dim>1<\/dim>\s*<dim>8<\/dim>\s*<dim>2<\/dim>/);
   });
 
   it('nearest only gathers, in the input type (no Convert to f32, no weights)', () => {
