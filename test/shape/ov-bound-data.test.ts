@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Attr } from '../../src/graph/attr.js';
-import type { Shape } from '../../src/graph/shape.js';
+import type { Dim, Shape } from '../../src/graph/shape.js';
 import { tensorFromBool } from '../../src/graph/tensor.js';
 import type { Value } from '../../src/graph/value.js';
 import { A, B, errors, iv, shapeOf } from './build.js';
@@ -143,5 +143,71 @@ describe('Broadcast numpy: the output is the target shape as known', () => {
     const g = new G();
     const out = g.op('Broadcast', [g.input('d', 'f32', [2, 3, 1]), g.shapeOfInput([null, 3, 1])], {}, 'opset3');
     expect(g.shape(out)).toEqual([null, 3, 1]);
+  });
+});
+
+describe('bounds: a binary op over intervals is its range over the corners of the bounds', () => {
+  /** ShapeOf of (a, b) → op(element 0, element 1) → Broadcast target. */
+  function pair(op: string, a: Dim, b: Dim): Shape | undefined {
+    const g = new G();
+    const sx = g.shapeOfInput([a, b]);
+    return g.shape(g.broadcastTo(g.op(op, [g.at(sx, 0), g.at(sx, 1)])));
+  }
+  it.each<[string, string, Dim, Dim, Shape]>([
+    ['2..5 + 1..3 = 3..8', 'Add', iv(2, 5), iv(1, 3), [iv(3, 8)]],
+    ['10..20 - 2..3 = 7..18', 'Subtract', iv(10, 20), iv(2, 3), [iv(7, 18)]],
+    ['0..4 * 2 = 0..8', 'Multiply', iv(0, 4), 2, [iv(0, 8)]],
+    ['2..5 / 1..3 = 0..5 (2/3 floors to 0)', 'Divide', iv(2, 5), iv(1, 3), [iv(0, 5)]],
+    ['10..20 / 2..3 = 3..10', 'Divide', iv(10, 20), iv(2, 3), [iv(3, 10)]],
+    ['2..5 FloorMod 3 = 2 (2 mod 3 and 5 mod 3: OpenVINO looks at the bounds only)', 'FloorMod', iv(2, 5), 3, [2]],
+    ['3 FloorMod 2..5 = 1..3', 'FloorMod', 3, iv(2, 5), [iv(1, 3)]],
+    ['Maximum(2..5, 3) = 3..5', 'Maximum', iv(2, 5), 3, [iv(3, 5)]],
+    ['Minimum(2..5, 3) = 2..3', 'Minimum', iv(2, 5), 3, [iv(2, 3)]],
+    ['Power(2..5, 1..3) = 2..125', 'Power', iv(2, 5), iv(1, 3), [iv(2, 125)]],
+    ['a dim unbounded above gives unknown: ? + 2', 'Add', null, 2, [null]],
+    ['a dim unbounded above gives unknown: 2.. * 2', 'Multiply', iv(2, Infinity), 2, [null]],
+    ['Mod has bounds of its own in OpenVINO: not guessed from the corners', 'Mod', iv(2, 5), 3, [null]],
+  ])('%s', (_, op, a, b, want) => expect(pair(op, a, b)).toEqual(want));
+});
+
+describe('bounds through reductions of 1-D shape data (keep_dims)', () => {
+  function reduce(op: string, shape: Shape): Shape | undefined {
+    const g = new G();
+    return g.shape(g.broadcastTo(g.op(op, [g.shapeOfInput(shape), g.i64([0])], { keep_dims: raw('true') })));
+  }
+  it.each<[string, string, Shape, Shape]>([
+    ['ReduceProd of (2..5,3,4) = 24..60', 'ReduceProd', [iv(2, 5), 3, 4], [iv(24, 60)]],
+    ['ReduceProd of (2..,3,4) = 24..', 'ReduceProd', [iv(2, Infinity), 3, 4], [iv(24, Infinity)]],
+    ['ReduceMax of (2..5,3) = 3..5', 'ReduceMax', [iv(2, 5), 3], [iv(3, 5)]],
+    ['ReduceMax of (?,3,4) = 4..', 'ReduceMax', [null, 3, 4], [iv(4, Infinity)]],
+    ['ReduceMin of (2..,3) = 2..3', 'ReduceMin', [iv(2, Infinity), 3], [iv(2, 3)]],
+    ['ReduceMin of (?,3,4) = 0..3', 'ReduceMin', [null, 3, 4], [iv(0, 3)]],
+    ['ReduceSum of (2,3) = 5', 'ReduceSum', [2, 3], [5]],
+    ['ReduceSum of (2..5,3): no bounds in OpenVINO', 'ReduceSum', [iv(2, 5), 3], [null]],
+  ])('%s', (_, op, shape, want) => expect(reduce(op, shape)).toEqual(want));
+});
+
+describe('bounds move with the data: Abs, Clamp, ScatterUpdate, ScatterElementsUpdate, Tile', () => {
+  const x: Shape = [iv(2, 5), null, 4];
+  it('Abs keeps (2..5,?,4); Negative of data not known exactly gives nothing', () => {
+    const g = new G();
+    const abs = g.broadcastTo(g.op('Abs', [g.shapeOfInput(x)]));
+    const neg = g.broadcastTo(g.op('Negative', [g.op('Negative', [g.shapeOfInput(x)])]));
+    expect([g.shape(abs), g.shape(neg)]).toEqual([[iv(2, 5), null, 4], [null, null, null]]);
+  });
+  it('Clamp [1, 3] of (2..5,?,4) is (2..3,1..3,3)', () => {
+    const g = new G();
+    expect(g.shape(g.broadcastTo(g.op('Clamp', [g.shapeOfInput(x)], { min: raw('1'), max: raw('3') })))).toEqual([iv(2, 3), iv(1, 3), 3]);
+  });
+  it('element 1 set to 9 by ScatterUpdate-3 or ScatterElementsUpdate-3: (2..5,9,4)', () => {
+    for (const op of ['ScatterUpdate', 'ScatterElementsUpdate']) {
+      const g = new G();
+      const sc = g.op(op, [g.shapeOfInput(x), g.i64([1]), g.i64([9]), g.i64([0], [])], {}, 'opset3');
+      expect(g.shape(g.broadcastTo(sc))).toEqual([iv(2, 5), 9, 4]);
+    }
+  });
+  it('Tile by 2: (2..5,?,4,2..5,?,4)', () => {
+    const g = new G();
+    expect(g.shape(g.broadcastTo(g.op('Tile', [g.shapeOfInput(x), g.i64([2])])))).toEqual([iv(2, 5), null, 4, iv(2, 5), null, 4]);
   });
 });

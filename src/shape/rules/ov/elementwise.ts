@@ -3,8 +3,8 @@ import { isStatic, type Dim } from '../../../graph/shape.js';
 import { ovAutoBroadcast, ovNumpyBroadcast } from '../../broadcast.js';
 import { out, type InferFn, type Rule, type RuleContext } from '../../rule.js';
 import { broadcastValues } from '../../partial.js';
-import { ARITH, broadcastOr, family, intAttr, strAttr, unaryData, zipValues } from '../common.js';
-import { evaluateBinary, evaluateSelect } from './evaluate.js';
+import { broadcastOr, family, intAttr, strAttr, zipValues } from '../common.js';
+import { evaluateBinary, evaluateSelect, evaluateUnary } from './evaluate.js';
 
 /**
  * OpenVINO elementwise ops: unary ops keep their input's type; binary arithmetic
@@ -28,7 +28,6 @@ export function mergeElem(c: RuleContext, a: ElementTypeName, b: ElementTypeName
   return 'dynamic';
 }
 
-const ARITH_OPS: Record<string, keyof typeof ARITH> = { Add: 'add', Subtract: 'sub', Multiply: 'mul', Divide: 'div' };
 
 function binaryShape(c: RuleContext) {
   const spec = strAttr(c, 'auto_broadcast', 'numpy');
@@ -38,16 +37,10 @@ function binaryShape(c: RuleContext) {
 /** Whether the data of a binary op broadcasts as numpy (or not at all): pdpd's axis is not followed. */
 const numpyData = (c: RuleContext): boolean => ['numpy', 'none'].includes(strAttr(c, 'auto_broadcast', 'numpy').toLowerCase());
 
-/**
- * Data, element by element: operands known exactly are computed with the op's integer semantics
- * (evaluate.ts); otherwise Add/Subtract/Multiply/Divide carry bounds, as their bound evaluators do.
- */
+/** Data, element by element, as OpenVINO's bound evaluation gives it (evaluate.ts). */
 const arithmetic: InferFn = (c) => {
   const elem = mergeElem(c, c.elem(0), c.elem(1));
-  const op = ARITH_OPS[c.node.op];
-  const bounds = op && (elem === 'i64' || elem === 'i32') ? ARITH[op]!(true) : undefined;
-  const value = numpyData(c) ? evaluateBinary(c, elem, bounds) : null;
-  return [out(elem, binaryShape(c), value)];
+  return [out(elem, binaryShape(c), numpyData(c) ? evaluateBinary(c, elem) : null)];
 };
 
 /**
@@ -91,7 +84,7 @@ const select: InferFn = (c) => {
 };
 
 export const ovElementwiseRules: Rule[] = [
-  ...family('ov', UNARY, 1, (c) => unaryData(c.node.op === 'Negative' ? (x) => -x : c.node.op === 'Abs' ? Math.abs : null)(c)),
+  ...family('ov', UNARY, 1, (c) => [{ type: c.type(0), value: evaluateUnary(c) }]),
   { dialect: 'ov', op: 'Convert', since: 1, infer: convert },
   { dialect: 'ov', op: 'ConvertLike', since: 1, infer: (c) => [out(c.elem(1), c.shape(0))] },
   ...family('ov', ['LogicalNot'], 1, (c) => [out('boolean', c.shape(0), c.value(0)?.map((x) => (isStatic(x) ? (x ? 0 : 1) : null)) ?? null)]),

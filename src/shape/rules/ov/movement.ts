@@ -5,6 +5,7 @@ import { normalizeAxes, ovNumpyBroadcast } from '../../broadcast.js';
 import { dimRange, divDims, mergeDim, shapeProduct, sliceDim, solveMinusOne } from '../../dim.js';
 import { out, type InferFn, type PartialValue, type Rule, type RuleContext } from '../../rule.js';
 import { upTo } from './nn.js';
+import { evaluateTile } from './evaluate.js';
 import { concatShapes, concatValues, gatherShape, gatherValue, rangeLength, scalarOf, splitValue } from '../shared.js';
 import { axisOr, broadcastOr, intAttr, intsAttr, shapeAsValue, shapeFromInput, strAttr } from '../common.js';
 
@@ -315,7 +316,7 @@ const tile: InferFn = (c) => {
   const pad = <T,>(xs: readonly T[], one: T) => [...Array.from({ length: rank - xs.length }, () => one), ...xs];
   const a = pad<Dim>(s, 1);
   const r = pad<Dim>(reps, 1);
-  return [out(c.elem(0), a.map((d, i) => (isStatic(d) && isStatic(r[i]!) ? d * (r[i] as number) : null)))];
+  return [out(c.elem(0), a.map((d, i) => (isStatic(d) && isStatic(r[i]!) ? d * (r[i] as number) : null)), evaluateTile(c))];
 };
 
 export const ovMovementRules: Rule[] = [
