@@ -11,14 +11,15 @@ import type { PartialValue, RuleContext } from '../../rule.js';
  * evaluation (evaluate_lower / evaluate_upper) gives it during shape inference: this is how a
  * target shape computed with FloorMod, Select, Maximum… from ShapeOf data stays static.
  *
- * Binary arithmetic is evaluated element by element: an element whose two operands are known
- * exactly is computed with the op's integer semantics (OpenVINO's reference kernels), any other
- * element stays unknown (measured with openvino 2026.4: FloorMod, Mod, Maximum, Minimum, Power,
- * Divide of ShapeOf [?,5] by 4 all give [?,k]). Ops OpenVINO does not evaluate during shape
- * inference (SquaredDifference, the Bitwise ops: measured, [?,?]) have no kernel here, so a
- * result never says more than OpenVINO. A kernel says null where the op has no defined integer
- * result (division by zero); a result outside the element type's range (or JavaScript's exact
- * integers) is not propagated.
+ * Binary arithmetic is evaluated element by element (binaryElement): operands known exactly are
+ * computed with the op's integer semantics (OpenVINO's reference kernels), bounded intervals give
+ * the op's range over their bounds, anything else stays unknown (measured with openvino 2026.4:
+ * FloorMod, Mod, Maximum, Minimum, Power, Divide of ShapeOf [?,5] by 4 all give [?,k]). Ops
+ * OpenVINO does not evaluate during shape inference (SquaredDifference, the Bitwise ops: measured,
+ * [?,?]) have no kernel here, so a result never says more than OpenVINO. A kernel says null where
+ * the op has no defined integer result (division by zero); a result outside the element type's
+ * range (or JavaScript's exact integers) is not propagated. Data-movement ops (Select, the
+ * Scatters, Tile) move whatever is known of each element, bounds included.
  */
 const floorDiv = (x: number, y: number): number | null => (y === 0 ? null : Math.floor(x / y));
 const truncDiv = (x: number, y: number): number | null => (y === 0 ? null : Math.trunc(x / y));
@@ -48,7 +49,7 @@ const BINARY: Record<string, (c: RuleContext) => (x: number, y: number) => numbe
 };
 
 /** The integer kernel of the node's binary op, or null when it has none here. */
-export const binaryKernel = (c: RuleContext): ((x: number, y: number) => number | null) | null => BINARY[c.node.op]?.(c) ?? null;
+const binaryKernel = (c: RuleContext): ((x: number, y: number) => number | null) | null => BINARY[c.node.op]?.(c) ?? null;
 
 /** The range of exact values of an integer (or boolean) element type; null for other types. */
 function rangeOf(elem: ElementTypeName): [number, number] | null {
