@@ -41,6 +41,9 @@ import { UNARY } from './math/unary.js';
 import { VARIADIC } from './math/variadic.js';
 import { WINDOW } from './math/window.js';
 import { ATTENTION } from './nn/attention.js';
+import { CAUSAL_CONV_WITH_STATE } from './nn/causal-conv-with-state.js';
+import { LINEAR_ATTENTION } from './nn/linear-attention.js';
+import { FLEX_ATTENTION } from './nn/flex-attention.js';
 import { CONV } from './nn/conv.js';
 import { CONV_TRANSPOSE } from './nn/conv-transpose.js';
 import { DROPOUT } from './nn/dropout.js';
@@ -98,6 +101,7 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   // nn
   ...CONV, ...CONV_TRANSPOSE, ...POOL, ...NORMALIZATION, ...DROPOUT, ...ATTENTION, ...GROUP_NORMALIZATION,
   ...ROTARY_EMBEDDING, ...LP_NORMALIZATION, ...LP_POOL, ...SHRINK, ...DEFORM_CONV, ...MAX_UNPOOL,
+  ...CAUSAL_CONV_WITH_STATE, ...LINEAR_ATTENTION, ...FLEX_ATTENTION,
   // tensor
   ...CAST, ...SHAPE, ...FLATTEN_SIZE, ...SPLIT, ...GATHER, ...PAD, ...SCATTER, ...SLICE_IR, ...RESIZE, ...DEPTH_TO_SPACE,
   ...TRILU_OPS, ...ONE_HOT_OPS, ...REVERSE_SEQUENCE, ...UNIQUE, ...GRID_SAMPLE, ...COMPRESS,

@@ -52,6 +52,9 @@ export const SAMPLES: Record<string, Sample[]> = {
   'LpPool>LpPool': [], 'LpNormalization>LpNormalization': [], 'AffineGrid>AffineGrid': [], 'CenterCropPad>CenterCropPad': [],
   'SwiGLU>SwiGLU': [], 'MaxUnpool>MaxUnpool': [], 'TensorScatter>TensorScatter': [], // test/convert-extra/native-decompositions.test.ts
   'CumProd>CumProd': [], // a Loop over the axis: test/convert/cumprod.test.ts
+  'CausalConvWithState>CausalConvWithState': [], // test/convert/causal-conv-with-state.test.ts
+  'LinearAttention>LinearAttention': [], // a Loop over T: test/convert/linear-attention.test.ts
+  'FlexAttention>FlexAttention': [], // test/convert/flex-attention.test.ts
   'Sub>Sub': [], 'Mul>Mul': [], 'Div>Div': [], 'Pow>Pow': [], 'And>And': [], 'Or>Or': [], 'Xor>Xor': [],
   // sequence ops, resolved at conversion time (IR has no sequence; no IR → ONNX): test/convert/sequence.test.ts
   'SequenceEmpty>SequenceEmpty': [], 'SequenceConstruct>SequenceConstruct': [], 'SequenceInsert>SequenceInsert': [],

@@ -4,6 +4,9 @@ import { controlFlowRules } from './control.js';
 import { einsumRules } from './einsum.js';
 import { imageOpsRules } from './image-ops.js';
 import { onnxAttentionRules } from './onnx/attention.js';
+import { onnxCausalConvWithStateRules } from './onnx/causal-conv-with-state.js';
+import { onnxLinearAttentionRules } from './onnx/linear-attention.js';
+import { onnxFlexAttentionRules } from './onnx/flex-attention.js';
 import { onnxCropGridRules } from './onnx/crop-grid.js';
 import { onnxElementwiseRules } from './onnx/elementwise.js';
 import { onnxGeneratorRules } from './onnx/generator.js';
@@ -38,6 +41,9 @@ export const ALL_RULES: readonly Rule[] = [
   ...controlFlowRules, ...einsumRules,
   ...ovTensorExtraRules, ...onnxTensorExtraRules,
   ...onnxAttentionRules,
+  ...onnxCausalConvWithStateRules,
+  ...onnxLinearAttentionRules,
+  ...onnxFlexAttentionRules,
   ...onnxCropGridRules,
   ...onnxSignalRules,
   ...ovSignalRules,
