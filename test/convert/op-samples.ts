@@ -54,7 +54,7 @@ export const SAMPLES: Record<string, Sample[]> = {
   'CumProd>CumProd': [], // a Loop over the axis: test/convert/cumprod.test.ts
   // ai.onnx.preview.training optimizers and ai.onnx.ml ops as IR arithmetic (ONNX → IR only): test/convert/training-ml.test.ts
   'Adagrad>Adagrad': [], 'Momentum>Momentum': [], 'Adam>Adam': [],
-  'Binarizer>Binarizer': [], 'ArrayFeatureExtractor>ArrayFeatureExtractor': [], 'LabelEncoder>LabelEncoder': [],
+  'Binarizer>Binarizer': [], 'ArrayFeatureExtractor>ArrayFeatureExtractor': [], 'LabelEncoder>LabelEncoder': [], 'TreeEnsemble>TreeEnsemble': [],
   'Sub>Sub': [], 'Mul>Mul': [], 'Div>Div': [], 'Pow>Pow': [], 'And>And': [], 'Or>Or': [], 'Xor>Xor': [],
   // sequence ops, resolved at conversion time (IR has no sequence; no IR → ONNX): test/convert/sequence.test.ts
   'SequenceEmpty>SequenceEmpty': [], 'SequenceConstruct>SequenceConstruct': [], 'SequenceInsert>SequenceInsert': [],

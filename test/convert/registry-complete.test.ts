@@ -80,7 +80,7 @@ const OWN_SUITE: Record<string, string> = {
     .map((op) => [`${op}>${op}`, 'test/convert-extra/nn-math-ops.test.ts'])),
   ...Object.fromEntries(['SwiGLU', 'MaxUnpool', 'TensorScatter'].map((op) => [`${op}>${op}`, 'test/convert-extra/native-decompositions.test.ts'])),
   'CumProd>CumProd': 'test/convert/cumprod.test.ts',
-  ...Object.fromEntries(['Adagrad', 'Momentum', 'Adam', 'Binarizer', 'ArrayFeatureExtractor', 'LabelEncoder']
+  ...Object.fromEntries(['Adagrad', 'Momentum', 'Adam', 'Binarizer', 'ArrayFeatureExtractor', 'LabelEncoder', 'TreeEnsemble']
     .map((op) => [`${op}>${op}`, 'test/convert/training-ml.test.ts'])),
   ...Object.fromEntries(['ScatterElements>ScatterUpdate', 'Slice>SliceScatter', 'Range>Roll', 'Range>ShuffleChannels', 'LessOrEqual>Bucketize',
       'LessOrEqual>SearchSorted', 'ReduceSumSquare>GRN', 'ReduceSum>EmbeddingBagPackedSum', 'ReduceSum>EmbeddingBagPacked',

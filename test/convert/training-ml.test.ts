@@ -94,7 +94,33 @@ describe('training optimizers: their update formulas in IR arithmetic', () => {
 const ml = (op: string, inputs: In[], attrs: Record<string, Attr>, opset = op === 'LabelEncoder' ? 4 : 1): Case =>
   ({ domain: ML, op, opset, inputs, outputs: ['Y'], attrs });
 
+/** Three trees over two features, every node mode but GTE, a NaN-tracking node, one set membership. */
+const tree = (aggregate: number, extra: Record<string, Attr> = {}): Case => ml('TreeEnsemble', [f('X', [6, 2])], {
+  tree_roots: A.ints([0, 3, 5]), n_targets: A.int(3), aggregate_function: A.int(aggregate),
+  nodes_featureids: A.ints([0, 1, 0, 1, 0, 0]),
+  nodes_modes: A.tensor({ elem: 'u8', dims: [6], data: new Uint8Array([0, 3, 6, 5, 1, 4]) }),
+  nodes_splits: A.tensor(tensorFromFloat32([0.5, 1, NaN, 2, -0.5, 1])),
+  membership_values: A.tensor(tensorFromFloat32([-1, 3, NaN])), // integers: onnxruntime's only members
+  nodes_missing_value_tracks_true: A.ints([1, 0, 0, 0, 0, 0]),
+  nodes_truenodeids: A.ints([1, 1, 2, 4, 5, 7]), nodes_trueleafs: A.ints([0, 1, 1, 1, 1, 1]),
+  nodes_falsenodeids: A.ints([0, 2, 3, 4, 6, 8]), nodes_falseleafs: A.ints([1, 0, 1, 0, 1, 1]),
+  leaf_targetids: A.ints([0, 1, 2, 0, 1, 2, 0, 1, 2]),
+  leaf_weights: A.tensor(tensorFromFloat32([1.5, -2, 3.25, 0.5, 4, -1, 2.5, 6, -3.5])),
+  ...extra,
+}, 5);
+const TREE_X: OracleTensor = { dtype: 'f32', shape: [6, 2], data: new Uint8Array(new Float32Array([0.25, 2, NaN, 0.5, -1, 0.5, 1, -3, 0.7, 2, -0.75, 5]).buffer) };
+
 describe('ai.onnx.ml ops', () => {
+  it('TreeEnsemble walks the node table: one step per node of the deepest path', () => {
+    const ir = convertModel(model(tree(1)));
+    expect(ops(ir).filter((o) => o === 'GatherElements')).toHaveLength(3);
+    expect(ir.graph.outputs[0]!.type).toMatchObject({ elem: 'f32', shape: [6, 3] });
+    expect(verifyGraph(ir.graph)).toEqual([]);
+  });
+  it('TreeEnsemble post_transform other than NONE is refused (the engines disagree); a cycle of nodes is refused', () => {
+    expect(refusal(tree(1, { post_transform: A.int(1) }))).toEqual([expect.stringMatching(/^CONVERT_UNSUPPORTED_ATTR main\/treeensemble: TreeEnsemble: attribute 'post_transform' = 1 is not supported \(the engines disagree on it/)]);
+    expect(refusal(tree(1, { nodes_falsenodeids: A.ints([0, 0, 3, 4, 6, 8]) }))).toEqual(['CONVERT_OP main/treeensemble: TreeEnsemble: the nodes reached from node 1 form a cycle']);
+  });
   it('Binarizer is a Select on X > threshold; ArrayFeatureExtractor a Gather along the last axis', () => {
     expect(ops(convertModel(model(ml('Binarizer', [f('X', [2, 3])], { threshold: A.float(0.5) }))))).toEqual(['Greater', 'Select']);
     const afe = convertModel(model(ml('ArrayFeatureExtractor', [f('X', [5]), f('I', [2, 2], 'i64')], {})));
@@ -138,6 +164,10 @@ const ENGINE: Record<string, { k: Case; judge: 'reference' | 'ort'; seeds: numbe
   'LabelEncoder float → int64 with a NaN key, default_int64': { k: ml('LabelEncoder', [f('X', [6])], { keys_floats: A.floats([NaN, 1.5]), values_int64s: A.ints([10, 20]), default_int64: A.int(-7) }), judge: 'ort', seeds: [1],
     feeds: { X: { dtype: 'f32', shape: [6], data: new Uint8Array(new Float32Array([1.5, NaN, 0, 1.5, -3, NaN]).buffer) } } },
   'LabelEncoder tensors int32 → double, default_tensor': { k: ml('LabelEncoder', [f('X', [4], 'i32')], { keys_tensor: A.tensor({ elem: 'i32', dims: [2], data: new Uint8Array(new Int32Array([1, -2]).buffer) }), values_tensor: A.tensor({ elem: 'f64', dims: [2], data: new Uint8Array(new Float64Array([0.25, 8]).buffer) }), default_tensor: A.tensor({ elem: 'f64', dims: [1], data: new Uint8Array(new Float64Array([-1]).buffer) }) }), judge: 'reference', seeds: [1] },
+  'TreeEnsemble SUM over three trees, every mode but GTE, NaN tracking, a set': { k: tree(1), judge: 'ort', seeds: [1], feeds: { X: TREE_X } },
+  'TreeEnsemble AVERAGE': { k: tree(0), judge: 'ort', seeds: [1], feeds: { X: TREE_X } },
+  'TreeEnsemble MIN (a target no leaf reaches keeps the largest float)': { k: tree(2), judge: 'reference', seeds: [1], feeds: { X: TREE_X } },
+  'TreeEnsemble MAX': { k: tree(3), judge: 'reference', seeds: [1], feeds: { X: TREE_X } },
 };
 
 describe.skipIf(!oracleAvailable())('engines: OpenVINO on ovir\'s IR computes what onnx\'s reference / onnxruntime compute', () => {
@@ -158,4 +188,4 @@ describe.skipIf(!oracleAvailable())('engines: OpenVINO on ovir\'s IR computes wh
     }
   }, 120_000);
 });
-void tensorFromFloat32; void tensorFromInt64;
+void tensorFromInt64;
