@@ -102,8 +102,10 @@ function benchModel(name) {
   const res = { model: name, fileMb: statSync(onnx).size / MB, loadBefore: loadavg()[0] };
   const step = (what, argv, capS, o) => { process.stderr.write(`bench: ${name} ${what}\n`); const r = best(argv, capS, o); process.stderr.write(`  ${JSON.stringify(r)}\n`); return r; };
   res.reference = step('onnx load+infer_shapes', [python, '-c', INFER, onnx], cap);
-  res.toIr = step('ovir ONNX → IR', [process.execPath, ovir, 'convert', onnx, '-o', xml], cap);
-  res.toOnnx = res.toIr.ok ? step('ovir IR → ONNX', [process.execPath, ovir, 'convert', xml, '-o', back], cap) : { ok: false, error: 'no IR' };
+  // The weights model is measured against a durable copy, so ovir writes durably too (--fsync).
+  const durable = name.startsWith('weights') ? ['--fsync'] : [];
+  res.toIr = step('ovir ONNX → IR', [process.execPath, ovir, 'convert', onnx, '-o', xml, ...durable], cap);
+  res.toOnnx = res.toIr.ok ? step('ovir IR → ONNX', [process.execPath, ovir, 'convert', xml, '-o', back, ...durable], cap) : { ok: false, error: 'no IR' };
   if (!args.includes('--no-shapes')) {
     res.shapesOnnx = step('ovir shapes (ONNX)', [process.execPath, ovir, 'shapes', onnx], cap);
     res.shapesIr = res.toIr.ok ? step('ovir shapes (IR)', [process.execPath, ovir, 'shapes', xml], cap) : { ok: false, error: 'no IR' };
@@ -215,7 +217,7 @@ function markdown(res) {
     L.push(`| ${name} | ${f1(r.fileMb)} | ${cell(r.reference)} | ${cell(r.toIr)} | ${ratio(r.toIr, refFor)} | ${cell(r.toOnnx)} | ${ratio(r.toOnnx, refFor)} | `
       + `${cell(r.shapesOnnx)} / ${cell(r.shapesIr)} | ${cell(r.durableCopy)} | ${cell(r.ovc)} | ${f1(r.loadBefore)} → ${f1(r.loadAfter)}${r.date ? ` (${r.date.slice(0, 16)})` : ''} |`);
   }
-  L.push('', 'Ratios: ovir / onnx load+infer_shapes wall time (in brackets: user+system CPU time, less sensitive to the load of the machine; Node\'s GC threads add CPU time in parallel); for the weights model ovir / durable copy. ovc runs with its defaults (f16 compression);'
+  L.push('', 'Ratios: ovir / onnx load+infer_shapes wall time (in brackets: user+system CPU time, less sensitive to the load of the machine; Node\'s GC threads add CPU time in parallel); for the weights model ovir with `--fsync` / durable copy. ovc runs with its defaults (f16 compression);'
     + ' "capped" means it was killed at the cap.', '');
   L.push(...linearity(res), ...realTable(res), ...startupTable(res));
   if (res.notes) L.push(res.notes, '');

@@ -6,7 +6,7 @@ import type { ConvertFileOptions } from './types.js';
 
 /**
  * Converts one model file into another: the output format is `opts.to`, else that of `output`'s
- * extension (`.onnx`, or `.xml` with its `.bin`). The output is written atomically. Throws
+ * extension (`.onnx`, or `.xml` with its `.bin`). The output is written atomically (durably with `opts.fsync`). Throws
  * OvirError with every diagnostic when the model cannot be read or converted.
  */
 export function convertFile(input: string, output: string, opts: ConvertFileOptions = {}): void {
@@ -14,5 +14,5 @@ export function convertFile(input: string, output: string, opts: ConvertFileOpti
   if (!from) throw OvirError.of('FILE_UNKNOWN_FORMAT', '', { path: input }, input);
   const to = opts.to ?? formatOf(output) ?? otherFormat(from);
   if (formatOf(output) !== to) throw OvirError.of('FILE_UNKNOWN_FORMAT', '', { path: output }, output);
-  saveModel(convertTo(loadModel(input), to, opts), output);
+  saveModel(convertTo(loadModel(input), to, opts), output, { fsync: opts.fsync === true });
 }

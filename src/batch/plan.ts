@@ -62,10 +62,10 @@ export function planOutputs(models: readonly FoundModel[], outDir: string, to: M
 /**
  * The options that shape a model's output (target format and every conversion option), as a
  * canonical string: --resume re-converts when they differ from those the output was made with.
- * New conversion options count automatically.
+ * New conversion options count automatically (`fsync`, how the files were written, does not).
  */
 export function optionsStamp(to: ModelFormat, convert: ConvertFileOptions): string {
-  const entries = Object.entries(convert).filter(([, v]) => v !== undefined && v !== false && !(Array.isArray(v) && v.length === 0));
+  const entries = Object.entries(convert).filter(([k, v]) => k !== 'fsync' && v !== undefined && v !== false && !(Array.isArray(v) && v.length === 0));
   return JSON.stringify({ to, ...Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) });
 }
 

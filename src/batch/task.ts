@@ -82,7 +82,7 @@ export async function runModelTask(task: ModelTask): Promise<TaskResult> {
   let check: CheckRecord | null = null;
   try {
     const original = loadModel(task.input);
-    saveModel(convertTo(original, task.to, task.convert), task.outputs[0]!);
+    saveModel(convertTo(original, task.to, task.convert), task.outputs[0]!, { fsync: task.convert.fsync === true });
     if (task.check || task.roundtrip) {
       check = { ok: true };
       const written = loadModel(task.outputs[0]!);

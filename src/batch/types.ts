@@ -19,6 +19,8 @@ export interface ConvertFileOptions {
   strict?: boolean;
   /** Inputs to freeze, as on the command line: `name=value` or `name[shape]{type}->value` (see parseFreeze). */
   freeze?: string[];
+  /** Write the outputs durably (fsync before the rename; see WriteOptions). Not a conversion option: --resume ignores it. */
+  fsync?: boolean;
 }
 
 /** What happened to one model of a batch. */

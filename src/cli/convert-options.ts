@@ -95,6 +95,13 @@ export const CONVERT_OPTIONS: readonly ConvertOptionDef[] = [
       return [];
     },
   },
+  {
+    options: () => [new Option('--fsync', 'write the outputs durably: flushed to the disk before they are renamed into place (slower; ovc does not); without it the write is still atomic')],
+    apply: (raw, out) => {
+      if (raw.fsync === true) out.fsync = true;
+      return [];
+    },
+  },
 ];
 
 /** Adds every shared conversion option to a command. */

@@ -68,6 +68,6 @@ function convertCommand(input: string, raw: Record<string, unknown>): string[] {
     throw e;
   }
   process.stderr.write(groupedText(warnings));
-  saveModel(model, out.path);
+  saveModel(model, out.path, { fsync: options.fsync === true });
   return out.to === 'ir' ? [out.path, binOf(out.path)] : [out.path];
 }

@@ -1,5 +1,6 @@
 import { OvirError } from '../diag/diagnostic.js';
 import type { Model } from '../graph/model.js';
+import type { WriteOptions } from '../fs/atomic.js';
 import { readIrFile, writeIrFile } from '../ir/file.js';
 import { readOnnxFile, writeOnnxFile } from '../onnx/file.js';
 import { formatOf, type ModelFormat } from './format.js';
@@ -22,9 +23,10 @@ export function loadModel(path: string): Model {
 
 /**
  * Writes a model by the extension of `path`: `.onnx`, or `.xml` (+ `.bin` beside it). The write is
- * atomic: on failure, nothing at `path` (or its `.bin`) is touched.
+ * atomic: on failure, nothing at `path` (or its `.bin`) is touched; `opts.fsync` makes it durable
+ * (see WriteOptions).
  */
-export function saveModel(model: Model, path: string): void {
-  if (requireFormat(path) === 'onnx') writeOnnxFile(model, path);
-  else writeIrFile(model, path);
+export function saveModel(model: Model, path: string, opts: WriteOptions = {}): void {
+  if (requireFormat(path) === 'onnx') writeOnnxFile(model, path, opts);
+  else writeIrFile(model, path, opts);
 }

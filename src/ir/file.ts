@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { OvirError } from '../diag/diagnostic.js';
 import type { Model } from '../graph/model.js';
-import { writeFilesAtomic } from '../fs/atomic.js';
+import { writeFilesAtomic, type WriteOptions } from '../fs/atomic.js';
 import { readIr } from './read.js';
 import { writeIrChunks } from './write.js';
 
@@ -33,11 +33,11 @@ export function readIrFile(xmlPath: string): Model {
   return readIr(xml, bin, { file: xmlPath, binPath });
 }
 
-/** Writes `model.xml` + `model.bin` atomically (.bin renamed into place first). */
-export function writeIrFile(model: Model, xmlPath: string): void {
+/** Writes `model.xml` + `model.bin` atomically (.bin renamed into place first); `opts.fsync`: durably. */
+export function writeIrFile(model: Model, xmlPath: string, opts: WriteOptions = {}): void {
   const { xml, bin } = writeIrChunks(model);
   try {
-    writeFilesAtomic([{ path: binPathFor(xmlPath), chunks: bin }, { path: xmlPath, chunks: xml }]);
+    writeFilesAtomic([{ path: binPathFor(xmlPath), chunks: bin }, { path: xmlPath, chunks: xml }], opts);
   } catch (e) {
     throw OvirError.of('FILE_WRITE_FAILED', '', { path: xmlPath, reason: reason(e) }, xmlPath);
   }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { OvirError } from '../diag/diagnostic.js';
 import type { Model } from '../graph/model.js';
-import { writeFilesAtomic } from '../fs/atomic.js';
+import { writeFilesAtomic, type WriteOptions } from '../fs/atomic.js';
 import { decodeOnnx } from './decode.js';
 import { encodeOnnxChunks, type EncodeOptions } from './encode.js';
 
@@ -24,15 +24,16 @@ export function readOnnxFile(path: string): Model {
 
 /**
  * Writes a model as .onnx, with its external data file (if any) beside it, atomically: on failure
- * nothing at `path` is touched. External data goes to `<name>.data` unless opts say otherwise.
+ * nothing at `path` is touched. External data goes to `<name>.data` unless opts say otherwise;
+ * `opts.fsync`: durably.
  */
-export function writeOnnxFile(model: Model, path: string, opts: EncodeOptions = {}): void {
+export function writeOnnxFile(model: Model, path: string, opts: EncodeOptions & WriteOptions = {}): void {
   const location = opts.externalData?.location ?? `${basename(path)}.data`;
   // Chunks: the weights are written from their views (the file's buffer), never copied.
   const { chunks, external } = encodeOnnxChunks(model, { ...opts, defaultLocation: location });
   const dir = dirname(path);
   try {
-    writeFilesAtomic([...external.map((f) => ({ path: join(dir, f.path), chunks: f.chunks })), { path, chunks }]);
+    writeFilesAtomic([...external.map((f) => ({ path: join(dir, f.path), chunks: f.chunks })), { path, chunks }], { fsync: opts.fsync });
   } catch (e) {
     throw OvirError.of('FILE_WRITE_FAILED', '', { path, reason: (e as Error).message }, path);
   }
