@@ -114,3 +114,28 @@ describe('BitCast, ImageDecoder, MelWeightMatrix', () => {
     expect([m.shapes, m.elems]).toEqual([[[9, 8]], ['f64']]);
   });
 });
+
+describe('the other ai.onnx.ml ops (shapes as onnxruntime 1.31 gives them, measured)', () => {
+  it('LinearRegressor [N, targets], a 1-D X as one sample; LinearClassifier Y [N], Z [N, classes]', () => {
+    expect(run(ML, 'LinearRegressor', '1', [t([3])], { targets: A.int(2) }).shapes).toEqual([[1, 2]]);
+    expect(run(ML, 'LinearRegressor', '1', [t([4, 3])], { targets: A.int(2) }).shapes).toEqual([[4, 2]]);
+    const lc = run(ML, 'LinearClassifier', '1', [t([4, 3])], { intercepts: A.floats([0]), classlabels_ints: A.ints([0, 1]) }, 2);
+    expect([lc.shapes, lc.elems]).toEqual([[[4], [4, 2]], ['i64', 'f32']]);
+  });
+  it('Normalizer, Scaler: float of X\'s shape; Imputer: X\'s type and shape; OneHotEncoder adds the category axis', () => {
+    expect(run(ML, 'Scaler', '1', [t([3], 'i64')]).elems).toEqual(['f32']);
+    expect(run(ML, 'Normalizer', '1', [t([4, 3])], { norm: A.string('L2') }).shapes).toEqual([[4, 3]]);
+    expect(run(ML, 'Imputer', '1', [t([4, 3], 'i64')]).elems).toEqual(['i64']);
+    expect(run(ML, 'OneHotEncoder', '1', [t([2, 2], 'i64')], { cats_int64s: A.ints([1, 2, 3, 4]) }).shapes).toEqual([[2, 2, 4]]);
+  });
+  it('tree ensembles of opsets 1–3 and FeatureVectorizer', () => {
+    expect(run(ML, 'TreeEnsembleRegressor', '3', [t([4, 3])], { n_targets: A.int(2) }).shapes).toEqual([[4, 2]]);
+    const tec = run(ML, 'TreeEnsembleClassifier', '3', [t([3])], { classlabels_strings: A.strings(['a', 'b']) }, 2);
+    expect([tec.shapes, tec.elems]).toEqual([[[1], [1, null]], ['string', 'f32']]);
+    expect(run(ML, 'FeatureVectorizer', '1', [t([4, 3]), t([4, 2])], { inputdimensions: A.ints([3, 2]) }).shapes).toEqual([[4, 5]]);
+  });
+  it('ZipMap: a sequence of maps from the labels to float scalars', () => {
+    const b = run(ML, 'ZipMap', '1', [t([4, 2])], { classlabels_int64s: A.ints([0, 1]) });
+    expect(b.r.types.get([...b.r.types.keys()].find((v) => v.names[0] === 'out0')!)).toEqual({ kind: 'sequence', elem: { kind: 'map', key: 'i64', value: { kind: 'tensor', elem: 'f32', shape: [] } } });
+  });
+});
