@@ -9,8 +9,9 @@ import type { Value } from '../graph/value.js';
 import { decodeAttr } from './attrs.js';
 import { bodyLayout } from './body-layout.js';
 import { ExternalData } from './external.js';
+import { FunctionInliner, modelNames } from './functions.js';
 import type {
-  GraphProto, ModelProto, NodeProto, SparseTensorProto, StringStringEntryProto, TensorProto, TypeProto, ValueInfoProto,
+  FunctionProto, GraphProto, ModelProto, NodeProto, SparseTensorProto, StringStringEntryProto, TensorProto, TypeProto, ValueInfoProto,
 } from './proto-types.js';
 import { T } from './schema.js';
 import { LazyGraph, readModel, WireError, type ModelRec, type NodeList } from './proto-read.js';
@@ -42,6 +43,8 @@ export interface DecodeOptions {
   file?: string;
   /** Folder that external data locations are relative to (and confined to). */
   baseDir?: string;
+  /** At most this many nodes made by inlining model-local functions (default 1,000,000: functions.ts). */
+  maxInlinedNodes?: number;
 }
 
 /**
@@ -109,9 +112,14 @@ export function decodeModelProto(mp: ModelProto | ModelRec, opts: DecodeOptions,
   // (topo-order.ts): the same model and diagnostics as a decoder that always sorts.
   // The first read stops at its first error (StopAtError): a file out of order is then read about
   // once and a bit, not twice.
+  // Model-local functions are inlined where they are called (functions.ts); each read inlines
+  // afresh, so both reads make the same names.
+  const functions = list<FunctionProto>(mp, 'functions');
+  const names = functions.length ? modelNames(mp.graph as GraphProto) : null;
+  const inliner = (d: Diagnostics) => (names ? new FunctionInliner(functions, new Set(names), d, opts.maxInlinedNodes) : null);
   const first = new StopAtError();
   try {
-    new GraphDecoder(opsets, new ExternalData(opts.baseDir, first), first, false).run(mp.graph as GraphProto, model.graph);
+    new GraphDecoder(opsets, new ExternalData(opts.baseDir, first), first, false, inliner(first)).run(mp.graph as GraphProto, model.graph);
     if (!first.hasErrors()) {
       for (const d of first.list) diags.list.push(d); // (no spread: a list may be long)
       return model;
@@ -120,7 +128,7 @@ export function decodeModelProto(mp: ModelProto | ModelRec, opts: DecodeOptions,
     if (e !== STOPPED) throw e;
   }
   model.graph = new Graph('main');
-  new GraphDecoder(opsets, new ExternalData(opts.baseDir, diags), diags, true).run(mp.graph as GraphProto, model.graph);
+  new GraphDecoder(opsets, new ExternalData(opts.baseDir, diags), diags, true, inliner(diags)).run(mp.graph as GraphProto, model.graph);
   return model;
 }
 
@@ -203,6 +211,8 @@ class GraphDecoder {
     private readonly diags: Diagnostics,
     /** Whether each graph's nodes are put in dependency order before they are read (see decodeModelProto). */
     private readonly sortNodes: boolean,
+    /** Inlines calls of model-local functions (null: the model has none). */
+    private readonly inliner: FunctionInliner | null,
   ) {}
 
   run(root: GraphProto, graph: Graph): void {
@@ -251,7 +261,8 @@ class GraphDecoder {
       // read one at a time when the graph is read from bytes (proto-read.ts), all at once to sort them
       nodes: proto instanceof LazyGraph && !this.sortNodes ? proto.nodeList : list<NodeProto>(proto, 'node'),
     };
-    const sorted = this.sortNodes ? dependencyOrder(list<NodeProto>(proto, 'node')) : null;
+    if (this.inliner) fr.nodes = this.inliner.expand(fr.nodes, proto, fr.path);
+    const sorted = this.sortNodes ? dependencyOrder(fr.nodes as readonly NodeProto[]) : null;
     if (sorted) {
       this.diags.add('ONNX_NODE_ORDER', fr.path, { count: sorted.filter((n, i) => n !== fr.nodes.at(i)).length });
       fr.nodes = sorted;
@@ -420,7 +431,7 @@ class GraphDecoder {
     // megamorphic (slow) on this path; the values are as str()/list() would give them
     const domain = this.intern(text(np.domain));
     const op = this.intern(text(np.op_type));
-    const opset = this.opsets.get(domain === 'ai.onnx' ? '' : domain) ?? this.opsets.get(domain);
+    const opset = this.inliner?.opsetOf(np, domain) ?? this.opsets.get(domain === 'ai.onnx' ? '' : domain) ?? this.opsets.get(domain);
     const version = this.intern(opset === undefined ? '' : String(opset));
     // the node's ordinal is its index in the order read: its path is `${fr.path}/${node.label}` (at())
     const node = fr.graph.addNode({ dialect: 'onnx', op, domain, version, name: text(np.name) });

@@ -184,7 +184,8 @@ describe('what ONNX carries besides the graph round-trips', () => {
       nodes: [
         ob.node('Add', ['x', 'bias'], ['s'], {}, { name: 'add', docString: 'node doc' }),
         ob.node('Add', ['s', 'sp'], ['s2']),
-        ob.node('MyFn', ['s2'], ['y'], {
+        // an op of a custom domain that no function defines (a call of MyFn would be inlined: functions.test.ts)
+        ob.node('MyOp', ['s2'], ['y'], {
           big: 2n ** 60n + 1n,
           neg: -(2n ** 62n),
           list: [2n ** 55n, -3n],
