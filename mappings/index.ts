@@ -95,6 +95,11 @@ import { UNIQUE } from './tensor/unique.js';
 
 export type { AttrRule, ConvertContext, OpMapping } from './spec.js';
 
+import { OPTIMIZERS } from './training/optimizers.js';
+import { BINARIZER } from './ml/binarizer.js';
+import { ARRAY_FEATURE_EXTRACTOR } from './ml/array-feature-extractor.js';
+import { LABEL_ENCODER } from './ml/label-encoder.js';
+import { TREE_ENSEMBLE } from './ml/tree-ensemble.js';
 /** Every op relation ovir converts, both ways, by family. */
 export const ALL_MAPPINGS: readonly OpMapping[] = [
   // math
@@ -126,6 +131,10 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...QUANTIZATION, ...INTEGER_OPS,
   // object_detection
   ...NON_MAX_SUPPRESSION, ...ROI_ALIGN,
+  // ai.onnx.preview.training
+  ...OPTIMIZERS,
+  // ai.onnx.ml
+  ...BINARIZER, ...ARRAY_FEATURE_EXTRACTOR, ...LABEL_ENCODER, ...TREE_ENSEMBLE,
   // IR ops ONNX lacks at some opsets, as ONNX subgraphs
   ...IR_DECOMPOSE, ...IR_ELEMENTWISE, ...BUCKETIZE, ...GRN, ...EMBEDDING_BAG, ...ROLL, ...SCATTER_UPDATE, ...ADAPTIVE_POOL, ...SPACE_BATCH, ...SEGMENT_MAX,
 ];

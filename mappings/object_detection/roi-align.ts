@@ -1,6 +1,7 @@
 import { A } from '../../src/graph/attr.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
 import { float, int, irOnly, string } from '../spec.js';
+import { roiAlignMaxToIr } from './roi-align-max.js';
 
 /**
  * RoiAlign-10/16/22 ⇄ ROIAlign-9 (ROIAlign-3, which has no aligned_mode, read as asymmetric).
@@ -11,16 +12,17 @@ import { float, int, irOnly, string } from '../spec.js';
  * refused. batch_indices is the third input on both sides (IR i32 indices are Cast to ONNX's i64).
  * IR pooled_h / pooled_w / sampling_ratio / spatial_scale are required: always written.
  *
- * Mode max is refused both ways: OpenVINO max-pools the bilinearly interpolated sample values,
- * while ONNX (onnx's reference and onnxruntime, which agree on test_roialign_mode_max) max-pools
- * the four weighted corner terms of each sample — measured on test_roialign_mode_max, OpenVINO's
- * numbers differ from the expected ones in 71 of 75 elements (worst 0.951 vs 0.550).
+ * Mode max differs: OpenVINO max-pools the bilinearly interpolated sample values, while ONNX
+ * (onnx's reference and onnxruntime, which agree on test_roialign_mode_max) max-pools the four
+ * weighted corner terms of each sample — measured on test_roialign_mode_max, OpenVINO's ROIAlign
+ * differs from the expected numbers in 71 of 75 elements (worst 0.951 vs 0.550). ONNX → IR it is
+ * written as IR ops (roi-align-max.ts) for a fixed sampling_ratio; IR → ONNX it is refused.
  */
 const MAX_DIFFERS = 'OpenVINO ROIAlign max-pools the interpolated samples; ONNX RoiAlign (onnx reference, onnxruntime) max-pools the weighted corner terms of each sample: different numbers';
 
 function roiAlignToIr(c: ConvertContext): void {
   const mode = c.attr.string('mode', 'avg');
-  if (mode === 'max') { c.unsupportedAttr('mode', mode, MAX_DIFFERS); return; }
+  if (mode === 'max') { roiAlignMaxToIr(c, c.opset >= 16 && c.attr.string('coordinate_transformation_mode', 'half_pixel') === 'half_pixel'); return; }
   c.output(0, c.emitOwn([c.input(0), c.input(1), c.input(2)], c.attrs())[0]!);
 }
 
@@ -43,6 +45,7 @@ export const ROI_ALIGN: readonly OpMapping[] = [
     onnx: { op: 'RoiAlign', since: 10, until: 15 },
     ir: { op: 'ROIAlign', version: 'opset9', reads: ['opset3'] },
     attrs: [...COMMON, irOnly('aligned_mode', 'asymmetric')],
+    note: 'mode max: ONNX → IR as IR ops for a fixed sampling_ratio (roi-align-max.ts), refused otherwise and IR → ONNX',
     toIr: roiAlignToIr,
     toOnnx: roiAlignToOnnx,
   },
@@ -54,6 +57,7 @@ export const ROI_ALIGN: readonly OpMapping[] = [
       string('coordinate_transformation_mode').as('aligned_mode').default('half_pixel').irDefaultTo('asymmetric')
         .map([['half_pixel', 'half_pixel_for_nn'], ['output_half_pixel', 'asymmetric']]),
     ],
+    note: 'mode max: ONNX → IR as IR ops for a fixed sampling_ratio (roi-align-max.ts), refused otherwise and IR → ONNX',
     toIr: roiAlignToIr,
     toOnnx: roiAlignToOnnx,
   },

@@ -3,6 +3,7 @@ import { makeTensor, tensorFromFloat32 } from '../../src/graph/tensor.js';
 import type { Value } from '../../src/graph/value.js';
 import { asI64Vector, i64Const, normAxis } from '../helpers.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
+import { separableAccepts, separableResize, SEPARABLE_TRANSFORMS, type KnownAxis } from './resize-separable.js';
 
 /**
  * Resize / Upsample ⇄ Interpolate-11, as OpenVINO's ONNX frontend relates them.
@@ -10,13 +11,15 @@ import type { ConvertContext, OpMapping } from '../spec.js';
  * Interpolate-11 takes (data, scales_or_sizes, axes?) with shape_calculation_mode naming which of
  * the two input 1 is; ONNX Resize takes (X, roi, scales, sizes) and uses whichever is given.
  *   mode:   nearest = nearest, linear = linear_onnx, cubic = cubic (IR linear / *_pillow: no ONNX form)
- *   coordinate_transformation_mode: the same five names (tf_crop_and_resize, half_pixel_symmetric:
- *           no IR form); nearest_mode: the same four names; cubic_coeff_a = cube_coeff;
- *   antialias (18+) = antialias; axes (18+) = the axes input.
+ *   coordinate_transformation_mode: the same five names; nearest_mode: the same four names;
+ *   cubic_coeff_a = cube_coeff; antialias (18+) = antialias; axes (18+) = the axes input.
  * Upsample-7/9 and Resize-10 are asymmetric: nearest picks floor(x) upsampling and ceil(x)
  * downsampling (IR nearest_mode `simple`), linear is linear_onnx.
  * keep_aspect_ratio_policy not_larger / not_smaller: one common scale computed at conversion (aspectScales).
- * Not expressible, refused: exclude_outside = 1, IR pads.
+ * Where Interpolate computes otherwise (interpolateDiffers: tf_crop_and_resize, half_pixel_symmetric,
+ * exclude_outside, antialias on an axis that may shrink, align_corners by scales whose scale · in
+ * may not be whole, keep_aspect_ratio_policy Interpolate does not round alike) Resize-11+ is the
+ * separable resize by gathers of resize-separable.ts. Not expressible, refused: IR pads.
  */
 
 const MODES: ReadonlyArray<readonly [string, string]> = [['nearest', 'nearest'], ['linear', 'linear_onnx'], ['cubic', 'cubic']];
@@ -51,37 +54,144 @@ function interpolate(c: ConvertContext, a: Interp, sizesOrScales: Value, sizes: 
   c.output(0, c.emit('Interpolate', ins, attrs, 1, 'opset11')[0]!);
 }
 
-/** Resize-11+ → Interpolate-11. */
+/** Why Resize-11+ needs the separable path (resize-separable.ts): Interpolate computes otherwise, or null. */
+function interpolateDiffers(c: ConvertContext, a: { mode: string; ctm: string; antialias: boolean; excludeOutside: boolean; bySizes: boolean; axes: readonly bigint[] | undefined }): string | null {
+  if (!TRANSFORMS.includes(a.ctm)) return `coordinate_transformation_mode ${a.ctm} (OpenVINO Interpolate has ${TRANSFORMS.join(', ')})`;
+  if (a.excludeOutside) return 'exclude_outside = 1 (OpenVINO Interpolate always weighs samples outside the tensor)';
+  // antialias filters only what shrinks; OpenVINO Interpolate filters otherwise (measured)
+  if (a.antialias && !neverShrinks(c, a.bySizes, a.axes)) return 'antialias = 1 on an axis that may shrink (OpenVINO Interpolate filters otherwise, measured)';
+  // align_corners divides by scale · in - 1, which OpenVINO rounds to the output length
+  if (a.ctm === 'align_corners' && !a.bySizes && !integralWidths(c, a.axes)) return 'align_corners by scales whose scale · in is not known to be whole (OpenVINO Interpolate uses the output length)';
+  return null;
+}
+
+/** Whether scale · in is a whole number on every resized axis (constant scales, static dims). */
+function integralWidths(c: ConvertContext, ax: readonly bigint[] | undefined): boolean {
+  const scales = c.constNumbers(2);
+  const t = c.type(0);
+  const dims = t?.kind === 'tensor' ? t.shape : null;
+  if (!scales || !dims) return false;
+  const axes = ax ? ax.map((a) => normAxis(a, dims.length)) : dims.map((_, i) => i);
+  return axes.every((a, k) => { const d = dims[a]; return typeof d === 'number' && Number.isInteger(Math.fround(scales[k]!) * d); });
+}
+
+/** Whether no resized axis shrinks: constant scales ≥ 1, or constant sizes ≥ static dims. */
+function neverShrinks(c: ConvertContext, bySizes: boolean, ax: readonly bigint[] | undefined): boolean {
+  const t = c.type(0);
+  const dims = t?.kind === 'tensor' ? t.shape : null;
+  if (!bySizes) return c.constNumbers(2)?.every((v) => v >= 1) ?? false;
+  const sizes = c.constInts(3);
+  if (!sizes || !dims) return false;
+  const axes = ax ? ax.map((a) => normAxis(a, dims.length)) : dims.map((_, i) => i);
+  return axes.every((a, k) => { const d = dims[a]; return typeof d === 'number' && sizes[k] !== undefined && Number(sizes[k]) >= d; });
+}
+
+/** Resize-11+ → Interpolate-11 where it computes what ONNX does, else the separable resize. */
 function resizeToIr(c: ConvertContext): void {
   const m = c.attr.string('mode') ?? 'nearest';
   const mode = irMode(m);
   if (!mode) { c.unsupportedAttr('mode', m); return; }
   const ctm = c.attr.string('coordinate_transformation_mode') ?? 'half_pixel';
-  if (!TRANSFORMS.includes(ctm)) { c.unsupportedAttr('coordinate_transformation_mode', ctm, `OpenVINO Interpolate has ${TRANSFORMS.join(', ')}`); return; }
+  if (!SEPARABLE_TRANSFORMS.includes(ctm)) { c.unsupportedAttr('coordinate_transformation_mode', ctm, `ONNX Resize has ${SEPARABLE_TRANSFORMS.join(', ')}`); return; }
   const nearest = c.attr.string('nearest_mode') ?? 'round_prefer_floor';
   if (!NEAREST.includes(nearest)) { c.unsupportedAttr('nearest_mode', nearest); return; }
-  if ((c.attr.int('exclude_outside') ?? 0n) !== 0n) { c.unsupportedAttr('exclude_outside', '1', 'OpenVINO Interpolate always weighs samples outside the tensor'); return; }
+  const excludeOutside = (c.attr.int('exclude_outside') ?? 0n) !== 0n;
   const policy = c.attr.string('keep_aspect_ratio_policy') ?? 'stretch';
   const bySizes = !absent(c, 3);
   const keepAspect = policy !== 'stretch' && bySizes;
   if (keepAspect && policy !== 'not_larger' && policy !== 'not_smaller') { c.unsupportedAttr('keep_aspect_ratio_policy', policy); return; }
   const src = bySizes ? 3 : 2;
   if (!bySizes && absent(c, 2)) { c.error('Resize needs scales or sizes'); return; }
-  let axes: Value | null = null;
   const ax = c.attr.ints('axes');
+  const antialias = (c.attr.int('antialias') ?? 0n) !== 0n && mode !== 'nearest';
+  const how = { mode, ctm, nearest, antialias, cubeCoeff: c.attr.float('cubic_coeff_a') ?? CUBIC_A };
+  const differs = interpolateDiffers(c, { mode, ctm, antialias, excludeOutside, bySizes, axes: ax });
+  const scales = keepAspect && !differs ? aspectScales(c, policy === 'not_larger', ax) : null;
+  if (differs || (keepAspect && !scales)) {
+    separable(c, { ...how, mode: m as 'nearest' | 'linear' | 'cubic', excludeOutside, bySizes, aspect: keepAspect ? policy as 'not_larger' | 'not_smaller' : undefined, ax }, differs ?? `keep_aspect_ratio_policy ${policy} with sizes OpenVINO Interpolate does not round as ONNX`);
+    return;
+  }
+  let axes: Value | null = null;
   if (ax) {
     const r = c.rank(0);
     if (r === null && ax.some((a) => a < 0n)) { c.error('negative axes need the rank of X to be known'); return; }
     axes = i64Const(c, ax.map((a) => BigInt(r === null ? Number(a) : normAxis(a, r))));
   }
-  const antialias = (c.attr.int('antialias') ?? 0n) !== 0n && mode !== 'nearest';
-  const how = { mode, ctm, nearest, antialias, cubeCoeff: c.attr.float('cubic_coeff_a') ?? CUBIC_A };
-  if (keepAspect) {
-    const scales = aspectScales(c, policy === 'not_larger', ax);
-    if (scales) interpolate(c, how, c.constant(tensorFromFloat32(scales)), false, axes);
-    return;
-  }
+  if (scales) { interpolate(c, how, c.constant(tensorFromFloat32(scales)), false, axes); return; }
   interpolate(c, how, c.input(src)!, bySizes, axes);
+}
+
+interface SeparableChoice { mode: 'nearest' | 'linear' | 'cubic'; ctm: string; nearest: string; antialias: boolean; cubeCoeff: number; excludeOutside: boolean; bySizes: boolean; aspect: 'not_larger' | 'not_smaller' | undefined; ax: readonly bigint[] | undefined }
+
+/** The separable resize (resize-separable.ts), or a diagnostic naming why neither form converts. */
+function separable(c: ConvertContext, a: SeparableChoice, why: string): void {
+  const rank = c.rank(0);
+  const elem = c.elem(0);
+  if (rank === null || elem === null) { c.error(`Resize with ${why} is written as a separable resize by gathers, which needs the rank and element type of X`); return; }
+  if (!separableAccepts(a.mode, elem)) { c.error(`Resize with ${why} is written as a separable resize by gathers, which computes ${a.mode} for float and 8/16-bit integer X only (X is ${elem})`); return; }
+  const axes = a.ax ? a.ax.map((v) => normAxis(v, rank)) : Array.from({ length: rank }, (_, i) => i);
+  if (axes.some((v) => v < 0 || v >= rank) || new Set(axes).size !== axes.length) { c.unsupportedAttr('axes', a.ax!.join(','), `must be distinct axes of X (rank ${rank})`); return; }
+  let roi: Value | null = null;
+  if (a.ctm === 'tf_crop_and_resize') {
+    if (absent(c, 1)) { c.error('coordinate_transformation_mode tf_crop_and_resize needs roi'); return; }
+    roi = c.elem(1) === 'f32' ? c.input(1)! : c.emit('Convert', [c.input(1)], { destination_type: 'f32' }, 1, 'opset1')[0]!;
+  }
+  const operand = a.bySizes
+    ? { kind: 'sizes' as const, v: c.input(3)!, ...(a.aspect ? { aspect: a.aspect } : {}) }
+    : { kind: 'scales' as const, v: scalesF32(c, 2) };
+  c.output(0, separableResize(c, c.input(0)!, elem, {
+    mode: a.mode, ctm: a.ctm, nearest: a.nearest, cubicA: a.cubeCoeff, excludeOutside: a.excludeOutside, antialias: a.antialias,
+    extrapolation: c.attr.float('extrapolation_value') ?? 0, rank, axes, operand, roi, identity: identityAxes(c, a, axes), known: knownAxes(c, a, axes),
+  }));
+}
+
+/**
+ * Scale, output length and width of the axes whose dim is static and whose scale or size is a
+ * constant, in doubles as onnx's reference computes them (keep_aspect_ratio_policy: every resized
+ * dim static and the sizes constant).
+ */
+function knownAxes(c: ConvertContext, a: SeparableChoice, axes: readonly number[]): Map<number, KnownAxis> {
+  const out = new Map<number, KnownAxis>();
+  const t = c.type(0);
+  const dims = t?.kind === 'tensor' ? t.shape : null;
+  if (!dims) return out;
+  const scales = a.bySizes ? null : c.constNumbers(2);
+  const sizes = a.bySizes ? c.constInts(3) : null;
+  let common: number | null = null;
+  if (a.aspect) {
+    const ins = axes.map((v) => dims[v]);
+    if (!sizes || sizes.length !== axes.length || !ins.every((d): d is number => typeof d === 'number' && d > 0)) return out;
+    const ratios = ins.map((d, k) => Number(sizes[k]!) / d);
+    common = a.aspect === 'not_larger' ? Math.min(...ratios) : Math.max(...ratios);
+  }
+  for (const [k, axis] of axes.entries()) {
+    const d = dims[axis];
+    if (typeof d !== 'number' || d <= 0) continue;
+    if (common !== null) out.set(axis, { scale: common, out: Math.floor(common * d + 0.5), width: common * d });
+    else if (scales && scales[k] !== undefined) { const sc = Math.fround(scales[k]!); out.set(axis, { scale: sc, out: Math.floor(sc * d), width: sc * d }); }
+    else if (sizes && sizes[k] !== undefined) { const n = Number(sizes[k]); out.set(axis, { scale: n / d, out: n, width: n }); }
+  }
+  return out;
+}
+
+/**
+ * Axes the separable resize skips: known at conversion time to map every output index onto itself
+ * (scale 1 or a size equal to the static dim, a roi of [0, 1] for tf_crop_and_resize).
+ */
+function identityAxes(c: ConvertContext, a: SeparableChoice, axes: readonly number[]): Set<number> {
+  const out = new Set<number>();
+  if (a.aspect) return out;
+  const t = c.type(0);
+  const dims = t?.kind === 'tensor' ? t.shape : null;
+  const scales = a.bySizes ? null : c.constNumbers(2);
+  const sizes = a.bySizes ? c.constInts(3) : null;
+  const roi = a.ctm === 'tf_crop_and_resize' ? c.constNumbers(1) : null;
+  for (const [k, axis] of axes.entries()) {
+    const same = scales ? Math.fround(scales[k]!) === 1 : sizes !== null && dims !== null && dims[axis] === Number(sizes[k]);
+    const whole = a.ctm !== 'tf_crop_and_resize' || (roi !== null && roi[k] === 0 && roi[k + axes.length] === 1);
+    if (same && whole) out.add(axis);
+  }
+  return out;
 }
 
 /**
@@ -89,28 +199,21 @@ function resizeToIr(c: ConvertContext): void {
  * the least (not_larger) or greatest (not_smaller) of sizes[i] / in[i], and output sizes
  * round_half_up(scale · in[i]); the scale also maps the coordinates. Interpolate in `scales` mode
  * computes the same when its floor(in · scale + 1e-5) gives those sizes, which needs constant sizes
- * and static input dims: the scales (one per resized axis), else null after a diagnostic.
+ * and static input dims: the scales (one per resized axis), else null (the separable resize does it).
  */
 function aspectScales(c: ConvertContext, notLarger: boolean, ax: readonly bigint[] | undefined): number[] | null {
-  const policy = notLarger ? 'not_larger' : 'not_smaller';
   const sizes = c.constInts(3);
   const t = c.type(0);
   const dims = t?.kind === 'tensor' ? t.shape : null;
-  if (!sizes || !dims) { c.unsupportedAttr('keep_aspect_ratio_policy', policy, 'needs constant sizes and an input of known rank'); return null; }
+  if (!sizes || !dims) return null;
   const axes = ax ? ax.map((a) => normAxis(a, dims.length)) : dims.map((_, i) => i);
   const ins = axes.map((a) => dims[a]);
-  if (sizes.length !== axes.length || !ins.every((d): d is number => typeof d === 'number' && d > 0)) {
-    c.unsupportedAttr('keep_aspect_ratio_policy', policy, 'needs static input dims on the resized axes, one size each');
-    return null;
-  }
+  if (sizes.length !== axes.length || !ins.every((d): d is number => typeof d === 'number' && d > 0)) return null;
   const ratios = ins.map((d, k) => Number(sizes[k]!) / d);
   const exactScale = notLarger ? Math.min(...ratios) : Math.max(...ratios);
   const scale = Math.fround(exactScale);
   const wanted = ins.map((d) => Math.floor(d * exactScale + 0.5));
-  if (!ins.every((d, k) => Math.floor(d * scale + 1e-5) === wanted[k])) {
-    c.unsupportedAttr('keep_aspect_ratio_policy', policy, `ONNX rounds the output sizes ${ins.map((d) => +(d * exactScale).toFixed(4)).join(', ')} to ${wanted.join(', ')}; OpenVINO Interpolate at this scale rounds down`);
-    return null;
-  }
+  if (!ins.every((d, k) => Math.floor(d * scale + 1e-5) === wanted[k])) return null;
   return ins.map(() => scale);
 }
 
@@ -305,7 +408,7 @@ export const RESIZE: readonly OpMapping[] = [
     onnx: { op: 'Resize', since: 11 },
     ir: { op: 'Interpolate', version: 'opset11', reads: ['opset4'] },
     handles: { onnx: RESIZE_ONNX, ir: INTERPOLATE_IR },
-    note: 'sizes or scales by shape_calculation_mode; roi (tf_crop_and_resize only) is not converted',
+    note: 'sizes or scales by shape_calculation_mode; what Interpolate computes otherwise (tf_crop_and_resize with roi, half_pixel_symmetric, exclude_outside, antialias shrinking, align_corners by scales, keep_aspect_ratio_policy by run-time sizes) is a separable resize by Gather/ReduceSum per axis',
     toIr: resizeToIr,
     toOnnx: interpolateToResize,
   },

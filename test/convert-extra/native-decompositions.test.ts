@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
 import { A, tensorFromInt64, verifyGraph, type Attr, type ElementTypeName, type Model } from '../../src/graph/index.js';
+import { encodeOnnx } from '../../src/onnx/encode.js';
+import type { OracleTensor } from '../helpers/oracle.js';
+import { runOrt } from '../helpers/ort.js';
 import { Builder } from '../convert/builder.js';
 import { diags, only, ops } from './graph-probes.js';
 
@@ -8,11 +11,13 @@ import { diags, only, ops } from './graph-probes.js';
  * ONNX SwiGLU-28, MaxUnpool-9/11/22 and TensorScatter-24 (OpenVINO has no op) as IR subgraphs
  * (mappings/math/swiglu.ts, nn/max-unpool.ts, tensor/tensor-scatter.ts), and the coded refusals of
  * RoiAlign mode max and of IR DeformableConvolution without bilinear_interpolation_pad; Col2Im of
- * 3-D images as its definition. These tests check the graphs; the numbers are judged by the engines
+ * 3-D images as its definition; RoiAlign mode max with a fixed sampling_ratio as IR ops (object_detection/roi-align-max.ts). These tests check the graphs; the numbers are judged by the engines
  * on the ONNX backend cases (test/conformance/convert-zoo.test.ts: test_swiglu*, test_maxunpool_*,
  * test_tensorscatter*, test_roialign_*, test_col2im*, test_*deform_conv*) and, IR → ONNX, by
  * test/conformance/native-ir-ops.test.ts.
  */
+const f32 = (v: number[], shape: number[]): OracleTensor => ({ dtype: 'f32', shape, data: new Uint8Array(new Float32Array(v).buffer) });
+const floats = (t: OracleTensor): number[] => [...new Float32Array(t.data.buffer, t.data.byteOffset, t.data.byteLength / 4)];
 type In = { elem?: ElementTypeName; shape: number[]; ints?: number[] };
 function model(opset: number, op: string, inputs: (In | null)[], attrs: Record<string, Attr> = {}): Model {
   const b = new Builder('onnx', opset);
@@ -86,10 +91,27 @@ describe('TensorScatter writes update at write_indices[b] + s along axis', () =>
 
 describe('native ops: what OpenVINO computes differently is refused, not approximated', () => {
   const rois = { elem: 'f32' as const, shape: [1, 4] };
-  it('RoiAlign mode max (OpenVINO max-pools interpolated samples, ONNX the weighted corners)', () => {
+  it('RoiAlign mode max with an adaptive grid (sampling_ratio 0; OpenVINO max-pools interpolated samples, ONNX the weighted corners)', () => {
     const d = diags(() => convertModel(model(16, 'RoiAlign', [f(1, 1, 4, 4), rois, { elem: 'i64', shape: [1], ints: [0] }], { mode: A.string('max') })));
     expect(d).toMatchObject([{ code: 'CONVERT_UNSUPPORTED_ATTR', path: 'main/n' }]);
     expect(d[0]!.message).toMatch(/corner/);
+  });
+  it('RoiAlign mode max with a fixed sampling_ratio: IR ops, the four weighted corner terms max-pooled over each bin\'s samples', async () => {
+    const m = model(16, 'RoiAlign', [f(2, 3, 9, 11), { elem: 'f32', shape: [5, 4] }, { elem: 'i64', shape: [5] }], { mode: A.string('max'), output_height: A.int(3), output_width: A.int(4), sampling_ratio: A.int(2), spatial_scale: A.float(0.9) });
+    const ir = convertModel(m);
+    expect(ops(ir)).not.toContain('ROIAlign');
+    expect(ops(ir).filter((o) => o === 'Maximum').length).toBeGreaterThanOrEqual(3);
+    // judged against onnxruntime's RoiAlign (which agrees with onnx's reference on test_roialign_mode_max), through IR → ONNX
+    const x = Array.from({ length: 2 * 3 * 9 * 11 }, (_, i) => Math.sin(i * 1.7) * 3);
+    const feeds = {
+      x0: f32(x, [2, 3, 9, 11]),
+      x1: f32([0, 0, 5, 5, 1.3, 2.2, 9.7, 8.1, -3, -2, 4, 14, 7, 6, 12.5, 10, 2, 2, 2.2, 2.1], [5, 4]),
+      x2: { dtype: 'i64', shape: [5], data: new Uint8Array(new BigInt64Array([0n, 1n, 1n, 0n, 1n]).buffer) } as OracleTensor,
+    };
+    const want = floats((await runOrt(encodeOnnx(m).bytes, feeds))['y']!);
+    const got = floats((await runOrt(encodeOnnx(convertModel(ir, { opset: 17 })).bytes, feeds))['y']!);
+    expect(got.length).toBe(5 * 3 * 3 * 4);
+    got.forEach((g, i) => expect(Math.abs(g - want[i]!)).toBeLessThanOrEqual(1e-4 * Math.abs(want[i]!) + 1e-5));
   });
   it('RoiAlign half_pixel ⇄ half_pixel_for_nn, output_half_pixel ⇄ asymmetric, RoiAlign-10 asymmetric', () => {
     const mode = (opset: number, attrs: Record<string, Attr>): unknown =>

@@ -57,6 +57,9 @@ export const SAMPLES: Record<string, Sample[]> = {
   'CausalConvWithState>CausalConvWithState': [], // test/convert/causal-conv-with-state.test.ts
   'LinearAttention>LinearAttention': [], // a Loop over T: test/convert/linear-attention.test.ts
   'FlexAttention>FlexAttention': [], // test/convert/flex-attention.test.ts
+  // ai.onnx.preview.training optimizers and ai.onnx.ml ops as IR arithmetic (ONNX → IR only): test/convert/training-ml.test.ts
+  'Adagrad>Adagrad': [], 'Momentum>Momentum': [], 'Adam>Adam': [],
+  'Binarizer>Binarizer': [], 'ArrayFeatureExtractor>ArrayFeatureExtractor': [], 'LabelEncoder>LabelEncoder': [], 'TreeEnsemble>TreeEnsemble': [],
   'Sub>Sub': [], 'Mul>Mul': [], 'Div>Div': [], 'Pow>Pow': [], 'And>And': [], 'Or>Or': [], 'Xor>Xor': [],
   // sequence ops, resolved at conversion time (IR has no sequence; no IR → ONNX): test/convert/sequence.test.ts
   'SequenceEmpty>SequenceEmpty': [], 'SequenceConstruct>SequenceConstruct': [], 'SequenceInsert>SequenceInsert': [],

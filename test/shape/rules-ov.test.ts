@@ -60,6 +60,8 @@ const CASES: [string, string, string, In[], Record<string, Attr>, Shape[], Eleme
   ['ReduceMean-1', 'ReduceMean', 'opset1', [t([3, 2, 2]), k([0, 2])], {}, [[2]], 'f32'],
   ['ReduceSum-1', 'ReduceSum', 'opset1', [t([3, 2, 2]), k([-1])], { keep_dims: raw('true') }, [[3, 2, 1]], 'f32'],
   ['MatMul-1 transpose_a: (2,4,3)ᵀ × (4,5) → (2,3,5)', 'MatMul', 'opset1', [t([2, 4, 3]), t([4, 5])], { transpose_a: raw('true') }, [[2, 3, 5]], 'f32'],
+  ['FakeConvert-13: the data\'s type and shape, refined by the scale: (?,3) with (1,3) → (?,3)', 'FakeConvert', 'opset13', [t([null, 3]), t([1, 3])], { destination_type: raw('f8e4m3') }, [[null, 3]], 'f32'],
+  ['FakeConvert-13: (2,1..4) with scale (3) → (2,3)', 'FakeConvert', 'opset13', [t([2, iv(1, 4)]), t([3])], { destination_type: raw('f8e4m3') }, [[2, 3]], 'f32'],
   ['Broadcast-3 numpy: (3,1) to (2,3,6)', 'Broadcast', 'opset3', [t([3, 1]), k([2, 3, 6])], {}, [[2, 3, 6]], 'f32'],
   ['Broadcast-3 bidirectional: (3,1) with (1,4) → (3,4)', 'Broadcast', 'opset3', [t([3, 1]), k([1, 4])], { mode: raw('bidirectional') }, [[3, 4]], 'f32'],
   ['Broadcast-1 explicit: target shape', 'Broadcast', 'opset1', [t([3]), k([2, 3]), k([1])], { mode: raw('explicit') }, [[2, 3]], 'f32'],

@@ -19,6 +19,11 @@ import { onnxSequenceRules } from './onnx/sequence.js';
 import { onnxOptionalRules } from './onnx/optional.js';
 import { onnxTensorRules } from './onnx/tensor.js';
 import { onnxTensorExtraRules } from './onnx/tensor-extra.js';
+import { onnxTrainingRules } from './onnx/training.js';
+import { onnxTextRules } from './onnx/text.js';
+import { onnxMlRules } from './onnx/ml.js';
+import { onnxMlClassicRules } from './onnx/ml-classic.js';
+import { onnxImageRules } from './onnx/image.js';
 import { ovElementwiseRules } from './ov/elementwise.js';
 import { ovMovementRules } from './ov/movement.js';
 import { ovGeneratorRules } from './ov/generator.js';
@@ -53,6 +58,7 @@ export const ALL_RULES: readonly Rule[] = [
   ...onnxSequenceRules, ...onnxOptionalRules,
   ...ovCellRules,
   ...ovIrOnlyRules,
+  ...onnxTrainingRules, ...onnxTextRules, ...onnxMlRules, ...onnxMlClassicRules, ...onnxImageRules,
 ];
 
 let cached: Registry | undefined;

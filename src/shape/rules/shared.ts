@@ -1,7 +1,7 @@
-import { type Dim, type Shape } from '../../graph/shape.js';
+import { interval, isStatic, type Dim, type Shape } from '../../graph/shape.js';
 import { readFloats } from '../../graph/tensor.js';
 import { normalizeAxes, type BroadcastResult } from '../broadcast.js';
-import { addDims, mergeDim, mulDims } from '../dim.js';
+import { addDims, dimRange, mergeDim, mulDims } from '../dim.js';
 import type { PartialValue, RuleContext } from '../rule.js';
 import { axisOr, broadcastOr } from './common.js';
 
@@ -92,11 +92,21 @@ export function reduceShape(c: RuleContext, s: Shape, axes: number[] | null | un
   return dims;
 }
 
-/** ReduceProd / ReduceSum of 1-D shape data (a Flatten's element count) as data propagation. */
+/**
+ * ReduceProd / ReduceSum (and, with `intervals`, ReduceMax / ReduceMin) of 1-D shape data (a
+ * Flatten's element count) as data propagation. `intervals` follows OpenVINO's bound evaluation
+ * (measured, openvino 2026.4): ReduceProd multiplies bounds, ReduceMax/ReduceMin take the max/min
+ * of the lower and of the upper bounds, ReduceSum gives data only when every element is known.
+ */
 export function reduceValue(op: string, v: PartialValue | null, s: Shape, intervals: boolean): PartialValue | null {
   if (!v || !s || s.length !== 1) return null;
   if (op === 'ReduceProd') return [v.reduce<Dim>((a, d) => mulDims(a, d, intervals), 1)];
-  if (op === 'ReduceSum') return [v.reduce<Dim>((a, d) => addDims(a, d, intervals), 0)];
+  if (op === 'ReduceSum') return intervals && !v.every(isStatic) ? [null] : [v.reduce<Dim>((a, d) => addDims(a, d, false), 0)];
+  if (intervals && (op === 'ReduceMax' || op === 'ReduceMin') && v.length > 0) {
+    const pick = op === 'ReduceMax' ? Math.max : Math.min;
+    const ranges = v.map(dimRange);
+    return [interval(pick(...ranges.map((r) => r[0])), pick(...ranges.map((r) => r[1])))];
+  }
   return null;
 }
 

@@ -8,7 +8,7 @@ import { scalarOf } from '../shared.js';
 
 /**
  * More ONNX ops, each after onnx's inference function: quantization, ConvTranspose, recurrent
- * layers (LSTM, GRU, RNN), losses, GridSample, RoiAlign, Compress, Det, window functions, MelWeightMatrix.
+ * layers (LSTM, GRU, RNN), losses, GridSample, RoiAlign, Compress, Det, window functions.
  */
 const typeAttr = (c: RuleContext, name: string, fallback: ElementTypeName): ElementTypeName => {
   const v = attrInt(c.node, name);
@@ -95,13 +95,6 @@ const windowFn: InferFn = (c) => {
   return [out(typeAttr(c, 'output_datatype', 'f32'), [n === null ? null : n])];
 };
 
-/** MelWeightMatrix-17: [⌊dft_length / 2⌋ + 1, num_mel_bins] of output_datatype (default f32). */
-const melWeightMatrix: InferFn = (c) => {
-  const bins = scalarOf(c, 0);
-  const dft = scalarOf(c, 1);
-  return [out(typeAttr(c, 'output_datatype', 'f32'), [dft === null ? null : Math.floor(dft / 2) + 1, bins])];
-};
-
 export const onnxMoreRules: Rule[] = [
   { dialect: 'onnx', op: 'QuantizeLinear', since: 10, infer: quantize },
   { dialect: 'onnx', op: 'DequantizeLinear', since: 10, infer: dequantize },
@@ -115,5 +108,4 @@ export const onnxMoreRules: Rule[] = [
   { dialect: 'onnx', op: 'Compress', since: 9, infer: compress },
   { dialect: 'onnx', op: 'Det', since: 11, infer: det },
   ...family('onnx', ['BlackmanWindow', 'HammingWindow', 'HannWindow'], 17, windowFn),
-  { dialect: 'onnx', op: 'MelWeightMatrix', since: 17, infer: melWeightMatrix },
 ];

@@ -1,4 +1,5 @@
 import { attrInt } from '../../../graph/attr-read.js';
+import { fromOnnxDataType } from '../../../graph/element-type.js';
 import { out, type InferFn, type Rule } from '../../rule.js';
 import { scalarOf } from '../shared.js';
 import { dftDims } from '../signal.js';
@@ -45,7 +46,21 @@ const stft: InferFn = (c) => {
   return [out(c.elem(0), [x?.[0] ?? null, frames, bins, 2])];
 };
 
+/**
+ * ONNX MelWeightMatrix-17: [⌊dft_length / 2⌋ + 1, num_mel_bins] of output_datatype (default
+ * float); a dim is unknown while its scalar input's data is.
+ */
+const melWeightMatrix: InferFn = (c) => {
+  const code = Number(attrInt(c.node, 'output_datatype') ?? 1n);
+  const elem = fromOnnxDataType(code)?.name;
+  if (elem === undefined) c.error(`output_datatype ${code} is not an ONNX element type`);
+  const bins = scalarOf(c, 0);
+  const dft = scalarOf(c, 1);
+  return [out(elem ?? 'dynamic', [dft === null ? null : Math.floor(dft / 2) + 1, bins])];
+};
+
 export const onnxSignalRules: Rule[] = [
+  { dialect: 'onnx', op: 'MelWeightMatrix', since: 17, infer: melWeightMatrix },
   { dialect: 'onnx', op: 'DFT', since: 17, infer: dft },
   { dialect: 'onnx', op: 'STFT', since: 17, infer: stft },
 ];

@@ -1,4 +1,5 @@
 import { attrInt } from '../../../graph/attr-read.js';
+import { elementType, fromOnnxDataType } from '../../../graph/element-type.js';
 import { interval, isStatic, type Dim } from '../../../graph/shape.js';
 import { dimRange, mulDims, normAxis } from '../../dim.js';
 import { out, type InferFn, type Rule } from '../../rule.js';
@@ -31,9 +32,20 @@ const unique: InferFn = (c) => {
   return [out(c.elem(0), x.map((d, i) => (i === ax ? k : d))), out('i64', [k]), out('i64', [x[ax]!]), out('i64', [k])];
 };
 
+/** BitCast-26: the same shape, element type `to`, which must have the input's bit width. */
+const bitCast: InferFn = (c) => {
+  const code = Number(attrInt(c.node, 'to') ?? -1n);
+  const to = fromOnnxDataType(code);
+  if (to === undefined || to.name === 'string') { c.error(`to = ${code} is not a fixed-width ONNX element type`); return [out('dynamic', c.shape(0))]; }
+  const from = c.elem(0);
+  if (from !== 'dynamic' && elementType(from).bits !== to.bits) c.error(`${from} has ${elementType(from).bits} bits and ${to.name} ${to.bits}: BitCast needs equal widths`);
+  return [out(to.name, c.shape(0))];
+};
+
 const onnxPair = (x: Shape, y: Shape) => onnxBroadcast([x, y]);
 
 export const onnxTensorExtraRules: Rule[] = [
+  { dialect: 'onnx', op: 'BitCast', since: 26, infer: bitCast },
   { dialect: 'onnx', op: 'Unique', since: 11, infer: unique },
   { dialect: 'onnx', op: 'NonMaxSuppression', since: 10, infer: () => [out('i64', [null, 3])] },
   { dialect: 'onnx', op: 'QLinearMatMul', since: 10, infer: (c) => [out(c.elem(7), matmulShape(c, c.shape(0), c.shape(3), false, false, onnxPair))] },

@@ -2,13 +2,16 @@ import { fromIrElementType, type ElementTypeName } from '../../../graph/element-
 import { isStatic, type Dim } from '../../../graph/shape.js';
 import { ovAutoBroadcast, ovNumpyBroadcast } from '../../broadcast.js';
 import { out, type InferFn, type Rule, type RuleContext } from '../../rule.js';
-import { ARITH, broadcastOr, family, intAttr, strAttr, unaryData, zipValues } from '../common.js';
+import { broadcastValues } from '../../partial.js';
+import { broadcastOr, family, intAttr, strAttr, zipValues } from '../common.js';
+import { evaluateBinary, evaluateSelect, evaluateUnary } from './evaluate.js';
 
 /**
  * OpenVINO elementwise ops: unary ops keep their input's type; binary arithmetic
  * (BinaryElementwiseArithmetic), comparison and logical ops broadcast by `auto_broadcast`
  * (numpy by default, none, pdpd with its axis) and merge the element types; comparisons and
- * logical ops give boolean. Add/Subtract/Multiply/Divide propagate bounds on small integer data.
+ * logical ops give boolean. Small integer data: exactly known inputs are evaluated (evaluate.ts),
+ * Add/Subtract/Multiply/Divide also carry bounds.
  */
 const UNARY = [
   'Abs', 'Negative', 'Relu', 'Sigmoid', 'Tanh', 'Exp', 'Log', 'Sqrt', 'Floor', 'Ceiling', 'Sign', 'Sin', 'Cos',
@@ -25,18 +28,19 @@ export function mergeElem(c: RuleContext, a: ElementTypeName, b: ElementTypeName
   return 'dynamic';
 }
 
-const ARITH_OPS: Record<string, keyof typeof ARITH> = { Add: 'add', Subtract: 'sub', Multiply: 'mul', Divide: 'div' };
 
 function binaryShape(c: RuleContext) {
   const spec = strAttr(c, 'auto_broadcast', 'numpy');
   return broadcastOr(c, ovAutoBroadcast(spec, c.shape(0), c.shape(1), intAttr(c, 'axis', -1)));
 }
 
+/** Whether the data of a binary op broadcasts as numpy (or not at all): pdpd's axis is not followed. */
+const numpyData = (c: RuleContext): boolean => ['numpy', 'none'].includes(strAttr(c, 'auto_broadcast', 'numpy').toLowerCase());
+
+/** Data, element by element, as OpenVINO's bound evaluation gives it (evaluate.ts). */
 const arithmetic: InferFn = (c) => {
   const elem = mergeElem(c, c.elem(0), c.elem(1));
-  const op = ARITH_OPS[c.node.op];
-  const value = op && (elem === 'i64' || elem === 'i32') ? zipValues(c.value(0), c.value(1), ARITH[op]!(true)) : null;
-  return [out(elem, binaryShape(c), value)];
+  return [out(elem, binaryShape(c), numpyData(c) ? evaluateBinary(c, elem) : null)];
 };
 
 /**
@@ -53,8 +57,9 @@ const COMPARE: Record<string, (x: number, y: number) => boolean> = {
 const comparison: InferFn = (c) => {
   mergeElem(c, c.elem(0), c.elem(1));
   const f = COMPARE[c.node.op] ?? (() => false);
-  const numpy = strAttr(c, 'auto_broadcast', 'numpy').toLowerCase() === 'numpy';
-  const value = numpy ? zipValues(c.value(0), c.value(1), (x: Dim, y: Dim) => (isStatic(x) && isStatic(y) ? (f(x, y) ? 1 : 0) : null)) : null;
+  const g = (x: Dim, y: Dim) => (isStatic(x) && isStatic(y) ? (f(x, y) ? 1 : 0) : null);
+  const ops = [0, 1].map((i) => ({ value: c.value(i), shape: c.shape(i) }));
+  const value = numpyData(c) ? broadcastValues(ops, (xs) => g(xs[0]!, xs[1]!)) ?? zipValues(c.value(0), c.value(1), g) : null;
   return [out('boolean', binaryShape(c), value)];
 };
 
@@ -69,17 +74,17 @@ const convert: InferFn = (c) => {
   return [out(t.name, c.shape(0), value)];
 };
 
-/** Select-1: cond broadcast with then/else (numpy), element type of then/else merged. */
+/** Select-1: cond broadcast with then/else (numpy), element type of then/else merged; data as evaluateSelect. */
 const select: InferFn = (c) => {
   const elem = mergeElem(c, c.elem(1), c.elem(2));
   const spec = strAttr(c, 'auto_broadcast', 'numpy');
   const te = broadcastOr(c, ovAutoBroadcast(spec, c.shape(1), c.shape(2)));
   const shape = spec.toLowerCase() === 'pdpd' ? te : broadcastOr(c, ovNumpyBroadcast(c.shape(0), te));
-  return [out(elem, shape)];
+  return [out(elem, shape, numpyData(c) ? evaluateSelect(c) : null)];
 };
 
 export const ovElementwiseRules: Rule[] = [
-  ...family('ov', UNARY, 1, (c) => unaryData(c.node.op === 'Negative' ? (x) => -x : c.node.op === 'Abs' ? Math.abs : null)(c)),
+  ...family('ov', UNARY, 1, (c) => [{ type: c.type(0), value: evaluateUnary(c) }]),
   { dialect: 'ov', op: 'Convert', since: 1, infer: convert },
   { dialect: 'ov', op: 'ConvertLike', since: 1, infer: (c) => [out(c.elem(1), c.shape(0))] },
   ...family('ov', ['LogicalNot'], 1, (c) => [out('boolean', c.shape(0), c.value(0)?.map((x) => (isStatic(x) ? (x ? 0 : 1) : null)) ?? null)]),

@@ -5,6 +5,7 @@ import { normalizeAxes, ovNumpyBroadcast } from '../../broadcast.js';
 import { dimRange, divDims, mergeDim, shapeProduct, sliceDim, solveMinusOne } from '../../dim.js';
 import { out, type InferFn, type PartialValue, type Rule, type RuleContext } from '../../rule.js';
 import { upTo } from './nn.js';
+import { evaluateTile } from './evaluate.js';
 import { concatShapes, concatValues, gatherShape, gatherValue, rangeLength, scalarOf, splitValue } from '../shared.js';
 import { axisOr, broadcastOr, intAttr, intsAttr, shapeAsValue, shapeFromInput, strAttr } from '../common.js';
 
@@ -207,16 +208,15 @@ const broadcast: InferFn = (c) => {
   if (mode === 'explicit' || data === null) return [out(c.elem(0), target.dims)];
   const t = target.dims;
   if (data.length > t.length) { c.error(`data rank ${data.length} exceeds target rank ${t.length}`); return [out(c.elem(0), t)]; }
-  const dims = [...t];
+  // numpy: the output is the target shape as known; the data's dims are only checked against it
+  // (OpenVINO's validate_target_shape_numpy: a data dim of 2 under a target dim of ? stays ?)
   const off = t.length - data.length;
   data.forEach((d, i) => {
     const td = t[off + i]!;
     if (isStatic(d) && d === 1) return;
-    const m = mergeDim(td, d);
-    if (m === undefined) { if (!(isStatic(td) && td === 1)) c.error(`data dim ${JSON.stringify(d)} cannot broadcast to ${JSON.stringify(td)} at axis ${off + i}`); return; }
-    if (!isStatic(td)) dims[off + i] = m;
+    if (mergeDim(td, d) === undefined && !(isStatic(td) && td === 1)) c.error(`data dim ${JSON.stringify(d)} cannot broadcast to ${JSON.stringify(td)} at axis ${off + i}`);
   });
-  return [out(c.elem(0), dims, broadcastValue(c.value(0), data, dims))];
+  return [out(c.elem(0), t, broadcastValue(c.value(0), data, t))];
 };
 
 /** Known small data broadcast (numpy) to static `dims`: what constant folding of Broadcast gives. */
@@ -316,7 +316,7 @@ const tile: InferFn = (c) => {
   const pad = <T,>(xs: readonly T[], one: T) => [...Array.from({ length: rank - xs.length }, () => one), ...xs];
   const a = pad<Dim>(s, 1);
   const r = pad<Dim>(reps, 1);
-  return [out(c.elem(0), a.map((d, i) => (isStatic(d) && isStatic(r[i]!) ? d * (r[i] as number) : null)))];
+  return [out(c.elem(0), a.map((d, i) => (isStatic(d) && isStatic(r[i]!) ? d * (r[i] as number) : null)), evaluateTile(c))];
 };
 
 export const ovMovementRules: Rule[] = [

@@ -5,6 +5,7 @@ import { out, type InferFn, type PartialValue, type Rule, type RuleContext } fro
 import { axisOr, family, intAttr, intsAttr, sameAsInput, strAttr } from '../common.js';
 import { windowDim, type PadMode } from '../window.js';
 import { fromIrElementType } from '../../../graph/element-type.js';
+import { evaluateScatterElements, evaluateScatterUpdate } from './evaluate.js';
 
 /**
  * OpenVINO neural-network and slicing ops: Convolution, GroupConvolution, MaxPool, AvgPool,
@@ -293,6 +294,8 @@ export const ovNnRules: Rule[] = [
   { dialect: 'ov', op: 'NonZero', since: 3, infer: nonZero },
   { dialect: 'ov', op: 'OneHot', since: 1, infer: oneHot },
   ...family('ov', ['DepthToSpace', 'SpaceToDepth'], 1, depthToSpace),
-  ...family('ov', ['ScatterUpdate', 'ScatterElementsUpdate', 'ScatterNDUpdate'], 3, (c) => [out(c.elem(0), c.shape(0))]),
+  ...family('ov', ['ScatterNDUpdate'], 3, (c) => [out(c.elem(0), c.shape(0))]),
+  { dialect: 'ov', op: 'ScatterUpdate', since: 3, infer: (c) => [out(c.elem(0), c.shape(0), evaluateScatterUpdate(c))] },
+  { dialect: 'ov', op: 'ScatterElementsUpdate', since: 3, infer: (c) => [out(c.elem(0), c.shape(0), evaluateScatterElements(c))] },
   { dialect: 'ov', op: 'GatherElements', since: 6, infer: gatherElements },
 ];

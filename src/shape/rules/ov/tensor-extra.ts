@@ -1,4 +1,4 @@
-import { ovAutoBroadcast } from '../../broadcast.js';
+import { ovAutoBroadcast, ovNumpyBroadcast } from '../../broadcast.js';
 import { out, type InferFn, type Rule } from '../../rule.js';
 import { fromIrElementType } from '../../../graph/element-type.js';
 import { broadcastOr, family, intAttr, strAttr } from '../common.js';
@@ -7,7 +7,7 @@ import { mergeElem } from './elementwise.js';
 /**
  * OpenVINO ops of the tensor / indexing / detection / generator families that the other rule
  * files do not cover, each after the op's shape_infer: BitwiseLeftShift-15 / BitwiseRightShift-15
- * (binary elementwise with auto_broadcast), NonMaxSuppression-5/9.
+ * (binary elementwise with auto_broadcast), NonMaxSuppression-5/9, FakeConvert-13.
  */
 const shift: InferFn = (c) => {
   const elem = mergeElem(c, c.elem(0), c.elem(1));
@@ -20,7 +20,19 @@ const nms: InferFn = (c) => {
   return [out(t, [null, 3]), out(c.elem(1), [null, 3]), out(t, [1])];
 };
 
+/**
+ * FakeConvert-13: the data's element type; its shape numpy-broadcast with the scale's, which may
+ * refine it but not grow it (2..4 with a scale of 3 is 3, as OpenVINO's broadcast_merge_into).
+ */
+const fakeConvert: InferFn = (c) => {
+  const data = c.shape(0);
+  const shape = broadcastOr(c, ovNumpyBroadcast(data, c.shape(1)));
+  if (data !== null && shape !== null && shape.length !== data.length) c.error('scale must broadcast into the data (unidirectional)');
+  return [out(c.elem(0), data !== null && shape !== null && shape.length !== data.length ? data : shape)];
+};
+
 export const ovTensorExtraRules: Rule[] = [
+  { dialect: 'ov', op: 'FakeConvert', since: 13, infer: fakeConvert },
   { dialect: 'ov', op: 'NonMaxSuppression', since: 5, infer: nms },
   ...family('ov', ['BitwiseLeftShift', 'BitwiseRightShift'], 15, shift),
 ];

@@ -1,0 +1,215 @@
+import type { ElementTypeName } from '../../src/graph/element-type.js';
+import { readFloats, readIntegers, tensorFromInt64, type Tensor } from '../../src/graph/tensor.js';
+import type { Value } from '../../src/graph/value.js';
+import { i64Const, i64Scalar } from '../helpers.js';
+import type { ConvertContext, OpMapping } from '../spec.js';
+import { typedTensor } from '../typed-consts.js';
+
+/**
+ * ai.onnx.ml TreeEnsemble-5 (OpenVINO has no op), walked as data: every (sample, tree) pair keeps
+ * a position in one table of the nodes followed by the leaves (leaf j at nodes + j, whose true
+ * and false successors are itself), starting at the tree's root. One step gathers, for every
+ * pair, the node's feature of X (GatherElements), its split and mode, decides the branch as onnx's
+ * reference does (LEQ x ≤ s, LT, GTE, GT, EQ, NEQ, MEMBER x ∈ its set; a NaN x goes true where
+ * nodes_missing_value_tracks_true says so) and moves to the chosen successor. As many steps as the
+ * deepest path has nodes leave every pair on its leaf. Then the leaf weights go to their targets
+ * by aggregate_function (SUM; AVERAGE: each weight / trees, summed; MIN / MAX over the leaves of a
+ * target, a target no leaf reaches keeping the type's largest / least value, as the reference).
+ * post_transform other than NONE is refused: onnxruntime 1.31 computes a logistic for 1, which the
+ * spec calls SOFTMAX (measured), and onnx's reference ignores the attribute, so no engine judges
+ * one. nodes_hitrates is a hint of no effect on the result.
+ */
+const MODES = ['LEQ', 'LT', 'GTE', 'GT', 'EQ', 'NEQ', 'MEMBER'] as const;
+const MEMBER = 6;
+const CMP: Record<number, string> = { 0: 'LessEqual', 1: 'Less', 2: 'GreaterEqual', 3: 'Greater', 4: 'Equal', 5: 'NotEqual' };
+
+interface Tables {
+  readonly nodes: number;
+  readonly next: { true: bigint[]; false: bigint[] };
+  readonly feature: bigint[];
+  readonly split: number[];
+  readonly mode: number[];
+  readonly tracks: boolean[];
+  readonly members: number[][];
+  readonly depth: number;
+}
+
+/** The node tables with the leaves appended, checked; null after a diagnostic. */
+function tables(c: ConvertContext, splits: Tensor): Tables | null {
+  const n = splits.dims[0] ?? 0;
+  const ints = (name: string): bigint[] | null => {
+    const v = c.attr.ints(name);
+    if (!v || v.length !== n) { c.error(`${name} must list ${n} values, one per node (nodes_splits has ${n}); it has ${v?.length ?? 'none'}`); return null; }
+    return v;
+  };
+  const feature = ints('nodes_featureids');
+  const trueIds = ints('nodes_truenodeids');
+  const falseIds = ints('nodes_falsenodeids');
+  const trueLeaf = ints('nodes_trueleafs');
+  const falseLeaf = ints('nodes_falseleafs');
+  const modesT = c.attr.tensor('nodes_modes');
+  if (!feature || !trueIds || !falseIds || !trueLeaf || !falseLeaf) return null;
+  const mode = modesT ? readIntegers(modesT).map(Number) : [];
+  if (mode.length !== n) { c.error(`nodes_modes must list ${n} values, one per node`); return null; }
+  const bad = mode.find((m) => m < 0 || m >= MODES.length);
+  if (bad !== undefined) { c.unsupportedAttr('nodes_modes', String(bad), `modes are 0..6 (${MODES.join(', ')})`); return null; }
+  const tracksAttr = c.attr.ints('nodes_missing_value_tracks_true');
+  if (tracksAttr && tracksAttr.length !== n) { c.error(`nodes_missing_value_tracks_true must list ${n} values, one per node`); return null; }
+  const leaves = c.attr.ints('leaf_targetids')?.length ?? 0;
+  // membership sets, in the order MEMBER nodes appear in nodes_modes, each ended by a NaN
+  const members: number[][] = Array.from({ length: n }, () => []);
+  if (mode.includes(MEMBER)) {
+    const m = c.attr.tensor('membership_values');
+    if (!m) { c.error('a MEMBER node needs membership_values'); return null; }
+    const values = readFloats(m);
+    let at = 0;
+    for (let i = 0; i < n; i++) {
+      if (mode[i] !== MEMBER) continue;
+      while (at < values.length && !Number.isNaN(values[at]!)) members[i]!.push(values[at++]!);
+      if (at >= values.length) { c.error(`membership_values ends before the set of MEMBER node ${i} (each set ends with a NaN)`); return null; }
+      at++;
+    }
+  }
+  const at = (leaf: bigint, id: bigint, i: number, side: string): bigint | null => {
+    const limit = leaf !== 0n ? leaves : n;
+    if (id < 0n || id >= BigInt(limit)) { c.error(`node ${i}: nodes_${side}nodeids = ${id} is not a ${leaf !== 0n ? 'leaf' : 'node'} index (0..${limit - 1})`); return null; }
+    return leaf !== 0n ? BigInt(n) + id : id;
+  };
+  const nextTrue: bigint[] = [];
+  const nextFalse: bigint[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = at(trueLeaf[i]!, trueIds[i]!, i, 'true');
+    const f = at(falseLeaf[i]!, falseIds[i]!, i, 'false');
+    if (t === null || f === null) return null;
+    nextTrue.push(t);
+    nextFalse.push(f);
+  }
+  for (let j = 0; j < leaves; j++) { nextTrue.push(BigInt(n + j)); nextFalse.push(BigInt(n + j)); }
+  // the deepest path from any node, counted in nodes (iteratively: a post-order walk); a cycle is an error
+  const depth = new Array<number>(n).fill(-1);
+  const state = new Uint8Array(n);
+  for (let r = 0; r < n; r++) {
+    if (state[r]) continue;
+    const stack = [r];
+    while (stack.length) {
+      const i = stack[stack.length - 1]!;
+      if (state[i] === 0) {
+        state[i] = 1;
+        for (const s of [nextTrue[i]!, nextFalse[i]!]) {
+          const k = Number(s);
+          if (k >= n) continue;
+          if (state[k] === 1) { c.error(`the nodes reached from node ${i} form a cycle`); return null; }
+          if (state[k] === 0) stack.push(k);
+        }
+      } else {
+        stack.pop();
+        if (state[i] === 2) continue;
+        state[i] = 2;
+        const d = (s: bigint) => (Number(s) >= n ? 0 : depth[Number(s)]!);
+        depth[i] = 1 + Math.max(d(nextTrue[i]!), d(nextFalse[i]!));
+      }
+    }
+  }
+  const pad = (xs: readonly number[], v: number): number[] => [...xs, ...new Array<number>(leaves).fill(v)];
+  return {
+    nodes: n,
+    next: { true: nextTrue, false: nextFalse },
+    feature: [...feature, ...new Array<bigint>(leaves).fill(0n)],
+    split: pad(readFloats(splits), 0),
+    mode: pad(mode, 0),
+    tracks: Array.from({ length: n + leaves }, (_, i) => i < n && tracksAttr !== undefined && tracksAttr[i] !== 0n),
+    members: [...members, ...Array.from({ length: leaves }, () => [])],
+    depth: Math.max(0, ...depth),
+  };
+}
+
+function treeEnsemble(c: ConvertContext): void {
+  const elem = c.elem(0);
+  if (elem !== 'f32' && elem !== 'f64' && elem !== 'f16') { c.error(`TreeEnsemble of ${elem ?? 'unknown'} X: X is float, double or float16`); return; }
+  if (c.rank(0) !== 2) { c.error(`X must be [N, F]; its rank is ${c.rank(0) ?? 'unknown'}`); return; }
+  const aggregate = Number(c.attr.int('aggregate_function', 1n));
+  if (aggregate < 0 || aggregate > 3) { c.unsupportedAttr('aggregate_function', String(aggregate), 'AVERAGE 0, SUM 1, MIN 2, MAX 3'); return; }
+  const post = Number(c.attr.int('post_transform', 0n));
+  if (post !== 0) {
+    c.unsupportedAttr('post_transform', String(post), "the engines disagree on it: onnxruntime 1.31 applies a logistic for 1 (the spec's SOFTMAX; measured) and onnx's reference ignores post_transform");
+    return;
+  }
+  const splits = c.attr.tensor('nodes_splits');
+  const weightsT = c.attr.tensor('leaf_weights');
+  const targets = c.attr.ints('leaf_targetids');
+  const roots = c.attr.ints('tree_roots');
+  const nTargets = c.attr.int('n_targets');
+  if (!splits || !weightsT || !targets || !roots || nTargets === undefined) {
+    c.error(`TreeEnsemble needs ${[['nodes_splits', splits], ['leaf_weights', weightsT], ['leaf_targetids', targets], ['tree_roots', roots], ['n_targets', nTargets]].filter(([, v]) => v === undefined).map(([k]) => k).join(', ')}`);
+    return;
+  }
+  if (splits.elem !== elem || weightsT.elem !== elem) { c.error(`nodes_splits (${splits.elem}) and leaf_weights (${weightsT.elem}) must have X's type ${elem}`); return; }
+  if (weightsT.dims.length !== 1 || weightsT.dims[0] !== targets.length) { c.error(`leaf_weights has ${weightsT.dims.join('×')} values and leaf_targetids ${targets.length}: one of each per leaf`); return; }
+  const e = Number(nTargets);
+  const badTarget = targets.find((t) => t < 0n || t >= nTargets);
+  if (badTarget !== undefined) { c.unsupportedAttr('leaf_targetids', String(badTarget), `targets are 0..${e - 1} (n_targets = ${e})`); return; }
+  const t = tables(c, splits);
+  if (!t) return;
+  const badRoot = roots.find((r) => r < 0n || r >= BigInt(t.nodes));
+  if (badRoot !== undefined) { c.unsupportedAttr('tree_roots', String(badRoot), `roots are node indices 0..${t.nodes - 1}`); return; }
+
+  const nb = { auto_broadcast: 'numpy' };
+  const one = (op: string, inputs: (Value | null)[], attrs: Record<string, string> = {}, version = 'opset1'): Value => c.emit(op, inputs, attrs, 1, version)[0]!;
+  const typed = (ty: ElementTypeName, values: readonly number[], dims: number[]): Value => c.constant(typedTensor(ty, values, dims)!);
+  const gather = (table: Value, idx: Value): Value => one('Gather', [table, idx, i64Scalar(c, 0n)], { batch_dims: '0' }, 'opset8');
+  const size = t.split.length;
+  const x = c.input(0)!;
+  // positions [N, trees], from the roots (a tree that is one leaf is a root whose branches both lead to it)
+  const batch = one('Gather', [one('ShapeOf', [x], { output_type: 'i64' }, 'opset3'), i64Const(c, [0n]), i64Scalar(c, 0n)], { batch_dims: '0' }, 'opset8');
+  const shape = one('Concat', [batch, i64Const(c, [BigInt(roots.length)])], { axis: '0' });
+  let pos = one('Broadcast', [c.constant(tensorFromInt64(roots, [roots.length])), shape], { mode: 'numpy' }, 'opset3');
+  const featureT = c.constant(tensorFromInt64(t.feature, [size]));
+  const splitT = typed(elem, t.split, [size]);
+  const trueT = c.constant(tensorFromInt64(t.next.true, [size]));
+  const falseT = c.constant(tensorFromInt64(t.next.false, [size]));
+  const modes = [...new Set(t.mode.slice(0, t.nodes))];
+  const tracks = t.tracks.some(Boolean) ? typed('boolean', t.tracks.map(Number), [size]) : null;
+  const width = Math.max(1, ...t.members.map((m) => m.length));
+  const membersT = modes.includes(MEMBER) ? typed(elem, t.members.flatMap((m) => [...m, ...new Array<number>(width - m.length).fill(NaN)]), [size, width]) : null;
+  for (let step = 0; step < t.depth; step++) {
+    const xv = one('GatherElements', [x, gather(featureT, pos)], { axis: '1' }, 'opset6');
+    const s = gather(splitT, pos);
+    const test = (m: number): Value => m === MEMBER
+      ? one('ReduceLogicalOr', [one('Equal', [one('Unsqueeze', [xv, i64Const(c, [-1n])]), gather(membersT!, pos)], nb), i64Const(c, [-1n])], { keep_dims: 'false' })
+      : one(CMP[m]!, [xv, s], nb);
+    let cond: Value = test(modes[0]!);
+    if (modes.length > 1) {
+      const modeT = gather(c.constant(tensorFromInt64(t.mode, [size])), pos);
+      for (const m of modes.slice(1)) cond = one('Select', [one('Equal', [modeT, i64Scalar(c, BigInt(m))], nb), test(m), cond], nb);
+    }
+    if (tracks) cond = one('LogicalOr', [cond, one('LogicalAnd', [gather(tracks, pos), one('IsNaN', [xv], {}, 'opset10')], nb)], nb);
+    pos = one('Select', [cond, gather(trueT, pos), gather(falseT, pos)], nb);
+  }
+  const leaf = one('Subtract', [pos, i64Scalar(c, BigInt(t.nodes))], nb);
+  const w = gather(c.constant(weightsT), leaf);
+  const target = gather(c.constant(tensorFromInt64(targets, [targets.length])), leaf);
+  // [N, trees, targets]: which target each tree's leaf feeds
+  const hit = one('Equal', [one('Unsqueeze', [target, i64Const(c, [-1n])]), c.constant(tensorFromInt64(Array.from({ length: e }, (_, i) => i), [e]))], nb);
+  const w3 = one('Unsqueeze', [aggregate === 0 ? one('Divide', [w, typed(elem, [roots.length], [])], { ...nb, m_pythondiv: 'true' }) : w, i64Const(c, [-1n])]);
+  const largest = elem === 'f16' ? 65504 : elem === 'f32' ? 3.4028234663852886e38 : Number.MAX_VALUE;
+  const fill = aggregate === 2 ? largest : aggregate === 3 ? -largest : 0;
+  const spread = one('Select', [hit, w3, typed(elem, [fill], [])], nb);
+  const reduce = aggregate === 2 ? 'ReduceMin' : aggregate === 3 ? 'ReduceMax' : 'ReduceSum';
+  let y = one(reduce, [spread, i64Const(c, [1n])], { keep_dims: 'false' });
+  if (roots.length === 0) y = one('Broadcast', [typed(elem, [fill], []), one('Concat', [batch, i64Const(c, [BigInt(e)])], { axis: '0' })], { mode: 'numpy' }, 'opset3');
+  c.output(0, y);
+}
+
+export const TREE_ENSEMBLE: readonly OpMapping[] = [
+  {
+    onnx: { op: 'TreeEnsemble', domain: 'ai.onnx.ml', since: 5 },
+    ir: null,
+    decomposes: ['ShapeOf', 'Gather', 'Concat', 'Broadcast', 'GatherElements', 'LessEqual', 'Less', 'GreaterEqual', 'Greater', 'Equal', 'NotEqual',
+      'Unsqueeze', 'ReduceLogicalOr', 'Select', 'LogicalOr', 'LogicalAnd', 'IsNaN', 'Subtract', 'Divide', 'ReduceSum', 'ReduceMin', 'ReduceMax'],
+    handles: { onnx: ['aggregate_function', 'post_transform', 'tree_roots', 'nodes_splits', 'nodes_featureids', 'nodes_modes', 'nodes_truenodeids',
+      'nodes_falsenodeids', 'nodes_trueleafs', 'nodes_falseleafs', 'nodes_missing_value_tracks_true', 'nodes_hitrates', 'membership_values',
+      'leaf_targetids', 'leaf_weights', 'n_targets'] },
+    note: 'IR: each (sample, tree) walks the node table by Gathers, as many steps as the deepest path; leaf weights aggregated per target',
+    toIr: treeEnsemble,
+  },
+];
