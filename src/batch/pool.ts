@@ -4,18 +4,29 @@ import { Piscina } from 'piscina';
 import type { ModelTask, TaskResult } from './types.js';
 
 /**
- * The compiled worker file. From dist it is the sibling worker.js; when this module runs from the
- * TypeScript sources (vitest), worker threads cannot load .ts, so the build in dist/ is used
+ * The compiled worker module. From dist it is the sibling worker.js; when this module runs from
+ * the TypeScript sources (vitest), worker threads cannot load .ts, so the build in dist/ is used
  * (`npm run build` first; the batch tests do that themselves).
  */
+export function workerModule(): string {
+  const f = fileURLToPath(new URL('worker.js', workerDir()));
+  if (!existsSync(f)) throw new Error(`worker threads run the compiled ${f}, which does not exist: run \`npm run build\` first`);
+  return f;
+}
+
+/**
+ * The file piscina starts each worker thread with: beside an ES-module worker (dist/src) the
+ * CommonJS worker-boot.cjs that imports it (see worker-boot.cts: why not require() of it);
+ * the CLI bundle's worker.js, CommonJS itself, directly.
+ */
 export function workerFile(): string {
+  const boot = fileURLToPath(new URL('worker-boot.cjs', workerDir()));
+  return existsSync(boot) ? boot : workerModule();
+}
+
+function workerDir(): URL {
   const here = new URL(import.meta.url);
-  if (here.pathname.endsWith('.ts')) {
-    const f = fileURLToPath(new URL('../../dist/src/batch/worker.js', here));
-    if (!existsSync(f)) throw new Error(`worker threads run the compiled ${f}, which does not exist: run \`npm run build\` first`);
-    return f;
-  }
-  return fileURLToPath(new URL('./worker.js', here));
+  return here.pathname.endsWith('.ts') ? new URL('../../dist/src/batch/', here) : new URL('./', here);
 }
 
 /** A pool of `threads` workers; a task whose worker dies or is stopped rejects, the pool replaces the worker. */
@@ -30,7 +41,7 @@ export interface TaskPool {
  * or missing build) is one clear error instead of every model failing the same way.
  */
 export async function preflightWorker(): Promise<void> {
-  const file = workerFile();
+  const file = workerModule();
   try {
     await import(pathToFileURL(file).href);
   } catch (e) {
