@@ -4,10 +4,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
 import { A, allNodes, tensorFromInt64, verifyGraph, type ElementTypeName, type Model } from '../../src/graph/index.js';
-import { saveModel } from '../../src/io/load.js';
 import { OvirError } from '../../src/diag/diagnostic.js';
-import { compareOutputs } from '../helpers/compare.js';
-import { Oracle, oracleAvailable, type OracleTensor } from '../helpers/oracle.js';
+import { expectIrComputesAsOrt } from '../helpers/ir-vs-ort.js';
+import { oracleAvailable, type OracleTensor } from '../helpers/oracle.js';
 import { Builder } from './builder.js';
 
 /**
@@ -81,20 +80,10 @@ describe.skipIf(!oracleAvailable())('engines: OpenVINO on ovir\'s IR computes wh
   it.each(Object.keys(ENGINE))('%s', async (name) => {
     const k = ENGINE[name]!;
     const base = join(dir, name.replace(/[^a-z0-9]+/gi, '_'));
-    saveModel(model(k), `${base}.onnx`);
-    saveModel(convertModel(model(k)), `${base}.xml`);
-    const feeds: Record<string, OracleTensor> = { x: data(k.elem ?? 'f32', k.shape, 3) };
-    const oracle = await Oracle.start();
-    try {
-      for (const axis of k.axis === 'input' ? [0, 1, 2, -1] : [null]) {
-        if (axis !== null) feeds['axis'] = { dtype: 'i64', shape: [], data: new Uint8Array(new BigInt64Array([BigInt(axis)]).buffer) };
-        const want = await oracle.runOrt(`${base}.onnx`, feeds);
-        const got = await oracle.runIr(`${base}.xml`, feeds);
-        expect(want['y']).toBeDefined();
-        expect(compareOutputs(got, [{ name: 'y', tensor: want['y']! }])).toEqual([]);
-      }
-    } finally {
-      await oracle.close();
-    }
+    const x = data(k.elem ?? 'f32', k.shape, 3);
+    const feeds: Record<string, OracleTensor>[] = k.axis === 'input'
+      ? [0, 1, 2, -1].map((axis) => ({ x, axis: { dtype: 'i64', shape: [], data: new Uint8Array(new BigInt64Array([BigInt(axis)]).buffer) } }))
+      : [{ x }];
+    await expectIrComputesAsOrt(base, () => model(k), feeds);
   }, 120_000);
 });

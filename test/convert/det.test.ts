@@ -5,9 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
 import { OvirError } from '../../src/diag/diagnostic.js';
 import { verifyGraph, type Model, type Shape } from '../../src/graph/index.js';
-import { saveModel } from '../../src/io/load.js';
-import { compareOutputs } from '../helpers/compare.js';
-import { Oracle, oracleAvailable, type OracleTensor } from '../helpers/oracle.js';
+import { expectIrComputesAsOrt } from '../helpers/ir-vs-ort.js';
+import { oracleAvailable, type OracleTensor } from '../helpers/oracle.js';
 import { Builder } from './builder.js';
 
 /**
@@ -89,19 +88,7 @@ describe.skipIf(!oracleAvailable())('engines: OpenVINO on ovir\'s IR computes wh
   it.each(Object.keys(ENGINE))('%s', async (name) => {
     const shape = ENGINE[name]!;
     const base = join(dir, name.replace(/[^a-z0-9]+/gi, '_'));
-    saveModel(model(shape), `${base}.onnx`);
-    saveModel(convertModel(model(shape)), `${base}.xml`);
-    const oracle = await Oracle.start();
-    try {
-      for (const seed of [1, 2]) {
-        const feeds: Record<string, OracleTensor> = { x: { dtype: 'f32', shape, data: new Uint8Array(matrices(shape, seed).buffer) } };
-        const want = await oracle.runOrt(`${base}.onnx`, feeds);
-        const got = await oracle.runIr(`${base}.xml`, feeds);
-        expect(want['y']).toBeDefined();
-        expect(compareOutputs(got, [{ name: 'y', tensor: want['y']! }])).toEqual([]);
-      }
-    } finally {
-      await oracle.close();
-    }
+    const feeds = [1, 2].map((seed): Record<string, OracleTensor> => ({ x: { dtype: 'f32', shape, data: new Uint8Array(matrices(shape, seed).buffer) } }));
+    await expectIrComputesAsOrt(base, () => model(shape), feeds);
   }, 120_000);
 });

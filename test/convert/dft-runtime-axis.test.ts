@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
 import { A, allNodes, type Attr, type Model } from '../../src/graph/index.js';
-import { saveModel } from '../../src/io/load.js';
-import { compareOutputs } from '../helpers/compare.js';
-import { Oracle, oracleAvailable, type OracleTensor } from '../helpers/oracle.js';
+import { expectIrComputesAsOrt } from '../helpers/ir-vs-ort.js';
+import { oracleAvailable, type OracleTensor } from '../helpers/oracle.js';
 import { Builder } from './builder.js';
 
 /**
@@ -53,19 +52,7 @@ describe.skipIf(!oracleAvailable())('engines: OpenVINO on ovir\'s IR computes wh
     ['irfft of [5, 5, 5, 2]', [5, 5, 5, 2], { onesided: A.int(1), inverse: A.int(1) }, [0, 1, 2, -3]],
   ] as const)('%s', async (name, shape, attrs, axes) => {
     const base = join(dir, name.replace(/[^a-z0-9]+/gi, '_'));
-    saveModel(model([...shape], attrs), `${base}.onnx`);
-    saveModel(convertModel(model([...shape], attrs)), `${base}.xml`);
-    const oracle = await Oracle.start();
-    try {
-      for (const a of axes) {
-        const feeds = { x: random([...shape], 3), axis: axis(a) };
-        const want = await oracle.runOrt(`${base}.onnx`, feeds);
-        const got = await oracle.runIr(`${base}.xml`, feeds);
-        expect(want['y']).toBeDefined();
-        expect(compareOutputs(got, [{ name: 'y', tensor: want['y']! }])).toEqual([]);
-      }
-    } finally {
-      await oracle.close();
-    }
+    const x = random([...shape], 3);
+    await expectIrComputesAsOrt(base, () => model([...shape], attrs), axes.map((a) => ({ x, axis: axis(a) })));
   }, 120_000);
 });

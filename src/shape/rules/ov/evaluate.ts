@@ -125,13 +125,10 @@ function stridesOf(dims: readonly number[]): number[] {
 }
 
 /**
- * ScatterElementsUpdate-3/-12 (reduction none) on known indices and axis: the data (bounds
- * included) with each update written where its own position, the axis coordinate replaced by its
- * index (negative counts from the end), points; bounds move with the elements (OpenVINO: ShapeOf
- * (?,3,4) with element 1 set to 9 is (?,9,4)). How ovc writes ONNX Pad's pads computed in the graph.
+ * A scatter's operands (data, indices, updates, axis) when its indices and axis are known and its
+ * data and indices have static shapes, the axis normalized; null otherwise.
  */
-export function evaluateScatterElements(c: RuleContext): PartialValue | null {
-  if (c.version >= 12 && (attrString(c.node, 'reduction') ?? 'none').toLowerCase() !== 'none') return null;
+function scatterOperands(c: RuleContext): { data: PartialValue; indices: readonly number[]; updates: PartialValue; dims: number[]; idims: number[]; axis: number } | null {
   const data = c.value(0);
   const indices = c.value(1);
   const updates = c.value(2);
@@ -139,18 +136,32 @@ export function evaluateScatterElements(c: RuleContext): PartialValue | null {
   const ds = c.shape(0);
   const is = c.shape(1);
   if (!data || !updates || !fullyKnown(indices) || !fullyKnown(axisV) || axisV.length !== 1) return null;
-  if (!ds || !is || !ds.every(isStatic) || !is.every(isStatic) || is.length !== ds.length || updates.length !== indices.length) return null;
+  if (!ds || !is || !ds.every(isStatic) || !is.every(isStatic)) return null;
   const dims = ds as number[];
+  const axis = axisV[0]! < 0 ? axisV[0]! + dims.length : axisV[0]!;
+  if (axis < 0 || axis >= dims.length || data.length !== dims.reduce((p, d) => p * d, 1)) return null;
+  return { data, indices, updates, dims, idims: is as number[], axis };
+}
+
+/**
+ * ScatterElementsUpdate-3/-12 (reduction none) on known indices and axis: the data (bounds
+ * included) with each update written where its own position, the axis coordinate replaced by its
+ * index (negative counts from the end), points; bounds move with the elements (OpenVINO: ShapeOf
+ * (?,3,4) with element 1 set to 9 is (?,9,4)). How ovc writes ONNX Pad's pads computed in the graph.
+ */
+export function evaluateScatterElements(c: RuleContext): PartialValue | null {
+  if (c.version >= 12 && (attrString(c.node, 'reduction') ?? 'none').toLowerCase() !== 'none') return null;
+  const s = scatterOperands(c);
+  if (!s || s.idims.length !== s.dims.length || s.updates.length !== s.indices.length) return null;
+  const { data, indices, updates, dims, idims, axis } = s;
   const rank = dims.length;
-  const axis = axisV[0]! < 0 ? axisV[0]! + rank : axisV[0]!;
-  if (axis < 0 || axis >= rank || data.length !== dims.reduce((p, d) => p * d, 1)) return null;
   const result: Dim[] = [...data];
   const st = stridesOf(dims);
-  const ist = stridesOf(is as number[]);
+  const ist = stridesOf(idims);
   for (let p = 0; p < indices.length; p++) {
     let at = 0;
     for (let k = 0; k < rank; k++) {
-      let coord = Math.floor(p / ist[k]!) % (is[k] as number);
+      let coord = Math.floor(p / ist[k]!) % idims[k]!;
       if (k === axis) {
         coord = indices[p]! < 0 ? indices[p]! + dims[axis]! : indices[p]!;
       }
@@ -206,19 +217,9 @@ function flatIndex(coord: readonly number[], strides: readonly number[]): number
  * move with the elements, as OpenVINO's bound evaluation scatters lower and upper bounds apart.
  */
 export function evaluateScatterUpdate(c: RuleContext): PartialValue | null {
-  const data = c.value(0);
-  const indices = c.value(1);
-  const updates = c.value(2);
-  const axisV = c.value(3);
-  const ds = c.shape(0);
-  const is = c.shape(1);
-  if (!data || !updates || !fullyKnown(indices) || !fullyKnown(axisV) || axisV.length !== 1) return null;
-  if (!ds || !is || !ds.every(isStatic) || !is.every(isStatic)) return null;
-  const dims = ds as number[];
-  const idims = is as number[];
-  const rank = dims.length;
-  const axis = axisV[0]! < 0 ? axisV[0]! + rank : axisV[0]!;
-  if (axis < 0 || axis >= rank || data.length !== dims.reduce((p, d) => p * d, 1)) return null;
+  const s = scatterOperands(c);
+  if (!s) return null;
+  const { data, indices, updates, dims, idims, axis } = s;
   const udims = [...dims.slice(0, axis), ...idims, ...dims.slice(axis + 1)];
   if (updates.length !== udims.reduce((p, d) => p * d, 1)) return null;
   const result: Dim[] = [...data];
