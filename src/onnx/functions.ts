@@ -60,9 +60,7 @@ export class FunctionInliner {
    * from a function carries that function's chain); `path`: where diagnostics point.
    */
   expand(nodes: NodeList, graph: GraphProto, path: string): NodeList {
-    let any = false;
-    for (let i = 0; i < nodes.length && !any; i++) any = this.callee(nodes.at(i)!) !== undefined;
-    if (!any) return nodes;
+    let inlined = false;
     const graphChain = this.origin.get(graph)?.chain ?? [];
     const out: NodeProto[] = [];
     const stack: { list: NodeList; i: number }[] = [{ list: nodes, i: 0 }];
@@ -75,10 +73,12 @@ export class FunctionInliner {
       const np = top.list.at(top.i++)!;
       const fn = this.callee(np);
       const body = fn ? this.inline(np, fn, this.origin.get(np)?.chain ?? graphChain, path) : null;
-      if (body) stack.push({ list: body, i: 0 });
-      else out.push(np);
+      if (body) {
+        inlined = true;
+        stack.push({ list: body, i: 0 });
+      } else out.push(np);
     }
-    return out;
+    return inlined ? out : nodes;
   }
 
   /** The copy of `fn`'s nodes for one call (null, with a diagnostic, when it cannot be inlined). */
