@@ -50,6 +50,10 @@ export function zipValues(a: PartialValue | null, b: PartialValue | null, f: (x:
 }
 
 /** Arithmetic on partial values; `intervals` for OpenVINO's bound evaluation. */
+/** Integer remainders for data propagation (null for a zero divisor): with the divisor's sign (floor), or the dividend's (C's %). */
+export const floorMod = (x: number, y: number): number | null => (y === 0 ? null : x - Math.floor(x / y) * y);
+export const truncMod = (x: number, y: number): number | null => (y === 0 ? null : x % y);
+
 export const ARITH: Record<string, (intervals: boolean) => (x: Dim, y: Dim) => Dim> = {
   add: (iv) => (x, y) => addDims(x, y, iv),
   sub: () => (x, y) => (isStatic(x) && isStatic(y) ? x - y : isStatic(y) && y === 0 ? x : null),

@@ -5,7 +5,7 @@ import { onnxBroadcast } from '../../broadcast.js';
 import { mergeShape } from '../../dim.js';
 import { broadcastValues, type Operand } from '../../partial.js';
 import { out, type InferFn, type PartialValue, type Rule, type RuleContext } from '../../rule.js';
-import { ARITH, broadcastOr, family, sameAsInput, unaryData, zipValues } from '../common.js';
+import { ARITH, broadcastOr, family, floorMod, sameAsInput, truncMod, unaryData, zipValues } from '../common.js';
 
 /**
  * ONNX elementwise ops (onnx/defs/math, logical, nn): unary ops keep their input's type; binary
@@ -58,9 +58,7 @@ const ARITH_OPS: Record<string, keyof typeof ARITH> = { Add: 'add', Sub: 'sub', 
  * unknown. Mod follows `fmod` (0: the divisor's sign, as a floor mod; 1: the dividend's).
  */
 const DATA_NARY: Record<string, (c: RuleContext) => (xs: readonly number[]) => number | null> = {
-  Mod: (c) => (attrInt(c.node, 'fmod') === 1n
-    ? ([x, y]) => (y === 0 ? null : x! % y!)
-    : ([x, y]) => (y === 0 ? null : x! - Math.floor(x! / y!) * y!)),
+  Mod: (c) => (attrInt(c.node, 'fmod') === 1n ? ([x, y]) => truncMod(x!, y!) : ([x, y]) => floorMod(x!, y!)),
   Max: () => (xs) => Math.max(...xs),
   Min: () => (xs) => Math.min(...xs),
   Equal: () => ([x, y]) => (x === y ? 1 : 0),

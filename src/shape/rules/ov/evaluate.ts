@@ -3,7 +3,7 @@ import { elementType, type ElementTypeName } from '../../../graph/element-type.j
 import { interval, isStatic, type Dim } from '../../../graph/shape.js';
 import { dimRange } from '../../dim.js';
 import { broadcastValues, fullyKnown, MAX_PARTIAL_ELEMENTS, type Operand } from '../../partial.js';
-import { zipValues } from '../common.js';
+import { floorMod, truncMod, zipValues } from '../common.js';
 import type { PartialValue, RuleContext } from '../../rule.js';
 
 /**
@@ -43,8 +43,8 @@ const BINARY: Record<string, (c: RuleContext) => (x: number, y: number) => numbe
   Maximum: () => Math.max,
   Minimum: () => Math.min,
   // FloorMod: the remainder has the divisor's sign; Mod: the dividend's (C's %)
-  FloorMod: () => (x, y) => (y === 0 ? null : x - Math.floor(x / y) * y),
-  Mod: () => (x, y) => (y === 0 ? null : x % y),
+  FloorMod: () => floorMod,
+  Mod: () => truncMod,
   Power: () => intPow,
 };
 
