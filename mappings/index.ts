@@ -100,6 +100,7 @@ import { BINARIZER } from './ml/binarizer.js';
 import { ARRAY_FEATURE_EXTRACTOR } from './ml/array-feature-extractor.js';
 import { LABEL_ENCODER } from './ml/label-encoder.js';
 import { TREE_ENSEMBLE } from './ml/tree-ensemble.js';
+import { TREE_ENSEMBLE_CLASSIC } from './ml/tree-ensemble-classic.js';
 /** Every op relation ovir converts, both ways, by family. */
 export const ALL_MAPPINGS: readonly OpMapping[] = [
   // math
@@ -134,7 +135,7 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   // ai.onnx.preview.training
   ...OPTIMIZERS,
   // ai.onnx.ml
-  ...BINARIZER, ...ARRAY_FEATURE_EXTRACTOR, ...LABEL_ENCODER, ...TREE_ENSEMBLE,
+  ...BINARIZER, ...ARRAY_FEATURE_EXTRACTOR, ...LABEL_ENCODER, ...TREE_ENSEMBLE, ...TREE_ENSEMBLE_CLASSIC,
   // IR ops ONNX lacks at some opsets, as ONNX subgraphs
   ...IR_DECOMPOSE, ...IR_ELEMENTWISE, ...BUCKETIZE, ...GRN, ...EMBEDDING_BAG, ...ROLL, ...SCATTER_UPDATE, ...ADAPTIVE_POOL, ...SPACE_BATCH, ...SEGMENT_MAX,
 ];

@@ -4,6 +4,7 @@ import type { Value } from '../../src/graph/value.js';
 import { i64Const, i64Scalar } from '../helpers.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
 import { typedTensor } from '../typed-consts.js';
+import { deepestPath, MODE, walkTrees, WALK_OPS, type NodeTable } from './tree-walk.js';
 
 /**
  * ai.onnx.ml TreeEnsemble-5 (OpenVINO has no op), walked as data: every (sample, tree) pair keeps
@@ -20,22 +21,11 @@ import { typedTensor } from '../typed-consts.js';
  * one. nodes_hitrates is a hint of no effect on the result.
  */
 const MODES = ['LEQ', 'LT', 'GTE', 'GT', 'EQ', 'NEQ', 'MEMBER'] as const;
-const MEMBER = 6;
-const CMP: Record<number, string> = { 0: 'LessEqual', 1: 'Less', 2: 'GreaterEqual', 3: 'Greater', 4: 'Equal', 5: 'NotEqual' };
+const MEMBER = MODE.MEMBER;
 
-interface Tables {
-  readonly nodes: number;
-  readonly next: { true: bigint[]; false: bigint[] };
-  readonly feature: bigint[];
-  readonly split: number[];
-  readonly mode: number[];
-  readonly tracks: boolean[];
-  readonly members: number[][];
-  readonly depth: number;
-}
 
 /** The node tables with the leaves appended, checked; null after a diagnostic. */
-function tables(c: ConvertContext, splits: Tensor): Tables | null {
+function tables(c: ConvertContext, splits: Tensor): NodeTable | null {
   const n = splits.dims[0] ?? 0;
   const ints = (name: string): bigint[] | null => {
     const v = c.attr.ints(name);
@@ -85,41 +75,18 @@ function tables(c: ConvertContext, splits: Tensor): Tables | null {
     nextFalse.push(f);
   }
   for (let j = 0; j < leaves; j++) { nextTrue.push(BigInt(n + j)); nextFalse.push(BigInt(n + j)); }
-  // the deepest path from any node, counted in nodes (iteratively: a post-order walk); a cycle is an error
-  const depth = new Array<number>(n).fill(-1);
-  const state = new Uint8Array(n);
-  for (let r = 0; r < n; r++) {
-    if (state[r]) continue;
-    const stack = [r];
-    while (stack.length) {
-      const i = stack[stack.length - 1]!;
-      if (state[i] === 0) {
-        state[i] = 1;
-        for (const s of [nextTrue[i]!, nextFalse[i]!]) {
-          const k = Number(s);
-          if (k >= n) continue;
-          if (state[k] === 1) { c.error(`the nodes reached from node ${i} form a cycle`); return null; }
-          if (state[k] === 0) stack.push(k);
-        }
-      } else {
-        stack.pop();
-        if (state[i] === 2) continue;
-        state[i] = 2;
-        const d = (s: bigint) => (Number(s) >= n ? 0 : depth[Number(s)]!);
-        depth[i] = 1 + Math.max(d(nextTrue[i]!), d(nextFalse[i]!));
-      }
-    }
-  }
+  const depth = deepestPath(n, nextTrue, nextFalse, (i) => c.error(`the nodes reached from node ${i} form a cycle`));
+  if (depth === null) return null;
   const pad = (xs: readonly number[], v: number): number[] => [...xs, ...new Array<number>(leaves).fill(v)];
   return {
-    nodes: n,
+    branches: n,
     next: { true: nextTrue, false: nextFalse },
     feature: [...feature, ...new Array<bigint>(leaves).fill(0n)],
     split: pad(readFloats(splits), 0),
     mode: pad(mode, 0),
     tracks: Array.from({ length: n + leaves }, (_, i) => i < n && tracksAttr !== undefined && tracksAttr[i] !== 0n),
     members: [...members, ...Array.from({ length: leaves }, () => [])],
-    depth: Math.max(0, ...depth),
+    depth,
   };
 }
 
@@ -150,42 +117,16 @@ function treeEnsemble(c: ConvertContext): void {
   if (badTarget !== undefined) { c.unsupportedAttr('leaf_targetids', String(badTarget), `targets are 0..${e - 1} (n_targets = ${e})`); return; }
   const t = tables(c, splits);
   if (!t) return;
-  const badRoot = roots.find((r) => r < 0n || r >= BigInt(t.nodes));
-  if (badRoot !== undefined) { c.unsupportedAttr('tree_roots', String(badRoot), `roots are node indices 0..${t.nodes - 1}`); return; }
+  const badRoot = roots.find((r) => r < 0n || r >= BigInt(t.branches));
+  if (badRoot !== undefined) { c.unsupportedAttr('tree_roots', String(badRoot), `roots are node indices 0..${t.branches - 1}`); return; }
 
   const nb = { auto_broadcast: 'numpy' };
   const one = (op: string, inputs: (Value | null)[], attrs: Record<string, string> = {}, version = 'opset1'): Value => c.emit(op, inputs, attrs, 1, version)[0]!;
   const typed = (ty: ElementTypeName, values: readonly number[], dims: number[]): Value => c.constant(typedTensor(ty, values, dims)!);
   const gather = (table: Value, idx: Value): Value => one('Gather', [table, idx, i64Scalar(c, 0n)], { batch_dims: '0' }, 'opset8');
-  const size = t.split.length;
   const x = c.input(0)!;
-  // positions [N, trees], from the roots (a tree that is one leaf is a root whose branches both lead to it)
-  const batch = one('Gather', [one('ShapeOf', [x], { output_type: 'i64' }, 'opset3'), i64Const(c, [0n]), i64Scalar(c, 0n)], { batch_dims: '0' }, 'opset8');
-  const shape = one('Concat', [batch, i64Const(c, [BigInt(roots.length)])], { axis: '0' });
-  let pos = one('Broadcast', [c.constant(tensorFromInt64(roots, [roots.length])), shape], { mode: 'numpy' }, 'opset3');
-  const featureT = c.constant(tensorFromInt64(t.feature, [size]));
-  const splitT = typed(elem, t.split, [size]);
-  const trueT = c.constant(tensorFromInt64(t.next.true, [size]));
-  const falseT = c.constant(tensorFromInt64(t.next.false, [size]));
-  const modes = [...new Set(t.mode.slice(0, t.nodes))];
-  const tracks = t.tracks.some(Boolean) ? typed('boolean', t.tracks.map(Number), [size]) : null;
-  const width = Math.max(1, ...t.members.map((m) => m.length));
-  const membersT = modes.includes(MEMBER) ? typed(elem, t.members.flatMap((m) => [...m, ...new Array<number>(width - m.length).fill(NaN)]), [size, width]) : null;
-  for (let step = 0; step < t.depth; step++) {
-    const xv = one('GatherElements', [x, gather(featureT, pos)], { axis: '1' }, 'opset6');
-    const s = gather(splitT, pos);
-    const test = (m: number): Value => m === MEMBER
-      ? one('ReduceLogicalOr', [one('Equal', [one('Unsqueeze', [xv, i64Const(c, [-1n])]), gather(membersT!, pos)], nb), i64Const(c, [-1n])], { keep_dims: 'false' })
-      : one(CMP[m]!, [xv, s], nb);
-    let cond: Value = test(modes[0]!);
-    if (modes.length > 1) {
-      const modeT = gather(c.constant(tensorFromInt64(t.mode, [size])), pos);
-      for (const m of modes.slice(1)) cond = one('Select', [one('Equal', [modeT, i64Scalar(c, BigInt(m))], nb), test(m), cond], nb);
-    }
-    if (tracks) cond = one('LogicalOr', [cond, one('LogicalAnd', [gather(tracks, pos), one('IsNaN', [xv], {}, 'opset10')], nb)], nb);
-    pos = one('Select', [cond, gather(trueT, pos), gather(falseT, pos)], nb);
-  }
-  const leaf = one('Subtract', [pos, i64Scalar(c, BigInt(t.nodes))], nb);
+  const pos = walkTrees(c, x, elem, t, roots);
+  const leaf = one('Subtract', [pos, i64Scalar(c, BigInt(t.branches))], nb);
   const w = gather(c.constant(weightsT), leaf);
   const target = gather(c.constant(tensorFromInt64(targets, [targets.length])), leaf);
   // [N, trees, targets]: which target each tree's leaf feeds
@@ -196,7 +137,7 @@ function treeEnsemble(c: ConvertContext): void {
   const spread = one('Select', [hit, w3, typed(elem, [fill], [])], nb);
   const reduce = aggregate === 2 ? 'ReduceMin' : aggregate === 3 ? 'ReduceMax' : 'ReduceSum';
   let y = one(reduce, [spread, i64Const(c, [1n])], { keep_dims: 'false' });
-  if (roots.length === 0) y = one('Broadcast', [typed(elem, [fill], []), one('Concat', [batch, i64Const(c, [BigInt(e)])], { axis: '0' })], { mode: 'numpy' }, 'opset3');
+  if (roots.length === 0) y = one('Broadcast', [typed(elem, [fill], []), one('Concat', [gather(one('ShapeOf', [x], { output_type: 'i64' }, 'opset3'), i64Const(c, [0n])), i64Const(c, [BigInt(e)])], { axis: '0' })], { mode: 'numpy' }, 'opset3');
   c.output(0, y);
 }
 
@@ -204,8 +145,7 @@ export const TREE_ENSEMBLE: readonly OpMapping[] = [
   {
     onnx: { op: 'TreeEnsemble', domain: 'ai.onnx.ml', since: 5 },
     ir: null,
-    decomposes: ['ShapeOf', 'Gather', 'Concat', 'Broadcast', 'GatherElements', 'LessEqual', 'Less', 'GreaterEqual', 'Greater', 'Equal', 'NotEqual',
-      'Unsqueeze', 'ReduceLogicalOr', 'Select', 'LogicalOr', 'LogicalAnd', 'IsNaN', 'Subtract', 'Divide', 'ReduceSum', 'ReduceMin', 'ReduceMax'],
+    decomposes: [...WALK_OPS, 'Subtract', 'Divide', 'ReduceSum', 'ReduceMin', 'ReduceMax'],
     handles: { onnx: ['aggregate_function', 'post_transform', 'tree_roots', 'nodes_splits', 'nodes_featureids', 'nodes_modes', 'nodes_truenodeids',
       'nodes_falsenodeids', 'nodes_trueleafs', 'nodes_falseleafs', 'nodes_missing_value_tracks_true', 'nodes_hitrates', 'membership_values',
       'leaf_targetids', 'leaf_weights', 'n_targets'] },

@@ -1,0 +1,230 @@
+"""Builds the ONNX models of test/conformance/ml-ops.test.ts: classic ai.onnx.ml ops as
+skl2onnx / onnxmltools write them, with seeded random attributes.
+
+Usage: ml-ops.py OUT_DIR → writes OUT_DIR/<case>.onnx and prints one JSON list:
+[{"name", "onnx", "inputs": {name: {"dtype", "shape", "hex"}}, "refused": bool}].
+
+Tree ensembles: several trees of depth 3-6 (random shapes, node ids permuted, the root listed
+first and the other nodes shuffled), every branch mode, thresholds and inputs on one grid (so EQ
+and NEQ decide), NaN inputs where nodes track missing values, targets / classes on every leaf or
+on some, repeated weights on a leaf, base values, every aggregate function and post_transform,
+ml opsets 1 and 3 (the *_as_tensor attributes), float, double and int64 inputs.
+"""
+import json
+import os
+import sys
+
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper
+
+OUT = sys.argv[1]
+ML = "ai.onnx.ml"
+MODES = ["BRANCH_LEQ", "BRANCH_LT", "BRANCH_GTE", "BRANCH_GT", "BRANCH_EQ", "BRANCH_NEQ"]
+GRID = np.arange(-6, 7) * 0.25
+F = 5
+cases = []
+
+
+def tensor_json(a):
+    dt = {np.float32: "f32", np.float64: "f64", np.int64: "i64", np.int32: "i32"}[a.dtype.type]
+    return {"dtype": dt, "shape": list(a.shape), "hex": np.ascontiguousarray(a).tobytes().hex()}
+
+
+def save(name, node, x, outputs, opset_ml, refused=False, x_elem=TensorProto.FLOAT):
+    inp = helper.make_tensor_value_info("X", x_elem, list(x.shape))
+    graph = helper.make_graph([node], name, [inp], outputs)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid(ML, opset_ml)])
+    model.ir_version = 8
+    path = os.path.join(OUT, name + ".onnx")
+    with open(path, "wb") as f:
+        f.write(model.SerializeToString())
+    cases.append({"name": name, "onnx": path, "inputs": {"X": tensor_json(x)}, "refused": refused})
+
+
+def make_trees(rng, n_trees, modes=MODES, tracks=False, single_leaf=False):
+    """Listing of nodes: dict of lists (treeids, nodeids, featureids, modes, values, true, false, tracks) and leaves [(tree, node)]."""
+    cols = {k: [] for k in ["treeids", "nodeids", "featureids", "modes", "values", "true", "false", "tracks"]}
+    leaves = []
+    for t in range(n_trees):
+        depth = int(rng.integers(3, 7))
+        nodes = []  # (local index, kind, children)
+
+        def grow(d):
+            k = len(nodes)
+            nodes.append(None)
+            if (single_leaf and t == 1) or d == depth or (d >= 2 and rng.random() < 0.3):
+                nodes[k] = ("leaf", None, None)
+            else:
+                a = grow(d + 1)
+                b = grow(d + 1)
+                nodes[k] = ("branch", a, b)
+            return k
+        grow(0)
+        ids = rng.permutation(len(nodes)) + int(rng.integers(0, 3))
+        order = [0] + list(rng.permutation(np.arange(1, len(nodes))))
+        for k in order:
+            kind, a, b = nodes[k]
+            cols["treeids"].append(t + 10 * (t % 2))
+            cols["nodeids"].append(int(ids[k]))
+            if kind == "leaf":
+                cols["featureids"].append(0)
+                cols["modes"].append("LEAF")
+                cols["values"].append(0.0)
+                cols["true"].append(0)
+                cols["false"].append(0)
+                cols["tracks"].append(0)
+                leaves.append((t + 10 * (t % 2), int(ids[k])))
+            else:
+                cols["featureids"].append(int(rng.integers(0, F)))
+                cols["modes"].append(str(rng.choice(modes)))
+                cols["values"].append(float(rng.choice(GRID)))
+                cols["true"].append(int(ids[a]))
+                cols["false"].append(int(ids[b]))
+                cols["tracks"].append(int(rng.random() < 0.5) if tracks else 0)
+    return cols, leaves
+
+
+def inputs(rng, n, nan=False, dtype=np.float32):
+    x = rng.choice(GRID, size=(n, F)) + (rng.random((n, F)) < 0.3) * 0.1
+    if nan:
+        x[rng.random((n, F)) < 0.15] = np.nan
+    return x.astype(dtype)
+
+
+def weights(rng, leaves, targets, every=True, repeat=False, scale=1.0, positive=False, only=None):
+    ids, nodes, trees, ws = [], [], [], []
+    for (t, nd) in leaves:
+        chosen = [only] if only is not None else [k for k in range(targets) if every or rng.random() < 0.6]
+        if not chosen:
+            chosen = [int(rng.integers(0, targets))]
+        for k in chosen:
+            for _ in range(2 if repeat and rng.random() < 0.3 else 1):
+                ids.append(k); nodes.append(nd); trees.append(t)
+                w = rng.standard_normal() * scale
+                ws.append(float(abs(w) if positive else w))
+    return ids, nodes, trees, ws
+
+
+def node_attrs(cols, tensor=None):
+    a = dict(nodes_treeids=cols["treeids"], nodes_nodeids=cols["nodeids"], nodes_featureids=cols["featureids"],
+             nodes_modes=cols["modes"], nodes_truenodeids=cols["true"], nodes_falsenodeids=cols["false"],
+             nodes_hitrates=[1.0] * len(cols["modes"]))
+    if any(cols["tracks"]):
+        a["nodes_missing_value_tracks_true"] = cols["tracks"]
+    if tensor is None:
+        a["nodes_values"] = cols["values"]
+    else:
+        a["nodes_values_as_tensor"] = numpy_helper.from_array(np.array(cols["values"], dtype=tensor))
+    return a
+
+
+def regressor(name, seed, targets=1, agg="SUM", post="NONE", base=None, every=True, repeat=False, tracks=False, n=9,
+              opset=1, tensor=None, dtype=np.float32, scale=1.0, positive=False, single_leaf=False, rank1=False):
+    rng = np.random.default_rng(seed)
+    cols, leaves = make_trees(rng, int(rng.integers(3, 6)), tracks=tracks, single_leaf=single_leaf)
+    ids, nodes, trees, ws = weights(rng, leaves, targets, every, repeat, scale, positive)
+    attrs = node_attrs(cols, tensor)
+    attrs.update(n_targets=targets, aggregate_function=agg, post_transform=post, target_ids=ids, target_nodeids=nodes, target_treeids=trees)
+    if tensor is None:
+        attrs["target_weights"] = ws
+        if base is not None:
+            attrs["base_values"] = base
+    else:
+        attrs["target_weights_as_tensor"] = numpy_helper.from_array(np.array(ws, dtype=tensor))
+        if base is not None:
+            attrs["base_values_as_tensor"] = numpy_helper.from_array(np.array(base, dtype=tensor))
+    node = helper.make_node("TreeEnsembleRegressor", ["X"], ["Y"], domain=ML, **attrs)
+    x = inputs(rng, n, tracks, np.float32 if dtype == np.int64 else dtype)
+    if dtype == np.int64:
+        x = np.nan_to_num(x * 4).astype(np.int64)
+    if rank1:
+        x = x[0]
+    elem = {np.float32: TensorProto.FLOAT, np.float64: TensorProto.DOUBLE, np.int64: TensorProto.INT64}[dtype]
+    save(name, node, x, [helper.make_tensor_value_info("Y", TensorProto.FLOAT, None)], opset, x_elem=elem)
+
+
+def classifier(name, seed, labels, post="NONE", base=None, every=True, repeat=False, tracks=False, n=9, opset=1, tensor=None,
+               scale=1.0, positive=False, only=None, refused=False, strings=False):
+    rng = np.random.default_rng(seed)
+    cols, leaves = make_trees(rng, int(rng.integers(3, 6)), tracks=tracks)
+    ids, nodes, trees, ws = weights(rng, leaves, len(labels), every, repeat, scale, positive, only)
+    attrs = node_attrs(cols, tensor)
+    attrs.update(post_transform=post, class_ids=ids, class_nodeids=nodes, class_treeids=trees)
+    if strings:
+        attrs["classlabels_strings"] = [str(k) for k in labels]
+    else:
+        attrs["classlabels_int64s"] = labels
+    if tensor is None:
+        attrs["class_weights"] = ws
+        if base is not None:
+            attrs["base_values"] = base
+    else:
+        attrs["class_weights_as_tensor"] = numpy_helper.from_array(np.array(ws, dtype=tensor))
+        if base is not None:
+            attrs["base_values_as_tensor"] = numpy_helper.from_array(np.array(base, dtype=tensor))
+    node = helper.make_node("TreeEnsembleClassifier", ["X"], ["Y", "Z"], domain=ML, **attrs)
+    x = inputs(rng, n, tracks)
+    outs = [helper.make_tensor_value_info("Y", TensorProto.STRING if strings else TensorProto.INT64, None),
+            helper.make_tensor_value_info("Z", TensorProto.FLOAT, None)]
+    save(name, node, x, outs, opset, refused=refused)
+
+
+# TreeEnsembleRegressor
+regressor("ter_sum_1", 1, base=[0.5])
+regressor("ter_sum_3_base", 2, targets=3, base=[0.5, -1.0, 2.0])
+regressor("ter_average_2", 3, targets=2, agg="AVERAGE", base=[1.0, 2.0])
+regressor("ter_average_1", 4, agg="AVERAGE", base=[-0.25])
+regressor("ter_min_1", 5, agg="MIN", base=[0.5])
+regressor("ter_max_1", 6, agg="MAX")
+regressor("ter_min_3", 7, targets=3, agg="MIN", base=[0.1, 0.2, 0.3])
+regressor("ter_max_3", 8, targets=3, agg="MAX")
+regressor("ter_sum_sparse_targets", 9, targets=3, every=False, base=[1.0, 2.0, 3.0])
+regressor("ter_max_sparse_targets", 10, targets=4, agg="MAX", every=False, base=[1.0, 2.0, 3.0, 4.0])
+regressor("ter_repeated_weights", 11, targets=2, repeat=True)
+regressor("ter_repeated_weights_1", 12, repeat=True)
+regressor("ter_missing_tracks_true", 13, targets=2, tracks=True)
+regressor("ter_missing_tracks_3", 109, targets=3, tracks=True)
+regressor("ter_logistic_3", 14, targets=3, post="LOGISTIC", scale=4.0)
+regressor("ter_softmax_3", 15, targets=3, post="SOFTMAX")
+regressor("ter_softmax_zero_3", 16, targets=3, post="SOFTMAX_ZERO", every=False)
+regressor("ter_probit_3", 17, targets=3, post="PROBIT", scale=0.05, positive=True, base=[0.3, 0.4, 0.5])
+regressor("ter_probit_1", 18, post="PROBIT", scale=0.05, positive=True, base=[0.4])
+regressor("ter_logistic_1_ignored", 19, post="LOGISTIC")
+regressor("ter_opset3_as_tensor", 20, targets=2, opset=3, tensor=np.float32, base=[0.5, 0.25])
+regressor("ter_double", 21, targets=2, opset=3, tensor=np.float64, dtype=np.float64, base=[0.5, 0.25])
+regressor("ter_double_float_attrs", 22, dtype=np.float64)
+regressor("ter_batch_64", 24, targets=2, n=64)
+regressor("ter_batch_64_1", 25, n=64)
+regressor("ter_single_leaf_tree", 26, targets=2, single_leaf=True)
+
+# TreeEnsembleClassifier
+classifier("tec_multi", 101, [10, 20, 30, 40])
+classifier("tec_multi_softmax", 102, [0, 1, 2], post="SOFTMAX")
+classifier("tec_multi_logistic", 103, [0, 1, 2], post="LOGISTIC", scale=3.0)
+classifier("tec_multi_softmax_zero", 104, [5, 6, 7], post="SOFTMAX_ZERO", every=False)
+classifier("tec_multi_probit", 105, [0, 1, 2], post="PROBIT", scale=0.05, positive=True, base=[0.3, 0.4, 0.5])
+classifier("tec_multi_base", 106, [3, 1, 2, 0], base=[0.5, -0.5, 0.25, 0.0])
+classifier("tec_multi_sparse", 107, [0, 1, 2, 3], every=False)
+classifier("tec_multi_sparse_base", 108, [0, 1, 2, 3], every=False, base=[0.1, -0.2, 0.0, 0.3])
+classifier("tec_multi_repeated", 109, [0, 1, 2], repeat=True, tracks=True)
+classifier("tec_multi_missing_tracks", 200, [0, 1, 2], tracks=True)
+classifier("tec_multi_opset3", 110, [7, 8, 9], opset=3, tensor=np.float32, base=[0.1, 0.2, 0.3])
+classifier("tec_multi_batch_64", 111, [0, 1, 2], n=64, post="SOFTMAX")
+classifier("tec_binary_both_positive", 120, [0, 1], positive=True, scale=0.3)
+classifier("tec_binary_both_mixed", 121, [4, 9])
+classifier("tec_binary_both_logistic", 122, [0, 1], post="LOGISTIC")
+classifier("tec_binary_class1_positive", 123, [0, 1], positive=True, only=1, scale=0.3)
+classifier("tec_binary_class1_mixed_logistic", 124, [2, 5], only=1, post="LOGISTIC")
+classifier("tec_binary_class0_mixed_logistic_base1", 125, [0, 1], only=0, post="LOGISTIC", base=[0.3])
+classifier("tec_binary_class0_mixed", 126, [0, 1], only=0)
+classifier("tec_binary_class0_positive", 127, [0, 1], only=0, positive=True, scale=0.3)
+classifier("tec_binary_class1_base2", 128, [0, 1], only=1, base=[0.2, 0.7])
+classifier("tec_binary_class0_base2", 129, [0, 1], only=0, base=[0.2, 0.7], post="LOGISTIC")
+classifier("tec_binary_sparse_base2", 130, [0, 1], every=False, base=[0.2, 0.7])
+classifier("tec_binary_sparse", 131, [0, 1], every=False)
+classifier("tec_binary_probit_class1", 132, [0, 1], only=1, post="PROBIT", scale=0.05, positive=True)
+# refused: string labels; PROBIT where a sample may reach no weight of class 1 (onnxruntime leaves Z[:, 1] unwritten)
+classifier("tec_refused_strings", 140, [0, 1, 2], strings=True, refused=True)
+classifier("tec_refused_probit_one_score", 141, [0, 1], only=0, post="PROBIT", refused=True)
+
+print(json.dumps(cases))

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { convertModel } from '../../src/convert/index.js';
+import { OvirError } from '../../src/diag/diagnostic.js';
+import { A, allNodes, verifyGraph, type Attr, type ElementTypeName, type Model } from '../../src/graph/index.js';
+import type { Shape } from '../../src/graph/shape.js';
+import { Builder } from './builder.js';
+
+/**
+ * ONNX → IR of the classic ai.onnx.ml ops (mappings/ml/): what the IR holds and what is refused.
+ * The numbers are judged by the engines in test/conformance/ml-ops.test.ts (onnxruntime on the
+ * model, OpenVINO on ovir's IR).
+ */
+const ML = 'ai.onnx.ml';
+
+function model(op: string, attrs: Record<string, Attr>, outputs: string[], x: { elem?: ElementTypeName; shape?: Shape } = {}, opset = 3): Model {
+  const b = new Builder('onnx', 17);
+  b.model.onnx!.opsetImports.set(ML, opset);
+  const n = b.graph.addNode({ dialect: 'onnx', op, domain: ML, version: String(opset), name: op.toLowerCase() });
+  n.addInput(b.input('X', x.elem ?? 'f32', x.shape ?? [4, 3]));
+  for (const [name, a] of Object.entries(attrs)) n.attrs.set(name, a);
+  for (const o of outputs) b.output(n.addOutput(null, [o]));
+  return b.model;
+}
+const ops = (m: Model) => [...allNodes(m.graph)].map((n) => n.op);
+const refusal = (m: Model): string[] => {
+  try { convertModel(m); return []; } catch (e) {
+    return (e as OvirError).diagnostics.map((d) => `${d.code} ${d.where}: ${d.message}`);
+  }
+};
+
+/**
+ * Two trees: tree 0 (ids 5, 6, 7): node 5 x1 ≤ 0.5 → leaf 6, else leaf 7; tree 3 is one node
+ * 2 x0 > 1 (true 0, false 1), leaves 0 and 1, listed after its branch. Weights per leaf and target.
+ */
+const TREES: Record<string, Attr> = {
+  nodes_treeids: A.ints([0, 0, 0, 3, 3, 3]),
+  nodes_nodeids: A.ints([5, 6, 7, 2, 0, 1]),
+  nodes_featureids: A.ints([1, 0, 0, 0, 0, 0]),
+  nodes_modes: A.strings(['BRANCH_LEQ', 'LEAF', 'LEAF', 'BRANCH_GT', 'LEAF', 'LEAF']),
+  nodes_values: A.floats([0.5, 0, 0, 1, 0, 0]),
+  nodes_truenodeids: A.ints([6, 0, 0, 0, 0, 0]),
+  nodes_falsenodeids: A.ints([7, 0, 0, 1, 0, 0]),
+};
+const regressor = (extra: Record<string, Attr> = {}): Model => model('TreeEnsembleRegressor', {
+  ...TREES, n_targets: A.int(2),
+  target_ids: A.ints([0, 1, 0, 1, 0, 1, 0, 1]), target_treeids: A.ints([0, 0, 0, 0, 3, 3, 3, 3]), target_nodeids: A.ints([6, 6, 7, 7, 0, 0, 1, 1]),
+  target_weights: A.floats([1, 2, 3, 4, 5, 6, 7, 8]), ...extra,
+}, ['Y']);
+const classifier = (labels: number[], extra: Record<string, Attr> = {}): Model => model('TreeEnsembleClassifier', {
+  ...TREES, classlabels_int64s: A.ints(labels),
+  class_ids: A.ints([0, 1, 0, 1, 0, 1, 0, 1]), class_treeids: A.ints([0, 0, 0, 0, 3, 3, 3, 3]), class_nodeids: A.ints([6, 6, 7, 7, 0, 0, 1, 1]),
+  class_weights: A.floats([0.1, 0.9, 0.8, 0.2, 0.3, 0.7, 0.6, 0.4]), ...extra,
+}, ['Y', 'Z']);
+
+describe('TreeEnsembleRegressor / TreeEnsembleClassifier', () => {
+  it('the regressor walks the node table one step per branch node of the deepest path: [N, n_targets] float', () => {
+    const ir = convertModel(regressor());
+    expect(ops(ir).filter((o) => o === 'GatherElements')).toHaveLength(1);
+    expect(ops(ir)).not.toContain('TreeEnsembleRegressor');
+    expect(ir.graph.outputs[0]!.type).toMatchObject({ elem: 'f32', shape: [4, 2] });
+    expect(verifyGraph(ir.graph)).toEqual([]);
+  });
+  it('a NaN is never ≥ or > a split: GT and GTE nodes mask IsNaN (OpenVINO\'s CPU plugin answers true)', () => {
+    const o = ops(convertModel(regressor()));
+    expect(o).toEqual(expect.arrayContaining(['Greater', 'IsNaN', 'LogicalNot']));
+  });
+  it('post_transform SOFTMAX is onnxruntime\'s formula, PROBIT its erfinv approximation', () => {
+    expect(ops(convertModel(regressor({ post_transform: A.string('SOFTMAX') })))).toEqual(expect.arrayContaining(['ReduceMax', 'Maximum', 'Exp', 'ReduceSum', 'Divide']));
+    expect(ops(convertModel(regressor({ post_transform: A.string('PROBIT') })))).toEqual(expect.arrayContaining(['Log', 'Sqrt']));
+  });
+  it('a classifier of more than two classes: labels by the first largest score (TopK stable), Z [N, classes]', () => {
+    const three = classifier([4, 5, 6]);
+    const ir = convertModel(three);
+    expect(ops(ir)).toContain('TopK');
+    expect(ir.graph.outputs.map((o) => o.type)).toMatchObject([{ elem: 'i64', shape: [4] }, { elem: 'f32', shape: [4, 3] }]);
+    expect(verifyGraph(ir.graph)).toEqual([]);
+  });
+  it('two classes follow onnxruntime\'s binary rules: the label by Greater, no TopK', () => {
+    const ir = convertModel(classifier([0, 1]));
+    expect(ops(ir)).not.toContain('TopK');
+    expect(ir.graph.outputs.map((o) => o.type)).toMatchObject([{ elem: 'i64', shape: [4] }, { elem: 'f32', shape: [4, 2] }]);
+    expect(verifyGraph(ir.graph)).toEqual([]);
+  });
+  it('string labels are refused naming the attribute: IR cannot hold them', () => {
+    expect(refusal(classifier([0, 1], { classlabels_int64s: A.ints([]), classlabels_strings: A.strings(['a', 'b']) })))
+      .toEqual(["CONVERT_UNSUPPORTED_ATTR main/treeensembleclassifier: TreeEnsembleClassifier: attribute 'classlabels_strings' = strings is not supported (OpenVINO IR has no string element type: the labels output cannot be held)"]);
+  });
+  it('PROBIT on two classes where a sample may reach no class-1 weight is refused (onnxruntime leaves Z[:, 1] unwritten)', () => {
+    const m = classifier([0, 1], { class_ids: A.ints([0, 0, 0, 0, 0, 0, 0, 0]), post_transform: A.string('PROBIT') });
+    expect(refusal(m)).toEqual([expect.stringMatching(/^CONVERT_UNSUPPORTED_ATTR main\/treeensembleclassifier: .*'post_transform' = PROBIT .*second column of Z unwritten/)]);
+  });
+  it('bad tables are refused with what is wrong: unknown modes, missing children, leaves without weights, features past X', () => {
+    expect(refusal(regressor({ nodes_modes: A.strings(['BRANCH_MEMBER', 'LEAF', 'LEAF', 'BRANCH_GT', 'LEAF', 'LEAF']) })))
+      .toEqual([expect.stringMatching(/'nodes_modes' = BRANCH_MEMBER is not supported/)]);
+    expect(refusal(regressor({ nodes_truenodeids: A.ints([9, 0, 0, 0, 0, 0]) })))
+      .toEqual(['CONVERT_OP main/treeensembleregressor: TreeEnsembleRegressor: node 5 of tree 0: nodes_truenodeids = 9 names no node of that tree']);
+    expect(refusal(regressor({ target_ids: A.ints([0, 1]), target_treeids: A.ints([0, 0]), target_nodeids: A.ints([6, 6]), target_weights: A.floats([1, 2]) })))
+      .toEqual(['CONVERT_OP main/treeensembleregressor: TreeEnsembleRegressor: leaf 1 (in listing order) of tree 0 has no target weight']);
+    expect(refusal(regressor({ nodes_featureids: A.ints([3, 0, 0, 0, 0, 0]) })))
+      .toEqual([expect.stringMatching(/'nodes_featureids' = 3 is not supported \(X has 3 features\)/)]);
+    expect(refusal(regressor({ aggregate_function: A.string('MEDIAN') }))).toEqual([expect.stringMatching(/'aggregate_function' = MEDIAN/)]);
+  });
+});
