@@ -19,7 +19,7 @@ export type PostTransform = (typeof POST_TRANSFORMS)[number];
 
 /** The IR ops the transforms write. */
 export const POST_TRANSFORM_OPS = ['Abs', 'Negative', 'Exp', 'Add', 'Subtract', 'Multiply', 'Divide', 'Less', 'Greater', 'LogicalOr', 'Select',
-  'ReduceMax', 'ReduceSum', 'Maximum', 'Log', 'Sqrt'] as const;
+  'ReduceMax', 'ReduceSum', 'Maximum', 'Log', 'Sqrt', 'Sigmoid', 'Convert'] as const;
 
 const f = Math.fround;
 const FLT_MAX = 3.4028234663852886e38;
@@ -40,6 +40,13 @@ export interface MlArith {
   probit(x: Value): Value;
   /** `post` applied elementwise (LOGISTIC, PROBIT) or over the last axis (SOFTMAX, SOFTMAX_ZERO). */
   apply(post: PostTransform, x: Value): Value;
+  /**
+   * `post` as onnxruntime's batched_update_scores_inplace applies it to rows of 2+ scores (linear
+   * models): LOGISTIC is MLAS's logistic there, a sigmoid within rounding (IR Sigmoid).
+   */
+  applyBatched(post: PostTransform, x: Value): Value;
+  /** X as float: Convert from double and integers. */
+  toF32(x: Value, elem: string): Value;
 }
 
 /** f32 arithmetic in the target graph, numpy-broadcast. */
@@ -86,6 +93,8 @@ export function mlArith(c: ConvertContext): MlArith {
         case 'PROBIT': return m.probit(x);
       }
     },
+    applyBatched: (post, x) => (post === 'LOGISTIC' ? op('Sigmoid', [x]) : m.apply(post, x)),
+    toF32: (x, elem) => (elem === 'f32' ? x : op('Convert', [x], { destination_type: 'f32' })),
   };
   return m;
 }

@@ -31,14 +31,21 @@ def tensor_json(a):
 
 
 def save(name, node, x, outputs, opset_ml, refused=False, x_elem=TensorProto.FLOAT):
-    inp = helper.make_tensor_value_info("X", x_elem, list(x.shape))
-    graph = helper.make_graph([node], name, [inp], outputs)
+    save_inputs(name, node, {"X": x}, outputs, opset_ml, refused)
+
+
+ELEM = {np.float32: TensorProto.FLOAT, np.float64: TensorProto.DOUBLE, np.int64: TensorProto.INT64, np.int32: TensorProto.INT32}
+
+
+def save_inputs(name, node, xs, outputs, opset_ml, refused=False):
+    ins = [helper.make_tensor_value_info(k, ELEM[v.dtype.type], list(v.shape)) for k, v in xs.items()]
+    graph = helper.make_graph([node], name, ins, outputs)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid(ML, opset_ml)])
     model.ir_version = 8
     path = os.path.join(OUT, name + ".onnx")
     with open(path, "wb") as f:
         f.write(model.SerializeToString())
-    cases.append({"name": name, "onnx": path, "inputs": {"X": tensor_json(x)}, "refused": refused})
+    cases.append({"name": name, "onnx": path, "inputs": {k: tensor_json(v) for k, v in xs.items()}, "refused": refused})
 
 
 def make_trees(rng, n_trees, modes=MODES, tracks=False, single_leaf=False):
@@ -226,5 +233,78 @@ classifier("tec_binary_probit_class1", 132, [0, 1], only=1, post="PROBIT", scale
 # refused: string labels; PROBIT where a sample may reach no weight of class 1 (onnxruntime leaves Z[:, 1] unwritten)
 classifier("tec_refused_strings", 140, [0, 1, 2], strings=True, refused=True)
 classifier("tec_refused_probit_one_score", 141, [0, 1], only=0, post="PROBIT", refused=True)
+
+
+def single(name, op, x, attrs, outputs=(("Y", TensorProto.FLOAT),), refused=False):
+    node = helper.make_node(op, ["X"], [o for o, _ in outputs], domain=ML, **attrs)
+    save(name, node, x, [helper.make_tensor_value_info(o, t, None) for o, t in outputs], 1, refused=refused)
+
+
+rng = np.random.default_rng(300)
+F6 = (rng.standard_normal((7, 6)) * 1.5).astype(np.float32)
+LABELS = (("Y", TensorProto.INT64), ("Z", TensorProto.FLOAT))
+
+
+def coef(outputs, features=6, scale=0.7):
+    return [float(v) for v in rng.standard_normal(outputs * features) * scale]
+
+
+# LinearRegressor
+single("lr_1", "LinearRegressor", F6, dict(coefficients=coef(1), intercepts=[0.25]))
+single("lr_3", "LinearRegressor", F6, dict(coefficients=coef(3), intercepts=[0.5, -1.0, 2.0], targets=3))
+single("lr_3_no_intercepts", "LinearRegressor", F6, dict(coefficients=coef(3), targets=3))
+single("lr_3_logistic", "LinearRegressor", F6, dict(coefficients=coef(3, scale=3), intercepts=[0.5, -1.0, 2.0], targets=3, post_transform="LOGISTIC"))
+single("lr_3_softmax", "LinearRegressor", F6, dict(coefficients=coef(3), targets=3, post_transform="SOFTMAX"))
+single("lr_3_softmax_zero", "LinearRegressor", F6, dict(coefficients=coef(3), targets=3, post_transform="SOFTMAX_ZERO"))
+single("lr_3_probit", "LinearRegressor", np.abs(F6) / 10, dict(coefficients=[abs(v) / 8 for v in coef(3)], intercepts=[0.1, 0.2, 0.05], targets=3, post_transform="PROBIT"))
+single("lr_1_probit", "LinearRegressor", np.abs(F6) / 10, dict(coefficients=[abs(v) / 8 for v in coef(1)], intercepts=[0.2], post_transform="PROBIT"))
+single("lr_1_logistic_ignored", "LinearRegressor", F6, dict(coefficients=coef(1), post_transform="LOGISTIC"))
+single("lr_rank1", "LinearRegressor", F6[0], dict(coefficients=coef(2), targets=2, intercepts=[1.0, 2.0]))
+
+# LinearClassifier
+single("lc_multi", "LinearClassifier", F6, dict(coefficients=coef(3), intercepts=[0.1, 0.2, -0.3], classlabels_ints=[10, 20, 30]), LABELS)
+single("lc_multi_logistic", "LinearClassifier", F6, dict(coefficients=coef(4), intercepts=[0.1, 0.2, -0.3, 0.0], classlabels_ints=[0, 1, 2, 3], post_transform="LOGISTIC"), LABELS)
+single("lc_multi_softmax", "LinearClassifier", F6, dict(coefficients=coef(3), intercepts=[0.1, 0.2, -0.3], classlabels_ints=[0, 1, 2], post_transform="SOFTMAX", multi_class=1), LABELS)
+single("lc_multi_softmax_zero", "LinearClassifier", F6, dict(coefficients=coef(3), intercepts=[0.1, 0.2, -0.3], classlabels_ints=[0, 1, 2], post_transform="SOFTMAX_ZERO"), LABELS)
+single("lc_multi_probit", "LinearClassifier", np.abs(F6) / 10, dict(coefficients=[abs(v) / 8 for v in coef(3)], intercepts=[0.1, 0.2, 0.05], classlabels_ints=[0, 1, 2], post_transform="PROBIT"), LABELS)
+single("lc_two_classes", "LinearClassifier", F6, dict(coefficients=coef(2), intercepts=[0.1, -0.1], classlabels_ints=[3, 7], post_transform="LOGISTIC"), LABELS)
+single("lc_binary_widened", "LinearClassifier", F6, dict(coefficients=coef(1), intercepts=[0.1], classlabels_ints=[3, 7]), LABELS)
+single("lc_binary_widened_logistic", "LinearClassifier", F6, dict(coefficients=coef(1), intercepts=[0.1], classlabels_ints=[0, 1], post_transform="LOGISTIC"), LABELS)
+single("lc_binary_widened_softmax", "LinearClassifier", F6, dict(coefficients=coef(1), intercepts=[0.1], classlabels_ints=[0, 1], post_transform="SOFTMAX"), LABELS)
+single("lc_int64_input", "LinearClassifier", (F6 * 3).astype(np.int64), dict(coefficients=coef(3), intercepts=[0.1, 0.2, -0.3], classlabels_ints=[0, 1, 2]), LABELS)
+single("lc_double_input", "LinearClassifier", F6.astype(np.float64), dict(coefficients=coef(3), intercepts=[0.1, 0.2, -0.3], classlabels_ints=[0, 1, 2]), LABELS)
+single("lc_refused_strings", "LinearClassifier", F6, dict(coefficients=coef(2), intercepts=[0.1, 0.2], classlabels_strings=["a", "b"]), (("Y", TensorProto.STRING), ("Z", TensorProto.FLOAT)), refused=True)
+single("lc_refused_widened_probit", "LinearClassifier", F6, dict(coefficients=coef(1), intercepts=[0.1], classlabels_ints=[0, 1], post_transform="PROBIT"), LABELS, refused=True)
+
+# Scaler, Normalizer, Imputer, OneHotEncoder
+single("scaler_per_feature", "Scaler", F6, dict(offset=coef(1, scale=1), scale=coef(1, scale=2)))
+single("scaler_one", "Scaler", F6, dict(offset=[0.5], scale=[-2.0]))
+single("scaler_double", "Scaler", F6.astype(np.float64), dict(offset=coef(1, scale=1), scale=coef(1, scale=2)))
+single("scaler_int64", "Scaler", (F6 * 3).astype(np.int64), dict(offset=coef(1, scale=1), scale=coef(1, scale=2)))
+ZROW = F6.copy(); ZROW[2] = 0
+for norm in ["MAX", "L1", "L2"]:
+    single(f"normalizer_{norm.lower()}", "Normalizer", ZROW, dict(norm=norm))
+single("normalizer_l2_int64", "Normalizer", (ZROW * 3).astype(np.int64), dict(norm="L2"))
+single("normalizer_max_negative", "Normalizer", -np.abs(ZROW) - 0.1, dict(norm="MAX"))
+single("normalizer_l1_rank1", "Normalizer", F6[0], dict(norm="L1"))
+NANS = F6.copy(); NANS[rng.random(F6.shape) < 0.3] = np.nan
+single("imputer_nan_per_feature", "Imputer", NANS, dict(imputed_value_floats=coef(1, scale=1), replaced_value_float=float("nan")))
+ZEROS = np.round(F6); single("imputer_zero_one_value", "Imputer", ZEROS, dict(imputed_value_floats=[9.5], replaced_value_float=0.0))
+single("imputer_int64", "Imputer", np.round(F6).astype(np.int64), dict(imputed_value_int64s=[7, 8, 9, 10, 11, 12], replaced_value_int64=1), (("Y", TensorProto.INT64),))
+CATS = rng.integers(-2, 5, size=(5, 3)).astype(np.int64)
+single("one_hot_int64", "OneHotEncoder", CATS, dict(cats_int64s=[3, -1, 0, 4, 1], zeros=1))
+single("one_hot_float_truncated", "OneHotEncoder", (CATS + rng.uniform(-0.9, 0.9, CATS.shape)).astype(np.float32), dict(cats_int64s=[3, -1, 0, 4, 1]))
+single("one_hot_repeated_category", "OneHotEncoder", CATS, dict(cats_int64s=[3, 0, 3, 1]))
+single("one_hot_double_rank1", "OneHotEncoder", CATS[0].astype(np.float64), dict(cats_int64s=[0, 1, 2, 3, 4]))
+single("one_hot_refused_strings", "OneHotEncoder", CATS, dict(cats_strings=["a", "b"]), refused=True)
+
+# FeatureVectorizer
+fv = helper.make_node("FeatureVectorizer", ["A", "B", "C"], ["Y"], domain=ML, inputdimensions=[3, 4, 2])
+save_inputs("feature_vectorizer", fv, {"A": F6[:, :3].copy(), "B": F6[:, :2] * 4, "C": F6[:, 1:].copy()},
+            [helper.make_tensor_value_info("Y", TensorProto.FLOAT, None)], 1)
+fv1 = helper.make_node("FeatureVectorizer", ["A"], ["Y"], domain=ML, inputdimensions=[6])
+save_inputs("feature_vectorizer_one_int32", fv1, {"A": np.round(F6 * 3).astype(np.int32)}, [helper.make_tensor_value_info("Y", TensorProto.FLOAT, None)], 1)
+fv2 = helper.make_node("FeatureVectorizer", ["A", "B"], ["Y"], domain=ML, inputdimensions=[4, 3])
+save_inputs("feature_vectorizer_double", fv2, {"A": F6.astype(np.float64), "B": F6[:, :2].astype(np.float64)}, [helper.make_tensor_value_info("Y", TensorProto.FLOAT, None)], 1)
 
 print(json.dumps(cases))

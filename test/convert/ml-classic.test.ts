@@ -101,3 +101,35 @@ describe('TreeEnsembleRegressor / TreeEnsembleClassifier', () => {
     expect(refusal(regressor({ aggregate_function: A.string('MEDIAN') }))).toEqual([expect.stringMatching(/'aggregate_function' = MEDIAN/)]);
   });
 });
+
+const single = (op: string, attrs: Record<string, Attr>, outputs = ['Y'], x: { elem?: ElementTypeName; shape?: Shape } = {}): Model => model(op, attrs, outputs, x, 1);
+
+describe('linear models and preprocessing', () => {
+  it('LinearRegressor is a MatMul by the coefficients plus the intercepts: [N, targets]', () => {
+    const ir = convertModel(single('LinearRegressor', { coefficients: A.floats([1, 2, 3, 4, 5, 6]), intercepts: A.floats([1, 2]), targets: A.int(2) }));
+    expect(ops(ir)).toEqual(['MatMul', 'Add']);
+    expect(ir.graph.outputs[0]!.type).toMatchObject({ elem: 'f32', shape: [4, 2] });
+  });
+  it('coefficients that are not whole rows of X\'s features are refused', () => {
+    expect(refusal(single('LinearRegressor', { coefficients: A.floats([1, 2, 3, 4]), targets: A.int(2) })))
+      .toEqual(['CONVERT_OP main/linearregressor: LinearRegressor: X has 3 features, coefficients 2 per output']);
+  });
+  it('LinearClassifier of one intercept needs two labels; PROBIT there and string labels are refused', () => {
+    const binary = (extra: Record<string, Attr>) => single('LinearClassifier', { coefficients: A.floats([1, 2, 3]), intercepts: A.floats([0]), ...extra }, ['Y', 'Z']);
+    expect(convertModel(binary({ classlabels_ints: A.ints([3, 7]) })).graph.outputs.map((o) => o.type)).toMatchObject([{ elem: 'i64', shape: [4] }, { elem: 'f32', shape: [4, 2] }]);
+    expect(refusal(binary({ classlabels_ints: A.ints([3]) }))).toEqual([expect.stringMatching(/needs exactly 2 labels/)]);
+    expect(refusal(binary({ classlabels_ints: A.ints([0, 1]), post_transform: A.string('PROBIT') }))).toEqual([expect.stringMatching(/'post_transform' = PROBIT is not supported/)]);
+    expect(refusal(binary({ classlabels_strings: A.strings(['a', 'b']) }))).toEqual([expect.stringMatching(/'classlabels_strings' = strings is not supported/)]);
+  });
+  it('Scaler, Normalizer, Imputer keep X\'s shape; OneHotEncoder adds the categories; FeatureVectorizer concatenates', () => {
+    expect(convertModel(single('Scaler', { offset: A.floats([1]), scale: A.floats([2]) })).graph.outputs[0]!.type).toMatchObject({ elem: 'f32', shape: [4, 3] });
+    expect(ops(convertModel(single('Normalizer', { norm: A.string('L2') })))).toEqual(expect.arrayContaining(['ReduceSum', 'Sqrt', 'Select']));
+    expect(ops(convertModel(single('Imputer', { imputed_value_floats: A.floats([1, 2, 3]), replaced_value_float: A.float(NaN) })))).toEqual(['IsNaN', 'Select']);
+    expect(convertModel(single('OneHotEncoder', { cats_int64s: A.ints([4, 2]) }, ['Y'], { elem: 'i64' })).graph.outputs[0]!.type).toMatchObject({ elem: 'f32', shape: [4, 3, 2] });
+    expect(convertModel(single('FeatureVectorizer', { inputdimensions: A.ints([5]) })).graph.outputs[0]!.type).toMatchObject({ elem: 'f32', shape: [4, 5] });
+  });
+  it('string categories and unknown norms are refused naming the attribute', () => {
+    expect(refusal(single('OneHotEncoder', { cats_strings: A.strings(['a']) }))).toEqual([expect.stringMatching(/'cats_strings' = strings is not supported/)]);
+    expect(refusal(single('Normalizer', { norm: A.string('L3') }))).toEqual([expect.stringMatching(/'norm' = L3 is not supported/)]);
+  });
+});

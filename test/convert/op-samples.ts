@@ -62,6 +62,8 @@ export const SAMPLES: Record<string, Sample[]> = {
   'Binarizer>Binarizer': [], 'ArrayFeatureExtractor>ArrayFeatureExtractor': [], 'LabelEncoder>LabelEncoder': [], 'TreeEnsemble>TreeEnsemble': [],
   // classic ai.onnx.ml ops (ONNX → IR only): test/convert/ml-classic.test.ts, engines in test/conformance/ml-ops.test.ts
   'TreeEnsembleRegressor>TreeEnsembleRegressor': [], 'TreeEnsembleClassifier>TreeEnsembleClassifier': [],
+  'LinearRegressor>LinearRegressor': [], 'LinearClassifier>LinearClassifier': [], 'Scaler>Scaler': [], 'Normalizer>Normalizer': [],
+  'Imputer>Imputer': [], 'OneHotEncoder>OneHotEncoder': [], 'FeatureVectorizer>FeatureVectorizer': [],
   'Sub>Sub': [], 'Mul>Mul': [], 'Div>Div': [], 'Pow>Pow': [], 'And>And': [], 'Or>Or': [], 'Xor>Xor': [],
   // sequence ops, resolved at conversion time (IR has no sequence; no IR → ONNX): test/convert/sequence.test.ts
   'SequenceEmpty>SequenceEmpty': [], 'SequenceConstruct>SequenceConstruct': [], 'SequenceInsert>SequenceInsert': [],

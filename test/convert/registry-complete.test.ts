@@ -87,7 +87,8 @@ const OWN_SUITE: Record<string, string> = {
   'FlexAttention>FlexAttention': 'test/convert/flex-attention.test.ts',
   ...Object.fromEntries(['Adagrad', 'Momentum', 'Adam', 'Binarizer', 'ArrayFeatureExtractor', 'LabelEncoder', 'TreeEnsemble']
     .map((op) => [`${op}>${op}`, 'test/convert/training-ml.test.ts'])),
-  ...Object.fromEntries(['TreeEnsembleRegressor', 'TreeEnsembleClassifier']
+  ...Object.fromEntries(['TreeEnsembleRegressor', 'TreeEnsembleClassifier', 'LinearRegressor', 'LinearClassifier', 'Scaler', 'Normalizer', 'Imputer',
+      'OneHotEncoder', 'FeatureVectorizer']
     .map((op) => [`${op}>${op}`, 'test/convert/ml-classic.test.ts'])),
   ...Object.fromEntries(['ScatterElements>ScatterUpdate', 'Slice>SliceScatter', 'Range>Roll', 'Range>ShuffleChannels', 'LessOrEqual>Bucketize',
       'LessOrEqual>SearchSorted', 'ReduceSumSquare>GRN', 'ReduceSum>EmbeddingBagPackedSum', 'ReduceSum>EmbeddingBagPacked',
