@@ -107,6 +107,7 @@ import { NORMALIZER } from './ml/normalizer.js';
 import { IMPUTER } from './ml/imputer.js';
 import { ONE_HOT_ENCODER } from './ml/one-hot-encoder.js';
 import { FEATURE_VECTORIZER } from './ml/feature-vectorizer.js';
+import { SVM } from './ml/svm.js';
 /** Every op relation ovir converts, both ways, by family. */
 export const ALL_MAPPINGS: readonly OpMapping[] = [
   // math
@@ -142,7 +143,7 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...OPTIMIZERS,
   // ai.onnx.ml
   ...BINARIZER, ...ARRAY_FEATURE_EXTRACTOR, ...LABEL_ENCODER, ...TREE_ENSEMBLE, ...TREE_ENSEMBLE_CLASSIC,
-  ...LINEAR_MODELS, ...SCALER, ...NORMALIZER, ...IMPUTER, ...ONE_HOT_ENCODER, ...FEATURE_VECTORIZER,
+  ...LINEAR_MODELS, ...SCALER, ...NORMALIZER, ...IMPUTER, ...ONE_HOT_ENCODER, ...FEATURE_VECTORIZER, ...SVM,
   // IR ops ONNX lacks at some opsets, as ONNX subgraphs
   ...IR_DECOMPOSE, ...IR_ELEMENTWISE, ...BUCKETIZE, ...GRN, ...EMBEDDING_BAG, ...ROLL, ...SCATTER_UPDATE, ...ADAPTIVE_POOL, ...SPACE_BATCH, ...SEGMENT_MAX,
 ];

@@ -307,4 +307,37 @@ save_inputs("feature_vectorizer_one_int32", fv1, {"A": np.round(F6 * 3).astype(n
 fv2 = helper.make_node("FeatureVectorizer", ["A", "B"], ["Y"], domain=ML, inputdimensions=[4, 3])
 save_inputs("feature_vectorizer_double", fv2, {"A": F6.astype(np.float64), "B": F6[:, :2].astype(np.float64)}, [helper.make_tensor_value_info("Y", TensorProto.FLOAT, None)], 1)
 
+# SVMRegressor / SVMClassifier
+SVX = (rng.standard_normal((6, 4)) * 0.8).astype(np.float32)
+KP = {"LINEAR": [0.0, 0.0, 0.0], "POLY": [0.4, 0.5, 3.0], "POLY2": [0.3, -0.2, 2.0], "POLY4": [0.3, 0.5, 4.0], "RBF": [0.3, 0.0, 0.0], "SIGMOID": [0.2, 0.1, 0.0]}
+
+
+def svm_attrs(kind):
+    return dict(kernel_type=kind.rstrip("0123456789"), kernel_params=KP[kind])
+
+
+for kind in KP:
+    single(f"svr_{kind.lower()}", "SVMRegressor", SVX, dict(coefficients=coef(1, 5), n_supports=5, support_vectors=coef(5, 4), rho=[0.3], **svm_attrs(kind)))
+single("svr_one_class_rbf", "SVMRegressor", SVX, dict(coefficients=coef(1, 7), n_supports=7, support_vectors=coef(7, 4), rho=[-0.2], one_class=1, **svm_attrs("RBF")))
+single("svr_liblinear", "SVMRegressor", SVX, dict(coefficients=coef(1, 4), n_supports=0, rho=[0.7], kernel_type="RBF", kernel_params=[0.1, 0.0, 0.0]))
+single("svr_rank1", "SVMRegressor", SVX[0], dict(coefficients=coef(1, 5), n_supports=5, support_vectors=coef(5, 4), rho=[0.3], **svm_attrs("RBF")))
+for kind in ["LINEAR", "POLY", "RBF", "SIGMOID"]:
+    single(f"svc_multi_{kind.lower()}", "SVMClassifier", SVX, dict(classlabels_ints=[4, 5, 6, 7], vectors_per_class=[2, 3, 1, 2], support_vectors=coef(8, 4),
+           coefficients=coef(3, 8), rho=coef(6, 1), **svm_attrs(kind)), LABELS)
+single("svc_multi_softmax", "SVMClassifier", SVX, dict(classlabels_ints=[0, 1, 2], vectors_per_class=[2, 2, 3], support_vectors=coef(7, 4),
+       coefficients=coef(2, 7), rho=coef(3, 1), post_transform="SOFTMAX", **svm_attrs("RBF")), LABELS)
+single("svc_multi_logistic", "SVMClassifier", SVX, dict(classlabels_ints=[0, 1, 2], vectors_per_class=[2, 2, 3], support_vectors=coef(7, 4),
+       coefficients=coef(2, 7), rho=coef(3, 1), post_transform="LOGISTIC", **svm_attrs("POLY")), LABELS)
+single("svc_binary_rbf", "SVMClassifier", SVX, dict(classlabels_ints=[2, 9], vectors_per_class=[3, 2], support_vectors=coef(5, 4),
+       coefficients=coef(1, 5), rho=[0.1], **svm_attrs("RBF")), LABELS)
+single("svc_binary_logistic", "SVMClassifier", SVX, dict(classlabels_ints=[0, 1], vectors_per_class=[3, 2], support_vectors=coef(5, 4),
+       coefficients=coef(1, 5), rho=[0.1], post_transform="LOGISTIC", **svm_attrs("LINEAR")), LABELS)
+single("svc_binary_softmax", "SVMClassifier", SVX, dict(classlabels_ints=[0, 1], vectors_per_class=[2, 2], support_vectors=coef(4, 4),
+       coefficients=coef(1, 4), rho=[-0.1], post_transform="SOFTMAX", **svm_attrs("SIGMOID")), LABELS)
+single("svc_liblinear_multi", "SVMClassifier", SVX, dict(classlabels_ints=[1, 2, 3], coefficients=coef(3, 4), rho=[0.2], **svm_attrs("LINEAR")), LABELS)
+single("svc_liblinear_binary", "SVMClassifier", SVX, dict(classlabels_ints=[1, 2], coefficients=coef(2, 4), rho=[0.2], **svm_attrs("LINEAR")), LABELS)
+single("svc_liblinear_binary_positive", "SVMClassifier", np.abs(SVX), dict(classlabels_ints=[1, 2], coefficients=[abs(v) * 0.3 for v in coef(2, 4)], rho=[0.0], **svm_attrs("LINEAR")), LABELS)
+single("svc_refused_prob", "SVMClassifier", SVX, dict(classlabels_ints=[0, 1, 2], vectors_per_class=[2, 2, 3], support_vectors=coef(7, 4),
+       coefficients=coef(2, 7), rho=coef(3, 1), prob_a=[1.0, 1.0, 1.0], prob_b=[0.0, 0.0, 0.0], **svm_attrs("RBF")), LABELS, refused=True)
+
 print(json.dumps(cases))

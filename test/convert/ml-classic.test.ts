@@ -133,3 +133,25 @@ describe('linear models and preprocessing', () => {
     expect(refusal(single('Normalizer', { norm: A.string('L3') }))).toEqual([expect.stringMatching(/'norm' = L3 is not supported/)]);
   });
 });
+
+describe('SVMs', () => {
+  const svc = (extra: Record<string, Attr> = {}) => single('SVMClassifier', {
+    classlabels_ints: A.ints([1, 2, 3]), vectors_per_class: A.ints([1, 1, 1]), support_vectors: A.floats([1, 0, 0, 0, 1, 0, 0, 0, 1]),
+    coefficients: A.floats([1, -1, 0.5, 0.5, 1, -1]), rho: A.floats([0.1, 0.2, 0.3]), kernel_type: A.string('RBF'), kernel_params: A.floats([0.5, 0, 0]), ...extra,
+  }, ['Y', 'Z']);
+  it('SVMClassifier one-vs-one: the RBF kernel from squared differences, pair scores by MatMul, votes, the first class with most', () => {
+    const ir = convertModel(svc());
+    expect(ops(ir)).toEqual(expect.arrayContaining(['Subtract', 'ReduceSum', 'Exp', 'MatMul', 'TopK']));
+    expect(ir.graph.outputs.map((o) => o.type)).toMatchObject([{ elem: 'i64', shape: [4] }, { elem: 'f32', shape: [4, 3] }]);
+    expect(verifyGraph(ir.graph)).toEqual([]);
+  });
+  it('probability estimates (prob_a, prob_b) are refused naming the attribute', () => {
+    expect(refusal(svc({ prob_a: A.floats([1, 1, 1]), prob_b: A.floats([0, 0, 0]) }))).toEqual([expect.stringMatching(/'prob_a' = 3 values is not supported/)]);
+  });
+  it('SVMRegressor: kernels · coefficients + rho, one_class as ±1: [N, 1]', () => {
+    const ir = convertModel(single('SVMRegressor', { n_supports: A.int(2), support_vectors: A.floats([1, 0, 0, 0, 1, 0]), coefficients: A.floats([1, -1]), rho: A.floats([0.5]),
+      kernel_type: A.string('POLY'), kernel_params: A.floats([0.5, 1, 3]), one_class: A.int(1) }));
+    expect(ops(ir)).toContain('Select');
+    expect(ir.graph.outputs[0]!.type).toMatchObject({ elem: 'f32', shape: [4, 1] });
+  });
+});

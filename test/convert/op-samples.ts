@@ -64,6 +64,7 @@ export const SAMPLES: Record<string, Sample[]> = {
   'TreeEnsembleRegressor>TreeEnsembleRegressor': [], 'TreeEnsembleClassifier>TreeEnsembleClassifier': [],
   'LinearRegressor>LinearRegressor': [], 'LinearClassifier>LinearClassifier': [], 'Scaler>Scaler': [], 'Normalizer>Normalizer': [],
   'Imputer>Imputer': [], 'OneHotEncoder>OneHotEncoder': [], 'FeatureVectorizer>FeatureVectorizer': [],
+  'SVMRegressor>SVMRegressor': [], 'SVMClassifier>SVMClassifier': [],
   'Sub>Sub': [], 'Mul>Mul': [], 'Div>Div': [], 'Pow>Pow': [], 'And>And': [], 'Or>Or': [], 'Xor>Xor': [],
   // sequence ops, resolved at conversion time (IR has no sequence; no IR → ONNX): test/convert/sequence.test.ts
   'SequenceEmpty>SequenceEmpty': [], 'SequenceConstruct>SequenceConstruct': [], 'SequenceInsert>SequenceInsert': [],

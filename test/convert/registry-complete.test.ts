@@ -88,7 +88,7 @@ const OWN_SUITE: Record<string, string> = {
   ...Object.fromEntries(['Adagrad', 'Momentum', 'Adam', 'Binarizer', 'ArrayFeatureExtractor', 'LabelEncoder', 'TreeEnsemble']
     .map((op) => [`${op}>${op}`, 'test/convert/training-ml.test.ts'])),
   ...Object.fromEntries(['TreeEnsembleRegressor', 'TreeEnsembleClassifier', 'LinearRegressor', 'LinearClassifier', 'Scaler', 'Normalizer', 'Imputer',
-      'OneHotEncoder', 'FeatureVectorizer']
+      'OneHotEncoder', 'FeatureVectorizer', 'SVMRegressor', 'SVMClassifier']
     .map((op) => [`${op}>${op}`, 'test/convert/ml-classic.test.ts'])),
   ...Object.fromEntries(['ScatterElements>ScatterUpdate', 'Slice>SliceScatter', 'Range>Roll', 'Range>ShuffleChannels', 'LessOrEqual>Bucketize',
       'LessOrEqual>SearchSorted', 'ReduceSumSquare>GRN', 'ReduceSum>EmbeddingBagPackedSum', 'ReduceSum>EmbeddingBagPacked',
