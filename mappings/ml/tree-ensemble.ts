@@ -4,6 +4,7 @@ import type { Value } from '../../src/graph/value.js';
 import { i64Const, i64Scalar } from '../helpers.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
 import { typedTensor } from '../typed-consts.js';
+import { mlArith, POST_TRANSFORM_OPS, type PostTransform } from './post-transform.js';
 import { deepestPath, MODE, walkTrees, WALK_OPS, type NodeTable } from './tree-walk.js';
 
 /**
@@ -16,12 +17,16 @@ import { deepestPath, MODE, walkTrees, WALK_OPS, type NodeTable } from './tree-w
  * deepest path has nodes leave every pair on its leaf. Then the leaf weights go to their targets
  * by aggregate_function (SUM; AVERAGE: each weight / trees, summed; MIN / MAX over the leaves of a
  * target, a target no leaf reaches keeping the type's largest / least value, as the reference).
- * post_transform other than NONE is refused: onnxruntime 1.31 computes a logistic for 1, which the
- * spec calls SOFTMAX (measured), and onnx's reference ignores the attribute, so no engine judges
- * one. nodes_hitrates is a hint of no effect on the result.
+ * post_transform as onnxruntime 1.31 computes it (onnx's reference ignores the attribute, so it is
+ * the only judge): it reads the number as its own enum — 1 LOGISTIC, 2 SOFTMAX, 3 SOFTMAX_ZERO,
+ * 4 PROBIT, where the spec says 1 SOFTMAX, 2 LOGISTIC (measured) — in float, and with one target
+ * only PROBIT (its one-target path); post-transform.ts has the formulas. nodes_hitrates is a hint
+ * of no effect on the result.
  */
 const MODES = ['LEQ', 'LT', 'GTE', 'GT', 'EQ', 'NEQ', 'MEMBER'] as const;
 const MEMBER = MODE.MEMBER;
+/** post_transform numbers as onnxruntime reads them (its POST_EVAL_TRANSFORM enum). */
+const ORT_POST_TRANSFORMS: readonly PostTransform[] = ['NONE', 'LOGISTIC', 'SOFTMAX', 'SOFTMAX_ZERO', 'PROBIT'];
 
 
 /** The node tables with the leaves appended, checked; null after a diagnostic. */
@@ -96,11 +101,9 @@ function treeEnsemble(c: ConvertContext): void {
   if (c.rank(0) !== 2) { c.error(`X must be [N, F]; its rank is ${c.rank(0) ?? 'unknown'}`); return; }
   const aggregate = Number(c.attr.int('aggregate_function', 1n));
   if (aggregate < 0 || aggregate > 3) { c.unsupportedAttr('aggregate_function', String(aggregate), 'AVERAGE 0, SUM 1, MIN 2, MAX 3'); return; }
-  const post = Number(c.attr.int('post_transform', 0n));
-  if (post !== 0) {
-    c.unsupportedAttr('post_transform', String(post), "the engines disagree on it: onnxruntime 1.31 applies a logistic for 1 (the spec's SOFTMAX; measured) and onnx's reference ignores post_transform");
-    return;
-  }
+  const postNumber = Number(c.attr.int('post_transform', 0n));
+  const post = ORT_POST_TRANSFORMS[postNumber];
+  if (post === undefined) { c.unsupportedAttr('post_transform', String(postNumber), 'post_transform is 0..4'); return; }
   const splits = c.attr.tensor('nodes_splits');
   const weightsT = c.attr.tensor('leaf_weights');
   const targets = c.attr.ints('leaf_targetids');
@@ -138,6 +141,11 @@ function treeEnsemble(c: ConvertContext): void {
   const reduce = aggregate === 2 ? 'ReduceMin' : aggregate === 3 ? 'ReduceMax' : 'ReduceSum';
   let y = one(reduce, [spread, i64Const(c, [1n])], { keep_dims: 'false' });
   if (roots.length === 0) y = one('Broadcast', [typed(elem, [fill], []), one('Concat', [gather(one('ShapeOf', [x], { output_type: 'i64' }, 'opset3'), i64Const(c, [0n])), i64Const(c, [BigInt(e)])], { axis: '0' })], { mode: 'numpy' }, 'opset3');
+  if (post === 'PROBIT' || (post !== 'NONE' && e > 1)) {
+    const m = mlArith(c);
+    const z = m.apply(post, m.toF32(y, elem));
+    y = elem === 'f32' ? z : one('Convert', [z], { destination_type: elem });
+  }
   c.output(0, y);
 }
 
@@ -145,7 +153,7 @@ export const TREE_ENSEMBLE: readonly OpMapping[] = [
   {
     onnx: { op: 'TreeEnsemble', domain: 'ai.onnx.ml', since: 5 },
     ir: null,
-    decomposes: [...WALK_OPS, 'Subtract', 'Divide', 'ReduceSum', 'ReduceMin', 'ReduceMax'],
+    decomposes: [...WALK_OPS, ...POST_TRANSFORM_OPS, 'Subtract', 'Divide', 'ReduceSum', 'ReduceMin', 'ReduceMax'],
     handles: { onnx: ['aggregate_function', 'post_transform', 'tree_roots', 'nodes_splits', 'nodes_featureids', 'nodes_modes', 'nodes_truenodeids',
       'nodes_falsenodeids', 'nodes_trueleafs', 'nodes_falseleafs', 'nodes_missing_value_tracks_true', 'nodes_hitrates', 'membership_values',
       'leaf_targetids', 'leaf_weights', 'n_targets'] },

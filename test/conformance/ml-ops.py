@@ -204,6 +204,50 @@ regressor("ter_batch_64", 24, targets=2, n=64)
 regressor("ter_batch_64_1", 25, n=64)
 regressor("ter_single_leaf_tree", 26, targets=2, single_leaf=True)
 
+
+def tree_ensemble5(name, seed, targets, post, agg=1):
+    """TreeEnsemble-5 (ml opset 5) from the same random trees: branches and leaves in their own tables, one target per leaf."""
+    rng = np.random.default_rng(seed)
+    cols, _ = make_trees(rng, int(rng.integers(3, 6)))
+    n = len(cols["modes"])
+    key = [(cols["treeids"][i], cols["nodeids"][i]) for i in range(n)]
+    branch = [i for i in range(n) if cols["modes"][i] != "LEAF"]
+    leaf = [i for i in range(n) if cols["modes"][i] == "LEAF"]
+    bpos = {key[i]: k for k, i in enumerate(branch)}
+    lpos = {key[i]: k for k, i in enumerate(leaf)}
+    roots = [i for i in range(n) if i == 0 or cols["treeids"][i] != cols["treeids"][i - 1]]
+    if any(cols["modes"][r] == "LEAF" for r in roots):
+        raise ValueError("a one-leaf tree")
+    mode = {m: k for k, m in enumerate(MODES)}
+
+    def child(i, side):
+        k = (cols["treeids"][i], cols[side][i])
+        return (bpos[k], 0) if k in bpos else (lpos[k], 1)
+    t = [child(i, "true") for i in branch]
+    f = [child(i, "false") for i in branch]
+    attrs = dict(n_targets=targets, aggregate_function=agg, post_transform=post, tree_roots=[bpos[key[r]] for r in roots],
+                 nodes_featureids=[cols["featureids"][i] for i in branch],
+                 nodes_modes=numpy_helper.from_array(np.array([mode[cols["modes"][i]] for i in branch], np.uint8)),
+                 nodes_splits=numpy_helper.from_array(np.array([cols["values"][i] for i in branch], np.float32)),
+                 nodes_truenodeids=[a for a, _ in t], nodes_trueleafs=[b for _, b in t], nodes_falsenodeids=[a for a, _ in f], nodes_falseleafs=[b for _, b in f],
+                 leaf_targetids=[int(rng.integers(0, targets)) for _ in leaf], leaf_weights=numpy_helper.from_array(rng.standard_normal(len(leaf)).astype(np.float32)))
+    node = helper.make_node("TreeEnsemble", ["X"], ["Y"], domain=ML, **attrs)
+    inp = helper.make_tensor_value_info("X", TensorProto.FLOAT, [9, F])
+    model = helper.make_model(helper.make_graph([node], name, [inp], [helper.make_tensor_value_info("Y", TensorProto.FLOAT, None)]),
+                              opset_imports=[helper.make_opsetid("", 21), helper.make_opsetid(ML, 5)])
+    model.ir_version = 10
+    path = os.path.join(OUT, name + ".onnx")
+    with open(path, "wb") as fh:
+        fh.write(model.SerializeToString())
+    cases.append({"name": name, "onnx": path, "inputs": {"X": tensor_json(inputs(rng, 9))}, "refused": False})
+
+
+# TreeEnsemble-5's post_transform as onnxruntime reads it (1 LOGISTIC, 2 SOFTMAX, 3 SOFTMAX_ZERO, 4 PROBIT; one target: PROBIT only)
+for post in range(5):
+    tree_ensemble5(f"te5_post_{post}_3targets", 400 + post, 3, post)
+tree_ensemble5("te5_post_1_1target", 410, 1, 1)
+tree_ensemble5("te5_post_2_average", 411, 3, 2, agg=0)
+
 # TreeEnsembleClassifier
 classifier("tec_multi", 101, [10, 20, 30, 40])
 classifier("tec_multi_softmax", 102, [0, 1, 2], post="SOFTMAX")

@@ -117,8 +117,9 @@ describe('ai.onnx.ml ops', () => {
     expect(ir.graph.outputs[0]!.type).toMatchObject({ elem: 'f32', shape: [6, 3] });
     expect(verifyGraph(ir.graph)).toEqual([]);
   });
-  it('TreeEnsemble post_transform other than NONE is refused (the engines disagree); a cycle of nodes is refused', () => {
-    expect(refusal(tree(1, { post_transform: A.int(1) }))).toEqual([expect.stringMatching(/^CONVERT_UNSUPPORTED_ATTR main\/treeensemble: TreeEnsemble: attribute 'post_transform' = 1 is not supported \(the engines disagree on it/)]);
+  it('TreeEnsemble post_transform is read as onnxruntime reads it (1 its LOGISTIC, measured); 5 is refused; a cycle of nodes is refused', () => {
+    expect(ops(convertModel(model(tree(1, { post_transform: A.int(1) }))))).toEqual(expect.arrayContaining(['Abs', 'Exp', 'Less', 'Select']));
+    expect(refusal(tree(1, { post_transform: A.int(5) }))).toEqual([expect.stringMatching(/^CONVERT_UNSUPPORTED_ATTR main\/treeensemble: TreeEnsemble: attribute 'post_transform' = 5 is not supported/)]);
     expect(refusal(tree(1, { nodes_falsenodeids: A.ints([0, 0, 3, 4, 6, 8]) }))).toEqual(['CONVERT_OP main/treeensemble: TreeEnsemble: the nodes reached from node 1 form a cycle']);
   });
   it('Binarizer is a Select on X > threshold; ArrayFeatureExtractor a Gather along the last axis', () => {
