@@ -1,4 +1,4 @@
-import { irSideOf, type BodyOptions, type ConvertContext, type OpMapping, type OperandMove, type SequenceElement } from '../../mappings/spec.js';
+import { irSideOf, type BodyOptions, type ConvertContext, type OpMapping, type OperandMove, type SequenceElement, type StateInitial } from '../../mappings/spec.js';
 import { A, type Attr } from '../graph/attr.js';
 import { attrFloat, attrFloats, attrInts, attrReader, AttrTypeError, type AttrReader } from '../graph/attr-read.js';
 import type { Body } from '../graph/body.js';
@@ -11,10 +11,13 @@ import { describeType, tensorType, type TensorType, type ValueType } from '../gr
 import { Value } from '../graph/value.js';
 import type { Diagnostics } from '../diag/diagnostic.js';
 import { attrsToIr, attrsToOnnx, unknownAttrs, type AttrProblem } from './attrs.js';
+import { constantValue } from './fold.js';
+import { assignState, reportStates, restorableStates, restoreStateInputs, type StateRestore, type StateVariable } from './state-variables.js';
 import type { ConvertRegistry } from './registry.js';
 import type { SourceInfo } from './source-types.js';
 
 export type Target = 'ov' | 'onnx';
+
 const TARGET_NAME: Record<Target, string> = { ov: 'OpenVINO IR', onnx: 'ONNX' };
 
 interface WorkItem {
@@ -45,6 +48,13 @@ export class Engine {
   /** Source nodes that did not convert (their outputs are placeholders; their problem is reported). */
   readonly failedNodes = new Set<Node>();
   private readonly queue: WorkItem[] = [];
+  /**
+   * IR → ONNX: OpenVINO state variables by variable_id, as main graph values (mappings/state/):
+   * the input a ReadValue reads, the value an Assign writes (a graph output at the end), and where.
+   */
+  readonly states = new Map<string, StateVariable>();
+  /** ONNX → IR: the graph inputs and outputs an earlier IR → ONNX made of state variables, to make variables again. */
+  private restore: StateRestore | null = null;
 
   constructor(
     readonly target: Target,
@@ -56,8 +66,21 @@ export class Engine {
   ) {}
 
   run(src: Model, dst: Model): void {
+    if (this.target === 'ov') this.restore = restorableStates(src, this.diags);
     this.queue.push({ src: src.graph, dst: dst.graph, order: null });
     for (let i = 0; i < this.queue.length; i++) this.convertGraph(this.queue[i]!);
+  }
+
+  /** The record of state variable `id` (made on first use, at `path`). */
+  state(id: string, path: string): StateVariable {
+    let s = this.states.get(id);
+    if (!s) this.states.set(id, (s = { input: null, initial: null, output: null, result: null, path, assignedAt: '' }));
+    return s;
+  }
+
+  /** After the ONNX names are final: the state variables' warnings, initial values and metadata (state-variables.ts). */
+  reportStates(dst: Model): void {
+    reportStates(this.states, dst, this.diags);
   }
 
   /** Checks a source type against what the target can hold; returns it, or null after a diagnostic. */
@@ -81,6 +104,7 @@ export class Engine {
           this.map.set(v, q);
           continue;
         }
+        if (this.restore?.inputs.has(v)) continue; // a ReadValue, made once the initializers are converted
         const t = this.targetType(this.source.type(v), 'input', v, src);
         const q = dst.addInput(t, [...v.names]);
         this.carryMeta(v, q);
@@ -96,6 +120,9 @@ export class Engine {
       this.carryMeta(v, q);
       this.map.set(v, q);
     }
+    if (!src.owner && this.restore) {
+      restoreStateInputs(this.restore, dst, this.map, (v) => this.targetType(this.source.type(v), 'input', v, src));
+    }
     for (const n of src.nodes) this.convertNode(n, dst);
     const order = item.order ?? src.outputs.map((_, i) => i);
     for (const k of order) {
@@ -106,9 +133,21 @@ export class Engine {
         this.diags.add('CONVERT_SEQUENCE_NOT_STATIC', src.path, { kind: this.kindOf(v), value: v.label, detail: `is output ${k} of graph ${src.path}` });
       }
       let out = (v && this.map.get(v)) ?? new Value(dst, null);
+      const assigned = !src.owner && v ? this.restore?.outputs.get(v) : undefined;
+      if (assigned !== undefined) { assignState(dst, assigned, out); continue; }
       if (item.wrap) out = item.wrap(dst.outputs.length, out, dst);
       if (this.target === 'onnx' && this.needsOwnValue(dst, out)) out = this.identity(dst, out);
       dst.outputs.push(out);
+    }
+    if (!src.owner) {
+      // the assigned state variables, after the model's own outputs, each through an Identity of its
+      // own name (the value may be an output, an input or named otherwise already)
+      for (const [id, s] of this.states) {
+        if (!s.output) continue;
+        const n = dst.addNode({ dialect: 'onnx', op: 'Identity', version: String(this.onnxOpset), name: `${id}/Assign` });
+        n.addInput(s.output);
+        dst.outputs.push((s.result = n.addOutput(s.output.type, [`${id}.next`])));
+      }
     }
     if (this.target === 'ov') {
       dst.meta['resultNames'] = dst.outputs.map((v) => `${v.name || v.label}/sink_port_0`);
@@ -593,5 +632,32 @@ class Context implements ConvertContext {
   needsConstant(index: number, what: string, needsOpset?: number): void {
     this.engine.diags.add('CONVERT_NEEDS_CONSTANT', this.path, { op: this.node.op, index, what, target: this.engine.target === 'ov' ? 'OpenVINO IR' : 'ONNX', needsOpset });
     this.failed = true;
+  }
+
+  folded(i: number): Tensor | null {
+    const s = this.node.inputs[i];
+    return s ? constantValue(s) : null;
+  }
+
+  stateInput(variableId: string, type: ValueType | null, initial: StateInitial): Value | null {
+    if (this.dst.owner) { this.stateInBody(variableId); return null; }
+    const s = this.engine.state(variableId, this.path);
+    if (!s.input) {
+      s.input = this.dst.addInput(type, [variableId]);
+      s.initial = initial;
+    }
+    return s.input;
+  }
+
+  stateOutput(variableId: string, v: Value): void {
+    if (this.dst.owner) { this.stateInBody(variableId); return; }
+    const s = this.engine.state(variableId, this.path);
+    if (s.output) { this.error(`variable '${variableId}' is assigned twice (also by ${s.assignedAt})`); return; }
+    s.output = v;
+    s.assignedAt = this.path;
+  }
+
+  private stateInBody(variableId: string): void {
+    this.error(`variable '${variableId}' is used inside a body: ONNX has no state, and only the main graph's variables become graph inputs and outputs`);
   }
 }
