@@ -124,7 +124,7 @@ interface LeafWeights {
   readonly w: number[];
   /** Whether the leaf weighs the target. */
   readonly has: boolean[];
-  /** Targets every tree's every leaf… weighs in at least one tree: a score always present. */
+  /** Per target: whether some tree weighs it at every one of its leaves (then every sample has a score for it). */
   readonly always: boolean[];
   readonly ids: bigint[];
   readonly weights: number[];

@@ -131,7 +131,12 @@ describe('the other ai.onnx.ml ops (shapes as onnxruntime 1.31 gives them, measu
   it('tree ensembles of opsets 1–3 and FeatureVectorizer', () => {
     expect(run(ML, 'TreeEnsembleRegressor', '3', [t([4, 3])], { n_targets: A.int(2) }).shapes).toEqual([[4, 2]]);
     const tec = run(ML, 'TreeEnsembleClassifier', '3', [t([3])], { classlabels_strings: A.strings(['a', 'b']) }, 2);
-    expect([tec.shapes, tec.elems]).toEqual([[[1], [1, null]], ['string', 'f32']]);
+    expect([tec.shapes, tec.elems]).toEqual([[[1], [1, 2]], ['string', 'f32']]);
+    expect(run(ML, 'SVMRegressor', '1', [t([4, 3])]).shapes).toEqual([[4, 1]]);
+    const svc = (attrs: Record<string, Attr>) => run(ML, 'SVMClassifier', '1', [t([4, 3])], { classlabels_ints: A.ints([0, 1, 2, 3]), ...attrs }, 2).shapes;
+    expect(svc({ vectors_per_class: A.ints([1, 1, 1, 1]) })).toEqual([[4], [4, 6]]);
+    expect(svc({ vectors_per_class: A.ints([1, 1, 1, 1]), prob_a: A.floats([1, 1, 1, 1, 1, 1]) })).toEqual([[4], [4, 4]]);
+    expect(svc({})).toEqual([[4], [4, 4]]);
     expect(run(ML, 'FeatureVectorizer', '1', [t([4, 3]), t([4, 2])], { inputdimensions: A.ints([3, 2]) }).shapes).toEqual([[4, 5]]);
   });
   it('ZipMap: a sequence of maps from the labels to float scalars', () => {

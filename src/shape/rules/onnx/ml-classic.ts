@@ -16,8 +16,10 @@ import { out, type InferFn, type Rule, type RuleContext } from '../../rule.js';
  * Where onnx has none, the output the op's definition states (types, and shapes only where
  * the definition fixes them): Imputer X's type and shape; Normalizer, Scaler float of X's shape;
  * LinearRegressor float [N, targets]; TreeEnsembleRegressor float [N, n_targets];
- * TreeEnsembleClassifier Y [N] of its label type, Z float [N, ?]; SVMRegressor float;
- * FeatureVectorizer float [N, Σ inputdimensions].
+ * TreeEnsembleClassifier Y [N] of its label type, Z float [N, labels] (onnxruntime writes one
+ * column per label, two for a binary model); SVMRegressor float [N, 1]; SVMClassifier Y [N], Z
+ * [N, ?] unless its width is fixed: libsvm without prob_a: a column per class pair, 2 for two
+ * classes; otherwise one per class (onnxruntime's widths); FeatureVectorizer float [N, Σ inputdimensions].
  */
 const batchOf = (c: RuleContext): Dim => {
   const x = c.shape(0);
@@ -69,6 +71,22 @@ const featureVectorizer: InferFn = (c) => {
   return [out('f32', [batchOf(c), dims ? dims.reduce((a, b) => a + Number(b), 0) : null])];
 };
 
+const labelCount = (c: RuleContext): number => Math.max(attrInts(c.node, 'classlabels_int64s')?.length ?? 0, attrStrings(c.node, 'classlabels_strings')?.length ?? 0);
+
+const treeEnsembleClassifier: InferFn = (c) => {
+  const n = labelCount(c);
+  return [out(labelType(c), [batchOf(c)]), out('f32', [batchOf(c), n > 0 ? n : null])];
+};
+
+const svmClassifier: InferFn = (c) => {
+  const classes = Math.max(attrInts(c.node, 'classlabels_ints')?.length ?? 0, attrStrings(c.node, 'classlabels_strings')?.length ?? 0);
+  const libsvm = (attrInts(c.node, 'vectors_per_class') ?? []).some((v) => v > 0n);
+  const prob = (attrFloats(c.node, 'prob_a')?.length ?? 0) > 0;
+  const width: Dim = classes === 0 ? null : libsvm && !prob ? (classes > 2 ? (classes * (classes - 1)) / 2 : 2) : classes;
+  const labels: ElementTypeName = (attrStrings(c.node, 'classlabels_strings')?.length ?? 0) > 0 ? 'string' : 'i64';
+  return [out(labels, [batchOf(c)]), out('f32', [batchOf(c), width])];
+};
+
 const ML = 'ai.onnx.ml';
 const rule = (op: string, since: number, infer: InferFn): Rule => ({ dialect: 'onnx', domain: ML, op, since, infer });
 export const onnxMlClassicRules: Rule[] = [
@@ -77,14 +95,14 @@ export const onnxMlClassicRules: Rule[] = [
   rule('CategoryMapper', 1, categoryMapper),
   rule('OneHotEncoder', 1, oneHotEncoder),
   rule('LinearClassifier', 1, linearClassifier),
-  rule('SVMClassifier', 1, (c) => [out(labelType(c), null), out('f32', null)]),
+  rule('SVMClassifier', 1, svmClassifier),
   rule('ZipMap', 1, zipMap),
   rule('Imputer', 1, (c) => [out(c.elem(0), c.shape(0))]),
   rule('Normalizer', 1, (c) => [out('f32', c.shape(0))]),
   rule('Scaler', 1, (c) => [out('f32', c.shape(0))]),
   rule('LinearRegressor', 1, (c) => [out('f32', [batchOf(c), Number(attrInt(c.node, 'targets') ?? 1n)])]),
-  rule('SVMRegressor', 1, () => [out('f32', null)]),
+  rule('SVMRegressor', 1, (c) => [out('f32', [batchOf(c), 1])]),
   rule('TreeEnsembleRegressor', 1, (c) => [out('f32', [batchOf(c), attrInt(c.node, 'n_targets') === undefined ? null : Number(attrInt(c.node, 'n_targets'))])]),
-  rule('TreeEnsembleClassifier', 1, (c) => [out(labelType(c), [batchOf(c)]), out('f32', [batchOf(c), null])]),
+  rule('TreeEnsembleClassifier', 1, treeEnsembleClassifier),
   rule('FeatureVectorizer', 1, featureVectorizer),
 ];
