@@ -73,7 +73,7 @@ function classifier(c: ConvertContext): void {
     c.output(1, m.op('Concat', [m.op('Subtract', [m.scalar(1), t], nb), t], { axis: '1' }));
     return;
   }
-  const top = c.emit('TopK', [a.scores, i64Scalar(c, 1n)], { axis: '-1', mode: 'max', sort: 'index', index_element_type: 'i64', stable: 'true' }, 2, 'opset11')[1]!;
+  const top = c.emit('TopK', [a.scores, i64Scalar(c, 1n)], { axis: '-1', mode: 'max', sort: 'value', index_element_type: 'i64', stable: 'true' }, 2, 'opset11')[1]!;
   const idx = m.op('Squeeze', [top, i64Const(c, [-1n])]);
   c.output(0, m.op('Gather', [c.constant(tensorFromInt64(labels.slice(0, classes), [classes])), idx, i64Scalar(c, 0n)], { batch_dims: '0' }, 'opset8'));
   c.output(1, m.applyBatched(post, a.scores));

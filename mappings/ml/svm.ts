@@ -118,7 +118,7 @@ function classifier(c: ConvertContext): void {
   const nb = { auto_broadcast: 'numpy' };
   const labelsT = c.constant(tensorFromInt64(labels, [classes]));
   const firstMax = (scores: Value): Value => {
-    const top = c.emit('TopK', [scores, i64Scalar(c, 1n)], { axis: '-1', mode: 'max', sort: 'index', index_element_type: 'i64', stable: 'true' }, 2, 'opset11');
+    const top = c.emit('TopK', [scores, i64Scalar(c, 1n)], { axis: '-1', mode: 'max', sort: 'value', index_element_type: 'i64', stable: 'true' }, 2, 'opset11');
     return m.op('Squeeze', [top[1]!, i64Const(c, [-1n])]);
   };
   const pick = (idx: Value): Value => m.op('Gather', [labelsT, idx, i64Scalar(c, 0n)], { batch_dims: '0' }, 'opset8');

@@ -274,7 +274,7 @@ function classifier(c: ConvertContext): void {
     const has = hasAll || base.length === 0 ? s.has : m.op('LogicalOr', [s.has!, c.constant(typedTensor('boolean', Array.from({ length: classes }, (_, k) => Number(k < base.length)), [classes])!)], nb);
     const big = x.elem === 'f64' ? Number.MAX_VALUE : 3.4028234663852886e38;
     const ranked = hasAll ? score : m.op('Select', [has!, score, typed([-big], [])], nb);
-    const top = c.emit('TopK', [ranked, i64Scalar(c, 1n)], { axis: '-1', mode: 'max', sort: 'index', index_element_type: 'i64', stable: 'true' }, 2, 'opset11')[1]!;
+    const top = c.emit('TopK', [ranked, i64Scalar(c, 1n)], { axis: '-1', mode: 'max', sort: 'value', index_element_type: 'i64', stable: 'true' }, 2, 'opset11')[1]!;
     const idx = m.op('Squeeze', [top, i64Const(c, [-1n])]);
     c.output(0, m.op('Gather', [c.constant(tensorFromInt64(labels, [classes])), idx, i64Scalar(c, 0n)], { batch_dims: '0' }, 'opset8'));
     c.output(1, m.apply(post, toF32(c, score, x.elem)));

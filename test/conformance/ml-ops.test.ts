@@ -2,8 +2,9 @@
  * ONNX → IR of the classic ai.onnx.ml ops skl2onnx / onnxmltools write (mappings/ml/), which
  * OpenVINO has no op for, judged by the engines on models test/conformance/ml-ops.py builds with
  * seeded random attributes: onnxruntime on the original model gives the expected outputs, OpenVINO
- * on ovir's IR must give the same (f32 rtol 1e-4, labels exactly). The `refused` models must be
- * refused with a coded diagnostic naming the node.
+ * on ovir's IR must give the same (f32 rtol 1e-4, labels exactly), and so must onnxruntime on that
+ * IR converted back to ONNX (standard ops only). The `refused` models must be refused with a coded
+ * diagnostic naming the node.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -43,12 +44,18 @@ describe('classic ai.onnx.ml ops → IR: OpenVINO on ovir\'s IR computes what on
     const count = Object.keys(want).filter((k) => k.startsWith('#')).length;
     const xml = join(tmp, `${c.name}.xml`);
     saveModel(convertModel(loadModel(c.onnx)), xml);
-    const got = await oracle.runIr(xml, inputs);
     const diffs: string[] = [];
-    for (let i = 0; i < count; i++) {
-      const d = got[`#${i}`] ? compareTensors(got[`#${i}`]!, want[`#${i}`]!) : 'missing';
-      if (d) diffs.push(`output ${i}: ${d}`);
-    }
+    const judge = (what: string, got: Record<string, OracleTensor>) => {
+      for (let i = 0; i < count; i++) {
+        const d = got[`#${i}`] ? compareTensors(got[`#${i}`]!, want[`#${i}`]!) : 'missing';
+        if (d) diffs.push(`${what} output ${i}: ${d}`);
+      }
+    };
+    judge('OpenVINO on the IR', await oracle.runIr(xml, inputs));
+    // and back: the IR → ONNX in standard ops computes the same in onnxruntime
+    const back = join(tmp, `${c.name}.rt.onnx`);
+    saveModel(convertModel(loadModel(xml)), back);
+    judge('onnxruntime on IR → ONNX', await oracle.runOrt(back, inputs));
     expect(diffs).toEqual([]);
   });
 
