@@ -270,4 +270,54 @@ for name, mod, batch, extra in [
                                 sort_result_descending=False, **extra)
     save(name, [s], [y.output(0)])
 
+# FakeConvert-13 (NNCF FP8): per-channel scale and shift, a scalar scale without shift; the data
+# spread over 2^-12 … 2^12 (below the subnormals, into saturation)
+import openvino.opset13 as o13
+spread = np.exp2(rng.uniform(-12, 12, [2, 3, 4, 5])).astype(np.float32)
+for name, dest, scale, shift in [
+    ("fake_convert_e4m3", "f8e4m3", np.abs(f32([1, 3, 1, 1])) * 4 + 0.5, f32([1, 3, 1, 1])),
+    ("fake_convert_e5m2_no_shift", "f8e5m2", np.float32(0.37), None),
+    ("fake_convert_e4m3_no_shift", "f8e4m3", np.float32(3.1), None),
+]:
+    x = param("x", [2, 3, 4, 5])
+    args = [o1.multiply(x, spread), C(scale)] + ([C(shift)] if shift is not None else [])
+    save(name, [x], [o13.fake_convert(*args, destination_type=dest)])
+
+# ConvertPromoteTypes-14 (PyTorch / TensorFlow frontends): float with integer, unsigned with signed,
+# PyTorch scalar promotion, u64 with a signed integer; integer inputs are Converts of scaled data
+import openvino.opset14 as o14
+def ints(x, t):
+    return o1.convert(o1.multiply(x, np.float32(20)), t)
+def eighths(x):
+    return o1.divide(o1.floor(o1.multiply(x, np.float32(8))), np.float32(8))
+for name, left, right, kw in [
+    ("promote_f32_i16", lambda x: x, lambda y: ints(y, "i16"), {}),
+    ("promote_f32_i32_unsafe", lambda x: x, lambda y: ints(y, "i32"), {"promote_unsafe": True}),
+    ("promote_u8_i32", lambda x: ints(o1.abs(x), "u8"), lambda y: ints(y, "i32"), {}),
+    ("promote_u16_i8_unsafe", lambda x: ints(o1.abs(x), "u16"), lambda y: ints(y, "i8"), {"promote_unsafe": True}),
+    ("promote_pytorch_scalar", lambda x: ints(x, "i32"), lambda y: ints(o1.reduce_sum(y, i64([0, 1])), "i64"), {"pytorch_scalar_promotion": True, "promote_unsafe": True}),
+    # eighths, exact in f16 and bf16 (OpenVINO's CPU plugin drops an f32 → f16 → f32 rounding)
+    ("promote_f16_bf16_unsafe", lambda x: o1.convert(eighths(x), "f16"), lambda y: o1.convert(eighths(y), "bf16"), {"promote_unsafe": True}),
+    ("promote_u64_i32_target", lambda x: ints(o1.abs(x), "u64"), lambda y: ints(y, "i32"), {"promote_unsafe": True, "u64_integer_promotion_target": "i64"}),
+]:
+    x, y = param("x", [2, 3]), param("y", [2, 3])
+    cpt = o14.convert_promote_types(left(x), right(y), **kw)
+    save(name, [x, y], [o1.convert(cpt.output(0), "f32"), o1.convert(cpt.output(1), "f32")] if "bf16" in name else list(cpt.outputs()))
+
+# ReorgYolo-2 (YOLOv2, Open Model Zoo): stride 2 and 3, a batch of 2
+for name, shape, stride in [("reorg_yolo_s2", [1, 8, 4, 6], 2), ("reorg_yolo_s3_batch2", [2, 18, 6, 3], 3)]:
+    x = param("x", shape)
+    save(name, [x], [o2.reorg_yolo(x, [stride])])
+
+# RegionYolo-0: YOLOv2 (softmax over the classes, flattened output), YOLOv3 (sigmoids, a mask of 3
+# of 9 regions), more input channels than the mask's regions
+for name, shape, coords, classes, num, softmax, mask, axis, end in [
+    ("region_yolo_v2", [1, 5 * (4 + 1 + 3), 3, 4], 4, 3, 5, True, [], 1, 3),
+    ("region_yolo_v2_axis2", [2, 2 * (4 + 1 + 2), 3, 3], 4, 2, 2, True, [], 2, 3),
+    ("region_yolo_v3", [2, 3 * (4 + 1 + 4), 4, 5], 4, 4, 9, False, [3, 4, 5], 1, 3),
+    ("region_yolo_v3_extra_channels", [1, 3 * (4 + 1 + 2) + 5, 3, 3], 4, 2, 6, False, [0, 1], 1, 3),
+]:
+    x = param("x", shape)
+    save(name, [x], [o1.region_yolo(x, coords, classes, num, softmax, mask, axis, end, [])])
+
 print(json.dumps(cases))

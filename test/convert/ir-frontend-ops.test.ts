@@ -1,0 +1,183 @@
+import { describe, expect, it } from 'vitest';
+import { convertModel } from '../../src/convert/index.js';
+import { OvirError } from '../../src/diag/diagnostic.js';
+import { A, allNodes, tensorFromFloat32, type Attr, type Model, type Value } from '../../src/graph/index.js';
+import { encodeOnnx } from '../../src/onnx/encode.js';
+import type { OracleTensor } from '../helpers/oracle.js';
+import { runOrt } from '../helpers/ort.js';
+import { promotedType } from '../../src/shape/rules/ov/frontend-ops.js';
+import { Builder } from './builder.js';
+
+/**
+ * IR-only ops of OpenVINO's other frontends and of NNCF / the Open Model Zoo that ovir writes as
+ * ONNX ops or subgraphs: the ONNX emitted, onnxruntime's numbers against the OpenVINO spec's
+ * definition computed here, and the coded refusals. The engines judge the same ops on IRs
+ * OpenVINO writes in test/conformance/native-ir-ops.test.ts.
+ */
+const f32 = (shape: number[], v: number[]): OracleTensor => ({ dtype: 'f32', shape, data: new Uint8Array(new Float32Array(v).buffer) });
+const floats = (t: OracleTensor): number[] => [...new Float32Array(t.data.buffer.slice(t.data.byteOffset, t.data.byteOffset + t.data.byteLength))];
+const ops = (m: Model): string[] => [...allNodes(m.graph)].map((n) => n.op);
+
+function refusal(m: Model): string {
+  try { convertModel(m); } catch (e) { if (e instanceof OvirError) return e.message; throw e; }
+  return '';
+}
+
+describe('FakeConvert-13: (Convert(x·scale − shift → f16 → f8) + shift) / scale', () => {
+  function fakeConvert(dest: string, shift: boolean, attrs: Record<string, Attr> = {}): { model: Model; x: Value } {
+    const b = new Builder('ov');
+    const x = b.input('x', 'f32', [6]);
+    const ins = [x, b.init('scale', tensorFromFloat32([2], []))];
+    if (shift) ins.push(b.init('shift', tensorFromFloat32([0.5], [])));
+    b.output(b.node(b.graph, 'FakeConvert', ins, ['y'], { destination_type: A.raw(dest), ...attrs }, { name: 'fc', version: 'opset13' }).outputs[0]!);
+    return { model: b.model, x };
+  }
+
+  it('is Mul, Sub, Casts through f16 and a saturating float8 Cast, Add, Div at ONNX opset 19', () => {
+    const onnx = convertModel(fakeConvert('f8e4m3', true).model);
+    expect(onnx.onnx?.opsetImports.get('')).toBe(19);
+    expect(ops(onnx)).toEqual(['Mul', 'Sub', 'Cast', 'Cast', 'Cast', 'Cast', 'Add', 'Div']);
+    const f8 = [...allNodes(onnx.graph)][3]!;
+    expect(f8.attrs.get('to')).toEqual(A.int(17)); // FLOAT8E4M3FN
+    expect(f8.attrs.get('saturate')).toEqual(A.int(1));
+  });
+
+  it.each([
+    // x·2 − 0.5 rounded to f8e4m3 (3 mantissa bits, nearest even, largest finite 448), + 0.5, / 2
+    ['f8e4m3', true, [0.78125, 1.28125, 300, -1000, 0.25, 0], [0.75, 1.25, 224.25, -223.75, 0.25, 0]],
+    // x·2 rounded to f8e5m2 (2 mantissa bits, largest finite 57344), / 2
+    ['f8e5m2', false, [0.5625, 0.625, 1.75, 40000, -0.3, 1e-5], [0.5, 0.625, 1.75, 28672, -0.3125, 7.62939453125e-6]],
+  ] as const)('%s (shift %s): onnxruntime computes the spec\'s numbers', async (dest, shift, x, want) => {
+    const onnx = convertModel(fakeConvert(dest, shift).model);
+    const y = (await runOrt(encodeOnnx(onnx).bytes, { x: f32([6], [...x]) }))['y']!;
+    expect(floats(y)).toEqual(want);
+  });
+
+  it('refuses another destination_type, naming the layer and the attribute', () => {
+    expect(refusal(fakeConvert('f4e2m1', false).model)).toMatch(/CONVERT_UNSUPPORTED_ATTR.*main\/fc.*destination_type.*f4e2m1|main\/fc.*destination_type.*f4e2m1/s);
+  });
+});
+
+describe('ConvertPromoteTypes-14: both inputs Cast to OpenVINO\'s common type', () => {
+  const base = { unsafe: false, pytorchScalar: false, u64Target: 'f32' as const };
+  it.each([
+    ['f32', 'i16', false, false, {}, 'f32'], // float with an integer of at most half its bits
+    ['f32', 'i32', false, false, {}, 'integer input i32 cannot be safely promoted'],
+    ['i32', 'f16', false, false, { unsafe: true }, 'f16'],
+    ['boolean', 'u8', false, false, {}, 'u8'],
+    ['u8', 'i32', false, false, {}, 'i32'],
+    ['u8', 'i8', false, false, {}, 'unsigned u8 cannot be safely promoted'],
+    ['u16', 'i8', false, false, { unsafe: true }, 'i32'], // twice the unsigned bits
+    ['u64', 'i32', false, false, { unsafe: true, u64Target: 'i64' }, 'i64'],
+    ['i8', 'i64', false, false, {}, 'i64'],
+    ['i32', 'i64', false, true, { pytorchScalar: true }, 'scalar input i64 cannot be aligned'],
+    ['i32', 'i64', false, true, { pytorchScalar: true, unsafe: true }, 'i32'], // the tensor's type
+    ['f16', 'bf16', false, false, { unsafe: true }, 'f32'],
+    ['f8e4m3', 'f8e5m2', false, false, { unsafe: true }, 'f16'],
+    ['f16', 'bf16', false, false, {}, 'no common type'],
+  ] as const)('%s with %s (scalars %s/%s, %o) → %s', (a, b, sa, sb, o, want) => {
+    const got = promotedType(a, b, sa, sb, { ...base, ...o });
+    if ('elem' in got) expect(got.elem).toBe(want);
+    else expect(got.why).toContain(want);
+  });
+
+  function promote(a: 'u8' | 'f32', b: 'i32' | 'i16', attrs: Record<string, Attr> = {}): Model {
+    const bld = new Builder('ov');
+    const n = bld.node(bld.graph, 'ConvertPromoteTypes', [bld.input('a', a, [2]), bld.input('b', b, [2])], ['ya', 'yb'], attrs, { name: 'cpt', version: 'opset14' });
+    for (const o of n.outputs) bld.output(o);
+    return bld.model;
+  }
+
+  it('u8 with i32 is i32: a Cast of the u8 input, the i32 one passed through; onnxruntime computes it', async () => {
+    const onnx = convertModel(promote('u8', 'i32'));
+    expect(ops(onnx)).toEqual(['Cast', 'Identity']); // the i32 graph input is also a graph output: an Identity between
+    const [ya, yb] = onnx.graph.outputs;
+    expect([ya!.type, yb!.type].map((t) => (t?.kind === 'tensor' ? t.elem : null))).toEqual(['i32', 'i32']);
+    const res = await runOrt(encodeOnnx(onnx).bytes, {
+      a: { dtype: 'u8', shape: [2], data: new Uint8Array([200, 7]) },
+      b: { dtype: 'i32', shape: [2], data: new Uint8Array(new Int32Array([-5, 9]).buffer) },
+    });
+    expect([...new Int32Array(res['ya']!.data.slice().buffer)]).toEqual([200, 7]);
+  });
+
+  it('refuses a promotion the safe rules forbid, naming the layer', () => {
+    expect(refusal(promote('f32', 'i32'))).toMatch(/main\/cpt.*integer input i32 cannot be safely promoted to f32/s);
+  });
+});
+
+describe('ReorgYolo-2: OpenVINO\'s reorg (the data read as [N, C/s², H·s, W·s])', () => {
+  /** reorg_yolo.cpp's loops. */
+  function reorg(x: number[], [n, ch, h, w]: number[], s: number): number[] {
+    const oc = ch! / (s * s);
+    const y = new Array<number>(x.length);
+    for (let b = 0; b < n!; b++) for (let c = 0; c < ch!; c++) for (let i = 0; i < h!; i++) for (let j = 0; j < w!; j++) {
+      const off = Math.floor(c / oc);
+      const src = ((b * oc + (c % oc)) * h! * s + i * s + Math.floor(off / s)) * w! * s + j * s + (off % s);
+      y[((b * ch! + c) * h! + i) * w! + j] = x[src]!;
+    }
+    return y;
+  }
+
+  it.each([[[1, 8, 4, 6], 2], [[2, 9, 3, 6], 3]] as const)('%o, stride %i: Reshape, Transpose, Reshape; onnxruntime moves the elements as OpenVINO does', async (shape, s) => {
+    const b = new Builder('ov');
+    b.output(b.op(b.graph, 'ReorgYolo', [b.input('x', 'f32', [...shape])], 'y', { stride: A.raw(String(s)) }, { version: 'opset2' }));
+    const onnx = convertModel(b.model);
+    expect(ops(onnx)).toEqual(['Reshape', 'Transpose', 'Reshape']);
+    const x = Array.from({ length: shape.reduce((a: number, d: number) => a * d, 1) }, (_, i) => i);
+    const y = (await runOrt(encodeOnnx(onnx).bytes, { x: f32([...shape], x) }))['y']!;
+    expect(y.shape).toEqual([shape[0], shape[1] * s * s, shape[2] / s, shape[3] / s]);
+    expect(floats(y)).toEqual(reorg(x, [...shape], s));
+  });
+
+  it('refuses data whose C is no multiple of s², naming the layer', () => {
+    const b = new Builder('ov');
+    b.output(b.node(b.graph, 'ReorgYolo', [b.input('x', 'f32', [1, 6, 4, 4])], ['y'], { stride: A.raw('2') }, { name: 'reorg', version: 'opset2' }).outputs[0]!);
+    expect(refusal(b.model)).toMatch(/main\/reorg.*not divisible by stride 2/s);
+  });
+});
+
+describe('RegionYolo-0 (Sigmoid of x, y, objectness; class scores by Softmax for YOLOv2, Sigmoid for YOLOv3)', () => {
+  const sig = (v: number): number => 1 / (1 + Math.exp(-v));
+  /** region_yolo.hpp for one batch: `regions` groups of K = coords + 1 + classes planes of `area`. */
+  function region(x: number[], regions: number, coords: number, classes: number, area: number, softmax: boolean): number[] {
+    const K = coords + 1 + classes;
+    const y = x.slice(0, regions * K * area);
+    for (let r = 0; r < regions; r++) {
+      const at = (k: number, p: number): number => (r * K + k) * area + p;
+      for (let p = 0; p < area; p++) {
+        for (const k of [0, 1, coords]) y[at(k, p)] = sig(x[at(k, p)]!);
+        const cls = Array.from({ length: classes }, (_, j) => x[at(coords + 1 + j, p)]!);
+        const m = Math.max(...cls);
+        const e = cls.map((v) => Math.exp(v - m));
+        const sum = e.reduce((a, b) => a + b, 0);
+        cls.forEach((v, j) => { y[at(coords + 1 + j, p)] = softmax ? e[j]! / sum : sig(v); });
+      }
+    }
+    return y;
+  }
+
+  it.each([
+    ['YOLOv2 (do_softmax, flattened)', true, 2, [1, 2 * 7, 2, 3], [1, 84], []],
+    ['YOLOv3 (mask of 2, input has 3 regions)', false, 3, [1, 3 * 7, 2, 3], [1, 14, 2, 3], [0, 2]],
+  ] as const)('%s: onnxruntime computes the reference', async (_, softmax, num, shape, outShape, mask) => {
+    const b = new Builder('ov');
+    b.output(b.op(b.graph, 'RegionYolo', [b.input('x', 'f32', [...shape])], 'y', {
+      coords: A.raw('4'), classes: A.raw('2'), num: A.raw(String(num)), do_softmax: A.raw(String(softmax)), mask: A.raw(mask.join(',')),
+      axis: A.raw('1'), end_axis: A.raw('3'), anchors: A.raw(''),
+    }, { version: 'opset1' }));
+    const onnx = convertModel(b.model);
+    const x = Array.from({ length: shape.reduce((a: number, d: number) => a * d, 1) }, (_, i) => Math.sin(i * 1.7) * 3);
+    const y = (await runOrt(encodeOnnx(onnx).bytes, { x: f32([...shape], x) }))['y']!;
+    expect(y.shape).toEqual([...outShape]);
+    const want = region(x, softmax ? num : mask.length, 4, 2, 6, softmax);
+    floats(y).forEach((v, i) => expect(Math.abs(v - want[i]!)).toBeLessThanOrEqual(1e-6 + 1e-5 * Math.abs(want[i]!)));
+  });
+
+  it('refuses YOLOv3 without a mask, naming the layer and the attribute', () => {
+    const b = new Builder('ov');
+    b.output(b.node(b.graph, 'RegionYolo', [b.input('x', 'f32', [1, 14, 2, 2])], ['y'], {
+      coords: A.raw('4'), classes: A.raw('2'), num: A.raw('2'), do_softmax: A.raw('false'), mask: A.raw(''),
+    }, { name: 'yolo', version: 'opset1' }).outputs[0]!);
+    expect(refusal(b.model)).toMatch(/main\/yolo.*mask/s);
+  });
+});
