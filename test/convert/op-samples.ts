@@ -141,6 +141,8 @@ export const SAMPLES: Record<string, Sample[]> = {
     'Sub>SquaredDifference', 'Equal>IsFinite', 'ReduceMean>AdaptiveAvgPool', 'ReduceMax>AdaptiveMaxPool', 'Transpose>SpaceToBatch', 'Transpose>BatchToSpace', 'ScatterND>SegmentMax'].map((key) => [key, []])),
   // IR-only ops of NNCF, the Open Model Zoo and other frontends (ir-frontend-ops.test.ts, native-ir-ops.test.ts)
   ...Object.fromEntries(['Cast>FakeConvert', 'Cast>ConvertPromoteTypes', 'Transpose>ReorgYolo', 'Sigmoid>RegionYolo'].map((key) => [key, []])),
+  // OpenVINO's state variables as graph inputs and outputs (state-variables.test.ts)
+  'Identity>ReadValue': [], 'Identity>Assign': [],
   // ONNX reductions written as IR subgraphs (reduce-composite.test.ts)
   'ReduceSumSquare>ReduceSumSquare': [],
   // losses written as IR subgraphs: judged by the engines (conformance convert-onnx-ir, loss-ops.test.ts)
