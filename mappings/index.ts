@@ -62,6 +62,7 @@ import { SHRINK } from './nn/shrink.js';
 import { NON_MAX_SUPPRESSION } from './object_detection/non-max-suppression.js';
 import { ROI_ALIGN } from './object_detection/roi-align.js';
 import { REGION_YOLO } from './object_detection/region-yolo.js';
+import { ROI_POOLING } from './object_detection/roi-pooling.js';
 import { INTEGER_OPS } from './quantization/integer-ops.js';
 import { QUANTIZATION } from './quantization/quantize-linear.js';
 import { FAKE_CONVERT } from './quantization/fake-convert.js';
@@ -97,6 +98,8 @@ import { TRILU_OPS } from './tensor/trilu.js';
 import { UNIQUE } from './tensor/unique.js';
 import { CONVERT_PROMOTE_TYPES } from './tensor/convert-promote-types.js';
 import { REORG_YOLO } from './tensor/reorg-yolo.js';
+import { EXTRACT_IMAGE_PATCHES } from './nn/extract-image-patches.js';
+import { CTC_GREEDY_DECODER } from './nn/ctc-greedy-decoder.js';
 
 export type { AttrRule, ConvertContext, OpMapping } from './spec.js';
 
@@ -135,11 +138,11 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   // quantization
   ...QUANTIZATION, ...INTEGER_OPS, ...FAKE_CONVERT,
   // object_detection
-  ...NON_MAX_SUPPRESSION, ...ROI_ALIGN,
+  ...NON_MAX_SUPPRESSION, ...ROI_ALIGN, ...ROI_POOLING,
   // ai.onnx.preview.training
   ...OPTIMIZERS,
   // ai.onnx.ml
   ...BINARIZER, ...ARRAY_FEATURE_EXTRACTOR, ...LABEL_ENCODER, ...TREE_ENSEMBLE,
   // IR ops ONNX lacks at some opsets, as ONNX subgraphs
-  ...IR_DECOMPOSE, ...IR_ELEMENTWISE, ...CONVERT_PROMOTE_TYPES, ...REORG_YOLO, ...REGION_YOLO, ...BUCKETIZE, ...GRN, ...EMBEDDING_BAG, ...ROLL, ...SCATTER_UPDATE, ...ADAPTIVE_POOL, ...SPACE_BATCH, ...SEGMENT_MAX, ...STATE_VARIABLES,
+  ...IR_DECOMPOSE, ...IR_ELEMENTWISE, ...CONVERT_PROMOTE_TYPES, ...REORG_YOLO, ...REGION_YOLO, ...EXTRACT_IMAGE_PATCHES, ...CTC_GREEDY_DECODER, ...BUCKETIZE, ...GRN, ...EMBEDDING_BAG, ...ROLL, ...SCATTER_UPDATE, ...ADAPTIVE_POOL, ...SPACE_BATCH, ...SEGMENT_MAX, ...STATE_VARIABLES,
 ];

@@ -320,4 +320,42 @@ for name, shape, coords, classes, num, softmax, mask, axis, end in [
     x = param("x", shape)
     save(name, [x], [o1.region_yolo(x, coords, classes, num, softmax, mask, axis, end, [])])
 
+# ExtractImagePatches-3 (TensorFlow): valid, same_upper / same_lower with odd pads, rates, strides
+import openvino.opset3 as o3b
+for name, shape, sizes, strides, rates, pad in [
+    ("extract_patches_valid", [1, 2, 7, 6], [3, 2], [2, 1], [1, 1], "valid"),
+    ("extract_patches_same_upper", [2, 3, 5, 6], [2, 3], [2, 2], [1, 1], "same_upper"),
+    ("extract_patches_same_lower", [1, 2, 5, 6], [2, 3], [2, 2], [1, 1], "same_lower"),
+    ("extract_patches_rates", [1, 1, 9, 8], [2, 2], [3, 2], [2, 3], "same_upper"),
+]:
+    x = param("x", shape)
+    save(name, [x], [o3b.extract_image_patches(x, sizes, strides, rates, pad)])
+
+# CTCGreedyDecoderSeqLen-6 / CTCGreedyDecoder-1 (TensorFlow, Open Model Zoo text recognition): few
+# classes so that repeats and blanks occur; default and given blank, merge or not, i64 outputs
+import openvino.opset6 as o6
+for name, blank, merge, types in [
+    ("ctc_seqlen_default", None, True, ("i32", "i32")),
+    ("ctc_seqlen_blank0_no_merge_i64", i32(0), False, ("i64", "i64")),
+    ("ctc_seqlen_blank2_i64_len", i64([2]), True, ("i32", "i64")),
+]:
+    x = param("x", [3, 9, 4])
+    y = o6.ctc_greedy_decoder_seq_len(x, i32([9, 5, 0]) if types[1] == "i32" else i64([9, 5, 1]), blank, merge, *types)
+    save(name, [x], list(y.outputs()))
+for name, merge in [("ctc_greedy_v1", True), ("ctc_greedy_v1_no_merge", False)]:
+    x = param("x", [9, 3, 4])
+    mask = np.ones([9, 3], np.float32)
+    mask[6:, 0] = 0
+    mask[3, 1] = 0
+    mask[:, 2] = 0
+    save(name, [x], [o1.ctc_greedy_decoder(x, C(mask), merge)])
+
+# ROIPooling-2 max (MaxRoiPool in ONNX): scaled ROIs, a malformed one (end before start), one beyond
+# the map, two batches
+import openvino.opset2 as o2r
+rp_rois = np.array([[0, 0, 0, 9, 9], [1, 2.6, 1.4, 7.2, 5.5], [0, 8, 8, 3, 3], [1, 12, 4, 30, 30], [0, 1, 1, 1, 1]], np.float32)
+for name, size, scale in [("roi_pooling_max", [3, 2], 1.0), ("roi_pooling_max_scaled", [2, 4], 0.5)]:
+    x = param("x", [2, 3, 10, 12])
+    save(name, [x], [o2r.roi_pooling(x, C(rp_rois), size, scale, "max")])
+
 print(json.dumps(cases))

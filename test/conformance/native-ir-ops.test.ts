@@ -99,6 +99,9 @@ const IR_ONLY = [
   'fake_convert_e4m3', 'fake_convert_e5m2_no_shift', 'fake_convert_e4m3_no_shift',
   'promote_f32_i16', 'promote_f32_i32_unsafe', 'promote_u8_i32', 'promote_u16_i8_unsafe', 'promote_pytorch_scalar', 'promote_f16_bf16_unsafe', 'promote_u64_i32_target',
   'reorg_yolo_s2', 'reorg_yolo_s3_batch2', 'region_yolo_v2', 'region_yolo_v2_axis2', 'region_yolo_v3', 'region_yolo_v3_extra_channels',
+  'extract_patches_valid', 'extract_patches_same_upper', 'extract_patches_same_lower', 'extract_patches_rates',
+  'ctc_seqlen_default', 'ctc_seqlen_blank0_no_merge_i64', 'ctc_seqlen_blank2_i64_len', 'ctc_greedy_v1', 'ctc_greedy_v1_no_merge',
+  'roi_pooling_max', 'roi_pooling_max_scaled',
   'batch_norm_v0', 'topk_v1', 'topk_v3_min_i64', 'shapeof_v1', 'broadcast_v1_numpy', 'gelu_v2', 'not_equal', 'squared_difference', 'is_finite',
 ];
 

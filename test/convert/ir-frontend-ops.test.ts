@@ -181,3 +181,127 @@ describe('RegionYolo-0 (Sigmoid of x, y, objectness; class scores by Softmax for
     expect(refusal(b.model)).toMatch(/main\/yolo.*mask/s);
   });
 });
+
+describe('ExtractImagePatches-3 (Pad, Gather of rows and columns, Transpose, Reshape)', () => {
+  it.each([
+    ['valid', [1, 2, 5, 4], [2, 2], [2, 1], [1, 1], [1, 8, 2, 3]],
+    ['same_upper', [1, 1, 5, 5], [2, 3], [2, 2], [1, 1], [1, 6, 3, 3]],
+    ['same_lower', [1, 1, 5, 5], [2, 3], [2, 2], [1, 1], [1, 6, 3, 3]],
+    ['same_upper', [2, 1, 7, 6], [2, 2], [3, 2], [2, 3], [2, 4, 3, 3]],
+  ] as const)('%s, data %o, sizes %o, strides %o, rates %o: onnxruntime computes the reference', async (pad, shape, sizes, strides, rates, outShape) => {
+    const b = new Builder('ov');
+    b.output(b.op(b.graph, 'ExtractImagePatches', [b.input('x', 'f32', [...shape])], 'y', {
+      sizes: A.raw(sizes.join(',')), strides: A.raw(strides.join(',')), rates: A.raw(rates.join(',')), auto_pad: A.raw(pad),
+    }, { version: 'opset3' }));
+    const onnx = convertModel(b.model);
+    expect(ops(onnx).filter((o) => o !== 'Pad')).toEqual(['Gather', 'Gather', 'Transpose', 'Reshape']);
+    const [N, C, H, W] = shape;
+    const x = Array.from({ length: N * C * H * W }, (_, i) => i + 1);
+    const y = (await runOrt(encodeOnnx(onnx).bytes, { x: f32([...shape], x) }))['y']!;
+    expect(y.shape).toEqual([...outShape]);
+    // extract_image_patches.hpp, with its pads
+    const [OH, OW] = [outShape[2], outShape[3]];
+    const span = (i: 0 | 1): number => sizes[i] + (rates[i] - 1) * (sizes[i] - 1);
+    const begin = (i: 0 | 1, size: number): number => {
+      if (pad === 'valid') return 0;
+      const p = (Math.ceil(size / strides[i]) - 1) * strides[i] + span(i) - size;
+      if (!(p > 0 && p < span(i))) return 0;
+      return p % 2 === 0 ? p / 2 : pad === 'same_lower' ? (p + 1) / 2 : (p - 1) / 2;
+    };
+    const [PT, PL] = [begin(0, H), begin(1, W)];
+    const want: number[] = new Array<number>(N * C * sizes[0] * sizes[1] * OH * OW);
+    for (let n = 0; n < N; n++) for (let oh = 0; oh < OH; oh++) for (let ow = 0; ow < OW; ow++) {
+      let oc = 0;
+      for (let kh = 0; kh < sizes[0]; kh++) for (let kw = 0; kw < sizes[1]; kw++) for (let c = 0; c < C; c++, oc++) {
+        const ih = oh * strides[0] - PT + kh * rates[0];
+        const iw = ow * strides[1] - PL + kw * rates[1];
+        want[((n * C * sizes[0] * sizes[1] + oc) * OH + oh) * OW + ow] = ih < 0 || ih >= H || iw < 0 || iw >= W ? 0 : x[((n * C + c) * H + ih) * W + iw]!;
+      }
+    }
+    expect(floats(y)).toEqual(want);
+  });
+
+  it('refuses an auto_pad it does not know, naming the layer', () => {
+    const b = new Builder('ov');
+    b.output(b.node(b.graph, 'ExtractImagePatches', [b.input('x', 'f32', [1, 1, 4, 4])], ['y'], {
+      sizes: A.raw('2,2'), strides: A.raw('1,1'), rates: A.raw('1,1'), auto_pad: A.raw('explicit'),
+    }, { name: 'patches', version: 'opset3' }).outputs[0]!);
+    expect(refusal(b.model)).toMatch(/main\/patches.*auto_pad.*explicit/s);
+  });
+});
+
+describe('CTCGreedyDecoderSeqLen-6 / CTCGreedyDecoder-1 (ArgMax, kept steps packed left by ScatterElements)', () => {
+  // classes per step by one-hot data: batch 0 = 1 1 0 2 2 3 1 (blank 3), length 6; batch 1 = 2 3 2 2 0 0 0, length 7
+  const steps = [[1, 1, 0, 2, 2, 3, 1], [2, 3, 2, 2, 0, 0, 0]];
+  const data = steps.flatMap((row) => row.flatMap((k) => [0, 1, 2, 3].map((j) => (j === k ? 1 : 0))));
+
+  it.each([
+    [true, [[1, 0, 2, -1, -1, -1, -1], [2, 2, 0, -1, -1, -1, -1]], [3, 3]],
+    [false, [[1, 1, 0, 2, 2, -1, -1], [2, 2, 2, 0, 0, 0, -1]], [5, 6]],
+  ] as const)('merge_repeated %s: the classes and lengths of OpenVINO\'s reference', async (merge, classes, lengths) => {
+    const b = new Builder('ov');
+    const n = b.node(b.graph, 'CTCGreedyDecoderSeqLen', [b.input('x', 'f32', [2, 7, 4]), b.input('len', 'i32', [2])], ['y', 'n'], {
+      merge_repeated: A.raw(String(merge)), classes_index_type: A.raw('i32'), sequence_length_type: A.raw('i32'),
+    }, { version: 'opset6' });
+    for (const o of n.outputs) b.output(o);
+    const onnx = convertModel(b.model);
+    const res = await runOrt(encodeOnnx(onnx).bytes, { x: f32([2, 7, 4], data), len: { dtype: 'i32', shape: [2], data: new Uint8Array(new Int32Array([6, 7]).buffer) } });
+    const i32 = (t: OracleTensor): number[] => [...new Int32Array(t.data.slice().buffer)];
+    expect(i32(res['y']!)).toEqual(classes.flat());
+    expect(i32(res['n']!)).toEqual([...lengths]);
+  });
+
+  it('CTCGreedyDecoder-1: a sequence ends at its first zero mask; output [N, T, 1, 1] of the data\'s type', async () => {
+    const b = new Builder('ov');
+    const x = b.input('x', 'f32', [7, 2, 4]);
+    const mask = b.init('mask', tensorFromFloat32([1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1], [7, 2]));
+    b.output(b.op(b.graph, 'CTCGreedyDecoder', [x, mask], 'y', { ctc_merge_repeated: A.raw('true') }, { version: 'opset1' }));
+    const onnx = convertModel(b.model);
+    // data [T, N, C]: step t of batch n at (t·2 + n)
+    const tnc = Array.from({ length: 7 }, (_, t) => [0, 1].flatMap((bi) => data.slice((bi * 7 + t) * 4, (bi * 7 + t) * 4 + 4))).flat();
+    const y = (await runOrt(encodeOnnx(onnx).bytes, { x: f32([7, 2, 4], tnc) }))['y']!;
+    expect(y.shape).toEqual([2, 7, 1, 1]);
+    // batch 0 ends before step 3 (mask[3][0] = 0): 1 1 0 → 1 0; batch 1: 2 3 2 2 0 0 0 → 2 2 0 (3 is the blank)
+    expect(floats(y)).toEqual([1, 0, -1, -1, -1, -1, -1, 2, 2, 0, -1, -1, -1, -1]);
+  });
+});
+
+describe('ROIPooling-2 (method max) ⇄ MaxRoiPool-1', () => {
+  function roiPooling(attrs: Record<string, Attr>): Model {
+    const b = new Builder('ov');
+    const rois = b.init('rois', tensorFromFloat32([0, 0, 0, 3, 3, 0, 1, 2, 2, 3], [2, 5]));
+    b.output(b.node(b.graph, 'ROIPooling', [b.input('x', 'f32', [1, 1, 4, 4]), rois], ['y'], { spatial_scale: A.raw('1'), method: A.raw('max'), ...attrs }, { name: 'pool', version: 'opset2' }).outputs[0]!);
+    return b.model;
+  }
+
+  it('an older IR\'s pooled_h / pooled_w is pooled_shape; onnxruntime computes the bins\' maxima', async () => {
+    const onnx = convertModel(roiPooling({ pooled_h: A.raw('2'), pooled_w: A.raw('2') }));
+    const [n] = [...allNodes(onnx.graph)];
+    expect(n!.op).toBe('MaxRoiPool');
+    expect(n!.attrs.get('pooled_shape')).toEqual(A.ints([2, 2]));
+    const x = Array.from({ length: 16 }, (_, i) => (i * 7) % 16);
+    const y = (await runOrt(encodeOnnx(onnx).bytes, { x: f32([1, 1, 4, 4], x) }))['y']!;
+    // ROI 0: the whole map in 2×2 bins; ROI 1 (x 1..2, y 2..3): one element per bin
+    const at = (h: number, w: number): number => x[h * 4 + w]!;
+    const max = (hs: number[], ws: number[]): number => Math.max(...hs.flatMap((h) => ws.map((w) => at(h, w))));
+    expect(floats(y)).toEqual([
+      max([0, 1], [0, 1]), max([0, 1], [2, 3]), max([2, 3], [0, 1]), max([2, 3], [2, 3]),
+      at(2, 1), at(2, 2), at(3, 1), at(3, 2),
+    ]);
+  });
+
+  it('sizes spelled twice must agree; bilinear is refused, naming the layer and the attribute', () => {
+    expect(refusal(roiPooling({ output_roi: A.raw('2,2'), pooled_h: A.raw('3'), pooled_w: A.raw('2') }))).toMatch(/main\/pool.*pooled_h\/pooled_w/s);
+    expect(refusal(roiPooling({ output_roi: A.raw('2,2'), method: A.raw('bilinear') }))).toMatch(/main\/pool.*method.*bilinear/s);
+  });
+
+  it('ONNX → IR writes every spelling of the pooled size OpenVINO\'s serializer writes', () => {
+    const b = new Builder('onnx', 17);
+    const n = b.node(b.graph, 'MaxRoiPool', [b.input('x', 'f32', [1, 2, 6, 6]), b.input('rois', 'f32', [3, 5])], ['y'], { pooled_shape: A.ints([3, 2]), spatial_scale: A.float(0.5) });
+    b.output(n.outputs[0]!);
+    const ir = convertModel(b.model);
+    const [p] = [...allNodes(ir.graph)];
+    expect(p!.op).toBe('ROIPooling');
+    expect(['output_roi', 'output_size', 'pooled_h', 'pooled_w', 'spatial_scale', 'method'].map((k) => p!.attrs.get(k)?.value)).toEqual(['3,2', '3,2', '3', '2', '0.5', 'max']);
+  });
+});

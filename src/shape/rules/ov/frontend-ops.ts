@@ -113,7 +113,65 @@ const regionYolo: InferFn = (c) => {
   return [out(c.elem(0), [s[0] ?? null, (attrInts(c.node, 'mask') ?? []).length * k, s[2] ?? null, s[3] ?? null])];
 };
 
+/**
+ * One spatial axis of ExtractImagePatches-3 (OpenVINO's shape_infer and reference): a patch of k
+ * taps `rate` apart spans k + (rate − 1)(k − 1); valid: ⌊(I − span) / S⌋ + 1 outputs, no pads;
+ * same_upper / same_lower: ⌈I / S⌉ outputs, total pad P = (⌈I / S⌉ − 1)·S + span − I, at the begin
+ * P / 2 (odd P: (P − 1) / 2 for same_upper, (P + 1) / 2 for same_lower; none unless 0 < P < span),
+ * the rest at the end.
+ */
+export function patchGeometry(size: number, k: number, stride: number, rate: number, pad: string): { out: number; begin: number; end: number } {
+  const span = k + (rate - 1) * (k - 1);
+  if (pad === 'valid') return { out: Math.floor((size - span) / stride) + 1, begin: 0, end: 0 };
+  const out = Math.ceil(size / stride);
+  const total = (out - 1) * stride + span - size;
+  let begin = 0;
+  if (total > 0 && total < span) begin = total % 2 === 0 ? total / 2 : pad === 'same_lower' ? (total + 1) / 2 : (total - 1) / 2;
+  return { out, begin, end: Math.max(0, (out - 1) * stride + span - size - begin) };
+}
+
+/** ExtractImagePatches-3: [N, C·KH·KW, OH, OW] (`patchGeometry` per spatial axis). */
+const extractImagePatches: InferFn = (c) => {
+  const s = c.shape(0);
+  const sizes = attrInts(c.node, 'sizes')?.map(Number);
+  const strides = attrInts(c.node, 'strides')?.map(Number);
+  const rates = attrInts(c.node, 'rates')?.map(Number);
+  const pad = (attrString(c.node, 'auto_pad') ?? 'valid').trim().toLowerCase();
+  if (s === null) return [out(c.elem(0), [null, null, null, null])];
+  if (s.length !== 4) { c.error(`data must have rank 4, got ${s.length}`); return [out(c.elem(0), null)]; }
+  if (!sizes || !strides || !rates || sizes.length !== 2 || strides.length !== 2 || rates.length !== 2) return [out(c.elem(0), [s[0] ?? null, null, null, null])];
+  const axis = (i: number): Dim => {
+    const d = s[2 + i];
+    return typeof d === 'number' ? Math.max(0, patchGeometry(d, sizes[i]!, strides[i]!, rates[i]!, pad).out) : null;
+  };
+  const ch = s[1];
+  return [out(c.elem(0), [s[0] ?? null, typeof ch === 'number' ? ch * sizes[0]! * sizes[1]! : null, axis(0), axis(1)])];
+};
+
+/** CTCGreedyDecoderSeqLen-6: classes [N, T] (classes_index_type), lengths [N] (sequence_length_type). */
+const ctcSeqLen: InferFn = (c) => {
+  const s = c.shape(0);
+  const t = (name: string): ElementTypeName => fromIrElementType((attrString(c.node, name) ?? 'i32').trim())?.name ?? 'i32';
+  return [out(t('classes_index_type'), [s?.[0] ?? null, s?.[1] ?? null]), out(t('sequence_length_type'), [s?.[0] ?? null])];
+};
+
+/** CTCGreedyDecoder-1: [N, T, 1, 1] of the data's type (data is [T, N, C]). */
+const ctcGreedy: InferFn = (c) => {
+  const s = c.shape(0);
+  return [out(c.elem(0), [s?.[1] ?? null, s?.[0] ?? null, 1, 1])];
+};
+
+/** ROIPooling-2: [num_rois, C, pooled_h, pooled_w] (spelled output_roi, output_size or pooled_h/pooled_w). */
+const roiPooling: InferFn = (c) => {
+  const p = (attrInts(c.node, 'output_roi') ?? attrInts(c.node, 'output_size') ?? (attrInt(c.node, 'pooled_h') !== undefined ? [attrInt(c.node, 'pooled_h')!, attrInt(c.node, 'pooled_w') ?? 0n] : undefined))?.map(Number);
+  return [out(c.elem(0), [c.shape(1)?.[0] ?? null, c.shape(0)?.[1] ?? null, p?.[0] ?? null, p?.[1] ?? null])];
+};
+
 export const ovFrontendOpsRules: Rule[] = [
+  { dialect: 'ov', op: 'ROIPooling', since: 2, infer: roiPooling },
+  { dialect: 'ov', op: 'ExtractImagePatches', since: 3, infer: extractImagePatches },
+  { dialect: 'ov', op: 'CTCGreedyDecoderSeqLen', since: 6, infer: ctcSeqLen },
+  { dialect: 'ov', op: 'CTCGreedyDecoder', since: 1, infer: ctcGreedy },
   { dialect: 'ov', op: 'RegionYolo', since: 1, infer: regionYolo },
   { dialect: 'ov', op: 'ReorgYolo', since: 2, infer: reorgYolo },
   { dialect: 'ov', op: 'ConvertPromoteTypes', since: 14, infer: convertPromoteTypes },
