@@ -98,6 +98,7 @@ import { TRILU_OPS } from './tensor/trilu.js';
 import { UNIQUE } from './tensor/unique.js';
 import { CONVERT_PROMOTE_TYPES } from './tensor/convert-promote-types.js';
 import { REORG_YOLO } from './tensor/reorg-yolo.js';
+import { COLOR_CONVERSION } from './tensor/color-conversion.js';
 import { EXTRACT_IMAGE_PATCHES } from './nn/extract-image-patches.js';
 import { CTC_GREEDY_DECODER } from './nn/ctc-greedy-decoder.js';
 
@@ -144,5 +145,5 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   // ai.onnx.ml
   ...BINARIZER, ...ARRAY_FEATURE_EXTRACTOR, ...LABEL_ENCODER, ...TREE_ENSEMBLE,
   // IR ops ONNX lacks at some opsets, as ONNX subgraphs
-  ...IR_DECOMPOSE, ...IR_ELEMENTWISE, ...CONVERT_PROMOTE_TYPES, ...REORG_YOLO, ...REGION_YOLO, ...EXTRACT_IMAGE_PATCHES, ...CTC_GREEDY_DECODER, ...BUCKETIZE, ...GRN, ...EMBEDDING_BAG, ...ROLL, ...SCATTER_UPDATE, ...ADAPTIVE_POOL, ...SPACE_BATCH, ...SEGMENT_MAX, ...STATE_VARIABLES,
+  ...IR_DECOMPOSE, ...IR_ELEMENTWISE, ...CONVERT_PROMOTE_TYPES, ...REORG_YOLO, ...REGION_YOLO, ...COLOR_CONVERSION, ...EXTRACT_IMAGE_PATCHES, ...CTC_GREEDY_DECODER, ...BUCKETIZE, ...GRN, ...EMBEDDING_BAG, ...ROLL, ...SCATTER_UPDATE, ...ADAPTIVE_POOL, ...SPACE_BATCH, ...SEGMENT_MAX, ...STATE_VARIABLES,
 ];

@@ -358,4 +358,17 @@ for name, size, scale in [("roi_pooling_max", [3, 2], 1.0), ("roi_pooling_max_sc
     x = param("x", [2, 3, 10, 12])
     save(name, [x], [o2r.roi_pooling(x, C(rp_rois), size, scale, "max")])
 
+# NV12toRGB/BGR-8, I420toRGB/BGR-8: one plane or several, u8 (integer levels) and f32
+def levels(x, t):
+    lv = o1.add(o1.floor(o1.multiply(x, np.float32(60))), np.float32(128))
+    return o1.convert(lv, "u8") if t == "u8" else lv
+for name, fn, shapes, t in [
+    ("nv12_rgb_two_planes_u8", o8.nv12_to_rgb, [[1, 4, 6, 1], [1, 2, 3, 2]], "u8"),
+    ("nv12_bgr_one_plane_f32", o8.nv12_to_bgr, [[2, 6, 4, 1]], "f32"),
+    ("i420_rgb_three_planes_u8", o8.i420_to_rgb, [[2, 4, 4, 1], [2, 2, 2, 1], [2, 2, 2, 1]], "u8"),
+    ("i420_bgr_one_plane_u8", o8.i420_to_bgr, [[1, 6, 4, 1]], "u8"),
+]:
+    ps = [param(n, s) for n, s in zip(["y", "u", "v"] if len(shapes) == 3 else ["y", "uv"], shapes)]
+    save(name, ps, [fn(*[levels(p, t) for p in ps])])
+
 print(json.dumps(cases))

@@ -305,3 +305,40 @@ describe('ROIPooling-2 (method max) ⇄ MaxRoiPool-1', () => {
     expect(['output_roi', 'output_size', 'pooled_h', 'pooled_w', 'spatial_scale', 'method'].map((k) => p!.attrs.get(k)?.value)).toEqual(['3,2', '3,2', '3', '2', '0.5', 'max']);
   });
 });
+
+describe('NV12toRGB / NV12toBGR / I420toRGB / I420toBGR-8 (OpenVINO\'s formulas per channel, Concat; clamped, integers rounded half away from zero)', () => {
+  /** convert_color_nv12.hpp's pixel: R, G, B of one Y, U, V. */
+  function pixel(y: number, u: number, v: number): number[] {
+    const [c, d, e] = [Math.fround(y - 16), Math.fround(u - 128), Math.fround(v - 128)];
+    const f = Math.fround;
+    const round = (a: number): number => Math.min(Math.max(Math.sign(a) * Math.round(Math.abs(a)), 0), 255);
+    return [
+      round(f(f(f(1.164) * c) + f(f(1.596) * e))),
+      round(f(f(f(f(1.164) * c) - f(f(0.391) * d)) - f(f(0.813) * e))),
+      round(f(f(f(1.164) * c) + f(f(2.018) * d))),
+    ];
+  }
+
+  it.each([['I420toRGB', false], ['I420toBGR', true]] as const)('%s from one u8 plane: onnxruntime computes every pixel as the reference', async (op, bgr) => {
+    const [H, W] = [4, 6];
+    const plane = Array.from({ length: (H * W * 3) / 2 }, (_, i) => (i * 37 + 11) % 256);
+    const b = new Builder('ov');
+    b.output(b.op(b.graph, op, [b.input('x', 'u8', [1, (H * 3) / 2, W, 1])], 'y', {}, { version: 'opset8' }));
+    const onnx = convertModel(b.model);
+    const y = (await runOrt(encodeOnnx(onnx).bytes, { x: { dtype: 'u8', shape: [1, (H * 3) / 2, W, 1], data: new Uint8Array(plane) } }))['y']!;
+    expect(y.shape).toEqual([1, H, W, 3]);
+    const want: number[] = [];
+    for (let h = 0; h < H; h++) for (let w = 0; w < W; w++) {
+      const k = Math.floor(h / 2) * (W / 2) + Math.floor(w / 2);
+      const rgb = pixel(plane[h * W + w]!, plane[H * W + k]!, plane[(H * W * 5) / 4 + k]!);
+      want.push(...(bgr ? rgb.reverse() : rgb));
+    }
+    expect([...y.data]).toEqual(want);
+  });
+
+  it('refuses an odd image, naming the layer', () => {
+    const b = new Builder('ov');
+    b.output(b.node(b.graph, 'NV12toRGB', [b.input('y', 'u8', [1, 3, 4, 1]), b.input('uv', 'u8', [1, 1, 2, 2])], ['rgb'], {}, { name: 'nv12', version: 'opset8' }).outputs[0]!);
+    expect(refusal(b.model)).toMatch(/main\/nv12.*must be even/s);
+  });
+});

@@ -1,5 +1,6 @@
 import { elementType, fromIrElementType, type ElementTypeName } from '../../../graph/element-type.js';
 import { out, type InferFn, type Rule } from '../../rule.js';
+import { family } from '../common.js';
 import { attrBool, attrInt, attrInts, attrString } from '../../../graph/attr-read.js';
 import type { Dim } from '../../../graph/shape.js';
 import type { Node } from '../../../graph/node.js';
@@ -167,7 +168,16 @@ const roiPooling: InferFn = (c) => {
   return [out(c.elem(0), [c.shape(1)?.[0] ?? null, c.shape(0)?.[1] ?? null, p?.[0] ?? null, p?.[1] ?? null])];
 };
 
+/** NV12toRGB/BGR-8, I420toRGB/BGR-8: [N, H, W, 3] (one plane: H is 2/3 of its rows). */
+const colorConversion: InferFn = (c) => {
+  const s = c.shape(0);
+  if (s === null || s.length !== 4) return [out(c.elem(0), [null, null, null, 3])];
+  const h = s[1];
+  return [out(c.elem(0), [s[0] ?? null, c.numInputs === 1 ? (typeof h === 'number' ? (h * 2) / 3 : null) : h ?? null, s[2] ?? null, 3])];
+};
+
 export const ovFrontendOpsRules: Rule[] = [
+  ...family('ov', ['NV12toRGB', 'NV12toBGR', 'I420toRGB', 'I420toBGR'], 8, colorConversion),
   { dialect: 'ov', op: 'ROIPooling', since: 2, infer: roiPooling },
   { dialect: 'ov', op: 'ExtractImagePatches', since: 3, infer: extractImagePatches },
   { dialect: 'ov', op: 'CTCGreedyDecoderSeqLen', since: 6, infer: ctcSeqLen },
