@@ -63,6 +63,7 @@ import { NON_MAX_SUPPRESSION } from './object_detection/non-max-suppression.js';
 import { ROI_ALIGN } from './object_detection/roi-align.js';
 import { REGION_YOLO } from './object_detection/region-yolo.js';
 import { ROI_POOLING } from './object_detection/roi-pooling.js';
+import { PRIOR_BOX_CLUSTERED } from './object_detection/prior-box-clustered.js';
 import { INTEGER_OPS } from './quantization/integer-ops.js';
 import { QUANTIZATION } from './quantization/quantize-linear.js';
 import { FAKE_CONVERT } from './quantization/fake-convert.js';
@@ -139,7 +140,7 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   // quantization
   ...QUANTIZATION, ...INTEGER_OPS, ...FAKE_CONVERT,
   // object_detection
-  ...NON_MAX_SUPPRESSION, ...ROI_ALIGN, ...ROI_POOLING,
+  ...NON_MAX_SUPPRESSION, ...ROI_ALIGN, ...ROI_POOLING, ...PRIOR_BOX_CLUSTERED,
   // ai.onnx.preview.training
   ...OPTIMIZERS,
   // ai.onnx.ml

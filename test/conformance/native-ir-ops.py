@@ -371,4 +371,15 @@ for name, fn, shapes, t in [
     ps = [param(n, s) for n, s in zip(["y", "u", "v"] if len(shapes) == 3 else ["y", "uv"], shapes)]
     save(name, ps, [fn(*[levels(p, t) for p in ps])])
 
+# PriorBoxClustered-1 (SSD): the feature map size from ShapeOf of a static input, the image size a
+# constant; clip or not, one or four variances, given or derived steps
+import openvino.opset1 as o1p
+for name, attrs in [
+    ("prior_box_clustered", {"width": [2.0, 5.5, 30.0], "height": [3.0, 1.5, 25.0], "clip": True, "offset": 0.5, "variance": [0.1, 0.1, 0.2, 0.2]}),
+    ("prior_box_clustered_steps", {"width": [8.0], "height": [6.0], "clip": False, "step_w": 3.0, "step_h": 5.0, "offset": 0.25, "variance": [0.3]}),
+]:
+    x = param("x", [1, 2, 3, 4])
+    hw = o1.strided_slice(o1.shape_of(x), i64([2]), i64([4]), i64([1]), [0], [0])
+    save(name, [x], [o1p.prior_box_clustered(hw, C(i64([30, 40])), attrs)])
+
 print(json.dumps(cases))

@@ -103,6 +103,7 @@ const IR_ONLY = [
   'ctc_seqlen_default', 'ctc_seqlen_blank0_no_merge_i64', 'ctc_seqlen_blank2_i64_len', 'ctc_greedy_v1', 'ctc_greedy_v1_no_merge',
   'roi_pooling_max', 'roi_pooling_max_scaled',
   'nv12_rgb_two_planes_u8', 'nv12_bgr_one_plane_f32', 'i420_rgb_three_planes_u8', 'i420_bgr_one_plane_u8',
+  'prior_box_clustered', 'prior_box_clustered_steps',
   'batch_norm_v0', 'topk_v1', 'topk_v3_min_i64', 'shapeof_v1', 'broadcast_v1_numpy', 'gelu_v2', 'not_equal', 'squared_difference', 'is_finite',
 ];
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
 import { OvirError } from '../../src/diag/diagnostic.js';
-import { A, allNodes, tensorFromFloat32, type Attr, type Model, type Value } from '../../src/graph/index.js';
+import { A, allNodes, tensorFromFloat32, tensorFromInt64, type Attr, type Model, type Value } from '../../src/graph/index.js';
 import { encodeOnnx } from '../../src/onnx/encode.js';
 import type { OracleTensor } from '../helpers/oracle.js';
 import { runOrt } from '../helpers/ort.js';
@@ -340,5 +340,32 @@ describe('NV12toRGB / NV12toBGR / I420toRGB / I420toBGR-8 (OpenVINO\'s formulas 
     const b = new Builder('ov');
     b.output(b.node(b.graph, 'NV12toRGB', [b.input('y', 'u8', [1, 3, 4, 1]), b.input('uv', 'u8', [1, 1, 2, 2])], ['rgb'], {}, { name: 'nv12', version: 'opset8' }).outputs[0]!);
     expect(refusal(b.model)).toMatch(/main\/nv12.*must be even/s);
+  });
+});
+
+describe('PriorBoxClustered-1: computed at conversion (a Constant) when both sizes are known', () => {
+  function priors(runTime: boolean): Model {
+    const b = new Builder('ov');
+    const hw = runTime ? b.input('hw', 'i64', [2]) : b.init('hw', tensorFromInt64([1, 2], [2]));
+    const n = b.node(b.graph, 'PriorBoxClustered', [hw, b.init('img', tensorFromInt64([10, 20], [2]))], ['y'], {
+      width: A.raw('4'), height: A.raw('2'), clip: A.raw('false'), step_w: A.raw('0'), step_h: A.raw('0'), step: A.raw('0'), offset: A.raw('0.5'), variance: A.raw('0.1'),
+    }, { name: 'priors', version: 'opset1' });
+    b.output(n.outputs[0]!);
+    return b.model;
+  }
+
+  it('the boxes around each cell centre over the image size, then the variances', async () => {
+    const onnx = convertModel(priors(false));
+    expect(ops(onnx).filter((o) => o !== 'Identity')).toEqual([]);
+    const y = (await runOrt(encodeOnnx(onnx).bytes, {}))['y']!;
+    // 1×2 cells over a 10×20 image: steps 10 (w: 20/2) and 10 (h: 10/1); centres (5, 5) and (15, 5); box 4×2
+    expect(floats(y).map((v) => Math.round(v * 1e6) / 1e6)).toEqual([
+      0.15, 0.4, 0.35, 0.6, 0.65, 0.4, 0.85, 0.6,
+      0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1,
+    ]);
+  });
+
+  it('a feature map size known only at run time is refused (CONVERT_NEEDS_CONSTANT), naming the layer', () => {
+    expect(refusal(priors(true))).toMatch(/main\/priors.*CONVERT_NEEDS_CONSTANT|CONVERT_NEEDS_CONSTANT.*main\/priors/s);
   });
 });

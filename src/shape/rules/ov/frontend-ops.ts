@@ -1,7 +1,7 @@
 import { elementType, fromIrElementType, type ElementTypeName } from '../../../graph/element-type.js';
 import { out, type InferFn, type Rule } from '../../rule.js';
 import { family } from '../common.js';
-import { attrBool, attrInt, attrInts, attrString } from '../../../graph/attr-read.js';
+import { attrBool, attrFloats, attrInt, attrInts, attrString } from '../../../graph/attr-read.js';
 import type { Dim } from '../../../graph/shape.js';
 import type { Node } from '../../../graph/node.js';
 
@@ -176,7 +176,16 @@ const colorConversion: InferFn = (c) => {
   return [out(c.elem(0), [s[0] ?? null, c.numInputs === 1 ? (typeof h === 'number' ? (h * 2) / 3 : null) : h ?? null, s[2] ?? null, 3])];
 };
 
+/** PriorBoxClustered-1: f32 [2, 4·H·W·priors] (H, W the values of the first input). */
+const priorBoxClustered: InferFn = (c) => {
+  const hw = c.value(0);
+  const n = (attrFloats(c.node, 'width') ?? []).length;
+  const cells = hw !== null && hw.length === 2 && typeof hw[0] === 'number' && typeof hw[1] === 'number' ? hw[0] * hw[1] : null;
+  return [out('f32', [2, cells === null ? null : 4 * cells * n])];
+};
+
 export const ovFrontendOpsRules: Rule[] = [
+  { dialect: 'ov', op: 'PriorBoxClustered', since: 1, infer: priorBoxClustered },
   ...family('ov', ['NV12toRGB', 'NV12toBGR', 'I420toRGB', 'I420toBGR'], 8, colorConversion),
   { dialect: 'ov', op: 'ROIPooling', since: 2, infer: roiPooling },
   { dialect: 'ov', op: 'ExtractImagePatches', since: 3, infer: extractImagePatches },
