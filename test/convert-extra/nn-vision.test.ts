@@ -271,8 +271,9 @@ describe('inference forms and decompositions', () => {
     expect(constOf(only(m, 'ReduceMean'), 1)).toEqual([2n]);
   });
 
-  it('GridSample of 5-D data is refused (OpenVINO samples 4-D only)', () => {
-    expect(diags(() => convertModel(model(20, 'GridSample', [{ shape: [1, 1, 2, 2, 2] }, { shape: [1, 2, 2, 2, 3] }])))).toMatchObject([{ code: 'CONVERT_OP' }]);
+  it('GridSample of 5-D data is written as IR ops (OpenVINO samples 4-D only; test/convert/grid-sample-nd.test.ts); cubic is refused', () => {
+    expect(ops(convertModel(model(20, 'GridSample', [{ shape: [1, 1, 2, 2, 2] }, { shape: [1, 2, 2, 2, 3] }])))).not.toContain('GridSample');
+    expect(diags(() => convertModel(model(20, 'GridSample', [{ shape: [1, 1, 2, 2, 2] }, { shape: [1, 2, 2, 2, 3] }], { mode: A.string('cubic') })))).toMatchObject([{ code: 'CONVERT_UNSUPPORTED_ATTR' }]);
   });
 
   it('AveragePool-19 dilations are IR AvgPool-16 dilations; back to ONNX only from opset 19', () => {
