@@ -33,7 +33,8 @@ export function gridSampleNdToIr(c: ConvertContext, mode: string, padding: strin
   const x = xElem === 'f32' ? c.input(0)! : b.convert(c.input(0)!, 'f32');
   const grid = c.elem(1) === 'f32' ? c.input(1)! : b.convert(c.input(1)!, 'f32');
   const dims = b.shapeOf(x);
-  const sizeI = (j: number): Value => b.gather(dims, i64Scalar(c, BigInt(j + 2)), 0n); // i64 scalar
+  const sizes = Array.from({ length: k }, (_, j) => b.gather(dims, i64Scalar(c, BigInt(j + 2)), 0n)); // i64 scalars
+  const sizeI = (j: number): Value => sizes[j]!;
   // X as rows of channels [N·D1·…·Dk, C]
   const perm = [0n, ...Array.from({ length: k }, (_, j) => BigInt(j + 2)), 1n];
   const pixels = b.reshape(b.transpose(x, perm), b.concat([i64Const(c, [-1n]), b.gather(dims, i64Const(c, [1n]), 0n)], 0));
