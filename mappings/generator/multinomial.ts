@@ -11,7 +11,8 @@ import { randomDtype } from './random-uniform.js';
  * log_probs, global_seed, op_seed), as OpenVINO's ONNX frontend relates them: ONNX draws with
  * replacement from softmax(input), which is IR log_probs = true, with_replacement = true.
  * IR → ONNX: num_samples must be a constant (ONNX sample_size is an attribute); log_probs = false
- * takes the Log of the probabilities (a 0 is −inf, never drawn); 1-D probs are one batch row
+ * takes the Log of the probabilities (a 0 is −inf, never drawn); probabilities other than f32 are
+ * Cast to f32 (onnxruntime's only kernel; f64 ones rounded); 1-D probs are one batch row
  * (Unsqueeze, then Squeeze of the samples); with_replacement = false has no ONNX form (refused).
  * Same distribution, other numbers (random-seed.ts).
  */
@@ -41,6 +42,8 @@ export const MULTINOMIAL: readonly OpMapping[] = [
       const r = c.rank(0);
       if (r !== 1 && r !== 2) { c.error(`Multinomial probs of rank ${r ?? 'unknown'}: 1-D or 2-D probabilities convert`); return; }
       let x = c.input(0)!;
+      // onnxruntime's Multinomial takes f32 only (measured): other float types are Cast to it
+      if (c.elem(0) !== 'f32') x = c.emit('Cast', [x], { to: A.int(1) })[0]!;
       if (c.attr.bool('log_probs') !== true) x = c.emit('Log', [x])[0]!;
       if (r === 1) x = onnxAxesOp(c, 'Unsqueeze', x, [0n]);
       let y = c.emit('Multinomial', [x], { dtype: A.int(out.onnx!), sample_size: A.int(n[0]!), ...onnxSeed(c) })[0]!;

@@ -10,7 +10,8 @@ import { irSeeds, onnxSeed, SEED_HANDLES } from './random-seed.js';
  * ONNX RandomUniform-1 (shape attribute) / RandomUniformLike-1 (the input's shape) ⇄ IR
  * RandomUniform-8(shape, min, max; output_type, global_seed, op_seed): values in [low, high) of
  * `dtype` (default f32; Like: the input's type). Same distribution, other numbers (see
- * random-seed.ts). IR → ONNX: a float output with constant shape and bounds is ONNX RandomUniform;
+ * random-seed.ts). IR → ONNX: a float output with constant shape and bounds is ONNX RandomUniform
+ * (f16 / bf16 drawn in f32 and Cast: onnxruntime has no kernel for them);
  * a run-time shape RandomUniformLike of a ConstantOfShape; run-time bounds min + u · (max − min);
  * an integer output (i32/i64: uniform whole numbers in [min, max)) ⌊min + u · (max − min)⌋ with u
  * drawn in f64, capped at max − 1 against rounding.
@@ -71,29 +72,31 @@ function uniformToOnnx(c: ConvertContext): void {
   const bound = (i: number): number | null => { const v = c.constNumbers(i); return v !== null && v.length === 1 ? Number(v[0]) : null; };
   const lo = bound(1);
   const hi = bound(2);
-  // drawn in this type: the output's own for floats, f64 for whole numbers
-  const drawType = isFloat ? out.onnx : 11;
+  // drawn in this type: f32 and f64 as themselves, f16 / bf16 in f32 (onnxruntime has no kernel
+  // for them, measured) and Cast after, whole numbers in f64
+  const half = out.name === 'f16' || out.name === 'bf16';
+  const drawType = !isFloat ? 11 : half ? 1 : out.onnx;
   const fitsF32 = (v: number | null): v is number => v !== null && Math.fround(v) === v;
   const direct = isFloat && fitsF32(lo) && fitsF32(hi);
   const attrs: Record<string, Attr> = { dtype: A.int(drawType), ...seed, ...(direct ? { low: A.float(lo), high: A.float(hi) } : {}) };
   const u = shape !== null
     ? c.emit('RandomUniform', [], { ...attrs, shape: A.ints(shape) })[0]!
     : c.emit('RandomUniformLike', [c.emit('ConstantOfShape', [asI64Vector(c, 0)])[0]!], attrs)[0]!;
-  if (direct) { c.output(0, u); return; }
+  const cast = (v: Value, to: number): Value => c.emit('Cast', [v], { to: A.int(to) })[0]!;
+  if (direct) { c.output(0, half ? cast(u, out.onnx) : u); return; }
   // min + u · (max − min) in the draw type, bounds as scalars
   const scalarOf = (i: number): Value => {
-    let v = c.emit('Reshape', [c.input(i)!, i64Const(c, [])])[0]!;
-    if (!isFloat) v = c.emit('Cast', [v], { to: A.int(11) })[0]!;
-    return v;
+    const v = c.emit('Reshape', [c.input(i)!, i64Const(c, [])])[0]!;
+    return !isFloat || half ? cast(v, drawType) : v;
   };
   const min = scalarOf(1);
   const max = scalarOf(2);
   let y = c.emit('Add', [min, c.emit('Mul', [u, c.emit('Sub', [max, min])[0]!])[0]!])[0]!;
   if (!isFloat) {
     const last = c.emit('Sub', [max, c.constant(typedScalar('f64', 1)!)])[0]!;
-    y = c.emit('Cast', [c.emit('Min', [c.emit('Floor', [y])[0]!, last])[0]!], { to: A.int(out.onnx) })[0]!;
+    y = c.emit('Min', [c.emit('Floor', [y])[0]!, last])[0]!;
   }
-  c.output(0, y);
+  c.output(0, drawType === out.onnx ? y : cast(y, out.onnx));
 }
 
 export const RANDOM_UNIFORM: readonly OpMapping[] = [

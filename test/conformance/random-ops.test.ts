@@ -14,6 +14,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
 import { A, tensorFromFloat32, tensorFromInt64, type Attr, type ElementTypeName, type Model } from '../../src/graph/index.js';
+import { f16BitsToNumber, f32ToF16Bits } from '../../src/graph/f16.js';
+import { makeTensor } from '../../src/graph/tensor.js';
 import { saveModel } from '../../src/io/load.js';
 import { Builder } from '../convert/builder.js';
 import { Oracle, type OracleTensor } from '../helpers/oracle.js';
@@ -38,6 +40,7 @@ function numbers(t: OracleTensor): Float64Array {
     case 'f64': return new Float64Array(b);
     case 'i32': return Float64Array.from(new Int32Array(b));
     case 'i64': return Float64Array.from(new BigInt64Array(b), Number);
+    case 'f16': return Float64Array.from(new Uint16Array(b), f16BitsToNumber);
     case 'boolean': case 'u8': return Float64Array.from(new Uint8Array(b));
     default: throw new Error(`no decoder for ${t.dtype}`);
   }
@@ -259,6 +262,11 @@ describe('IR → ONNX: onnxruntime on ovir\'s ONNX draws what OpenVINO draws, in
     judge(await bothIrToOnnx('iru-rt', irOp('RandomUniform', 'opset8', (b) => [
       b.input('s', 'i64', [2]), b.init('lo', tensorFromFloat32([0], [])), b.init('hi', tensorFromFloat32([1], [])),
     ], { output_type: 'f32', global_seed: '7', op_seed: '9' }), { s: shape }), 'f32', [250, 400], (x) => uniformLaw(x, 0, 1));
+    // f16: onnxruntime has no f16 RandomUniform kernel; ovir's ONNX draws in f32 and Casts
+    judge(await bothIrToOnnx('iru-f16', irOp('RandomUniform', 'opset8', (b) => [
+      b.init('s', tensorFromInt64([N])), b.init('lo', makeTensor('f16', [], new Uint8Array(new Uint16Array([f32ToF16Bits(2)]).buffer))),
+      b.init('hi', makeTensor('f16', [], new Uint8Array(new Uint16Array([f32ToF16Bits(6)]).buffer))),
+    ], { output_type: 'f16', global_seed: '0', op_seed: '3' })), 'f16', [N], (x) => uniformLaw(x, 2, 6));
     judge(await bothIrToOnnx('iru-int', irOp('RandomUniform', 'opset8', (b) => [
       b.init('s', tensorFromInt64([N])), b.init('lo', tensorFromInt64([-2], [])), b.init('hi', tensorFromInt64([5], [])),
     ], { output_type: 'i64', global_seed: '0', op_seed: '0' })), 'i64', [N], (x) => categoricalLaw(Float64Array.from(x, (v) => v + 2), [1, 1, 1, 1, 1, 1, 1].map((v) => v / 7)));
@@ -270,6 +278,10 @@ describe('IR → ONNX: onnxruntime on ovir\'s ONNX draws what OpenVINO draws, in
     const p = [0.05, 0.5, 0.15, 0.3];
     judge(await bothIrToOnnx('imn1', irOp('Multinomial', 'opset13', (b) => [b.input('p', 'f32', [1, 4]), b.init('n', tensorFromInt64([N], []))],
       { convert_type: 'i64', with_replacement: 'true', log_probs: 'false', global_seed: '0', op_seed: '0' }), { p: f32Tensor(p.map((v) => v * 2), [1, 4]) }),
+    'i64', [1, N], (x) => categoricalLaw(x, p));
+    // f64 probabilities: onnxruntime's Multinomial takes f32 only; ovir's ONNX Casts them
+    judge(await bothIrToOnnx('imn64', irOp('Multinomial', 'opset13', (b) => [b.input('p', 'f64', [1, 4]), b.init('n', tensorFromInt64([N], []))],
+      { convert_type: 'i64', with_replacement: 'true', log_probs: 'false', global_seed: '0', op_seed: '0' }), { p: f64Tensor(p, [1, 4]) }),
     'i64', [1, N], (x) => categoricalLaw(x, p));
     const rows = [p, [0.25, 0.25, 0.25, 0.25]];
     judge(await bothIrToOnnx('imn2', irOp('Multinomial', 'opset13', (b) => [b.input('p', 'f32', [2, 4]), b.init('n', tensorFromInt64([N / 2]))],

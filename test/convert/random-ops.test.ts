@@ -96,6 +96,15 @@ describe('IR → ONNX: RandomUniform-8 and Multinomial-13', () => {
     });
   });
 
+  it('f16 output: drawn in f32 and Cast (onnxruntime has no f16 RandomUniform)', () => {
+    const m = irModel('RandomUniform', 'opset8', (b) => [b.init('shape', tensorFromInt64([3])), b.init('lo', tensorFromFloat32([0], [])), b.init('hi', tensorFromFloat32([1], []))],
+      { output_type: A.raw('f16'), global_seed: A.raw('0'), op_seed: A.raw('0') });
+    const onnx = convertModel(m);
+    expect(nodes(onnx, 'RandomUniform')[0]!.attrs.get('dtype')).toMatchObject({ value: 1n });
+    expect(nodes(onnx, 'Cast').map((n) => n.attrs.get('to'))).toMatchObject([{ value: 10n }]);
+    expect(onnx.graph.outputs[0]!.type).toMatchObject({ elem: 'f16', shape: [3] });
+  });
+
   it('a run-time shape: RandomUniformLike of a ConstantOfShape; no seeds: no seed', () => {
     const onnx = convertModel(uniform('f32', ['0', '0']));
     expect(nodes(onnx, 'ConstantOfShape')).toHaveLength(1);
