@@ -10,6 +10,10 @@ import { LOOP } from './controlflow/loop.js';
 import { SCAN } from './controlflow/scan.js';
 import { CONSTANT_OF_SHAPE } from './generator/constant-of-shape.js';
 import { EYE } from './generator/eye-like.js';
+import { BERNOULLI } from './generator/bernoulli.js';
+import { MULTINOMIAL } from './generator/multinomial.js';
+import { RANDOM_NORMAL } from './generator/random-normal.js';
+import { RANDOM_UNIFORM } from './generator/random-uniform.js';
 import { IR_DECOMPOSE } from './ir-only/decompose.js';
 import { IR_ELEMENTWISE } from './ir-only/elementwise.js';
 import { BUCKETIZE } from './math/bucketize.js';
@@ -61,8 +65,12 @@ import { ROTARY_EMBEDDING } from './nn/rotary-embedding.js';
 import { SHRINK } from './nn/shrink.js';
 import { NON_MAX_SUPPRESSION } from './object_detection/non-max-suppression.js';
 import { ROI_ALIGN } from './object_detection/roi-align.js';
+import { REGION_YOLO } from './object_detection/region-yolo.js';
+import { ROI_POOLING } from './object_detection/roi-pooling.js';
+import { PRIOR_BOX_CLUSTERED } from './object_detection/prior-box-clustered.js';
 import { INTEGER_OPS } from './quantization/integer-ops.js';
 import { QUANTIZATION } from './quantization/quantize-linear.js';
+import { FAKE_CONVERT } from './quantization/fake-convert.js';
 import { ARG_MAX } from './reduction/argmax.js';
 import { REDUCE } from './reduction/reduce.js';
 import { RNN } from './rnn/rnn.js';
@@ -93,6 +101,11 @@ import { TENSOR_SCATTER } from './tensor/tensor-scatter.js';
 import { SLICE_IR } from './tensor/strided-slice.js';
 import { TRILU_OPS } from './tensor/trilu.js';
 import { UNIQUE } from './tensor/unique.js';
+import { CONVERT_PROMOTE_TYPES } from './tensor/convert-promote-types.js';
+import { REORG_YOLO } from './tensor/reorg-yolo.js';
+import { COLOR_CONVERSION } from './tensor/color-conversion.js';
+import { EXTRACT_IMAGE_PATCHES } from './nn/extract-image-patches.js';
+import { CTC_GREEDY_DECODER } from './nn/ctc-greedy-decoder.js';
 
 export type { AttrRule, ConvertContext, OpMapping } from './spec.js';
 
@@ -125,7 +138,7 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   // reduction
   ...REDUCE, ...ARG_MAX,
   // generator
-  ...CONSTANT_OF_SHAPE, ...EYE,
+  ...CONSTANT_OF_SHAPE, ...EYE, ...RANDOM_UNIFORM, ...RANDOM_NORMAL, ...BERNOULLI, ...MULTINOMIAL,
   // logical
   ...BITSHIFT,
   // controlflow
@@ -137,14 +150,14 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   // optional (resolved at conversion time: a list of at most one tensor)
   ...OPTIONAL,
   // quantization
-  ...QUANTIZATION, ...INTEGER_OPS,
+  ...QUANTIZATION, ...INTEGER_OPS, ...FAKE_CONVERT,
   // object_detection
-  ...NON_MAX_SUPPRESSION, ...ROI_ALIGN,
+  ...NON_MAX_SUPPRESSION, ...ROI_ALIGN, ...ROI_POOLING, ...PRIOR_BOX_CLUSTERED,
   // ai.onnx.preview.training
   ...OPTIMIZERS,
   // ai.onnx.ml
   ...BINARIZER, ...ARRAY_FEATURE_EXTRACTOR, ...LABEL_ENCODER, ...TREE_ENSEMBLE, ...TREE_ENSEMBLE_CLASSIC,
   ...LINEAR_MODELS, ...SCALER, ...NORMALIZER, ...IMPUTER, ...ONE_HOT_ENCODER, ...FEATURE_VECTORIZER, ...SVM,
   // IR ops ONNX lacks at some opsets, as ONNX subgraphs
-  ...IR_DECOMPOSE, ...IR_ELEMENTWISE, ...BUCKETIZE, ...GRN, ...EMBEDDING_BAG, ...ROLL, ...SCATTER_UPDATE, ...ADAPTIVE_POOL, ...SPACE_BATCH, ...SEGMENT_MAX, ...STATE_VARIABLES,
+  ...IR_DECOMPOSE, ...IR_ELEMENTWISE, ...CONVERT_PROMOTE_TYPES, ...REORG_YOLO, ...REGION_YOLO, ...COLOR_CONVERSION, ...EXTRACT_IMAGE_PATCHES, ...CTC_GREEDY_DECODER, ...BUCKETIZE, ...GRN, ...EMBEDDING_BAG, ...ROLL, ...SCATTER_UPDATE, ...ADAPTIVE_POOL, ...SPACE_BATCH, ...SEGMENT_MAX, ...STATE_VARIABLES,
 ];

@@ -1,6 +1,6 @@
 import { diag, type Diagnostic } from '../diag/diagnostic.js';
 import { attrString } from '../graph/attr-read.js';
-import type { StatePair } from '../convert/state-variables.js';
+import type { StatePair } from '../graph/state-metadata.js';
 import type { Graph } from '../graph/graph.js';
 import type { Value } from '../graph/value.js';
 import type { Via } from './correspond.js';

@@ -7,6 +7,7 @@ import { inferTypes } from '../../src/shape/infer.js';
 import { checkModels } from '../../src/equiv/check-models.js';
 import { tensorType } from '../../src/graph/types.js';
 import { attrString } from '../../src/graph/attr-read.js';
+import { describeModel } from '../../src/io/describe.js';
 import ort from 'onnxruntime-node';
 import { Builder } from './builder.js';
 
@@ -194,5 +195,14 @@ describe('ONNX → IR makes the variables of ovir\'s metadata variables again (t
     const warnings: Diagnostic[] = [];
     convertModel(onnx, { onWarning: (d) => warnings.push(d) });
     expect(warnings.find((d) => d.code === 'CONVERT_STATE_NOT_RESTORED')!.message).toContain("the model has no graph output 'gone' for it");
+  });
+});
+
+describe('ovir info lists the state variables', () => {
+  it('an IR\'s ReadValues by variable_id; the ONNX made of it, with the input and output each became', () => {
+    const ir = accumulator('const').model;
+    // (the built IR's ports carry no types: describeModel reports what a model declares)
+    expect(describeModel(ir, 'm.xml').variables.map((v) => v.name)).toEqual(['acc']);
+    expect(describeModel(convertModel(ir), 'm.onnx').variables).toEqual([{ name: 'acc', dtype: 'f32', shape: [2], input: 'acc', output: 'acc.next' }]);
   });
 });
