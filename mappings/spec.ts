@@ -248,6 +248,8 @@ export interface ConvertContext {
   unused(i: number): void;
   /** Converts source body `srcKey` into body `dstKey` of target node `target`; `from` maps source node input index → target node input index. */
   body(target: Node, srcKey: string, dstKey: string, from: (srcIndex: number) => number, opts?: BodyOptions): Body;
+  /** Records a warning (CONVERT_SEMANTICS_CHOICE): a conversion that chose between readings the sources disagree on. */
+  warn(detail: string): void;
   /** Records a problem (conversion fails at the end with all of them). */
   error(detail: string): void;
   /** `needsOpset`: the ONNX opset from which the form exists (IR → ONNX), for the message and the default-opset retry. */

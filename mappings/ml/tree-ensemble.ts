@@ -104,6 +104,9 @@ function treeEnsemble(c: ConvertContext): void {
   const postNumber = Number(c.attr.int('post_transform', 0n));
   const post = ORT_POST_TRANSFORMS[postNumber];
   if (post === undefined) { c.unsupportedAttr('post_transform', String(postNumber), 'post_transform is 0..4'); return; }
+  if (postNumber === 1 || postNumber === 2) {
+    c.warn(`post_transform ${postNumber} converts as ${post}, as onnxruntime computes it; the ONNX spec reads ${postNumber} as ${postNumber === 1 ? 'SOFTMAX' : 'LOGISTIC'}`);
+  }
   const splits = c.attr.tensor('nodes_splits');
   const weightsT = c.attr.tensor('leaf_weights');
   const targets = c.attr.ints('leaf_targetids');

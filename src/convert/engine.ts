@@ -619,6 +619,10 @@ class Context implements ConvertContext {
     return this.engine.body(this.node, target, srcKey, dstKey, from, opts);
   }
 
+  warn(detail: string): void {
+    this.engine.diags.add('CONVERT_SEMANTICS_CHOICE', this.path, { op: this.node.op, detail });
+  }
+
   error(detail: string): void {
     this.engine.diags.add('CONVERT_OP', this.path, { op: this.node.op, detail });
     this.failed = true;
