@@ -14,6 +14,7 @@ import { IR_DECOMPOSE } from './ir-only/decompose.js';
 import { IR_ELEMENTWISE } from './ir-only/elementwise.js';
 import { BUCKETIZE } from './math/bucketize.js';
 import { GRN } from './nn/grn.js';
+import { STATE_VARIABLES } from './state/variables.js';
 import { ADAPTIVE_POOL } from './nn/adaptive-pool.js';
 import { EMBEDDING_BAG } from './tensor/embedding-bag.js';
 import { ROLL } from './tensor/roll.js';
@@ -136,5 +137,5 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   // ai.onnx.ml
   ...BINARIZER, ...ARRAY_FEATURE_EXTRACTOR, ...LABEL_ENCODER, ...TREE_ENSEMBLE,
   // IR ops ONNX lacks at some opsets, as ONNX subgraphs
-  ...IR_DECOMPOSE, ...IR_ELEMENTWISE, ...BUCKETIZE, ...GRN, ...EMBEDDING_BAG, ...ROLL, ...SCATTER_UPDATE, ...ADAPTIVE_POOL, ...SPACE_BATCH, ...SEGMENT_MAX,
+  ...IR_DECOMPOSE, ...IR_ELEMENTWISE, ...BUCKETIZE, ...GRN, ...EMBEDDING_BAG, ...ROLL, ...SCATTER_UPDATE, ...ADAPTIVE_POOL, ...SPACE_BATCH, ...SEGMENT_MAX, ...STATE_VARIABLES,
 ];

@@ -179,6 +179,16 @@ export interface SequenceElement {
 }
 
 /** What a mapping's `toIr` / `toOnnx` sees: the source node and a builder for the target graph. */
+/**
+ * What a state variable holds before the first inference call (IR → ONNX: what the caller feeds the
+ * first time): zeros, the IR's constant init (`detail`: its values when few), or a value the IR
+ * computes from other values (`detail` says from what).
+ */
+export interface StateInitial {
+  readonly kind: 'zeros' | 'constant' | 'computed';
+  readonly detail: string;
+}
+
 export interface ConvertContext {
   readonly node: Node;
   /** The ONNX opset (source opset for ONNX → IR, target opset for IR → ONNX). */
@@ -197,6 +207,11 @@ export interface ConvertContext {
   constInts(i: number): bigint[] | null;
   /** Numeric data of source input i when it is a constant (float or integer types). */
   constNumbers(i: number): number[] | null;
+  /**
+   * The data of source input i when constants compute it: a constant, or small ops over constants
+   * folded as the constant folder does (src/convert/fold.ts constantValue); null otherwise.
+   */
+  folded(i: number): Tensor | null;
   /** Type of any source value (declared or inferred). */
   typeOf(v: Value): ValueType | null;
   /**
@@ -236,6 +251,15 @@ export interface ConvertContext {
   /** `needsOpset`: the ONNX opset from which the form exists (IR → ONNX), for the message and the default-opset retry. */
   unsupportedAttr(attr: string, value: string, detail?: string, needsOpset?: number): void;
   needsConstant(index: number, what: string, needsOpset?: number): void;
+  /**
+   * IR → ONNX of OpenVINO's state variables (ReadValue / Assign), which ONNX has no form for: the
+   * main graph's input that holds variable `variableId` (one per variable, made on first use; the
+   * caller gives it on every call, the first call `initial`). Null after a diagnostic (a variable
+   * inside a body).
+   */
+  stateInput(variableId: string, type: ValueType | null, initial: StateInitial): Value | null;
+  /** The main graph's output that returns the value assigned to variable `variableId` (one Assign per variable). */
+  stateOutput(variableId: string, v: Value): void;
 }
 
 // ── attribute rule builders ────────────────────────────────────────────────────────────────────

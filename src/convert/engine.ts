@@ -1,4 +1,4 @@
-import { irSideOf, type BodyOptions, type ConvertContext, type OpMapping, type OperandMove, type SequenceElement } from '../../mappings/spec.js';
+import { irSideOf, type BodyOptions, type ConvertContext, type OpMapping, type OperandMove, type SequenceElement, type StateInitial } from '../../mappings/spec.js';
 import { A, type Attr } from '../graph/attr.js';
 import { attrFloat, attrFloats, attrInts, attrReader, AttrTypeError, type AttrReader } from '../graph/attr-read.js';
 import type { Body } from '../graph/body.js';
@@ -11,10 +11,22 @@ import { describeType, tensorType, type TensorType, type ValueType } from '../gr
 import { Value } from '../graph/value.js';
 import type { Diagnostics } from '../diag/diagnostic.js';
 import { attrsToIr, attrsToOnnx, unknownAttrs, type AttrProblem } from './attrs.js';
+import { constantValue } from './fold.js';
 import type { ConvertRegistry } from './registry.js';
 import type { SourceInfo } from './source-types.js';
 
 export type Target = 'ov' | 'onnx';
+
+/** An OpenVINO state variable on its way to ONNX: the graph input read, the value assigned and the graph output returning it. */
+interface StateVariable {
+  input: Value | null;
+  initial: StateInitial | null;
+  output: Value | null;
+  result: Value | null;
+  /** The first node that used the variable, and the Assign's. */
+  readonly path: string;
+  assignedAt: string;
+}
 const TARGET_NAME: Record<Target, string> = { ov: 'OpenVINO IR', onnx: 'ONNX' };
 
 interface WorkItem {
@@ -45,6 +57,11 @@ export class Engine {
   /** Source nodes that did not convert (their outputs are placeholders; their problem is reported). */
   readonly failedNodes = new Set<Node>();
   private readonly queue: WorkItem[] = [];
+  /**
+   * IR → ONNX: OpenVINO state variables by variable_id, as main graph values (mappings/state/):
+   * the input a ReadValue reads, the value an Assign writes (a graph output at the end), and where.
+   */
+  readonly states = new Map<string, StateVariable>();
 
   constructor(
     readonly target: Target,
@@ -58,6 +75,35 @@ export class Engine {
   run(src: Model, dst: Model): void {
     this.queue.push({ src: src.graph, dst: dst.graph, order: null });
     for (let i = 0; i < this.queue.length; i++) this.convertGraph(this.queue[i]!);
+  }
+
+  /** The record of state variable `id` (made on first use, at `path`). */
+  state(id: string, path: string): StateVariable {
+    let s = this.states.get(id);
+    if (!s) this.states.set(id, (s = { input: null, initial: null, output: null, result: null, path, assignedAt: '' }));
+    return s;
+  }
+
+  /**
+   * After the ONNX names are final: a warning per state variable naming the graph input and
+   * output it became and what the first call feeds, and the pairs as model metadata
+   * (`ovir.state_variables`: JSON `[{ variable_id, input, output, initial }]`, input or output
+   * null where the variable is only assigned or only read; initial: zeros, constant or computed).
+   */
+  reportStates(dst: Model): void {
+    if (!this.states.size) return;
+    const pairs: { variable_id: string; input: string | null; output: string | null; initial: string | null }[] = [];
+    for (const [id, s] of this.states) {
+      const input = s.input ? s.input.name : null;
+      const output = s.result ? s.result.name : null;
+      pairs.push({ variable_id: id, input, output, initial: s.initial?.kind ?? null });
+      this.diags.add('CONVERT_STATE_VARIABLE', s.path, {
+        variable: id,
+        input: input === null ? '(none: the variable is never read)' : `'${input}' (the first call gives ${s.initial?.detail ?? 'its initial value'})`,
+        output: output === null ? '(none: the variable is never assigned)' : `'${output}'`,
+      });
+    }
+    dst.onnx?.metadataProps.push(['ovir.state_variables', JSON.stringify(pairs)]);
   }
 
   /** Checks a source type against what the target can hold; returns it, or null after a diagnostic. */
@@ -109,6 +155,16 @@ export class Engine {
       if (item.wrap) out = item.wrap(dst.outputs.length, out, dst);
       if (this.target === 'onnx' && this.needsOwnValue(dst, out)) out = this.identity(dst, out);
       dst.outputs.push(out);
+    }
+    if (!src.owner) {
+      // the assigned state variables, after the model's own outputs, each through an Identity of its
+      // own name (the value may be an output, an input or named otherwise already)
+      for (const [id, s] of this.states) {
+        if (!s.output) continue;
+        const n = dst.addNode({ dialect: 'onnx', op: 'Identity', version: String(this.onnxOpset), name: `${id}/Assign` });
+        n.addInput(s.output);
+        dst.outputs.push((s.result = n.addOutput(s.output.type, [`${id}.next`])));
+      }
     }
     if (this.target === 'ov') {
       dst.meta['resultNames'] = dst.outputs.map((v) => `${v.name || v.label}/sink_port_0`);
@@ -593,5 +649,32 @@ class Context implements ConvertContext {
   needsConstant(index: number, what: string, needsOpset?: number): void {
     this.engine.diags.add('CONVERT_NEEDS_CONSTANT', this.path, { op: this.node.op, index, what, target: this.engine.target === 'ov' ? 'OpenVINO IR' : 'ONNX', needsOpset });
     this.failed = true;
+  }
+
+  folded(i: number): Tensor | null {
+    const s = this.node.inputs[i];
+    return s ? constantValue(s) : null;
+  }
+
+  stateInput(variableId: string, type: ValueType | null, initial: StateInitial): Value | null {
+    if (this.dst.owner) { this.stateInBody(variableId); return null; }
+    const s = this.engine.state(variableId, this.path);
+    if (!s.input) {
+      s.input = this.dst.addInput(type, [variableId]);
+      s.initial = initial;
+    }
+    return s.input;
+  }
+
+  stateOutput(variableId: string, v: Value): void {
+    if (this.dst.owner) { this.stateInBody(variableId); return; }
+    const s = this.engine.state(variableId, this.path);
+    if (s.output) { this.error(`variable '${variableId}' is assigned twice (also by ${s.assignedAt})`); return; }
+    s.output = v;
+    s.assignedAt = this.path;
+  }
+
+  private stateInBody(variableId: string): void {
+    this.error(`variable '${variableId}' is used inside a body: ONNX has no state, and only the main graph's variables become graph inputs and outputs`);
   }
 }

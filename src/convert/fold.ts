@@ -177,3 +177,34 @@ function removeDead(g: Graph, disposable: Set<Value>): number {
   g.initializers.splice(0, g.initializers.length, ...inits);
   return removed;
 }
+
+/**
+ * The data of `v` when constants alone compute it: its own constant, or the ops below it folded
+ * with the kernels above (each result at most FOLD_MAX_ELEMENTS elements, at most `maxNodes`
+ * nodes in all; a node with bodies, a graph input or a run-time shape stops it). Reads the graph
+ * and changes nothing: for a mapping that needs a value the target form holds only as data (an
+ * OpenVINO state variable's initial value, an ONNX input's default). Iterative, linear in the
+ * nodes visited.
+ */
+export function constantValue(v: Value, maxNodes = 256): Tensor | null {
+  if (v.constant) return v.constant;
+  const known = new Map<Value, HostTensor | null>();
+  const hostOf = (x: Value | null): HostTensor | null => (x === null ? null : x.constant ? (elementCount(x.constant.dims) <= FOLD_MAX_ELEMENTS ? toHost(x.constant) : null) : known.get(x) ?? null);
+  const stack: Value[] = [v];
+  let visited = 0;
+  while (stack.length) {
+    const x = stack[stack.length - 1]!;
+    if (known.has(x) || x.constant) { stack.pop(); continue; }
+    const node = x.producer;
+    if (!node || node.bodies.size > 0 || ++visited > maxNodes * 4) return null;
+    const missing = node.inputs.filter((i): i is Value => i !== null && !i.constant && !known.has(i));
+    if (missing.length) { stack.push(...missing); continue; }
+    stack.pop();
+    const outs = evaluate(node, hostOf, () => null);
+    if (!outs || outs.length !== node.outputs.length || outs.some((t) => t.values.length > FOLD_MAX_ELEMENTS)) return null;
+    node.outputs.forEach((o, k) => known.set(o, outs[k]!));
+    if (known.size > maxNodes * 4) return null;
+  }
+  const h = known.get(v);
+  return h ? fromHost(h) : null;
+}

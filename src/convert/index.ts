@@ -117,6 +117,7 @@ function convertOnce(model: Model, opts: ConvertOptions): Model {
   pruneUnused(out.graph);
   if (to === 'onnx') {
     assignOnnxNames(out.graph);
+    engine.reportStates(out);
   }
   completeTypes(out, diags, opts.strict === true);
   if (to === 'onnx') {

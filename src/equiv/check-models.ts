@@ -1,6 +1,7 @@
 import type { Model } from '../graph/model.js';
 import { inferTypes } from '../shape/index.js';
 import { compareInferred, type NamePolicy } from './compare.js';
+import { stateNamesOf } from './interface.js';
 import type { EquivReport } from './report.js';
 
 /** The If-merge policies shape inference knows (onnx, symbolic, openvino). */
@@ -37,8 +38,8 @@ export function checkModels(a: Model, b: Model, opts: CheckOptions = {}): EquivR
   const ia = infer(a, opts.ifMerge, opts.strict === true);
   const ib = infer(b, opts.ifMerge, opts.strict === true);
   const report = compareInferred(
-    { graph: a.graph, types: ia.types, diagnostics: ia.diagnostics, label: opts.labelA ?? 'A' },
-    { graph: b.graph, types: ib.types, diagnostics: ib.diagnostics, label: opts.labelB ?? 'B' },
+    { graph: a.graph, types: ia.types, diagnostics: ia.diagnostics, label: opts.labelA ?? 'A', states: stateNamesOf(a.onnx?.metadataProps) },
+    { graph: b.graph, types: ib.types, diagnostics: ib.diagnostics, label: opts.labelB ?? 'B', states: stateNamesOf(b.onnx?.metadataProps) },
     opts.names === undefined ? {} : { names: opts.names },
   );
   if (opts.strict && report.diagnostics.some((d) => d.code === 'SHAPE_DECLARED_CONTRADICTS')) report.ok = false;

@@ -4,6 +4,7 @@ import type { ValueType } from '../graph/types.js';
 import type { Value } from '../graph/value.js';
 import { compareType, typeSummary } from './compare-type.js';
 import { correspond } from './correspond.js';
+import type { StateNames } from './interface.js';
 import { decide } from './decide.js';
 import { Paths } from './paths.js';
 import { comparePayloads, payloadOf, type Payload } from './payload.js';
@@ -17,6 +18,8 @@ export interface InferredSide {
   diagnostics: readonly Diagnostic[];
   /** Label for messages and `Diagnostic.file` (a file path, `A`). */
   label?: string;
+  /** ONNX: the graph inputs and outputs ovir made of OpenVINO state variables (interface.ts). */
+  states?: StateNames;
 }
 
 /**
@@ -41,7 +44,7 @@ export interface CompareOptions { names?: NamePolicy }
  */
 export function compareInferred(a: InferredSide, b: InferredSide, opts: CompareOptions = {}): EquivReport {
   const paths = new Paths();
-  const corr = correspond(a.graph, b.graph, paths);
+  const corr = correspond(a.graph, b.graph, paths, { ...(a.states ? { a: a.states } : {}), ...(b.states ? { b: b.states } : {}) });
   const trustNames = (opts.names ?? 'decide') === 'decide';
   // Seeds: what the interface and the bindings pair, and body parameters/results paired by name
   // (a same-named parameter or result is checked against its binding: a name pair whose wiring

@@ -3,7 +3,7 @@ import type { Body } from '../graph/body.js';
 import type { Graph } from '../graph/graph.js';
 import type { Node } from '../graph/node.js';
 import type { Value } from '../graph/value.js';
-import { pairInterface } from './interface.js';
+import { pairInterface, type StateNames } from './interface.js';
 import { Paths } from './paths.js';
 import type { Side } from './symbols.js';
 
@@ -108,7 +108,7 @@ class NameIndex {
   }
 }
 
-export function correspond(rootA: Graph, rootB: Graph, paths: Paths = new Paths()): Correspondence {
+export function correspond(rootA: Graph, rootB: Graph, paths: Paths = new Paths(), states: { a?: StateNames; b?: StateNames } = {}): Correspondence {
   const pairs: ValuePair[] = [];
   const unmatched: Unmatched[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -142,7 +142,7 @@ export function correspond(rootA: Graph, rootB: Graph, paths: Paths = new Paths(
 
     for (const va of valuesOf(w.a)) order.set(va, order.size);
     // 0. The interface: main graph inputs and outputs, one to one.
-    if (!w.body) problems.push(...pairInterface(w.a, w.b, scope, addPair, paths));
+    if (!w.body) problems.push(...pairInterface(w.a, w.b, scope, addPair, paths, states));
 
     // 1. By name.
     for (const va of valuesOf(w.a)) {

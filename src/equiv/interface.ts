@@ -1,4 +1,5 @@
 import { diag, type Diagnostic } from '../diag/diagnostic.js';
+import { attrString } from '../graph/attr-read.js';
 import type { Graph } from '../graph/graph.js';
 import type { Value } from '../graph/value.js';
 import type { Via } from './correspond.js';
@@ -23,6 +24,55 @@ import type { Paths } from './paths.js';
  * ONNX graph inputs with an initializer (a default, ONNX IR < 4) are constants, not interface.
  */
 type AddPair = (a: Value, b: Value, via: Via, scope: string, iface?: boolean) => void;
+
+/**
+ * State variables are interface too (IR → ONNX makes each OpenVINO variable a graph input and a
+ * graph output, mappings/state/variables.ts): an IR ReadValue's output is an input keyed
+ * `state:<variable_id>` (the first ReadValue of a variable), an Assign's operand an output keyed
+ * `state:<variable_id>.next`; an ONNX graph input or output is keyed so where the model's
+ * metadata `ovir.state_variables` (StateNames, by variable_id) names it.
+ */
+export type StateNames = ReadonlyMap<string, { readonly input: string | null; readonly output: string | null }>;
+
+/** The StateNames of a model's `ovir.state_variables` metadata (none, or unreadable: empty). */
+export function stateNamesOf(metadata: readonly (readonly [string, string])[] | undefined): StateNames {
+  const out = new Map<string, { input: string | null; output: string | null }>();
+  const text = metadata?.find(([k]) => k === 'ovir.state_variables')?.[1];
+  if (text === undefined) return out;
+  try {
+    const list: unknown = JSON.parse(text);
+    if (!Array.isArray(list)) return out;
+    for (const e of list as Record<string, unknown>[]) {
+      if (typeof e?.['variable_id'] !== 'string') continue;
+      const str = (x: unknown): string | null => (typeof x === 'string' ? x : null);
+      out.set(e['variable_id'], { input: str(e['input']), output: str(e['output'])});
+    }
+  } catch { /* not ovir's: no state pairs */ }
+  return out;
+}
+
+/** Adds a graph's state variables to one side of its interface (see StateNames). */
+function addStates(g: Graph, side: Side, role: 'input' | 'output', states: StateNames | undefined): void {
+  if (states) {
+    for (const [id, p] of states) {
+      const name = role === 'input' ? p.input : p.output;
+      const i = name === null ? -1 : side.values.findIndex((v) => v.names.includes(name));
+      if (i >= 0) side.info[i]!.keys.push(`state:${id}${role === 'output' ? '.next' : ''}`);
+    }
+  }
+  const seen = new Set<string>();
+  for (const n of g.nodes) {
+    if (n.dialect !== 'ov' || n.op !== (role === 'input' ? 'ReadValue' : 'Assign')) continue;
+    const id = attrString(n, 'variable_id');
+    const v = role === 'input' ? n.outputs[0] : n.inputs[0];
+    if (id === undefined || !v || seen.has(id)) continue;
+    seen.add(id);
+    // the key counts as a name: a variable pairs by its key only, never by position
+    const key = `state:${id}${role === 'output' ? '.next' : ''}`;
+    side.values.push(v);
+    side.info.push({ names: [key], keys: [key] });
+  }
+}
 
 const SINK = /\/sink_port_\d+$/;
 
@@ -107,16 +157,25 @@ function pairSide(
   return out;
 }
 
-/** Pairs the main graphs' inputs, then their outputs (as interface pairs); returns the problems. */
-export function pairInterface(a: Graph, b: Graph, scope: string, addPair: AddPair, paths: Paths): Diagnostic[] {
+/** Pairs the main graphs' inputs, then their outputs (as interface pairs, state variables included); returns the problems. */
+export function pairInterface(
+  a: Graph, b: Graph, scope: string, addPair: AddPair, paths: Paths, states: { a?: StateNames; b?: StateNames } = {},
+): Diagnostic[] {
   const keysOf = (x: { keys: string[] }[]) => new Set(x.flatMap((i) => i.keys));
-  const ins = (g: Graph): Side => {
+  const ins = (g: Graph, st: StateNames | undefined): Side => {
     const values = g.inputs.filter((v) => !v.constant);
-    return { values, info: values.map(inputKeys), otherRole: keysOf(g.outputs.map(outputKeys(g))) };
+    const side = { values, info: values.map(inputKeys), otherRole: keysOf(g.outputs.map(outputKeys(g))) };
+    addStates(g, side, 'input', st);
+    return side;
   };
-  const outs = (g: Graph): Side => {
+  const outs = (g: Graph, st: StateNames | undefined): Side => {
     const inputs = g.inputs.filter((v) => !v.constant);
-    return { values: [...g.outputs], info: g.outputs.map(outputKeys(g)), otherRole: keysOf(inputs.map(inputKeys)) };
+    const side = { values: [...g.outputs], info: g.outputs.map(outputKeys(g)), otherRole: keysOf(inputs.map(inputKeys)) };
+    addStates(g, side, 'output', st);
+    return side;
   };
-  return [...pairSide('input', ins(a), ins(b), scope, addPair, paths), ...pairSide('output', outs(a), outs(b), scope, addPair, paths)];
+  return [
+    ...pairSide('input', ins(a, states.a), ins(b, states.b), scope, addPair, paths),
+    ...pairSide('output', outs(a, states.a), outs(b, states.b), scope, addPair, paths),
+  ];
 }

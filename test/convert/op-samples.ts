@@ -139,6 +139,8 @@ export const SAMPLES: Record<string, Sample[]> = {
     'LessOrEqual>SearchSorted', 'ReduceSumSquare>GRN', 'ReduceSum>EmbeddingBagPackedSum', 'ReduceSum>EmbeddingBagPacked',
     'ScatterND>EmbeddingBagOffsetsSum', 'ScatterND>EmbeddingBagOffsets', 'ScatterND>EmbeddingSegmentsSum', 'Equal>NotEqual',
     'Sub>SquaredDifference', 'Equal>IsFinite', 'ReduceMean>AdaptiveAvgPool', 'ReduceMax>AdaptiveMaxPool', 'Transpose>SpaceToBatch', 'Transpose>BatchToSpace', 'ScatterND>SegmentMax'].map((key) => [key, []])),
+  // OpenVINO's state variables as graph inputs and outputs (state-variables.test.ts)
+  'Identity>ReadValue': [], 'Identity>Assign': [],
   // ONNX reductions written as IR subgraphs (reduce-composite.test.ts)
   'ReduceSumSquare>ReduceSumSquare': [],
   // losses written as IR subgraphs: judged by the engines (conformance convert-onnx-ir, loss-ops.test.ts)

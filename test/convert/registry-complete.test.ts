@@ -91,6 +91,8 @@ const OWN_SUITE: Record<string, string> = {
       'LessOrEqual>SearchSorted', 'ReduceSumSquare>GRN', 'ReduceSum>EmbeddingBagPackedSum', 'ReduceSum>EmbeddingBagPacked',
       'ScatterND>EmbeddingBagOffsetsSum', 'ScatterND>EmbeddingBagOffsets', 'ScatterND>EmbeddingSegmentsSum', 'Equal>NotEqual',
       'Sub>SquaredDifference', 'Equal>IsFinite', 'ReduceMean>AdaptiveAvgPool', 'ReduceMax>AdaptiveMaxPool', 'Transpose>SpaceToBatch', 'Transpose>BatchToSpace', 'ScatterND>SegmentMax'].map((key) => [key, 'test/convert/ir-only-ops.test.ts'])),
+  'Identity>ReadValue': 'test/convert/state-variables.test.ts',
+  'Identity>Assign': 'test/convert/state-variables.test.ts',
   'HannWindow>HannWindow': 'test/convert/signal-quant-ops.test.ts',
   'HammingWindow>HammingWindow': 'test/convert/signal-quant-ops.test.ts',
   'BlackmanWindow>BlackmanWindow': 'test/convert/signal-quant-ops.test.ts',

@@ -34,6 +34,7 @@ import { ovCellRules } from './ov/cell.js';
 import { ovReduceRules } from './ov/reduce.js';
 import { ovTensorExtraRules } from './ov/tensor-extra.js';
 import { ovIrOnlyRules } from './ov/ir-only.js';
+import { ovStateRules } from './ov/state.js';
 import { onnxSignalRules } from './onnx/signal.js';
 import { onnxQuantizedRules } from './onnx/quantized.js';
 import { ovSignalRules } from './ov/signal.js';
@@ -58,6 +59,7 @@ export const ALL_RULES: readonly Rule[] = [
   ...onnxSequenceRules, ...onnxOptionalRules,
   ...ovCellRules,
   ...ovIrOnlyRules,
+  ...ovStateRules,
   ...onnxTrainingRules, ...onnxTextRules, ...onnxMlRules, ...onnxMlClassicRules, ...onnxImageRules,
 ];
 
