@@ -46,6 +46,7 @@ export function relaxBranchCaptures(relaxed: ReadonlyMap<Node, RelaxedBranch>, d
       return { ...b, from: k };
     });
     if (erased.size) changed++;
+    body.graph.meta.relaxedBranch = true;
     const e = r.errors[0]!;
     diags.add('SHAPE_BRANCH_RELAXED', node.path, {
       branch: r.key.replace(/_(branch|body)$/, ''), errors: r.errors.length, detail: `${e.where}: ${e.message}`,

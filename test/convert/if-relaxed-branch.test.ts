@@ -204,6 +204,7 @@ describe('ONNX → IR of such an If', () => {
       expect(new Set(relaxed.map((d) => d.where))).toEqual(new Set(['main/If_sr']));
       expect(relaxed.map((d) => d.message).join('\n')).toMatch(/with x as f32\[\?,\?\]/);
       expect(relaxed.map((d) => d.message).join('\n')).toMatch(/x fed as Reshape/);
+      expect(report.ok).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
