@@ -92,9 +92,9 @@ function eraseDims(ifNode: Node, v: Value, cond: Value): Value | null {
  * relaxed If the rank of its other branch; an If inside the branch, in order, the first rank one of
  * its branches gives with which the IR still infers without error — the rank it had with the
  * captured types comes last, as that is what made the branch fail. A result is pinned as
- * `Reshape(r, Gather(ShapeOf(r), [0 … rank-1], 0))` (never to a rank above one a result is known
- * to have): r itself whenever r has that rank, otherwise the leading dims of r (when the others
- * are 1) or a run-time failure (with the shapes given, the relaxed branch never completes anyway).
+ * `Reshape(r, Gather(Concat(ShapeOf(r), ones), [0 … rank-1]))`: r itself whenever r has that
+ * rank, its leading dims or r with 1-dims appended otherwise — or a run-time failure; either way
+ * nothing anyone sees, as with the shapes given the relaxed branch never completes.
  * `infer` infers the model again; returns the last inference.
  */
 export function pinRelaxedRanks(relaxed: ReadonlyMap<Node, RelaxedBranch>, infer: () => InferenceResult): InferenceResult {
@@ -127,7 +127,6 @@ export function pinRelaxedRanks(relaxed: ReadonlyMap<Node, RelaxedBranch>, infer
         if (given !== undefined) ranks.add(given);
         for (const rank of ranks) {
           const undo = pinOutput(inner, k, rank, rankOf);
-          if (!undo) continue;
           const next = infer();
           if (clean(next)) { result = next; types = next.types; break; }
           undo();
@@ -141,7 +140,6 @@ export function pinRelaxedRanks(relaxed: ReadonlyMap<Node, RelaxedBranch>, infer
       const rank = theirs ? rankOf(other.graph.outputs[theirs.result]) : null;
       if (rank === null) continue;
       const undo = pinOutput(node, k, rank, rankOf);
-      if (!undo) continue;
       const next = infer();
       if (clean(next)) { result = next; types = next.types; } else undo();
     }
@@ -151,16 +149,9 @@ export function pinRelaxedRanks(relaxed: ReadonlyMap<Node, RelaxedBranch>, infer
 
 /**
  * Pins the results feeding output `k` of If `node` in each of its bodies to `rank` where theirs is
- * higher or not known. Returns what undoes it, or null when a result has a lower rank (nothing done).
+ * another or not known. Returns what undoes it.
  */
-function pinOutput(node: Node, k: number, rank: number, rankOf: (v: Value | undefined) => number | null): (() => void) | null {
-  // a result of a known lower rank has no such dims: not this rank
-  for (const body of node.bodies.values()) {
-    for (const ob of body.outputs) {
-      const r = ob.to === k ? rankOf(body.graph.outputs[ob.result]) : null;
-      if (r !== null && r < rank) return null;
-    }
-  }
+function pinOutput(node: Node, k: number, rank: number, rankOf: (v: Value | undefined) => number | null): () => void {
   const undo: (() => void)[] = [];
   for (const body of node.bodies.values()) {
     const g = body.graph;
@@ -180,10 +171,12 @@ function pinOutput(node: Node, k: number, rank: number, rankOf: (v: Value | unde
         return n.addOutput(type);
       };
       const before = g.initializers.length;
+      const ones = g.addInitializer(tensorFromInt64(new Array<bigint>(rank).fill(1n), [rank]), [`${base}/ones`]);
       const indices = g.addInitializer(tensorFromInt64(Array.from({ length: rank }, (_, i) => BigInt(i)), [rank]), [`${base}/dims`]);
       const axis = g.addInitializer(tensorFromInt64([0n], []), [`${base}/axis`]);
       const shape = add('ShapeOf', 'opset3', 'ShapeOf', [res], { output_type: 'i64' }, tensorType('i64', [null]));
-      const dims = add('Gather', 'opset8', 'Gather', [shape, indices, axis], { batch_dims: '0' }, tensorType('i64', [rank]));
+      const padded = add('Concat', 'opset1', 'Concat', [shape, ones], { axis: '0' }, tensorType('i64', [null]));
+      const dims = add('Gather', 'opset8', 'Gather', [padded, indices, axis], { batch_dims: '0' }, tensorType('i64', [rank]));
       const out = add('Reshape', 'opset1', 'Reshape', [res, dims], { special_zero: 'false' }, tensorType(elem, new Array<null>(rank).fill(null)));
       g.nodes.push(...nodes);
       g.outputs[ob.result] = out;
@@ -196,7 +189,7 @@ function pinOutput(node: Node, k: number, rank: number, rankOf: (v: Value | unde
         if (move) res.names = names;
         g.nodes = g.nodes.filter((n) => !nodes.includes(n));
         for (const n of nodes) for (let i = 0; i < n.inputs.length; i++) n.setInput(i, null);
-        g.initializers.splice(before, 2);
+        g.initializers.splice(before, 3);
       });
     }
   }

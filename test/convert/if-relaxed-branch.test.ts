@@ -69,6 +69,31 @@ function nested(): Model {
   return b.model;
 }
 
+/**
+ * An If inside the relaxed branch whose output rank depends on a dim: Squeeze(x, 0) when x's first
+ * dim is 1, x itself otherwise. With x: f32[2,3] it is x, and MatMul(x, x) fails; relaxed, that
+ * inner If yields rank 1 or 2 — a dynamic rank, which OpenVINO's CPU plugin refuses for an If.
+ */
+function rankByDim(): Model {
+  const b = new Builder('onnx');
+  const x = b.input('x', 'f32', [2, 3]);
+  const c = b.input('c', 'boolean', []);
+  const outer = b.ifNode(b.graph, c, ['y'], 'If_sr');
+  const t = b.body(outer, 'then_branch');
+  b.results(t, [neg(b, t, x)]);
+  const e = b.body(outer, 'else_branch');
+  const d0 = b.op(e, 'Gather', [b.op(e, 'Shape', [x], 'shape_x'), b.init('zero', tensorFromInt64([0], []), e)], 'd0', { axis: A.int(0) });
+  const one = b.op(e, 'Equal', [d0, b.init('one', tensorFromInt64([1], []), e)], 'd0_is_1');
+  const inner = b.ifNode(e, one, ['x_or_row'], 'If_squeeze');
+  const it = b.body(inner, 'then_branch');
+  b.results(it, [b.op(it, 'Squeeze', [x, b.init('axes', tensorFromInt64([0], [1]), it)], 'row')]);
+  const ie = b.body(inner, 'else_branch');
+  b.results(ie, [b.op(ie, 'Identity', [x], 'same')]);
+  b.results(e, [b.op(e, 'MatMul', [inner.outputs[0]!, x], 'prod')]);
+  b.output(outer.outputs[0]!);
+  return b.model;
+}
+
 const ifNamed = (m: Model, name: string): Node => [...allGraphs(m.graph)].flatMap((g) => g.nodes).find((n) => n.name === name)!;
 const errors = (ds: readonly Diagnostic[]) => ds.filter((d) => d.severity === 'error');
 function convert(m: Model): { ir: Model; warnings: Diagnostic[] } {
@@ -189,6 +214,24 @@ describe('ONNX → IR of such an If', () => {
     expect(outer.bodies.get('else_body')!.graph.nodes.map((n) => n.op)).toContain('If');
   });
 
+  it('an If output of dynamic rank after relaxation gets a rank back: Reshape(r, Gather(Concat(ShapeOf(r), ones), [0 … rank-1]))', () => {
+    const { ir, warnings } = convert(rankByDim());
+    expect(verifyGraph(ir.graph)).toEqual([]);
+    expect(warnings.filter((d) => d.code === 'SHAPE_BRANCH_RELAXED').map((d) => d.where)).toEqual(['main/If_sr']);
+    const inner = ifNamed(ir, 'If_squeeze');
+    // rank 1 (the Squeeze's): rank 2, what it has with x: f32[2,3], is what made the branch fail
+    const r = inferTypes(ir);
+    expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(r.types.get(inner.outputs[0]!)).toMatchObject({ shape: [null] });
+    const pinned = inner.bodies.get('else_body')!.graph;
+    expect(pinned.nodes.map((n) => n.op).slice(-4)).toEqual(['ShapeOf', 'Concat', 'Gather', 'Reshape']);
+    expect(pinned.outputs[0]!.names).toEqual(['same']);
+    const outer = ifNamed(ir, 'If_sr');
+    // and the relaxed If's output the rank of its then branch's (f32[2,3])
+    const y = r.types.get(outer.outputs[0]!);
+    expect(y?.kind === 'tensor' ? y.shape?.length : null).toBe(2);
+  });
+
   it('rank relaxation has no IR form: refused with the branch\'s errors', () => {
     const perm3: Branch = (b, g, x) => b.op(g, 'Transpose', [x], 't3', { perm: A.ints([1, 0, 2]) });
     expect(refusal(() => convertModel(model(neg, perm3))).map((d) => [d.code, d.message])).toEqual([['SHAPE_RULE', 'Transpose: order 1,0,2 does not permute rank 2']]);
@@ -219,7 +262,7 @@ describe.skipIf(!oracleAvailable())('the engines on such an If', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('OpenVINO on the IR of the static model computes what onnxruntime computes on the model; taking the impossible branch fails in both', async () => {
-    for (const [name, make] of [['flat', () => model(neg, square)], ['nested', nested]] as const) {
+    for (const [name, make] of [['flat', () => model(neg, square)], ['nested', nested], ['rank-by-dim', rankByDim]] as const) {
       // onnxruntime on the model with x of unknown dims (it refuses to load one whose branch does
       // not infer); ovir's IR of the model with x: f32[2,3], as `ovir convert --input x[2,3]` writes
       const dynamic = make();
