@@ -307,9 +307,9 @@ class State {
     const first = b.first ?? ds.slice(b.start);
     if (!failed) {
       if (b.level === 0) return null;
+      // the relaxed attempt's own diagnostics (warnings) stay; the first attempt's were dropped when it began
       const errors = first.filter((d) => d.severity === 'error');
       const sibling = this.relaxed.get(b.node);
-      ds.length = b.start;
       if (sibling) {
         // neither branch infers with the captured types: the If fails whichever runs
         this.relaxed.delete(b.node);
