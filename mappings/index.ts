@@ -10,6 +10,10 @@ import { LOOP } from './controlflow/loop.js';
 import { SCAN } from './controlflow/scan.js';
 import { CONSTANT_OF_SHAPE } from './generator/constant-of-shape.js';
 import { EYE } from './generator/eye-like.js';
+import { BERNOULLI } from './generator/bernoulli.js';
+import { MULTINOMIAL } from './generator/multinomial.js';
+import { RANDOM_NORMAL } from './generator/random-normal.js';
+import { RANDOM_UNIFORM } from './generator/random-uniform.js';
 import { IR_DECOMPOSE } from './ir-only/decompose.js';
 import { IR_ELEMENTWISE } from './ir-only/elementwise.js';
 import { BUCKETIZE } from './math/bucketize.js';
@@ -117,7 +121,7 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   // reduction
   ...REDUCE, ...ARG_MAX,
   // generator
-  ...CONSTANT_OF_SHAPE, ...EYE,
+  ...CONSTANT_OF_SHAPE, ...EYE, ...RANDOM_UNIFORM, ...RANDOM_NORMAL, ...BERNOULLI, ...MULTINOMIAL,
   // logical
   ...BITSHIFT,
   // controlflow

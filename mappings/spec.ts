@@ -187,6 +187,8 @@ export interface SequenceElement {
 export interface StateInitial {
   readonly kind: 'zeros' | 'constant' | 'computed';
   readonly detail: string;
+  /** The value, when constants compute it (written as an initializer `<variable_id>.initial`). */
+  readonly tensor: Tensor | null;
 }
 
 export interface ConvertContext {

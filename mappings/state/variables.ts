@@ -17,7 +17,9 @@ import type { ConvertContext, OpMapping, StateInitial } from '../spec.js';
  *   input, or an init constants compute to zeros), the IR's constant init (its values when at most
  *   16), or a value the IR computes from other values at the first call.
  * - Every variable is reported (CONVERT_STATE_VARIABLE, with the names it became), and the pairs
- *   are recorded in the model's metadata (`ovir.state_variables`).
+ *   are recorded in the model's metadata (`ovir.state_variables`), a constant initial value as an
+ *   initializer `<variable_id>.initial` (src/convert/state-variables.ts): ONNX → IR makes them
+ *   variables again.
  * - A variable inside a body (Loop, If, TensorIterator) is refused: a body's inputs are not the
  *   caller's.
  */
@@ -30,12 +32,12 @@ function readValue(c: ConvertContext): void {
 
 /** What the variable holds before the first call: ReadValue's init (none: zeros, as OpenVINO starts). */
 function initialOf(init: Value | null, t: Tensor | null): StateInitial {
-  if (!init) return { kind: 'zeros', detail: 'zeros (the IR starts the variable at zeros)' };
-  if (!t) return { kind: 'computed', detail: `the value the IR computes for it (from ${init.producer?.path ?? init.label}) at the first call` };
+  if (!init) return { kind: 'zeros', detail: 'zeros (the IR starts the variable at zeros)', tensor: null };
+  if (!t) return { kind: 'computed', detail: `the value the IR computes for it (from ${init.producer?.path ?? init.label}) at the first call`, tensor: null };
   const values = t.elem === 'string' ? null : readFloats(t);
-  if (values && values.every((x) => x === 0)) return { kind: 'zeros', detail: `zeros of shape [${t.dims.join(', ')}]` };
+  if (values && values.every((x) => x === 0)) return { kind: 'zeros', detail: `zeros of shape [${t.dims.join(', ')}]`, tensor: t };
   const shown = values && values.length <= 16 ? `: [${values.map((x) => Number(x.toPrecision(7))).join(', ')}]` : '';
-  return { kind: 'constant', detail: `the IR's constant init of shape [${t.dims.join(', ')}]${shown}` };
+  return { kind: 'constant', detail: `the IR's constant init of shape [${t.dims.join(', ')}]${shown}`, tensor: t };
 }
 
 function assign(c: ConvertContext): void {

@@ -232,12 +232,45 @@ function legacyToIr(c: ConvertContext): void {
   interpolate(c, { mode, ctm: 'asymmetric', nearest: 'simple', antialias: false, cubeCoeff: CUBIC_A }, scales, false, null);
 }
 
-/** The Interpolate attributes every ONNX form needs, or null after a diagnostic. */
-interface FromIr { mode: string; ctm: string; nearest: string; antialias: boolean; cubeCoeff: number; sizes: boolean; data: number; axes: number | null }
+/**
+ * The Interpolate attributes every ONNX form needs, or null after a diagnostic. `axes`: the input
+ * that holds them (4, 11), or their values (the attribute of Interpolate-1).
+ */
+interface FromIr { mode: string; ctm: string; nearest: string; antialias: boolean; cubeCoeff: number; sizes: boolean; data: number; axes: number | readonly bigint[] | null }
+
+/** The axes an Interpolate resizes, when known; null (after a diagnostic, with `need`) otherwise. */
+function axesOf(c: ConvertContext, r: FromIr, need: boolean): readonly bigint[] | null {
+  if (r.axes === null || typeof r.axes !== 'number') return r.axes;
+  const axes = c.constInts(r.axes);
+  if (axes === null && need) c.needsConstant(r.axes, 'axes');
+  return axes;
+}
+
+/**
+ * Interpolate-1 (target_spatial_shape for the `axes` attribute) as the Interpolate-4 OpenVINO
+ * itself runs it (its ConvertInterpolate1ToInterpolate4 transformation): sizes, nearest_mode
+ * simple, cube_coeff -0.75; linear as linear_onnx; coordinates align_corners when align_corners
+ * (default true), else half_pixel for linear without pads unless a rank-4 input is resized over
+ * axes {2, 3} exactly (asymmetric then), else asymmetric. `area` has no ONNX form.
+ */
+function readInterpolate1(c: ConvertContext): FromIr | null {
+  const mIr = (c.attr.string('mode') ?? '').trim().toLowerCase();
+  const mode = mIr === 'nearest' ? 'nearest' : mIr === 'linear' || mIr === 'linear_onnx' ? 'linear' : mIr === 'cubic' ? 'cubic' : null;
+  if (!mode) { c.unsupportedAttr('mode', mIr, 'ONNX Resize has nearest, linear and cubic'); return null; }
+  const axes = c.attr.ints('axes');
+  if (!axes) { c.error("attribute 'axes' is required"); return null; }
+  const pads = [...(c.attr.ints('pads_begin') ?? []), ...(c.attr.ints('pads_end') ?? [])];
+  if (pads.some((p) => p !== 0n)) { c.unsupportedAttr('pads_begin/pads_end', pads.join(','), 'ONNX Resize does not pad'); return null; }
+  const rank = c.rank(0);
+  if (rank === null) { c.error('Interpolate-1 needs the rank of its data (OpenVINO converts it to Interpolate-4 by it)'); return null; }
+  const nchw = rank === 4 && axes.length === 2 && new Set(axes.map(Number)).size === 2 && axes.every((a) => a === 2n || a === 3n);
+  const ctm = (c.attr.bool('align_corners') ?? true) ? 'align_corners' : mode === 'linear' && !nchw ? 'half_pixel' : 'asymmetric';
+  return { mode, ctm, nearest: 'simple', antialias: c.attr.bool('antialias') ?? false, cubeCoeff: CUBIC_A, sizes: true, data: 1, axes };
+}
 
 function readInterpolate(c: ConvertContext): FromIr | null {
   const v = Number(c.node.version.replace(/^opset/, ''));
-  if (!(v >= 4)) { c.error(`Interpolate-${c.node.version.replace(/^opset/, '')} (target sizes with axes attributes) does not convert; Interpolate-4 and -11 do`); return null; }
+  if (v === 1) return readInterpolate1(c);
   const mIr = (c.attr.string('mode') ?? '').trim().toLowerCase();
   const mode = onnxMode(mIr);
   if (!mode) { c.unsupportedAttr('mode', mIr, 'ONNX Resize has nearest, linear (= linear_onnx) and cubic'); return null; }
@@ -262,10 +295,10 @@ function fullRank(c: ConvertContext, r: FromIr): { operand: Value; axes: bigint[
   const rank = c.rank(0);
   const operand = (): Value => (r.sizes ? asI64Vector(c, r.data)! : scalesF32(c, r.data));
   if (r.axes === null) return { operand: operand(), axes: null };
-  const axes = c.constInts(r.axes);
-  if (axes === null) { c.needsConstant(r.axes, 'axes'); return null; }
+  const axes = axesOf(c, r, true);
+  if (axes === null) return null;
   if (rank !== null && axes.length === rank && axes.every((a, i) => normAxis(a, rank) === i)) return { operand: operand(), axes: null };
-  if (c.opset >= 18) return { operand: operand(), axes };
+  if (c.opset >= 18) return { operand: operand(), axes: [...axes] };
   const norm = rank === null ? axes : axes.map((a) => BigInt(normAxis(a, rank)));
   if (rank !== null && norm.every((a) => a >= 0n)) {
     // Constant operands widen to constants.
@@ -316,7 +349,7 @@ function knownScales(c: ConvertContext, r: FromIr): number[] | null {
   const t = c.type(0);
   const dims = t?.kind === 'tensor' ? t.shape : null;
   if (!dims) return null;
-  const axes = r.axes === null ? dims.map((_, i) => BigInt(i)) : c.constInts(r.axes);
+  const axes = r.axes === null ? dims.map((_, i) => BigInt(i)) : axesOf(c, r, false);
   if (axes === null) return null;
   const scales: number[] = dims.map(() => 1);
   const sizes = r.sizes ? c.constInts(r.data) : null;
@@ -401,12 +434,13 @@ function fullScales(v: Value): number[] | null {
 }
 
 const RESIZE_ONNX = ['mode', 'coordinate_transformation_mode', 'nearest_mode', 'cubic_coeff_a', 'exclude_outside', 'extrapolation_value', 'antialias', 'axes', 'keep_aspect_ratio_policy'];
-const INTERPOLATE_IR = ['mode', 'shape_calculation_mode', 'coordinate_transformation_mode', 'nearest_mode', 'antialias', 'pads_begin', 'pads_end', 'cube_coeff'];
+// axes and align_corners: Interpolate-1's
+const INTERPOLATE_IR = ['mode', 'shape_calculation_mode', 'coordinate_transformation_mode', 'nearest_mode', 'antialias', 'pads_begin', 'pads_end', 'cube_coeff', 'axes', 'align_corners'];
 
 export const RESIZE: readonly OpMapping[] = [
   {
     onnx: { op: 'Resize', since: 11 },
-    ir: { op: 'Interpolate', version: 'opset11', reads: ['opset4'] },
+    ir: { op: 'Interpolate', version: 'opset11', reads: ['opset4', 'opset1'] },
     handles: { onnx: RESIZE_ONNX, ir: INTERPOLATE_IR },
     note: 'sizes or scales by shape_calculation_mode; what Interpolate computes otherwise (tf_crop_and_resize with roi, half_pixel_symmetric, exclude_outside, antialias shrinking, align_corners by scales, keep_aspect_ratio_policy by run-time sizes) is a separable resize by Gather/ReduceSum per axis',
     toIr: resizeToIr,
@@ -414,7 +448,7 @@ export const RESIZE: readonly OpMapping[] = [
   },
   {
     onnx: { op: 'Resize', since: 10, until: 10 },
-    ir: { op: 'Interpolate', version: 'opset11', reads: ['opset4'] },
+    ir: { op: 'Interpolate', version: 'opset11', reads: ['opset4', 'opset1'] },
     handles: { onnx: ['mode'], ir: INTERPOLATE_IR },
     note: 'asymmetric coordinates; nearest rounds as IR nearest_mode simple',
     toIr: legacyToIr,
@@ -422,7 +456,7 @@ export const RESIZE: readonly OpMapping[] = [
   },
   {
     onnx: { op: 'Upsample', since: 7, until: 9 },
-    ir: { op: 'Interpolate', version: 'opset11', reads: ['opset4'] },
+    ir: { op: 'Interpolate', version: 'opset11', reads: ['opset4', 'opset1'] },
     handles: { onnx: ['mode', 'scales'], ir: INTERPOLATE_IR },
     note: 'scales attribute (7) or input (9); asymmetric coordinates, nearest rounds as IR nearest_mode simple',
     toIr: legacyToIr,

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { convertModel } from '../convert/index.js';
+import { allNodes } from '../graph/graph.js';
 import type { Model } from '../graph/model.js';
 import { loadModel, saveModel } from '../io/load.js';
 import { loadOrt, runInChild } from './run-ort.js';
@@ -17,6 +18,9 @@ import type { RunRecord } from './types.js';
  * runs with up to 4 seeds (stopping at the first difference), so that an If condition taken from
  * an input is very likely to take both values.
  * Runs in a child process (runInChild), so that a native crash of onnxruntime ends only that.
+ * Outputs that differ where either form draws random numbers (RandomUniform(Like),
+ * RandomNormal(Like), Bernoulli, Multinomial, Dropout with a training_mode) are not judged: the
+ * forms draw other numbers of the same law (test/conformance/random-ops.test.ts judges the laws).
  */
 export interface FormsRun extends RunRecord {
   /** One line per form converted to ONNX by ovir to be run. */
@@ -42,6 +46,19 @@ export async function ortMissing(): Promise<string | undefined> {
   }
 }
 
+/** ONNX ops whose outputs are random draws (Dropout only with a training_mode input). */
+const RANDOM_OPS = new Set(['RandomUniform', 'RandomUniformLike', 'RandomNormal', 'RandomNormalLike', 'Bernoulli', 'Multinomial']);
+
+/** The random ops of an ONNX model, bodies included, by name. */
+function randomOps(m: Model): string[] {
+  const out = new Set<string>();
+  for (const n of allNodes(m.graph)) {
+    if (n.domain !== '' && n.domain !== 'ai.onnx') continue;
+    if (RANDOM_OPS.has(n.op) || (n.op === 'Dropout' && n.inputs[2])) out.add(n.op);
+  }
+  return [...out];
+}
+
 export async function runForms(a: Form, b: Form, timeoutMs = 120_000): Promise<FormsRun> {
   const dir = mkdtempSync(join(tmpdir(), 'ovir-run-'));
   const converted: string[] = [];
@@ -64,12 +81,22 @@ export async function runForms(a: Form, b: Form, timeoutMs = 120_000): Promise<F
     const fb = asOnnx(b, 'B');
     // A boolean input (an If condition) picks one branch per run: run as many seeds as it takes
     // to see both values, at most RUNS_WITH_BOOLEANS.
-    const booleans = loadModel(fa).graph.inputs.some((v) => v.type?.kind === 'tensor' && v.type.elem === 'boolean');
+    const modelA = loadModel(fa);
+    const booleans = modelA.graph.inputs.some((v) => v.type?.kind === 'tensor' && v.type.elem === 'boolean');
     const seedOf = typeof a === 'string' ? a : a.label;
     let r: RunRecord = { ok: true };
     for (let k = 0; k < (booleans ? RUNS_WITH_BOOLEANS : 1); k++) {
       r = await runInChild(fa, fb, timeoutMs, { ...RUN_TOLERANCE, nameB: 'B', seed: k === 0 ? seedOf : `${seedOf}#${k}` });
       if (!r.ok || r.skipped) break;
+    }
+    if (!r.ok && !r.skipped) {
+      const drawn = [...new Set([...randomOps(modelA), ...randomOps(loadModel(fb))])];
+      if (drawn.length) {
+        return {
+          ok: true, converted,
+          skipped: `the model draws random numbers (${drawn.join(', ')}): two forms, like two generators, give other numbers of the same law, so values are not compared (${r.detail ?? 'outputs differ'})`,
+        };
+      }
     }
     return { ...r, converted };
   } finally {

@@ -1,5 +1,5 @@
 import { formatShape } from '../graph/shape.js';
-import { describeModel, type IoInfo, type ModelInfo } from '../io/describe.js';
+import { describeModel, type IoInfo, type ModelInfo, type VariableInfo } from '../io/describe.js';
 import { forEachModel } from './each-model.js';
 
 function human(info: ModelInfo): string {
@@ -8,6 +8,10 @@ function human(info: ModelInfo): string {
   let out = `${info.path}  (${info.format === 'ir' ? 'OpenVINO IR' : 'ONNX'})\n`;
   out += `  inputs (${info.inputs.length}):\n${info.inputs.map(io).join('')}`;
   out += `  outputs (${info.outputs.length}):\n${info.outputs.map(io).join('')}`;
+  if (info.variables.length) {
+    const where = (v: VariableInfo) => (v.input !== undefined ? `  (graph input ${v.input ?? 'none'}, output ${v.output ?? 'none'})` : '');
+    out += `  state variables (${info.variables.length}):\n${info.variables.map((v) => io(v).replace(/\n$/, `${where(v)}\n`)).join('')}`;
+  }
   out += `  ${info.format === 'ir' ? 'layers' : 'nodes'}: ${total} of ${Object.keys(info.ops).length} types, body nesting depth ${info.maxDepth}\n`;
   const byCount = Object.entries(info.ops).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   out += byCount.map(([op, n]) => `    ${String(n).padStart(6)}  ${op}\n`).join('');

@@ -12,21 +12,12 @@ import { Value } from '../graph/value.js';
 import type { Diagnostics } from '../diag/diagnostic.js';
 import { attrsToIr, attrsToOnnx, unknownAttrs, type AttrProblem } from './attrs.js';
 import { constantValue } from './fold.js';
+import { assignState, reportStates, restorableStates, restoreStateInputs, type StateRestore, type StateVariable } from './state-variables.js';
 import type { ConvertRegistry } from './registry.js';
 import type { SourceInfo } from './source-types.js';
 
 export type Target = 'ov' | 'onnx';
 
-/** An OpenVINO state variable on its way to ONNX: the graph input read, the value assigned and the graph output returning it. */
-interface StateVariable {
-  input: Value | null;
-  initial: StateInitial | null;
-  output: Value | null;
-  result: Value | null;
-  /** The first node that used the variable, and the Assign's. */
-  readonly path: string;
-  assignedAt: string;
-}
 const TARGET_NAME: Record<Target, string> = { ov: 'OpenVINO IR', onnx: 'ONNX' };
 
 interface WorkItem {
@@ -62,6 +53,8 @@ export class Engine {
    * the input a ReadValue reads, the value an Assign writes (a graph output at the end), and where.
    */
   readonly states = new Map<string, StateVariable>();
+  /** ONNX → IR: the graph inputs and outputs an earlier IR → ONNX made of state variables, to make variables again. */
+  private restore: StateRestore | null = null;
 
   constructor(
     readonly target: Target,
@@ -73,6 +66,7 @@ export class Engine {
   ) {}
 
   run(src: Model, dst: Model): void {
+    if (this.target === 'ov') this.restore = restorableStates(src, this.diags);
     this.queue.push({ src: src.graph, dst: dst.graph, order: null });
     for (let i = 0; i < this.queue.length; i++) this.convertGraph(this.queue[i]!);
   }
@@ -84,26 +78,9 @@ export class Engine {
     return s;
   }
 
-  /**
-   * After the ONNX names are final: a warning per state variable naming the graph input and
-   * output it became and what the first call feeds, and the pairs as model metadata
-   * (`ovir.state_variables`: JSON `[{ variable_id, input, output, initial }]`, input or output
-   * null where the variable is only assigned or only read; initial: zeros, constant or computed).
-   */
+  /** After the ONNX names are final: the state variables' warnings, initial values and metadata (state-variables.ts). */
   reportStates(dst: Model): void {
-    if (!this.states.size) return;
-    const pairs: { variable_id: string; input: string | null; output: string | null; initial: string | null }[] = [];
-    for (const [id, s] of this.states) {
-      const input = s.input ? s.input.name : null;
-      const output = s.result ? s.result.name : null;
-      pairs.push({ variable_id: id, input, output, initial: s.initial?.kind ?? null });
-      this.diags.add('CONVERT_STATE_VARIABLE', s.path, {
-        variable: id,
-        input: input === null ? '(none: the variable is never read)' : `'${input}' (the first call gives ${s.initial?.detail ?? 'its initial value'})`,
-        output: output === null ? '(none: the variable is never assigned)' : `'${output}'`,
-      });
-    }
-    dst.onnx?.metadataProps.push(['ovir.state_variables', JSON.stringify(pairs)]);
+    reportStates(this.states, dst, this.diags);
   }
 
   /** Checks a source type against what the target can hold; returns it, or null after a diagnostic. */
@@ -127,6 +104,7 @@ export class Engine {
           this.map.set(v, q);
           continue;
         }
+        if (this.restore?.inputs.has(v)) continue; // a ReadValue, made once the initializers are converted
         const t = this.targetType(this.source.type(v), 'input', v, src);
         const q = dst.addInput(t, [...v.names]);
         this.carryMeta(v, q);
@@ -142,6 +120,9 @@ export class Engine {
       this.carryMeta(v, q);
       this.map.set(v, q);
     }
+    if (!src.owner && this.restore) {
+      restoreStateInputs(this.restore, dst, this.map, (v) => this.targetType(this.source.type(v), 'input', v, src));
+    }
     for (const n of src.nodes) this.convertNode(n, dst);
     const order = item.order ?? src.outputs.map((_, i) => i);
     for (const k of order) {
@@ -152,6 +133,8 @@ export class Engine {
         this.diags.add('CONVERT_SEQUENCE_NOT_STATIC', src.path, { kind: this.kindOf(v), value: v.label, detail: `is output ${k} of graph ${src.path}` });
       }
       let out = (v && this.map.get(v)) ?? new Value(dst, null);
+      const assigned = !src.owner && v ? this.restore?.outputs.get(v) : undefined;
+      if (assigned !== undefined) { assignState(dst, assigned, out); continue; }
       if (item.wrap) out = item.wrap(dst.outputs.length, out, dst);
       if (this.target === 'onnx' && this.needsOwnValue(dst, out)) out = this.identity(dst, out);
       dst.outputs.push(out);

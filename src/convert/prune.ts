@@ -10,7 +10,7 @@ import type { Value } from '../graph/value.js';
  * recognized a pattern and wrote it as one op (ovir's "all axes" = range(0, rank(x)) read back as
  * absent axes; Div(a - Mod(a, b), b) read back as a flooring Divide): the pattern's own nodes then
  * feed nothing. One reverse pass per graph (nodes are in topological order, so a node's readers
- * come after it); neither format's ops have side effects.
+ * come after it); no op has side effects but OpenVINO's state writer Assign (isSink), which stays.
  */
 export function pruneUnused(root: Graph): void {
   for (const g of allGraphs(root)) {
@@ -18,7 +18,7 @@ export function pruneUnused(root: Graph): void {
     const keep: boolean[] = new Array<boolean>(g.nodes.length);
     for (let i = g.nodes.length - 1; i >= 0; i--) {
       const n = g.nodes[i]!;
-      const live = n.outputs.some((o) => o.uses.length > 0 || outputs.has(o));
+      const live = isSink(n) || n.outputs.some((o) => o.uses.length > 0 || outputs.has(o));
       keep[i] = live;
       if (!live) for (let k = 0; k < n.inputs.length; k++) n.setInput(k, null);
     }

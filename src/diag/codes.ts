@@ -92,6 +92,8 @@ export const CODES = {
   CONVERT_SEQUENCE_NOT_STATIC: E((p: P<'kind' | 'value' | 'detail'>) => `${p.kind} '${p.value}' ${p.detail}: OpenVINO IR has tensors only; it converts only where the tensors it holds are known at conversion time`),
   CONVERT_IF_FOLDED: W((p: P<'cond' | 'branch' | 'errors' | 'detail'>) => `If: the condition is always ${p.cond}, so the If is replaced by its ${p.branch} branch: the other branch never runs and is not valid for OpenVINO, which validates every body (${p.errors} error(s), first: ${p.detail})`),
   CONVERT_STATE_VARIABLE: W((p: P<'variable' | 'input' | 'output'>) => `state variable '${p.variable}' (ReadValue / Assign): ONNX has no state between calls, so the variable is read from graph input ${p.input} and its new value is graph output ${p.output}; every call feeds the previous call's output to that input`),
+  CONVERT_STATE_RESTORED: W((p: P<'variable' | 'input' | 'output' | 'detail'>) => `graph input ${p.input} and output ${p.output} are state variable '${p.variable}' again, as the model's metadata ovir.state_variables records (ReadValue / Assign, ${p.detail})`),
+  CONVERT_STATE_NOT_RESTORED: W((p: P<'variable' | 'input' | 'output' | 'detail'>) => `state variable '${p.variable}' stays graph input ${p.input} and output ${p.output}: ${p.detail}`),
   CONVERT_BAD_OPTION: E((p: P<'detail'>) => `${p.detail}`),
   CONVERT_SAME_FORMAT: E((p: P<'format'>) => `the model is already ${p.format}; nothing to convert`),
 

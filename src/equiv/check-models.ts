@@ -1,7 +1,7 @@
 import type { Model } from '../graph/model.js';
 import { inferTypes } from '../shape/index.js';
 import { compareInferred, type NamePolicy } from './compare.js';
-import { stateNamesOf } from './interface.js';
+import { stateNamesOf } from '../graph/state-metadata.js';
 import type { EquivReport } from './report.js';
 
 /** The If-merge policies shape inference knows (onnx, symbolic, openvino). */

@@ -1,5 +1,6 @@
 import { diag, type Diagnostic } from '../diag/diagnostic.js';
 import { attrString } from '../graph/attr-read.js';
+import type { StatePair } from '../graph/state-metadata.js';
 import type { Graph } from '../graph/graph.js';
 import type { Value } from '../graph/value.js';
 import type { Via } from './correspond.js';
@@ -32,24 +33,7 @@ type AddPair = (a: Value, b: Value, via: Via, scope: string, iface?: boolean) =>
  * `state:<variable_id>.next`; an ONNX graph input or output is keyed so where the model's
  * metadata `ovir.state_variables` (StateNames, by variable_id) names it.
  */
-export type StateNames = ReadonlyMap<string, { readonly input: string | null; readonly output: string | null }>;
-
-/** The StateNames of a model's `ovir.state_variables` metadata (none, or unreadable: empty). */
-export function stateNamesOf(metadata: readonly (readonly [string, string])[] | undefined): StateNames {
-  const out = new Map<string, { input: string | null; output: string | null }>();
-  const text = metadata?.find(([k]) => k === 'ovir.state_variables')?.[1];
-  if (text === undefined) return out;
-  try {
-    const list: unknown = JSON.parse(text);
-    if (!Array.isArray(list)) return out;
-    for (const e of list as Record<string, unknown>[]) {
-      if (typeof e?.['variable_id'] !== 'string') continue;
-      const str = (x: unknown): string | null => (typeof x === 'string' ? x : null);
-      out.set(e['variable_id'], { input: str(e['input']), output: str(e['output'])});
-    }
-  } catch { /* not ovir's: no state pairs */ }
-  return out;
-}
+export type StateNames = ReadonlyMap<string, StatePair>;
 
 /** Adds a graph's state variables to one side of its interface (see StateNames). */
 function addStates(g: Graph, side: Side, role: 'input' | 'output', states: StateNames | undefined): void {

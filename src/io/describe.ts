@@ -3,6 +3,8 @@ import type { Model } from '../graph/model.js';
 import { shapeToJson } from '../graph/shape.js';
 import { describeType, type ValueType } from '../graph/types.js';
 import type { Value } from '../graph/value.js';
+import { attrString } from '../graph/attr-read.js';
+import { stateNamesOf } from '../graph/state-metadata.js';
 import type { ModelFormat } from './format.js';
 
 /**
@@ -29,6 +31,18 @@ export interface ModelInfo {
   outputs: IoInfo[];
   /** Deepest body nesting (0: no bodies). */
   maxDepth: number;
+  /**
+   * State variables: an IR's (its ReadValues, by variable_id), or those an IR → ONNX by ovir made
+   * graph inputs and outputs (the ONNX model's metadata `ovir.state_variables`: their names).
+   */
+  variables: VariableInfo[];
+}
+
+/** One state variable as `ovir info` describes it. */
+export interface VariableInfo extends IoInfo {
+  /** ONNX: the graph input it is read from and the output its new value is written to (null: none). */
+  input?: string | null;
+  output?: string | null;
 }
 
 function dtypeOf(t: ValueType | null): string | null {
@@ -70,5 +84,26 @@ export function describeModel(model: Model, path: string): ModelInfo {
     inputs: model.graph.inputs.map((v) => ioInfo(v, typeof v.meta.layerName === 'string' ? v.meta.layerName : v.label)),
     outputs: model.graph.outputs.map((v, i) => ioInfo(v, typeof resultNames[i] === 'string' ? (resultNames[i] as string) : v.label)),
     maxDepth,
+    variables: ir ? irVariables(model) : onnxVariables(model),
   };
+}
+
+function irVariables(model: Model): VariableInfo[] {
+  const out: VariableInfo[] = [];
+  const seen = new Set<string>();
+  for (const n of model.graph.nodes) {
+    const id = n.op === 'ReadValue' ? attrString(n, 'variable_id') : undefined;
+    if (id === undefined || seen.has(id)) continue;
+    seen.add(id);
+    out.push({ ...ioInfo(n.outputs[0]!, id), name: id });
+  }
+  return out;
+}
+
+function onnxVariables(model: Model): VariableInfo[] {
+  const g = model.graph;
+  return [...stateNamesOf(model.onnx?.metadataProps)].map(([id, p]) => {
+    const v = g.inputs.find((x) => p.input !== null && x.names.includes(p.input)) ?? g.outputs.find((x) => p.output !== null && x.names.includes(p.output));
+    return { name: id, dtype: v ? dtypeOf(v.type) : null, shape: v ? shapeOf(v.type) : null, input: p.input, output: p.output };
+  });
 }

@@ -31,6 +31,7 @@ describe('ovir info --json', () => {
       inputs: [{ name: 'cond', dtype: 'boolean', shape: [] }, { name: 'x', dtype: 'f32', shape: ['N', 3] }],
       outputs: [{ name: 'y', dtype: 'f32', shape: ['N', 3] }],
       maxDepth: 3,
+      variables: [],
     });
   });
 

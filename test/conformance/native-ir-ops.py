@@ -216,6 +216,22 @@ for name, mode, calc, ctm, nearest, sizes, scales in [
     y = nf4.create("Interpolate", [x.output(0), C(i64(sizes)).output(0), C(np.array(scales, np.float32)).output(0), C(i64([2, 3])).output(0)], attrs)
     save(name, [x], [y])
 
+# Interpolate-1 (target_spatial_shape for the axes attribute; IRs of OpenVINO before Interpolate-4),
+# which OpenVINO runs as the Interpolate-4 its ConvertInterpolate1ToInterpolate4 makes: each mode
+# with and without align_corners, a rank-4 input over axes 2, 3 (asymmetric linear coordinates
+# there) and over one axis, a rank-3 input. Not here: nearest growing one axis and shrinking
+# another (a coded refusal, as for Interpolate-4 with nearest_mode simple), cubic over a rank-3
+# input (onnxruntime's Resize has no such cubic kernel; ovir's ONNX is valid).
+for mode in ["nearest", "linear", "cubic"]:
+    for align in [True, False]:
+        for shape, axes, size, tag in [([1, 2, 4, 5], [2, 3], [7, 3], "nchw"), ([2, 4, 5], [1, 2], [8, 9], "hw3d"), ([1, 2, 4, 5], [3], [9], "one_axis")]:
+            if (mode == "nearest" and tag == "nchw") or (mode == "cubic" and tag == "hw3d"):
+                continue
+            x = param("x", shape)
+            y = o1.interpolate(x, i64(size), {"axes": axes, "mode": mode, "align_corners": align, "antialias": False,
+                                              "pads_begin": [0] * len(shape), "pads_end": [0] * len(shape)})
+            save(f"interpolate1_{mode}_{'ac' if align else 'noac'}_{tag}", [x], [y])
+
 # Range-1 (the element type of its operands)
 x = param("x", [5])
 save("range_v1", [x], [o1.multiply(x, o1.range(C(np.float32(0.5)), C(np.float32(3)), C(np.float32(0.5))))])

@@ -91,6 +91,8 @@ const IR_ONLY = [
   'embedding_segments_sum', 'embedding_segments_sum_no_default',
   'slice_scatter_step', 'slice_scatter_negative', 'slice_scatter_no_axes',
   'interpolate4_nearest_scales', 'interpolate4_linear_sizes', 'interpolate4_cubic_sizes_align', 'interpolate4_linear_sizes_other_scales', 'range_v1',
+  ...['nearest_ac_hw3d', 'nearest_ac_one_axis', 'nearest_noac_hw3d', 'nearest_noac_one_axis', 'linear_ac_nchw', 'linear_ac_hw3d', 'linear_ac_one_axis',
+    'linear_noac_nchw', 'linear_noac_hw3d', 'linear_noac_one_axis', 'cubic_ac_nchw', 'cubic_ac_one_axis', 'cubic_noac_nchw', 'cubic_noac_one_axis'].map((c) => `interpolate1_${c}`),
   'adaptive_avg_2d', 'adaptive_avg_1d', 'adaptive_avg_3d', 'adaptive_avg_global', 'adaptive_avg_dynamic', 'adaptive_max_2d', 'adaptive_max_dynamic',
   'space_to_batch', 'batch_to_space', 'space_to_batch_3d_no_pads', 'batch_to_space_dynamic_batch', 'space_to_batch_dynamic_batch',
   'segment_max_zero', 'segment_max_lowest', 'segment_max_no_count', 'segment_max_i32_lowest',

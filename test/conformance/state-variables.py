@@ -2,8 +2,9 @@
 
 `build DIR`: writes each case's IR (OpenVINO's Python API builds and serializes it) as DIR/<name>.xml
 and prints {name: {inputs: {name: shape}}} as JSON.
-`judge DIR`: for each case with a DIR/<name>.onnx (ovir's conversion), runs three inference calls
-of OpenVINO on the stateful IR (one infer request: the state carries over) and of onnxruntime on
+`judge DIR`: for each case with a DIR/<name>.onnx (ovir's conversion) and DIR/<name>.back.xml (that
+ONNX converted back, stateful again), runs three inference calls of OpenVINO on the stateful IR and
+on the round trip (one infer request each: the state carries over) and of onnxruntime on
 the ONNX, feeding each call's `<variable>.next` outputs to the next call's `<variable>` inputs (the
 first call: OpenVINO's initial value, which the case states and ovir's warning names), and
 prints {name: null | "what differs"} as JSON: every model output and every variable's value after
@@ -138,17 +139,32 @@ def judge(name, shapes):
     # otherwise compute in bf16 on machines that have it
     req = ov.Core().compile_model(f"{out}/{name}.xml", "CPU", {"INFERENCE_PRECISION_HINT": "f32"}).create_infer_request()
     state = {p["input"]: INITIAL[name][p["variable_id"]] for p in pairs if p["input"]}
+    back = ov.Core().compile_model(f"{out}/{name}.back.xml", "CPU", {"INFERENCE_PRECISION_HINT": "f32"}).create_infer_request()
     onnx_outputs = [o.name for o in sess.get_outputs()]
     for step in range(3):
         feeds = inputs_for(shapes, step)
         want = req.infer(feeds)
         want_by_name = {next(iter(k.get_names())): v for k, v in want.items()}
+        # the round trip IR -> ONNX -> IR is stateful again: the same outputs and states
+        # every name of each output (OpenVINO may merge an Identity's names into the tensor)
+        again = {n: v for k, v in back.infer(feeds).items() for n in k.get_names()}
+        for k, v in want_by_name.items():
+            d = close(again.get(k), v) if k in again else "missing"
+            if d:
+                return f"call {step}: IR -> ONNX -> IR output {k}: {d}"
+        back_states = {s.name: s.state.data.copy() for s in back.query_state()}
         got = dict(zip(onnx_outputs, sess.run(None, {**feeds, **state})))
         for k, v in want_by_name.items():
             d = close(got.get(k), v) if k in got else "missing"
             if d:
                 return f"call {step}: output {k}: {d}"
         ov_states = {s.name: s.state.data.copy() for s in req.query_state()}
+        if set(back_states) != set(ov_states):
+            return f"call {step}: IR -> ONNX -> IR variables {sorted(back_states)}, expected {sorted(ov_states)}"
+        for k, v in ov_states.items():
+            d = close(back_states[k], v)
+            if d:
+                return f"call {step}: IR -> ONNX -> IR variable {k}: {d}"
         for p in pairs:
             if not p["output"]:
                 continue

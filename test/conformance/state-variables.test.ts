@@ -6,7 +6,9 @@
  * initial value as its default, its new value a `<variable>.next` output); then three inference
  * calls of OpenVINO on the stateful IR and of onnxruntime on the ONNX, the ONNX's `.next` outputs
  * fed back as the next call's inputs, must give the same outputs and the same variable values
- * after every call (f32 rtol 1e-4).
+ * after every call (f32 rtol 1e-4). The ONNX converted back to IR is stateful again (the metadata
+ * `ovir.state_variables` and the `.initial` initializers): OpenVINO on it gives the original's
+ * outputs and variable values after every call.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -29,6 +31,7 @@ beforeAll(() => {
   for (const name of Object.keys(cases)) {
     const got: Diagnostic[] = [];
     saveModel(convertModel(loadModel(join(tmp, `${name}.xml`)), { onWarning: (d) => got.push(d) }), join(tmp, `${name}.onnx`));
+    saveModel(convertModel(loadModel(join(tmp, `${name}.onnx`)), { onWarning: (d) => got.push(d) }), join(tmp, `${name}.back.xml`));
     warnings.set(name, got);
   }
 });
@@ -37,15 +40,17 @@ afterAll(() => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-describe('stateful IR → ONNX: onnxruntime, fed its own .next outputs, agrees with OpenVINO over three calls', () => {
+describe('stateful IR → ONNX (→ IR): onnxruntime fed its own .next outputs, and OpenVINO on the round trip, agree with OpenVINO over three calls', () => {
   it('writes every case', () => {
     expect(Object.keys(cases).length).toBeGreaterThanOrEqual(5);
     expect(readdirSync(tmp).filter((f) => f.endsWith('.onnx')).length).toBe(Object.keys(cases).length);
+    expect(readdirSync(tmp).filter((f) => f.endsWith('.back.xml')).length).toBe(Object.keys(cases).length);
   });
 
-  it('reports each variable it made explicit (CONVERT_STATE_VARIABLE)', () => {
+  it('reports each variable it made explicit (CONVERT_STATE_VARIABLE), and made a variable again (CONVERT_STATE_RESTORED)', () => {
     for (const [name, ds] of warnings) {
       expect(ds.some((d) => d.code === 'CONVERT_STATE_VARIABLE'), name).toBe(true);
+      expect(ds.some((d) => d.code === 'CONVERT_STATE_RESTORED'), name).toBe(true);
     }
   });
 

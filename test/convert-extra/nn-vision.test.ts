@@ -243,10 +243,26 @@ describe('inference forms and decompositions', () => {
     expect(m.graph.outputs[1]!.type).toMatchObject({ elem: 'boolean', shape: [2, 3] });
   });
 
-  it('training Dropout is refused: is_test = 0 before opset 7, training_mode computed or true', () => {
-    expect(diags(() => convertModel(model(6, 'Dropout', [{ shape: [2, 3] }])))).toMatchObject([{ code: 'CONVERT_UNSUPPORTED_ATTR' }]);
+  it('training Dropout (is_test = 0 before opset 7, training_mode true or computed) draws its mask: u ≥ ratio, kept values · 1 / (1 − ratio)', () => {
+    const trained = ops(convertModel(model(6, 'Dropout', [{ shape: [2, 3] }], { ratio: A.float(0.25) })));
+    expect(trained).toEqual(expect.arrayContaining(['RandomUniform', 'GreaterEqual', 'Divide', 'Multiply', 'Select']));
+    expect(trained).not.toContain('LogicalOr');
     expect(ops(convertModel(model(6, 'Dropout', [{ shape: [2, 3] }], { is_test: A.int(1) })))).toEqual([]);
-    expect(diags(() => convertModel(model(13, 'Dropout', [{ shape: [2, 3] }, null, { shape: [] }])))).toMatchObject([{ code: 'CONVERT_NEEDS_CONSTANT' }]);
+    // a run-time training_mode selects: mask = ¬t ∨ keep, scale = t ? 1 / (1 − ratio) : 1
+    const b = new Builder('onnx', 13);
+    const n = b.node(b.graph, 'Dropout', [b.input('x', 'f16', [4]), b.input('r', 'f64', []), b.input('t', 'boolean', [])], ['y', 'mask'], { seed: A.int(3) }, { name: 'd' });
+    n.outputs.forEach((o) => b.output(o));
+    const m = convertModel(b.model);
+    expect(ops(m)).toEqual(expect.arrayContaining(['RandomUniform', 'LogicalNot', 'LogicalOr', 'Select']));
+    expect(m.graph.outputs.map((o) => o.type)).toMatchObject([{ elem: 'f16', shape: [4] }, { elem: 'boolean', shape: [4] }]);
+    expect(diags(() => convertModel(model(13, 'Dropout', [{ shape: [2, 3] }, null, { shape: [2] }])))).toMatchObject([{ code: 'CONVERT_OP' }]);
+  });
+
+  it('Dropout before opset 10: the mask is of X\'s type', () => {
+    const b = new Builder('onnx', 9);
+    const n = b.node(b.graph, 'Dropout', [b.input('x', 'f32', [2])], ['y', 'mask'], {}, { name: 'd' });
+    n.outputs.forEach((o) => b.output(o));
+    expect(convertModel(b.model).graph.outputs[1]!.type).toMatchObject({ elem: 'f32', shape: [2] });
   });
 
   it('RMSNormalization: X / Sqrt(ReduceMean(X·X over [axis, rank)) + eps) · scale', () => {
@@ -255,8 +271,9 @@ describe('inference forms and decompositions', () => {
     expect(constOf(only(m, 'ReduceMean'), 1)).toEqual([2n]);
   });
 
-  it('GridSample of 5-D data is refused (OpenVINO samples 4-D only)', () => {
-    expect(diags(() => convertModel(model(20, 'GridSample', [{ shape: [1, 1, 2, 2, 2] }, { shape: [1, 2, 2, 2, 3] }])))).toMatchObject([{ code: 'CONVERT_OP' }]);
+  it('GridSample of 5-D data is written as IR ops (OpenVINO samples 4-D only; test/convert/grid-sample-nd.test.ts); cubic is refused', () => {
+    expect(ops(convertModel(model(20, 'GridSample', [{ shape: [1, 1, 2, 2, 2] }, { shape: [1, 2, 2, 2, 3] }])))).not.toContain('GridSample');
+    expect(diags(() => convertModel(model(20, 'GridSample', [{ shape: [1, 1, 2, 2, 2] }, { shape: [1, 2, 2, 2, 3] }], { mode: A.string('cubic') })))).toMatchObject([{ code: 'CONVERT_UNSUPPORTED_ATTR' }]);
   });
 
   it('AveragePool-19 dilations are IR AvgPool-16 dilations; back to ONNX only from opset 19', () => {

@@ -52,6 +52,9 @@ export const SAMPLES: Record<string, Sample[]> = {
   'LpPool>LpPool': [], 'LpNormalization>LpNormalization': [], 'AffineGrid>AffineGrid': [], 'CenterCropPad>CenterCropPad': [],
   'SwiGLU>SwiGLU': [], 'MaxUnpool>MaxUnpool': [], 'TensorScatter>TensorScatter': [], // test/convert-extra/native-decompositions.test.ts
   'CumProd>CumProd': [], // a Loop over the axis: test/convert/cumprod.test.ts
+  // random numbers (engines judge distributions: test/conformance/random-ops.test.ts): test/convert/random-ops.test.ts
+  'RandomUniform>RandomUniform': [], 'RandomUniformLike>RandomUniformLike': [], 'RandomNormal>RandomNormal': [],
+  'RandomNormalLike>RandomNormalLike': [], 'Bernoulli>Bernoulli': [], 'Multinomial>Multinomial': [],
   'Det>Det': [], // elimination in a Loop: test/convert/det.test.ts
   'MelWeightMatrix>MelWeightMatrix': [], // run-time scalars: test/convert/mel-weight-matrix.test.ts
   'CausalConvWithState>CausalConvWithState': [], // test/convert/causal-conv-with-state.test.ts

@@ -80,6 +80,8 @@ const OWN_SUITE: Record<string, string> = {
     .map((op) => [`${op}>${op}`, 'test/convert-extra/nn-math-ops.test.ts'])),
   ...Object.fromEntries(['SwiGLU', 'MaxUnpool', 'TensorScatter'].map((op) => [`${op}>${op}`, 'test/convert-extra/native-decompositions.test.ts'])),
   'CumProd>CumProd': 'test/convert/cumprod.test.ts',
+  ...Object.fromEntries(['RandomUniform>RandomUniform', 'RandomUniformLike>RandomUniformLike', 'RandomNormal>RandomNormal',
+      'RandomNormalLike>RandomNormalLike', 'Bernoulli>Bernoulli', 'Multinomial>Multinomial'].map((key) => [key, 'test/convert/random-ops.test.ts'])),
   'Det>Det': 'test/convert/det.test.ts',
   'MelWeightMatrix>MelWeightMatrix': 'test/convert/mel-weight-matrix.test.ts',
   'CausalConvWithState>CausalConvWithState': 'test/convert/causal-conv-with-state.test.ts',

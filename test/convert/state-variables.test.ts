@@ -6,6 +6,8 @@ import { encodeOnnx } from '../../src/onnx/encode.js';
 import { inferTypes } from '../../src/shape/infer.js';
 import { checkModels } from '../../src/equiv/check-models.js';
 import { tensorType } from '../../src/graph/types.js';
+import { attrString } from '../../src/graph/attr-read.js';
+import { describeModel } from '../../src/io/describe.js';
 import ort from 'onnxruntime-node';
 import { Builder } from './builder.js';
 
@@ -49,11 +51,13 @@ describe('ReadValue / Assign → a graph input and a graph output per variable',
     expect(onnx.graph.inputs.map((v) => v.name)).toEqual(['x', 'acc']);
     expect(onnx.graph.inputs[1]!.constant).toBeNull();
     expect(onnx.graph.outputs.map((v) => v.name)).toEqual(['y', 'acc.next']);
-    expect(onnx.onnx!.metadataProps).toContainEqual(['ovir.state_variables', JSON.stringify([{ variable_id: 'acc', input: 'acc', output: 'acc.next', initial: 'constant' }])]);
+    expect(onnx.onnx!.metadataProps).toContainEqual(['ovir.state_variables', JSON.stringify([{ variable_id: 'acc', input: 'acc', output: 'acc.next', initial: 'constant', initial_value: 'acc.initial' }])]);
+    // the initial value is an initializer no node reads: where a caller finds it, and what IR comes back to
+    expect(onnx.graph.initializers.find((v) => v.name === 'acc.initial')!.uses).toHaveLength(0);
     const w = warnings.filter((d) => d.code === 'CONVERT_STATE_VARIABLE');
     expect(w).toHaveLength(1);
     expect(w[0]!.where).toBe('main/ReadValue#0');
-    expect(w[0]!.message).toContain("graph input 'acc' (the first call gives the IR's constant init of shape [2]: [10, 20])");
+    expect(w[0]!.message).toContain("graph input 'acc' (the first call gives the IR's constant init of shape [2]: [10, 20], initializer 'acc.initial')");
     expect(w[0]!.message).toContain("graph output 'acc.next'");
   });
 
@@ -85,7 +89,7 @@ describe('ReadValue / Assign → a graph input and a graph output per variable',
   it('a variable_id that another value is named already gets a name of its own, and the metadata says which', () => {
     const { onnx } = convert(accumulator('const', 'x'));
     expect(onnx.graph.inputs.map((v) => v.name)).toEqual(['x', 'x_1']);
-    expect(onnx.onnx!.metadataProps).toContainEqual(['ovir.state_variables', JSON.stringify([{ variable_id: 'x', input: 'x_1', output: 'x.next', initial: 'constant' }])]);
+    expect(onnx.onnx!.metadataProps).toContainEqual(['ovir.state_variables', JSON.stringify([{ variable_id: 'x', input: 'x_1', output: 'x.next', initial: 'constant', initial_value: 'x.initial' }])]);
   });
 
   it('a variable assigned twice is an error naming both Assigns', () => {
@@ -150,5 +154,55 @@ describe('ovir check pairs a variable with the graph input and output it became'
     const report = checkModels(ir, onnx);
     expect(report.ok).toBe(false);
     expect(report.diagnostics.filter((d) => d.code === 'EQUIV_INTERFACE_UNPAIRED').length).toBeGreaterThan(0);
+  });
+});
+
+describe('ONNX → IR makes the variables of ovir\'s metadata variables again (the round trip IR → ONNX → IR)', () => {
+  const codes = (ds: Diagnostic[]) => ds.map((d) => d.code).filter((c) => c.startsWith('CONVERT_STATE'));
+
+  it('input acc and output acc.next become ReadValue-6 (init: acc.initial) and Assign-6 of variable acc', () => {
+    const onnx = convertModel(accumulator('const').model);
+    const warnings: Diagnostic[] = [];
+    const back = convertModel(onnx, { onWarning: (d) => warnings.push(d) });
+    expect(codes(warnings)).toEqual(['CONVERT_STATE_RESTORED']);
+    expect(back.graph.inputs.map((v) => v.name)).toEqual(['x']);
+    expect(back.graph.outputs.map((v) => v.name)).toEqual(['y']);
+    const rv = back.graph.nodes.find((n) => n.op === 'ReadValue')!;
+    expect([rv.version, attrString(rv, 'variable_id'), attrString(rv, 'variable_type'), attrString(rv, 'variable_shape')]).toEqual(['opset6', 'acc', 'f32', '2']);
+    expect([...new Float32Array(rv.inputs[0]!.constant!.data.slice().buffer)]).toEqual([10, 20]);
+    const asg = back.graph.nodes.find((n) => n.op === 'Assign')!;
+    expect(attrString(asg, 'variable_id')).toBe('acc');
+  });
+
+  it('ReadValue-6 without an init comes back without one (zeros of a static shape)', () => {
+    const back = convertModel(convertModel(accumulator('none').model));
+    const rv = back.graph.nodes.find((n) => n.op === 'ReadValue')!;
+    expect(rv.inputs).toHaveLength(0);
+  });
+
+  it('an initial value the IR computed is not in the ONNX model: the variable stays an input and an output, and says why', () => {
+    const warnings: Diagnostic[] = [];
+    const back = convertModel(convertModel(accumulator('from-input').model), { onWarning: (d) => warnings.push(d) });
+    expect(codes(warnings)).toEqual(['CONVERT_STATE_NOT_RESTORED']);
+    expect(warnings.find((d) => d.code === 'CONVERT_STATE_NOT_RESTORED')!.message).toContain('its initial value was computed by the IR');
+    expect(back.graph.inputs.map((v) => v.name)).toEqual(['x', 'acc']);
+    expect(back.graph.nodes.some((n) => n.op === 'ReadValue')).toBe(false);
+  });
+
+  it('metadata naming an output the model does not have restores nothing for that variable', () => {
+    const onnx = convertModel(accumulator('const').model);
+    onnx.onnx!.metadataProps = [['ovir.state_variables', JSON.stringify([{ variable_id: 'acc', input: 'acc', output: 'gone', initial: 'constant', initial_value: 'acc.initial' }])]];
+    const warnings: Diagnostic[] = [];
+    convertModel(onnx, { onWarning: (d) => warnings.push(d) });
+    expect(warnings.find((d) => d.code === 'CONVERT_STATE_NOT_RESTORED')!.message).toContain("the model has no graph output 'gone' for it");
+  });
+});
+
+describe('ovir info lists the state variables', () => {
+  it('an IR\'s ReadValues by variable_id; the ONNX made of it, with the input and output each became', () => {
+    const ir = accumulator('const').model;
+    // (the built IR's ports carry no types: describeModel reports what a model declares)
+    expect(describeModel(ir, 'm.xml').variables.map((v) => v.name)).toEqual(['acc']);
+    expect(describeModel(convertModel(ir), 'm.onnx').variables).toEqual([{ name: 'acc', dtype: 'f32', shape: [2], input: 'acc', output: 'acc.next' }]);
   });
 });

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/run-cli.js';
 import { builtDist } from '../helpers/build-dist.js';
+import { A } from '../../src/graph/index.js';
+import { Builder } from '../convert/builder.js';
 import { subModel, writeBoth, writeEdited } from './trust-fixtures.js';
 
 /**
@@ -41,6 +43,19 @@ describe('ovir check --run', () => {
     expect(o.ok).toBe(true);
     expect(o.run.ok).toBe(false);
     expect(o.run.detail).toMatch(/'y[01]': \d+ of 8 values differ/);
+  }, 60_000);
+});
+
+describe('ovir check --run on a model that draws random numbers', () => {
+  it('outputs that differ are not judged (two generators, one law): exit 0, saying which ops draw and what differed', async () => {
+    const b = new Builder('onnx', 17);
+    const x = b.input('x', 'f32', [8]);
+    const n = b.op(b.graph, 'RandomNormalLike', [x], 'n', { seed: A.float(2) });
+    b.output(b.op(b.graph, 'Add', [x, n], 'y'));
+    const f = writeBoth(b.model, 'random');
+    const r = await runCli('check', f.onnx, f.xml, '--run');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^run: not judged: the model draws random numbers \(RandomNormalLike, RandomUniform(Like)?\): .*'y': \d+ of 8 values differ/m);
   }, 60_000);
 });
 

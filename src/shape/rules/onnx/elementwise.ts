@@ -27,10 +27,10 @@ const UNARY = [
 /** Unary ops whose data onnx propagates (shape arithmetic). */
 const DATA_UNARY: Record<string, ((x: number) => number) | null> = { Neg: (x) => -x, Abs: (x) => Math.abs(x) };
 
-/** Output 0: input 0's type; Dropout's optional mask output is bool of the same shape. */
+/** Output 0: input 0's type; Dropout's optional mask output is of the same shape, bool from opset 10 (before: input 0's type). */
 const unary: InferFn = (c) => {
   const first = c.node.op === 'Identity' ? sameAsInput(c)[0]! : unaryData(DATA_UNARY[c.node.op] ?? null)(c)[0]!;
-  if (c.node.op === 'Dropout' && c.node.outputs.length > 1) return [first, out('boolean', c.shape(0))];
+  if (c.node.op === 'Dropout' && c.node.outputs.length > 1) return [first, out(c.version >= 10 ? 'boolean' : c.elem(0), c.shape(0))];
   return [first];
 };
 

@@ -4,7 +4,7 @@ import { dimRange, mulDims, normAxis } from '../../dim.js';
 import { out, type InferFn, type Rule, type RuleContext } from '../../rule.js';
 import { intAttr, shapeFromInput, strAttr } from '../common.js';
 
-/** OpenVINO generators and gathers: Eye-9, RandomUniform-8, GatherND-5/8. */
+/** OpenVINO generators and gathers: Eye-9, RandomUniform-8, Multinomial-13, GatherND-5/8. */
 function outputType(c: RuleContext, fallback: ElementTypeName): ElementTypeName {
   const s = strAttr(c, 'output_type', '');
   return s ? fromIrElementType(s)?.name ?? fallback : fallback;
@@ -20,6 +20,16 @@ const eye: InferFn = (c) => {
 const randomUniform: InferFn = (c) => {
   const s = shapeFromInput(c, 0);
   return [out(outputType(c, c.elem(1)), s ? s.dims : null)];
+};
+
+/** Multinomial-13: [batch, num_samples] for 2-D probs, [num_samples] for 1-D; convert_type. */
+const multinomial: InferFn = (c) => {
+  const p = c.shape(0);
+  const n = c.value(1)?.[0] ?? null;
+  const convert = strAttr(c, 'convert_type', '');
+  const elem = convert ? fromIrElementType(convert)?.name ?? 'dynamic' : 'dynamic';
+  if (p === null) return [out(elem, null)];
+  return [out(elem, p.length === 1 ? [n] : [p[0] ?? null, n])];
 };
 
 /** GatherND: indices[:-1] + data[batch_dims + indices[-1]:]; v5 flattens the batch dims into one. */
@@ -61,5 +71,6 @@ export const ovGeneratorRules: Rule[] = [
   { dialect: 'ov', op: 'Unique', since: 10, infer: unique },
   { dialect: 'ov', op: 'Eye', since: 9, infer: eye },
   { dialect: 'ov', op: 'RandomUniform', since: 8, infer: randomUniform },
+  { dialect: 'ov', op: 'Multinomial', since: 13, infer: multinomial },
   { dialect: 'ov', op: 'GatherND', since: 5, infer: gatherNd },
 ];
