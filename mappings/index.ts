@@ -65,8 +65,12 @@ import { ROTARY_EMBEDDING } from './nn/rotary-embedding.js';
 import { SHRINK } from './nn/shrink.js';
 import { NON_MAX_SUPPRESSION } from './object_detection/non-max-suppression.js';
 import { ROI_ALIGN } from './object_detection/roi-align.js';
+import { REGION_YOLO } from './object_detection/region-yolo.js';
+import { ROI_POOLING } from './object_detection/roi-pooling.js';
+import { PRIOR_BOX_CLUSTERED } from './object_detection/prior-box-clustered.js';
 import { INTEGER_OPS } from './quantization/integer-ops.js';
 import { QUANTIZATION } from './quantization/quantize-linear.js';
+import { FAKE_CONVERT } from './quantization/fake-convert.js';
 import { ARG_MAX } from './reduction/argmax.js';
 import { REDUCE } from './reduction/reduce.js';
 import { RNN } from './rnn/rnn.js';
@@ -97,6 +101,11 @@ import { TENSOR_SCATTER } from './tensor/tensor-scatter.js';
 import { SLICE_IR } from './tensor/strided-slice.js';
 import { TRILU_OPS } from './tensor/trilu.js';
 import { UNIQUE } from './tensor/unique.js';
+import { CONVERT_PROMOTE_TYPES } from './tensor/convert-promote-types.js';
+import { REORG_YOLO } from './tensor/reorg-yolo.js';
+import { COLOR_CONVERSION } from './tensor/color-conversion.js';
+import { EXTRACT_IMAGE_PATCHES } from './nn/extract-image-patches.js';
+import { CTC_GREEDY_DECODER } from './nn/ctc-greedy-decoder.js';
 
 export type { AttrRule, ConvertContext, OpMapping } from './spec.js';
 
@@ -133,13 +142,13 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   // optional (resolved at conversion time: a list of at most one tensor)
   ...OPTIONAL,
   // quantization
-  ...QUANTIZATION, ...INTEGER_OPS,
+  ...QUANTIZATION, ...INTEGER_OPS, ...FAKE_CONVERT,
   // object_detection
-  ...NON_MAX_SUPPRESSION, ...ROI_ALIGN,
+  ...NON_MAX_SUPPRESSION, ...ROI_ALIGN, ...ROI_POOLING, ...PRIOR_BOX_CLUSTERED,
   // ai.onnx.preview.training
   ...OPTIMIZERS,
   // ai.onnx.ml
   ...BINARIZER, ...ARRAY_FEATURE_EXTRACTOR, ...LABEL_ENCODER, ...TREE_ENSEMBLE,
   // IR ops ONNX lacks at some opsets, as ONNX subgraphs
-  ...IR_DECOMPOSE, ...IR_ELEMENTWISE, ...BUCKETIZE, ...GRN, ...EMBEDDING_BAG, ...ROLL, ...SCATTER_UPDATE, ...ADAPTIVE_POOL, ...SPACE_BATCH, ...SEGMENT_MAX, ...STATE_VARIABLES,
+  ...IR_DECOMPOSE, ...IR_ELEMENTWISE, ...CONVERT_PROMOTE_TYPES, ...REORG_YOLO, ...REGION_YOLO, ...COLOR_CONVERSION, ...EXTRACT_IMAGE_PATCHES, ...CTC_GREEDY_DECODER, ...BUCKETIZE, ...GRN, ...EMBEDDING_BAG, ...ROLL, ...SCATTER_UPDATE, ...ADAPTIVE_POOL, ...SPACE_BATCH, ...SEGMENT_MAX, ...STATE_VARIABLES,
 ];

@@ -24,6 +24,10 @@ const WIDEN: Readonly<Record<string, { readonly param: string; readonly why: str
   // Selection only copies values: a type that goes to another and back bit for bit (u64 ⇄ i64
   // wraps modulo 2^64 both ways, boolean ⇄ u8 is 0/1) works as well as a wider one.
   Where: { param: 'T', why: 'selection copies values', copies: true },
+  ReverseSequence: { param: 'T', why: 'reversing copies values', copies: true },
+  Compress: { param: 'T', why: 'selection copies values', copies: true },
+  OneHot: { param: 'T3', why: 'the output copies the on/off values', copies: true },
+  Unique: { param: 'T', why: 'ordering and equality are the same in a wider type' },
   TopK: { param: 'T', why: 'ordering is the same in a wider type' },
   ArgMax: { param: 'T', why: 'ordering is the same in a wider type' },
   ArgMin: { param: 'T', why: 'ordering is the same in a wider type' },
@@ -39,6 +43,11 @@ const WIDEN: Readonly<Record<string, { readonly param: string; readonly why: str
   // Integer powers: exact wherever the result fits the narrow type (IR leaves overflow undefined).
   // The exponent (T1) follows the base: onnxruntime's Pow takes only i32/i64/f32/f64 exponents.
   Pow: { param: 'T', alongside: 'T1', why: 'integer powers that fit the narrow type are computed exactly in a wider one' },
+  // Computed once in f32 and rounded to f16/bf16 at the end, as OpenVINO's CPU plugin computes these
+  // types (f32 inference precision; measured on the ONNX backend cases in the conformance suite).
+  // Integer Range values fit the narrow type (IR leaves overflow undefined) and are exact wider.
+  Range: { param: 'T', why: 'start + i·delta computed in f32 (floats) or a wider integer and cast back' },
+  Einsum: { param: 'T', why: 'products and sums in f32, rounded once to f16/bf16' },
 };
 
 /** Wider types that hold every value of a type, nearest first. */

@@ -286,4 +286,116 @@ for name, mod, batch, extra in [
                                 sort_result_descending=False, **extra)
     save(name, [s], [y.output(0)])
 
+# FakeConvert-13 (NNCF FP8): per-channel scale and shift, a scalar scale without shift; the data
+# spread over 2^-12 … 2^12 (below the subnormals, into saturation)
+import openvino.opset13 as o13
+spread = np.exp2(rng.uniform(-12, 12, [2, 3, 4, 5])).astype(np.float32)
+for name, dest, scale, shift in [
+    ("fake_convert_e4m3", "f8e4m3", np.abs(f32([1, 3, 1, 1])) * 4 + 0.5, f32([1, 3, 1, 1])),
+    ("fake_convert_e5m2_no_shift", "f8e5m2", np.float32(0.37), None),
+    ("fake_convert_e4m3_no_shift", "f8e4m3", np.float32(3.1), None),
+]:
+    x = param("x", [2, 3, 4, 5])
+    args = [o1.multiply(x, spread), C(scale)] + ([C(shift)] if shift is not None else [])
+    save(name, [x], [o13.fake_convert(*args, destination_type=dest)])
+
+# ConvertPromoteTypes-14 (PyTorch / TensorFlow frontends): float with integer, unsigned with signed,
+# PyTorch scalar promotion, u64 with a signed integer; integer inputs are Converts of scaled data
+import openvino.opset14 as o14
+def ints(x, t):
+    return o1.convert(o1.multiply(x, np.float32(20)), t)
+def eighths(x):
+    return o1.divide(o1.floor(o1.multiply(x, np.float32(8))), np.float32(8))
+for name, left, right, kw in [
+    ("promote_f32_i16", lambda x: x, lambda y: ints(y, "i16"), {}),
+    ("promote_f32_i32_unsafe", lambda x: x, lambda y: ints(y, "i32"), {"promote_unsafe": True}),
+    ("promote_u8_i32", lambda x: ints(o1.abs(x), "u8"), lambda y: ints(y, "i32"), {}),
+    ("promote_u16_i8_unsafe", lambda x: ints(o1.abs(x), "u16"), lambda y: ints(y, "i8"), {"promote_unsafe": True}),
+    ("promote_pytorch_scalar", lambda x: ints(x, "i32"), lambda y: ints(o1.reduce_sum(y, i64([0, 1])), "i64"), {"pytorch_scalar_promotion": True, "promote_unsafe": True}),
+    # eighths, exact in f16 and bf16 (OpenVINO's CPU plugin drops an f32 → f16 → f32 rounding)
+    ("promote_f16_bf16_unsafe", lambda x: o1.convert(eighths(x), "f16"), lambda y: o1.convert(eighths(y), "bf16"), {"promote_unsafe": True}),
+    ("promote_u64_i32_target", lambda x: ints(o1.abs(x), "u64"), lambda y: ints(y, "i32"), {"promote_unsafe": True, "u64_integer_promotion_target": "i64"}),
+]:
+    x, y = param("x", [2, 3]), param("y", [2, 3])
+    cpt = o14.convert_promote_types(left(x), right(y), **kw)
+    save(name, [x, y], [o1.convert(cpt.output(0), "f32"), o1.convert(cpt.output(1), "f32")] if "bf16" in name else list(cpt.outputs()))
+
+# ReorgYolo-2 (YOLOv2, Open Model Zoo): stride 2 and 3, a batch of 2
+for name, shape, stride in [("reorg_yolo_s2", [1, 8, 4, 6], 2), ("reorg_yolo_s3_batch2", [2, 18, 6, 3], 3)]:
+    x = param("x", shape)
+    save(name, [x], [o2.reorg_yolo(x, [stride])])
+
+# RegionYolo-0: YOLOv2 (softmax over the classes, flattened output), YOLOv3 (sigmoids, a mask of 3
+# of 9 regions), more input channels than the mask's regions
+for name, shape, coords, classes, num, softmax, mask, axis, end in [
+    ("region_yolo_v2", [1, 5 * (4 + 1 + 3), 3, 4], 4, 3, 5, True, [], 1, 3),
+    ("region_yolo_v2_axis2", [2, 2 * (4 + 1 + 2), 3, 3], 4, 2, 2, True, [], 2, 3),
+    ("region_yolo_v3", [2, 3 * (4 + 1 + 4), 4, 5], 4, 4, 9, False, [3, 4, 5], 1, 3),
+    ("region_yolo_v3_extra_channels", [1, 3 * (4 + 1 + 2) + 5, 3, 3], 4, 2, 6, False, [0, 1], 1, 3),
+]:
+    x = param("x", shape)
+    save(name, [x], [o1.region_yolo(x, coords, classes, num, softmax, mask, axis, end, [])])
+
+# ExtractImagePatches-3 (TensorFlow): valid, same_upper / same_lower with odd pads, rates, strides
+import openvino.opset3 as o3b
+for name, shape, sizes, strides, rates, pad in [
+    ("extract_patches_valid", [1, 2, 7, 6], [3, 2], [2, 1], [1, 1], "valid"),
+    ("extract_patches_same_upper", [2, 3, 5, 6], [2, 3], [2, 2], [1, 1], "same_upper"),
+    ("extract_patches_same_lower", [1, 2, 5, 6], [2, 3], [2, 2], [1, 1], "same_lower"),
+    ("extract_patches_rates", [1, 1, 9, 8], [2, 2], [3, 2], [2, 3], "same_upper"),
+]:
+    x = param("x", shape)
+    save(name, [x], [o3b.extract_image_patches(x, sizes, strides, rates, pad)])
+
+# CTCGreedyDecoderSeqLen-6 / CTCGreedyDecoder-1 (TensorFlow, Open Model Zoo text recognition): few
+# classes so that repeats and blanks occur; default and given blank, merge or not, i64 outputs
+import openvino.opset6 as o6
+for name, blank, merge, types in [
+    ("ctc_seqlen_default", None, True, ("i32", "i32")),
+    ("ctc_seqlen_blank0_no_merge_i64", i32(0), False, ("i64", "i64")),
+    ("ctc_seqlen_blank2_i64_len", i64([2]), True, ("i32", "i64")),
+]:
+    x = param("x", [3, 9, 4])
+    y = o6.ctc_greedy_decoder_seq_len(x, i32([9, 5, 0]) if types[1] == "i32" else i64([9, 5, 1]), blank, merge, *types)
+    save(name, [x], list(y.outputs()))
+for name, merge in [("ctc_greedy_v1", True), ("ctc_greedy_v1_no_merge", False)]:
+    x = param("x", [9, 3, 4])
+    mask = np.ones([9, 3], np.float32)
+    mask[6:, 0] = 0
+    mask[3, 1] = 0
+    mask[:, 2] = 0
+    save(name, [x], [o1.ctc_greedy_decoder(x, C(mask), merge)])
+
+# ROIPooling-2 max (MaxRoiPool in ONNX): scaled ROIs, a malformed one (end before start), one beyond
+# the map, two batches
+import openvino.opset2 as o2r
+rp_rois = np.array([[0, 0, 0, 9, 9], [1, 2.6, 1.4, 7.2, 5.5], [0, 8, 8, 3, 3], [1, 12, 4, 30, 30], [0, 1, 1, 1, 1]], np.float32)
+for name, size, scale in [("roi_pooling_max", [3, 2], 1.0), ("roi_pooling_max_scaled", [2, 4], 0.5)]:
+    x = param("x", [2, 3, 10, 12])
+    save(name, [x], [o2r.roi_pooling(x, C(rp_rois), size, scale, "max")])
+
+# NV12toRGB/BGR-8, I420toRGB/BGR-8: one plane or several, u8 (integer levels) and f32
+def levels(x, t):
+    lv = o1.add(o1.floor(o1.multiply(x, np.float32(60))), np.float32(128))
+    return o1.convert(lv, "u8") if t == "u8" else lv
+for name, fn, shapes, t in [
+    ("nv12_rgb_two_planes_u8", o8.nv12_to_rgb, [[1, 4, 6, 1], [1, 2, 3, 2]], "u8"),
+    ("nv12_bgr_one_plane_f32", o8.nv12_to_bgr, [[2, 6, 4, 1]], "f32"),
+    ("i420_rgb_three_planes_u8", o8.i420_to_rgb, [[2, 4, 4, 1], [2, 2, 2, 1], [2, 2, 2, 1]], "u8"),
+    ("i420_bgr_one_plane_u8", o8.i420_to_bgr, [[1, 6, 4, 1]], "u8"),
+]:
+    ps = [param(n, s) for n, s in zip(["y", "u", "v"] if len(shapes) == 3 else ["y", "uv"], shapes)]
+    save(name, ps, [fn(*[levels(p, t) for p in ps])])
+
+# PriorBoxClustered-1 (SSD): the feature map size from ShapeOf of a static input, the image size a
+# constant; clip or not, one or four variances, given or derived steps
+import openvino.opset1 as o1p
+for name, attrs in [
+    ("prior_box_clustered", {"width": [2.0, 5.5, 30.0], "height": [3.0, 1.5, 25.0], "clip": True, "offset": 0.5, "variance": [0.1, 0.1, 0.2, 0.2]}),
+    ("prior_box_clustered_steps", {"width": [8.0], "height": [6.0], "clip": False, "step_w": 3.0, "step_h": 5.0, "offset": 0.25, "variance": [0.3]}),
+]:
+    x = param("x", [1, 2, 3, 4])
+    hw = o1.strided_slice(o1.shape_of(x), i64([2]), i64([4]), i64([1]), [0], [0])
+    save(name, [x], [o1p.prior_box_clustered(hw, C(i64([30, 40])), attrs)])
+
 print(json.dumps(cases))

@@ -98,6 +98,14 @@ const IR_ONLY = [
   'segment_max_zero', 'segment_max_lowest', 'segment_max_no_count', 'segment_max_i32_lowest',
   'nms_v1', 'nms_v3_i32', 'nms_v4_two_batches',
   'mvn_v0_across', 'mvn_v0_per_channel', 'mvn_v0_mean_only',
+  'fake_convert_e4m3', 'fake_convert_e5m2_no_shift', 'fake_convert_e4m3_no_shift',
+  'promote_f32_i16', 'promote_f32_i32_unsafe', 'promote_u8_i32', 'promote_u16_i8_unsafe', 'promote_pytorch_scalar', 'promote_f16_bf16_unsafe', 'promote_u64_i32_target',
+  'reorg_yolo_s2', 'reorg_yolo_s3_batch2', 'region_yolo_v2', 'region_yolo_v2_axis2', 'region_yolo_v3', 'region_yolo_v3_extra_channels',
+  'extract_patches_valid', 'extract_patches_same_upper', 'extract_patches_same_lower', 'extract_patches_rates',
+  'ctc_seqlen_default', 'ctc_seqlen_blank0_no_merge_i64', 'ctc_seqlen_blank2_i64_len', 'ctc_greedy_v1', 'ctc_greedy_v1_no_merge',
+  'roi_pooling_max', 'roi_pooling_max_scaled',
+  'nv12_rgb_two_planes_u8', 'nv12_bgr_one_plane_f32', 'i420_rgb_three_planes_u8', 'i420_bgr_one_plane_u8',
+  'prior_box_clustered', 'prior_box_clustered_steps',
   'batch_norm_v0', 'topk_v1', 'topk_v3_min_i64', 'shapeof_v1', 'broadcast_v1_numpy', 'gelu_v2', 'not_equal', 'squared_difference', 'is_finite',
 ];
 

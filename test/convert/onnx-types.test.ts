@@ -44,6 +44,41 @@ describe('IR → ONNX element types the ONNX op or onnxruntime lacks', () => {
     expect(got.data).toEqual(tensor(elem, [...want]).data);
   });
 
+  it('Range on f16 (ONNX Range takes no f16): computed in f32 and cast back, onnxruntime computes the IR numbers', async () => {
+    const b = new Builder('ov');
+    const [s, l, d] = ['start', 'limit', 'delta'].map((n) => b.input(n, 'f16', []));
+    b.output(b.op(b.graph, 'Range', [s!, l!, d!], 'y', { output_type: A.raw('f16') }, { version: 'opset4' }));
+    const onnx = convertModel(b.model);
+    expect(ops(onnx)).toEqual(['Cast', 'Cast', 'Cast', 'Range', 'Cast']);
+    const f16 = (v: number): OracleTensor => ({ dtype: 'f16', shape: [], data: new Uint8Array(new Uint16Array([v]).buffer) });
+    // 1, 6, 0.5 as f16 bits: 0x3c00, 0x4600, 0x3800 → 1, 1.5, …, 5.5 (10 values)
+    const got = (await runOrt(encodeOnnx(onnx).bytes, { start: f16(0x3c00), limit: f16(0x4600), delta: f16(0x3800) }))['y']!;
+    expect(got.dtype).toBe('f16');
+    expect(got.shape).toEqual([10]);
+    const bits = new Uint16Array(got.data.buffer.slice(got.data.byteOffset, got.data.byteOffset + got.data.byteLength));
+    expect([...bits]).toEqual([0x3c00, 0x3e00, 0x4000, 0x4100, 0x4200, 0x4300, 0x4400, 0x4480, 0x4500, 0x4580]);
+  });
+
+  it.each([
+    ['ReverseSequence', 'opset1', 2, { batch_axis: A.raw('1'), seq_axis: A.raw('0') }, 'ReverseSequence'],
+    ['Unique', 'opset10', 1, { sorted: A.raw('true'), index_element_type: A.raw('i64'), count_element_type: A.raw('i64') }, 'Unique'],
+  ] as const)('%s on bf16 (no ONNX opset takes it): the data goes through f32 and back; only the bf16 outputs are cast back', (op, version, nIn, attrs, onnxOp) => {
+    const b = new Builder('ov');
+    const x = b.input('x', 'bf16', [3, 2]);
+    const ins = nIn === 2 ? [x, b.input('lens', 'i64', [2])] : [x];
+    const n = b.node(b.graph, op, ins, op === 'Unique' ? ['y', 'idx', 'inv', 'counts'] : ['y'], attrs, { version });
+    for (const o of n.outputs) b.output(o);
+    const onnx = convertModel(b.model);
+    const nodes = [...allNodes(onnx.graph)];
+    expect(nodes.map((m) => m.op)).toEqual(['Cast', onnxOp, 'Cast']);
+    const [up, mid, down] = nodes as [typeof nodes[0], typeof nodes[0], typeof nodes[0]];
+    expect(up.attrs.get('to')).toEqual(A.int(1)); // FLOAT
+    expect(mid.inputs[0]).toBe(up.outputs[0]);
+    expect(down.inputs[0]).toBe(mid.outputs[0]);
+    expect(down.attrs.get('to')).toEqual(A.int(16)); // BFLOAT16
+    expect(onnx.graph.outputs[0]!.producer).toBe(down);
+  });
+
   it('an op with no exact wider form is refused with the op, the type and the opset that takes it', () => {
     const b = new Builder('ov');
     const x = b.input('x', 'i32', [1, 1, 3, 3]);

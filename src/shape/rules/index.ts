@@ -34,6 +34,7 @@ import { ovCellRules } from './ov/cell.js';
 import { ovReduceRules } from './ov/reduce.js';
 import { ovTensorExtraRules } from './ov/tensor-extra.js';
 import { ovIrOnlyRules } from './ov/ir-only.js';
+import { ovFrontendOpsRules } from './ov/frontend-ops.js';
 import { ovStateRules } from './ov/state.js';
 import { onnxSignalRules } from './onnx/signal.js';
 import { onnxQuantizedRules } from './onnx/quantized.js';
@@ -59,6 +60,7 @@ export const ALL_RULES: readonly Rule[] = [
   ...onnxSequenceRules, ...onnxOptionalRules,
   ...ovCellRules,
   ...ovIrOnlyRules,
+  ...ovFrontendOpsRules,
   ...ovStateRules,
   ...onnxTrainingRules, ...onnxTextRules, ...onnxMlRules, ...onnxMlClassicRules, ...onnxImageRules,
 ];

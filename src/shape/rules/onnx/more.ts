@@ -76,6 +76,12 @@ const gridSample: InferFn = (c) => {
 
 const roiAlign: InferFn = (c) => [out(c.elem(0), [c.shape(1)?.[0] ?? null, c.shape(0)?.[1] ?? null, intAttr(c, 'output_height', 1), intAttr(c, 'output_width', 1)])];
 
+/** MaxRoiPool-1: [num_rois, C, pooled_shape[0], pooled_shape[1]]. */
+const maxRoiPool: InferFn = (c) => {
+  const p = intsAttr(c, 'pooled_shape');
+  return [out(c.elem(0), [c.shape(1)?.[0] ?? null, c.shape(0)?.[1] ?? null, p?.[0] ?? null, p?.[1] ?? null])];
+};
+
 const compress: InferFn = (c) => {
   const x = c.shape(0);
   const axis = attrInt(c.node, 'axis');
@@ -105,6 +111,7 @@ export const onnxMoreRules: Rule[] = [
   { dialect: 'onnx', op: 'SoftmaxCrossEntropyLoss', since: 12, infer: sce },
   { dialect: 'onnx', op: 'GridSample', since: 16, infer: gridSample },
   { dialect: 'onnx', op: 'RoiAlign', since: 10, infer: roiAlign },
+  { dialect: 'onnx', op: 'MaxRoiPool', since: 1, infer: maxRoiPool },
   { dialect: 'onnx', op: 'Compress', since: 9, infer: compress },
   { dialect: 'onnx', op: 'Det', since: 11, infer: det },
   ...family('onnx', ['BlackmanWindow', 'HammingWindow', 'HannWindow'], 17, windowFn),
