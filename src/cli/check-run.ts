@@ -72,13 +72,15 @@ function human(r: EquivReport, verbose: boolean): string {
   }
   for (const d of r.diagnostics) {
     if (d.code === 'EQUIV_CONTRADICTION') continue; // shown above as an entry
-    if (verbose || d.severity === 'error' || d.code.startsWith('EQUIV_') || d.code === 'CONVERT_IF_FOLDED') out += formatDiagnostic(d) + '\n';
+    if (verbose || d.severity === 'error' || d.code.startsWith('EQUIV_') || d.code === 'CONVERT_IF_FOLDED' || d.code === 'SHAPE_BRANCH_RELAXED') out += formatDiagnostic(d) + '\n';
   }
   const c = countEntries(r);
   const ok = c.contradiction === 0; // this comparison only (report.ok also covers the roundtrip)
   const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
+  const relaxed = new Set(r.diagnostics.filter((d) => d.code === 'SHAPE_BRANCH_RELAXED').map((d) => d.where)).size;
   out += `${ok ? 'equivalent' : 'NOT equivalent'}: ${c.equal} equal, ${c.compatible} compatible, ${plural(c.contradiction, 'contradiction')}` +
     `${c.hints ? `; ${plural(c.hints, 'same-named value')} differing (hints, not counted)` : ''}` +
-    `${r.unmatched.length ? `; ${r.unmatched.length} named in one form only` : ''}\n`;
+    `${r.unmatched.length ? `; ${r.unmatched.length} named in one form only` : ''}` +
+    `${relaxed ? `; ${plural(relaxed, 'If branch')} typed with relaxed captures (SHAPE_BRANCH_RELAXED above)` : ''}\n`;
   return out;
 }

@@ -12,6 +12,7 @@ import { compressToFp16 } from './fp16.js';
 import { foldConstants } from './fold.js';
 import { foldUntakenBranches } from './fold-untaken.js';
 import { freezeInputs, type FreezeSpec } from './freeze.js';
+import { pinRelaxedRanks, relaxBranchCaptures } from './relax-if.js';
 import { assignOnnxNames } from './onnx-names.js';
 import { legalizeOnnxTypes } from './onnx-types.js';
 import { pruneUnused } from './prune.js';
@@ -166,12 +167,21 @@ function relaxIrScalars(model: Model): void {
  * the source's type stays.
  */
 function completeTypes(model: Model, diags: Diagnostics, strict: boolean): void {
-  const ifMerge = model.dialect === 'ov' ? 'openvino' : 'onnx';
-  let result = inferTypes(model, { ifMerge, strict });
+  const ov = model.dialect === 'ov';
+  const ifMerge = ov ? 'openvino' : 'onnx';
+  // IR: a branch of an unknown condition that infers only with its captures relaxed is noted (relaxed)
+  const opts = { ifMerge, strict, relaxBranches: ov } as const;
+  let result = inferTypes(model, opts);
   // an If whose known condition skips a branch OpenVINO would refuse: the taken branch alone
-  if (model.dialect === 'ov' && result.untaken.size && foldUntakenBranches(model.graph, result.untaken, diags)) {
+  if (ov && result.untaken.size && foldUntakenBranches(model.graph, result.untaken, diags)) {
     pruneUnused(model.graph);
-    result = inferTypes(model, { ifMerge, strict });
+    result = inferTypes(model, opts);
+  }
+  // such a branch reads its captures through a Reshape OpenVINO cannot type: it validates as for any input
+  if (ov && result.relaxed.size) {
+    relaxBranchCaptures(result.relaxed, diags);
+    // and an If output of dynamic rank gets one back (OpenVINO's CPU If needs it)
+    result = pinRelaxedRanks(result.relaxed, () => inferTypes(model, { ifMerge, strict }));
   }
   // every value inference saw is in result.types (the others keep their type anyway); a type that
   // says more than the inferred one stays

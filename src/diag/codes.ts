@@ -112,6 +112,7 @@ export const CODES = {
   SHAPE_LOOP_BACK_EDGE: E((p: P<'result' | 'param' | 'from' | 'to'>) => `Loop body: back edge from Result ${p.result} to Parameter '${p.param}' changes the element type (${p.from} → ${p.to}); a loop-carried value keeps its type`),
   SHAPE_UNTAKEN_BRANCH: W((p: P<'cond' | 'code' | 'detail'>) => `in the If branch its condition (always ${p.cond}) never takes: ${p.detail} [${p.code}]; not an error, since only the taken branch runs`),
   SHAPE_RULE_FAILED: E((p: P<'op' | 'detail'>) => `shape rule for ${p.op} failed (please report): ${p.detail}`),
+  SHAPE_BRANCH_RELAXED: W((p: P<'branch' | 'relaxed' | 'errors' | 'detail'>) => `If: the ${p.branch} branch does not infer with the types of the values it captures (${p.errors} error(s), first: ${p.detail}); the condition is not known, so it is typed as for any input, with ${p.relaxed}: a run that takes it with these shapes fails, as in onnxruntime`),
 
   // ── equivalence check (src/equiv) ─────────────────────────────────────────────
   EQUIV_CONTRADICTION: E((p: P<'name' | 'detail' | 'pathB'>) => `'${p.name}' contradicts between the two forms: ${p.detail} (B: ${p.pathB})`),

@@ -5,6 +5,9 @@ import { loadModel } from '../io/load.js';
 import { checkModels, type IfMergePolicy } from './check-models.js';
 import type { EquivReport } from './report.js';
 
+/** Conversion warnings that say the other form is not op for op the same model: always reported. */
+const CHANGES: ReadonlySet<string> = new Set(['CONVERT_IF_FOLDED', 'SHAPE_BRANCH_RELAXED']);
+
 const otherForm = (m: Model): 'ov' | 'onnx' => (m.dialect === 'onnx' ? 'ov' : 'onnx');
 
 /**
@@ -35,9 +38,10 @@ export function checkFile(pathA: string, pathB?: string, opts: CheckFileOptions 
   } else {
     const to = otherForm(a);
     // a new model; `a` stays as the file says. What the conversion changed beyond op for op (an If
-    // replaced by its taken branch: CONVERT_IF_FOLDED) is part of the report.
+    // replaced by its taken branch: CONVERT_IF_FOLDED; a branch fed relaxed captures:
+    // SHAPE_BRANCH_RELAXED) is part of the report.
     const changed: Diagnostic[] = [];
-    const b = convertModel(a, { to, strict, onWarning: (d) => { if (d.code === 'CONVERT_IF_FOLDED') changed.push({ ...d, file: d.file ?? pathA }); } });
+    const b = convertModel(a, { to, strict, onWarning: (d) => { if (CHANGES.has(d.code)) changed.push({ ...d, file: d.file ?? pathA }); } });
     report = checkModels(a, b, { ifMerge, strict, labelA: pathA, labelB: `${pathA} (as ${to})` });
     report.diagnostics.push(...changed);
     opts.onForms?.(a, b);

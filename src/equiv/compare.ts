@@ -74,7 +74,9 @@ export function compareInferred(a: InferredSide, b: InferredSide, opts: CompareO
     // A body value bound with slicing (an IR port map entry with `axis`: TensorIterator/Loop
     // inputs cut into parts, outputs concatenated) has a per-iteration type each form spells its
     // own way (ONNX Scan drops the axis, TensorIterator keeps it as 1): its type is a hint.
-    const decides = decision.decides(p) && !(sliced(p.a) || sliced(p.b));
+    // A value inside an If branch the conversion typed with relaxed captures (SHAPE_BRANCH_RELAXED,
+    // reported apart) is typed as for any input on that side: its type is a hint too.
+    const decides = decision.decides(p) && !(sliced(p.a) || sliced(p.b) || inRelaxedBranch(p.a) || inRelaxedBranch(p.b));
     // Two constants reached through the data flow are judged by their payloads, which allow
     // dims of 1 to differ (`[]` vs `[1,1,1]`, as an elementwise op broadcasts them).
     // A same-named constant that is only a hint but holds the same numbers (ovc's f16 storage of
@@ -160,6 +162,12 @@ function bothPayloads(a: Value, b: Value): [Payload, Payload] | undefined {
 }
 
 /** A body parameter or result whose binding slices or concatenates (`axis` in the port map). */
+/** Whether `v` is inside a body marked `relaxedBranch` (at any depth). */
+function inRelaxedBranch(v: Value): boolean {
+  for (let g: Graph | undefined = v.graph; g; g = g.owner?.node.graph) if (g.meta.relaxedBranch) return true;
+  return false;
+}
+
 function sliced(v: Value): boolean {
   const owner = v.graph.owner;
   const body = owner?.node.bodies.get(owner.key);

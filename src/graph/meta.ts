@@ -72,6 +72,13 @@ export interface Meta {
   // ── reading ─────────────────────────────────────────────────────────────────────────────────
   /** Root graph: what reading the file found and did not stop at (warnings). */
   diagnostics?: Diagnostic[];
+
+  // ── conversion (src/convert) ────────────────────────────────────────────────────────────────
+  /**
+   * Body graph: an If branch the conversion fed relaxed captures (src/convert/relax-if.ts,
+   * SHAPE_BRANCH_RELAXED): typed as for any input, not as the source types it with its shapes.
+   */
+  relaxedBranch?: boolean;
 }
 
 /** The meta of every node and value without one, for reading (`metaView`; an empty object costs 56 bytes each). */

@@ -3,7 +3,7 @@ import { irBodyKind, onnxBodyKind } from '../graph/body-kinds.js';
 import { diag, type Diagnostic } from '../diag/diagnostic.js';
 import type { DiagCode, DiagParams } from '../diag/codes.js';
 import type { ElementTypeName } from '../graph/element-type.js';
-import type { Graph } from '../graph/graph.js';
+import { allGraphs, type Graph } from '../graph/graph.js';
 import type { Model } from '../graph/model.js';
 import type { Node } from '../graph/node.js';
 import { formatShape, type Shape } from '../graph/shape.js';
@@ -29,6 +29,16 @@ export interface InferOptions {
    * inferred type is trusted. Declarations of main-graph inputs and outputs are always checked.
    */
   strict?: boolean;
+  /**
+   * Whether an If branch that does not infer with the types of the values it captures, under a
+   * condition inference does not know, is typed again with those captures relaxed (dims dynamic,
+   * then rank dynamic) — a SHAPE_BRANCH_RELAXED warning and an entry of `relaxed` when that
+   * succeeds. Default: on for the onnx and symbolic policies (ONNX lets a branch be invalid for the
+   * shapes given: onnxruntime fails only when it runs), off for openvino (OpenVINO validates every
+   * body with the types bound into it, and refuses such an IR). The ONNX → IR converter asks for it
+   * on the IR and then feeds such a branch captures of dynamic dims (src/convert/relax-if.ts).
+   */
+  relaxBranches?: boolean;
 }
 
 export interface InferenceResult {
@@ -52,6 +62,29 @@ export interface InferenceResult {
    * replaces such an If by its taken branch (src/convert/index.ts).
    */
   readonly untaken: Map<Node, UntakenBranch>;
+  /**
+   * Each If with a branch typed with its captures relaxed (InferOptions.relaxBranches): the branch
+   * did not infer with the captured types, and did with the relaxed ones. Never both branches of
+   * one If: when neither infers as given, the If fails whichever branch runs, an error.
+   */
+  readonly relaxed: Map<Node, RelaxedBranch>;
+}
+
+export interface RelaxedBranch {
+  /** The body key (ONNX then_branch/else_branch, IR then_body/else_body). */
+  readonly key: string;
+  /** 'dims': the captures keep their rank, every dim dynamic; 'rank': their rank is dynamic too. */
+  readonly level: 'dims' | 'rank';
+  /** The body parameters typed relaxed (captures of outer values that are not constants). */
+  readonly params: readonly Value[];
+  /** The branch's errors with the captured types, as found. */
+  readonly errors: Diagnostic[];
+  /**
+   * The rank each output of an If inside the branch (at any depth) had with the captured types,
+   * where known: what those Ifs yield when the branch runs with the shapes given (their conditions
+   * may be known only from those shapes). OpenVINO's CPU plugin needs an If output of known rank.
+   */
+  readonly ranks: ReadonlyMap<Value, number>;
 }
 
 export interface UntakenBranch {
@@ -62,6 +95,9 @@ export interface UntakenBranch {
 }
 
 const UNKNOWN: ValueType = { kind: 'unknown' };
+const NO_RANKS: ReadonlyMap<Value, number> = new Map();
+/** The errors that may come from the shapes a branch captures: what relaxing them can cure. */
+const SHAPE_CAUSED: ReadonlySet<DiagCode> = new Set(['SHAPE_RULE', 'SHAPE_IF_RANK_MISMATCH', 'SHAPE_IF_TYPE_MISMATCH']);
 
 interface Frame {
   readonly graph: Graph;
@@ -69,6 +105,22 @@ interface Frame {
   bodiesDone: boolean;
   /** A body an If with a known condition does not take: the If, and where its diagnostics start. */
   untakenOf?: { node: Node; cond: boolean; start: number };
+  /** A branch of an If whose condition inference does not know (with relaxBranches). */
+  branchOf?: BranchAttempt;
+}
+
+/**
+ * One inference of an If branch: where its diagnostics start, how far its captures are relaxed
+ * (0: as bound, 1: dims dynamic, 2: rank dynamic), and the diagnostics of the first attempt.
+ */
+interface BranchAttempt {
+  readonly node: Node;
+  readonly key: string;
+  readonly level: 0 | 1 | 2;
+  start: number;
+  readonly first: Diagnostic[] | null;
+  readonly params: readonly Value[];
+  readonly ranks: ReadonlyMap<Value, number>;
 }
 
 /**
@@ -81,15 +133,21 @@ export function inferTypes(model: Model, opts: InferOptions = {}): InferenceResu
   const policy = opts.ifMerge ?? (model.dialect === 'ov' ? 'openvino' : 'onnx');
   const registry = opts.registry ?? defaultRegistry();
   const state = new State(policy, registry, opts.strict === true, new Set(model.graph.outputs));
+  const relax = opts.relaxBranches ?? policy !== 'openvino';
   state.seedGraph(model.graph, null);
   const stack: Frame[] = [{ graph: model.graph, next: 0, bodiesDone: false }];
   while (stack.length) {
     const f = stack[stack.length - 1]!;
     // its diagnostics start when the frame does (not when it was pushed: a sibling body may run first)
     if (f.untakenOf && f.untakenOf.start < 0) f.untakenOf.start = state.diagnostics.length;
+    if (f.branchOf && f.branchOf.start < 0) f.branchOf.start = state.diagnostics.length;
     if (f.next >= f.graph.nodes.length) {
       stack.pop();
       if (f.untakenOf) state.closeUntaken(f.untakenOf);
+      if (f.branchOf) {
+        const again = state.closeBranch(f.branchOf, f.graph);
+        if (again) stack.push({ graph: f.graph, next: 0, bodiesDone: false, branchOf: again });
+      }
       continue;
     }
     const node = f.graph.nodes[f.next]!;
@@ -108,6 +166,7 @@ export function inferTypes(model: Model, opts: InferOptions = {}): InferenceResu
         state.seedGraph(body.graph, node);
         const frame: Frame = { graph: body.graph, next: 0, bodiesDone: false };
         if (key === untakenKey) frame.untakenOf = { node, cond: cond!, start: -1 };
+        else if (relax && cond === null && node.op === 'If') frame.branchOf = { node, key, level: 0, start: -1, first: null, params: [], ranks: NO_RANKS };
         stack.push(frame);
       }
       continue;
@@ -116,7 +175,10 @@ export function inferTypes(model: Model, opts: InferOptions = {}): InferenceResu
     f.next++;
     f.bodiesDone = false;
   }
-  return { types: state.types, values: state.values, diagnostics: state.diagnostics, policy, assumed: state.assumed, untaken: state.untaken };
+  return {
+    types: state.types, values: state.values, diagnostics: state.diagnostics, policy, assumed: state.assumed,
+    untaken: state.untaken, relaxed: state.relaxed,
+  };
 }
 
 /** The bodies of If in each dialect: [then, else]. */
@@ -145,6 +207,7 @@ class State {
   readonly diagnostics: Diagnostic[] = [];
   readonly assumed = new Set<Value>();
   readonly untaken = new Map<Node, UntakenBranch>();
+  readonly relaxed = new Map<Node, RelaxedBranch>();
   private readonly interner = new TypeInterner();
 
   constructor(
@@ -175,7 +238,7 @@ class State {
    * whose shapes change from iteration to iteration, the declared type, or the bound element type
    * with an unknown shape when nothing is declared (as onnx's Loop inference does).
    */
-  seedGraph(g: Graph, owner: Node | null): void {
+  seedGraph(g: Graph, owner: Node | null, relax: 0 | 1 | 2 = 0, relaxed?: Value[]): void {
     const body = owner ? [...owner.bodies.values()].find((b) => b.graph === g) : undefined;
     const rule = owner ? this.registry.lookup(owner.dialect, owner.domain, owner.op, versionOf(owner)) : undefined;
     // The binding of each body parameter (the first, as a search from the start finds it).
@@ -187,7 +250,9 @@ class State {
       const outer = binding ? owner!.inputs[binding.from] : null;
       if (outer && (rule?.bodyInputsAreBound || p.meta['onnxCapture'] === true)) {
         const t = this.types.get(outer) ?? outer.type;
-        this.set(p, t, this.values.get(outer));
+        const loose = relax !== 0 && !outer.constant ? relaxedType(t, relax) : null;
+        if (loose) relaxed?.push(p);
+        this.set(p, loose ?? t, loose ? null : this.values.get(outer));
         if (this.assumed.has(outer)) this.assumed.add(p);
         this.check(p, g, owner!.dialect);
       } else if (rule?.bodyParam && p.meta['onnxCapture'] !== true) {
@@ -226,6 +291,103 @@ class State {
       }
     }
     this.untaken.set(u.node, { cond: u.cond, errors });
+  }
+
+  /**
+   * A branch of an If whose condition is not known is done. Without errors it stands (a relaxed
+   * one is recorded, with a SHAPE_BRANCH_RELAXED warning in place of the first attempt's
+   * diagnostics). With errors, the next attempt relaxes its captures further (its values are
+   * forgotten, the body seeded again): returned for the caller to infer. When no relaxation helps,
+   * or both branches of the If would need one, the first attempt's diagnostics stand.
+   */
+  closeBranch(b: BranchAttempt, g: Graph): BranchAttempt | null {
+    const ds = this.diagnostics;
+    let failed = false;
+    for (let i = b.start; i < ds.length && !failed; i++) failed = ds[i]!.severity === 'error';
+    const first = b.first ?? ds.slice(b.start);
+    if (!failed) {
+      if (b.level === 0) return null;
+      // the relaxed attempt's own diagnostics (warnings) stay; the first attempt's were dropped when it began
+      const errors = first.filter((d) => d.severity === 'error');
+      const sibling = this.relaxed.get(b.node);
+      if (sibling) {
+        // neither branch infers with the captured types: the If fails whichever runs
+        this.relaxed.delete(b.node);
+        const at = ds.findIndex((d) => d.code === 'SHAPE_BRANCH_RELAXED' && d.where === b.node.path);
+        if (at >= 0) ds.splice(at, 1);
+        ds.push(...sibling.errors, ...first);
+        return null;
+      }
+      this.relaxed.set(b.node, { key: b.key, level: b.level === 1 ? 'dims' : 'rank', params: b.params, errors, ranks: b.ranks });
+      const e = errors[0]!;
+      ds.push(diag('SHAPE_BRANCH_RELAXED', b.node.path, {
+        branch: b.key.replace(/_(branch|body)$/, ''), errors: errors.length, detail: `${e.where}: ${e.message}`,
+        relaxed: b.params.map((p) => `${p.label} as ${showType(this.types.get(p) ?? null)}`).join(', '),
+      }));
+      return null;
+    }
+    // only errors shapes can cause are worth relaxing (not a bad attribute, nor a declaration --strict refuses)
+    if (!first.every((d) => d.severity !== 'error' || SHAPE_CAUSED.has(d.code))) return null;
+    for (let level = b.level + 1; level <= 2; level++) {
+      const params: Value[] = [];
+      if (!this.relaxes(b.node, g, level as 1 | 2, b.level)) continue;
+      ds.length = b.start;
+      const ranks = b.level === 0 ? this.ifRanks(g) : b.ranks;
+      this.forget(g);
+      this.seedGraph(g, b.node, level as 1 | 2, params);
+      return { node: b.node, key: b.key, level: level as 1 | 2, start: -1, first, params, ranks };
+    }
+    if (b.level > 0) { ds.length = b.start; ds.push(...first); }
+    return null;
+  }
+
+  /** Whether seeding body `g` of `owner` at relaxation `level` types some capture otherwise than at `from`. */
+  private relaxes(owner: Node, g: Graph, level: 1 | 2, from: 0 | 1 | 2): boolean {
+    const body = [...owner.bodies.values()].find((x) => x.graph === g);
+    if (!body) return false;
+    for (const bi of body.inputs) {
+      const outer = owner.inputs[bi.from];
+      if (!outer || outer.constant) continue;
+      const t = this.types.get(outer) ?? outer.type;
+      const next = relaxedType(t, level);
+      if (!next) continue;
+      if (from === 0 ? this.values.has(outer) || showType(next) !== showType(t) : showType(next) !== showType(relaxedType(t, from as 1 | 2))) return true;
+    }
+    return false;
+  }
+
+  /** The known rank of every If output inside `g` (bodies included), as inferred so far. */
+  private ifRanks(g: Graph): Map<Value, number> {
+    const ranks = new Map<Value, number>();
+    for (const x of allGraphs(g)) {
+      for (const n of x.nodes) {
+        if (n.op !== 'If') continue;
+        for (const v of n.outputs) {
+          const t = this.types.get(v);
+          if (t?.kind === 'tensor' && t.shape !== null) ranks.set(v, t.shape.length);
+        }
+      }
+    }
+    return ranks;
+  }
+
+  /** Forgets what inference said of every value and If inside `g` (bodies included), before it is inferred again. */
+  private forget(g: Graph): void {
+    for (const x of allGraphs(g)) {
+      for (const v of x.inputs) this.drop(v);
+      for (const v of x.initializers) this.drop(v);
+      for (const n of x.nodes) {
+        for (const v of n.outputs) this.drop(v);
+        this.untaken.delete(n);
+        this.relaxed.delete(n);
+      }
+    }
+  }
+
+  private drop(v: Value): void {
+    this.types.delete(v);
+    this.values.delete(v);
+    this.assumed.delete(v);
   }
 
   /** `where`: the node or graph whose path a report names (built only then). */
@@ -295,6 +457,16 @@ class State {
     if (!v) return null;
     return this.types.get(v) ?? v.type;
   }
+}
+
+/**
+ * A captured type relaxed: level 1 keeps the rank and makes every dim dynamic, level 2 makes the
+ * rank dynamic too. Null when there is nothing to relax (not a tensor, or no shape to loosen).
+ */
+function relaxedType(t: ValueType | null, level: 1 | 2): ValueType | null {
+  if (!t || t.kind !== 'tensor') return null;
+  if (level === 2) return t.shape === null ? null : { kind: 'tensor', elem: t.elem, shape: null };
+  return t.shape === null || t.shape.length === 0 ? null : { kind: 'tensor', elem: t.elem, shape: t.shape.map(() => null) };
 }
 
 function isNothing(t: ValueType | null): boolean {
