@@ -1,9 +1,8 @@
 import type { Value } from '../../src/graph/value.js';
-import { i64Const } from '../helpers.js';
 import { irBuilder } from '../nn/ir-build.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
 import { irSeeds, SEED_HANDLES } from './random-seed.js';
-import { irShapeOf, irUniform, randomDtype } from './random-uniform.js';
+import { irUniform, randomTarget } from './random-uniform.js';
 
 /**
  * ONNX RandomNormal-1 (shape attribute) / RandomNormalLike-1 (the input's shape) → IR: OpenVINO
@@ -13,15 +12,9 @@ import { irShapeOf, irUniform, randomDtype } from './random-uniform.js';
  * then converted to `dtype`. Same distribution as onnxruntime's, other numbers (random-seed.ts).
  */
 function normalToIr(c: ConvertContext, like: boolean): void {
-  const elem = randomDtype(c, like ? c.elem(0) : 'f32');
-  if (elem === null) return;
-  let shape: Value;
-  if (like) shape = irShapeOf(c, 0);
-  else {
-    const dims = c.attr.ints('shape');
-    if (dims === undefined) { c.error('RandomNormal needs its shape attribute'); return; }
-    shape = i64Const(c, dims);
-  }
+  const t = randomTarget(c, like);
+  if (!t) return;
+  const { elem, shape } = t;
   const gen = elem === 'f64' ? 'f64' : 'f32';
   const b = irBuilder(c);
   const k = (v: number): Value => b.scalar(gen, v);

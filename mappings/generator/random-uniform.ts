@@ -45,17 +45,23 @@ export function irUniform(c: ConvertContext, shape: Value, elem: ElementTypeName
 /** IR: the i64 shape of source input `i` (ShapeOf). */
 export const irShapeOf = (c: ConvertContext, i: number): Value => c.emit('ShapeOf', [c.input(i)], { output_type: 'i64' }, 1, 'opset3')[0]!;
 
-function uniformToIr(c: ConvertContext, like: boolean): void {
+/**
+ * What a random op draws (ONNX → IR): its dtype, and its shape as an IR value (the `*Like` ops:
+ * the input's, the others: their shape attribute); null after a diagnostic.
+ */
+export function randomTarget(c: ConvertContext, like: boolean): { elem: ElementTypeName; shape: Value } | null {
   const elem = randomDtype(c, like ? c.elem(0) : 'f32');
-  if (elem === null) return;
-  let shape: Value;
-  if (like) shape = irShapeOf(c, 0);
-  else {
-    const dims = c.attr.ints('shape');
-    if (dims === undefined) { c.error('RandomUniform needs its shape attribute'); return; }
-    shape = i64Const(c, dims);
-  }
-  c.output(0, irUniform(c, shape, elem, c.attr.float('low', 0), c.attr.float('high', 1), irSeeds(c)));
+  if (elem === null) return null;
+  if (like) return { elem, shape: irShapeOf(c, 0) };
+  const dims = c.attr.ints('shape');
+  if (dims === undefined) { c.error(`${c.node.op} needs its shape attribute`); return null; }
+  return { elem, shape: i64Const(c, dims) };
+}
+
+function uniformToIr(c: ConvertContext, like: boolean): void {
+  const t = randomTarget(c, like);
+  if (!t) return;
+  c.output(0, irUniform(c, t.shape, t.elem, c.attr.float('low', 0), c.attr.float('high', 1), irSeeds(c)));
 }
 
 /** IR → ONNX. */

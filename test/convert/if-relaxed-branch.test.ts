@@ -50,38 +50,23 @@ function model(thenB: Branch, elseB: Branch, shape: (number | null)[] = [2, 3]):
  * taken branch squares x. The inner condition is known, so the inner If cannot be relaxed: the
  * outer else branch is, and with x relaxed the inner condition is no longer known.
  */
-function nested(): Model {
-  const b = new Builder('onnx');
-  const x = b.input('x', 'f32', [2, 3]);
-  const c = b.input('c', 'boolean', []);
-  const outer = b.ifNode(b.graph, c, ['y'], 'If_sr');
-  const t = b.body(outer, 'then_branch');
-  b.results(t, [neg(b, t, x)]);
-  const e = b.body(outer, 'else_branch');
+const sizeIf: Branch = (b, e, x) => {
   const six = b.op(e, 'Equal', [b.op(e, 'Size', [x], 'n'), b.init('six', tensorFromInt64([6], []), e)], 'is6');
   const inner = b.ifNode(e, six, ['z'], 'If_size');
   const it = b.body(inner, 'then_branch');
   b.results(it, [square(b, it, x)]);
   const ie = b.body(inner, 'else_branch');
   b.results(ie, [b.op(ie, 'Abs', [x], 'abs_x')]);
-  b.results(e, [inner.outputs[0]!]);
-  b.output(outer.outputs[0]!);
-  return b.model;
-}
+  return inner.outputs[0]!;
+};
+const nested = (): Model => model(neg, sizeIf);
 
 /**
  * An If inside the relaxed branch whose output rank depends on a dim: Squeeze(x, 0) when x's first
  * dim is 1, x itself otherwise. With x: f32[2,3] it is x, and MatMul(x, x) fails; relaxed, that
  * inner If yields rank 1 or 2 — a dynamic rank, which OpenVINO's CPU plugin refuses for an If.
  */
-function rankByDim(): Model {
-  const b = new Builder('onnx');
-  const x = b.input('x', 'f32', [2, 3]);
-  const c = b.input('c', 'boolean', []);
-  const outer = b.ifNode(b.graph, c, ['y'], 'If_sr');
-  const t = b.body(outer, 'then_branch');
-  b.results(t, [neg(b, t, x)]);
-  const e = b.body(outer, 'else_branch');
+const squeezeIf: Branch = (b, e, x) => {
   const d0 = b.op(e, 'Gather', [b.op(e, 'Shape', [x], 'shape_x'), b.init('zero', tensorFromInt64([0], []), e)], 'd0', { axis: A.int(0) });
   const one = b.op(e, 'Equal', [d0, b.init('one', tensorFromInt64([1], []), e)], 'd0_is_1');
   const inner = b.ifNode(e, one, ['x_or_row'], 'If_squeeze');
@@ -89,10 +74,9 @@ function rankByDim(): Model {
   b.results(it, [b.op(it, 'Squeeze', [x, b.init('axes', tensorFromInt64([0], [1]), it)], 'row')]);
   const ie = b.body(inner, 'else_branch');
   b.results(ie, [b.op(ie, 'Identity', [x], 'same')]);
-  b.results(e, [b.op(e, 'MatMul', [inner.outputs[0]!, x], 'prod')]);
-  b.output(outer.outputs[0]!);
-  return b.model;
-}
+  return b.op(e, 'MatMul', [inner.outputs[0]!, x], 'prod');
+};
+const rankByDim = (): Model => model(neg, squeezeIf);
 
 const ifNamed = (m: Model, name: string): Node => [...allGraphs(m.graph)].flatMap((g) => g.nodes).find((n) => n.name === name)!;
 const errors = (ds: readonly Diagnostic[]) => ds.filter((d) => d.severity === 'error');
