@@ -57,6 +57,7 @@ def main():
             "since": s.since_version,
             **({"deprecated": True} if s.deprecated else {}),
             "attrs": {a.name: a.type.name.lower() for a in sorted(s.attributes.values(), key=lambda a: a.name)},
+            **({"required": sorted(a.name for a in s.attributes.values() if a.required)} if any(a.required for a in s.attributes.values()) else {}),
             "inputs": [formal(p) for p in s.inputs],
             "outputs": [formal(p) for p in s.outputs],
             "minInputs": s.min_input,

@@ -12,6 +12,7 @@ import { Value } from '../graph/value.js';
 import type { Diagnostics } from '../diag/diagnostic.js';
 import { attrsToIr, attrsToOnnx, unknownAttrs, type AttrProblem } from './attrs.js';
 import { constantValue } from './fold.js';
+import { attributeProblems } from '../onnx/validate.js';
 import { assignState, reportStates, restorableStates, restoreStateInputs, type StateRestore, type StateVariable } from './state-variables.js';
 import type { ConvertRegistry } from './registry.js';
 import type { SourceInfo } from './source-types.js';
@@ -206,6 +207,15 @@ export class Engine {
     // an op with bodies still converts: its own checks name what its bodies cannot hold (Loop: a
     // sequence-typed carried value), and the refusal above stands
     if (!entry.sequences && !this.tensorsOnly(n, entry.sequenceInputs?.(n)) && !n.bodies.size) { this.placeholders(n, dst); return; }
+    if (this.target === 'ov' && (n.domain === '' || n.domain === 'ai.onnx')) {
+      // an attribute of the wrong kind, or a required one absent: not valid ONNX, never read as a default
+      const bad = attributeProblems(n, opset);
+      for (const p of bad) {
+        if (p.value === null) this.diags.add('CONVERT_OP', n.path, { op: n.op, detail: p.detail });
+        else this.diags.add('CONVERT_UNSUPPORTED_ATTR', n.path, { op: n.op, attr: p.attr, value: p.value, detail: p.detail });
+      }
+      if (bad.length) { this.placeholders(n, dst); return; }
+    }
     const side = this.target === 'ov' ? 'onnx' : 'ir';
     const unknown = unknownAttrs(entry, n, side, opset);
     for (const attr of unknown) this.diags.add('CONVERT_UNKNOWN_ATTR', n.path, { op: n.op, attr, target: TARGET_NAME[this.target] });

@@ -15,6 +15,8 @@ export interface OnnxSchemaRow {
   readonly deprecated?: boolean;
   /** Attribute name → AttributeProto type, lowercase ('int', 'ints', 'float', 'tensor', 'graph'…). */
   readonly attrs: Readonly<Record<string, string>>;
+  /** The attributes a node must have (absent: none). */
+  readonly required?: readonly string[];
   readonly inputs: readonly OnnxFormalParam[];
   readonly outputs: readonly OnnxFormalParam[];
   readonly minInputs: number;

@@ -2,6 +2,7 @@ import type { Diagnostic } from '../diag/diagnostic.js';
 import { Diagnostics } from '../diag/diagnostic.js';
 import { allGraphs } from '../graph/graph.js';
 import type { Model } from '../graph/model.js';
+import type { Attr } from '../graph/attr.js';
 import type { Node } from '../graph/node.js';
 import { captureStart } from './encode.js';
 import { allowedElems, firstOpsetWhere, formalInput, formalOutput, onnxSchema, type OnnxFormalParam, type OnnxSchemaRow } from './op-schema.js';
@@ -78,4 +79,37 @@ function checkTypes(n: Node, s: OnnxSchemaRow, opset: number, count: number, rep
     const t = o.type;
     if (t?.kind === 'tensor' && t.elem !== 'dynamic') check('output', i, t.elem, formalOutput(s, i));
   });
+}
+
+/** The schema's attribute kinds (AttributeProto types) and the Attr types that carry them. */
+const CARRIES: Readonly<Record<string, readonly Attr['type'][]>> = {
+  int: ['int', 'bool'], ints: ['ints'],
+  // an integer where a float is due reads as that number (what onnxruntime's GetAttr does not, but
+  // a converter may: it changes nothing)
+  float: ['float', 'int'], floats: ['floats'],
+  string: ['string'], strings: ['strings'], tensor: ['tensor'], tensors: ['tensors'],
+};
+
+/**
+ * A source node's attributes against its operator schema (ai.onnx): each of a kind the schema
+ * gives another kind (Softmax `axis` as a string), and each required one that is absent (Concat
+ * without `axis`). Such a model is not valid ONNX (onnx's checker refuses it); converting it would
+ * read a default in place of what the node says. `value` null: the attribute is absent. Kinds ovir carries as written (sparse tensors,
+ * graph lists) and attributes the schema lacks (reported elsewhere) are not checked here.
+ */
+export function attributeProblems(n: Node, opset: number): { attr: string; value: string | null; detail: string }[] {
+  const s = onnxSchema(n.op, opset);
+  if (!s) return [];
+  const out: { attr: string; value: string | null; detail: string }[] = [];
+  for (const [name, a] of n.attrsView) {
+    const kind = s.attrs[name];
+    const carriers = kind === undefined ? undefined : CARRIES[kind];
+    if (carriers && a.type !== 'raw' && !carriers.includes(a.type)) out.push({ attr: name, value: `<${a.type}>`, detail: `the ${n.op}-${s.since} schema says ${kind}` });
+  }
+  for (const name of s.required ?? []) {
+    // a graph attribute is a body here (a missing branch or body has its own diagnostic)
+    if (s.attrs[name] === 'graph' || s.attrs[name] === 'graphs') continue;
+    if (!n.attrsView.has(name)) out.push({ attr: name, value: null, detail: `attribute '${name}' is required (the ${n.op}-${s.since} schema); the node has none` });
+  }
+  return out;
 }
