@@ -1,6 +1,5 @@
 import { diag, type Diagnostic } from '../diag/diagnostic.js';
-import { attrString } from '../graph/attr-read.js';
-import type { StatePair } from '../graph/state-metadata.js';
+import { irStateValues, type StatePair } from '../graph/state-metadata.js';
 import type { Graph } from '../graph/graph.js';
 import type { Value } from '../graph/value.js';
 import type { Via } from './correspond.js';
@@ -44,13 +43,7 @@ function addStates(g: Graph, side: Side, role: 'input' | 'output', states: State
       if (i >= 0) side.info[i]!.keys.push(`state:${id}${role === 'output' ? '.next' : ''}`);
     }
   }
-  const seen = new Set<string>();
-  for (const n of g.nodes) {
-    if (n.dialect !== 'ov' || n.op !== (role === 'input' ? 'ReadValue' : 'Assign')) continue;
-    const id = attrString(n, 'variable_id');
-    const v = role === 'input' ? n.outputs[0] : n.inputs[0];
-    if (id === undefined || !v || seen.has(id)) continue;
-    seen.add(id);
+  for (const [id, v] of irStateValues(g, role === 'input' ? 'read' : 'written')) {
     // the key counts as a name: a variable pairs by its key only, never by position
     const key = `state:${id}${role === 'output' ? '.next' : ''}`;
     side.values.push(v);

@@ -1,3 +1,7 @@
+import { attrString } from './attr-read.js';
+import type { Graph } from './graph.js';
+import type { Value } from './value.js';
+
 /**
  * The model metadata by which IR → ONNX records what it made of OpenVINO's state variables
  * (mappings/state/variables.ts), read back by ONNX → IR (which makes them variables again) and
@@ -43,4 +47,19 @@ export function stateMetadata(pairs: ReadonlyMap<string, StatePair>): [string, s
   return [STATE_METADATA_KEY, JSON.stringify([...pairs].map(([id, p]) => ({
     variable_id: id, input: p.input, output: p.output, initial: p.initial, initial_value: p.initialValue,
   })))];
+}
+
+/**
+ * An OpenVINO graph's state variables by variable_id, in node order: the value each one's first
+ * ReadValue reads (`read`), or the value its first Assign writes (`written`).
+ */
+export function irStateValues(g: Graph, role: 'read' | 'written'): Map<string, Value> {
+  const out = new Map<string, Value>();
+  for (const n of g.nodes) {
+    if (n.dialect !== 'ov' || n.op !== (role === 'read' ? 'ReadValue' : 'Assign')) continue;
+    const id = attrString(n, 'variable_id');
+    const v = role === 'read' ? n.outputs[0] : n.inputs[0];
+    if (id !== undefined && v && !out.has(id)) out.set(id, v);
+  }
+  return out;
 }

@@ -3,8 +3,7 @@ import type { Model } from '../graph/model.js';
 import { shapeToJson } from '../graph/shape.js';
 import { describeType, type ValueType } from '../graph/types.js';
 import type { Value } from '../graph/value.js';
-import { attrString } from '../graph/attr-read.js';
-import { stateNamesOf } from '../graph/state-metadata.js';
+import { irStateValues, stateNamesOf } from '../graph/state-metadata.js';
 import type { ModelFormat } from './format.js';
 
 /**
@@ -89,15 +88,7 @@ export function describeModel(model: Model, path: string): ModelInfo {
 }
 
 function irVariables(model: Model): VariableInfo[] {
-  const out: VariableInfo[] = [];
-  const seen = new Set<string>();
-  for (const n of model.graph.nodes) {
-    const id = n.op === 'ReadValue' ? attrString(n, 'variable_id') : undefined;
-    if (id === undefined || seen.has(id)) continue;
-    seen.add(id);
-    out.push({ ...ioInfo(n.outputs[0]!, id), name: id });
-  }
-  return out;
+  return [...irStateValues(model.graph, 'read')].map(([id, v]) => ({ ...ioInfo(v, id), name: id }));
 }
 
 function onnxVariables(model: Model): VariableInfo[] {
