@@ -5,6 +5,15 @@ import type { Value } from '../graph/value.js';
 import type { Diagnostic } from '../diag/diagnostic.js';
 import { contradictions } from '../shape/check.js';
 import { inferTypes } from '../shape/infer.js';
+import { constantValue } from './fold.js';
+
+/**
+ * At most this many nodes are folded to find a value's constant data (constantValue's bound): the
+ * small constant subgraphs writers put before an operand, such as OpenVINO's compressed constants
+ * (a f16 Const and its decompression Convert, which ovc writes for every f32 constant by default).
+ * Bounded, so asking for every operand of a long run-time chain stays linear.
+ */
+const FOLD_NODES = 8;
 
 /**
  * What the converter knows about the source model's values: declared types, completed by shape
@@ -51,15 +60,23 @@ export class SourceInfo {
     return d;
   }
 
-  /** The constant payload of a value: an initializer, or the output of an ONNX Constant node. */
+  private readonly folded = new Map<Value, Tensor | null>();
+
+  /**
+   * The constant payload of a value: an initializer, the output of an ONNX Constant node, or what
+   * a few ops compute from constants alone (FOLD_NODES; folded once per value).
+   */
   tensor(v: Value): Tensor | null {
     if (v.constant) return v.constant;
     const p = v.producer;
-    if (p && p.dialect === 'onnx' && p.is('Constant')) {
+    if (!p) return null;
+    if (p.dialect === 'onnx' && p.is('Constant')) {
       const a = p.attrs.get('value');
       if (a?.type === 'tensor') return a.value;
     }
-    return null;
+    let t = this.folded.get(v);
+    if (t === undefined) this.folded.set(v, (t = constantValue(v, FOLD_NODES)));
+    return t;
   }
 
   ints(v: Value): bigint[] | null {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
-import { A, allNodes, tensorFromFloat32, tensorFromInt64, type Attr, type Model, type Value } from '../../src/graph/index.js';
+import { f16BitsToNumber, f32ToF16Bits } from '../../src/graph/f16.js';
+import { A, allNodes, makeTensor, tensorFromFloat32, tensorFromInt64, type Attr, type Model, type Value } from '../../src/graph/index.js';
 import { encodeOnnx } from '../../src/onnx/encode.js';
 import { compareTensors } from '../helpers/compare.js';
 import type { OracleTensor } from '../helpers/oracle.js';
@@ -24,7 +25,7 @@ const erf = (x: number): number => {
 const softplus = (x: number) => Math.log1p(Math.exp(x));
 const hsig = (x: number) => Math.min(Math.max(x + 3, 0), 6) / 6;
 
-const VERSION: Record<string, string> = { Gelu: 'opset7', Swish: 'opset4', HSigmoid: 'opset5', HSwish: 'opset4', Mish: 'opset4', NormalizeL2: 'opset1' };
+const VERSION: Record<string, string> = { HardSigmoid: 'opset1', Gelu: 'opset7', Swish: 'opset4', HSigmoid: 'opset5', HSwish: 'opset4', Mish: 'opset4', NormalizeL2: 'opset1' };
 
 function irModel(op: string, attrs: Record<string, Attr> = {}, extra: (b: Builder) => (Value | null)[] = () => []): Model {
   const b = new Builder('ov');
@@ -72,6 +73,16 @@ describe('IR-only ops as ONNX subgraphs at opsets that lack them', () => {
   it('HSigmoid: HardSigmoid(1/6, 1/2); HSwish before 14: x·HardSigmoid', async () => {
     await check(irModel('HSigmoid'), 17, X.map(hsig), ['HardSigmoid']);
     await check(irModel('HSwish'), 13, X.map((x) => x * hsig(x)), ['HardSigmoid', 'Mul']);
+  });
+
+  it('HardSigmoid-1 whose alpha and beta are compressed constants (f16 Const → decompression Convert, as ovc writes every constant) reads them as its attributes', async () => {
+    const compressed = (b: Builder, name: string, x: number): Value => {
+      const c = b.init(`${name}_compressed`, makeTensor('f16', [], new Uint8Array(new Uint16Array([f32ToF16Bits(x)]).buffer)));
+      return b.op(b.graph, 'Convert', [c], name, { destination_type: A.raw('f32') }, { version: 'opset1' });
+    };
+    const alpha = f16BitsToNumber(f32ToF16Bits(0.2)); // 0.199951171875: what the IR holds
+    const m = irModel('HardSigmoid', {}, (b) => [compressed(b, 'alpha', 0.2), compressed(b, 'beta', 0.5)]);
+    await check(m, 17, X.map((x) => Math.max(0, Math.min(1, alpha * x + 0.5))), ['HardSigmoid']);
   });
 
   it('Mish before 18: x·tanh(softplus(x))', async () => {
