@@ -68,6 +68,8 @@ import { ROI_ALIGN } from './object_detection/roi-align.js';
 import { REGION_YOLO } from './object_detection/region-yolo.js';
 import { ROI_POOLING } from './object_detection/roi-pooling.js';
 import { PRIOR_BOX_CLUSTERED } from './object_detection/prior-box-clustered.js';
+import { PSROI_POOLING } from './object_detection/psroi-pooling.js';
+import { GATHER_TREE } from './tensor/gather-tree.js';
 import { INTEGER_OPS } from './quantization/integer-ops.js';
 import { QUANTIZATION } from './quantization/quantize-linear.js';
 import { FAKE_CONVERT } from './quantization/fake-convert.js';
@@ -153,6 +155,8 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...QUANTIZATION, ...INTEGER_OPS, ...FAKE_CONVERT,
   // object_detection
   ...NON_MAX_SUPPRESSION, ...ROI_ALIGN, ...ROI_POOLING, ...PRIOR_BOX_CLUSTERED,
+  // IR-only ops written as longer ONNX subgraphs (a summed-area table, Loops)
+  ...PSROI_POOLING, ...GATHER_TREE,
   // ai.onnx.preview.training
   ...OPTIMIZERS,
   // ai.onnx.ml

@@ -398,4 +398,47 @@ for name, attrs in [
     hw = o1.strided_slice(o1.shape_of(x), i64([2]), i64([4]), i64([1]), [0], [0])
     save(name, [x], [o1p.prior_box_clustered(hw, C(i64([30, 40])), attrs)])
 
+# ---- s8-irmore: IR-only ops written as longer ONNX subgraphs ----------------------------------
+# PSROIPooling-1 (R-FCN): average (pixel ROIs, scales, a ROI past the map, a degenerate one, a
+# batch_id −1 that ends the list) and bilinear (normalized ROIs, some outside [0, 1]), group 1 too
+ps_rois = np.array([[0, 0, 0, 19, 15], [1, 3.4, 2.5, 12.6, 9.5], [0, 6, 4, 6, 4], [1, 14, 3, 40, 30], [0, 9, 9, 2, 2],
+                    [1, -3, -2, 8, 7], [-1, 1, 1, 5, 5], [0, 2, 2, 9, 9]], np.float32)
+ps_norm = np.array([[0, 0, 0, 1, 1], [1, 0.13, 0.2, 0.71, 0.9], [0, 0.5, 0.45, 0.52, 0.47], [1, 0.6, -0.2, 1.3, 0.8],
+                    [0, 0.9, 0.1, 0.2, 0.6], [1, 0.25, 0.3, 0.25, 0.9]], np.float32)
+for name, shape, rois, dim, group, scale, bins, mode in [
+    ("psroi_average", [2, 2 * 3 * 3, 10, 8], ps_rois, 2, 3, 0.5, (1, 1), "average"),
+    ("psroi_average_scale1_g2", [2, 3 * 2 * 2, 9, 11], ps_rois[:6], 3, 2, 1.0, (1, 1), "average"),
+    ("psroi_average_g1", [2, 4, 6, 7], ps_rois[:6], 4, 1, 0.25, (1, 1), "average"),
+    ("psroi_bilinear", [2, 2 * 3 * 2, 9, 10], ps_norm, 2, 3, 1.0, (3, 2), "bilinear"),
+    ("psroi_bilinear_g1", [2, 3 * 2 * 2, 7, 6], ps_norm, 3, 1, 1.0, (2, 2), "bilinear"),
+    ("psroi_bilinear_scaled", [2, 1 * 2 * 1, 8, 8], ps_norm * np.array([1, 2, 2, 2, 2], np.float32), 1, 4, 0.5, (2, 1), "bilinear"),
+]:
+    x = param("x", shape)
+    save(name, [x], [o1.psroi_pooling(x, C(rois), dim, group, scale, bins[0], bins[1], mode)])
+# ROIs computed at run time (as from a Proposal): [batch, affine(Parameter)]
+for name, shape, dim, group, bins, mode, mul, add in [
+    ("psroi_average_runtime_rois", [2, 2 * 2 * 2, 10, 8], 2, 2, (1, 1), "average", 4.0, 5.0),
+    ("psroi_bilinear_runtime_rois", [2, 2 * 2 * 2, 9, 7], 2, 3, (2, 2), "bilinear", 0.4, 0.5),
+]:
+    x, r = param("x", shape), param("rois", [6, 4])
+    coords = o1.add(o1.multiply(r, np.float32(mul)), np.float32(add))
+    rois = o1.concat([C(np.array([[0], [1], [1], [0], [1], [0]], np.float32)), coords], 1)
+    save(name, [x, r], [o1.psroi_pooling(x, rois, dim, group, 0.5 if mode == "average" else 1.0, bins[0], bins[1], mode)])
+# GatherTree-1 (beam search): i32 and f32; lengths below, at and past T (clamped); end tokens
+# inside a path (the rest of it becomes end_token); the ids and parents are Parameters, scaled
+def gather_tree_inputs(T, B, W, t):
+    p_ids, p_par = param("step_ids", [T, B, W]), param("parent_ids", [T, B, W])
+    ids = o1.floor(o1.multiply(o1.add(p_ids, np.float32(2)), np.float32(1.25)))  # 0 … 4
+    par = o1.floor(o1.multiply(o1.add(p_par, np.float32(2)), np.float32(W / 4 - 1e-3)))  # 0 … W − 1
+    return [p_ids, p_par], (o1.convert(ids, t) if t == "i32" else ids), (o1.convert(par, t) if t == "i32" else par)
+for name, T, B, W, lens, end, t in [
+    ("gather_tree_i32", 6, 3, 4, [6, 3, 9], 2, "i32"),
+    ("gather_tree_f32", 5, 2, 3, [4, 5], 3, "f32"),
+    ("gather_tree_one_beam", 7, 2, 1, [7, 1], 0, "i32"),
+]:
+    params, ids, par = gather_tree_inputs(T, B, W, t)
+    y = o1.gather_tree(ids, par, C(np.array(lens, np.int32 if t == "i32" else np.float32)), C(np.array(end, np.int32 if t == "i32" else np.float32)))
+    save(name, params, [o1.convert(y, "f32") if t == "i32" else y])
+# ---- end s8-irmore ------------------------------------------------------------------------------
+
 print(json.dumps(cases))

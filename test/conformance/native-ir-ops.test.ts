@@ -113,6 +113,17 @@ describe('IR-only ops IR → ONNX as subgraphs: onnxruntime agrees with OpenVINO
   it.each(IR_ONLY)('%s', judge);
 });
 
+/** s8-irmore: IR-only ops written as longer ONNX subgraphs (a summed-area table, Loops, …). */
+const IR_ONLY_SUBGRAPHS = [
+  'psroi_average', 'psroi_average_scale1_g2', 'psroi_average_g1', 'psroi_bilinear', 'psroi_bilinear_g1', 'psroi_bilinear_scaled',
+  'psroi_average_runtime_rois', 'psroi_bilinear_runtime_rois',
+  'gather_tree_i32', 'gather_tree_f32', 'gather_tree_one_beam',
+];
+
+describe('IR-only ops IR → ONNX as longer subgraphs: onnxruntime agrees with OpenVINO on the IR', () => {
+  it.each(IR_ONLY_SUBGRAPHS)('%s', judge);
+});
+
 describe('Col2Im of 3 spatial dims with constant shapes: OpenVINO computes test_col2im_5d\'s expected output', () => {
   const bc = backendCases({ filter: /^onnx\/node\/test_col2im_5d$/ })[0];
   it.skipIf(!bc)('test_col2im_5d, image_shape and block_shape as initializers', async () => {

@@ -184,7 +184,19 @@ const priorBoxClustered: InferFn = (c) => {
   return [out('f32', [2, cells === null ? null : 4 * cells * n])];
 };
 
+/** PSROIPooling-1: [num_rois, output_dim, group_size, group_size] of the data's type. */
+const psroiPooling: InferFn = (c) => {
+  const g = Number(attrInt(c.node, 'group_size') ?? 1n);
+  const d = attrInt(c.node, 'output_dim');
+  return [out(c.elem(0), [c.shape(1)?.[0] ?? null, d === undefined ? null : Number(d), g, g])];
+};
+
+/** GatherTree-1: step_ids' type and shape [T, B, W]. */
+const gatherTree: InferFn = (c) => [out(c.elem(0), c.shape(0))];
+
 export const ovFrontendOpsRules: Rule[] = [
+  { dialect: 'ov', op: 'GatherTree', since: 1, infer: gatherTree },
+  { dialect: 'ov', op: 'PSROIPooling', since: 1, infer: psroiPooling },
   { dialect: 'ov', op: 'PriorBoxClustered', since: 1, infer: priorBoxClustered },
   ...family('ov', ['NV12toRGB', 'NV12toBGR', 'I420toRGB', 'I420toBGR'], 8, colorConversion),
   { dialect: 'ov', op: 'ROIPooling', since: 2, infer: roiPooling },
