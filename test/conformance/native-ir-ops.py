@@ -439,6 +439,40 @@ for name, T, B, W, lens, end, t in [
     params, ids, par = gather_tree_inputs(T, B, W, t)
     y = o1.gather_tree(ids, par, C(np.array(lens, np.int32 if t == "i32" else np.float32)), C(np.array(end, np.int32 if t == "i32" else np.float32)))
     save(name, params, [o1.convert(y, "f32") if t == "i32" else y])
+# ISTFT-16 (vocoders): with and without batch, center, normalized, an even and an odd frame size,
+# a window shorter than the frame, signal_length shorter and longer than the frames give
+import openvino.opset16 as o16
+for name, shape, F, step, wl, center, normalized, length in [
+    ("istft_batch", [2, 9, 5, 2], 16, 4, 16, False, False, None),
+    ("istft_center_normalized", [2, 9, 6, 2], 16, 5, 12, True, True, None),
+    ("istft_unbatched_odd", [5, 7, 2], 9, 3, 9, False, True, None),
+    ("istft_length_short", [1, 9, 5, 2], 16, 4, 11, True, False, 11),
+    ("istft_length_long", [2, 5, 4, 2], 8, 3, 8, False, False, 30),
+]:
+    x = param("x", shape)
+    win = (0.5 - 0.5 * np.cos(2 * np.pi * (np.arange(wl) + 0.5) / wl)).astype(np.float32) + np.float32(0.05)
+    y = o16.istft(x, C(win), C(np.int32(F)), C(np.int32(step)), center, normalized, None if length is None else C(np.int32(length)))
+    save(name, [x], [y])
+
+# Inverse-14 (PyTorch): batch dims, adjoint, one matrix; well-conditioned (x + 8·I)
+import openvino.opset14 as o14i
+for name, shape, adjoint in [("inverse_batch", [2, 3, 4, 4], False), ("inverse_adjoint", [3, 5, 5], True), ("inverse_single", [3, 3], False)]:
+    x = param("x", shape)
+    n = shape[-1]
+    y = o14i.inverse(o1.add(x, C((8 * np.eye(n)).astype(np.float32))), adjoint)
+    save(name, [x], [y])
+# SparseFillEmptyRows-16 (TensorFlow): unsorted indices, empty rows first, inside and last, a
+# repeated row; indices computed at run time too; outputs converted to f32 to compare
+for name, runtime in [("sparse_fill_empty_rows", False), ("sparse_fill_empty_rows_runtime", True)]:
+    v = param("values", [6])
+    if runtime:
+        ix = param("rows", [6, 1])  # rows 0 … 6 at run time, distinct columns: no two entries at one place
+        rows = o1.convert(o1.floor(o1.multiply(o1.add(ix, np.float32(2)), np.float32(1.74))), "i32")
+        idx = o1.concat([rows, C(np.array([[5], [0], [3], [1], [4], [2]], np.int32))], 1)
+    else:
+        idx = C(np.array([[4, 1], [1, 2], [1, 0], [6, 3], [4, 0], [3, 5]], np.int32))
+    y = o16.sparse_fill_empty_rows(v, C(np.array([8, 7], np.int32)), idx, C(np.float32(-7.5)))
+    save(name, [v, ix] if runtime else [v], [o1.convert(y.output(0), "f32").output(0), y.output(1), o1.convert(y.output(2), "f32").output(0)])
 # ---- end s8-irmore ------------------------------------------------------------------------------
 
 print(json.dumps(cases))

@@ -163,3 +163,107 @@ describe('GatherTree-1 (a Loop over the steps backwards carrying each beam\'s an
     expect(refusal(gatherTree('i64', 2, 1, 1, [2], 0))).toMatch(/main\/gt.*i32 or f32/s);
   });
 });
+
+describe('ISTFT-16 (inverse real DFT as a MatMul, window, overlap-add and window-square sum by ScatterElements add)', () => {
+  function istft(shape: number[], F: number, step: number, window: number[], center: boolean, normalized: boolean, length?: number): Model {
+    const b = new Builder('ov');
+    const ins = [b.input('x', 'f32', shape), b.init('window', tensorFromFloat32(window, [window.length])), b.init('frame_size', tensorFromInt32([F], [])), b.init('frame_step', tensorFromInt32([step], []))];
+    if (length !== undefined) ins.push(b.init('signal_length', tensorFromInt32([length], [])));
+    b.output(b.node(b.graph, 'ISTFT', ins, ['y'], { center: A.raw(String(center)), normalized: A.raw(String(normalized)) }, { name: 'istft', version: 'opset16' }).outputs[0]!);
+    return b.model;
+  }
+
+  /** OpenVINO's ISTFT (measured on 2026.4): Σ irfft(frame)·w / Σ w², from F/2 if center, √F if normalized. */
+  function reference(x: number[], B: number, K: number, N: number, F: number, step: number, window: number[], center: boolean, normalized: boolean, length?: number): number[] {
+    const w = new Array<number>(F).fill(0);
+    const at = Math.floor((F - window.length) / 2);
+    window.forEach((v, i) => { w[at + i] = v; });
+    const L = (N - 1) * step + F;
+    const out: number[] = [];
+    for (let b = 0; b < B; b++) {
+      const sum = new Array<number>(L).fill(0);
+      const norm = new Array<number>(L).fill(0);
+      for (let n = 0; n < N; n++) {
+        for (let t = 0; t < F; t++) {
+          let v = 0;
+          for (let k = 0; k < K; k++) {
+            const re = x[((b * K + k) * N + n) * 2]!;
+            const im = x[((b * K + k) * N + n) * 2 + 1]!;
+            const edge = k === 0 || (F % 2 === 0 && k === F / 2);
+            const a = (2 * Math.PI * k * t) / F;
+            v += (edge ? 1 : 2) * (re * Math.cos(a) - (edge ? 0 : im * Math.sin(a)));
+          }
+          sum[n * step + t]! += (v / F) * w[t]!;
+          norm[n * step + t]! += w[t]! * w[t]!;
+        }
+      }
+      const y = sum.map((s, i) => (norm[i] === 0 ? 0 : (normalized ? s * Math.sqrt(F) : s) / norm[i]!));
+      const margin = center ? Math.floor(F / 2) : 0;
+      const size = length !== undefined && length > 0 ? length : center ? L - F : L;
+      for (let i = 0; i < size; i++) out.push(y[margin + i] ?? 0);
+    }
+    return out;
+  }
+
+  it.each([
+    ['even frames, no center', [2, 5, 4, 2], 8, 3, [0.2, 0.9, 1, 0.7, 0.4, 0.1], false, false, undefined],
+    ['odd frames, center, normalized', [2, 4, 5, 2], 7, 2, [0.5, 1, 1, 0.5, 0.3, 0.2, 0.1], true, true, undefined],
+    ['signal_length past the frames', [1, 5, 3, 2], 8, 4, [1, 1, 1, 1, 1, 1, 1, 1], true, false, 20],
+  ] as const)('%s: onnxruntime computes OpenVINO\'s definition', async (_, shape, F, step, window, center, normalized, length) => {
+    const onnx = convertModel(istft([...shape], F, step, [...window], center, normalized, length));
+    expect(ops(onnx)).toContain('ScatterElements');
+    const x = Array.from({ length: shape.reduce((a: number, d: number) => a * d, 1) }, (_, i) => Math.sin(i * 1.7) * 2);
+    const y = (await runOrt(encodeOnnx(onnx).bytes, { x: f32([...shape], x) }))['y']!;
+    close(floats(y), reference(x, shape[0]!, shape[1]!, shape[2]!, F, step, [...window], center, normalized, length));
+  });
+
+  it('refuses a frame_size computed at run time, naming the input', () => {
+    const b = new Builder('ov');
+    const ins = [b.input('x', 'f32', [1, 5, 3, 2]), b.init('window', tensorFromFloat32([1, 1], [2])), b.input('frame_size', 'i32', []), b.init('frame_step', tensorFromInt32([2], []))];
+    b.output(b.node(b.graph, 'ISTFT', ins, ['y'], { center: A.raw('false'), normalized: A.raw('false') }, { name: 'istft', version: 'opset16' }).outputs[0]!);
+    expect(refusal(b.model)).toMatch(/main\/istft.*frame_size/s);
+  });
+});
+
+describe('Inverse-14 (Gauss–Jordan with partial pivoting in a Loop of n steps)', () => {
+  function inverse(shape: Array<number | null>, adjoint: boolean): Model {
+    const b = new Builder('ov');
+    b.output(b.node(b.graph, 'Inverse', [b.input('x', 'f32', shape)], ['y'], { adjoint: A.raw(String(adjoint)) }, { name: 'inv', version: 'opset14' }).outputs[0]!);
+    return b.model;
+  }
+
+  it('computes each matrix\'s inverse (a zero first pivot exchanged), adjoint its transpose', async () => {
+    // [[0, 2, 1], [1, 1, 0], [3, 0, 1]] needs a row exchange at the first step; [[2, 0, 0], [0, 4, 0], [0, 0, 0.5]]
+    const a = [0, 2, 1, 1, 1, 0, 3, 0, 1, 2, 0, 0, 0, 4, 0, 0, 0, 0.5];
+    const inv = [-1 / 5, 2 / 5, 1 / 5, 1 / 5, 3 / 5, -1 / 5, 3 / 5, -6 / 5, 2 / 5, 0.5, 0, 0, 0, 0.25, 0, 0, 0, 2];
+    for (const adjoint of [false, true]) {
+      const onnx = convertModel(inverse([2, 3, 3], adjoint));
+      expect(ops(onnx)).toContain('Loop');
+      const y = (await runOrt(encodeOnnx(onnx).bytes, { x: f32([2, 3, 3], a) }))['y']!;
+      const want = adjoint ? inv.map((_, i) => inv[Math.floor(i / 9) * 9 + (i % 3) * 3 + Math.floor((i % 9) / 3)]!) : inv;
+      close(floats(y), want);
+    }
+  });
+
+  it('refuses a matrix size known only at run time, naming the layer', () => {
+    expect(refusal(inverse([2, null, null], false))).toMatch(/main\/inv.*matrix size n/s);
+  });
+});
+
+describe('SparseFillEmptyRows-16 (row counts by ScatterElements add, the empty rows by NonZero, entries sorted by TopK)', () => {
+  it('fills each empty row at column 0 with default_value and sorts the entries by (row, col)', async () => {
+    const b = new Builder('ov');
+    const ins = [b.input('values', 'f32', [4]), b.init('dense_shape', tensorFromInt32([5, 4], [2])),
+      b.init('indices', tensorFromInt32([3, 1, 1, 2, 1, 0, 3, 0], [4, 2])), b.init('default_value', tensorFromFloat32([-1], []))];
+    const n = b.node(b.graph, 'SparseFillEmptyRows', ins, ['indices_out', 'values_out', 'empty'], {}, { name: 'fill', version: 'opset16' });
+    n.outputs.forEach((v) => b.output(v));
+    const onnx = convertModel(b.model);
+    expect([...ops(onnx)]).toEqual(expect.arrayContaining(['ScatterElements', 'NonZero', 'TopK']));
+    const r = await runOrt(encodeOnnx(onnx).bytes, { values: f32([4], [10, 20, 30, 40]) });
+    const i32s = (t: OracleTensor): number[] => [...new Int32Array(t.data.buffer.slice(t.data.byteOffset, t.data.byteOffset + t.data.byteLength))];
+    // rows 0, 2 and 4 are empty; row 1 holds (1, 2) = 20, (1, 0) = 30; row 3 (3, 1) = 10, (3, 0) = 40
+    expect(i32s(r['indices_out']!)).toEqual([0, 0, 1, 0, 1, 2, 2, 0, 3, 0, 3, 1, 4, 0]);
+    expect(floats(r['values_out']!)).toEqual([-1, 30, 20, -1, 40, 10, -1]);
+    expect([...r['empty']!.data]).toEqual([1, 0, 1, 0, 1]);
+  });
+});

@@ -194,7 +194,18 @@ const psroiPooling: InferFn = (c) => {
 /** GatherTree-1: step_ids' type and shape [T, B, W]. */
 const gatherTree: InferFn = (c) => [out(c.elem(0), c.shape(0))];
 
+/** Inverse-14: the input's type and shape. */
+const inverse: InferFn = (c) => [out(c.elem(0), c.shape(0))];
+
+/** SparseFillEmptyRows-16: indices [M, 2] (the indices' type), values [M], empty_row_indicator [rows] boolean. */
+const sparseFillEmptyRows: InferFn = (c) => {
+  const rows = c.ints(1)?.[0] ?? null;
+  return [out(c.elem(2), [null, 2]), out(c.elem(0), [null]), out('boolean', [rows])];
+};
+
 export const ovFrontendOpsRules: Rule[] = [
+  { dialect: 'ov', op: 'SparseFillEmptyRows', since: 16, infer: sparseFillEmptyRows },
+  { dialect: 'ov', op: 'Inverse', since: 14, infer: inverse },
   { dialect: 'ov', op: 'GatherTree', since: 1, infer: gatherTree },
   { dialect: 'ov', op: 'PSROIPooling', since: 1, infer: psroiPooling },
   { dialect: 'ov', op: 'PriorBoxClustered', since: 1, infer: priorBoxClustered },

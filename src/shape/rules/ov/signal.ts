@@ -36,7 +36,26 @@ const stft: InferFn = (c) => {
   return [out(c.elem(0), x.length === 1 ? body : [x[0]!, ...body])];
 };
 
+/**
+ * OpenVINO ISTFT-16(data [B, bins, frames, 2] or [bins, frames, 2], window, frame_size, frame_step
+ * [, signal_length]): [B, L] (or [L]), L = signal_length when given, else
+ * (frames − 1)·frame_step + frame_size, less frame_size if center.
+ */
+const istft: InferFn = (c) => {
+  const x = c.shape(0);
+  const size = c.ints(2)?.[0] ?? null;
+  const step = c.ints(3)?.[0] ?? null;
+  const given = c.numInputs > 4 ? c.ints(4)?.[0] ?? null : null;
+  const frames = x?.[x.length - 2];
+  const center = (attrString(c.node, 'center') ?? 'false').trim().toLowerCase() === 'true';
+  const full = typeof frames === 'number' && size !== null && step !== null ? (frames - 1) * step + size - (center ? size : 0) : null;
+  const length = c.numInputs > 4 ? (given !== null && given > 0 ? given : given === null ? null : full) : full;
+  if (x === null) return [out(c.elem(0), null)];
+  return [out(c.elem(0), x.length === 3 ? [length] : [x[0]!, length])];
+};
+
 export const ovSignalRules: Rule[] = [
+  { dialect: 'ov', op: 'ISTFT', since: 16, infer: istft },
   { dialect: 'ov', op: 'DFT', since: 7, infer: transform('complex', 'complex', null) },
   { dialect: 'ov', op: 'IDFT', since: 7, infer: transform('complex', 'complex', null) },
   { dialect: 'ov', op: 'RDFT', since: 9, infer: transform('real', 'complex', 'forward') },
