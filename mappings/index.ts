@@ -73,6 +73,7 @@ import { GATHER_TREE } from './tensor/gather-tree.js';
 import { ISTFT } from './math/istft.js';
 import { INVERSE } from './math/inverse.js';
 import { SPARSE_FILL_EMPTY_ROWS } from './tensor/sparse-fill-empty-rows.js';
+import { CTC_LOSS } from './math/ctc-loss.js';
 import { INTEGER_OPS } from './quantization/integer-ops.js';
 import { QUANTIZATION } from './quantization/quantize-linear.js';
 import { FAKE_CONVERT } from './quantization/fake-convert.js';
@@ -159,7 +160,7 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   // object_detection
   ...NON_MAX_SUPPRESSION, ...ROI_ALIGN, ...ROI_POOLING, ...PRIOR_BOX_CLUSTERED,
   // IR-only ops written as longer ONNX subgraphs (a summed-area table, Loops)
-  ...PSROI_POOLING, ...GATHER_TREE, ...ISTFT, ...INVERSE, ...SPARSE_FILL_EMPTY_ROWS,
+  ...PSROI_POOLING, ...GATHER_TREE, ...ISTFT, ...INVERSE, ...SPARSE_FILL_EMPTY_ROWS, ...CTC_LOSS,
   // ai.onnx.preview.training
   ...OPTIMIZERS,
   // ai.onnx.ml

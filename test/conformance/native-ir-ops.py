@@ -473,6 +473,22 @@ for name, runtime in [("sparse_fill_empty_rows", False), ("sparse_fill_empty_row
         idx = C(np.array([[4, 1], [1, 2], [1, 0], [6, 3], [4, 0], [3, 5]], np.int32))
     y = o16.sparse_fill_empty_rows(v, C(np.array([8, 7], np.int32)), idx, C(np.float32(-7.5)))
     save(name, [v, ix] if runtime else [v], [o1.convert(y.output(0), "f32").output(0), y.output(1), o1.convert(y.output(2), "f32").output(0)])
+# CTCLoss-4 (TensorFlow): few classes so that labels repeat; lengths below T; the default and a
+# given blank; merge / collapse / unique flags; labels as constants (OpenVINO's CPU plugin takes i32)
+import openvino.opset4 as o4
+ctc_labels = np.array([[1, 1, 2, 0, 2, 3, 0, 0], [3, 2, 2, 2, 1, 0, 0, 0], [0, 1, 0, 1, 1, 2, 2, 3]], np.int32)
+for name, collapse, merge, unique, blank in [
+    ("ctc_loss_default", False, True, False, None),
+    ("ctc_loss_no_merge", False, False, False, None),
+    ("ctc_loss_collapse", True, True, False, None),
+    ("ctc_loss_unique_blank0", False, True, True, 4),
+    ("ctc_loss_collapse_no_merge_blank2", True, False, False, 2),
+]:
+    x = param("x", [3, 8, 5])
+    args = [x, C(np.array([8, 7, 8], np.int32)), C(np.where(ctc_labels == (blank if blank is not None else 4), 1, ctc_labels).astype(np.int32)), C(np.array([5, 4, 6], np.int32))]
+    if blank is not None:
+        args.append(C(np.int32(blank)))
+    save(name, [x], [o4.ctc_loss(*args, preprocess_collapse_repeated=collapse, ctc_merge_repeated=merge, unique=unique)])
 # ---- end s8-irmore ------------------------------------------------------------------------------
 
 print(json.dumps(cases))

@@ -267,3 +267,45 @@ describe('SparseFillEmptyRows-16 (row counts by ScatterElements add, the empty r
     expect([...r['empty']!.data]).toEqual([1, 0, 1, 0, 1]);
   });
 });
+
+describe('CTCLoss-4 (labels decoded and interleaved with blanks; the backward variables in a Loop)', () => {
+  function ctcLoss(attrs: Record<string, Attr>, labels: number[], labelLength: number[], logitLength: number[]): Model {
+    const b = new Builder('ov');
+    const ins = [b.input('x', 'f32', [2, 4, 3]), b.init('logit_length', tensorFromInt32(logitLength, [2])),
+      b.init('labels', tensorFromInt32(labels, [2, 4])), b.init('label_length', tensorFromInt32(labelLength, [2]))];
+    b.output(b.node(b.graph, 'CTCLoss', ins, ['y'], attrs, { name: 'ctc', version: 'opset4' }).outputs[0]!);
+    return b.model;
+  }
+
+  /** CTC's definition: −log Σ over the alignments that collapse (repeats merged, blanks dropped) to the labels of Π softmax. */
+  function bruteForce(x: number[], b: number, T: number, labels: number[]): number {
+    const C = 3;
+    const blank = C - 1;
+    const p = (t: number, k: number): number => {
+      const row = x.slice((b * 4 + t) * C, (b * 4 + t) * C + C);
+      return Math.exp(row[k]!) / row.reduce((s, v) => s + Math.exp(v), 0);
+    };
+    let total = 0;
+    for (let code = 0; code < C ** T; code++) {
+      const path = Array.from({ length: T }, (_, t) => Math.floor(code / C ** t) % C);
+      const collapsed = path.filter((k, t) => k !== blank && (t === 0 || path[t - 1] !== k));
+      if (collapsed.join(',') === labels.join(',')) total += path.reduce((s, k, t) => s * p(t, k), 1);
+    }
+    return -Math.log(total);
+  }
+
+  it('the default (ctc_merge_repeated) is CTC\'s negative log-likelihood over the alignments, per batch length', async () => {
+    const onnx = convertModel(ctcLoss({}, [0, 1, 9, 9, 1, 1, 9, 9], [2, 2], [4, 3]));
+    expect(ops(onnx)).toContain('Loop');
+    const x = Array.from({ length: 24 }, (_, i) => Math.cos(i * 2.3) * 1.5);
+    const y = floats((await runOrt(encodeOnnx(onnx).bytes, { x: f32([2, 4, 3], x) }))['y']!);
+    close(y, [bruteForce(x, 0, 4, [0, 1]), bruteForce(x, 1, 3, [1, 1])]);
+  });
+
+  it('refuses integer logits, naming the layer', () => {
+    const b = new Builder('ov');
+    const ins = [b.input('x', 'i32', [1, 2, 3]), b.init('logit_length', tensorFromInt32([2], [1])), b.init('labels', tensorFromInt32([0, 0], [1, 2])), b.init('label_length', tensorFromInt32([1], [1]))];
+    b.output(b.node(b.graph, 'CTCLoss', ins, ['y'], {}, { name: 'ctc', version: 'opset4' }).outputs[0]!);
+    expect(refusal(b.model)).toMatch(/main\/ctc.*f32/s);
+  });
+});

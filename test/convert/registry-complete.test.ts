@@ -99,7 +99,7 @@ const OWN_SUITE: Record<string, string> = {
   // IR-only ops of NNCF, the Open Model Zoo and other frontends (mappings/quantization/fake-convert.ts, …)
   ...Object.fromEntries(['Cast>FakeConvert', 'Cast>ConvertPromoteTypes', 'Transpose>ReorgYolo', 'Sigmoid>RegionYolo', 'Gather>ExtractImagePatches', 'ScatterElements>CTCGreedyDecoderSeqLen', 'ScatterElements>CTCGreedyDecoder', 'MaxRoiPool>ROIPooling', 'Concat>NV12toRGB', 'Concat>NV12toBGR', 'Concat>I420toRGB', 'Concat>I420toBGR', 'Constant>PriorBoxClustered'].map((key) => [key, 'test/convert/ir-frontend-ops.test.ts'])),
   // IR-only ops written as longer ONNX subgraphs (s8-irmore)
-  ...Object.fromEntries(['CumSum>PSROIPooling', 'Loop>GatherTree', 'ScatterElements>ISTFT', 'Loop>Inverse', 'ScatterElements>SparseFillEmptyRows'].map((key) => [key, 'test/convert/ir-only-subgraphs.test.ts'])),
+  ...Object.fromEntries(['CumSum>PSROIPooling', 'Loop>GatherTree', 'ScatterElements>ISTFT', 'Loop>Inverse', 'ScatterElements>SparseFillEmptyRows', 'Loop>CTCLoss'].map((key) => [key, 'test/convert/ir-only-subgraphs.test.ts'])),
   'Identity>ReadValue': 'test/convert/state-variables.test.ts',
   'Identity>Assign': 'test/convert/state-variables.test.ts',
   'HannWindow>HannWindow': 'test/convert/signal-quant-ops.test.ts',

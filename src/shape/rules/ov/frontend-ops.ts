@@ -203,7 +203,11 @@ const sparseFillEmptyRows: InferFn = (c) => {
   return [out(c.elem(2), [null, 2]), out(c.elem(0), [null]), out('boolean', [rows])];
 };
 
+/** CTCLoss-4: [B] of the logits' type. */
+const ctcLoss: InferFn = (c) => [out(c.elem(0), [c.shape(0)?.[0] ?? null])];
+
 export const ovFrontendOpsRules: Rule[] = [
+  { dialect: 'ov', op: 'CTCLoss', since: 4, infer: ctcLoss },
   { dialect: 'ov', op: 'SparseFillEmptyRows', since: 16, infer: sparseFillEmptyRows },
   { dialect: 'ov', op: 'Inverse', since: 14, infer: inverse },
   { dialect: 'ov', op: 'GatherTree', since: 1, infer: gatherTree },
