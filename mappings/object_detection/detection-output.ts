@@ -206,7 +206,7 @@ const HANDLES = ['num_classes', 'background_label_id', 'top_k', 'variance_encode
 
 export const DETECTION_OUTPUT: readonly OpMapping[] = [
   {
-    onnx: { op: 'NonMaxSuppression', since: 11 },
+    onnx: { op: 'NonMaxSuppression', since: 12 },
     ir: { op: 'DetectionOutput', version: 'opset8', reads: ['opset1'] },
     when: never,
     handles: { ir: HANDLES },
