@@ -27,6 +27,7 @@ import type { ConvertContext, OpMapping } from '../spec.js';
  *   label (less 1 with decrease_label_id), score, xmin, ymin, xmax, ymax), clipped if
  *   clip_after_nms; then, if rows remain, one row [−1, 0, …] and zeros (rows: images × keep_top_k,
  *   or images × top_k × classes, or images × classes × priors, as OpenVINO's shape inference).
+ * f16 / bf16 inputs are computed in f32 (as the CPU plugin reads them) and the rows cast back.
  * The data sizes must be static. code_type CORNER_SIZE, which neither OpenVINO's CPU plugin nor its
  * reference decodes, is refused (CONVERT_UNSUPPORTED_ATTR), as is decrease_label_id with a
  * background other than 0 (the CPU plugin refuses it).
@@ -72,7 +73,8 @@ function detectionOutputToOnnx(c: ConvertContext): void {
   const shapes = [0, 1, 2, ...(arm ? [3, 4] : [])].map((i) => staticShape(c, i));
   const bad = shapes.findIndex((s) => s === null);
   if (bad >= 0) { c.error(`DetectionOutput: input ${bad} needs a static shape`); return; }
-  for (let i = 0; i < shapes.length; i++) if (c.elem(i) !== 'f32') { c.error(`DetectionOutput: input ${i} is ${c.elem(i) ?? 'of unknown type'}; OpenVINO's CPU plugin computes f32 only`); return; }
+  const FLOATS: ReadonlySet<string> = new Set(['f32', 'f16', 'bf16']);
+  for (let i = 0; i < shapes.length; i++) if (!FLOATS.has(c.elem(i) ?? '')) { c.error(`DetectionOutput: input ${i} is ${c.elem(i) ?? 'of unknown type'}; supported: f32, f16, bf16`); return; }
   const [locShape, confShape, priorShape] = shapes as [number[], number[], number[]];
   const boxSize = normalized ? 4 : 5;
   const N = locShape[0]!;
@@ -89,6 +91,9 @@ function detectionOutputToOnnx(c: ConvertContext): void {
   const rows = keepTopK > 0 ? N * keepTopK : topK > 0 ? N * topK * C : N * C * P;
 
   const I = (v: readonly number[]): Value => i64Const(c, v.map(BigInt));
+  // the CPU plugin reads f16 / bf16 inputs as f32 and computes in f32
+  const asF32: Value[] = [];
+  const input = (i: number): Value => (asF32[i] ??= c.elem(i) === 'f32' ? c.input(i)! : on(c, 'Cast', [c.input(i)!], { to: A.int(1) }));
   const F = (v: number): Value => c.constant(tensorFromFloat32([v], []));
   const slice = (v: Value, axis: number, from: number, to: number): Value => on(c, 'Slice', [v, I([from]), I([to]), I([axis])]);
   const reshape = (v: Value, dims: readonly number[]): Value => on(c, 'Reshape', [v, I(dims)]);
@@ -104,12 +109,12 @@ function detectionOutputToOnnx(c: ConvertContext): void {
   };
 
   // priors [Pb, 1, P, 4] and variances [Pb, 1, P, 4]
-  const priorRow = (r: number): Value => reshape(slice(c.input(2)!, 1, r, r + 1), [Pb, 1, -1]);
+  const priorRow = (r: number): Value => reshape(slice(input(2), 1, r, r + 1), [Pb, 1, -1]);
   const first = reshape(slice(priorRow(0), 2, 0, P * boxSize), [Pb, 1, P, boxSize]);
   const priors = normalized ? first : slice(first, 3, 1, 5);
   const variances = varianceInTarget ? null : reshape(slice(priorRow(1), 2, 0, 4 * P), [Pb, 1, P, 4]);
   const scale = normalized ? null : c.constant(tensorFromFloat32([inputWidth, inputHeight, inputWidth, inputHeight], [4]));
-  const byClass = (i: number): Value => on(c, 'Transpose', [reshape(c.input(i)!, [N, P, Cl, 4])], { perm: A.ints([0n, 2n, 1n, 3n]) });
+  const byClass = (i: number): Value => on(c, 'Transpose', [reshape(input(i), [N, P, Cl, 4])], { perm: A.ints([0n, 2n, 1n, 3n]) });
   const decode = (prior: Value, loc: Value): Value => {
     const p = scale ? on(c, 'Div', [prior, scale]) : prior;
     let out: Value;
@@ -130,9 +135,9 @@ function detectionOutputToOnnx(c: ConvertContext): void {
   const decoded = decode(arm ? decode(priors, byClass(4)) : priors, byClass(0));
 
   // confidences [N, C, P]
-  let conf = on(c, 'Transpose', [reshape(c.input(1)!, [N, P, C])], { perm: A.ints([0n, 2n, 1n]) });
+  let conf = on(c, 'Transpose', [reshape(input(1), [N, P, C])], { perm: A.ints([0n, 2n, 1n]) });
   if (arm) {
-    const objectnessOf = on(c, 'Transpose', [slice(reshape(c.input(3)!, [N, P, 2]), 2, 1, 2)], { perm: A.ints([0n, 2n, 1n]) });
+    const objectnessOf = on(c, 'Transpose', [slice(reshape(input(3), [N, P, 2]), 2, 1, 2)], { perm: A.ints([0n, 2n, 1n]) });
     const onlyBackground = c.constant(tensorFromFloat32(Array.from({ length: C }, (_, k) => (k === background ? 1 : 0)), [1, C, 1]));
     conf = on(c, 'Where', [on(c, 'Less', [objectnessOf, F(objectness)]), onlyBackground, conf]);
   }
@@ -198,7 +203,9 @@ function detectionOutputToOnnx(c: ConvertContext): void {
   const end = c.constant(tensorFromFloat32([-1, 0, 0, 0, 0, 0, 0], [1, 7]));
   const padding = filledAs(I([rows, 7]), 0);
   const all = slice(on(c, 'Concat', [found, end, padding], { axis: A.int(0) }), 0, 0, rows);
-  c.output(0, reshape(all, [1, 1, rows, 7]));
+  const result = reshape(all, [1, 1, rows, 7]);
+  const outElem = c.elem(0);
+  c.output(0, outElem === 'f32' ? result : on(c, 'Cast', [result], { to: A.int(outElem === 'f16' ? 10 : 16) }));
 }
 
 const HANDLES = ['num_classes', 'background_label_id', 'top_k', 'variance_encoded_in_target', 'keep_top_k', 'code_type', 'share_location', 'nms_threshold',

@@ -479,6 +479,13 @@ for name, n, P, n_classes, attrs, prior_kw, ver, arm in [
     y = fn(ins[0], ins[1], C(priors), attrs, *ins[2:])
     save(name, params, [y])
 
+# f16 data (old FP16 IRs of the Open Model Zoo): the CPU plugin computes in f32
+params, ins = ssd_inputs(1, 30, 3, 1)
+y = o8.detection_output(*[o1.convert(v, "f16") for v in ins], C(ssd_priors(30).astype(np.float16)), {
+    "code_type": "caffe.PriorBoxParameter.CENTER_SIZE", "share_location": True, "background_label_id": 0, "top_k": -1, "keep_top_k": [12],
+    "confidence_threshold": 0.5, "nms_threshold": 0.45, "normalized": True})
+save("detection_output_f16", params, [y])
+
 # an SSD300-like head: PriorBox over 19×19 and 10×10 feature maps of a 300×300 image, 21 classes
 img = C(i64([300, 300]))
 maps = []
