@@ -28,17 +28,19 @@ import type { ConvertContext, OpMapping } from '../spec.js';
  *   clip_after_nms; then, if rows remain, one row [−1, 0, …] and zeros (rows: images × keep_top_k,
  *   or images × top_k × classes, or images × classes × priors, as OpenVINO's shape inference).
  * f16 / bf16 inputs are computed in f32 (as the CPU plugin reads them) and the rows cast back.
- * The data sizes must be static. code_type CORNER_SIZE, which neither OpenVINO's CPU plugin nor its
+ * The data sizes must be static, but for the number of images of the location and confidence. code_type CORNER_SIZE, which neither OpenVINO's CPU plugin nor its
  * reference decodes, is refused (CONVERT_UNSUPPORTED_ATTR), as is decrease_label_id with a
  * background other than 0 (the CPU plugin refuses it).
  */
 const CORNER = 'caffe.PriorBoxParameter.CORNER';
 const CENTER_SIZE = 'caffe.PriorBoxParameter.CENTER_SIZE';
 
-function staticShape(c: ConvertContext, i: number): number[] | null {
+/** Input i's dims, the first (the images) may be dynamic (null); null when another dim is not static. */
+function knownShape(c: ConvertContext, i: number): (number | null)[] | null {
   const t = c.type(i);
   if (t?.kind !== 'tensor' || t.shape === null) return null;
-  return t.shape.every((d) => typeof d === 'number') ? (t.shape as number[]) : null;
+  const dims = t.shape.map((d) => (typeof d === 'number' ? d : null));
+  return dims.slice(1).every((d) => d !== null) ? dims : null;
 }
 
 function detectionOutputToOnnx(c: ConvertContext): void {
@@ -70,25 +72,25 @@ function detectionOutputToOnnx(c: ConvertContext): void {
     return;
   }
   const arm = c.numInputs >= 5 && c.input(3) !== null && c.input(4) !== null;
-  const shapes = [0, 1, 2, ...(arm ? [3, 4] : [])].map((i) => staticShape(c, i));
-  const bad = shapes.findIndex((s) => s === null);
-  if (bad >= 0) { c.error(`DetectionOutput: input ${bad} needs a static shape`); return; }
+  const shapes = [0, 1, 2, ...(arm ? [3, 4] : [])].map((i) => knownShape(c, i));
+  const bad = shapes.findIndex((s, i) => s === null || (i === 2 && s[0] === null));
+  if (bad >= 0) { c.error(`DetectionOutput: input ${bad} needs a static shape${bad === 2 ? '' : ' (but for the images)'}`); return; }
   const FLOATS: ReadonlySet<string> = new Set(['f32', 'f16', 'bf16']);
   for (let i = 0; i < shapes.length; i++) if (!FLOATS.has(c.elem(i) ?? '')) { c.error(`DetectionOutput: input ${i} is ${c.elem(i) ?? 'of unknown type'}; supported: f32, f16, bf16`); return; }
-  const [locShape, confShape, priorShape] = shapes as [number[], number[], number[]];
+  const [locShape, confShape, priorShape] = shapes as [(number | null)[], (number | null)[], number[]];
   const boxSize = normalized ? 4 : 5;
-  const N = locShape[0]!;
+  const N = locShape[0] ?? confShape[0] ?? null;
   const Pb = priorShape[0]!;
   const rowsOfPriors = priorShape[1]!;
   const P = Math.floor(priorShape[2]! / boxSize);
   const C = c.node.version === 'opset1' ? Number(c.attr.int('num_classes') ?? -1n) : Math.floor(confShape[1]! / P);
   const Cl = shareLocation ? 1 : C;
-  if (priorShape.length !== 3 || (Pb !== 1 && Pb !== N) || P < 1 || C < 1 || confShape[1] !== P * C || locShape[1] !== P * Cl * 4 || confShape[0] !== N
+  if (priorShape.length !== 3 || (Pb !== 1 && Pb !== N) || P < 1 || C < 1 || confShape[1] !== P * C || locShape[1] !== P * Cl * 4 || (confShape[0] !== null && confShape[0] !== N)
     || (!varianceInTarget && rowsOfPriors < 2) || (varianceInTarget && Pb > 1 && rowsOfPriors !== 1)) {
     c.error(`DetectionOutput: the shapes location [${locShape.join(',')}], confidence [${confShape.join(',')}] and priors [${priorShape.join(',')}] do not hold ${P} priors of ${C} classes`);
     return;
   }
-  const rows = keepTopK > 0 ? N * keepTopK : topK > 0 ? N * topK * C : N * C * P;
+  const perImage = keepTopK > 0 ? keepTopK : topK > 0 ? topK * C : C * P;
 
   const I = (v: readonly number[]): Value => i64Const(c, v.map(BigInt));
   // the CPU plugin reads f16 / bf16 inputs as f32 and computes in f32
@@ -114,7 +116,7 @@ function detectionOutputToOnnx(c: ConvertContext): void {
   const priors = normalized ? first : slice(first, 3, 1, 5);
   const variances = varianceInTarget ? null : reshape(slice(priorRow(1), 2, 0, 4 * P), [Pb, 1, P, 4]);
   const scale = normalized ? null : c.constant(tensorFromFloat32([inputWidth, inputHeight, inputWidth, inputHeight], [4]));
-  const byClass = (i: number): Value => on(c, 'Transpose', [reshape(input(i), [N, P, Cl, 4])], { perm: A.ints([0n, 2n, 1n, 3n]) });
+  const byClass = (i: number): Value => on(c, 'Transpose', [reshape(input(i), [0, P, Cl, 4])], { perm: A.ints([0n, 2n, 1n, 3n]) });
   const decode = (prior: Value, loc: Value): Value => {
     const p = scale ? on(c, 'Div', [prior, scale]) : prior;
     let out: Value;
@@ -135,9 +137,9 @@ function detectionOutputToOnnx(c: ConvertContext): void {
   const decoded = decode(arm ? decode(priors, byClass(4)) : priors, byClass(0));
 
   // confidences [N, C, P]
-  let conf = on(c, 'Transpose', [reshape(input(1), [N, P, C])], { perm: A.ints([0n, 2n, 1n]) });
+  let conf = on(c, 'Transpose', [reshape(input(1), [0, P, C])], { perm: A.ints([0n, 2n, 1n]) });
   if (arm) {
-    const objectnessOf = on(c, 'Transpose', [slice(reshape(input(3), [N, P, 2]), 2, 1, 2)], { perm: A.ints([0n, 2n, 1n]) });
+    const objectnessOf = on(c, 'Transpose', [slice(reshape(input(3), [0, P, 2]), 2, 1, 2)], { perm: A.ints([0n, 2n, 1n]) });
     const onlyBackground = c.constant(tensorFromFloat32(Array.from({ length: C }, (_, k) => (k === background ? 1 : 0)), [1, C, 1]));
     conf = on(c, 'Where', [on(c, 'Less', [objectnessOf, F(objectness)]), onlyBackground, conf]);
   }
@@ -163,7 +165,7 @@ function detectionOutputToOnnx(c: ConvertContext): void {
     candidates = on(c, 'And', [on(c, 'Equal', [classIds, on(c, 'Add', [best, c.constant(tensorFromInt64([1], []))])]), ok]);
     // the top_k of the image, equal scores by class, then prior (the CPU plugin's order)
     if (topK === 0) candidates = on(c, 'And', [candidates, c.constant(tensorFromBool([false], [1, 1, 1]))]);
-    else if (topK > 0 && topK < P) candidates = reshape(topMask(reshape(conf, [N, C * P]), reshape(candidates, [N, C * P]), topK, 1), [N, C, P]);
+    else if (topK > 0 && topK < P) candidates = reshape(topMask(reshape(conf, [0, C * P]), reshape(candidates, [0, C * P]), topK, 1), [0, C, P]);
   }
 
   // NMS per image and class; OpenVINO finds no overlap with an inverted box
@@ -172,19 +174,18 @@ function detectionOutputToOnnx(c: ConvertContext): void {
   const upright = on(c, 'And', [on(c, 'GreaterOrEqual', [slice(decoded, 3, 2, 3), x]), on(c, 'GreaterOrEqual', [slice(decoded, 3, 3, 4), y])]);
   const nmsBoxes = on(c, 'Where', [upright, decoded, F(0)]);
   const nmsScores = on(c, 'Where', [candidates, conf, F(-3.4e38)]);
-  const groups = shareLocation ? N : N * C;
   const [selected] = c.emit('NonMaxSuppression', [
-    reshape(nmsBoxes, [groups, P, 4]),
-    reshape(nmsScores, [groups, shareLocation ? C : 1, P]),
+    reshape(nmsBoxes, [-1, P, 4]),
+    reshape(nmsScores, [-1, shareLocation ? C : 1, P]),
     I([P]), c.constant(tensorFromFloat32([nmsThreshold], [1])), c.constant(tensorFromFloat32([-1e38], [1])),
   ], { center_point_box: A.int(0) });
-  const zeros = filled(reshape(nmsScores, [groups, shareLocation ? C : 1, P]), 0);
-  let kept = bool(reshape(on(c, 'ScatterND', [zeros, selected!, filledAs(slice(on(c, 'Shape', [selected!]), 0, 0, 1), 1)]), [N, C, P]));
+  const zeros = filled(reshape(nmsScores, [-1, shareLocation ? C : 1, P]), 0);
+  let kept = bool(reshape(on(c, 'ScatterND', [zeros, selected!, filledAs(slice(on(c, 'Shape', [selected!]), 0, 0, 1), 1)]), [-1, C, P]));
   if (keepTopK === 0) kept = on(c, 'And', [kept, c.constant(tensorFromBool([false], [1, 1, 1]))]);
   else if (keepTopK > 0 && keepTopK < C * P) {
     // the keep_top_k of the image, equal scores by prior (the CPU plugin's order): prior-major
-    const priorMajor = (v: Value): Value => reshape(on(c, 'Transpose', [v], { perm: A.ints([0n, 2n, 1n]) }), [N, P * C]);
-    kept = on(c, 'Transpose', [reshape(topMask(priorMajor(conf), priorMajor(kept), keepTopK, 1), [N, P, C])], { perm: A.ints([0n, 2n, 1n]) });
+    const priorMajor = (v: Value): Value => reshape(on(c, 'Transpose', [v], { perm: A.ints([0n, 2n, 1n]) }), [0, P * C]);
+    kept = on(c, 'Transpose', [reshape(topMask(priorMajor(conf), priorMajor(kept), keepTopK, 1), [0, P, C])], { perm: A.ints([0n, 2n, 1n]) });
   }
 
   // rows per image, per class, by descending score
@@ -201,9 +202,11 @@ function detectionOutputToOnnx(c: ConvertContext): void {
   const float = (v: Value): Value => on(c, 'Cast', [v], { to: A.int(1) });
   const found = on(c, 'Concat', [float(image), float(label), score, box], { axis: A.int(1) });
   const end = c.constant(tensorFromFloat32([-1, 0, 0, 0, 0, 0, 0], [1, 7]));
-  const padding = filledAs(I([rows, 7]), 0);
-  const all = slice(on(c, 'Concat', [found, end, padding], { axis: A.int(0) }), 0, 0, rows);
-  const result = reshape(all, [1, 1, rows, 7]);
+  // images × perImage rows (known at run time only when the images are)
+  const rows = N !== null ? I([N * perImage]) : on(c, 'Mul', [slice(on(c, 'Shape', [input(0)]), 0, 0, 1), I([perImage])]);
+  const padding = filledAs(on(c, 'Concat', [rows, I([7])], { axis: A.int(0) }), 0);
+  const all = on(c, 'Slice', [on(c, 'Concat', [found, end, padding], { axis: A.int(0) }), I([0]), rows, I([0])]);
+  const result = reshape(all, [1, 1, -1, 7]);
   const outElem = c.elem(0);
   c.output(0, outElem === 'f32' ? result : on(c, 'Cast', [result], { to: A.int(outElem === 'f16' ? 10 : 16) }));
 }

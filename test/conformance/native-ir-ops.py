@@ -479,6 +479,13 @@ for name, n, P, n_classes, attrs, prior_kw, ver, arm in [
     y = fn(ins[0], ins[1], C(priors), attrs, *ins[2:])
     save(name, params, [y])
 
+# the number of images known at run time only (rows: images × keep_top_k)
+loc, conf = param("loc", [-1, 30 * 4]), param("conf", [-1, 30 * 3])
+y = o8.detection_output(o1.multiply(loc, np.float32(0.5)), o1.add(o1.multiply(conf, np.float32(0.2)), np.float32(0.5)), C(ssd_priors(30)), {
+    "code_type": "caffe.PriorBoxParameter.CENTER_SIZE", "share_location": True, "background_label_id": 0, "top_k": 15, "keep_top_k": [14],
+    "confidence_threshold": 0.5, "nms_threshold": 0.45, "normalized": True})
+save("detection_output_dynamic_images", [loc, conf], [y], {"loc": [2, 30 * 4], "conf": [2, 30 * 3]})
+
 # f16 data (old FP16 IRs of the Open Model Zoo): the CPU plugin computes in f32
 params, ins = ssd_inputs(1, 30, 3, 1)
 y = o8.detection_output(*[o1.convert(v, "f16") for v in ins], C(ssd_priors(30).astype(np.float16)), {

@@ -117,7 +117,7 @@ describe('IR-only ops IR → ONNX as subgraphs: onnxruntime agrees with OpenVINO
 const SSD = [
   'prior_box_v8_ratios_first', 'prior_box_v8_min_max_first', 'prior_box_v1', 'prior_box_not_scale_all', 'prior_box_fixed_density', 'prior_box_fixed_ratio',
   'detection_output_center_share', 'detection_output_corner_per_class', 'detection_output_variance_in_target', 'detection_output_not_normalized',
-  'detection_output_mxnet', 'detection_output_v1', 'detection_output_arm', 'detection_output_f16', 'ssd300_head',
+  'detection_output_mxnet', 'detection_output_v1', 'detection_output_arm', 'detection_output_dynamic_images', 'detection_output_f16', 'ssd300_head',
 ];
 
 describe('SSD head IR → ONNX: onnxruntime agrees with OpenVINO on the IR', () => {
