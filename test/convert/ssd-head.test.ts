@@ -6,6 +6,7 @@ import { encodeOnnx } from '../../src/onnx/encode.js';
 import type { OracleTensor } from '../helpers/oracle.js';
 import { runOrt } from '../helpers/ort.js';
 import { Builder } from './builder.js';
+import { B, shapeOf } from '../shape/build.js';
 
 /**
  * The SSD head of the Open Model Zoo IR → ONNX: PriorBox-1/8 computed at conversion, as
@@ -119,5 +120,27 @@ describe('DetectionOutput-1/8: an ONNX subgraph of decoding, NonMaxSuppression p
 
   it('inputs of dynamic shape (but for the images) are refused, naming the layer', () => {
     expect(refusal(detection({}, { dynamic: true }))).toMatch(/main\/det.*input 0 needs a static shape \(but for the images\)/s);
+  });
+});
+
+describe('shape rules (as openvino 2026.4\'s validate_and_infer_types gives them)', () => {
+  it('PriorBox-8: [2, 4·H·W·priors] of f32, priors from the distinct aspect ratios, min and max sizes', () => {
+    const b = new B('ov', 'opset8');
+    const n = b.node('PriorBox', [b.i64([19, 19]), b.i64([300, 300])], { min_size: A.raw('60'), max_size: A.raw('111'), aspect_ratio: A.raw('2'), flip: A.raw('true'), offset: A.raw('0.5') });
+    expect(shapeOf(b.infer(), n.outputs[0]!)).toEqual([2, 5776]);
+  });
+
+  it('DetectionOutput-1/8: [1, 1, images × keep_top_k | images × top_k × classes | images × classes × priors, 7]', () => {
+    const rows = (images: number | null, attrs: Record<string, Attr>, version = 'opset8') => {
+      const b = new B('ov', version);
+      const n = b.node('DetectionOutput', [b.input('loc', 'f32', [images, 160]), b.input('conf', 'f32', [images, 160]), b.input('priors', 'f32', [1, 2, 160])],
+        { nms_threshold: A.raw('0.45'), normalized: A.raw('true'), top_k: A.raw('20'), keep_top_k: A.raw('15'), ...attrs });
+      return shapeOf(b.infer(), n.outputs[0]!);
+    };
+    expect(rows(2, {})).toEqual([1, 1, 30, 7]);
+    expect(rows(2, { keep_top_k: A.raw('-1') })).toEqual([1, 1, 160, 7]);
+    expect(rows(2, { keep_top_k: A.raw('-1'), top_k: A.raw('-1') })).toEqual([1, 1, 320, 7]);
+    expect(rows(null, {})).toEqual([1, 1, null, 7]);
+    expect(rows(2, { keep_top_k: A.raw('-1'), num_classes: A.raw('4') }, 'opset1')).toEqual([1, 1, 160, 7]);
   });
 });
