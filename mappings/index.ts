@@ -74,6 +74,8 @@ import { ISTFT } from './math/istft.js';
 import { INVERSE } from './math/inverse.js';
 import { SPARSE_FILL_EMPTY_ROWS } from './tensor/sparse-fill-empty-rows.js';
 import { CTC_LOSS } from './math/ctc-loss.js';
+import { PRIOR_BOX } from './object_detection/prior-box.js';
+import { DETECTION_OUTPUT } from './object_detection/detection-output.js';
 import { INTEGER_OPS } from './quantization/integer-ops.js';
 import { QUANTIZATION } from './quantization/quantize-linear.js';
 import { FAKE_CONVERT } from './quantization/fake-convert.js';
@@ -158,7 +160,7 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   // quantization
   ...QUANTIZATION, ...INTEGER_OPS, ...FAKE_CONVERT,
   // object_detection
-  ...NON_MAX_SUPPRESSION, ...ROI_ALIGN, ...ROI_POOLING, ...PRIOR_BOX_CLUSTERED,
+  ...NON_MAX_SUPPRESSION, ...ROI_ALIGN, ...ROI_POOLING, ...PRIOR_BOX_CLUSTERED, ...PRIOR_BOX, ...DETECTION_OUTPUT,
   // IR-only ops written as longer ONNX subgraphs (a summed-area table, Loops)
   ...PSROI_POOLING, ...GATHER_TREE, ...ISTFT, ...INVERSE, ...SPARSE_FILL_EMPTY_ROWS, ...CTC_LOSS,
   // ai.onnx.preview.training
