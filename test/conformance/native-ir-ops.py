@@ -398,4 +398,49 @@ for name, attrs in [
     hw = o1.strided_slice(o1.shape_of(x), i64([2]), i64([4]), i64([1]), [0], [0])
     save(name, [x], [o1p.prior_box_clustered(hw, C(i64([30, 40])), attrs)])
 
+# ── s8-nms: OpenVINO's detection post-processing (MulticlassNms-8/9, MatrixNms-8, …) ──────────────
+# Boxes are clusters of overlapping boxes (one inverted, one of zero width) moved by a run-time input
+# (scale 0.05), scores a run-time input in [-2, 2]: no ties, so the order is determined.
+nms_base = np.array([[0, 0, 1, 1], [0.1, 0.05, 1.1, 1.0], [0.05, 0.1, 0.9, 1.2], [2, 2, 3, 3.5], [2.2, 2.1, 3.1, 3.4],
+                     [5, 5, 4, 4], [6, 0, 6, 1], [0.3, 0.2, 1.3, 1.1]], np.float32)
+
+
+def nms_inputs(batch, classes, scale=1.0):
+    b, s = param("boxes", [batch, 8, 4]), param("scores", [batch, classes, 8])
+    boxes = o1.multiply(o1.add(C(np.stack([nms_base] * batch)), o1.multiply(b, np.float32(0.05))), np.float32(scale))
+    return [b, s], boxes, s
+
+
+import openvino.opset8 as o8n
+import openvino.opset9 as o9n
+for name, mod, batch, kw in [
+    ("mcnms8_score_across", o8n, 2, dict(sort_result_type="score", sort_result_across_batch=True, iou_threshold=0.5, score_threshold=0.0, nms_top_k=4, keep_top_k=5)),
+    ("mcnms8_classid_bg_i32", o8n, 2, dict(sort_result_type="classid", output_type="i32", iou_threshold=0.3, score_threshold=-0.5, background_class=0)),
+    ("mcnms9_none_unnormalized_eta", o9n, 2, dict(sort_result_type="none", iou_threshold=0.4, score_threshold=-1.0, keep_top_k=6, nms_eta=0.5, normalized=False)),
+    ("mcnms9_classid_across", o9n, 3, dict(sort_result_type="classid", sort_result_across_batch=True, iou_threshold=0.6, score_threshold=0.2, nms_top_k=6, keep_top_k=4)),
+]:
+    ps, boxes, scores = nms_inputs(batch, 3, 10.0 if "unnormalized" in name else 1.0)
+    y = mod.multiclass_nms(boxes, scores, **kw)
+    save(name, ps, list(y.outputs()))
+# MulticlassNms-9 with per-class boxes [C, ΣM, 4], scores [C, ΣM] and roisnum (an empty image between two)
+for name, rois, kw in [
+    ("mcnms9_roisnum_score", i32([5, 0, 7]), dict(sort_result_type="score", iou_threshold=0.5, score_threshold=-0.8, background_class=1)),
+    ("mcnms9_roisnum_classid_across_i64", i64([7, 5]), dict(sort_result_type="classid", sort_result_across_batch=True, iou_threshold=0.45, score_threshold=0.0, nms_top_k=3, keep_top_k=5)),
+]:
+    b, s = param("boxes", [3, 12, 4]), param("scores", [3, 12])
+    base = np.stack([np.concatenate([nms_base, nms_base[:4] + 0.5])] * 3)
+    boxes = o1.add(C(base), o1.multiply(b, np.float32(0.05)))
+    y = o9n.multiclass_nms(boxes, s, C(rois), **kw)
+    save(name, [b, s], list(y.outputs()))
+
+# MatrixNms-8: linear and gaussian decay, each order, normalized or not
+for name, batch, kw in [
+    ("matrix_nms_linear_score_across", 2, dict(sort_result_type="score", sort_result_across_batch=True, score_threshold=0.0, nms_top_k=5, keep_top_k=6, post_threshold=0.1)),
+    ("matrix_nms_gaussian_classid_bg_i32", 2, dict(sort_result_type="classid", output_type="i32", score_threshold=-0.5, background_class=0, decay_function="gaussian", gaussian_sigma=2.0, post_threshold=0.05)),
+    ("matrix_nms_linear_unnormalized_none", 2, dict(sort_result_type="none", score_threshold=0.3, keep_top_k=7, normalized=False)),
+    ("matrix_nms_gaussian_classid_across", 3, dict(sort_result_type="classid", sort_result_across_batch=True, score_threshold=0.1, nms_top_k=3, decay_function="gaussian", gaussian_sigma=0.5, post_threshold=0.2)),
+]:
+    ps, boxes, scores = nms_inputs(batch, 3, 10.0 if "unnormalized" in name else 1.0)
+    save(name, ps, list(o8n.matrix_nms(boxes, scores, **kw).outputs()))
+
 print(json.dumps(cases))

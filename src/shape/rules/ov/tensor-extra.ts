@@ -7,7 +7,8 @@ import { mergeElem } from './elementwise.js';
 /**
  * OpenVINO ops of the tensor / indexing / detection / generator families that the other rule
  * files do not cover, each after the op's shape_infer: BitwiseLeftShift-15 / BitwiseRightShift-15
- * (binary elementwise with auto_broadcast), NonMaxSuppression-5/9, FakeConvert-13.
+ * (binary elementwise with auto_broadcast), NonMaxSuppression-5/9, MulticlassNms-8/9, MatrixNms-8,
+ * FakeConvert-13.
  */
 const shift: InferFn = (c) => {
   const elem = mergeElem(c, c.elem(0), c.elem(1));
@@ -18,6 +19,18 @@ const shift: InferFn = (c) => {
 const nms: InferFn = (c) => {
   const t = fromIrElementType(strAttr(c, 'output_type', 'i64').trim())?.name ?? 'i64';
   return [out(t, [null, 3]), out(c.elem(1), [null, 3]), out(t, [1])];
+};
+
+/**
+ * MulticlassNms-8/9, MatrixNms-8: selected_outputs [?, 6] of the boxes' type, selected_indices
+ * [?, 1] and valid_outputs [N] in output_type (N: the batch of boxes [N, M, 4], or roisnum's
+ * length when the scores are [C, ΣM]).
+ */
+const detectionNms: InferFn = (c) => {
+  const t = fromIrElementType(strAttr(c, 'output_type', 'i64').trim())?.name ?? 'i64';
+  const perClass = c.shape(1)?.length === 2;
+  const n = perClass ? (c.numInputs > 2 ? c.shape(2)?.[0] ?? null : null) : c.shape(0)?.[0] ?? null;
+  return [out(c.elem(0), [null, 6]), out(t, [null, 1]), out(t, [n])];
 };
 
 /**
@@ -34,5 +47,7 @@ const fakeConvert: InferFn = (c) => {
 export const ovTensorExtraRules: Rule[] = [
   { dialect: 'ov', op: 'FakeConvert', since: 13, infer: fakeConvert },
   { dialect: 'ov', op: 'NonMaxSuppression', since: 5, infer: nms },
+  { dialect: 'ov', op: 'MulticlassNms', since: 8, infer: detectionNms },
+  { dialect: 'ov', op: 'MatrixNms', since: 8, infer: detectionNms },
   ...family('ov', ['BitwiseLeftShift', 'BitwiseRightShift'], 15, shift),
 ];

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { convertModel } from '../../src/convert/index.js';
+import { OvirError } from '../../src/diag/diagnostic.js';
+import { A, allNodes, tensorFromFloat32, type Model } from '../../src/graph/index.js';
+import { encodeOnnx } from '../../src/onnx/encode.js';
+import type { OracleTensor } from '../helpers/oracle.js';
+import { runOrt } from '../helpers/ort.js';
+import { Builder } from './builder.js';
+
+/**
+ * OpenVINO's detection post-processing ops written as ONNX subgraphs
+ * (mappings/object_detection/multiclass-nms.ts, matrix-nms.ts, nms-rows.ts): onnxruntime's numbers
+ * on small cases worked out by hand from OpenVINO's spec and CPU plugin, and the coded refusals.
+ * The engines judge the same ops on IRs OpenVINO writes in test/conformance/native-ir-ops.test.ts.
+ */
+const floats = (t: OracleTensor): number[] => [...new Float32Array(t.data.buffer.slice(t.data.byteOffset, t.data.byteOffset + t.data.byteLength))];
+const ints = (t: OracleTensor): number[] => (t.dtype === 'i64'
+  ? [...new BigInt64Array(t.data.buffer.slice(t.data.byteOffset, t.data.byteOffset + t.data.byteLength))].map(Number)
+  : [...new Int32Array(t.data.buffer.slice(t.data.byteOffset, t.data.byteOffset + t.data.byteLength))]);
+const round = (v: number[]): number[] => v.map((x) => Math.round(x * 1e6) / 1e6);
+
+function refusal(m: Model): string {
+  try { convertModel(m); } catch (e) { if (e instanceof OvirError) return e.message; throw e; }
+  return '';
+}
+
+// b1 overlaps b0 (IoU 0.82), b3 overlaps b0 by exactly 0.5, b2 is apart
+const BOXES = [0, 0, 1, 1, 0, 0.1, 1, 1.1, 2, 2, 3, 3, 0, 0, 1, 0.5];
+// class 0, class 1
+const SCORES = [0.9, 0.8, 0.3, 0.7, 0.2, 0.95, 0.6, 0.1];
+
+function multiclass(attrs: Record<string, string>, version = 'opset8'): Model {
+  const b = new Builder('ov');
+  const boxes = b.init('boxes', tensorFromFloat32(BOXES, [1, 4, 4]));
+  const scores = b.input('scores', 'f32', [1, 2, 4]);
+  const n = b.node(b.graph, 'MulticlassNms', [boxes, scores], ['selected', 'indices', 'valid'], Object.fromEntries(Object.entries(attrs).map(([k, v]) => [k, A.raw(v)])), { name: 'nms', version });
+  for (const o of n.outputs) b.output(o);
+  return b.model;
+}
+
+describe('MulticlassNms-8/9: NonMaxSuppression per batch and class, then OpenVINO\'s order', () => {
+  const base = { iou_threshold: '0.5', score_threshold: '0.25', nms_top_k: '-1', keep_top_k: '3', background_class: '-1', normalized: 'true', nms_eta: '1', sort_result_across_batch: 'false' };
+
+  async function run(attrs: Record<string, string>): Promise<Record<string, OracleTensor>> {
+    const onnx = convertModel(multiclass({ ...base, ...attrs }));
+    expect([...allNodes(onnx.graph)].map((x) => x.op)).toContain('NonMaxSuppression');
+    return runOrt(encodeOnnx(onnx).bytes, { scores: { dtype: 'f32', shape: [1, 2, 4], data: new Uint8Array(new Float32Array(SCORES).buffer) } });
+  }
+
+  it('drops a box whose IoU with a kept one is ≥ iou_threshold (0.5 exactly), keeps keep_top_k by score, orders by class', async () => {
+    // class 0: b0 0.9 kept, b1 (IoU 0.82) and b3 (IoU 0.5) dropped, b2 0.3 kept; class 1: b1 0.95, b2 0.6 (0.2, 0.1 < 0.25)
+    // by score: (1, b1), (0, b0), (1, b2), (0, b2); keep_top_k 3; classid: (0, b0), (1, b1), (1, b2)
+    const r = await run({ sort_result_type: 'classid', output_type: 'i32' });
+    expect(round(floats(r['selected']!))).toEqual([0, 0.9, 0, 0, 1, 1, 1, 0.95, 0, 0.1, 1, 1.1, 1, 0.6, 2, 2, 3, 3]);
+    expect(r['indices']!.dtype).toBe('i32');
+    expect(ints(r['indices']!)).toEqual([0, 1, 2]);
+    expect(ints(r['valid']!)).toEqual([3]);
+  });
+
+  it('sort_result_type score keeps the score order; nms_top_k 2 leaves class 0 b0 and b1 only (b1 then dropped); background_class 1 is skipped', async () => {
+    const r = await run({ sort_result_type: 'score', nms_top_k: '2', background_class: '1', keep_top_k: '-1' });
+    expect(round(floats(r['selected']!))).toEqual([0, 0.9, 0, 0, 1, 1]);
+    expect(ints(r['indices']!)).toEqual([0]);
+    expect(ints(r['valid']!)).toEqual([1]);
+  });
+
+  it('refuses nms_eta < 1 with iou_threshold > 0.5 (a shrinking threshold), naming the layer and the attribute', () => {
+    const msg = refusal(multiclass({ ...base, iou_threshold: '0.7', nms_eta: '0.9', sort_result_type: 'none' }));
+    expect(msg).toMatch(/CONVERT_UNSUPPORTED_ATTR/);
+    expect(msg).toMatch(/main\/nms/);
+    expect(msg).toMatch(/nms_eta/);
+  });
+
+  it('refuses iou_threshold 0 (OpenVINO then suppresses disjoint boxes too) and an unknown sort_result_type', () => {
+    expect(refusal(multiclass({ ...base, iou_threshold: '0', sort_result_type: 'none' }))).toMatch(/main\/nms.*iou_threshold|iou_threshold.*main\/nms/s);
+    expect(refusal(multiclass({ ...base, sort_result_type: 'area' }))).toMatch(/sort_result_type/);
+  });
+
+  it('refuses scores of rank 2 without roisnum', () => {
+    const b = new Builder('ov');
+    const n = b.node(b.graph, 'MulticlassNms', [b.input('boxes', 'f32', [2, 4, 4]), b.input('scores', 'f32', [2, 4])], 3, { iou_threshold: A.raw('0.5') }, { name: 'nms', version: 'opset9' });
+    for (const o of n.outputs) b.output(o);
+    expect(refusal(b.model)).toMatch(/roisnum/);
+  });
+});
+
+
+
+function matrix(attrs: Record<string, string>): Model {
+  const b = new Builder('ov');
+  const boxes = b.init('boxes', tensorFromFloat32(BOXES, [1, 4, 4]));
+  const scores = b.input('scores', 'f32', [1, 2, 4]);
+  const n = b.node(b.graph, 'MatrixNms', [boxes, scores], ['selected', 'indices', 'valid'], Object.fromEntries(Object.entries(attrs).map(([k, v]) => [k, A.raw(v)])), { name: 'matrix', version: 'opset8' });
+  for (const o of n.outputs) b.output(o);
+  return b.model;
+}
+
+describe('MatrixNms-8 (the TopK candidates of each class): each score decays by its overlap with the better boxes of its class', () => {
+  it('linear decay (1 − iou) / (1 − max_iou of the better box), post_threshold, keep_top_k; classid leaves the score order (as the CPU kernel does)', async () => {
+    const onnx = convertModel(matrix({ sort_result_type: 'classid', score_threshold: '0.25', post_threshold: '0.2', keep_top_k: '4', decay_function: 'linear', normalized: 'true' }));
+    const r = await runOrt(encodeOnnx(onnx).bytes, { scores: { dtype: 'f32', shape: [1, 2, 4], data: new Uint8Array(new Float32Array(SCORES).buffer) } });
+    // class 0 by score b0, b1, b3, b2: b1 decays by (1 − 0.818) → 0.145 (< 0.2, dropped); b3 by min(1 − 0.5,
+    // (1 − 0.364) / (1 − 0.818)) → 0.35; b2 apart → 0.3. Class 1: b1 0.95, b2 0.6. By score, four kept.
+    expect(round(floats(r['selected']!))).toEqual([1, 0.95, 0, 0.1, 1, 1.1, 0, 0.9, 0, 0, 1, 1, 1, 0.6, 2, 2, 3, 3, 0, 0.35, 0, 0, 1, 0.5]);
+    expect(ints(r['indices']!)).toEqual([1, 0, 2, 3]);
+    expect(ints(r['valid']!)).toEqual([4]);
+  });
+
+  it('refuses a decay_function other than linear and gaussian, naming the layer', () => {
+    const msg = refusal(matrix({ decay_function: 'cubic' }));
+    expect(msg).toMatch(/CONVERT_UNSUPPORTED_ATTR/);
+    expect(msg).toMatch(/main\/matrix/);
+    expect(msg).toMatch(/decay_function/);
+  });
+});
