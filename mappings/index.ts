@@ -70,6 +70,7 @@ import { ROI_POOLING } from './object_detection/roi-pooling.js';
 import { PRIOR_BOX_CLUSTERED } from './object_detection/prior-box-clustered.js';
 import { MULTICLASS_NMS } from './object_detection/multiclass-nms.js';
 import { MATRIX_NMS } from './object_detection/matrix-nms.js';
+import { PROPOSAL } from './object_detection/proposal.js';
 import { INTEGER_OPS } from './quantization/integer-ops.js';
 import { QUANTIZATION } from './quantization/quantize-linear.js';
 import { FAKE_CONVERT } from './quantization/fake-convert.js';
@@ -155,7 +156,7 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...QUANTIZATION, ...INTEGER_OPS, ...FAKE_CONVERT,
   // object_detection
   ...NON_MAX_SUPPRESSION, ...ROI_ALIGN, ...ROI_POOLING, ...PRIOR_BOX_CLUSTERED,
-  ...MULTICLASS_NMS, ...MATRIX_NMS,
+  ...MULTICLASS_NMS, ...MATRIX_NMS, ...PROPOSAL,
   // ai.onnx.preview.training
   ...OPTIMIZERS,
   // ai.onnx.ml

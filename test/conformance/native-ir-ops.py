@@ -443,4 +443,27 @@ for name, batch, kw in [
     ps, boxes, scores = nms_inputs(batch, 3, 10.0 if "unnormalized" in name else 1.0)
     save(name, ps, list(o8n.matrix_nms(boxes, scores, **kw).outputs()))
 
+# Proposal-1/4 (Faster R-CNN): Caffe and TensorFlow anchors, padding rows after the kept ones (v1),
+# a second output filled (v4: the plugin leaves its padding unwritten), image_shape of 3 and 4 values;
+# scores are sigmoids (no ties, none at 0), deltas scaled by 0.3
+import openvino.opset4 as o4p
+for name, mod, batch, hw, info, attrs in [
+    ("proposal_v1_caffe_padded", o1, 1, [4, 5], [80.0, 100.0, 1.0],
+     dict(base_size=16, pre_nms_topn=50, post_nms_topn=45, nms_thresh=0.5, feat_stride=16, min_size=2, ratio=[0.5, 1.0, 2.0], scale=[1.0, 2.5])),
+    ("proposal_v1_caffe_two_batches_clip_after", o1, 2, [3, 4], [60.0, 70.0, 1.5, 0.5],
+     dict(base_size=8, pre_nms_topn=30, post_nms_topn=40, nms_thresh=0.6, feat_stride=16, min_size=3, ratio=[1.0, 1.7], scale=[2.0, 4.0],
+          clip_after_nms=True, normalize=True)),
+    ("proposal_v4_tensorflow", o4p, 2, [4, 4], [90.0, 70.0, 1.2, 0.8],
+     dict(base_size=16, pre_nms_topn=40, post_nms_topn=8, nms_thresh=0.7, feat_stride=8, min_size=1, ratio=[0.5, 1.0, 2.0], scale=[0.5, 1.0],
+          framework="tensorflow", box_size_scale=2.0, box_coordinate_scale=5.0, clip_after_nms=True)),
+]:
+    a = len(attrs["ratio"]) * len(attrs["scale"])
+    attrs = {k: (np.uint32(v) if isinstance(v, int) and not isinstance(v, bool) else np.float32(v) if isinstance(v, float) else
+                 np.array(v, np.float32) if isinstance(v, list) else np.bool_(v) if isinstance(v, bool) else v) for k, v in attrs.items()}
+    cp, bd = param("class_probs", [batch, 2 * a] + hw), param("bbox_deltas", [batch, 4 * a] + hw)
+    y = mod.proposal(o1.sigmoid(cp), o1.multiply(bd, np.float32(0.3)), C(np.array(info, np.float32)),
+                     {"clip_before_nms": np.bool_(True), "clip_after_nms": np.bool_(False), "normalize": np.bool_(False), "box_size_scale": np.float32(1),
+                      "box_coordinate_scale": np.float32(1), "framework": "", **attrs})
+    save(name, [cp, bd], list(y.outputs()))
+
 print(json.dumps(cases))

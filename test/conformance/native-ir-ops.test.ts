@@ -118,6 +118,7 @@ const DETECTION_POST = [
   'mcnms8_score_across', 'mcnms8_classid_bg_i32', 'mcnms9_none_unnormalized_eta', 'mcnms9_classid_across',
   'mcnms9_roisnum_score', 'mcnms9_roisnum_classid_across_i64',
   'matrix_nms_linear_score_across', 'matrix_nms_gaussian_classid_bg_i32', 'matrix_nms_linear_unnormalized_none', 'matrix_nms_gaussian_classid_across',
+  'proposal_v1_caffe_padded', 'proposal_v1_caffe_two_batches_clip_after', 'proposal_v4_tensorflow',
 ];
 
 describe('Detection post-processing IR → ONNX: onnxruntime agrees with OpenVINO on the IR', () => {

@@ -113,3 +113,40 @@ describe('MatrixNms-8 (the TopK candidates of each class): each score decays by 
     expect(msg).toMatch(/decay_function/);
   });
 });
+
+function proposal(attrs: Record<string, string>, version = 'opset1'): Model {
+  const b = new Builder('ov');
+  const probs = b.input('probs', 'f32', [1, 2, 1, 2]);
+  const deltas = b.init('deltas', tensorFromFloat32(new Array(8).fill(0), [1, 4, 1, 2]));
+  const info = b.init('info', tensorFromFloat32([1000, 1000, 1], [3]));
+  const all = { base_size: '16', pre_nms_topn: '10', post_nms_topn: '3', nms_thresh: '0.7', feat_stride: '16', min_size: '1', ratio: '0.5', scale: '8', clip_before_nms: 'false', ...attrs };
+  const n = b.node(b.graph, 'Proposal', [probs, deltas, info], version === 'opset4' ? ['rois', 'scores'] : ['rois'], Object.fromEntries(Object.entries(all).map(([k, v]) => [k, A.raw(v)])), { name: 'proposal', version });
+  for (const o of n.outputs) b.output(o);
+  return b.model;
+}
+
+describe('Proposal-1/4: anchors, deltas, NonMaxSuppression and OpenVINO\'s padded rows', () => {
+  it('a Caffe anchor of ratio 0.5, scale 8 (base 16) is (−84, −40, 99, 55), decoded with +1 sizes as (−84, −40, 100, 56); the better cell suppresses the other (IoU 0.84); then a −1 row and zeros', async () => {
+    const onnx = convertModel(proposal({}, 'opset4'));
+    const r = await runOrt(encodeOnnx(onnx).bytes, { probs: { dtype: 'f32', shape: [1, 2, 1, 2], data: new Uint8Array(new Float32Array([0.1, 0.1, 0.3, 0.9]).buffer) } });
+    expect(round(floats(r['rois']!))).toEqual([0, -68, -40, 116, 56, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(round(floats(r['scores']!))).toEqual([0.9, 0, 0]);
+  });
+
+  it('tensorflow anchors are shifted by half the base size and clipped to the image first', async () => {
+    const onnx = convertModel(proposal({ framework: 'tensorflow', nms_thresh: '0.99' }));
+    const r = await runOrt(encodeOnnx(onnx).bytes, { probs: { dtype: 'f32', shape: [1, 2, 1, 2], data: new Uint8Array(new Float32Array([0.1, 0.1, 0.3, 0.9]).buffer) } });
+    // tensorflow: offset 0, no rounding: w = √512 = 22.627, h = 11.314, the anchor ±(90.51, 45.255)
+    // around 0 after the shift; x along H (0), y along W (cells 0 and 16); clipped to [0, 1000] at
+    // once: (0, 0, 90.51, 45.255) and (0, 0, 90.51, 61.255), IoU 0.74, both kept, the better first
+    const rois = floats(r['rois']!).map((v) => Math.round(v * 1000) / 1000);
+    expect(rois.slice(0, 10)).toEqual([0, 0, 0, 90.51, 61.255, 0, 0, 0, 90.51, 45.255]);
+  });
+
+  it('refuses a framework other than "" and tensorflow, naming the layer', () => {
+    const msg = refusal(proposal({ framework: 'mxnet' }));
+    expect(msg).toMatch(/CONVERT_UNSUPPORTED_ATTR/);
+    expect(msg).toMatch(/main\/proposal/);
+    expect(msg).toMatch(/framework/);
+  });
+});

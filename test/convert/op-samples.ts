@@ -150,7 +150,7 @@ export const SAMPLES: Record<string, Sample[]> = {
   // IR-only ops of NNCF, the Open Model Zoo and other frontends (ir-frontend-ops.test.ts, native-ir-ops.test.ts)
   ...Object.fromEntries(['Cast>FakeConvert', 'Cast>ConvertPromoteTypes', 'Transpose>ReorgYolo', 'Sigmoid>RegionYolo', 'Gather>ExtractImagePatches', 'ScatterElements>CTCGreedyDecoderSeqLen', 'ScatterElements>CTCGreedyDecoder', 'MaxRoiPool>ROIPooling', 'Concat>NV12toRGB', 'Concat>NV12toBGR', 'Concat>I420toRGB', 'Concat>I420toBGR', 'Constant>PriorBoxClustered'].map((key) => [key, []])),
   // OpenVINO's detection post-processing as ONNX subgraphs (detection-nms.test.ts, native-ir-ops.test.ts)
-  'NonMaxSuppression>MulticlassNms': [], 'TopK>MatrixNms': [],
+  'NonMaxSuppression>MulticlassNms': [], 'TopK>MatrixNms': [], 'NonMaxSuppression>Proposal': [],
   // OpenVINO's state variables as graph inputs and outputs (state-variables.test.ts)
   'Identity>ReadValue': [], 'Identity>Assign': [],
   // ONNX reductions written as IR subgraphs (reduce-composite.test.ts)

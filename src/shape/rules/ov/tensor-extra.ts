@@ -7,7 +7,7 @@ import { mergeElem } from './elementwise.js';
 /**
  * OpenVINO ops of the tensor / indexing / detection / generator families that the other rule
  * files do not cover, each after the op's shape_infer: BitwiseLeftShift-15 / BitwiseRightShift-15
- * (binary elementwise with auto_broadcast), NonMaxSuppression-5/9, MulticlassNms-8/9, MatrixNms-8,
+ * (binary elementwise with auto_broadcast), NonMaxSuppression-5/9, MulticlassNms-8/9, MatrixNms-8, Proposal-1/4,
  * FakeConvert-13.
  */
 const shift: InferFn = (c) => {
@@ -34,6 +34,17 @@ const detectionNms: InferFn = (c) => {
 };
 
 /**
+ * Proposal-1/4: rois [N · post_nms_topn, 5] (N the batch of class_probs), Proposal-4's scores
+ * [N · post_nms_topn], of class_probs' type.
+ */
+const proposal: InferFn = (c) => {
+  const n = c.shape(0)?.[0];
+  const post = intAttr(c, 'post_nms_topn', 0);
+  const rows = typeof n === 'number' && post > 0 ? n * post : null;
+  return [out(c.elem(0), [rows, 5]), out(c.elem(0), [rows])];
+};
+
+/**
  * FakeConvert-13: the data's element type; its shape numpy-broadcast with the scale's, which may
  * refine it but not grow it (2..4 with a scale of 3 is 3, as OpenVINO's broadcast_merge_into).
  */
@@ -49,5 +60,6 @@ export const ovTensorExtraRules: Rule[] = [
   { dialect: 'ov', op: 'NonMaxSuppression', since: 5, infer: nms },
   { dialect: 'ov', op: 'MulticlassNms', since: 8, infer: detectionNms },
   { dialect: 'ov', op: 'MatrixNms', since: 8, infer: detectionNms },
+  { dialect: 'ov', op: 'Proposal', since: 1, infer: proposal },
   ...family('ov', ['BitwiseLeftShift', 'BitwiseRightShift'], 15, shift),
 ];
