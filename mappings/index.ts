@@ -71,6 +71,9 @@ import { PRIOR_BOX_CLUSTERED } from './object_detection/prior-box-clustered.js';
 import { MULTICLASS_NMS } from './object_detection/multiclass-nms.js';
 import { MATRIX_NMS } from './object_detection/matrix-nms.js';
 import { PROPOSAL } from './object_detection/proposal.js';
+import { EXPERIMENTAL_DETECTRON_TOPK_ROIS } from './object_detection/experimental-detectron-topk-rois.js';
+import { EXPERIMENTAL_DETECTRON_PRIOR_GRID } from './object_detection/experimental-detectron-prior-grid.js';
+import { EXPERIMENTAL_DETECTRON_GENERATE_PROPOSALS } from './object_detection/experimental-detectron-generate-proposals.js';
 import { INTEGER_OPS } from './quantization/integer-ops.js';
 import { QUANTIZATION } from './quantization/quantize-linear.js';
 import { FAKE_CONVERT } from './quantization/fake-convert.js';
@@ -156,7 +159,7 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...QUANTIZATION, ...INTEGER_OPS, ...FAKE_CONVERT,
   // object_detection
   ...NON_MAX_SUPPRESSION, ...ROI_ALIGN, ...ROI_POOLING, ...PRIOR_BOX_CLUSTERED,
-  ...MULTICLASS_NMS, ...MATRIX_NMS, ...PROPOSAL,
+  ...MULTICLASS_NMS, ...MATRIX_NMS, ...PROPOSAL, ...EXPERIMENTAL_DETECTRON_TOPK_ROIS, ...EXPERIMENTAL_DETECTRON_PRIOR_GRID, ...EXPERIMENTAL_DETECTRON_GENERATE_PROPOSALS,
   // ai.onnx.preview.training
   ...OPTIMIZERS,
   // ai.onnx.ml

@@ -466,4 +466,31 @@ for name, mod, batch, hw, info, attrs in [
                       "box_coordinate_scale": np.float32(1), "framework": "", **attrs})
     save(name, [cp, bd], list(y.outputs()))
 
+# ExperimentalDetectronTopKROIs-6 / ExperimentalDetectronPriorGridGenerator-6 (Mask R-CNN)
+nf6 = NodeFactory("opset6")
+for name, n, k in [("ed_topk_rois", 12, 5), ("ed_topk_rois_all", 6, 6)]:
+    r, p = param("rois", [n, 4]), param("probs", [n])
+    save(name, [r, p], [nf6.create("ExperimentalDetectronTopKROIs", [r.output(0), p.output(0)], {"max_rois": k})])
+for name, attrs, fmap, img in [
+    ("ed_prior_grid_flat", {"flatten": True, "h": 0, "w": 0, "stride_x": 0.0, "stride_y": 0.0}, [1, 2, 3, 5], [1, 3, 30, 45]),
+    ("ed_prior_grid_attrs", {"flatten": False, "h": 3, "w": 5, "stride_x": 8.0, "stride_y": 6.5}, [1, 2, 3, 5], [1, 3, 30, 45]),
+    ("ed_prior_grid_uneven_steps", {"flatten": True, "h": 0, "w": 0, "stride_x": 0.0, "stride_y": 0.0}, [1, 2, 7, 3], [1, 3, 50, 20]),
+]:
+    pr, fm, im = param("priors", [3, 4]), param("fmap", fmap), param("img", img)
+    save(name, [pr, fm, im], [nf6.create("ExperimentalDetectronPriorGridGenerator", [pr.output(0), fm.output(0), im.output(0)], attrs)])
+
+# ExperimentalDetectronGenerateProposalsSingleImage-6: anchors around each cell of a 3 × 4 map,
+# padding rows (post_nms_count above what NMS keeps) and a full output
+gp_anchors = np.array([[w * 16 - s * r, h * 16 - s / r, w * 16 + s * r, h * 16 + s / r] for h in range(3) for w in range(4)
+                       for s, r in [(10, 1.0), (14, 1.4), (20, 0.7)]], np.float32)
+for name, attrs in [
+    ("ed_generate_proposals_padded", {"min_size": 2.0, "nms_threshold": 0.5, "post_nms_count": 30, "pre_nms_count": 25}),
+    ("ed_generate_proposals_full", {"min_size": 0.0, "nms_threshold": 0.7, "post_nms_count": 6, "pre_nms_count": 1000}),
+]:
+    dl, sc = param("deltas", [12, 3, 4]), param("scores", [3, 3, 4])
+    y = nf6.create("ExperimentalDetectronGenerateProposalsSingleImage",
+                   [C(np.array([40.0, 60.0, 1.0], np.float32)).output(0), C(gp_anchors).output(0),
+                    o1.multiply(dl, np.float32(0.3)).output(0), o1.sigmoid(sc).output(0)], attrs)
+    save(name, [dl, sc], list(y.outputs()))
+
 print(json.dumps(cases))

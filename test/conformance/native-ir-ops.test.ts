@@ -119,6 +119,8 @@ const DETECTION_POST = [
   'mcnms9_roisnum_score', 'mcnms9_roisnum_classid_across_i64',
   'matrix_nms_linear_score_across', 'matrix_nms_gaussian_classid_bg_i32', 'matrix_nms_linear_unnormalized_none', 'matrix_nms_gaussian_classid_across',
   'proposal_v1_caffe_padded', 'proposal_v1_caffe_two_batches_clip_after', 'proposal_v4_tensorflow',
+  'ed_topk_rois', 'ed_topk_rois_all', 'ed_prior_grid_flat', 'ed_prior_grid_attrs', 'ed_prior_grid_uneven_steps',
+  'ed_generate_proposals_padded', 'ed_generate_proposals_full',
 ];
 
 describe('Detection post-processing IR → ONNX: onnxruntime agrees with OpenVINO on the IR', () => {

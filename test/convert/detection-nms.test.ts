@@ -150,3 +150,59 @@ describe('Proposal-1/4: anchors, deltas, NonMaxSuppression and OpenVINO\'s padde
     expect(msg).toMatch(/framework/);
   });
 });
+
+describe('ExperimentalDetectronTopKROIs-6 (ONNX TopK) and ExperimentalDetectronPriorGridGenerator-6 (ONNX Range)', () => {
+  it('TopKROIs: the rois of the max_rois highest probabilities, best first; zero rows past the rois there are', async () => {
+    const b = new Builder('ov');
+    const rois = b.init('rois', tensorFromFloat32([0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3], [3, 4]));
+    const y = b.node(b.graph, 'ExperimentalDetectronTopKROIs', [rois, b.input('probs', 'f32', [3])], ['top'], { max_rois: A.raw('4') }, { name: 'topk', version: 'opset6' });
+    b.output(y.outputs[0]!);
+    const r = await runOrt(encodeOnnx(convertModel(b.model)).bytes, { probs: { dtype: 'f32', shape: [3], data: new Uint8Array(new Float32Array([0.2, 0.7, 0.5]).buffer) } });
+    expect(floats(r['top']!)).toEqual([1, 1, 2, 2, 2, 2, 3, 3, 0, 0, 1, 1, 0, 0, 0, 0]);
+  });
+
+  function grid(attrs: Record<string, string>): Model {
+    const b = new Builder('ov');
+    const priors = b.init('priors', tensorFromFloat32([-1, -2, 1, 2], [1, 4]));
+    const y = b.node(b.graph, 'ExperimentalDetectronPriorGridGenerator', [priors, b.input('fmap', 'f32', [1, 1, 2, 3]), b.input('img', 'f32', [1, 3, 8, 12])], ['grid'],
+      Object.fromEntries(Object.entries({ flatten: 'true', h: '0', w: '0', stride_x: '0', stride_y: '0', ...attrs }).map(([k, v]) => [k, A.raw(v)])), { name: 'grid', version: 'opset6' });
+    b.output(y.outputs[0]!);
+    return b.model;
+  }
+
+  it('PriorGridGenerator: each prior at each cell centre, steps = image size / grid size (12 / 3 = 4, 8 / 2 = 4)', async () => {
+    const zeros = (shape: number[]): OracleTensor => ({ dtype: 'f32', shape, data: new Uint8Array(4 * shape.reduce((a, d) => a * d, 1)) });
+    const r = await runOrt(encodeOnnx(convertModel(grid({}))).bytes, { fmap: zeros([1, 1, 2, 3]), img: zeros([1, 3, 8, 12]) });
+    // centres x 2, 6, 10; y 2, 6
+    expect(floats(r['grid']!)).toEqual([1, 0, 3, 4, 5, 0, 7, 4, 9, 0, 11, 4, 1, 4, 3, 8, 5, 4, 7, 8, 9, 4, 11, 8]);
+  });
+
+  it('PriorGridGenerator: an h or w other than the feature map\'s dim is refused, naming the layer', () => {
+    const msg = refusal(grid({ h: '3' }));
+    expect(msg).toMatch(/CONVERT_UNSUPPORTED_ATTR/);
+    expect(msg).toMatch(/main\/grid/);
+  });
+});
+
+describe('ExperimentalDetectronGenerateProposalsSingleImage-6: anchors moved by the deltas, NonMaxSuppression, zero rows', () => {
+  function proposals(attrs: Record<string, string>): Model {
+    const b = new Builder('ov');
+    const info = b.init('info', tensorFromFloat32([100, 100, 1], [3]));
+    const anchors = b.init('anchors', tensorFromFloat32([0, 0, 9, 9, 1, 0, 10, 9], [2, 4])); // H = W = 1, A = 2
+    const deltas = b.init('deltas', tensorFromFloat32(new Array(8).fill(0), [8, 1, 1]));
+    const n = b.node(b.graph, 'ExperimentalDetectronGenerateProposalsSingleImage', [info, anchors, deltas, b.input('scores', 'f32', [2, 1, 1])], ['rois', 'roi_scores'],
+      Object.fromEntries(Object.entries({ min_size: '0', nms_threshold: '0.7', pre_nms_count: '10', post_nms_count: '3', ...attrs }).map(([k, v]) => [k, A.raw(v)])), { name: 'gp', version: 'opset6' });
+    for (const o of n.outputs) b.output(o);
+    return b.model;
+  }
+
+  it('zero deltas keep each anchor (x1 = x0 + w − 1 with w = x1 − x0 + 1); the better of two boxes of IoU 0.8 suppresses the other; zeros after', async () => {
+    const r = await runOrt(encodeOnnx(convertModel(proposals({}))).bytes, { scores: { dtype: 'f32', shape: [2, 1, 1], data: new Uint8Array(new Float32Array([0.4, 0.6]).buffer) } });
+    expect(round(floats(r['rois']!))).toEqual([1, 0, 10, 9, 0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(round(floats(r['roi_scores']!))).toEqual([0.6, 0, 0]);
+  });
+
+  it('refuses a pre_nms_count of 0, naming the layer', () => {
+    expect(refusal(proposals({ pre_nms_count: '0' }))).toMatch(/main\/gp.*pre_nms_count|pre_nms_count.*main\/gp/s);
+  });
+});

@@ -151,6 +151,8 @@ export const SAMPLES: Record<string, Sample[]> = {
   ...Object.fromEntries(['Cast>FakeConvert', 'Cast>ConvertPromoteTypes', 'Transpose>ReorgYolo', 'Sigmoid>RegionYolo', 'Gather>ExtractImagePatches', 'ScatterElements>CTCGreedyDecoderSeqLen', 'ScatterElements>CTCGreedyDecoder', 'MaxRoiPool>ROIPooling', 'Concat>NV12toRGB', 'Concat>NV12toBGR', 'Concat>I420toRGB', 'Concat>I420toBGR', 'Constant>PriorBoxClustered'].map((key) => [key, []])),
   // OpenVINO's detection post-processing as ONNX subgraphs (detection-nms.test.ts, native-ir-ops.test.ts)
   'NonMaxSuppression>MulticlassNms': [], 'TopK>MatrixNms': [], 'NonMaxSuppression>Proposal': [],
+  'TopK>ExperimentalDetectronTopKROIs': [], 'Range>ExperimentalDetectronPriorGridGenerator': [],
+  'NonMaxSuppression>ExperimentalDetectronGenerateProposalsSingleImage': [],
   // OpenVINO's state variables as graph inputs and outputs (state-variables.test.ts)
   'Identity>ReadValue': [], 'Identity>Assign': [],
   // ONNX reductions written as IR subgraphs (reduce-composite.test.ts)

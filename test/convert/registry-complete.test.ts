@@ -100,6 +100,8 @@ const OWN_SUITE: Record<string, string> = {
   ...Object.fromEntries(['Cast>FakeConvert', 'Cast>ConvertPromoteTypes', 'Transpose>ReorgYolo', 'Sigmoid>RegionYolo', 'Gather>ExtractImagePatches', 'ScatterElements>CTCGreedyDecoderSeqLen', 'ScatterElements>CTCGreedyDecoder', 'MaxRoiPool>ROIPooling', 'Concat>NV12toRGB', 'Concat>NV12toBGR', 'Concat>I420toRGB', 'Concat>I420toBGR', 'Constant>PriorBoxClustered'].map((key) => [key, 'test/convert/ir-frontend-ops.test.ts'])),
   // OpenVINO's detection post-processing as ONNX subgraphs (detection-nms.test.ts, native-ir-ops.test.ts)
   'NonMaxSuppression>MulticlassNms': 'test/convert/detection-nms.test.ts', 'TopK>MatrixNms': 'test/convert/detection-nms.test.ts', 'NonMaxSuppression>Proposal': 'test/convert/detection-nms.test.ts',
+  'TopK>ExperimentalDetectronTopKROIs': 'test/convert/detection-nms.test.ts', 'Range>ExperimentalDetectronPriorGridGenerator': 'test/convert/detection-nms.test.ts',
+  'NonMaxSuppression>ExperimentalDetectronGenerateProposalsSingleImage': 'test/convert/detection-nms.test.ts',
   'Identity>ReadValue': 'test/convert/state-variables.test.ts',
   'Identity>Assign': 'test/convert/state-variables.test.ts',
   'HannWindow>HannWindow': 'test/convert/signal-quant-ops.test.ts',

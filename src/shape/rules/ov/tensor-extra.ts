@@ -8,6 +8,8 @@ import { mergeElem } from './elementwise.js';
  * OpenVINO ops of the tensor / indexing / detection / generator families that the other rule
  * files do not cover, each after the op's shape_infer: BitwiseLeftShift-15 / BitwiseRightShift-15
  * (binary elementwise with auto_broadcast), NonMaxSuppression-5/9, MulticlassNms-8/9, MatrixNms-8, Proposal-1/4,
+ * ExperimentalDetectronTopKROIs-6, ExperimentalDetectronPriorGridGenerator-6,
+ * ExperimentalDetectronGenerateProposalsSingleImage-6,
  * FakeConvert-13.
  */
 const shift: InferFn = (c) => {
@@ -44,6 +46,30 @@ const proposal: InferFn = (c) => {
   return [out(c.elem(0), [rows, 5]), out(c.elem(0), [rows])];
 };
 
+/** ExperimentalDetectronTopKROIs-6: [max_rois, 4] of the rois' type. */
+const topKRois: InferFn = (c) => [out(c.elem(0), [intAttr(c, 'max_rois', 0), 4])];
+
+/**
+ * ExperimentalDetectronPriorGridGenerator-6: [H·W·P, 4] (flatten) or [H, W, P, 4] of the priors'
+ * type, H, W the feature map's dims 2, 3 (OpenVINO's shape inference ignores the attributes h, w).
+ */
+const priorGrid: InferFn = (c) => {
+  const p = c.shape(0)?.[0];
+  const fm = c.shape(1);
+  const num = (d: unknown): number | null => (typeof d === 'number' ? d : null);
+  const h = num(fm?.[2]);
+  const w = num(fm?.[3]);
+  const flatten = strAttr(c, 'flatten', 'true').trim().toLowerCase() !== 'false';
+  if (!flatten) return [out(c.elem(0), [h, w, num(p), 4])];
+  return [out(c.elem(0), [h !== null && w !== null && typeof p === 'number' ? h * w * p : null, 4])];
+};
+
+/** ExperimentalDetectronGenerateProposalsSingleImage-6: rois [post_nms_count, 4], scores [post_nms_count]. */
+const generateProposalsSingle: InferFn = (c) => {
+  const post = intAttr(c, 'post_nms_count', 0);
+  return [out(c.elem(1), [post, 4]), out(c.elem(1), [post])];
+};
+
 /**
  * FakeConvert-13: the data's element type; its shape numpy-broadcast with the scale's, which may
  * refine it but not grow it (2..4 with a scale of 3 is 3, as OpenVINO's broadcast_merge_into).
@@ -61,5 +87,8 @@ export const ovTensorExtraRules: Rule[] = [
   { dialect: 'ov', op: 'MulticlassNms', since: 8, infer: detectionNms },
   { dialect: 'ov', op: 'MatrixNms', since: 8, infer: detectionNms },
   { dialect: 'ov', op: 'Proposal', since: 1, infer: proposal },
+  { dialect: 'ov', op: 'ExperimentalDetectronTopKROIs', since: 6, infer: topKRois },
+  { dialect: 'ov', op: 'ExperimentalDetectronPriorGridGenerator', since: 6, infer: priorGrid },
+  { dialect: 'ov', op: 'ExperimentalDetectronGenerateProposalsSingleImage', since: 6, infer: generateProposalsSingle },
   ...family('ov', ['BitwiseLeftShift', 'BitwiseRightShift'], 15, shift),
 ];
