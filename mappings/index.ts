@@ -68,6 +68,8 @@ import { ROI_ALIGN } from './object_detection/roi-align.js';
 import { REGION_YOLO } from './object_detection/region-yolo.js';
 import { ROI_POOLING } from './object_detection/roi-pooling.js';
 import { PRIOR_BOX_CLUSTERED } from './object_detection/prior-box-clustered.js';
+import { PRIOR_BOX } from './object_detection/prior-box.js';
+import { DETECTION_OUTPUT } from './object_detection/detection-output.js';
 import { MULTICLASS_NMS } from './object_detection/multiclass-nms.js';
 import { MATRIX_NMS } from './object_detection/matrix-nms.js';
 import { PROPOSAL } from './object_detection/proposal.js';
@@ -158,7 +160,7 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   // quantization
   ...QUANTIZATION, ...INTEGER_OPS, ...FAKE_CONVERT,
   // object_detection
-  ...NON_MAX_SUPPRESSION, ...ROI_ALIGN, ...ROI_POOLING, ...PRIOR_BOX_CLUSTERED,
+  ...NON_MAX_SUPPRESSION, ...ROI_ALIGN, ...ROI_POOLING, ...PRIOR_BOX_CLUSTERED, ...PRIOR_BOX, ...DETECTION_OUTPUT,
   ...MULTICLASS_NMS, ...MATRIX_NMS, ...PROPOSAL, ...EXPERIMENTAL_DETECTRON_TOPK_ROIS, ...EXPERIMENTAL_DETECTRON_PRIOR_GRID, ...EXPERIMENTAL_DETECTRON_GENERATE_PROPOSALS,
   // ai.onnx.preview.training
   ...OPTIMIZERS,
