@@ -76,6 +76,12 @@ import { SPARSE_FILL_EMPTY_ROWS } from './tensor/sparse-fill-empty-rows.js';
 import { CTC_LOSS } from './math/ctc-loss.js';
 import { PRIOR_BOX } from './object_detection/prior-box.js';
 import { DETECTION_OUTPUT } from './object_detection/detection-output.js';
+import { MULTICLASS_NMS } from './object_detection/multiclass-nms.js';
+import { MATRIX_NMS } from './object_detection/matrix-nms.js';
+import { PROPOSAL } from './object_detection/proposal.js';
+import { EXPERIMENTAL_DETECTRON_TOPK_ROIS } from './object_detection/experimental-detectron-topk-rois.js';
+import { EXPERIMENTAL_DETECTRON_PRIOR_GRID } from './object_detection/experimental-detectron-prior-grid.js';
+import { EXPERIMENTAL_DETECTRON_GENERATE_PROPOSALS } from './object_detection/experimental-detectron-generate-proposals.js';
 import { INTEGER_OPS } from './quantization/integer-ops.js';
 import { QUANTIZATION } from './quantization/quantize-linear.js';
 import { FAKE_CONVERT } from './quantization/fake-convert.js';
@@ -163,6 +169,7 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...NON_MAX_SUPPRESSION, ...ROI_ALIGN, ...ROI_POOLING, ...PRIOR_BOX_CLUSTERED, ...PRIOR_BOX, ...DETECTION_OUTPUT,
   // IR-only ops written as longer ONNX subgraphs (a summed-area table, Loops)
   ...PSROI_POOLING, ...GATHER_TREE, ...ISTFT, ...INVERSE, ...SPARSE_FILL_EMPTY_ROWS, ...CTC_LOSS,
+  ...MULTICLASS_NMS, ...MATRIX_NMS, ...PROPOSAL, ...EXPERIMENTAL_DETECTRON_TOPK_ROIS, ...EXPERIMENTAL_DETECTRON_PRIOR_GRID, ...EXPERIMENTAL_DETECTRON_GENERATE_PROPOSALS,
   // ai.onnx.preview.training
   ...OPTIMIZERS,
   // ai.onnx.ml

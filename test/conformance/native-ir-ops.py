@@ -603,4 +603,99 @@ y = o8.detection_output(ins[0], ins[1], o1.concat([m[1] for m in maps], 2), {
 save("ssd300_head", params + [m[0] for m in maps], [y])
 # ---- end s8-ssd ----
 
+# ── s8-nms: OpenVINO's detection post-processing (MulticlassNms-8/9, MatrixNms-8, …) ──────────────
+# Boxes are clusters of overlapping boxes (one inverted, one of zero width) moved by a run-time input
+# (scale 0.05), scores a run-time input in [-2, 2]: no ties, so the order is determined.
+nms_base = np.array([[0, 0, 1, 1], [0.1, 0.05, 1.1, 1.0], [0.05, 0.1, 0.9, 1.2], [2, 2, 3, 3.5], [2.2, 2.1, 3.1, 3.4],
+                     [5, 5, 4, 4], [6, 0, 6, 1], [0.3, 0.2, 1.3, 1.1]], np.float32)
+
+
+def nms_inputs(batch, classes, scale=1.0):
+    b, s = param("boxes", [batch, 8, 4]), param("scores", [batch, classes, 8])
+    boxes = o1.multiply(o1.add(C(np.stack([nms_base] * batch)), o1.multiply(b, np.float32(0.05))), np.float32(scale))
+    return [b, s], boxes, s
+
+
+import openvino.opset8 as o8n
+import openvino.opset9 as o9n
+for name, mod, batch, kw in [
+    ("mcnms8_score_across", o8n, 2, dict(sort_result_type="score", sort_result_across_batch=True, iou_threshold=0.5, score_threshold=0.0, nms_top_k=4, keep_top_k=5)),
+    ("mcnms8_classid_bg_i32", o8n, 2, dict(sort_result_type="classid", output_type="i32", iou_threshold=0.3, score_threshold=-0.5, background_class=0)),
+    ("mcnms9_none_unnormalized_eta", o9n, 2, dict(sort_result_type="none", iou_threshold=0.4, score_threshold=-1.0, keep_top_k=6, nms_eta=0.5, normalized=False)),
+    ("mcnms9_classid_across", o9n, 3, dict(sort_result_type="classid", sort_result_across_batch=True, iou_threshold=0.6, score_threshold=0.2, nms_top_k=6, keep_top_k=4)),
+]:
+    ps, boxes, scores = nms_inputs(batch, 3, 10.0 if "unnormalized" in name else 1.0)
+    y = mod.multiclass_nms(boxes, scores, **kw)
+    save(name, ps, list(y.outputs()))
+# MulticlassNms-9 with per-class boxes [C, ΣM, 4], scores [C, ΣM] and roisnum (an empty image between two)
+for name, rois, kw in [
+    ("mcnms9_roisnum_score", i32([5, 0, 7]), dict(sort_result_type="score", iou_threshold=0.5, score_threshold=-0.8, background_class=1)),
+    ("mcnms9_roisnum_classid_across_i64", i64([7, 5]), dict(sort_result_type="classid", sort_result_across_batch=True, iou_threshold=0.45, score_threshold=0.0, nms_top_k=3, keep_top_k=5)),
+]:
+    b, s = param("boxes", [3, 12, 4]), param("scores", [3, 12])
+    base = np.stack([np.concatenate([nms_base, nms_base[:4] + 0.5])] * 3)
+    boxes = o1.add(C(base), o1.multiply(b, np.float32(0.05)))
+    y = o9n.multiclass_nms(boxes, s, C(rois), **kw)
+    save(name, [b, s], list(y.outputs()))
+
+# MatrixNms-8: linear and gaussian decay, each order, normalized or not
+for name, batch, kw in [
+    ("matrix_nms_linear_score_across", 2, dict(sort_result_type="score", sort_result_across_batch=True, score_threshold=0.0, nms_top_k=5, keep_top_k=6, post_threshold=0.1)),
+    ("matrix_nms_gaussian_classid_bg_i32", 2, dict(sort_result_type="classid", output_type="i32", score_threshold=-0.5, background_class=0, decay_function="gaussian", gaussian_sigma=2.0, post_threshold=0.05)),
+    ("matrix_nms_linear_unnormalized_none", 2, dict(sort_result_type="none", score_threshold=0.3, keep_top_k=7, normalized=False)),
+    ("matrix_nms_gaussian_classid_across", 3, dict(sort_result_type="classid", sort_result_across_batch=True, score_threshold=0.1, nms_top_k=3, decay_function="gaussian", gaussian_sigma=0.5, post_threshold=0.2)),
+]:
+    ps, boxes, scores = nms_inputs(batch, 3, 10.0 if "unnormalized" in name else 1.0)
+    save(name, ps, list(o8n.matrix_nms(boxes, scores, **kw).outputs()))
+
+# Proposal-1/4 (Faster R-CNN): Caffe and TensorFlow anchors, padding rows after the kept ones (v1),
+# a second output filled (v4: the plugin leaves its padding unwritten), image_shape of 3 and 4 values;
+# scores are sigmoids (no ties, none at 0), deltas scaled by 0.3
+import openvino.opset4 as o4p
+for name, mod, batch, hw, info, attrs in [
+    ("proposal_v1_caffe_padded", o1, 1, [4, 5], [80.0, 100.0, 1.0],
+     dict(base_size=16, pre_nms_topn=50, post_nms_topn=45, nms_thresh=0.5, feat_stride=16, min_size=2, ratio=[0.5, 1.0, 2.0], scale=[1.0, 2.5])),
+    ("proposal_v1_caffe_two_batches_clip_after", o1, 2, [3, 4], [60.0, 70.0, 1.5, 0.5],
+     dict(base_size=8, pre_nms_topn=30, post_nms_topn=40, nms_thresh=0.6, feat_stride=16, min_size=3, ratio=[1.0, 1.7], scale=[2.0, 4.0],
+          clip_after_nms=True, normalize=True)),
+    ("proposal_v4_tensorflow", o4p, 2, [4, 4], [90.0, 70.0, 1.2, 0.8],
+     dict(base_size=16, pre_nms_topn=40, post_nms_topn=8, nms_thresh=0.7, feat_stride=8, min_size=1, ratio=[0.5, 1.0, 2.0], scale=[0.5, 1.0],
+          framework="tensorflow", box_size_scale=2.0, box_coordinate_scale=5.0, clip_after_nms=True)),
+]:
+    a = len(attrs["ratio"]) * len(attrs["scale"])
+    attrs = {k: (np.uint32(v) if isinstance(v, int) and not isinstance(v, bool) else np.float32(v) if isinstance(v, float) else
+                 np.array(v, np.float32) if isinstance(v, list) else np.bool_(v) if isinstance(v, bool) else v) for k, v in attrs.items()}
+    cp, bd = param("class_probs", [batch, 2 * a] + hw), param("bbox_deltas", [batch, 4 * a] + hw)
+    y = mod.proposal(o1.sigmoid(cp), o1.multiply(bd, np.float32(0.3)), C(np.array(info, np.float32)),
+                     {"clip_before_nms": np.bool_(True), "clip_after_nms": np.bool_(False), "normalize": np.bool_(False), "box_size_scale": np.float32(1),
+                      "box_coordinate_scale": np.float32(1), "framework": "", **attrs})
+    save(name, [cp, bd], list(y.outputs()))
+
+# ExperimentalDetectronTopKROIs-6 / ExperimentalDetectronPriorGridGenerator-6 (Mask R-CNN)
+nf6 = NodeFactory("opset6")
+for name, n, k in [("ed_topk_rois", 12, 5), ("ed_topk_rois_all", 6, 6)]:
+    r, p = param("rois", [n, 4]), param("probs", [n])
+    save(name, [r, p], [nf6.create("ExperimentalDetectronTopKROIs", [r.output(0), p.output(0)], {"max_rois": k})])
+for name, attrs, fmap, img in [
+    ("ed_prior_grid_flat", {"flatten": True, "h": 0, "w": 0, "stride_x": 0.0, "stride_y": 0.0}, [1, 2, 3, 5], [1, 3, 30, 45]),
+    ("ed_prior_grid_attrs", {"flatten": False, "h": 3, "w": 5, "stride_x": 8.0, "stride_y": 6.5}, [1, 2, 3, 5], [1, 3, 30, 45]),
+    ("ed_prior_grid_uneven_steps", {"flatten": True, "h": 0, "w": 0, "stride_x": 0.0, "stride_y": 0.0}, [1, 2, 7, 3], [1, 3, 50, 20]),
+]:
+    pr, fm, im = param("priors", [3, 4]), param("fmap", fmap), param("img", img)
+    save(name, [pr, fm, im], [nf6.create("ExperimentalDetectronPriorGridGenerator", [pr.output(0), fm.output(0), im.output(0)], attrs)])
+
+# ExperimentalDetectronGenerateProposalsSingleImage-6: anchors around each cell of a 3 × 4 map,
+# padding rows (post_nms_count above what NMS keeps) and a full output
+gp_anchors = np.array([[w * 16 - s * r, h * 16 - s / r, w * 16 + s * r, h * 16 + s / r] for h in range(3) for w in range(4)
+                       for s, r in [(10, 1.0), (14, 1.4), (20, 0.7)]], np.float32)
+for name, attrs in [
+    ("ed_generate_proposals_padded", {"min_size": 2.0, "nms_threshold": 0.5, "post_nms_count": 30, "pre_nms_count": 25}),
+    ("ed_generate_proposals_full", {"min_size": 0.0, "nms_threshold": 0.7, "post_nms_count": 6, "pre_nms_count": 1000}),
+]:
+    dl, sc = param("deltas", [12, 3, 4]), param("scores", [3, 3, 4])
+    y = nf6.create("ExperimentalDetectronGenerateProposalsSingleImage",
+                   [C(np.array([40.0, 60.0, 1.0], np.float32)).output(0), C(gp_anchors).output(0),
+                    o1.multiply(dl, np.float32(0.3)).output(0), o1.sigmoid(sc).output(0)], attrs)
+    save(name, [dl, sc], list(y.outputs()))
+
 print(json.dumps(cases))

@@ -139,6 +139,20 @@ describe('SSD head IR → ONNX: onnxruntime agrees with OpenVINO on the IR', () 
   it.each(SSD)('%s', judge);
 });
 
+/** s8-nms: OpenVINO's detection post-processing ops (mappings/object_detection/multiclass-nms.ts, …). */
+const DETECTION_POST = [
+  'mcnms8_score_across', 'mcnms8_classid_bg_i32', 'mcnms9_none_unnormalized_eta', 'mcnms9_classid_across',
+  'mcnms9_roisnum_score', 'mcnms9_roisnum_classid_across_i64',
+  'matrix_nms_linear_score_across', 'matrix_nms_gaussian_classid_bg_i32', 'matrix_nms_linear_unnormalized_none', 'matrix_nms_gaussian_classid_across',
+  'proposal_v1_caffe_padded', 'proposal_v1_caffe_two_batches_clip_after', 'proposal_v4_tensorflow',
+  'ed_topk_rois', 'ed_topk_rois_all', 'ed_prior_grid_flat', 'ed_prior_grid_attrs', 'ed_prior_grid_uneven_steps',
+  'ed_generate_proposals_padded', 'ed_generate_proposals_full',
+];
+
+describe('Detection post-processing IR → ONNX: onnxruntime agrees with OpenVINO on the IR', () => {
+  it.each(DETECTION_POST)('%s', judge);
+});
+
 describe('Col2Im of 3 spatial dims with constant shapes: OpenVINO computes test_col2im_5d\'s expected output', () => {
   const bc = backendCases({ filter: /^onnx\/node\/test_col2im_5d$/ })[0];
   it.skipIf(!bc)('test_col2im_5d, image_shape and block_shape as initializers', async () => {

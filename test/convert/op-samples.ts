@@ -153,6 +153,10 @@ export const SAMPLES: Record<string, Sample[]> = {
   ...Object.fromEntries(['CumSum>PSROIPooling', 'Loop>GatherTree', 'ScatterElements>ISTFT', 'Loop>Inverse', 'ScatterElements>SparseFillEmptyRows', 'Loop>CTCLoss'].map((key) => [key, []])),
   // the SSD head of the Open Model Zoo (ssd-head.test.ts, native-ir-ops.test.ts)
   'Constant>PriorBox': [], 'NonMaxSuppression>DetectionOutput': [],
+  // OpenVINO's detection post-processing as ONNX subgraphs (detection-nms.test.ts, native-ir-ops.test.ts)
+  'NonMaxSuppression>MulticlassNms': [], 'TopK>MatrixNms': [], 'NonMaxSuppression>Proposal': [],
+  'TopK>ExperimentalDetectronTopKROIs': [], 'Range>ExperimentalDetectronPriorGridGenerator': [],
+  'NonMaxSuppression>ExperimentalDetectronGenerateProposalsSingleImage': [],
   // OpenVINO's state variables as graph inputs and outputs (state-variables.test.ts)
   'Identity>ReadValue': [], 'Identity>Assign': [],
   // ONNX reductions written as IR subgraphs (reduce-composite.test.ts)

@@ -104,6 +104,10 @@ const OWN_SUITE: Record<string, string> = {
   // the SSD head of the Open Model Zoo (mappings/object_detection/prior-box.ts, detection-output.ts)
   'Constant>PriorBox': 'test/convert/ssd-head.test.ts',
   'NonMaxSuppression>DetectionOutput': 'test/convert/ssd-head.test.ts',
+  // OpenVINO's detection post-processing as ONNX subgraphs (detection-nms.test.ts, native-ir-ops.test.ts)
+  'NonMaxSuppression>MulticlassNms': 'test/convert/detection-nms.test.ts', 'TopK>MatrixNms': 'test/convert/detection-nms.test.ts', 'NonMaxSuppression>Proposal': 'test/convert/detection-nms.test.ts',
+  'TopK>ExperimentalDetectronTopKROIs': 'test/convert/detection-nms.test.ts', 'Range>ExperimentalDetectronPriorGridGenerator': 'test/convert/detection-nms.test.ts',
+  'NonMaxSuppression>ExperimentalDetectronGenerateProposalsSingleImage': 'test/convert/detection-nms.test.ts',
   'Identity>ReadValue': 'test/convert/state-variables.test.ts',
   'Identity>Assign': 'test/convert/state-variables.test.ts',
   'HannWindow>HannWindow': 'test/convert/signal-quant-ops.test.ts',

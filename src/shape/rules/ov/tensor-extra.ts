@@ -7,7 +7,10 @@ import { mergeElem } from './elementwise.js';
 /**
  * OpenVINO ops of the tensor / indexing / detection / generator families that the other rule
  * files do not cover, each after the op's shape_infer: BitwiseLeftShift-15 / BitwiseRightShift-15
- * (binary elementwise with auto_broadcast), NonMaxSuppression-5/9, FakeConvert-13.
+ * (binary elementwise with auto_broadcast), NonMaxSuppression-5/9, MulticlassNms-8/9, MatrixNms-8, Proposal-1/4,
+ * ExperimentalDetectronTopKROIs-6, ExperimentalDetectronPriorGridGenerator-6,
+ * ExperimentalDetectronGenerateProposalsSingleImage-6,
+ * FakeConvert-13.
  */
 const shift: InferFn = (c) => {
   const elem = mergeElem(c, c.elem(0), c.elem(1));
@@ -18,6 +21,53 @@ const shift: InferFn = (c) => {
 const nms: InferFn = (c) => {
   const t = fromIrElementType(strAttr(c, 'output_type', 'i64').trim())?.name ?? 'i64';
   return [out(t, [null, 3]), out(c.elem(1), [null, 3]), out(t, [1])];
+};
+
+/**
+ * MulticlassNms-8/9, MatrixNms-8: selected_outputs [?, 6] of the boxes' type, selected_indices
+ * [?, 1] and valid_outputs [N] in output_type (N: the batch of boxes [N, M, 4], or roisnum's
+ * length when the scores are [C, ΣM]).
+ */
+const detectionNms: InferFn = (c) => {
+  const t = fromIrElementType(strAttr(c, 'output_type', 'i64').trim())?.name ?? 'i64';
+  const perClass = c.shape(1)?.length === 2;
+  const n = perClass ? (c.numInputs > 2 ? c.shape(2)?.[0] ?? null : null) : c.shape(0)?.[0] ?? null;
+  return [out(c.elem(0), [null, 6]), out(t, [null, 1]), out(t, [n])];
+};
+
+/**
+ * Proposal-1/4: rois [N · post_nms_topn, 5] (N the batch of class_probs), Proposal-4's scores
+ * [N · post_nms_topn], of class_probs' type.
+ */
+const proposal: InferFn = (c) => {
+  const n = c.shape(0)?.[0];
+  const post = intAttr(c, 'post_nms_topn', 0);
+  const rows = typeof n === 'number' && post > 0 ? n * post : null;
+  return [out(c.elem(0), [rows, 5]), out(c.elem(0), [rows])];
+};
+
+/** ExperimentalDetectronTopKROIs-6: [max_rois, 4] of the rois' type. */
+const topKRois: InferFn = (c) => [out(c.elem(0), [intAttr(c, 'max_rois', 0), 4])];
+
+/**
+ * ExperimentalDetectronPriorGridGenerator-6: [H·W·P, 4] (flatten) or [H, W, P, 4] of the priors'
+ * type, H, W the feature map's dims 2, 3 (OpenVINO's shape inference ignores the attributes h, w).
+ */
+const priorGrid: InferFn = (c) => {
+  const p = c.shape(0)?.[0];
+  const fm = c.shape(1);
+  const num = (d: unknown): number | null => (typeof d === 'number' ? d : null);
+  const h = num(fm?.[2]);
+  const w = num(fm?.[3]);
+  const flatten = strAttr(c, 'flatten', 'true').trim().toLowerCase() !== 'false';
+  if (!flatten) return [out(c.elem(0), [h, w, num(p), 4])];
+  return [out(c.elem(0), [h !== null && w !== null && typeof p === 'number' ? h * w * p : null, 4])];
+};
+
+/** ExperimentalDetectronGenerateProposalsSingleImage-6: rois [post_nms_count, 4], scores [post_nms_count]. */
+const generateProposalsSingle: InferFn = (c) => {
+  const post = intAttr(c, 'post_nms_count', 0);
+  return [out(c.elem(1), [post, 4]), out(c.elem(1), [post])];
 };
 
 /**
@@ -34,5 +84,11 @@ const fakeConvert: InferFn = (c) => {
 export const ovTensorExtraRules: Rule[] = [
   { dialect: 'ov', op: 'FakeConvert', since: 13, infer: fakeConvert },
   { dialect: 'ov', op: 'NonMaxSuppression', since: 5, infer: nms },
+  { dialect: 'ov', op: 'MulticlassNms', since: 8, infer: detectionNms },
+  { dialect: 'ov', op: 'MatrixNms', since: 8, infer: detectionNms },
+  { dialect: 'ov', op: 'Proposal', since: 1, infer: proposal },
+  { dialect: 'ov', op: 'ExperimentalDetectronTopKROIs', since: 6, infer: topKRois },
+  { dialect: 'ov', op: 'ExperimentalDetectronPriorGridGenerator', since: 6, infer: priorGrid },
+  { dialect: 'ov', op: 'ExperimentalDetectronGenerateProposalsSingleImage', since: 6, infer: generateProposalsSingle },
   ...family('ov', ['BitwiseLeftShift', 'BitwiseRightShift'], 15, shift),
 ];
