@@ -85,6 +85,8 @@ export function onnxGraphBytes(file: string, enough = Infinity): number {
 }
 
 const MODEL = /\.(onnx|xml)$/i;
+/** Options whose value is a path ovir writes: an existing file there is overwritten, never read. */
+const OUTPUT_OPTIONS = new Set(['-o', '--output_model', '--output-model', '--out-dir']);
 
 /**
  * The heap (MB) to run `ovir <args>` with, or null when Node's default is enough. `batch` always
@@ -96,7 +98,9 @@ export function largerHeapFor(args: readonly string[]): number | null {
   if (want <= limit) return null;
   if (args.find((a) => !a.startsWith('-')) === 'batch') return want;
   let need = 0;
-  for (const a of args) {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (OUTPUT_OPTIONS.has(a)) { i++; continue; }
     if (!MODEL.test(a)) continue;
     let size: number;
     try {

@@ -12,6 +12,7 @@ import { Value } from '../graph/value.js';
 import type { Diagnostics } from '../diag/diagnostic.js';
 import { attrsToIr, attrsToOnnx, unknownAttrs, type AttrProblem } from './attrs.js';
 import { constantValue } from './fold.js';
+import { onnxWidening, widenConstant } from './widen-constants.js';
 import { attributeProblems } from '../onnx/validate.js';
 import { assignState, reportStates, restorableStates, restoreStateInputs, type StateRestore, type StateVariable } from './state-variables.js';
 import type { ConvertRegistry } from './registry.js';
@@ -113,7 +114,14 @@ export class Engine {
       }
     }
     for (const v of src.initializers) {
-      const t = v.constant!;
+      let t = v.constant!;
+      const wider = this.target === 'onnx' ? onnxWidening(v) : null;
+      if (wider) {
+        // a packed IR type ONNX lacks, read only by Converts: the same numbers in a wider type
+        const from = t;
+        t = widenConstant(from, wider);
+        this.diags.add('CONVERT_CONSTANT_WIDENED', src.path, { value: typeof v.meta['layerName'] === 'string' ? v.meta['layerName'] : v.label, from: from.elem, to: wider, bytes: `${from.data.byteLength} → ${t.data.byteLength} bytes` });
+      }
       if (this.target === 'ov' ? !irHas(t.elem) : !onnxHas(t.elem)) {
         this.diags.add('CONVERT_UNSUPPORTED_TYPE', src.path, { what: 'initializer', value: v.label, type: `tensor(${t.elem})`, target: TARGET_NAME[this.target] });
       }

@@ -90,6 +90,9 @@ const CARRIES: Readonly<Record<string, readonly Attr['type'][]>> = {
   string: ['string'], strings: ['strings'], tensor: ['tensor'], tensors: ['tensors'],
 };
 
+export interface AttributeProblem { readonly attr: string; readonly value: string | null; readonly detail: string }
+const NO_PROBLEMS: readonly AttributeProblem[] = [];
+
 /**
  * A source node's attributes against its operator schema (ai.onnx): each of a kind the schema
  * gives another kind (Softmax `axis` as a string), and each required one that is absent (Concat
@@ -97,19 +100,19 @@ const CARRIES: Readonly<Record<string, readonly Attr['type'][]>> = {
  * read a default in place of what the node says. `value` null: the attribute is absent. Kinds ovir carries as written (sparse tensors,
  * graph lists) and attributes the schema lacks (reported elsewhere) are not checked here.
  */
-export function attributeProblems(n: Node, opset: number): { attr: string; value: string | null; detail: string }[] {
+export function attributeProblems(n: Node, opset: number): readonly AttributeProblem[] {
   const s = onnxSchema(n.op, opset);
-  if (!s) return [];
-  const out: { attr: string; value: string | null; detail: string }[] = [];
+  if (!s) return NO_PROBLEMS;
+  let out: AttributeProblem[] | null = null; // none (the usual case): no array per node
   for (const [name, a] of n.attrsView) {
     const kind = s.attrs[name];
     const carriers = kind === undefined ? undefined : CARRIES[kind];
-    if (carriers && a.type !== 'raw' && !carriers.includes(a.type)) out.push({ attr: name, value: `<${a.type}>`, detail: `the ${n.op}-${s.since} schema says ${kind}` });
+    if (carriers && a.type !== 'raw' && !carriers.includes(a.type)) (out ??= []).push({ attr: name, value: `<${a.type}>`, detail: `the ${n.op}-${s.since} schema says ${kind}` });
   }
   for (const name of s.required ?? []) {
     // a graph attribute is a body here (a missing branch or body has its own diagnostic)
     if (s.attrs[name] === 'graph' || s.attrs[name] === 'graphs') continue;
-    if (!n.attrsView.has(name)) out.push({ attr: name, value: null, detail: `attribute '${name}' is required (the ${n.op}-${s.since} schema); the node has none` });
+    if (!n.attrsView.has(name)) (out ??= []).push({ attr: name, value: null, detail: `attribute '${name}' is required (the ${n.op}-${s.since} schema); the node has none` });
   }
-  return out;
+  return out ?? NO_PROBLEMS;
 }

@@ -10,6 +10,7 @@ import { formatShape, type Shape } from '../graph/shape.js';
 import type { Tensor } from '../graph/tensor.js';
 import { describeType, type TensorType, type ValueType } from '../graph/types.js';
 import type { Value } from '../graph/value.js';
+import { attributeProblems, type AttributeProblem } from '../onnx/validate.js';
 import { contradictions } from './check.js';
 import { TypeInterner } from './intern.js';
 import { partialFromTensor, staticValues } from './partial.js';
@@ -425,12 +426,18 @@ class State {
     const tainted = this.tainted(node);
     // the path is computed only when something is reported (unnamed nodes' labels cost a search)
     const c = new Context(node, version, this);
-    try {
-      outs = rule.infer(c);
-    } catch (e) {
-      if (e instanceof AttrTypeError) this.report('SHAPE_BAD_ATTR', node.path, { op: node.op, detail: e.message });
-      else this.report('SHAPE_RULE_FAILED', node.path, { op: node.op, detail: e instanceof Error ? e.message : String(e) });
-      outs = [];
+    // An ONNX attribute of another kind than its schema's, or a required one absent: the rule
+    // would read a default in its place (Softmax `axis` given as a string), so nothing is inferred.
+    const bad = node.dialect === 'onnx' && (node.domain === '' || node.domain === 'ai.onnx') ? attributeProblems(node, version) : NO_PROBLEMS;
+    for (const p of bad) this.report('SHAPE_BAD_ATTR', node.path, { op: node.op, detail: p.value === null ? p.detail : `attribute '${p.attr}' is ${p.value}: ${p.detail}` });
+    if (!bad.length) {
+      try {
+        outs = rule.infer(c);
+      } catch (e) {
+        if (e instanceof AttrTypeError) this.report('SHAPE_BAD_ATTR', node.path, { op: node.op, detail: e.message });
+        else this.report('SHAPE_RULE_FAILED', node.path, { op: node.op, detail: e instanceof Error ? e.message : String(e) });
+        outs = [];
+      }
     }
     for (let i = 0; i < outputs.length; i++) {
       const o = outputs[i]!;
@@ -483,6 +490,8 @@ function showType(t: ValueType | null): string {
 const OV_VERSIONS = new Map<string, number>();
 
 /** nodeVersion, without a regular expression per IR node. */
+const NO_PROBLEMS: readonly AttributeProblem[] = [];
+
 function versionOf(node: Node): number {
   if (node.dialect !== 'ov') return nodeVersion(node);
   let v = OV_VERSIONS.get(node.version);

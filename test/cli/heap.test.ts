@@ -66,6 +66,15 @@ describe('largerHeapFor: a second process with a larger heap only when the model
     expect(largerHeapFor(['convert', xml])).toBeNull();
   });
 
+  it.runIf(canGrow)('not for a large file at the output path (it is overwritten, never read)', () => {
+    const mb = Math.ceil(limitMb / 2 / 20) + 1;
+    const old = file('old-output.xml', new Uint8Array(0));
+    truncateSync(old, mb * 2 ** 20);
+    const small = file('small-input.onnx', field(7, field(1, bytes(40))));
+    for (const flag of ['-o', '--output_model', '--output-model']) expect(largerHeapFor(['convert', small, flag, old])).toBeNull();
+    expect(largerHeapFor(['convert', old])).toBe(wantMb);
+  });
+
   it.runIf(canGrow)('for a large ONNX graph, not for large ONNX weights (they are views, outside the heap)', () => {
     const need = Math.ceil((limitMb / 2 / 200) * 2 ** 20) + 2 ** 20; // graph bytes past the threshold (200 MB per MB)
     const graphHeavy = file('graph-heavy.onnx', field(7, field(1, bytes(need))));

@@ -25,7 +25,7 @@ const erf = (x: number): number => {
 const softplus = (x: number) => Math.log1p(Math.exp(x));
 const hsig = (x: number) => Math.min(Math.max(x + 3, 0), 6) / 6;
 
-const VERSION: Record<string, string> = { HardSigmoid: 'opset1', Gelu: 'opset7', Swish: 'opset4', HSigmoid: 'opset5', HSwish: 'opset4', Mish: 'opset4', NormalizeL2: 'opset1' };
+const VERSION: Record<string, string> = { ErfInv: 'opset17', HardSigmoid: 'opset1', Gelu: 'opset7', Swish: 'opset4', HSigmoid: 'opset5', HSwish: 'opset4', Mish: 'opset4', NormalizeL2: 'opset1' };
 
 function irModel(op: string, attrs: Record<string, Attr> = {}, extra: (b: Builder) => (Value | null)[] = () => []): Model {
   const b = new Builder('ov');
@@ -83,6 +83,24 @@ describe('IR-only ops as ONNX subgraphs at opsets that lack them', () => {
     const alpha = f16BitsToNumber(f32ToF16Bits(0.2)); // 0.199951171875: what the IR holds
     const m = irModel('HardSigmoid', {}, (b) => [compressed(b, 'alpha', 0.2), compressed(b, 'beta', 0.5)]);
     await check(m, 17, X.map((x) => Math.max(0, Math.min(1, alpha * x + 0.5))), ['HardSigmoid']);
+  });
+
+  it('ErfInv-17: the inverse of erf to f32 precision (f16 through f32), ±1 → ±inf, |x| > 1 → NaN', async () => {
+    // x (f32) and erfinv(x) from bisection on Python's math.erf (libm), to double precision
+    const truth: [number, number][] = [
+      [0.5, 0.4769362762044699], [0.9990000128746033, 2.3267563267961435], [0.99853515625, 2.2497023740859907],
+      [-0.9998999834060669, -2.751035437903383], [0.9999899864196777, 3.1232057711642227], [0.9999998807907104, 3.7439211627166262],
+    ];
+    const xs = [...truth.map(([x]) => x), 0, 1, -1, 1.5, -2, 1e-6];
+    const b = new Builder('ov');
+    const x = b.input('x', 'f32', [xs.length]);
+    b.output(b.op(b.graph, 'ErfInv', [x], 'y', {}, { version: 'opset17' }));
+    const onnx = convertModel(b.model, { opset: 17 });
+    const feed: OracleTensor = { dtype: 'f32', shape: [xs.length], data: new Uint8Array(new Float32Array(xs).buffer) };
+    const got = (await runOrt(encodeOnnx(onnx).bytes, { x: feed }))['y']!;
+    const y = [...new Float32Array(got.data.buffer, got.data.byteOffset, xs.length)];
+    truth.forEach(([, want], i) => expect(Math.abs(y[i]! - want) / Math.abs(want)).toBeLessThan(1e-6));
+    expect(y.slice(truth.length)).toEqual([0, Infinity, -Infinity, NaN, NaN, expect.closeTo(8.862269e-7, 12)]);
   });
 
   it('Mish before 18: x·tanh(softplus(x))', async () => {

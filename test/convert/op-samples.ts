@@ -141,7 +141,7 @@ export const SAMPLES: Record<string, Sample[]> = {
   'Asinh>Asinh': unary, 'Acosh>Acosh': unary, 'Atanh>Atanh': unary, 'Softplus>SoftPlus': unary, 'HardSwish>HSwish': [{ inputs: [F()], opsets: [14] }],
   'Mish>Mish': [{ inputs: [F()], opsets: [18] }], 'IsNaN>IsNaN': unary, 'Round>Round': unary, 'Softsign>SoftSign': unary,
   // IR-only forms (mappings/ir-only/decompose.ts) have their own suite (ir-decompose.test.ts)
-  'HardSigmoid>HSigmoid': [], 'LpNormalization>NormalizeL2': [], 'Softmax>ScaledDotProductAttention': [],
+  'HardSigmoid>HSigmoid': [], 'Erf>ErfInv': [], 'LpNormalization>NormalizeL2': [], 'Softmax>ScaledDotProductAttention': [],
   // IR-only ops of OpenVINO's other frontends as ONNX subgraphs have their own suite (ir-only-ops.test.ts)
   ...Object.fromEntries(['ScatterElements>ScatterUpdate', 'Slice>SliceScatter', 'Range>Roll', 'Range>ShuffleChannels', 'LessOrEqual>Bucketize',
     'LessOrEqual>SearchSorted', 'ReduceSumSquare>GRN', 'ReduceSum>EmbeddingBagPackedSum', 'ReduceSum>EmbeddingBagPacked',

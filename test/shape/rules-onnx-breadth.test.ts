@@ -61,7 +61,11 @@ describe('text ops', () => {
     expect(codes(run('', 'StringNormalizer', '10', [t([2, 4], 'string')]).r)).toContain('SHAPE_RULE');
   });
   it('TfIdfVectorizer-9: last dim max(ngram_indexes) + 1, float', () => {
-    const attrs = { ngram_indexes: A.ints([0, 1, 2, 3, 4, 5, 6]) };
+    // the schema's required attributes (test_tfidfvectorizer_tf_only_bigrams_skip0's): without them it is SHAPE_BAD_ATTR
+    const attrs = {
+      mode: A.string('TF'), min_gram_length: A.int(2), max_gram_length: A.int(2), max_skip_count: A.int(0),
+      ngram_counts: A.ints([0, 4]), ngram_indexes: A.ints([0, 1, 2, 3, 4, 5, 6]),
+    };
     const one = run('', 'TfIdfVectorizer', '9', [t([12], 'i32')], attrs);
     expect(one.shapes).toEqual([[7]]);
     expect(one.elems).toEqual(['f32']);

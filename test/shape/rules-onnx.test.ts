@@ -20,7 +20,7 @@ function run(op: string, version: string, inputs: In[], attrs: Record<string, At
   });
   const n = b.node(op, vs, attrs, { outputs });
   const r = b.infer();
-  return { r, shapes: n.outputs.map((o) => shapeOf(r, o)), elems: n.outputs.map((o) => elemOf(r, o)) };
+  return { r, n, shapes: n.outputs.map((o) => shapeOf(r, o)), elems: n.outputs.map((o) => elemOf(r, o)) };
 }
 
 // [spec case, op, opset, inputs, attrs, expected output shapes, expected element type of output 0]
@@ -149,6 +149,19 @@ describe('ONNX shape rules (onnx shape inference, backend test cases)', () => {
   it('a wrongly typed attribute is a diagnostic', () => {
     const { r } = run('Transpose', '13', [t([2, 3])], { perm: A.string('x') });
     expect(codes(r)).toContain('SHAPE_BAD_ATTR');
+  });
+
+  it('an attribute of another kind than the schema\'s, or a required one absent, is an error and nothing is inferred (never the default in its place)', () => {
+    const softmax = run('Softmax', '13', [t([2, 3])], { axis: A.string('0') });
+    expect(softmax.r.diagnostics.map((d) => `${d.code} ${d.severity} ${d.message}`)).toEqual([
+      "SHAPE_BAD_ATTR error Softmax: attribute 'axis' is <string>: the Softmax-13 schema says int",
+    ]);
+    expect(softmax.r.types.get(softmax.n.outputs[0]!)).toEqual({ kind: 'unknown' });
+    const concat = run('Concat', '13', [t([2, 3]), t([2, 3])], {});
+    expect(concat.r.diagnostics.map((d) => `${d.code} ${d.message}`)).toEqual([
+      "SHAPE_BAD_ATTR Concat: attribute 'axis' is required (the Concat-13 schema); the node has none",
+    ]);
+    expect(concat.r.types.get(concat.n.outputs[0]!)).toEqual({ kind: 'unknown' });
   });
 });
 
