@@ -68,6 +68,8 @@ import { ROI_ALIGN } from './object_detection/roi-align.js';
 import { REGION_YOLO } from './object_detection/region-yolo.js';
 import { ROI_POOLING } from './object_detection/roi-pooling.js';
 import { PRIOR_BOX_CLUSTERED } from './object_detection/prior-box-clustered.js';
+import { PRIOR_BOX } from './object_detection/prior-box.js';
+import { DETECTION_OUTPUT } from './object_detection/detection-output.js';
 import { INTEGER_OPS } from './quantization/integer-ops.js';
 import { QUANTIZATION } from './quantization/quantize-linear.js';
 import { FAKE_CONVERT } from './quantization/fake-convert.js';
@@ -152,7 +154,7 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   // quantization
   ...QUANTIZATION, ...INTEGER_OPS, ...FAKE_CONVERT,
   // object_detection
-  ...NON_MAX_SUPPRESSION, ...ROI_ALIGN, ...ROI_POOLING, ...PRIOR_BOX_CLUSTERED,
+  ...NON_MAX_SUPPRESSION, ...ROI_ALIGN, ...ROI_POOLING, ...PRIOR_BOX_CLUSTERED, ...PRIOR_BOX, ...DETECTION_OUTPUT,
   // ai.onnx.preview.training
   ...OPTIMIZERS,
   // ai.onnx.ml

@@ -12,6 +12,7 @@ import { compressToFp16 } from './fp16.js';
 import { foldConstants } from './fold.js';
 import { foldUntakenBranches } from './fold-untaken.js';
 import { freezeInputs, type FreezeSpec } from './freeze.js';
+import { applyIrV10Interface } from './ir-v10-interface.js';
 import { pinRelaxedRanks, relaxBranchCaptures } from './relax-if.js';
 import { assignOnnxNames } from './onnx-names.js';
 import { legalizeOnnxTypes } from './onnx-types.js';
@@ -102,6 +103,8 @@ function convertOnce(model: Model, opts: ConvertOptions): Model {
   if (opts.inputShapes) overrideInputShapes(out, opts.inputShapes, diags);
   diags.throwIfErrors();
   if (to === 'onnx') relaxIrScalars(out);
+  // an IR v10 file runs in OpenVINO with its old API's interface types: the ONNX model gets them too
+  if (to === 'onnx' && model.ir?.version === 10) applyIrV10Interface(out, opset, diags);
   if (opts.freeze && Object.keys(opts.freeze).length) {
     // on the converted graph (either dialect): convertModel never changes its input model
     const frozen = freezeInputs(out.graph, opts.freeze, diags);

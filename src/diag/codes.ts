@@ -94,6 +94,7 @@ export const CODES = {
   CONVERT_STATE_VARIABLE: W((p: P<'variable' | 'input' | 'output'>) => `state variable '${p.variable}' (ReadValue / Assign): ONNX has no state between calls, so the variable is read from graph input ${p.input} and its new value is graph output ${p.output}; every call feeds the previous call's output to that input`),
   CONVERT_STATE_RESTORED: W((p: P<'variable' | 'input' | 'output' | 'detail'>) => `graph input ${p.input} and output ${p.output} are state variable '${p.variable}' again, as the model's metadata ovir.state_variables records (ReadValue / Assign, ${p.detail})`),
   CONVERT_STATE_NOT_RESTORED: W((p: P<'variable' | 'input' | 'output' | 'detail'>) => `state variable '${p.variable}' stays graph input ${p.input} and output ${p.output}: ${p.detail}`),
+  CONVERT_IR_V10_INTERFACE: W((p: P<'detail'>) => `an IR version 10 file runs in OpenVINO with its old API's interface types, so the ONNX model has them too (Casts at the main graph's inputs and outputs): ${p.detail}`),
   CONVERT_CONSTANT_WIDENED: W((p: P<'value' | 'from' | 'to' | 'bytes'>) => `constant '${p.value}' of element type ${p.from}, which ONNX cannot hold, is stored as ${p.to} (the same numbers: only Converts read it; ${p.bytes})`),
   CONVERT_SEMANTICS_CHOICE: W((p: P<'op' | 'detail'>) => `${p.op}: ${p.detail}`),
   CONVERT_BAD_OPTION: E((p: P<'detail'>) => `${p.detail}`),

@@ -1,3 +1,5 @@
+import { applyIrV10Interface } from '../convert/ir-v10-interface.js';
+import { Diagnostics } from '../diag/diagnostic.js';
 import type { Model } from '../graph/model.js';
 import { inferTypes } from '../shape/index.js';
 import { compareInferred, type NamePolicy } from './compare.js';
@@ -35,6 +37,9 @@ function infer(model: Model, ifMerge: IfMergePolicy | undefined, strict: boolean
  * they both name. Inference problems are kept in the report's diagnostics.
  */
 export function checkModels(a: Model, b: Model, opts: CheckOptions = {}): EquivReport {
+  // an IR v10 file is compared as OpenVINO runs it: with its old API's interface types (ir-v10-interface.ts)
+  const legacy = new Diagnostics();
+  for (const m of [a, b]) if (m.dialect === 'ov' && m.ir?.version === 10) applyIrV10Interface(m, 0, legacy);
   const ia = infer(a, opts.ifMerge, opts.strict === true);
   const ib = infer(b, opts.ifMerge, opts.strict === true);
   const report = compareInferred(
@@ -42,6 +47,7 @@ export function checkModels(a: Model, b: Model, opts: CheckOptions = {}): EquivR
     { graph: b.graph, types: ib.types, diagnostics: ib.diagnostics, label: opts.labelB ?? 'B', states: stateNamesOf(b.onnx?.metadataProps) },
     opts.names === undefined ? {} : { names: opts.names },
   );
+  report.diagnostics.push(...legacy.list);
   if (opts.strict && report.diagnostics.some((d) => d.code === 'SHAPE_DECLARED_CONTRADICTS')) report.ok = false;
   return report;
 }

@@ -398,4 +398,116 @@ for name, attrs in [
     hw = o1.strided_slice(o1.shape_of(x), i64([2]), i64([4]), i64([1]), [0], [0])
     save(name, [x], [o1p.prior_box_clustered(hw, C(i64([30, 40])), attrs)])
 
+# ---- s8-ssd: PriorBox-1/8 and DetectionOutput-1/8 (the SSD head) ----
+# PriorBox: the feature map size from ShapeOf of a static input, the image size a constant
+for name, ver, attrs in [
+    ("prior_box_v8_ratios_first", 8, {"min_size": [2.0, 5.0], "max_size": [4.0, 9.0], "aspect_ratio": [2.0, 3.0], "flip": True, "clip": False,
+                                      "step": 0.0, "offset": 0.5, "variance": [0.1, 0.1, 0.2, 0.2], "min_max_aspect_ratios_order": False}),
+    ("prior_box_v8_min_max_first", 8, {"min_size": [6.0], "max_size": [12.0], "aspect_ratio": [2.0, 0.5], "flip": True, "clip": True,
+                                       "step": 8.0, "offset": 0.25, "variance": [0.2], "min_max_aspect_ratios_order": True}),
+    ("prior_box_v1", 1, {"min_size": [2.0, 5.0], "max_size": [4.0, 9.0], "aspect_ratio": [3.0], "flip": False, "clip": True,
+                         "step": 0.0, "offset": 0.5, "variance": []}),
+    ("prior_box_not_scale_all", 8, {"min_size": [0.1, 0.3], "aspect_ratio": [2.0], "flip": True, "clip": False, "step": 0.25,
+                                    "offset": 0.5, "variance": [0.1, 0.1, 0.2, 0.2], "scale_all_sizes": False}),
+    ("prior_box_fixed_density", 8, {"fixed_size": [8.0, 16.0], "density": [2.0, 1.0], "aspect_ratio": [2.0], "flip": False, "clip": False,
+                                    "step": 0.0, "offset": 0.5, "variance": [0.1]}),
+    ("prior_box_fixed_ratio", 8, {"fixed_size": [12.0], "fixed_ratio": [0.5, 2.0], "aspect_ratio": [2.0], "density": [2.0], "clip": True,
+                                  "step": 6.0, "offset": 0.5, "variance": [0.1]}),
+]:
+    x = param("x", [1, 2, 3, 4])
+    hw = o1.strided_slice(o1.shape_of(x), i64([2]), i64([4]), i64([1]), [0], [0])
+    save(name, [x], [(o8.prior_box if ver == 8 else o1.prior_box)(hw, C(i64([30, 40])), attrs)])
+# DetectionOutput: location offsets x·0.5 and confidences x·0.2 + 0.5 of the harness's inputs (exact
+# in both engines, so no score ties or near-ties move), priors constants of overlapping boxes
+ssd_rng = np.random.default_rng(8)  # this block's own draws: cases added before it leave its priors alone
+
+
+def ssd_priors(n_priors, images=1, rows=2, normalized=True, end_at=None):
+    out = []
+    for _ in range(images):
+        centre = ssd_rng.uniform(0.2, 0.8, [n_priors, 2])
+        size = ssd_rng.uniform(0.1, 0.5, [n_priors, 2])
+        boxes = np.concatenate([centre - size / 2, centre + size / 2], axis=1)
+        if not normalized:
+            boxes = np.concatenate([np.zeros([n_priors, 1]), boxes * np.array([300, 200, 300, 200])], axis=1)
+            if end_at is not None:
+                boxes[end_at, 0] = -1
+        var = np.tile(np.array([0.1, 0.1, 0.2, 0.2]), [n_priors, 1]).reshape(-1)
+        flat = boxes.reshape(-1)
+        body = [flat] + ([np.concatenate([var, np.zeros(flat.size - var.size)])] if rows == 2 else [])
+        out.append(np.stack(body))
+    return np.stack(out).astype(np.float32)
+
+
+def ssd_inputs(n, n_priors, classes, loc_classes, arm=False):
+    loc = param("loc", [n, n_priors * loc_classes * 4])
+    conf = param("conf", [n, n_priors * classes])
+    ins = [o1.multiply(loc, np.float32(0.5)), o1.add(o1.multiply(conf, np.float32(0.2)), np.float32(0.5))]
+    params = [loc, conf]
+    if arm:
+        arm_conf = param("arm_conf", [n, n_priors * 2])
+        arm_loc = param("arm_loc", [n, n_priors * loc_classes * 4])
+        ins += [o1.add(o1.multiply(arm_conf, np.float32(0.2)), np.float32(0.5)), o1.multiply(arm_loc, np.float32(0.25))]
+        params += [arm_conf, arm_loc]
+    return params, ins
+
+
+for name, n, P, n_classes, attrs, prior_kw, ver, arm in [
+    ("detection_output_center_share", 2, 40, 4, {"code_type": "caffe.PriorBoxParameter.CENTER_SIZE", "share_location": True, "background_label_id": 0,
+                                                  "top_k": 20, "keep_top_k": [15], "confidence_threshold": 0.55, "nms_threshold": 0.45, "normalized": True}, {}, 8, False),
+    ("detection_output_corner_per_class", 1, 30, 3, {"code_type": "caffe.PriorBoxParameter.CORNER", "share_location": False, "background_label_id": -1,
+                                                     "top_k": -1, "keep_top_k": [-1], "confidence_threshold": 0.6, "nms_threshold": 0.3, "normalized": True,
+                                                     "clip_before_nms": True}, {}, 8, False),
+    ("detection_output_variance_in_target", 2, 30, 3, {"code_type": "caffe.PriorBoxParameter.CENTER_SIZE", "share_location": True, "background_label_id": 1,
+                                                       "top_k": 12, "keep_top_k": [10], "confidence_threshold": 0.5, "nms_threshold": 0.5, "normalized": True,
+                                                       "variance_encoded_in_target": True, "clip_after_nms": True}, {"rows": 1}, 8, False),
+    ("detection_output_not_normalized", 2, 30, 3, {"code_type": "caffe.PriorBoxParameter.CORNER", "share_location": True, "background_label_id": 0,
+                                                   "top_k": -1, "keep_top_k": [8], "confidence_threshold": 0.5, "nms_threshold": 0.45, "normalized": False,
+                                                   "input_height": 200, "input_width": 300}, {"images": 2, "normalized": False, "end_at": 25}, 8, False),
+    ("detection_output_mxnet", 2, 40, 4, {"code_type": "caffe.PriorBoxParameter.CENTER_SIZE", "share_location": True, "background_label_id": 0,
+                                          "top_k": 25, "keep_top_k": [12], "confidence_threshold": 0.6, "nms_threshold": 0.45, "normalized": True,
+                                          "decrease_label_id": True}, {}, 8, False),
+    ("detection_output_v1", 1, 30, 3, {"num_classes": 3, "code_type": "caffe.PriorBoxParameter.CENTER_SIZE", "share_location": False, "background_label_id": 0,
+                                       "top_k": 10, "keep_top_k": [-1], "confidence_threshold": 0.5, "nms_threshold": 0.4, "normalized": True}, {}, 1, False),
+    ("detection_output_arm", 2, 30, 3, {"code_type": "caffe.PriorBoxParameter.CENTER_SIZE", "share_location": True, "background_label_id": 0,
+                                        "top_k": 20, "keep_top_k": [10], "confidence_threshold": 0.5, "nms_threshold": 0.45, "normalized": True,
+                                        "objectness_score": 0.45}, {}, 8, True),
+]:
+    params, ins = ssd_inputs(n, P, n_classes, 1 if attrs["share_location"] else n_classes, arm)
+    priors = ssd_priors(P, **prior_kw)
+    fn = o8.detection_output if ver == 8 else o1.detection_output
+    y = fn(ins[0], ins[1], C(priors), attrs, *ins[2:])
+    save(name, params, [y])
+
+# the number of images known at run time only (rows: images × keep_top_k)
+loc, conf = param("loc", [-1, 30 * 4]), param("conf", [-1, 30 * 3])
+y = o8.detection_output(o1.multiply(loc, np.float32(0.5)), o1.add(o1.multiply(conf, np.float32(0.2)), np.float32(0.5)), C(ssd_priors(30)), {
+    "code_type": "caffe.PriorBoxParameter.CENTER_SIZE", "share_location": True, "background_label_id": 0, "top_k": 15, "keep_top_k": [14],
+    "confidence_threshold": 0.5, "nms_threshold": 0.45, "normalized": True})
+save("detection_output_dynamic_images", [loc, conf], [y], {"loc": [2, 30 * 4], "conf": [2, 30 * 3]})
+
+# f16 data (old FP16 IRs of the Open Model Zoo): the CPU plugin computes in f32
+params, ins = ssd_inputs(1, 30, 3, 1)
+y = o8.detection_output(*[o1.convert(v, "f16") for v in ins], C(ssd_priors(30).astype(np.float16)), {
+    "code_type": "caffe.PriorBoxParameter.CENTER_SIZE", "share_location": True, "background_label_id": 0, "top_k": -1, "keep_top_k": [12],
+    "confidence_threshold": 0.5, "nms_threshold": 0.45, "normalized": True})
+save("detection_output_f16", params, [y])
+
+# an SSD300-like head: PriorBox over 19×19 and 10×10 feature maps of a 300×300 image, 21 classes
+img = C(i64([300, 300]))
+maps = []
+for size, attrs in [(19, {"min_size": [60.0], "max_size": [111.0], "aspect_ratio": [2.0], "flip": True, "step": 16.0}),
+                    (10, {"min_size": [111.0], "max_size": [162.0], "aspect_ratio": [2.0, 3.0], "flip": True, "step": 32.0})]:
+    fmap = param(f"fmap{size}", [1, 1, size, size])
+    hw = o1.strided_slice(o1.shape_of(fmap), i64([2]), i64([4]), i64([1]), [0], [0])
+    pb = o8.prior_box(hw, img, {**attrs, "clip": False, "offset": 0.5, "variance": [0.1, 0.1, 0.2, 0.2]})
+    maps.append((fmap, o1.unsqueeze(pb, i64([0]))))
+P = 19 * 19 * 4 + 10 * 10 * 6
+params, ins = ssd_inputs(1, P, 21, 1)
+y = o8.detection_output(ins[0], ins[1], o1.concat([m[1] for m in maps], 2), {
+    "code_type": "caffe.PriorBoxParameter.CENTER_SIZE", "share_location": True, "background_label_id": 0, "top_k": 400, "keep_top_k": [200],
+    "confidence_threshold": 0.01, "nms_threshold": 0.45, "normalized": True, "clip_before_nms": False, "clip_after_nms": False})
+save("ssd300_head", params + [m[0] for m in maps], [y])
+# ---- end s8-ssd ----
+
 print(json.dumps(cases))

@@ -113,6 +113,17 @@ describe('IR-only ops IR → ONNX as subgraphs: onnxruntime agrees with OpenVINO
   it.each(IR_ONLY)('%s', judge);
 });
 
+/** s8-ssd: PriorBox-1/8 (a constant at conversion) and DetectionOutput-1/8 (an ONNX subgraph). */
+const SSD = [
+  'prior_box_v8_ratios_first', 'prior_box_v8_min_max_first', 'prior_box_v1', 'prior_box_not_scale_all', 'prior_box_fixed_density', 'prior_box_fixed_ratio',
+  'detection_output_center_share', 'detection_output_corner_per_class', 'detection_output_variance_in_target', 'detection_output_not_normalized',
+  'detection_output_mxnet', 'detection_output_v1', 'detection_output_arm', 'detection_output_dynamic_images', 'detection_output_f16', 'ssd300_head',
+];
+
+describe('SSD head IR → ONNX: onnxruntime agrees with OpenVINO on the IR', () => {
+  it.each(SSD)('%s', judge);
+});
+
 describe('Col2Im of 3 spatial dims with constant shapes: OpenVINO computes test_col2im_5d\'s expected output', () => {
   const bc = backendCases({ filter: /^onnx\/node\/test_col2im_5d$/ })[0];
   it.skipIf(!bc)('test_col2im_5d, image_shape and block_shape as initializers', async () => {

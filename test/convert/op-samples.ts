@@ -149,6 +149,8 @@ export const SAMPLES: Record<string, Sample[]> = {
     'Sub>SquaredDifference', 'Equal>IsFinite', 'ReduceMean>AdaptiveAvgPool', 'ReduceMax>AdaptiveMaxPool', 'Transpose>SpaceToBatch', 'Transpose>BatchToSpace', 'ScatterND>SegmentMax'].map((key) => [key, []])),
   // IR-only ops of NNCF, the Open Model Zoo and other frontends (ir-frontend-ops.test.ts, native-ir-ops.test.ts)
   ...Object.fromEntries(['Cast>FakeConvert', 'Cast>ConvertPromoteTypes', 'Transpose>ReorgYolo', 'Sigmoid>RegionYolo', 'Gather>ExtractImagePatches', 'ScatterElements>CTCGreedyDecoderSeqLen', 'ScatterElements>CTCGreedyDecoder', 'MaxRoiPool>ROIPooling', 'Concat>NV12toRGB', 'Concat>NV12toBGR', 'Concat>I420toRGB', 'Concat>I420toBGR', 'Constant>PriorBoxClustered'].map((key) => [key, []])),
+  // the SSD head of the Open Model Zoo (ssd-head.test.ts, native-ir-ops.test.ts)
+  'Constant>PriorBox': [], 'NonMaxSuppression>DetectionOutput': [],
   // OpenVINO's state variables as graph inputs and outputs (state-variables.test.ts)
   'Identity>ReadValue': [], 'Identity>Assign': [],
   // ONNX reductions written as IR subgraphs (reduce-composite.test.ts)

@@ -99,6 +99,9 @@ const OWN_SUITE: Record<string, string> = {
       'Sub>SquaredDifference', 'Equal>IsFinite', 'ReduceMean>AdaptiveAvgPool', 'ReduceMax>AdaptiveMaxPool', 'Transpose>SpaceToBatch', 'Transpose>BatchToSpace', 'ScatterND>SegmentMax'].map((key) => [key, 'test/convert/ir-only-ops.test.ts'])),
   // IR-only ops of NNCF, the Open Model Zoo and other frontends (mappings/quantization/fake-convert.ts, …)
   ...Object.fromEntries(['Cast>FakeConvert', 'Cast>ConvertPromoteTypes', 'Transpose>ReorgYolo', 'Sigmoid>RegionYolo', 'Gather>ExtractImagePatches', 'ScatterElements>CTCGreedyDecoderSeqLen', 'ScatterElements>CTCGreedyDecoder', 'MaxRoiPool>ROIPooling', 'Concat>NV12toRGB', 'Concat>NV12toBGR', 'Concat>I420toRGB', 'Concat>I420toBGR', 'Constant>PriorBoxClustered'].map((key) => [key, 'test/convert/ir-frontend-ops.test.ts'])),
+  // the SSD head of the Open Model Zoo (mappings/object_detection/prior-box.ts, detection-output.ts)
+  'Constant>PriorBox': 'test/convert/ssd-head.test.ts',
+  'NonMaxSuppression>DetectionOutput': 'test/convert/ssd-head.test.ts',
   'Identity>ReadValue': 'test/convert/state-variables.test.ts',
   'Identity>Assign': 'test/convert/state-variables.test.ts',
   'HannWindow>HannWindow': 'test/convert/signal-quant-ops.test.ts',

@@ -35,6 +35,7 @@ import { ovReduceRules } from './ov/reduce.js';
 import { ovTensorExtraRules } from './ov/tensor-extra.js';
 import { ovIrOnlyRules } from './ov/ir-only.js';
 import { ovFrontendOpsRules } from './ov/frontend-ops.js';
+import { ovDetectionRules } from './ov/detection.js';
 import { ovStateRules } from './ov/state.js';
 import { onnxSignalRules } from './onnx/signal.js';
 import { onnxQuantizedRules } from './onnx/quantized.js';
@@ -61,6 +62,7 @@ export const ALL_RULES: readonly Rule[] = [
   ...ovCellRules,
   ...ovIrOnlyRules,
   ...ovFrontendOpsRules,
+  ...ovDetectionRules,
   ...ovStateRules,
   ...onnxTrainingRules, ...onnxTextRules, ...onnxMlRules, ...onnxMlClassicRules, ...onnxImageRules,
 ];
