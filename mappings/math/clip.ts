@@ -1,6 +1,7 @@
 import type { ElementTypeName } from '../../src/graph/element-type.js';
 import { makeTensor, type Tensor } from '../../src/graph/tensor.js';
 import { scalarOf } from '../generator/constant-of-shape.js';
+import { numberText } from '../../src/ir/attr-format.js';
 import type { OpMapping } from '../spec.js';
 
 const INT_RANGE: Record<string, readonly [number, number, number]> = {
@@ -54,7 +55,7 @@ export const CLIP: readonly OpMapping[] = [
       const bound = (i: number, dflt: number): number => (given(i) ? Number(c.constNumbers(i)![0]) : dflt);
       const lo = bound(1, -3.4028234663852886e38);
       const hi = bound(2, 3.4028234663852886e38);
-      c.output(0, c.emit('Clamp', [c.input(0)], { min: String(lo), max: String(hi) })[0]!);
+      c.output(0, c.emit('Clamp', [c.input(0)], { min: numberText(lo), max: numberText(hi) })[0]!);
     },
     toOnnx: (c) => {
       const elem = c.elem(0);

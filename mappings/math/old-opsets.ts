@@ -1,5 +1,6 @@
 import { A, type Attr } from '../../src/graph/attr.js';
 import { i64Const } from '../helpers.js';
+import { numberText } from '../../src/ir/attr-format.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
 
 /**
@@ -15,7 +16,7 @@ const F32_MAX = 3.4028234663852886e38;
 function clipToIr(c: ConvertContext): void {
   const lo = c.attr.float('min') ?? -F32_MAX;
   const hi = c.attr.float('max') ?? F32_MAX;
-  c.output(0, c.emit('Clamp', [c.input(0)], { min: String(lo), max: String(hi) }, 1, 'opset1')[0]!);
+  c.output(0, c.emit('Clamp', [c.input(0)], { min: numberText(lo), max: numberText(hi) }, 1, 'opset1')[0]!);
 }
 
 function clipToOnnx(c: ConvertContext): void {

@@ -1,4 +1,5 @@
-import type { Value } from '../../src/graph/value.js';
+import { makeTensor, type Tensor } from '../../src/graph/tensor.js';
+import { Value } from '../../src/graph/value.js';
 import type { ConvertContext } from '../spec.js';
 
 /**
@@ -11,6 +12,26 @@ export interface IntegerConvOperands { x: Value; w: Value; xZero: Value | null; 
 
 const EIGHT_BIT = new Set(['u8', 'i8']);
 
+/**
+ * An i32 constant as u8 values q and a u8 zero point z with q − z its values (z 0, absent, when
+ * they are all in [0, 255]), when some z fits them all; else null. u8, not i8: onnxruntime-node
+ * 1.23 has ConvInteger kernels for u8 weights only (measured), and u8 with a zero point holds
+ * every i8 range as well.
+ */
+function narrowed(t: Tensor): { q: Tensor; z: Tensor | null } | null {
+  if (t.elem !== 'i32') return null;
+  const n = t.dims.reduce((a, d) => a * d, 1);
+  const dv = new DataView(t.data.buffer, t.data.byteOffset, t.data.byteLength);
+  let lo = 0;
+  let hi = 0;
+  for (let i = 0; i < n; i++) { const x = dv.getInt32(i * 4, true); if (x < lo) lo = x; if (x > hi) hi = x; }
+  const z = -lo;
+  if (z > 255 || hi + z > 255) return null;
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) out[i] = dv.getInt32(i * 4, true) + z;
+  return { q: makeTensor('u8', [...t.dims], out), z: z ? makeTensor('u8', [], new Uint8Array([z])) : null };
+}
+
 export function integerConvOperands(c: ConvertContext): IntegerConvOperands | null {
   if (c.elem(0) !== 'i32' || c.elem(1) !== 'i32') return null;
   const elemOf = (v: Value): string | null => { const t = c.typeOf(v); return t?.kind === 'tensor' ? t.elem : null; };
@@ -21,8 +42,14 @@ export function integerConvOperands(c: ConvertContext): IntegerConvOperands | nu
     const src = p.inputs[0];
     return src && EIGHT_BIT.has(elemOf(src) ?? '') ? src : null;
   };
-  /** [value, zero point] of operand `v`: Convert(q) or Subtract(Convert(q), [Unsqueeze](Convert(zp))). */
-  const operand = (v: Value | null | undefined): [Value, Value | null] | null => {
+  /**
+   * [value, zero point] of operand `v`: Convert(q) or Subtract(Convert(q), [Unsqueeze](Convert(zp))),
+   * or an i32 constant whose values fit 8 bits less a zero point (ovc folds constant weights less
+   * their zero point into one: its IR of a quantized ISNet), as those u8 values and zero point.
+   */
+  const operand = (v: Value | null | undefined): [Value | Tensor, Value | Tensor | null] | null => {
+    const narrow = v?.constant ? narrowed(v.constant) : null;
+    if (narrow) return [narrow.q, narrow.z];
     const q = widened(v);
     if (q) return [q, null];
     const s = v?.producer;
@@ -36,13 +63,17 @@ export function integerConvOperands(c: ConvertContext): IntegerConvOperands | nu
   const x = operand(c.node.inputs[0]);
   const w = operand(c.node.inputs[1]);
   if (!x || !w) return null;
-  const rank = (v: Value | null): number | null => { const t = v ? c.typeOf(v) : null; return t?.kind === 'tensor' && t.shape ? t.shape.length : null; };
+  const rank = (v: Value | Tensor | null): number | null => {
+    if (v === null || !(v instanceof Value)) return v ? v.dims.length : null;
+    const t = c.typeOf(v);
+    return t?.kind === 'tensor' && t.shape ? t.shape.length : null;
+  };
   // ONNX: x_zero_point is a scalar (per tensor); w_zero_point a scalar or one per output channel
   const xr = rank(x[1]);
   const wr = rank(w[1]);
   if (x[1] && (xr === null || xr > 1)) return null;
   if (w[1] && (wr === null || wr > 1)) return null;
-  const conv = (v: Value | null): Value | null => (v ? c.converted(v) : null);
+  const conv = (v: Value | Tensor | null): Value | null => (v === null ? null : v instanceof Value ? c.converted(v) : c.constant(v));
   const [cx, cw] = [conv(x[0]), conv(w[0])];
   if (!cx || !cw) return null;
   return { x: cx, w: cw, xZero: conv(x[1]), wZero: conv(w[1]) };

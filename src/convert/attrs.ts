@@ -1,6 +1,7 @@
 import type { AttrRule, OnnxAttrValue, OpMapping } from '../../mappings/spec.js';
 import { A, type Attr } from '../graph/attr.js';
 import type { Node } from '../graph/node.js';
+import { numberText } from '../ir/attr-format.js';
 
 /**
  * The declarative attribute rules of a mapping entry, applied in either direction. Problems are
@@ -9,7 +10,7 @@ import type { Node } from '../graph/node.js';
  */
 export interface AttrProblem { readonly attr: string; readonly value?: string; readonly detail?: string; readonly unknown?: boolean }
 
-const fmt = (v: OnnxAttrValue): string => (Array.isArray(v) ? (v as readonly (bigint | number)[]).map(String).join(',') : String(v));
+const fmt = (v: OnnxAttrValue): string => (Array.isArray(v) ? (v as readonly (bigint | number)[]).map(numberText).join(',') : typeof v === 'string' ? v : numberText(v as number | bigint));
 const same = (a: OnnxAttrValue, b: OnnxAttrValue): boolean => fmt(a) === fmt(b);
 
 function onnxValue(a: Attr): OnnxAttrValue | undefined {

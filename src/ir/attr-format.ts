@@ -51,6 +51,15 @@ export function parseAttr(kind: AttrKind, text: string): Attr | undefined {
   }
 }
 
+/**
+ * A number as an IR `<data>` value written from JavaScript: its shortest round-trip text when
+ * finite, OpenVINO's spelling otherwise (inf, -inf, nan: OpenVINO's reader cannot parse
+ * JavaScript's "Infinity", measured on a Clamp of max inf).
+ */
+export function numberText(x: number | bigint): string {
+  return typeof x === 'bigint' || Number.isFinite(x) ? String(x) : formatG(x, 17);
+}
+
 /** C printf `%.<p>g`. */
 export function formatG(x: number, p: number): string {
   if (Number.isNaN(x)) return 'nan';

@@ -21,11 +21,15 @@
  *    If branches of Silero: sr 16000 and 8000), the reference being ovc on the same model with the
  *    same input shapes (`ovc --input`); Silero also with `--freeze sr=<rate>`; and ONNX → IR → ONNX
  *    in onnxruntime == the original.
+ *  - real-ir: ovc's IR of the same npm models and input shapes (its default f16 compression, and
+ *    compress_to_fp16=False) → convertModel (ONNX) → onnxruntime, and → ONNX → IR → OpenVINO, must
+ *    compute what OpenVINO computes on ovc's IR. No IR from ovc, or OpenVINO cannot run it: skip;
+ *    IR → ONNX also when onnxruntime on the original misses OpenVINO's numbers on the same outputs.
  *    Absent models are unjudged (locally) or fail (CI=true).
  * Harness limits (test data that is not plain tensors, an element type no bridge can pass) are
  * `unjudged`, never skips.
  */
-import { KNOWN_IR_TO_ONNX_FAILURES, KNOWN_ONNX_TO_IR_FAILURES, KNOWN_REAL_MODEL_FAILURES, matchKnown, type KnownFailure } from './known-failures.js';
+import { KNOWN_IR_TO_ONNX_FAILURES, KNOWN_ONNX_TO_IR_FAILURES, KNOWN_REAL_IR_FAILURES, KNOWN_REAL_MODEL_FAILURES, matchKnown, type KnownFailure } from './known-failures.js';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,6 +54,8 @@ const WORKERS = Number(process.env.OVIR_ORACLE_WORKERS ?? 2);
 const NPM_MODELS = join(REPO_ROOT, '.oracle', 'npm-models');
 /** OVIR_ZOO_FILTER=<regexp> (case-insensitive): only the backend cases whose name matches, for working on a few ops; the scoreboard is then not written. */
 const FILTER = process.env.OVIR_ZOO_FILTER ? new RegExp(process.env.OVIR_ZOO_FILTER, 'i') : undefined;
+/** OVIR_REAL_FILTER=<regexp> (case-insensitive): only the real models whose path under .oracle/npm-models matches; the real suites are then not published. */
+const REAL_FILTER = process.env.OVIR_REAL_FILTER ? new RegExp(process.env.OVIR_REAL_FILTER, 'i') : undefined;
 
 
 const oracles: Oracle[] = [];
@@ -400,6 +406,123 @@ async function judgeReal(path: string, oracle: Oracle, slot: string): Promise<Re
   return cases;
 }
 
+// ── real IR: ovc's IR of the real models ──────────────────────────────────────────────────────
+
+/** ovc's two ways of saving an IR: its default (f16 constants + decompression Converts) and f32. */
+const OVC_FORMS = [
+  { tag: 'ovc f16', opts: { compressToFp16: true } },
+  { tag: 'ovc f32', opts: { compressToFp16: false } },
+] as const;
+
+/** Outputs of an engine run as expected outputs, in output order (one name per output: its first). */
+function asExpected(rec: Record<string, OracleTensor>): { name: string; tensor: OracleTensor }[] {
+  const out: { name: string; tensor: OracleTensor }[] = [];
+  for (let i = 0; rec[`#${i}`]; i++) {
+    const t = rec[`#${i}`]!;
+    const names = Object.keys(rec).filter((k) => !k.startsWith('#') && rec[k] === t).sort();
+    out.push({ name: names[0] ?? '', tensor: t });
+  }
+  return out;
+}
+
+/** The oracle's (python) onnxruntime on the original model against the sets' expected outputs. */
+async function originalOrtOutcome(path: string, sets: TestDataSet[], oracle: Oracle): Promise<Outcome> {
+  for (const ds of sets) {
+    let got: Record<string, OracleTensor>;
+    try { got = await oracle.runOrt(path, inputRecord(ds)); } catch (e) {
+      if (isHarnessLimit(e)) return { kind: 'harness', text: reasonOf(e) };
+      return { kind: 'run', text: `onnxruntime cannot run the original: ${cleanOrtMessage(reasonOf(e))}` };
+    }
+    const p = compareOutputs(got, ds.outputs);
+    if (p.length) return { kind: 'differs', text: `the original differs from the expected: ${p.join('; ')}` };
+  }
+  return { kind: 'pass' };
+}
+
+/**
+ * ovc's IR of a real model (each form of OVC_FORMS, inputs fixed as in real-models; where ovc
+ * cannot convert with those shapes, its IR of the model as published), the reference being
+ * OpenVINO on that IR: IR → ONNX in onnxruntime, and IR → ONNX → IR (ovir both ways) in
+ * OpenVINO, must compute what OpenVINO computes on ovc's IR. No IR or no numbers from it: skip.
+ */
+async function judgeRealIr(path: string, oracle: Oracle, slot: string): Promise<RealCase[]> {
+  const probe = readOnnxFile(path);
+  const file = basename(path);
+  const hasSr = probe.graph.inputs.some((v) => v.name === 'sr');
+  const cases: RealCase[] = [];
+  const dir = join(work, slot);
+  mkdirSync(dir, { recursive: true });
+  try {
+    for (const sr of hasSr ? [16000, 8000] : [null]) {
+      const inputs = realInputs(probe, file, sr, 1234);
+      const shapes = Object.fromEntries(Object.entries(inputs).map(([k, t]) => [k, t.shape]));
+      const judged = new Set<string>();
+      for (const form of OVC_FORMS) {
+        const tag = `${sr === null ? '' : ` (sr ${sr})`} ${form.tag}`;
+        const names = [`${tag} IR → ONNX`, `${tag} IR → ONNX → IR`];
+        const skipAll = (why: string): void => { for (const name of names) cases.push({ name, verdict: { status: 'skip', reason: `reference engine cannot: ${why}` } }); };
+        // ovc with the static shapes, else (Silero v5: ovc validates the sr-8000 branch with the
+        // 16 kHz window and fails) ovc on the model as published, run with the same inputs.
+        let refXml: string | undefined;
+        let why = '';
+        for (const fixed of [shapes, undefined]) {
+          try { refXml = await oracle.ovcCached(path, fixed, form.opts); break; } catch (e) {
+            if (isHarnessLimit(e)) { why = `harness: ${reasonOf(e)}`; break; }
+            why ||= engineReason(e);
+          }
+        }
+        if (refXml === undefined) {
+          if (why.startsWith('harness: ')) { for (const name of names) cases.push({ name, verdict: { status: 'unjudged', reason: why } }); continue; }
+          skipAll(`no IR to start from: ovc cannot convert: ${why}`);
+          continue;
+        }
+        // an IR both forms share (a model whose constants are f16 already) is judged once
+        const irHash = createHash('sha256').update(readFileSync(refXml)).update(readFileSync(refXml.replace(/\.xml$/, '.bin'))).digest('hex');
+        if (judged.has(irHash)) continue;
+        judged.add(irHash);
+        let want: { name: string; tensor: OracleTensor }[];
+        try { want = asExpected(await oracle.runIr(refXml, inputs)); } catch (e) {
+          skipAll(`OpenVINO cannot run ovc's IR: ${engineReason(e)}`);
+          continue;
+        }
+        const sets: TestDataSet[] = [{ dir: refXml, inputs: Object.entries(inputs).map(([name, tensor]) => ({ name, tensor })), outputs: want }];
+        const onnxPath = join(dir, 'from-ir.onnx');
+        let toOnnx: Outcome;
+        let converted = false;
+        try {
+          writeOnnxFile(convertModel(readIrFile(refXml), { to: 'onnx' }), onnxPath);
+          converted = true;
+          toOnnx = await runOnnxOutcome(onnxPath, sets, oracle, 'ours');
+        } catch (e) {
+          toOnnx = conversionOutcome(e, 'IR → ONNX');
+        }
+        // Wrong numbers: onnxruntime on the original ONNX model, given the same inputs, judged against
+        // the same numbers; where it misses them on the same outputs (an f16 model, which OpenVINO
+        // computes in f32), onnxruntime cannot reproduce OpenVINO there and cannot judge ours. The
+        // python build, which gave ours its verdict (runOnnxOutcome ends there on wrong numbers).
+        const ref = toOnnx.kind === 'differs' ? await originalOrtOutcome(path, sets, oracle) : { kind: 'pass' as const };
+        cases.push({ name: names[0]!, verdict: verdict(toOnnx, ref, "onnxruntime on the original ONNX (against OpenVINO on ovc's IR)") });
+        let back: Outcome;
+        if (!converted) {
+          back = toOnnx;
+        } else {
+          try {
+            const xml = join(dir, 'back.xml');
+            writeIrFile(convertModel(readOnnxFile(onnxPath)), xml);
+            back = await runIrOutcome(xml, sets, oracle, 'the round trip');
+          } catch (e) {
+            back = conversionOutcome(e, 'IR → ONNX → IR');
+          }
+        }
+        cases.push({ name: names[1]!, verdict: verdict(back, { kind: 'pass' }, "OpenVINO on ovc's IR") });
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return cases;
+}
+
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'ovir-convert-zoo-'));
   for (let i = 0; i < WORKERS; i++) oracles.push(await Oracle.start());
@@ -441,6 +564,41 @@ async function runSuite(
   return fails;
 }
 
+/** Runs a real-model suite: each model's cases judged, recorded as `<model><case>`, known failures matched. */
+async function runRealSuite(
+  suite: string, judge: (path: string, o: Oracle, slot: string) => Promise<RealCase[]>, known: ReadonlyMap<string, KnownFailure>,
+): Promise<void> {
+  const models = realModels().filter((m) => !REAL_FILTER || REAL_FILTER.test(m.name));
+  if (!models.length) {
+    if (process.env.CI === 'true') throw new Error(`no models under ${NPM_MODELS}: run scripts/fetch-npm-models.sh`);
+    record(suite, '(all)', 'unjudged', `harness: no models under ${NPM_MODELS}: run scripts/fetch-npm-models.sh`);
+    return; // not finished: an empty run is never published
+  }
+  const results = await mapPool(models, WORKERS, async (m, w) => {
+    try { return await judge(m.path, oracles[w]!, `${suite}-${w}`); } catch (e) {
+      return [{ name: '', verdict: { status: 'fail', reason: `harness crashed: ${reasonOf(e)}` } as Verdict }];
+    }
+  });
+  const fails: string[] = [];
+  models.forEach((m, i) => {
+    for (const { name: part, verdict: v } of results[i]!) {
+      const name = `${m.name}${part}`;
+      const k = v.status === 'fail' ? matchKnown(known, name, v.reason) : undefined;
+      record(suite, name, v.status, k ? `known failure (${k.cause}): ${v.reason}` : v.reason, { gap: v.gap });
+      if (v.status === 'fail' && !k) fails.push(`${name}: ${v.reason}`);
+      if (v.status !== 'pass') process.stdout.write(`  ${v.status.toUpperCase()} ${name}: ${v.reason}\n`);
+    }
+  });
+  if (!REAL_FILTER) {
+    const failed = new Set(suiteResult(suite).cases.filter((c) => c.status === 'fail').map((c) => c.name));
+    for (const [name, k] of known) if (!failed.has(name) && !k.flaky) fails.push(`${name}: listed in known-failures.ts but no longer fails: remove it`);
+  }
+  finishSuite(suite);
+  process.stdout.write(`${summaryLines().filter((l) => l.startsWith(`${suite}:`)).join('\n')}\n`);
+  expect(suiteResult(suite).counts.pass).toBeGreaterThan(0);
+  expect(fails).toEqual([]);
+}
+
 const versions = (): Record<string, string> => ({ openvino: oracles[0]!.versions.openvino.split('-')[0]! });
 
 describe('conversion judged by the engines', () => {
@@ -469,37 +627,21 @@ describe('conversion judged by the engines', () => {
   });
 
   it('real-models: the npm models convert both ways and compute what onnxruntime computes', async () => {
-    const models = realModels();
     describeSuite('real-models', 'npm models (scripts/fetch-npm-models.sh: Silero VAD, openWakeWord, PaddleOCR, ISNet background removal): ONNX → IR in OpenVINO == '
       + 'onnxruntime on the original (seeded random inputs fixed to static shapes; Silero at sr 16000 and 8000; skip only when ovc on the '
       + 'same model with the same input shapes fails the same way), and ONNX → IR → ONNX in onnxruntime == the original.', versions(),
-    // the real models always all run, but a filtered (targeted) run of the file publishes nothing
-    { reference: 'OpenVINO (ovc) / onnxruntime' });
-    if (!models.length) {
-      if (process.env.CI === 'true') throw new Error(`no models under ${NPM_MODELS}: run scripts/fetch-npm-models.sh`);
-      record('real-models', '(all)', 'unjudged', `harness: no models under ${NPM_MODELS}: run scripts/fetch-npm-models.sh`);
-      return; // not finished: an empty run is never published
-    }
-    const results = await mapPool(models, WORKERS, async (m, w) => {
-      try { return await judgeReal(m.path, oracles[w]!, `r${w}`); } catch (e) {
-        return [{ name: '', verdict: { status: 'fail', reason: `harness crashed: ${reasonOf(e)}` } as Verdict }];
-      }
-    });
-    const fails: string[] = [];
-    models.forEach((m, i) => {
-      for (const { name: part, verdict: v } of results[i]!) {
-        const name = `${m.name}${part}`;
-        const k = v.status === 'fail' ? matchKnown(KNOWN_REAL_MODEL_FAILURES, name, v.reason) : undefined;
-        record('real-models', name, v.status, k ? `known failure (${k.cause}): ${v.reason}` : v.reason, { gap: v.gap });
-        if (v.status === 'fail' && !k) fails.push(`${name}: ${v.reason}`);
-        if (v.status !== 'pass') process.stdout.write(`  ${v.status.toUpperCase()} ${name}: ${v.reason}\n`);
-      }
-    });
-    const failed = new Set(suiteResult('real-models').cases.filter((c) => c.status === 'fail').map((c) => c.name));
-    for (const [name, k] of KNOWN_REAL_MODEL_FAILURES) if (!failed.has(name) && !k.flaky) fails.push(`${name}: listed in known-failures.ts but no longer fails: remove it`);
-    finishSuite('real-models');
-    process.stdout.write(`${summaryLines().filter((l) => l.startsWith('real-models:')).join('\n')}\n`);
-    expect(suiteResult('real-models').counts.pass).toBeGreaterThan(0);
-    expect(fails).toEqual([]);
+    // the real models always all run (unless OVIR_REAL_FILTER), but a filtered (targeted) run of the file publishes nothing
+    { reference: 'OpenVINO (ovc) / onnxruntime', filter: REAL_FILTER ?? null });
+    await runRealSuite('real-models', judgeReal, KNOWN_REAL_MODEL_FAILURES);
+  });
+
+  it("real-ir: ovc's IR of every npm model (f16-compressed and f32) converts to ONNX and back and computes what OpenVINO computes on it", async () => {
+    describeSuite('real-ir', "ovc's IR of every npm model of real-models (same static input shapes), saved both as ovc saves it by default "
+      + '(compress_to_fp16: f16 constants behind decompression Converts) and with compress_to_fp16=False: IR → ONNX in onnxruntime, and IR → ONNX → IR '
+      + "(ovir both ways) in OpenVINO, must compute what OpenVINO computes on ovc's IR (seeded random inputs, f32 rtol 1e-4). Where ovc cannot convert "
+      + 'with those shapes, its IR of the model as published. Skip: ovc cannot convert the model at all, OpenVINO cannot run its IR, or (IR → ONNX) '
+      + "onnxruntime on the original model misses OpenVINO's numbers on the same outputs.", { ...versions(), onnxruntime: oracles[0]!.versions.onnxruntime },
+    { reference: "OpenVINO on ovc's IR", filter: REAL_FILTER ?? null });
+    await runRealSuite('real-ir', judgeRealIr, KNOWN_REAL_IR_FAILURES);
   });
 });

@@ -201,6 +201,36 @@ describe('i32 Convolution of 8-bit operands converted to i32 (ConvInteger as ovc
     // (x − 1) summed over each 2×2 window
     expect([...new Int32Array(y.data.slice().buffer)]).toEqual([12, 16, 24, 28]);
   });
+
+  it('weights ovc folded into one i32 constant (w − w_zero_point) are u8 weights with a zero point', async () => {
+    // ovc's IR of a quantized ISNet (ConvInteger weights with a constant zero point): Convolution(x − zp, Const i32)
+    const model = (weights: number[]): Model => {
+      const b = new Builder('ov');
+      const x = b.input('x', 'u8', [1, 1, 3, 3]);
+      const zp = b.input('zp', 'u8', []);
+      const i32 = (v: ReturnType<typeof b.input>): ReturnType<typeof b.input> => b.op(b.graph, 'Convert', [v], '', { destination_type: A.raw('i32') });
+      const shifted = b.op(b.graph, 'Subtract', [i32(x), i32(zp)], '', { auto_broadcast: A.raw('numpy') });
+      const w = b.init('w', { elem: 'i32', dims: [1, 1, 2, 2], data: new Uint8Array(new Int32Array(weights).buffer) });
+      b.output(b.op(b.graph, 'Convolution', [shifted, w], 'y', {
+        strides: A.raw('1,1'), dilations: A.raw('1,1'), pads_begin: A.raw('0,0'), pads_end: A.raw('0,0'), auto_pad: A.raw('explicit'),
+      }));
+      return b.model;
+    };
+    const run = async (weights: number[]): Promise<{ ops: string[]; zero: number[]; y: number[] }> => {
+      const onnx = convertModel(model(weights));
+      const conv = onnx.graph.nodes.find((n) => n.op === 'ConvInteger');
+      const u8 = (v: number[], shape: number[]): OracleTensor => ({ dtype: 'u8', shape, data: new Uint8Array(v) });
+      const y = (await runOrt(encodeOnnx(onnx).bytes, { x: u8([2, 3, 4, 5, 6, 7, 8, 9, 10], [1, 1, 3, 3]), zp: u8([1], []) }))['y']!;
+      expect(conv?.inputs[1]?.constant?.elem).toBe('u8');
+      return { ops: ops(onnx), zero: [...(conv?.inputs[3]?.constant?.data ?? [])], y: [...new Int32Array(y.data.slice().buffer)] };
+    };
+    // (x − 1) ⊛ w over each 2×2 window: x − 1 = [[1,2,3],[4,5,6],[7,8,9]]
+    expect(await run([1, -1, 2, -128])).toEqual({ ops: ['ConvInteger'], zero: [128], y: [1 - 2 + 8 - 640, 2 - 3 + 10 - 768, 4 - 5 + 14 - 1024, 5 - 6 + 16 - 1152] });
+    expect(await run([200, 0, 0, 1])).toEqual({ ops: ['ConvInteger'], zero: [], y: [205, 406, 808, 1009] });
+    expect(await run([-200, 55, 0, 1])).toEqual({ ops: ['ConvInteger'], zero: [200], y: [-200 + 110 + 0 + 5, -400 + 165 + 6, -800 + 275 + 8, -1000 + 330 + 9] });
+    // values no u8 less a zero point holds (a range wider than 255): no ConvInteger (ONNX Conv takes no i32: refused, never wrong)
+    expect(() => convertModel(model([200, -100, 0, 0]))).toThrow(OvirError);
+  });
 });
 
 describe('Power of a constant 2 on u64 (ovc\'s form of ONNX BitShift) → BitShift(1, y, LEFT)', () => {

@@ -67,6 +67,12 @@ export interface OnnxInferredValue {
   dims: (number | string | null)[] | null;
 }
 
+/** How ovc saves its IR. */
+export interface OvcOptions {
+  /** save_model's compress_to_fp16 (ovc's default is true); false when absent. */
+  compressToFp16?: boolean;
+}
+
 export interface OracleVersions {
   openvino: string;
   onnx: string;
@@ -191,9 +197,16 @@ export class Oracle {
     return outputsRecord(r.outputs);
   }
 
-  /** openvino.convert_model + save_model(compress_to_fp16=False): writes outXml and its .bin; `inputShapes` fixes inputs as `ovc --input` does. */
-  async ovc(onnxPath: string, outXml: string, inputShapes?: Record<string, number[]>): Promise<void> {
-    await this.request('ovc', { onnx: resolve(onnxPath), out_xml: resolve(outXml), ...(inputShapes ? { input_shapes: inputShapes } : {}) });
+  /**
+   * openvino.convert_model + save_model: writes outXml and its .bin; `inputShapes` fixes inputs as
+   * `ovc --input` does. compress_to_fp16=False unless `opts.compressToFp16` (ovc's own default: every
+   * f32 constant an f16 Const and a Convert with rt_info `decompression`).
+   */
+  async ovc(onnxPath: string, outXml: string, inputShapes?: Record<string, number[]>, opts: OvcOptions = {}): Promise<void> {
+    await this.request('ovc', {
+      onnx: resolve(onnxPath), out_xml: resolve(outXml), ...(inputShapes ? { input_shapes: inputShapes } : {}),
+      ...(opts.compressToFp16 ? { compress_to_fp16: true } : {}),
+    });
   }
 
   /** Element types and partial shapes of an IR's inputs and outputs as OpenVINO reads them. */
@@ -238,11 +251,12 @@ export class Oracle {
    * ovc's own clean failure); a bridge crash, a timeout or a harness limit is not, so the next run
    * asks ovc again.
    */
-  async ovcCached(onnxPath: string, inputShapes?: Record<string, number[]>): Promise<string> {
+  async ovcCached(onnxPath: string, inputShapes?: Record<string, number[]>, opts: OvcOptions = {}): Promise<string> {
     const h = createHash('sha256');
     h.update(readFileSync(onnxPath));
     h.update(`\0openvino ${this.versions.openvino}`);
     if (inputShapes) h.update(`\0input ${JSON.stringify(Object.entries(inputShapes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))}`);
+    if (opts.compressToFp16) h.update('\0compress_to_fp16'); // absent for f32 IRs: their cache keys stay as they were
     const dir = join(ORACLE_CACHE_DIR, h.digest('hex').slice(0, 32));
     const xml = join(dir, 'model.xml');
     const failed = join(dir, 'ovc-error.txt');
@@ -255,7 +269,7 @@ export class Oracle {
     mkdirSync(tmp, { recursive: true });
     let error: string | null = null;
     try {
-      await this.ovc(onnxPath, join(tmp, 'model.xml'), inputShapes);
+      await this.ovc(onnxPath, join(tmp, 'model.xml'), inputShapes, opts);
     } catch (e) {
       if (!(e instanceof EngineError)) { rmSync(tmp, { recursive: true, force: true }); throw e; }
       error = e.message;
