@@ -331,7 +331,15 @@ function withStaticInputs(m: Model, inputs: Record<string, OracleTensor>): Model
 /** A real model's cases: a name and its verdict. */
 interface RealCase { name: string; verdict: Verdict }
 
-async function judgeReal(path: string, oracle: Oracle, slot: string): Promise<RealCase[]> {
+/**
+ * Runs `judge` once per set of a real model's inputs (Silero: sr 16000 and 8000; others: one),
+ * seeded as every real suite seeds them, with their shapes (what ovc's --input fixes) and a work
+ * directory of its own, removed afterwards; returns the cases `judge` pushed.
+ */
+async function forEachRealInput(
+  path: string, slot: string,
+  judge: (sr: number | null, inputs: Record<string, OracleTensor>, shapes: Record<string, number[]>, dir: string, cases: RealCase[]) => Promise<void>,
+): Promise<RealCase[]> {
   const probe = readOnnxFile(path);
   const file = basename(path);
   const hasSr = probe.graph.inputs.some((v) => v.name === 'sr');
@@ -340,70 +348,76 @@ async function judgeReal(path: string, oracle: Oracle, slot: string): Promise<Re
   mkdirSync(dir, { recursive: true });
   try {
     for (const sr of hasSr ? [16000, 8000] : [null]) {
-      const tag = sr === null ? '' : ` (sr ${sr})`;
       const inputs = realInputs(probe, file, sr, 1234);
       const shapes = Object.fromEntries(Object.entries(inputs).map(([k, t]) => [k, t.shape]));
-      let want: { name: string; tensor: OracleTensor }[];
-      try {
-        const expected = await runOrt(path, inputs);
-        want = Object.entries(expected).filter(([k]) => !k.startsWith('#')).map(([name, tensor]) => ({ name, tensor }));
-      } catch (e) {
-        const why = `reference engine cannot: onnxruntime cannot run the original: ${cleanOrtMessage(reasonOf(e))}`;
-        cases.push({ name: `${tag} ONNX → IR`, verdict: { status: 'skip', reason: why } }, { name: `${tag} ONNX → IR → ONNX`, verdict: { status: 'skip', reason: why } });
-        continue;
-      }
-      const sets: TestDataSet[] = [{ dir: path, inputs: Object.entries(inputs).map(([name, tensor]) => ({ name, tensor })), outputs: want }];
-
-      // ONNX → IR, inputs fixed to the shapes run; the reference is ovc on the same model and shapes.
-      let ours: Outcome;
-      const xml = join(dir, 'model.xml');
-      try {
-        writeIrFile(convertModel(withStaticInputs(readOnnxFile(path), inputs)), xml);
-        ours = await runIrOutcome(xml, sets, oracle, 'ours');
-      } catch (e) {
-        ours = conversionOutcome(e, 'ONNX → IR');
-      }
-      let ref: Outcome = { kind: 'pass' };
-      if (ours.kind !== 'pass') {
-        try {
-          ref = await runIrOutcome(await oracle.ovcCached(path, shapes), sets, oracle, "ovc's IR");
-        } catch (e) {
-          ref = isHarnessLimit(e) ? { kind: 'harness', text: reasonOf(e) } : { kind: 'convert', text: `ovc cannot convert: ${reasonOf(e)}` };
-        }
-      }
-      cases.push({ name: `${tag} ONNX → IR`, verdict: verdict(ours, ref, "OpenVINO on ovc's IR of the same model and input shapes") });
-
-      if (sr !== null) {
-        // What a user does for one sample rate: `convert --freeze sr=<rate>` (the If folds to its branch).
-        const given = Object.fromEntries(Object.entries(inputs).filter(([k]) => k !== 'sr'));
-        const frozenSets: TestDataSet[] = [{ ...sets[0]!, inputs: Object.entries(given).map(([name, tensor]) => ({ name, tensor })) }];
-        let frozen: Outcome;
-        try {
-          writeIrFile(convertModel(withStaticInputs(readOnnxFile(path), inputs), { freeze: { sr } }), xml);
-          frozen = await runIrOutcome(xml, frozenSets, oracle, 'ours');
-        } catch (e) {
-          frozen = conversionOutcome(e, `ONNX → IR (--freeze sr=${sr})`);
-        }
-        cases.push({ name: `${tag} --freeze sr=${sr} ONNX → IR`, verdict: unreferenced(frozen) });
-      }
-
-      // The round trip starts from the model as published (dynamic shapes); the reference is onnxruntime on it.
-      let back: Outcome;
-      const onnxPath = join(dir, 'back.onnx');
-      try {
-        const xml2 = join(dir, 'dynamic.xml');
-        writeIrFile(convertModel(readOnnxFile(path)), xml2);
-        writeOnnxFile(convertModel(readIrFile(xml2), { to: 'onnx' }), onnxPath);
-        back = await runOnnxOutcome(onnxPath, sets, oracle, 'the round trip');
-      } catch (e) {
-        back = conversionOutcome(e, 'ONNX → IR → ONNX');
-      }
-      cases.push({ name: `${tag} ONNX → IR → ONNX`, verdict: verdict(back, { kind: 'pass' }, 'onnxruntime on the original') });
+      await judge(sr, inputs, shapes, dir, cases);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
   return cases;
+}
+
+async function judgeReal(path: string, oracle: Oracle, slot: string): Promise<RealCase[]> {
+  return forEachRealInput(path, slot, async (sr, inputs, shapes, dir, cases) => {
+    const tag = sr === null ? '' : ` (sr ${sr})`;
+    let want: { name: string; tensor: OracleTensor }[];
+    try {
+      const expected = await runOrt(path, inputs);
+      want = Object.entries(expected).filter(([k]) => !k.startsWith('#')).map(([name, tensor]) => ({ name, tensor }));
+    } catch (e) {
+      const why = `reference engine cannot: onnxruntime cannot run the original: ${cleanOrtMessage(reasonOf(e))}`;
+      cases.push({ name: `${tag} ONNX → IR`, verdict: { status: 'skip', reason: why } }, { name: `${tag} ONNX → IR → ONNX`, verdict: { status: 'skip', reason: why } });
+      return;
+    }
+    const sets: TestDataSet[] = [{ dir: path, inputs: Object.entries(inputs).map(([name, tensor]) => ({ name, tensor })), outputs: want }];
+
+    // ONNX → IR, inputs fixed to the shapes run; the reference is ovc on the same model and shapes.
+    let ours: Outcome;
+    const xml = join(dir, 'model.xml');
+    try {
+      writeIrFile(convertModel(withStaticInputs(readOnnxFile(path), inputs)), xml);
+      ours = await runIrOutcome(xml, sets, oracle, 'ours');
+    } catch (e) {
+      ours = conversionOutcome(e, 'ONNX → IR');
+    }
+    let ref: Outcome = { kind: 'pass' };
+    if (ours.kind !== 'pass') {
+      try {
+        ref = await runIrOutcome(await oracle.ovcCached(path, shapes), sets, oracle, "ovc's IR");
+      } catch (e) {
+        ref = isHarnessLimit(e) ? { kind: 'harness', text: reasonOf(e) } : { kind: 'convert', text: `ovc cannot convert: ${reasonOf(e)}` };
+      }
+    }
+    cases.push({ name: `${tag} ONNX → IR`, verdict: verdict(ours, ref, "OpenVINO on ovc's IR of the same model and input shapes") });
+
+    if (sr !== null) {
+      // What a user does for one sample rate: `convert --freeze sr=<rate>` (the If folds to its branch).
+      const given = Object.fromEntries(Object.entries(inputs).filter(([k]) => k !== 'sr'));
+      const frozenSets: TestDataSet[] = [{ ...sets[0]!, inputs: Object.entries(given).map(([name, tensor]) => ({ name, tensor })) }];
+      let frozen: Outcome;
+      try {
+        writeIrFile(convertModel(withStaticInputs(readOnnxFile(path), inputs), { freeze: { sr } }), xml);
+        frozen = await runIrOutcome(xml, frozenSets, oracle, 'ours');
+      } catch (e) {
+        frozen = conversionOutcome(e, `ONNX → IR (--freeze sr=${sr})`);
+      }
+      cases.push({ name: `${tag} --freeze sr=${sr} ONNX → IR`, verdict: unreferenced(frozen) });
+    }
+
+    // The round trip starts from the model as published (dynamic shapes); the reference is onnxruntime on it.
+    let back: Outcome;
+    const onnxPath = join(dir, 'back.onnx');
+    try {
+      const xml2 = join(dir, 'dynamic.xml');
+      writeIrFile(convertModel(readOnnxFile(path)), xml2);
+      writeOnnxFile(convertModel(readIrFile(xml2), { to: 'onnx' }), onnxPath);
+      back = await runOnnxOutcome(onnxPath, sets, oracle, 'the round trip');
+    } catch (e) {
+      back = conversionOutcome(e, 'ONNX → IR → ONNX');
+    }
+    cases.push({ name: `${tag} ONNX → IR → ONNX`, verdict: verdict(back, { kind: 'pass' }, 'onnxruntime on the original') });
+  });
 }
 
 // ── real IR: ovc's IR of the real models ──────────────────────────────────────────────────────
@@ -446,81 +460,68 @@ async function originalOrtOutcome(path: string, sets: TestDataSet[], oracle: Ora
  * OpenVINO, must compute what OpenVINO computes on ovc's IR. No IR or no numbers from it: skip.
  */
 async function judgeRealIr(path: string, oracle: Oracle, slot: string): Promise<RealCase[]> {
-  const probe = readOnnxFile(path);
-  const file = basename(path);
-  const hasSr = probe.graph.inputs.some((v) => v.name === 'sr');
-  const cases: RealCase[] = [];
-  const dir = join(work, slot);
-  mkdirSync(dir, { recursive: true });
-  try {
-    for (const sr of hasSr ? [16000, 8000] : [null]) {
-      const inputs = realInputs(probe, file, sr, 1234);
-      const shapes = Object.fromEntries(Object.entries(inputs).map(([k, t]) => [k, t.shape]));
-      const judged = new Set<string>();
-      for (const form of OVC_FORMS) {
-        const tag = `${sr === null ? '' : ` (sr ${sr})`} ${form.tag}`;
-        const names = [`${tag} IR → ONNX`, `${tag} IR → ONNX → IR`];
-        const skipAll = (why: string): void => { for (const name of names) cases.push({ name, verdict: { status: 'skip', reason: `reference engine cannot: ${why}` } }); };
-        // ovc with the static shapes, else (Silero v5: ovc validates the sr-8000 branch with the
-        // 16 kHz window and fails) ovc on the model as published, run with the same inputs.
-        let refXml: string | undefined;
-        let why = '';
-        for (const fixed of [shapes, undefined]) {
-          try { refXml = await oracle.ovcCached(path, fixed, form.opts); break; } catch (e) {
-            if (isHarnessLimit(e)) { why = `harness: ${reasonOf(e)}`; break; }
-            why ||= engineReason(e);
-          }
+  return forEachRealInput(path, slot, async (sr, inputs, shapes, dir, cases) => {
+    const judged = new Set<string>();
+    for (const form of OVC_FORMS) {
+      const tag = `${sr === null ? '' : ` (sr ${sr})`} ${form.tag}`;
+      const names = [`${tag} IR → ONNX`, `${tag} IR → ONNX → IR`];
+      const skipAll = (why: string): void => { for (const name of names) cases.push({ name, verdict: { status: 'skip', reason: `reference engine cannot: ${why}` } }); };
+      // ovc with the static shapes, else (Silero v5: ovc validates the sr-8000 branch with the
+      // 16 kHz window and fails) ovc on the model as published, run with the same inputs.
+      let refXml: string | undefined;
+      let why = '';
+      for (const fixed of [shapes, undefined]) {
+        try { refXml = await oracle.ovcCached(path, fixed, form.opts); break; } catch (e) {
+          if (isHarnessLimit(e)) { why = `harness: ${reasonOf(e)}`; break; }
+          why ||= engineReason(e);
         }
-        if (refXml === undefined) {
-          if (why.startsWith('harness: ')) { for (const name of names) cases.push({ name, verdict: { status: 'unjudged', reason: why } }); continue; }
-          skipAll(`no IR to start from: ovc cannot convert: ${why}`);
-          continue;
-        }
-        // an IR both forms share (a model whose constants are f16 already) is judged once
-        const irHash = createHash('sha256').update(readFileSync(refXml)).update(readFileSync(refXml.replace(/\.xml$/, '.bin'))).digest('hex');
-        if (judged.has(irHash)) continue;
-        judged.add(irHash);
-        let want: { name: string; tensor: OracleTensor }[];
-        try { want = asExpected(await oracle.runIr(refXml, inputs)); } catch (e) {
-          skipAll(`OpenVINO cannot run ovc's IR: ${engineReason(e)}`);
-          continue;
-        }
-        const sets: TestDataSet[] = [{ dir: refXml, inputs: Object.entries(inputs).map(([name, tensor]) => ({ name, tensor })), outputs: want }];
-        const onnxPath = join(dir, 'from-ir.onnx');
-        let toOnnx: Outcome;
-        let converted = false;
-        try {
-          writeOnnxFile(convertModel(readIrFile(refXml), { to: 'onnx' }), onnxPath);
-          converted = true;
-          toOnnx = await runOnnxOutcome(onnxPath, sets, oracle, 'ours');
-        } catch (e) {
-          toOnnx = conversionOutcome(e, 'IR → ONNX');
-        }
-        // Wrong numbers: onnxruntime on the original ONNX model, given the same inputs, judged against
-        // the same numbers; where it misses them on the same outputs (an f16 model, which OpenVINO
-        // computes in f32), onnxruntime cannot reproduce OpenVINO there and cannot judge ours. The
-        // python build, which gave ours its verdict (runOnnxOutcome ends there on wrong numbers).
-        const ref = toOnnx.kind === 'differs' ? await originalOrtOutcome(path, sets, oracle) : { kind: 'pass' as const };
-        cases.push({ name: names[0]!, verdict: verdict(toOnnx, ref, "onnxruntime on the original ONNX (against OpenVINO on ovc's IR)") });
-        let back: Outcome;
-        if (!converted) {
-          back = toOnnx;
-        } else {
-          try {
-            const xml = join(dir, 'back.xml');
-            writeIrFile(convertModel(readOnnxFile(onnxPath)), xml);
-            back = await runIrOutcome(xml, sets, oracle, 'the round trip');
-          } catch (e) {
-            back = conversionOutcome(e, 'IR → ONNX → IR');
-          }
-        }
-        cases.push({ name: names[1]!, verdict: verdict(back, { kind: 'pass' }, "OpenVINO on ovc's IR") });
       }
+      if (refXml === undefined) {
+        if (why.startsWith('harness: ')) { for (const name of names) cases.push({ name, verdict: { status: 'unjudged', reason: why } }); continue; }
+        skipAll(`no IR to start from: ovc cannot convert: ${why}`);
+        continue;
+      }
+      // an IR both forms share (a model whose constants are f16 already) is judged once
+      const irHash = createHash('sha256').update(readFileSync(refXml)).update(readFileSync(refXml.replace(/\.xml$/, '.bin'))).digest('hex');
+      if (judged.has(irHash)) continue;
+      judged.add(irHash);
+      let want: { name: string; tensor: OracleTensor }[];
+      try { want = asExpected(await oracle.runIr(refXml, inputs)); } catch (e) {
+        skipAll(`OpenVINO cannot run ovc's IR: ${engineReason(e)}`);
+        continue;
+      }
+      const sets: TestDataSet[] = [{ dir: refXml, inputs: Object.entries(inputs).map(([name, tensor]) => ({ name, tensor })), outputs: want }];
+      const onnxPath = join(dir, 'from-ir.onnx');
+      let toOnnx: Outcome;
+      let converted = false;
+      try {
+        writeOnnxFile(convertModel(readIrFile(refXml), { to: 'onnx' }), onnxPath);
+        converted = true;
+        toOnnx = await runOnnxOutcome(onnxPath, sets, oracle, 'ours');
+      } catch (e) {
+        toOnnx = conversionOutcome(e, 'IR → ONNX');
+      }
+      // Wrong numbers: onnxruntime on the original ONNX model, given the same inputs, judged against
+      // the same numbers; where it misses them on the same outputs (an f16 model, which OpenVINO
+      // computes in f32), onnxruntime cannot reproduce OpenVINO there and cannot judge ours. The
+      // python build, which gave ours its verdict (runOnnxOutcome ends there on wrong numbers).
+      const ref = toOnnx.kind === 'differs' ? await originalOrtOutcome(path, sets, oracle) : { kind: 'pass' as const };
+      cases.push({ name: names[0]!, verdict: verdict(toOnnx, ref, "onnxruntime on the original ONNX (against OpenVINO on ovc's IR)") });
+      let back: Outcome;
+      if (!converted) {
+        back = toOnnx;
+      } else {
+        try {
+          const xml = join(dir, 'back.xml');
+          writeIrFile(convertModel(readOnnxFile(onnxPath)), xml);
+          back = await runIrOutcome(xml, sets, oracle, 'the round trip');
+        } catch (e) {
+          back = conversionOutcome(e, 'IR → ONNX → IR');
+        }
+      }
+      cases.push({ name: names[1]!, verdict: verdict(back, { kind: 'pass' }, "OpenVINO on ovc's IR") });
     }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-  return cases;
+  });
 }
 
 beforeAll(async () => {
