@@ -59,15 +59,21 @@ export function randomIfs(b: Builder, seed: number, opts: RandomIfsOptions = {})
     return { v: b.init(name('c'), tensorFromFloat32(values, [...dims]), g), dims, rank: dims.length };
   };
 
-  /** One op in `g` from the values visible there (`scope`): unary, binary (broadcast) or Concat. */
+  /** A constant i64 vector in `g` (axes, perm). */
+  const ints = (g: Graph, values: readonly number[]): Value => b.init(name('i'), tensorFromInt64(values.map(BigInt)), g);
+
+  /**
+   * One op in `g` from the values visible there (`scope`): unary, binary (broadcast), Concat,
+   * Transpose, MatMul or ReduceMax (keepdims) — ops whose output dims follow from their inputs'.
+   */
   const op = (g: Graph, scope: Known[]): Known => {
     const r = rnd();
     const a = pick(scope);
-    if (r < 0.35 || a.dims === null) {
+    if (r < 0.3 || a.dims === null) {
       const kind = pick([ops.neg, ops.relu, ops.tanh]);
       return { v: b.op(g, kind, [a.v], name(kind)), dims: a.dims, rank: a.rank };
     }
-    if (r < 0.85) {
+    if (r < 0.65) {
       const partners = scope.filter((k) => k.dims !== null && broadcast(a.dims!, k.dims) !== null);
       const other = partners.length && rnd() < 0.8 ? pick(partners) : constant(g, a.dims.slice(Math.floor(rnd() * a.dims.length)));
       const dims = broadcast(a.dims, other.dims!)!;
@@ -75,10 +81,33 @@ export function randomIfs(b: Builder, seed: number, opts: RandomIfsOptions = {})
       const [l, rr] = rnd() < 0.5 ? [a, other] : [other, a];
       return { v: b.op(g, kind, [l.v, rr.v], name(kind)), dims, rank: dims.length };
     }
-    const same = scope.filter((k) => k.dims !== null && k.rank === a.rank && k.dims.slice(1).every((d, i) => d === a.dims![i + 1]));
-    const other = pick(same);
-    const dims = [a.dims[0]! + other.dims![0]!, ...a.dims.slice(1)];
-    return { v: b.op(g, ops.concat, [a.v, other.v], name('Concat'), { axis: A.int(0) }), dims, rank: dims.length };
+    if (r < 0.75 || a.rank !== 2) {
+      if (r >= 0.9) {
+        // ReduceMax over one axis, kept
+        const axis = Math.floor(rnd() * a.rank);
+        const dims = a.dims.map((d, i) => (i === axis ? 1 : d));
+        const v = b.dialect === 'onnx'
+          ? b.op(g, 'ReduceMax', [a.v], name('ReduceMax'), { axes: A.ints([axis]), keepdims: A.int(1) })
+          : b.op(g, 'ReduceMax', [a.v, ints(g, [axis])], name('ReduceMax'), { keep_dims: A.raw('true') });
+        return { v, dims, rank: dims.length };
+      }
+      const same = scope.filter((k) => k.dims !== null && k.rank === a.rank && k.dims.slice(1).every((d, i) => d === a.dims![i + 1]));
+      const other = pick(same);
+      const dims = [a.dims[0]! + other.dims![0]!, ...a.dims.slice(1)];
+      return { v: b.op(g, ops.concat, [a.v, other.v], name('Concat'), { axis: A.int(0) }), dims, rank: dims.length };
+    }
+    const [m, k] = a.dims as [number, number];
+    if (r < 0.85) {
+      const v = b.dialect === 'onnx'
+        ? b.op(g, 'Transpose', [a.v], name('Transpose'), { perm: A.ints([1, 0]) })
+        : b.op(g, 'Transpose', [a.v, ints(g, [1, 0])], name('Transpose'));
+      return { v, dims: [k, m], rank: 2 };
+    }
+    // MatMul [m, k] × [k] or [k, n]
+    const partners = scope.filter((x) => x.dims !== null && (x.rank === 1 || x.rank === 2) && x.dims[0] === k);
+    const other = partners.length && rnd() < 0.7 ? pick(partners) : constant(g, rnd() < 0.5 ? [k] : [k, 1 + Math.floor(rnd() * 3)]);
+    const dims = other.rank === 1 ? [m] : [m, other.dims![1]!];
+    return { v: b.op(g, 'MatMul', [a.v, other.v], name('MatMul')), dims, rank: dims.length };
   };
 
   /** An If condition in `g`: the graph input, its negation, or ReduceSum(data) > 0. */
