@@ -59,7 +59,7 @@ beforeAll(async () => {
     + 'different outer values, branch outputs = outer value / initializer / If input with cond [1], nested 2 and 8, element types '
     + 'f32 f64 f16 i64 i32 i8 u8 boolean, every If version 1 11 13 16 19 21 23 24 25, ops in branches at opsets 13 and 18); '
     + 'ir/* (seed 003 as built and verbatim from the spec text, different outer values, direct outputs, nested 2 and 8); '
-    + 'onnx/random-* and ir/random-* (seeded random nested Ifs up to 4 deep, both directions, ovir check must prove each conversion equivalent; '
+    + 'onnx/random-*, onnx/random-loops-* and ir/random-* (seeded random nested Ifs up to 4 deep, with Loops in and around them in random-loops, both directions, ovir check must prove each conversion equivalent; '
     + 'ovc IR → ONNX judged against OpenVINO on ovc\'s IR, skipped where ovc cannot convert or OpenVINO cannot run its IR, noted); '
     + 'ovc/* (ovc IR of ONNX If models); */nested-64 (OpenVINO loads it); op/* (every mapped op inside a branch); '
     + 'backend/test_if, and test_if_seq / test_if_opt refused with the node and type named', {
@@ -347,6 +347,14 @@ describe('random nested Ifs (seeded), both directions, in both engines', () => {
       const m = onnxBuilt(17, (b) => randomIfs(b, seed));
       proveEquivalent('ONNX → IR', m, convertModel(m));
       return onnxCase(`random-onnx-${seed}`, m);
+    });
+  });
+  it.each(seeds)('onnx/random-loops-%i', async (seed) => {
+    const name = `onnx/random-loops-${seed} (random nested Ifs and Loops)`;
+    await run(name, async () => {
+      const m = onnxBuilt(17, (b) => randomIfs(b, 200 + seed, { loops: true }));
+      proveEquivalent('ONNX → IR', m, convertModel(m));
+      return onnxCase(`random-loops-${seed}`, m);
     });
   });
   it.each(seeds)('ir/random-%i', async (seed) => {

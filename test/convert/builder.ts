@@ -87,6 +87,7 @@ export class Builder {
         const from = owner.node.addInput(cur);
         p = h.addInput(cur.type as ValueType | null, this.dialect === 'onnx' ? [...cur.names] : [...cur.names]);
         if (this.dialect === 'ov') p.meta['layerName'] = cur.name || `param_${from}`;
+        else p.meta['onnxCapture'] = true; // as the ONNX decoder marks a body parameter standing for an outer value
         owner.node.bodies.get(owner.key)!.inputs.push({ param: p, from });
         seen.set(cur, p);
       }

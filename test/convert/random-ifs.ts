@@ -1,4 +1,4 @@
-import { A, tensorFromFloat32, tensorFromInt64, type Graph, type Value } from '../../src/graph/index.js';
+import { A, tensorFromBool, tensorFromFloat32, tensorFromInt64, tensorType, type Graph, type Value } from '../../src/graph/index.js';
 import type { Builder } from './builder.js';
 
 /**
@@ -13,6 +13,11 @@ import type { Builder } from './builder.js';
 export interface RandomIfsOptions {
   /** Deepest nesting of Ifs (main graph = 0). */
   readonly maxDepth?: number;
+  /**
+   * ONNX only: Loops too (2–3 iterations, one carried value of fixed dims, one scan output), in
+   * any graph, with Ifs in their bodies and Loops in branches.
+   */
+  readonly loops?: boolean;
 }
 
 /** A value the generator may read, with its dims (null: its rank is known, its dims vary by branch). */
@@ -42,6 +47,7 @@ export function randomIfs(b: Builder, seed: number, opts: RandomIfsOptions = {})
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
   const ops = OPS[b.dialect];
   const maxDepth = opts.maxDepth ?? 4;
+  const loops = opts.loops === true && b.dialect === 'onnx';
   let made = 0;
   const name = (what: string): string => `${what}_${made++}`;
 
@@ -126,7 +132,13 @@ export function randomIfs(b: Builder, seed: number, opts: RandomIfsOptions = {})
   const branchOutput = (g: Graph, scope: Known[], own: Known[], rank: number): Known => {
     const r = rnd();
     const ofRank = (ks: Known[]) => ks.filter((k) => k.rank === rank);
-    if (r < 0.2 && ofRank(scope).length) return pick(ofRank(scope)); // an outer value (or an own one) as it is: no node
+    if (r < 0.2 && ofRank(scope).length) {
+      // an outer value (or an own one) as it is: no node — except with Loops, where an outer value
+      // goes through an Identity: onnxruntime refuses a subgraph output naming an outer value, and
+      // the fallback reference (onnx's evaluator) stacks Loop scan outputs of rank ≥ 2 wrongly (np.vstack)
+      const k = pick(ofRank(scope));
+      return loops && k.v.graph !== g ? { ...k, v: b.op(g, 'Identity', [k.v], name('Identity')) } : k;
+    }
     if (r < 0.3) return constant(g, pick(rank === 1 ? [[3], [1], [4]] : [[2, 3], [1, 3], [2, 1]]));
     const candidates = ofRank(own);
     if (candidates.length) return pick(candidates);
@@ -144,8 +156,9 @@ export function randomIfs(b: Builder, seed: number, opts: RandomIfsOptions = {})
     const steps = 1 + Math.floor(rnd() * 3);
     for (let i = 0; i < steps; i++) {
       const scope = [...outer, ...own];
-      if (depth < maxDepth && ((depth === 0 && i === 0) || rnd() < (depth === 0 ? 0.8 : 0.45))) own.push(...ifNode(g, scope, depth));
-      else own.push(op(g, scope));
+      if (depth < maxDepth && ((depth === 0 && i === 0) || rnd() < (depth === 0 ? 0.8 : 0.45))) {
+        own.push(...(loops && rnd() < 0.35 ? loopNode(g, scope, depth) : ifNode(g, scope, depth)));
+      } else own.push(op(g, scope));
     }
     return own;
   };
@@ -175,6 +188,34 @@ export function randomIfs(b: Builder, seed: number, opts: RandomIfsOptions = {})
       const same = t.dims !== null && e.dims !== null && t.dims.length === e.dims.length && t.dims.every((d, i) => d === e.dims![i]);
       return { v: n.outputs[k]!, dims: same ? t.dims : null, rank };
     });
+  };
+
+  const sameDims = (x: readonly number[] | null, y: readonly number[]): boolean => x !== null && x.length === y.length && x.every((d, i) => d === y[i]);
+
+  /**
+   * An ONNX Loop in `g`: a constant trip count, condition true, one carried value (next = carried +
+   * something of its dims computed in the body) and one scan output; its body is filled like a branch.
+   */
+  const loopNode = (g: Graph, scope: Known[], depth: number): Known[] => {
+    const trips = 2 + Math.floor(rnd() * 2);
+    const carried = pick(scope.filter((k) => k.dims !== null));
+    const dims = carried.dims!;
+    const n = b.node(g, 'Loop', [b.init(name('trips'), tensorFromInt64([BigInt(trips)], []), g), b.init(name('go'), tensorFromBool([true], []), g), carried.v], [name('final'), name('scan')], {}, { name: name('Loop') });
+    n.meta['onnxInputCount'] = 3;
+    const body = g.addBody(n, 'body');
+    const bg = body.graph;
+    const iter = bg.addInput(tensorType('i64', []), [name('iter')]);
+    const go = bg.addInput(tensorType('boolean', []), [name('go_in')]);
+    const param = bg.addInput(tensorType('f32', [...dims]), [name('carried')]);
+    body.inputs.push({ param: iter, from: 0 }, { param: go, from: 1 }, { param, from: 2 });
+    const here: Known = { v: param, dims, rank: dims.length };
+    const own = fill(bg, [...scope, here], depth + 1);
+    const like = own.filter((k) => sameDims(k.dims, dims));
+    const next = b.op(bg, ops.add, [param, (like.length ? pick(like) : constant(bg, dims)).v], name('Add'));
+    const scanned = pick([...own, here].filter((k) => k.dims !== null));
+    bg.outputs.push(b.op(bg, 'Identity', [go], name('Identity')), next, scanned.v === param ? b.op(bg, ops.relu, [param], name('Relu')) : scanned.v);
+    body.outputs.push({ result: 1, to: 0 }, { result: 2, to: 1 });
+    return [{ v: n.outputs[0]!, dims, rank: dims.length }, { v: n.outputs[1]!, dims: [trips, ...scanned.dims!], rank: scanned.rank + 1 }];
   };
 
   const computed = fill(b.graph, data, 0);
