@@ -38,6 +38,8 @@ interface BodyJob {
   readonly body: Body;
   readonly portMap: XOut;
   readonly backEdges: XOut | null;
+  /** The node's last body (its back edges are complete after it). */
+  readonly last: boolean;
 }
 
 const DYNAMIC_PRECISION = elementType('dynamic').precision!;
@@ -55,13 +57,17 @@ export function writeIr(model: Model): { xml: string; bin: Uint8Array[] } {
   return { xml: Buffer.concat(xml).toString('utf8'), bin };
 }
 
-/** writeIr with the XML as UTF-8 chunks (what files are written from: no string of the whole net). */
-export function writeIrChunks(model: Model): { xml: Uint8Array[]; bin: Uint8Array[] } {
+/**
+ * writeIr with the XML as UTF-8 chunks (no string of the whole net). With `drain`, the XML is
+ * handed to it in document order while it is written (slabs reused; `xml` is then empty): what
+ * files are written from.
+ */
+export function writeIrChunks(model: Model, drain?: (bytes: Uint8Array) => void): { xml: Uint8Array[]; bin: Uint8Array[] } {
   const diags = new Diagnostics();
   diags.push(...verifyGraph(model.graph).filter((d) => d.severity === 'error'));
   diags.throwIfErrors();
   const consts = new ConstWriter();
-  const net = XOut.document('net').att('name', model.ir?.name ?? model.graph.name ?? 'model').att('version', '11');
+  const net = XOut.document('net', drain).att('name', model.ir?.name ?? model.graph.name ?? 'model').att('version', '11');
   const jobs: BodyJob[] = [];
   const w = new GraphWriter(diags, consts, jobs);
   w.write(model.graph, net, (model.ir?.rtInfo as XNode | null | undefined) ?? null);
@@ -69,11 +75,17 @@ export function writeIrChunks(model: Model): { xml: Uint8Array[]; bin: Uint8Arra
     const j = jobs[i]!;
     const ids = w.write(j.graph, j.el, j.graph.meta['irRtInfo'] ?? null);
     w.portMap(j, ids);
-    // The body and its port map are complete: their text becomes bytes now, not at the end.
-    j.el.flush();
-    j.portMap.flush();
+    // The body and its port map are complete (back edges once the node's last body is): sealed,
+    // their bytes can be drained once everything before them is.
+    j.el.seal();
+    j.portMap.seal();
+    if (j.last) j.backEdges?.seal();
   }
   diags.throwIfErrors();
+  if (drain) {
+    net.end();
+    return { xml: [], bin: consts.chunks };
+  }
   return { xml: net.chunks(), bin: consts.chunks };
 }
 
@@ -355,6 +367,7 @@ class GraphWriter {
       return;
     }
     const keys = kind.bodies.map((b) => b.key);
+    const first = this.jobs.length;
     for (const key of keys) {
       const body = n.bodies.get(key);
       if (!body) {
@@ -362,8 +375,9 @@ class GraphWriter {
         continue;
       }
       if (!body.graph.outputs.length) this.diags.add('IR_WRITE_GRAPH', body.graph.path, { detail: 'a body needs at least one Result' });
-      this.jobs.push({ graph: body.graph, el: layer.hole().ele(key), node: n, body, portMap: maps!.get(key)!, backEdges });
+      this.jobs.push({ graph: body.graph, el: layer.hole().ele(key), node: n, body, portMap: maps!.get(key)!, backEdges, last: false });
     }
+    if (this.jobs.length > first) this.jobs[this.jobs.length - 1] = { ...this.jobs[this.jobs.length - 1]!, last: true };
     for (const key of n.bodies.keys()) {
       if (!keys.includes(key)) this.diags.add('IR_WRITE_GRAPH', n.path, { detail: `${op} cannot carry a body '${key}' in IR` });
     }

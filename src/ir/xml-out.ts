@@ -31,9 +31,15 @@ export class XOut {
   /** @internal The element's text, written with its start tag. */
   text = '';
 
-  /** The document element `<tag>` of a new document. */
-  static document(tag: string): XOut {
-    const run = new TextRun(new ByteSink());
+  /**
+   * The document element `<tag>` of a new document. With `drain`, the document's bytes are handed
+   * to it in document order as soon as they are final (each slab as it fills, up to the first hole
+   * whose content is not sealed yet; the rest at `end()`), and a slab whose bytes were all drained
+   * is written again: the text of a net is never held whole. Without, `chunks()` gives them.
+   */
+  static document(tag: string, drain?: (bytes: Uint8Array) => void): XOut {
+    const run = new TextRun(new ByteSink(drain ?? null));
+    (run.sink as ByteSink).root = run;
     run.push('<?xml version="1.0"?>\n');
     return run.open(tag, 0, -1, '');
   }
@@ -117,6 +123,23 @@ export class XOut {
     this.run.flush();
   }
 
+  /**
+   * Seals this element's run (the hole it was made in, or the document): every open element of
+   * the run is closed, and nothing is written to it again, so its bytes can be drained once those
+   * before it are. The writer seals a hole once its content is complete.
+   */
+  seal(): void {
+    this.run.closeAbove(-1);
+    this.run.sealed = true;
+    this.run.flush();
+  }
+
+  /** Ends the document (every run sealed) and drains what is left (a document made with drain). */
+  end(): void {
+    this.walkRuns(() => {});
+    this.run.sink.pump();
+  }
+
   /** The document text: every open element closed, holes joined in place, ending with a newline. */
   serialize(): string {
     return Buffer.concat(this.chunks()).toString('utf8');
@@ -128,18 +151,24 @@ export class XOut {
    */
   chunks(): Uint8Array[] {
     const out: Uint8Array[] = [];
+    this.walkRuns((b) => out.push(b));
+    return out;
+  }
+
+  /** Seals every run of the document, giving its bytes in document order (none that were drained). */
+  private walkRuns(each: (bytes: Uint8Array) => void): void {
     const stack: (Uint8Array | TextRun)[] = [this.run];
     while (stack.length) {
       const p = stack.pop()!;
       if (p instanceof Uint8Array) {
-        out.push(p);
+        if (p.byteLength) each(p);
         continue;
       }
       p.closeAbove(-1);
+      p.sealed = true;
       p.flush();
       for (let i = p.parts.length - 1; i >= 0; i--) stack.push(p.parts[i]!);
     }
-    return out;
   }
 
   /** @internal */
@@ -152,6 +181,8 @@ const INDENTS: string[] = [''];
 /** `d` tabs (cached: every line starts with one). */
 export const indent = (d: number): string => (INDENTS[d] ??= '\t'.repeat(d));
 
+/** What a drained part is replaced by in its run (its slab may be written again). */
+const DRAINED = new Uint8Array(0);
 /** Size of the byte slabs text is encoded into (a 41 MB XML: ~40 slabs, not thousands of buffers). */
 const SLAB_BYTES = 1 << 20;
 /** Strings longer than this are encoded by Buffer#write; shorter ones by a loop (no call into the runtime). */
@@ -170,6 +201,15 @@ export class ByteSink {
   private pos = 0;
   private start = 0;
   private owner: TextRun | null = null;
+  /** Views of the current slab in some run's parts and not drained yet (the slab is reused at 0). */
+  private live = 0;
+  /** @internal The document's run (where draining starts). */
+  root: TextRun | null = null;
+  /** Drain cursor: the runs entered (a hole inside its parent) and the next part of each. */
+  private readonly cursorRuns: TextRun[] = [];
+  private readonly cursorNext: number[] = [];
+
+  constructor(private readonly drain: ((bytes: Uint8Array) => void) | null) {}
 
   /** @internal The run that writes next (the bytes of the previous owner become its view). */
   claim(run: TextRun): this {
@@ -181,11 +221,19 @@ export class ByteSink {
     return this;
   }
 
+  /** The owner's bytes so far become a view in its parts (it stays the owner). */
+  private cut(): void {
+    const o = this.owner;
+    if (o && this.pos > this.start) {
+      o.parts.push(this.buf.subarray(this.start, this.pos));
+      this.live++;
+    }
+    this.start = this.pos;
+  }
+
   /** @internal Ends the owner's current view (before a hole, a flush, or another run's write). */
   release(): void {
-    const o = this.owner;
-    if (!o) return;
-    if (this.pos > this.start) o.parts.push(this.buf.subarray(this.start, this.pos));
+    this.cut();
     this.owner = null;
   }
 
@@ -194,12 +242,62 @@ export class ByteSink {
     if (this.owner === run) this.release();
   }
 
-  /** Room for `n` more bytes (a new slab when the current one is short; the owner's view so far is kept). */
+  /**
+   * @internal Drains the document's final bytes in order: parts of the runs on the cursor, into
+   * each hole as it is reached, out of a run once it is sealed and drained; stops at the first run
+   * that may still grow. Drained parts are dropped from their runs.
+   */
+  pump(): void {
+    const drain = this.drain;
+    if (!drain || !this.root) return;
+    this.cut();
+    const runs = this.cursorRuns;
+    const next = this.cursorNext;
+    if (!runs.length) {
+      runs.push(this.root);
+      next.push(0);
+    }
+    const slab = this.buf.buffer;
+    while (runs.length) {
+      const top = runs.length - 1;
+      const run = runs[top]!;
+      const parts = run.parts;
+      let i = next[top]!;
+      while (i < parts.length) {
+        const p = parts[i]!;
+        if (p instanceof TextRun) break;
+        drain(p);
+        if (p.buffer === slab) this.live--;
+        parts[i++] = DRAINED;
+      }
+      if (i < parts.length) {
+        next[top] = i + 1;
+        runs.push(parts[i] as TextRun);
+        next.push(0);
+        continue;
+      }
+      next[top] = i;
+      if (!run.sealed) return;
+      runs.pop();
+      next.pop();
+    }
+  }
+
+  /**
+   * Room for `n` more bytes: when the slab is short, its bytes so far are a view of their owner;
+   * the slab is written again from 0 when every view of it was drained, else a new one is made.
+   */
   private room(n: number): void {
     if (this.buf.length - this.pos >= n) return;
-    const o = this.owner;
-    if (o && this.pos > this.start) o.parts.push(this.buf.subarray(this.start, this.pos));
+    this.cut();
+    this.pump();
+    if (this.live === 0 && this.buf.length >= n) {
+      this.pos = 0;
+      this.start = 0;
+      return;
+    }
     this.buf = Buffer.allocUnsafe(Math.max(SLAB_BYTES, n));
+    this.live = 0;
     this.pos = 0;
     this.start = 0;
   }
@@ -293,6 +391,8 @@ export class ByteSink {
 class TextRun {
   private readonly open_: XOut[] = [];
   readonly parts: (Uint8Array | TextRun)[] = [];
+  /** Nothing is written to the run again (XOut.seal): drained once its parts are. */
+  sealed = false;
 
   constructor(readonly sink: ByteSink) {}
 
