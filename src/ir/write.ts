@@ -549,13 +549,19 @@ class EdgeList {
    * `to`), then std::sort-ed by source layer.
    */
   sortedOrder(): number[] {
-    const idx = Array.from({ length: this.from.length }, (_, k) => k);
+    const n = this.from.length;
+    const idx: number[] = new Array<number>(n);
+    for (let k = 0; k < n; k++) idx[k] = k;
     const to = this.to;
     let sorted = true;
-    for (let k = 1; k < to.length && sorted; k++) sorted = to[k - 1]! <= to[k]!;
+    for (let k = 1; k < n && sorted; k++) sorted = to[k - 1]! <= to[k]!;
     if (!sorted) idx.sort((a, b) => to[a]! - to[b]! || a - b);
     const from = this.from;
-    stdSort(idx, (a, b) => from[a]! < from[b]!);
+    // Source layers already strictly increasing: every sort leaves them as they are (no equal keys
+    // for std::sort to permute).
+    let increasing = true;
+    for (let k = 1; k < n && increasing; k++) increasing = from[idx[k - 1]!]! < from[idx[k]!]!;
+    if (!increasing) stdSort(idx, (a, b) => from[a]! < from[b]!);
     return idx;
   }
 }
