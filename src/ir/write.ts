@@ -434,11 +434,21 @@ class GraphWriter {
       if ('axis' in e) { head['axis'] = e['axis']!; delete e['axis']; }
       return { ...head, ...base, ...e };
     };
+    // One line per description, `<tag a="…" … />` as an element of these attributes is written.
+    const d = j.portMap.childDepth;
+    const line = (tag: string, attrs: Readonly<Record<string, unknown>>): void => {
+      const s = j.portMap.lines().tabs(d).str('<').str(tag);
+      for (const k in attrs) {
+        const v = attrs[k];
+        if (v !== undefined && v !== null) s.str(' ').str(k).str('="').attr(String(v)).str('"');
+      }
+      s.str(' />\n');
+    };
     // The serializer's order: input descriptions, output descriptions, then Loop's special ports.
-    const input = (b: (typeof j.body.inputs)[number]) => j.portMap.ele('input', ordered(b.extra, {
+    const input = (b: (typeof j.body.inputs)[number]) => line('input', ordered(b.extra, {
       external_port_id: String(isIf && b.from === 0 && alias !== undefined ? alias : b.from), internal_layer_id: String(ids.params[paramIndex.get(b.param) ?? -1]),
     }));
-    const output = (b: (typeof j.body.outputs)[number]) => j.portMap.ele('output', ordered(isIf ? undefined : b.extra, {
+    const output = (b: (typeof j.body.outputs)[number]) => line('output', ordered(isIf ? undefined : b.extra, {
       external_port_id: b.to < 0 ? '-1' : String(nIn + b.to), internal_layer_id: String(ids.results[b.result]),
     }));
     j.body.inputs.filter((b) => b.from >= 0).forEach(input);
