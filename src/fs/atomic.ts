@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmdirSync, rmSync, writeSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 
 /** One file to write: its final path and its content, given as chunks so big weights need no join. */
@@ -42,6 +42,125 @@ function syncFolder(dir: string): void {
   }
 }
 
+/** Chunks smaller than this are gathered into GATHER_BYTES before they are written. */
+const GATHER_BELOW = 1 << 16;
+const GATHER_BYTES = 1 << 18;
+
+/**
+ * A file being written under a temp name beside its target (same folder, so the rename is
+ * atomic): content may be written as it is produced (a 50 MB IR's text need not be held whole),
+ * then the staged files are committed together (renamed into place) or aborted (removed).
+ */
+export class StagedFile {
+  private fd: number | null;
+  private readonly tmp: string;
+  /** The first folder the stage created (mkdir -p), removed again on abort when still empty. */
+  private readonly made: string | undefined;
+
+  constructor(readonly path: string) {
+    installCleanup();
+    const dir = dirname(path);
+    this.made = mkdirSync(dir, { recursive: true });
+    this.tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    temps.add(this.tmp);
+    try {
+      this.fd = openSync(this.tmp, 'w');
+    } catch (e) {
+      this.fd = null;
+      this.abort();
+      throw e;
+    }
+  }
+
+  /** Small chunks gathered here and written together (a writer's many small views: one system call per 256 KB). */
+  private pending: Buffer | null = null;
+  private pendingLength = 0;
+
+  /** Appends bytes (or text as UTF-8). */
+  write(c: Uint8Array | string): void {
+    const b = typeof c === 'string' ? Buffer.from(c, 'utf8') : c;
+    if (b.byteLength < GATHER_BELOW) {
+      const p = (this.pending ??= Buffer.allocUnsafe(GATHER_BYTES));
+      if (p.length - this.pendingLength < b.byteLength) this.flushPending();
+      p.set(b, this.pendingLength);
+      this.pendingLength += b.byteLength;
+      return;
+    }
+    this.flushPending();
+    this.writeAll(b);
+  }
+
+  private flushPending(): void {
+    if (this.pendingLength === 0) return;
+    const n = this.pendingLength;
+    this.pendingLength = 0;
+    this.writeAll(this.pending!.subarray(0, n));
+  }
+
+  private writeAll(b: Uint8Array): void {
+    let off = 0;
+    while (off < b.byteLength) off += writeSync(this.fd!, b, off, b.byteLength - off);
+  }
+
+  /** Flushes (when asked) and closes the temp file; the rename is commitStaged's. */
+  private close(fsync: boolean): void {
+    if (this.fd === null) return;
+    const fd = this.fd;
+    try {
+      this.flushPending();
+      if (fsync) fsyncSync(fd);
+    } finally {
+      this.fd = null;
+      closeSync(fd);
+    }
+  }
+
+  /** @internal Renames the temp file into place (after close). */
+  rename(fsync: boolean): void {
+    this.close(fsync);
+    renameSync(this.tmp, this.path);
+    temps.delete(this.tmp);
+  }
+
+  /** Removes the temp file (and the folders this stage created, if they are empty); the target is untouched. */
+  abort(): void {
+    this.pendingLength = 0;
+    try {
+      this.close(false);
+    } catch {
+      // closing failed: the file is removed all the same
+    }
+    rmSync(this.tmp, { force: true });
+    temps.delete(this.tmp);
+    if (this.made === undefined) return;
+    // only empty folders, innermost first, up to the first one made: another writer's files stay
+    for (let d = dirname(this.path); ; d = dirname(d)) {
+      try {
+        rmdirSync(d);
+      } catch {
+        return;
+      }
+      if (d === this.made || dirname(d) === d) return;
+    }
+  }
+}
+
+/**
+ * Commits staged files: each is closed (flushed to the disk first with `opts.fsync`) and renamed
+ * into place in the order given, then (with fsync) their folders are flushed. On failure every
+ * file not yet renamed is aborted and the error rethrown.
+ */
+export function commitStaged(files: readonly StagedFile[], opts: WriteOptions = {}): void {
+  let k = 0;
+  try {
+    for (; k < files.length; k++) files[k]!.rename(opts.fsync === true);
+    if (opts.fsync) for (const dir of new Set(files.map((f) => dirname(f.path)))) syncFolder(dir);
+  } catch (e) {
+    for (let i = k; i < files.length; i++) files[i]!.abort();
+    throw e;
+  }
+}
+
 /**
  * Writes every file to a temp name beside its target (same folder, so the rename is atomic),
  * then renames them all into place. If any write fails, every temp file is removed and no target
@@ -49,37 +168,17 @@ function syncFolder(dir: string): void {
  * passing it first, so a reader that sees the new .xml also sees its new .bin.)
  */
 export function writeFilesAtomic(files: readonly FileToWrite[], opts: WriteOptions = {}): void {
-  installCleanup();
-  const staged: { tmp: string; path: string }[] = [];
+  const staged: StagedFile[] = [];
   try {
     for (const f of files) {
-      mkdirSync(dirname(f.path), { recursive: true });
-      const tmp = join(dirname(f.path), `.${basename(f.path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-      temps.add(tmp);
-      staged.push({ tmp, path: f.path });
-      const fd = openSync(tmp, 'w');
-      try {
-        const chunks = typeof f.chunks === 'string' ? [Buffer.from(f.chunks, 'utf8')]
-          : f.chunks instanceof Uint8Array ? [f.chunks] : f.chunks;
-        for (const c of chunks) {
-          let off = 0;
-          while (off < c.byteLength) off += writeSync(fd, c, off, c.byteLength - off);
-        }
-        if (opts.fsync) fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
+      const s = new StagedFile(f.path);
+      staged.push(s);
+      const chunks = typeof f.chunks === 'string' || f.chunks instanceof Uint8Array ? [f.chunks] : f.chunks;
+      for (const c of chunks) s.write(c);
     }
-    for (const s of staged) {
-      renameSync(s.tmp, s.path);
-      temps.delete(s.tmp);
-    }
-    if (opts.fsync) for (const dir of new Set(staged.map((s) => dirname(s.path)))) syncFolder(dir);
   } catch (e) {
-    for (const s of staged) {
-      rmSync(s.tmp, { force: true });
-      temps.delete(s.tmp);
-    }
+    for (const s of staged) s.abort();
     throw e;
   }
+  commitStaged(staged, opts);
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { OvirError } from '../diag/diagnostic.js';
 import type { Model } from '../graph/model.js';
-import { writeFilesAtomic, type WriteOptions } from '../fs/atomic.js';
+import { commitStaged, StagedFile, type WriteOptions } from '../fs/atomic.js';
 import { readIr } from './read.js';
 import { writeIrChunks } from './write.js';
 
@@ -33,12 +33,39 @@ export function readIrFile(xmlPath: string): Model {
   return readIr(xml, bin, { file: xmlPath, binPath });
 }
 
-/** Writes `model.xml` + `model.bin` atomically (.bin renamed into place first); `opts.fsync`: durably. */
+/**
+ * Writes `model.xml` + `model.bin` atomically (.bin renamed into place first); `opts.fsync`:
+ * durably. The XML goes to its temp file while it is written (writeIrChunks' drain), so the text
+ * of a large net is never held whole; on any failure the temp files (and folders made for them)
+ * are removed and no target is touched.
+ */
 export function writeIrFile(model: Model, xmlPath: string, opts: WriteOptions = {}): void {
-  const { xml, bin } = writeIrChunks(model);
+  const staged: StagedFile[] = [];
+  const io = <V>(f: () => V): V => {
+    try {
+      return f();
+    } catch (e) {
+      throw OvirError.of('FILE_WRITE_FAILED', '', { path: xmlPath, reason: reason(e) }, xmlPath);
+    }
+  };
+  let xml: StagedFile | null = null;
+  const stage = (path: string): StagedFile => {
+    const f = io(() => new StagedFile(path));
+    staged.push(f);
+    return f;
+  };
   try {
-    writeFilesAtomic([{ path: binPathFor(xmlPath), chunks: bin }, { path: xmlPath, chunks: xml }], opts);
+    const { bin } = writeIrChunks(model, (b) => {
+      const f = (xml ??= stage(xmlPath));
+      io(() => f.write(b));
+    });
+    const binFile = stage(binPathFor(xmlPath));
+    io(() => {
+      for (const c of bin) binFile.write(c);
+    });
+    io(() => commitStaged([binFile, xml ?? stage(xmlPath)], opts));
   } catch (e) {
-    throw OvirError.of('FILE_WRITE_FAILED', '', { path: xmlPath, reason: reason(e) }, xmlPath);
+    for (let i = staged.length - 1; i >= 0; i--) staged[i]!.abort();
+    throw e;
   }
 }

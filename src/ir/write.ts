@@ -14,7 +14,7 @@ import { canonicalOp, irTypeName } from './op-names.js';
 import { joinPortNames } from './port-names.js';
 import { stdSort } from './std-sort.js';
 import { formatShapeText, formatStaticShapeText } from './shape-text.js';
-import { escapeAttr, indent, XOut } from './xml-out.js';
+import { type ByteSink, escapeAttr, indent, XOut } from './xml-out.js';
 import type { XNode } from './xml-tree.js';
 
 /**
@@ -38,9 +38,12 @@ interface BodyJob {
   readonly body: Body;
   readonly portMap: XOut;
   readonly backEdges: XOut | null;
+  /** The node's last body (its back edges are complete after it). */
+  readonly last: boolean;
 }
 
 const DYNAMIC_PRECISION = elementType('dynamic').precision!;
+const EMPTY_PORT_END = Buffer.from('" />\n', 'latin1');
 
 /**
  * Writes IR v11 exactly as OpenVINO's serializer lays it out: layers in topological order with ids
@@ -54,13 +57,17 @@ export function writeIr(model: Model): { xml: string; bin: Uint8Array[] } {
   return { xml: Buffer.concat(xml).toString('utf8'), bin };
 }
 
-/** writeIr with the XML as UTF-8 chunks (what files are written from: no string of the whole net). */
-export function writeIrChunks(model: Model): { xml: Uint8Array[]; bin: Uint8Array[] } {
+/**
+ * writeIr with the XML as UTF-8 chunks (no string of the whole net). With `drain`, the XML is
+ * handed to it in document order while it is written (slabs reused; `xml` is then empty): what
+ * files are written from.
+ */
+export function writeIrChunks(model: Model, drain?: (bytes: Uint8Array) => void): { xml: Uint8Array[]; bin: Uint8Array[] } {
   const diags = new Diagnostics();
   diags.push(...verifyGraph(model.graph).filter((d) => d.severity === 'error'));
   diags.throwIfErrors();
   const consts = new ConstWriter();
-  const net = XOut.document('net').att('name', model.ir?.name ?? model.graph.name ?? 'model').att('version', '11');
+  const net = XOut.document('net', drain).att('name', model.ir?.name ?? model.graph.name ?? 'model').att('version', '11');
   const jobs: BodyJob[] = [];
   const w = new GraphWriter(diags, consts, jobs);
   w.write(model.graph, net, (model.ir?.rtInfo as XNode | null | undefined) ?? null);
@@ -68,11 +75,17 @@ export function writeIrChunks(model: Model): { xml: Uint8Array[]; bin: Uint8Arra
     const j = jobs[i]!;
     const ids = w.write(j.graph, j.el, j.graph.meta['irRtInfo'] ?? null);
     w.portMap(j, ids);
-    // The body and its port map are complete: their text becomes bytes now, not at the end.
-    j.el.flush();
-    j.portMap.flush();
+    // The body and its port map are complete (back edges once the node's last body is): sealed,
+    // their bytes can be drained once everything before them is.
+    j.el.seal();
+    j.portMap.seal();
+    if (j.last) j.backEdges?.seal();
   }
   diags.throwIfErrors();
+  if (drain) {
+    net.end();
+    return { xml: [], bin: consts.chunks };
+  }
   return { xml: net.chunks(), bin: consts.chunks };
 }
 
@@ -85,6 +98,8 @@ interface WrittenIds {
 class GraphWriter {
   /** Values whose type was already reported (each is reported once, not at every port). */
   private readonly reported = new Set<Value>();
+  /** Port text after the last attribute, per depth and shape (portTail). */
+  private readonly tails: WeakMap<readonly unknown[], Uint8Array>[] = [];
   /** If nodes whose cond is also read by a body: the index of the extra input that carries it. */
   private readonly condAlias = new Map<Node, number>();
 
@@ -164,23 +179,43 @@ class GraphWriter {
 
   /**
    * Writes a port: `<port id precision names>` and its `<dim>`s. Hot path (one per value and
-   * consumer): the text of the whole port is made at once and appended raw; only a port carrying
-   * rt_info read from an IR is an element.
+   * consumer): written as bytes straight into the document; only a port carrying rt_info read from
+   * an IR is an element.
    */
-  private port(parent: XOut, id: number, v: Value, where: Where, withNames: boolean, rt: XNode | undefined): void {
-    const d = parent.childDepth;
-    let attrs = ` id="${id}" precision="${this.precision(v.type, 'value', v, where)}"`;
-    if (withNames) {
-      const names = portNamesText(v.names);
-      if (names !== '') attrs += ` names="${escapeAttr(names)}"`;
-    }
+  private port(parent: XOut, d: number, id: number, v: Value, where: Where, withNames: boolean, rt: XNode | undefined): void {
+    const precision = this.precision(v.type, 'value', v, where);
+    const names = withNames ? portNamesText(v.names) : '';
     const t = v.type;
-    const dims = t && t.kind === 'tensor' && t.shape ? dimLines(t.shape, d + 1) : '';
+    const shape = t && t.kind === 'tensor' && t.shape ? t.shape : null;
     if (rt) {
+      let attrs = ` id="${id}" precision="${precision}"`;
+      if (names !== '') attrs += ` names="${escapeAttr(names)}"`;
       const p = parent.eleText('port', attrs);
-      if (dims !== '') p.raw(dims);
+      if (shape?.length) dimLines(p.lines(), shape, p.childDepth);
       writeRaw(p, rt);
-    } else parent.raw(dims === '' ? `${indent(d)}<port${attrs} />\n` : `${indent(d)}<port${attrs}>\n${dims}${indent(d)}</port>\n`);
+      return;
+    }
+    const s = parent.lines().tabs(d).str('<port id="').num(id).str('" precision="').str(precision);
+    if (names !== '') s.str('" names="').attr(names);
+    s.bytes(this.portTail(shape, d));
+  }
+
+  /**
+   * The end of a port's text after its last attribute value: `" />` or its `<dim>` lines and
+   * `</port>`, kept as bytes per shape and depth (types are shared objects: a net's ports have a
+   * few distinct shapes).
+   */
+  private portTail(shape: readonly unknown[] | null, d: number): Uint8Array {
+    if (!shape?.length) return EMPTY_PORT_END;
+    const byShape = (this.tails[d] ??= new WeakMap());
+    let tail = byShape.get(shape);
+    if (!tail) {
+      let text = '">\n';
+      for (const x of shape) text += `${indent(d + 1)}<dim>${typeof x === 'number' ? x : -1}</dim>\n`;
+      tail = Buffer.from(`${text}${indent(d)}</port>\n`, 'utf8');
+      byShape.set(shape, tail);
+    }
+    return tail;
   }
 
   /** Writes layers, edges and rt_info of `g` into `el`; queues its bodies. */
@@ -199,10 +234,10 @@ class GraphWriter {
       else {
         const v = item as Value;
         const isParam = id < nParams;
-        const name = String(v.meta['layerName'] ?? (v.name || `${isParam ? 'Parameter' : 'Constant'}_${id}`));
+        const name = String(v.metaView['layerName'] ?? (v.name || `${isParam ? 'Parameter' : 'Constant'}_${id}`));
         const where: Where = { under, layer: name };
-        const layer = layers.eleText('layer', layerAttrs(id, name, isParam ? 'Parameter' : 'Const', String(v.meta['irVersion'] ?? 'opset1')));
-        writeLayerAttrs(layer, v.meta['irLayerAttrs']);
+        const layer = layers.eleText('layer', layerAttrs(id, name, isParam ? 'Parameter' : 'Const', String(v.metaView['irVersion'] ?? 'opset1')));
+        writeLayerAttrs(layer, v.metaView['irLayerAttrs']);
         let data = '';
         if (isParam) {
           const t = v.type;
@@ -216,9 +251,12 @@ class GraphWriter {
           const { offset, size } = this.consts.write(t);
           data = ` element_type="${t.elem}" shape="${formatStaticShapeText(t.dims)}" offset="${offset}" size="${size}"`;
         }
-        writeData(layer, data, v.meta['irExtraData']);
-        writeRawIf(layer, v.meta['irLayerRtInfo']);
-        this.port(layer.ele('output'), 0, v, where, true, v.meta['irRtInfo']);
+        writeData(layer, data, v.metaView['irExtraData']);
+        writeRawIf(layer, v.metaView['irLayerRtInfo']);
+        const rt = v.metaView['irRtInfo'];
+        const output = openGroup(layer, 'output', rt !== undefined);
+        this.port(output ?? layer, layer.childDepth + 1, 0, v, where, true, rt);
+        closeGroup(layer, 'output', output);
         sources.written.set(v, id);
       }
     }
@@ -226,9 +264,13 @@ class GraphWriter {
     // Edges are listed consumer by consumer in layer order, then std::sort-ed by source layer.
     const order = edges.sortedOrder();
     const edgesEl = el.ele('edges');
-    const ind = indent(edgesEl.childDepth);
-    for (const e of order) {
-      edgesEl.raw(`${ind}<edge from-layer="${edges.from[e]!}" from-port="${edges.fromPort[e]!}" to-layer="${edges.to[e]!}" to-port="${edges.toPort[e]!}" />\n`);
+    if (order.length) {
+      const d = edgesEl.childDepth;
+      const s = edgesEl.lines();
+      for (const e of order) {
+        s.tabs(d).str('<edge from-layer="').num(edges.from[e]!).str('" from-port="').num(edges.fromPort[e]!)
+          .str('" to-layer="').num(edges.to[e]!).str('" to-port="').num(edges.toPort[e]!).str('" />\n');
+      }
     }
     if (rtInfo) writeRaw(el, rtInfo);
     else el.ele('rt_info');
@@ -245,7 +287,9 @@ class GraphWriter {
     if (outputNames !== '') layer.att('output_names', outputNames);
     writeLayerAttrs(layer, irResults?.['irLayerAttrs'], 'output_names');
     writeRawIf(layer, irResults?.['irRtInfo']);
-    this.port(layer.ele('input'), 0, v, where, false, undefined);
+    layer.lines().tabs(layer.childDepth).str('<input>\n');
+    this.port(layer, layer.childDepth + 1, 0, v, where, false, undefined);
+    closeGroup(layer, 'input', null);
     this.edgeTo(sources, v, id, 0, where);
     ids.results[index] = id;
   }
@@ -284,7 +328,7 @@ class GraphWriter {
     const op = canonicalOp(n.op);
     const name = n.name || `${op}_${id}`;
     const layer = layers.eleText('layer', layerAttrs(id, name, irTypeName(op), n.version));
-    writeLayerAttrs(layer, n.meta['irLayerAttrs']);
+    writeLayerAttrs(layer, n.metaView['irLayerAttrs']);
     const kind = irBodyKind(op);
     const ins = n.inputs;
     let nIn = ins.length;
@@ -310,19 +354,20 @@ class GraphWriter {
     if (kind?.loop) {
       this.nodePorts(n, id, layer, sources, nIn, alias);
       this.nodeData(n, layer);
-      writeRawIf(layer, n.meta['irRtInfo']);
+      writeRawIf(layer, n.metaView['irRtInfo']);
     } else {
       this.nodeData(n, layer);
-      writeRawIf(layer, n.meta['irRtInfo']);
+      writeRawIf(layer, n.metaView['irRtInfo']);
       this.nodePorts(n, id, layer, sources, nIn, alias);
     }
-    const children = n.meta['irChildren'];
+    const children = n.metaView['irChildren'];
     if (children) for (const c of children) writeRaw(layer, c);
     if (!kind) {
       if (n.bodies.size) for (const key of n.bodies.keys()) this.diags.add('IR_WRITE_GRAPH', n.path, { detail: `${op} cannot carry a body '${key}' in IR` });
       return;
     }
     const keys = kind.bodies.map((b) => b.key);
+    const first = this.jobs.length;
     for (const key of keys) {
       const body = n.bodies.get(key);
       if (!body) {
@@ -330,8 +375,9 @@ class GraphWriter {
         continue;
       }
       if (!body.graph.outputs.length) this.diags.add('IR_WRITE_GRAPH', body.graph.path, { detail: 'a body needs at least one Result' });
-      this.jobs.push({ graph: body.graph, el: layer.hole().ele(key), node: n, body, portMap: maps!.get(key)!, backEdges });
+      this.jobs.push({ graph: body.graph, el: layer.hole().ele(key), node: n, body, portMap: maps!.get(key)!, backEdges, last: false });
     }
+    if (this.jobs.length > first) this.jobs[this.jobs.length - 1] = { ...this.jobs[this.jobs.length - 1]!, last: true };
     for (const key of n.bodies.keys()) {
       if (!keys.includes(key)) this.diags.add('IR_WRITE_GRAPH', n.path, { detail: `${op} cannot carry a body '${key}' in IR` });
     }
@@ -340,34 +386,37 @@ class GraphWriter {
   private nodeData(n: Node, layer: XOut): void {
     const attrs = n.attrsView;
     if (!attrs.size) return;
-    let data = '';
+    const s = layer.lines().tabs(layer.childDepth).str('<data');
     attrs.forEach((a, k) => {
-      const s = formatAttr(a);
-      if (s === undefined) this.diags.add('IR_WRITE_ATTR', n.path, { op: n.op, attr: k, kind: a.type });
-      else data += ` ${k}="${escapeAttr(s)}"`;
+      const text = formatAttr(a);
+      if (text === undefined) this.diags.add('IR_WRITE_ATTR', n.path, { op: n.op, attr: k, kind: a.type });
+      else s.str(' ').str(k).str('="').attr(text).str('"');
     });
-    layer.raw(`${indent(layer.childDepth)}<data${data} />\n`);
+    s.str(' />\n');
   }
 
   /** Input ports (the If cond alias last, at `alias`), then output ports numbered after them. */
   private nodePorts(n: Node, id: number, layer: XOut, sources: Sources, nIn: number, alias: number): void {
-    const inRt = n.meta['irInputRtInfo'];
+    const inRt = n.metaView['irInputRtInfo'];
+    const d = layer.childDepth + 1;
     if (nIn) {
-      const input = layer.ele('input');
+      const input = openGroup(layer, 'input', inRt !== undefined);
       for (let k = 0; k < nIn; k++) {
         const v = k === alias ? (n.inputs[0] ?? null) : n.inputs[k]!;
-        if (v) this.port(input, k, v, n, false, inRt?.[k]);
-        else input.ele('port').att('id', k).att('precision', DYNAMIC_PRECISION);
+        if (v) this.port(input ?? layer, d, k, v, n, false, inRt?.[k]);
+        else (input ?? layer).lines().tabs(d).str('<port id="').num(k).str('" precision="').str(DYNAMIC_PRECISION).str('" />\n');
         this.edgeTo(sources, v, id, k, n);
       }
+      closeGroup(layer, 'input', input);
     }
     const outs = n.outputs;
     if (outs.length) {
-      const output = layer.ele('output');
+      const output = openGroup(layer, 'output', outs.some((v) => v.metaView['irRtInfo'] !== undefined));
       for (let k = 0; k < outs.length; k++) {
         const v = outs[k]!;
-        this.port(output, nIn + k, v, n, true, v.meta['irRtInfo']);
+        this.port(output ?? layer, d, nIn + k, v, n, true, v.metaView['irRtInfo']);
       }
+      closeGroup(layer, 'output', output);
     }
   }
 
@@ -385,11 +434,21 @@ class GraphWriter {
       if ('axis' in e) { head['axis'] = e['axis']!; delete e['axis']; }
       return { ...head, ...base, ...e };
     };
+    // One line per description, `<tag a="…" … />` as an element of these attributes is written.
+    const d = j.portMap.childDepth;
+    const line = (tag: string, attrs: Readonly<Record<string, unknown>>): void => {
+      const s = j.portMap.lines().tabs(d).str('<').str(tag);
+      for (const k in attrs) {
+        const v = attrs[k];
+        if (v !== undefined && v !== null) s.str(' ').str(k).str('="').attr(String(v)).str('"');
+      }
+      s.str(' />\n');
+    };
     // The serializer's order: input descriptions, output descriptions, then Loop's special ports.
-    const input = (b: (typeof j.body.inputs)[number]) => j.portMap.ele('input', ordered(b.extra, {
+    const input = (b: (typeof j.body.inputs)[number]) => line('input', ordered(b.extra, {
       external_port_id: String(isIf && b.from === 0 && alias !== undefined ? alias : b.from), internal_layer_id: String(ids.params[paramIndex.get(b.param) ?? -1]),
     }));
-    const output = (b: (typeof j.body.outputs)[number]) => j.portMap.ele('output', ordered(isIf ? undefined : b.extra, {
+    const output = (b: (typeof j.body.outputs)[number]) => line('output', ordered(isIf ? undefined : b.extra, {
       external_port_id: b.to < 0 ? '-1' : String(nIn + b.to), internal_layer_id: String(ids.results[b.result]),
     }));
     j.body.inputs.filter((b) => b.from >= 0).forEach(input);
@@ -413,6 +472,21 @@ class GraphWriter {
   }
 }
 
+/**
+ * Opens a layer's `<input>` or `<output>`: an element when a port in it carries rt_info (written
+ * as an element in it), else just its line (no object).
+ */
+function openGroup(layer: XOut, tag: string, asElement: boolean): XOut | null {
+  if (asElement) return layer.ele(tag);
+  layer.lines().tabs(layer.childDepth).str('<').str(tag).str('>\n');
+  return null;
+}
+
+/** Ends what openGroup opened (an element ends by itself at its parent's next child or end). */
+function closeGroup(layer: XOut, tag: string, el: XOut | null): void {
+  if (!el) layer.lines().tabs(layer.childDepth).str('</').str(tag).str('>\n');
+}
+
 /** A layer's identity attributes as text (eleText). */
 const layerAttrs = (id: number, name: string, type: string, version: string): string =>
   ` id="${id}" name="${escapeAttr(name)}" type="${escapeAttr(type)}" version="${escapeAttr(version)}"`;
@@ -424,14 +498,11 @@ function writeData(layer: XOut, attrs: string, extra: unknown): void {
 }
 
 /** `<dim>` lines of a port's shape (a dim that is not a number, -1). */
-function dimLines(shape: readonly unknown[], depth: number): string {
-  const ind = indent(depth);
-  let s = '';
+function dimLines(s: ByteSink, shape: readonly unknown[], depth: number): void {
   for (let i = 0; i < shape.length; i++) {
     const d = shape[i];
-    s += `${ind}<dim>${typeof d === 'number' ? d : -1}</dim>\n`;
+    s.tabs(depth).str('<dim>').num(typeof d === 'number' ? d : -1).str('</dim>\n');
   }
-  return s;
 }
 
 function writeLayerAttrs(layer: XOut, attrs: unknown, except?: string): void {
@@ -488,13 +559,19 @@ class EdgeList {
    * `to`), then std::sort-ed by source layer.
    */
   sortedOrder(): number[] {
-    const idx = Array.from({ length: this.from.length }, (_, k) => k);
+    const n = this.from.length;
+    const idx: number[] = new Array<number>(n);
+    for (let k = 0; k < n; k++) idx[k] = k;
     const to = this.to;
     let sorted = true;
-    for (let k = 1; k < to.length && sorted; k++) sorted = to[k - 1]! <= to[k]!;
+    for (let k = 1; k < n && sorted; k++) sorted = to[k - 1]! <= to[k]!;
     if (!sorted) idx.sort((a, b) => to[a]! - to[b]! || a - b);
     const from = this.from;
-    stdSort(idx, (a, b) => from[a]! < from[b]!);
+    // Source layers already strictly increasing: every sort leaves them as they are (no equal keys
+    // for std::sort to permute).
+    let increasing = true;
+    for (let k = 1; k < n && increasing; k++) increasing = from[idx[k - 1]!]! < from[idx[k]!]!;
+    if (!increasing) stdSort(idx, (a, b) => from[a]! < from[b]!);
     return idx;
   }
 }

@@ -28,7 +28,7 @@ function tensorBodySize(code: number, shape: readonly Dim[] | null): number {
 
 function shapeSize(shape: readonly Dim[]): number {
   let n = 0;
-  for (const d of shape) n += lenFieldSize(dimSize(d));
+  for (let i = 0; i < shape.length; i++) n += lenFieldSize(dimSize(shape[i]!));
   return n;
 }
 
@@ -48,7 +48,8 @@ export function writeTensorType(w: ProtoWriter, field: number, t: ValueType & { 
   w.tag(1, VARINT).int32(code);
   if (t.shape === null) return;
   w.tag(2, LEN).varint(shapeSize(t.shape));
-  for (const d of t.shape) {
+  for (let i = 0; i < t.shape.length; i++) {
+    const d = t.shape[i]!;
     w.tag(1, LEN).varint(dimSize(d));
     if (typeof d === 'number') w.int64Field(1, d);
     else if (d !== null && 'sym' in d) w.stringField(2, d.sym);
