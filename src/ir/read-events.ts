@@ -1,4 +1,5 @@
 import { IR_BODY_TAGS } from '../graph/body-kinds.js';
+import type { Value } from '../graph/value.js';
 import { setOwn, TextKind, type XmlDoc, type XmlSink, type XNode } from './xml-tree.js';
 
 /**
@@ -34,25 +35,92 @@ export interface IrGraph {
  */
 export type IdText = number | string | undefined;
 
-export interface IrLayer {
-  readonly id: IdText;
-  readonly name: string | undefined;
-  readonly type: string | undefined;
-  readonly version: string | undefined;
-  /** Layer attributes other than id, name, type and version, in order (undefined when none). */
-  readonly extra: Record<string, string> | undefined;
-  /** The attributes of the first `<data>` (its content is never read). */
-  data: Record<string, string> | undefined;
+/**
+ * A layer or port id as a lookup key: a canonical decimal as its number, anything else as its
+ * trimmed text, so that two keys are equal exactly when the trimmed texts are (a number key is a
+ * small integer: no string per id, cheap maps and arrays).
+ */
+export type IdKey = number | string;
+
+/**
+ * One `<layer>`: what the file says (set while tokenizing) and what the reader (src/ir/read.ts)
+ * works out about it (set when it reads the layer's graph). One object for both: a second object
+ * per layer for the reader was ~16 MB more for the collector to copy on a 100k-layer net.
+ */
+export class IrLayer {
+  /** The first `<data>`'s attributes (its content is never read). */
+  data: Record<string, string> | undefined = undefined;
   /** Other children kept as they are (rt_info, port maps, back edges, unknown ones), in order. */
-  children: XNode[] | undefined;
+  children: XNode[] | undefined = undefined;
   /** The ports of the first `<input>`: rows [inStart, inStart + inCount) of the IrPorts table (-1, 0 when none). */
-  inStart: number;
-  inCount: number;
+  inStart = -1;
+  inCount = 0;
   /** The ports of the first `<output>`, likewise. */
-  outStart: number;
-  outCount: number;
+  outStart = -1;
+  outCount = 0;
   /** Body elements by tag (the first of each). */
-  bodies: Map<string, IrGraph> | undefined;
+  bodies: Map<string, IrGraph> | undefined = undefined;
+
+  // ── the reader's ─────────────────────────────────────────────────────────────────────────────
+  /** Path of the layer's graph (for messages). */
+  gpath = '';
+  /** The id as a key, and the canonical op of `type`. */
+  key: IdKey = -1;
+  op = '';
+  /** Position of this layer in its graph's list, and of its first input in the graph's source columns. */
+  at = 0;
+  inBase = 0;
+  /** Ports by id, only for a layer whose port ids are not written as strictly increasing numbers. */
+  inPos: Map<IdKey, number> | undefined = undefined;
+  outPos: Map<IdKey, number> | undefined = undefined;
+  /** Its values once built (by output position). */
+  vals: (Value | undefined)[] | undefined = undefined;
+
+  constructor(
+    readonly ports: IrPorts,
+    readonly id: IdText,
+    /** '' when absent. */
+    readonly name: string,
+    readonly type: string | undefined,
+    /** '' when absent. */
+    readonly version: string,
+    /** Layer attributes other than id, name, type and version, in order (undefined when none). */
+    readonly extra: Record<string, string> | undefined,
+  ) {}
+
+  /** The graph path messages name it by (built only for a message). */
+  get path(): string {
+    return `${this.gpath}/${this.name || `${this.type}#${this.id === undefined ? undefined : String(this.id)}`}`;
+  }
+
+  /** Position of the input port with id `key`. */
+  inputAt(key: IdKey): number | undefined {
+    return this.inPos ? this.inPos.get(key) : findPort(this.ports, this.inStart, this.inCount, key);
+  }
+
+  outputAt(key: IdKey): number | undefined {
+    return this.outPos ? this.outPos.get(key) : findPort(this.ports, this.outStart, this.outCount, key);
+  }
+
+  /** The first child element named `tag` other than its ports, bodies and `<data>`. */
+  child(tag: string): XNode | undefined {
+    return this.children?.find((c) => c.tag === tag);
+  }
+}
+
+/** Position of the port with id `key` among rows [start, start + n) whose ids are strictly increasing numbers (binary search). */
+function findPort(ports: IrPorts, start: number, n: number, key: IdKey): number | undefined {
+  if (typeof key !== 'number') return undefined;
+  let lo = 0;
+  let hi = n - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const id = ports.idNumber(start + mid);
+    if (id === key) return mid;
+    if (id < key) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
 }
 
 /** An empty list shared by records that have none (never appended to: lists are set whole). */
@@ -154,7 +222,7 @@ function valueOf(doc: XmlDoc, name: string, at: number): string | undefined {
   return k < 0 ? undefined : doc.attrValue(k);
 }
 
-function layerOf(doc: XmlDoc): IrLayer {
+function layerOf(doc: XmlDoc, ports: IrPorts): IrLayer {
   let id: IdText;
   let name: string | undefined;
   let type: string | undefined;
@@ -170,7 +238,7 @@ function layerOf(doc: XmlDoc): IrLayer {
     else if (doc.attrIs(k, 'version')) version = doc.attrValue(k);
     else setOwn((extra ??= {}), doc.attrName(k), doc.attrValue(k));
   }
-  return { id, name, type, version, extra, data: undefined, children: undefined, inStart: -1, inCount: 0, outStart: -1, outCount: 0, bodies: undefined };
+  return new IrLayer(ports, id, name ?? '', type, version ?? '', extra);
 }
 
 /** Builds the IrGraph of a document from the tokenizer's events. */
@@ -225,7 +293,7 @@ export class IrSink implements XmlSink {
         case LAYERS:
           if (tag === 'layer') {
             kind = LAYER;
-            (px as IrLayer[]).push((x = layerOf(doc)));
+            (px as IrLayer[]).push((x = layerOf(doc, this.ports)));
           }
           break;
         case LAYER: {

@@ -18,7 +18,7 @@ import { constFromBin } from './blob.js';
 import { canonicalOp } from './op-names.js';
 import { splitPortNames } from './port-names.js';
 import { parseShapeText } from './shape-text.js';
-import { IrSink, type IdText, type IrEdges, type IrGraph, type IrLayer, type IrPorts, type DimText } from './read-events.js';
+import { IrSink, type DimText, type IdKey, type IdText, type IrEdges, type IrGraph, type IrLayer, type IrPorts } from './read-events.js';
 import { child, childrenOf, scanXml, type XNode } from './xml-tree.js';
 
 export interface ReadIrOptions {
@@ -31,12 +31,6 @@ export interface ReadIrOptions {
 /** Layer children the reader interprets; any other child element is kept raw in meta.irChildren. */
 const KNOWN_CHILDREN = new Set(['data', 'input', 'output', 'rt_info', ...IR_BODY_ELEMENTS]);
 
-/**
- * A layer or port id as a lookup key: a canonical decimal as its number, anything else as its
- * trimmed text, so that two keys are equal exactly when the trimmed texts are (a number key is a
- * small integer: no string per id, cheap maps and arrays).
- */
-type IdKey = number | string;
 const CANONICAL = /^(0|[1-9]\d{0,8})$/;
 const keyOf = (id: number | string): IdKey => {
   if (typeof id === 'number') return id;
@@ -48,67 +42,8 @@ const trimmed = (id: IdText): string | undefined => (id === undefined ? undefine
 /** An id as written, for messages. */
 const written = (id: IdText): string | undefined => (id === undefined ? undefined : String(id));
 
-/** A layer being read: its record, its checked identity, and where its inputs' sources are. */
-class Layer {
-  /** Ports by id, only for a layer whose port ids are not written as strictly increasing numbers. */
-  inPos: Map<IdKey, number> | undefined;
-  outPos: Map<IdKey, number> | undefined;
-  /** Its values once built (by output position). */
-  vals: (Value | undefined)[] | undefined;
-
-  constructor(
-    readonly rec: IrLayer,
-    readonly gpath: string,
-    readonly key: IdKey,
-    readonly name: string,
-    readonly type: string,
-    readonly op: string,
-    readonly version: string,
-    /** The ports table, and the layer's input and output rows in it. */
-    readonly ports: IrPorts,
-    readonly inStart: number,
-    readonly nIn: number,
-    readonly outStart: number,
-    readonly nOut: number,
-    /** Position of this layer in the graph's list, and of its first input in the graph's source columns. */
-    readonly at: number,
-    readonly inBase: number,
-  ) {}
-
-  /** The graph path messages name it by (built only for a message). */
-  get path(): string {
-    return `${this.gpath}/${this.name || `${this.type}#${written(this.rec.id)}`}`;
-  }
-
-  /** Position of the input port with id `key`. */
-  inputAt(key: IdKey): number | undefined {
-    return this.inPos ? this.inPos.get(key) : findPort(this.ports, this.inStart, this.nIn, key);
-  }
-
-  outputAt(key: IdKey): number | undefined {
-    return this.outPos ? this.outPos.get(key) : findPort(this.ports, this.outStart, this.nOut, key);
-  }
-
-  /** The first child element named `tag` other than its ports, bodies and `<data>`. */
-  child(tag: string): XNode | undefined {
-    return this.rec.children?.find((c) => c.tag === tag);
-  }
-}
-
-/** Position of the port with id `key` among rows [start, start + n) whose ids are strictly increasing numbers (binary search). */
-function findPort(ports: IrPorts, start: number, n: number, key: IdKey): number | undefined {
-  if (typeof key !== 'number') return undefined;
-  let lo = 0;
-  let hi = n - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const id = ports.idNumber(start + mid);
-    if (id === key) return mid;
-    if (id < key) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return undefined;
-}
+/** A layer being read (IrLayer: the file's record, completed by the reader). */
+type Layer = IrLayer;
 
 /** Whether every port id (inputs, then outputs) is a number greater than the one before: no id is bad or repeated. */
 function regularPorts(ports: IrPorts, inStart: number, nIn: number, outStart: number, nOut: number): boolean {
@@ -251,10 +186,10 @@ class Reader {
     el.layers = undefined;
     let nIn = 0;
     for (let index = 0; index < recs.length; index++) {
-      const rec = recs[index]!;
-      const id = rec.id;
-      const type = rec.type;
-      const name = rec.name ?? '';
+      const L = recs[index]!;
+      const id = L.id;
+      const type = L.type;
+      const name = L.name;
       const where = (): string => `${gpath}/${name || `${type ?? 'layer'}#${written(id) ?? index}`}`;
       if (id === undefined || (typeof id === 'string' && !isInt(id))) {
         this.err('IR_LAYER_BAD', where(), { layer: index, detail: `id '${id ?? ''}' is not an integer` });
@@ -269,10 +204,13 @@ class Reader {
         this.err('IR_LAYER_BAD', where(), { layer: written(id)!, detail: 'no type' });
         continue;
       }
-      const P = this.ports;
-      const L = new Layer(rec, gpath, key, name, type, canonicalOpOf(type), rec.version ?? '', P, rec.inStart, rec.inCount, rec.outStart, rec.outCount, list.length, nIn);
-      nIn += rec.inCount;
-      if (!regularPorts(P, rec.inStart, rec.inCount, rec.outStart, rec.outCount)) this.portIndex(L);
+      L.gpath = gpath;
+      L.key = key;
+      L.op = canonicalOpOf(type);
+      L.at = list.length;
+      L.inBase = nIn;
+      nIn += L.inCount;
+      if (!regularPorts(this.ports, L.inStart, L.inCount, L.outStart, L.outCount)) this.portIndex(L);
       if (!byId && key !== list.length) byId = new Map(list.map((l) => [l.key, l]));
       byId?.set(key, L);
       list.push(L);
@@ -286,7 +224,7 @@ class Reader {
     const nEdges = edges ? edges.fromLayer.length : 0;
     for (let k = 0; k < nEdges; k++) this.edge(edges!, k, gpath, find, srcLayer, srcOut);
     for (const L of list) {
-      for (let k = 0; k < L.nIn; k++) {
+      for (let k = 0; k < L.inCount; k++) {
         if (srcLayer[L.inBase + k]! < 0) this.err('IR_EDGE_MISSING', L.path, { layer: L.name, port: written(this.ports.id(L.inStart + k)) ?? k });
       }
     }
@@ -301,7 +239,7 @@ class Reader {
   private portIndex(L: Layer): void {
     const inPos = (L.inPos = new Map<IdKey, number>());
     const outPos = (L.outPos = new Map<IdKey, number>());
-    for (const [start, n, pos] of [[L.inStart, L.nIn, inPos], [L.outStart, L.nOut, outPos]] as const) {
+    for (const [start, n, pos] of [[L.inStart, L.inCount, inPos], [L.outStart, L.outCount, outPos]] as const) {
       for (let k = 0; k < n; k++) {
         const pid = this.ports.id(start + k);
         if (pid === undefined || (typeof pid === 'string' && !isInt(pid))) {
@@ -353,7 +291,7 @@ class Reader {
       while (sp >= 0) {
         const L = list[stackAt[sp]!]!;
         const next = stackNext[sp]!;
-        if (next < L.nIn) {
+        if (next < L.inCount) {
           stackNext[sp] = next + 1;
           const dep = srcLayer[L.inBase + next]!;
           const s = state[dep];
@@ -425,8 +363,8 @@ class Reader {
   private carryLayerMeta(L: Layer, meta: Meta, rtKey: 'irRtInfo' | 'irLayerRtInfo' = 'irRtInfo'): void {
     meta['irType'] = L.type;
     // The record is read once: its attribute object becomes the meta's.
-    if (L.rec.extra) meta['irLayerAttrs'] = L.rec.extra;
-    const children = L.rec.children;
+    if (L.extra) meta['irLayerAttrs'] = L.extra;
+    const children = L.children;
     if (children) {
       const rt = L.child('rt_info');
       if (rt) meta[rtKey] = rt;
@@ -436,13 +374,13 @@ class Reader {
     const rt = this.ports.rt;
     if (rt) {
       let any = false;
-      for (let k = 0; k < L.nIn; k++) if (rt.get(L.inStart + k)) any = true;
-      if (any) meta['irInputRtInfo'] = Array.from({ length: L.nIn }, (_, k) => rt.get(L.inStart + k));
+      for (let k = 0; k < L.inCount; k++) if (rt.get(L.inStart + k)) any = true;
+      if (any) meta['irInputRtInfo'] = Array.from({ length: L.inCount }, (_, k) => rt.get(L.inStart + k));
     }
   }
 
   private dataAttr(L: Layer, name: string): string | undefined {
-    const v = L.rec.data?.[name];
+    const v = L.data?.[name];
     if (v === undefined) this.err('IR_ATTR_MISSING', L.path, { op: L.op, layer: L.name, attr: name });
     return v;
   }
@@ -462,7 +400,7 @@ class Reader {
       return list[srcLayer[slot]!]!.vals?.[srcOut[slot]!];
     };
     const names = (L: Layer, k: number): string[] => {
-      const n = k < L.nOut ? this.ports.names[L.outStart + k] : undefined;
+      const n = k < L.outCount ? this.ports.names[L.outStart + k] : undefined;
       return n === undefined ? [] : splitPortNames(n);
     };
     // Values are created in topological order, but Parameters, Results and nodes keep XML order
@@ -493,7 +431,7 @@ class Reader {
         continue;
       }
       if (L.op === 'Result') {
-        if (L.nIn !== 1 || L.nOut !== 0) {
+        if (L.inCount !== 1 || L.outCount !== 0) {
           this.err('IR_LAYER_BAD', L.path, { layer: L.name, detail: 'a Result has exactly one input port and no output' });
           continue;
         }
@@ -501,12 +439,12 @@ class Reader {
       }
       const node = graph.addNode({ dialect: 'ov', op: L.op, version: L.version, name: L.name });
       this.carryLayerMeta(L, node.meta);
-      for (let k = 0; k < L.nIn; k++) {
+      for (let k = 0; k < L.inCount; k++) {
         // A missing source is a layer that failed to read, which has been reported already.
         node.addInput(src(L, k) ?? null);
       }
-      const vals = new Array<Value>(L.nOut);
-      for (let k = 0; k < L.nOut; k++) {
+      const vals = new Array<Value>(L.outCount);
+      for (let k = 0; k < L.outCount; k++) {
         const v = node.addOutput(this.portType(L, L.outStart + k, k), names(L, k));
         this.carryPortRt(L, k, v);
         vals[k] = v;
@@ -516,7 +454,7 @@ class Reader {
       this.queueBodies(L, node, graph, tasks);
     }
     for (const L of list) {
-      if (L.op !== 'Result' || L.nIn !== 1) continue;
+      if (L.op !== 'Result' || L.inCount !== 1) continue;
       const v = src(L, 0);
       if (!v) continue;
       index.results.set(String(L.key), graph.outputs.length);
@@ -532,12 +470,12 @@ class Reader {
   }
 
   private carryPortRt(L: Layer, k: number, v: Value): void {
-    const rt = k < L.nOut ? this.ports.rt?.get(L.outStart + k) : undefined;
+    const rt = k < L.outCount ? this.ports.rt?.get(L.outStart + k) : undefined;
     if (rt) v.meta['irRtInfo'] = rt;
   }
 
   private carryExtraData(L: Layer, meta: Meta, known: string[]): void {
-    const data = L.rec.data;
+    const data = L.data;
     if (!data) return;
     const extra: Record<string, string> = {};
     for (const [k, v] of Object.entries(data)) if (!known.includes(k)) extra[k] = v;
@@ -570,7 +508,7 @@ class Reader {
   }
 
   private readAttrs(L: Layer, node: Node): void {
-    const data = L.rec.data;
+    const data = L.data;
     if (!data) return;
     // Keys, then each value: Object.entries would make an array per attribute.
     const names = Object.keys(data);
@@ -590,7 +528,7 @@ class Reader {
   private queueBodies(L: Layer, node: Node, graph: Graph, tasks: BodyTask[]): void {
     const kind = irBodyKind(L.op);
     for (const { key: bodyTag, portMap: mapTag } of kind?.bodies ?? []) {
-      const el = L.rec.bodies?.get(bodyTag);
+      const el = L.bodies?.get(bodyTag);
       if (!el) {
         this.err('IR_BODY_MISSING', L.path, { op: L.op, layer: L.name, body: bodyTag });
         continue;
