@@ -19,8 +19,13 @@ const ONNX_KEYS = onnxBodyKind('If')!.keys;
 const IR_BODIES = irBodyKind('If')!.bodies;
 const IR_KEYS = IR_BODIES.map((b) => b.key);
 
-/** Checks what both directions require of an If: two bodies, matching output counts. */
-function bodiesOf(c: ConvertContext, keys: readonly string[]): [Body, Body] | null {
+/**
+ * Checks what both directions require of an If: two bodies, and outputs. ONNX branches give one
+ * output per If output, in order. An IR body may hold Results its port map does not name (OpenVINO
+ * writes such bodies, e.g. ovc's IR of nested ONNX Ifs, and reads them: only mapped Results are
+ * outputs), so IR bodies are checked by their port maps (ifToOnnx), not by their Result counts.
+ */
+function bodiesOf(c: ConvertContext, keys: readonly string[], resultsByPortMap = false): [Body, Body] | null {
   const [t, e] = keys.map((k) => c.node.bodies.get(k));
   if (!t || !e) {
     for (const k of keys) if (!c.node.bodies.has(k)) c.error(`missing ${k}`);
@@ -29,7 +34,7 @@ function bodiesOf(c: ConvertContext, keys: readonly string[]): [Body, Body] | nu
   const n = c.node.outputs.length;
   const nt = t.graph.outputs.length;
   const ne = e.graph.outputs.length;
-  if (nt !== ne || nt !== n) {
+  if (!resultsByPortMap && (nt !== ne || nt !== n)) {
     c.error(`branch output counts differ: ${keys[0]} has ${nt}, ${keys[1]} has ${ne}, the node has ${n}`);
     return null;
   }
@@ -86,7 +91,7 @@ function ifToIr(c: ConvertContext): void {
 
 /** IR → ONNX. */
 function ifToOnnx(c: ConvertContext): void {
-  const bodies = bodiesOf(c, IR_KEYS);
+  const bodies = bodiesOf(c, IR_KEYS, true);
   if (!bodies) return;
   const n = c.node.outputs.length;
   let ok = true;

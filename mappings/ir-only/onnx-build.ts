@@ -1,5 +1,8 @@
 import { A, type Attr } from '../../src/graph/attr.js';
 import { elementType, type ElementTypeName } from '../../src/graph/element-type.js';
+import type { Graph } from '../../src/graph/graph.js';
+import { tensorFromBool } from '../../src/graph/tensor.js';
+import { tensorType, type TensorType } from '../../src/graph/types.js';
 import type { Value } from '../../src/graph/value.js';
 import { i64Const, i64Scalar, onnxAxesOp } from '../helpers.js';
 import type { ConvertContext } from '../spec.js';
@@ -45,3 +48,62 @@ export function positions(c: ConvertContext, v: Value): Value {
 
 /** ONNX Reshape of `v` to one dimension. */
 export const flatten1d = (c: ConvertContext, v: Value): Value => on(c, 'Reshape', [v, i64Const(c, [-1n])]);
+
+/** A value entering an ONNX Loop body: its outer value and the body parameter's name and type. */
+export interface LoopOperand { readonly value: Value; readonly name: string; readonly type: TensorType }
+
+/** What a Loop body's builder gets: its graph, the iteration number, the carried values and the captures (in the order given). */
+export interface LoopBody {
+  readonly graph: Graph;
+  readonly i: Value;
+  readonly carried: readonly Value[];
+  readonly captures: readonly Value[];
+  /** One node of the body with one output, named `<node>/step/<op>_<k>`. */
+  op(op: string, inputs: readonly Value[], attrs?: Record<string, Attr>): Value;
+}
+
+/**
+ * An ONNX Loop of `trips` iterations (its condition always true) carrying `carried` and reading
+ * `captures` from outside (ONNX scoping: body parameters bound to outer values, past the Loop's own
+ * inputs). `step` builds one iteration from the body's values and returns the carried values'
+ * next state and the scan outputs (stacked over the iterations). Returns the Loop's outputs: the
+ * carried values' final state, then the scan outputs.
+ */
+export function onnxLoop(
+  c: ConvertContext,
+  spec: { readonly trips: Value; readonly iteration: string; readonly carried: readonly LoopOperand[]; readonly captures?: readonly LoopOperand[]; readonly scans?: number },
+  step: (b: LoopBody) => { readonly carried: readonly Value[]; readonly scans?: readonly Value[] },
+): Value[] {
+  const captures = spec.captures ?? [];
+  const scans = spec.scans ?? 0;
+  const outs = c.emit('Loop', [spec.trips, c.constant(tensorFromBool([true], [])), ...spec.carried.map((o) => o.value), ...captures.map((o) => o.value)], {}, spec.carried.length + scans);
+  const loop = c.lastNode!;
+  loop.meta['onnxInputCount'] = 2 + spec.carried.length;
+  const body = loop.graph.addBody(loop, 'body');
+  const g = body.graph;
+  const prefix = `${c.node.name || c.node.op}/step`;
+  let made = 0;
+  const op = (name: string, inputs: readonly Value[], attrs: Record<string, Attr> = {}): Value => {
+    const n = g.addNode({ dialect: 'onnx', op: name, version: String(c.opset), name: `${prefix}/${name}_${made++}` });
+    for (const v of inputs) n.addInput(v);
+    for (const k in attrs) n.attrs.set(k, attrs[k]!);
+    return n.addOutput(null);
+  };
+  const i = g.addInput(tensorType('i64', []), [spec.iteration]);
+  const cond = g.addInput(tensorType('boolean', []), ['cond_in']);
+  const carried = spec.carried.map((o) => g.addInput(o.type, [o.name]));
+  const captured = captures.map((o) => {
+    const q = g.addInput(o.type, [o.name]);
+    q.meta['onnxCapture'] = true;
+    return q;
+  });
+  const next = step({ graph: g, i, carried, captures: captured, op });
+  if (next.carried.length !== carried.length || (next.scans?.length ?? 0) !== scans) {
+    throw new Error(`onnxLoop: the step returned ${next.carried.length} carried and ${next.scans?.length ?? 0} scan values, not ${carried.length} and ${scans}`);
+  }
+  const results = [...next.carried, ...(next.scans ?? [])];
+  g.outputs.push(op('Identity', [cond]), ...results);
+  body.inputs = [i, cond, ...carried, ...captured].map((param, from) => ({ param, from }));
+  body.outputs = results.map((_, k) => ({ result: k + 1, to: k }));
+  return outs;
+}

@@ -1,10 +1,9 @@
 import { A, type Attr } from '../../src/graph/attr.js';
-import type { Body } from '../../src/graph/body.js';
 import { tensorFromBool, tensorFromFloat32, tensorFromInt64 } from '../../src/graph/tensor.js';
 import { tensorType } from '../../src/graph/types.js';
 import type { Value } from '../../src/graph/value.js';
 import { i64Const, i64Scalar } from '../helpers.js';
-import { cast, dimOf, irOnly, never, on, reduce, unsqueeze } from '../ir-only/onnx-build.js';
+import { cast, dimOf, irOnly, never, on, onnxLoop, reduce, unsqueeze, type LoopBody } from '../ir-only/onnx-build.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
 
 /**
@@ -81,10 +80,15 @@ function ctcLossToOnnx(c: ConvertContext): void {
   const beta0 = on(c, 'Where', [last2, zero, negInf]); // [B, S]
   const lastStep = unsqueeze(c, on(c, 'Sub', [idx(1), i64Scalar(c, 1n)]), [1n]); // [B, 1]
   const trips = on(c, 'Max', [on(c, 'Sub', [T, i64Scalar(c, 1n)]), i64Scalar(c, 0n)]);
-  const [beta] = c.emit('Loop', [trips, c.constant(tensorFromBool([true], [])), beta0, lpExt, allowSelf, allowSkip, lastStep, T], {}, 1);
-  const loop = c.lastNode!;
-  loop.meta['onnxInputCount'] = 3;
-  backwardBody(c, loop.graph.addBody(loop, 'body'));
+  const [beta] = onnxLoop(c, {
+    trips, iteration: 'i',
+    carried: [{ value: beta0, name: 'beta', type: tensorType('f32', [null, null]) }],
+    captures: [
+      { value: lpExt, name: 'log_probs', type: tensorType('f32', [null, null, null]) },
+      { value: allowSelf, name: 'allow_self', type: tensorType('boolean', [null, null]) }, { value: allowSkip, name: 'allow_skip', type: tensorType('boolean', [null, null]) },
+      { value: lastStep, name: 'last_step', type: tensorType('i64', [null, 1]) }, { value: T, name: 'steps', type: tensorType('i64', []) },
+    ],
+  }, (b) => ({ carried: [backwardStep(b)] }));
   // −(β_0[0] + lp_0[0] ⊕ β_0[1] + lp_0[1])
   const at0 = on(c, 'Add', [beta!, on(c, 'Gather', [lpExt, i64Scalar(c, 0n)], { axis: A.int(1) })]);
   const first = (k: bigint): Value => on(c, 'Gather', [at0, i64Scalar(c, k)], { axis: A.int(1) });
@@ -101,42 +105,19 @@ function logSumExp(op: Emit, a: Value, b: Value, negInf: Value, one: Value): Val
   return op('Where', [op('Equal', [hi, negInf]), negInf, sum]);
 }
 
-/** One backward step: (i, cond, β; lp, allowSelf, allowSkip, L − 1, T) → (cond, β at t = T − 2 − i). */
-function backwardBody(c: ConvertContext, body: Body): void {
-  const g = body.graph;
-  const prefix = `${c.node.name || 'CTCLoss'}/step`;
-  let made = 0;
-  const op: Emit = (name, ins, attrs = {}) => {
-    const n = g.addNode({ dialect: 'onnx', op: name, version: String(c.opset), name: `${prefix}/${name}_${made++}` });
-    for (const v of ins) n.addInput(v);
-    for (const [k, a] of Object.entries(attrs)) n.attrs.set(k, a);
-    return n.addOutput(null);
-  };
-  const i = g.addInput(tensorType('i64', []), ['i']);
-  const cond = g.addInput(tensorType('boolean', []), ['cond_in']);
-  const beta = g.addInput(tensorType('f32', [null, null]), ['beta']);
-  const capture = (name: string, type: ReturnType<typeof tensorType>): Value => { const q = g.addInput(type, [name]); q.meta['onnxCapture'] = true; return q; };
-  const lp = capture('log_probs', tensorType('f32', [null, null, null]));
-  const allowSelf = capture('allow_self', tensorType('boolean', [null, null]));
-  const allowSkip = capture('allow_skip', tensorType('boolean', [null, null]));
-  const lastStep = capture('last_step', tensorType('i64', [null, 1]));
-  const T = capture('steps', tensorType('i64', []));
+/** One backward step: (i, β; captured lp, allowSelf, allowSkip, L − 1, T) → β at t = T − 2 − i. */
+function backwardStep({ graph: g, i, carried: [beta], captures: [lp, allowSelf, allowSkip, lastStep, T], op }: LoopBody): Value {
   const k = (v: bigint): Value => g.addInitializer(tensorFromInt64([v], []));
   const ks = (v: bigint[]): Value => g.addInitializer(tensorFromInt64(v));
   const negInf = g.addInitializer(tensorFromFloat32([NEG_INF], []));
-  const t = op('Sub', [op('Sub', [T, k(2n)]), i]);
-  const a = op('Add', [beta, op('Gather', [lp, op('Add', [t, k(1n)])], { axis: A.int(1) })]); // β_{t+1} + lp_{t+1}, [B, S]
+  const t = op('Sub', [op('Sub', [T!, k(2n)]), i]);
+  const a = op('Add', [beta!, op('Gather', [lp!, op('Add', [t, k(1n)])], { axis: A.int(1) })]); // β_{t+1} + lp_{t+1}, [B, S]
   const shifted = (by: bigint): Value => op('Pad', [op('Slice', [a, ks([by]), ks([BigInt(Number.MAX_SAFE_INTEGER)]), ks([1n])]), ks([0n, 0n, 0n, by]), negInf]);
-  const self = op('Where', [allowSelf, a, negInf]);
-  const skip = op('Where', [allowSkip, shifted(2n), negInf]);
+  const self = op('Where', [allowSelf!, a, negInf]);
+  const skip = op('Where', [allowSkip!, shifted(2n), negInf]);
   const one = g.addInitializer(tensorFromFloat32([1], []));
   const next = logSumExp(op, logSumExp(op, self, shifted(1n), negInf, one), skip, negInf, one);
-  g.outputs.push(op('Identity', [cond]), op('Where', [op('Less', [t, lastStep]), next, beta]));
-  body.inputs = [
-    { param: i, from: 0 }, { param: cond, from: 1 }, { param: beta, from: 2 },
-    { param: lp, from: 3 }, { param: allowSelf, from: 4 }, { param: allowSkip, from: 5 }, { param: lastStep, from: 6 }, { param: T, from: 7 },
-  ];
-  body.outputs = [{ result: 1, to: 0 }];
+  return op('Where', [op('Less', [t, lastStep!]), next, beta!]);
 }
 
 export const CTC_LOSS: readonly OpMapping[] = [

@@ -1,11 +1,10 @@
-import { A, type Attr } from '../../src/graph/attr.js';
-import type { Body } from '../../src/graph/body.js';
+import { A } from '../../src/graph/attr.js';
 import { isStatic } from '../../src/graph/shape.js';
-import { tensorFromBool, tensorFromFloat32, tensorFromInt64 } from '../../src/graph/tensor.js';
+import { tensorFromFloat32, tensorFromInt64 } from '../../src/graph/tensor.js';
 import { tensorType } from '../../src/graph/types.js';
 import type { Value } from '../../src/graph/value.js';
 import { i64Const, i64Scalar } from '../helpers.js';
-import { cast, irOnly, never, on } from '../ir-only/onnx-build.js';
+import { cast, irOnly, never, on, onnxLoop, type LoopBody } from '../ir-only/onnx-build.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
 
 /**
@@ -34,33 +33,18 @@ function inverseToOnnx(c: ConvertContext): void {
   const eye = Array.from({ length: n * n }, (_, i) => (Math.floor(i / n) === i % n ? 1 : 0));
   const identity = on(c, 'Expand', [c.constant(tensorFromFloat32(eye, [1, n, n])), on(c, 'Shape', [matrices])]);
   const augmented = on(c, 'Concat', [matrices, identity], { axis: A.int(2) }); // [B, n, 2n]
-  const [done] = c.emit('Loop', [i64Scalar(c, N), c.constant(tensorFromBool([true], [])), augmented], {}, 1);
-  const loop = c.lastNode!;
-  loop.meta['onnxInputCount'] = 3;
-  eliminationBody(c, loop.graph.addBody(loop, 'body'), n);
+  const [done] = onnxLoop(c, { trips: i64Scalar(c, N), iteration: 'k', carried: [{ value: augmented, name: 'augmented', type: tensorType('f32', [null, n, 2 * n]) }] }, (b) => ({ carried: [eliminationStep(b, n)] }));
   let inverse = on(c, 'Slice', [done!, i64Const(c, [N]), i64Const(c, [2n * N]), i64Const(c, [2n]), i64Const(c, [1n])]);
   if (adjoint) inverse = on(c, 'Transpose', [inverse], { perm: A.ints([0, 2, 1]) });
   const y = on(c, 'Reshape', [inverse, on(c, 'Shape', [x])]);
   c.output(0, elem === 'f32' ? y : cast(c, y, elem));
 }
 
-/** One Gauss–Jordan step k on the augmented matrices M [B, n, 2n]. */
-function eliminationBody(c: ConvertContext, body: Body, n: number): void {
-  const g = body.graph;
-  const prefix = `${c.node.name || 'Inverse'}/step`;
-  let made = 0;
-  const op = (name: string, ins: readonly Value[], attrs: Record<string, Attr> = {}): Value => {
-    const node = g.addNode({ dialect: 'onnx', op: name, version: String(c.opset), name: `${prefix}/${name}_${made++}` });
-    for (const v of ins) node.addInput(v);
-    for (const [k, a] of Object.entries(attrs)) node.attrs.set(k, a);
-    return node.addOutput(null);
-  };
+/** One Gauss–Jordan step k on the augmented matrices M [B, n, 2n]: M after it. */
+function eliminationStep({ graph: g, i: k, carried: [m], op }: LoopBody, n: number): Value {
   const konst = (t: Parameters<typeof g.addInitializer>[0]): Value => g.addInitializer(t);
-  const k = g.addInput(tensorType('i64', []), ['k']);
-  const cond = g.addInput(tensorType('boolean', []), ['cond_in']);
-  const m = g.addInput(tensorType('f32', [null, n, 2 * n]), ['augmented']);
   const rows = konst(tensorFromInt64(Array.from({ length: n }, (_, i) => BigInt(i)), [1, n])); // [1, n]
-  const column = op('Gather', [m, k], { axis: A.int(2) }); // [B, n]
+  const column = op('Gather', [m!, k], { axis: A.int(2) }); // [B, n]
   const magnitude = op('Max', [column, op('Neg', [column])]);
   const candidates = op('Where', [op('Less', [rows, k]), konst(tensorFromFloat32([-1], [])), magnitude]);
   const p = op('ArgMax', [candidates], { axis: A.int(1), keepdims: A.int(1) }); // [B, 1], the first of equals
@@ -68,16 +52,13 @@ function eliminationBody(c: ConvertContext, body: Body, n: number): void {
   const isK = op('Equal', [rows, k]);
   const perm = op('Where', [isK, p, op('Where', [op('Equal', [rows, p]), k, rows])]); // [B, n]
   const unsq = (v: Value, axis: bigint): Value => op('Unsqueeze', [v, konst(tensorFromInt64([axis]))]);
-  const swapped = op('GatherElements', [m, op('Expand', [unsq(perm, 2n), op('Shape', [m])])], { axis: A.int(1) });
+  const swapped = op('GatherElements', [m!, op('Expand', [unsq(perm, 2n), op('Shape', [m!])])], { axis: A.int(1) });
   const pivotRow = op('Gather', [swapped, k], { axis: A.int(1) }); // [B, 2n]
   const pivot = op('Gather', [pivotRow, k], { axis: A.int(1) }); // [B]
   const normalized = op('Div', [pivotRow, unsq(pivot, 1n)]); // [B, 2n]
   const factors = op('Where', [isK, konst(tensorFromFloat32([0], [])), op('Gather', [swapped, k], { axis: A.int(2) })]); // [B, n]
   const eliminated = op('Sub', [swapped, op('Mul', [unsq(factors, 2n), unsq(normalized, 1n)])]);
-  const next = op('Where', [unsq(isK, 2n), unsq(normalized, 1n), eliminated]);
-  g.outputs.push(op('Identity', [cond]), next);
-  body.inputs = [{ param: k, from: 0 }, { param: cond, from: 1 }, { param: m, from: 2 }];
-  body.outputs = [{ result: 1, to: 0 }];
+  return op('Where', [unsq(isK, 2n), unsq(normalized, 1n), eliminated]);
 }
 
 export const INVERSE: readonly OpMapping[] = [

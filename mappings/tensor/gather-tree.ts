@@ -1,10 +1,9 @@
-import { A, type Attr } from '../../src/graph/attr.js';
-import type { Body } from '../../src/graph/body.js';
-import { tensorFromBool, tensorFromInt64 } from '../../src/graph/tensor.js';
+import { A } from '../../src/graph/attr.js';
+import { tensorFromInt64 } from '../../src/graph/tensor.js';
 import { tensorType } from '../../src/graph/types.js';
 import type { Value } from '../../src/graph/value.js';
 import { i64Const, i64Scalar, INT64_MAX } from '../helpers.js';
-import { cast, dimOf, irOnly, never, on, unsqueeze } from '../ir-only/onnx-build.js';
+import { cast, dimOf, irOnly, never, on, onnxLoop, unsqueeze, type LoopBody } from '../ir-only/onnx-build.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
 
 /**
@@ -35,10 +34,14 @@ function gatherTreeToOnnx(c: ConvertContext): void {
   const W = dimOf(c, step, 2n);
   const beams = on(c, 'Range', [i64Scalar(c, 0n), W, i64Scalar(c, 1n)]);
   const start = on(c, 'Expand', [unsqueeze(c, beams, [0n]), on(c, 'Shape', [on(c, 'Gather', [parents, i64Scalar(c, 0n)], { axis: A.int(0) })])]); // [B, W]: a = w
-  const [, reversed] = c.emit('Loop', [T, c.constant(tensorFromBool([true], [])), start, step, parents, length, T], {}, 2);
-  const loop = c.lastNode!;
-  loop.meta['onnxInputCount'] = 3;
-  buildBody(c, loop.graph.addBody(loop, 'body'), elem);
+  const [, reversed] = onnxLoop(c, {
+    trips: T, iteration: 'i', scans: 1,
+    carried: [{ value: start, name: 'ancestor', type: tensorType('i64', [null, null]) }],
+    captures: [
+      { value: step, name: 'step_ids', type: tensorType(elem, [null, null, null]) }, { value: parents, name: 'parent_ids', type: tensorType('i64', [null, null, null]) },
+      { value: length, name: 'length', type: tensorType('i64', [null, 1]) }, { value: T, name: 'steps', type: tensorType('i64', []) },
+    ],
+  }, backwardStep);
   // rows in time order, then the end_token masks
   const rows = on(c, 'Slice', [reversed!, i64Const(c, [-1n]), i64Const(c, [-INT64_MAX - 1n]), i64Const(c, [0n]), i64Const(c, [-1n])]);
   const t = on(c, 'Reshape', [on(c, 'Range', [i64Scalar(c, 0n), T, i64Scalar(c, 1n)]), i64Const(c, [-1n, 1n, 1n])]);
@@ -48,41 +51,15 @@ function gatherTreeToOnnx(c: ConvertContext): void {
   c.output(0, on(c, 'Where', [on(c, 'Or', [on(c, 'Not', [inSequence]), endedBefore]), end, rows]));
 }
 
-/** The Loop body: (i, cond, a; captured step_ids, parents, lengths, T) → (cond, a', the row of step t = T − 1 − i). */
-function buildBody(c: ConvertContext, body: Body, elem: 'i32' | 'f32'): void {
-  const g = body.graph;
-  const prefix = `${c.node.name || 'GatherTree'}/step`;
-  let made = 0;
-  const op = (name: string, ins: readonly Value[], attrs: Record<string, Attr> = {}): Value => {
-    const n = g.addNode({ dialect: 'onnx', op: name, version: String(c.opset), name: `${prefix}/${name}_${made++}` });
-    for (const v of ins) n.addInput(v);
-    for (const [k, a] of Object.entries(attrs)) n.attrs.set(k, a);
-    return n.addOutput(null);
-  };
-  const i = g.addInput(tensorType('i64', []), ['i']);
-  const cond = g.addInput(tensorType('boolean', []), ['cond_in']);
-  const a = g.addInput(tensorType('i64', [null, null]), ['ancestor']);
-  const capture = (name: string, type: ReturnType<typeof tensorType>): Value => {
-    const q = g.addInput(type, [name]);
-    q.meta['onnxCapture'] = true;
-    return q;
-  };
-  const step = capture('step_ids', tensorType(elem, [null, null, null]));
-  const parents = capture('parent_ids', tensorType('i64', [null, null, null]));
-  const length = capture('length', tensorType('i64', [null, 1]));
-  const T = capture('steps', tensorType('i64', []));
-  const t = op('Sub', [op('Sub', [T, g.addInitializer(tensorFromInt64([1n], []))]), i]);
+/** One iteration: (i, a; captured step_ids, parents, lengths, T) → (a', the row of step t = T − 1 − i). */
+function backwardStep({ graph: g, i, carried: [a], captures: [step, parents, length, T], op }: LoopBody): { carried: Value[]; scans: Value[] } {
+  const t = op('Sub', [op('Sub', [T!, g.addInitializer(tensorFromInt64([1n], []))]), i]);
   const axis0 = { axis: A.int(0) };
-  const ids = op('Gather', [step, t], axis0); // [B, W]
-  const up = op('Gather', [parents, t], axis0);
-  const row = op('GatherElements', [ids, a], { axis: A.int(1) });
-  const next = op('Where', [op('Less', [t, length]), op('GatherElements', [up, a], { axis: A.int(1) }), a]);
-  g.outputs.push(op('Identity', [cond]), next, row);
-  body.inputs = [
-    { param: i, from: 0 }, { param: cond, from: 1 }, { param: a, from: 2 },
-    { param: step, from: 3 }, { param: parents, from: 4 }, { param: length, from: 5 }, { param: T, from: 6 },
-  ];
-  body.outputs = [{ result: 1, to: 0 }, { result: 2, to: 1 }];
+  const ids = op('Gather', [step!, t], axis0); // [B, W]
+  const up = op('Gather', [parents!, t], axis0);
+  const row = op('GatherElements', [ids, a!], { axis: A.int(1) });
+  const next = op('Where', [op('Less', [t, length!]), op('GatherElements', [up, a!], { axis: A.int(1) }), a!]);
+  return { carried: [next], scans: [row] };
 }
 
 export const GATHER_TREE: readonly OpMapping[] = [

@@ -2,6 +2,7 @@ import type { Diagnostics } from '../diag/diagnostic.js';
 import { A } from '../graph/attr.js';
 import { elementType, type ElementTypeName } from '../graph/element-type.js';
 import type { Model } from '../graph/model.js';
+import type { Node } from '../graph/node.js';
 import { tensorType } from '../graph/types.js';
 
 /**
@@ -24,11 +25,15 @@ export function legacyOutputType(elem: ElementTypeName): ElementTypeName | null 
 
 /**
  * Rewrites the main graph of `m` to the interface OpenVINO gives an IR v10 file: `m` is the ONNX
- * model converted from it (Casts at opset `opset`) or the IR itself (Converts).
+ * model converted from it (Casts at opset `opset`) or the IR itself (Converts). Returns what
+ * undoes it.
  */
-export function applyIrV10Interface(m: Model, opset: number, diags: Diagnostics): void {
+export function applyIrV10Interface(m: Model, opset: number, diags: Diagnostics): () => void {
   const g = m.graph;
   const changed: string[] = [];
+  /** What undoes each change, newest first (see the return). */
+  const undo: (() => void)[] = [];
+  const added = new Set<Node>();
   const cast = (to: ElementTypeName, name: string) => {
     if (m.dialect === 'ov') {
       const n = g.addNode({ dialect: 'ov', op: 'Convert', version: 'opset1', name });
@@ -47,11 +52,19 @@ export function applyIrV10Interface(m: Model, opset: number, diags: Diagnostics)
     const n = cast('f16', `${v.name}/to_f16`);
     g.nodes.pop(); // placed first below: it reads a graph input
     front.push(n);
+    added.add(n);
     n.addInput(v);
     const inner = n.addOutput(tensorType('f16', t.shape), [`${v.name}/f16`]);
     for (const u of uses) u.node.setInput(u.index, inner);
-    for (let k = 0; k < g.outputs.length; k++) if (g.outputs[k] === v) g.outputs[k] = inner;
+    const asOutput: number[] = [];
+    for (let k = 0; k < g.outputs.length; k++) if (g.outputs[k] === v) { g.outputs[k] = inner; asOutput.push(k); }
     v.type = tensorType('f32', t.shape);
+    undo.push(() => {
+      for (const u of uses) u.node.setInput(u.index, v);
+      for (const k of asOutput) g.outputs[k] = v;
+      v.uses = v.uses.filter((u) => u.node !== n);
+      v.type = t;
+    });
     changed.push(`input '${v.name}' f16 → f32`);
   }
   if (front.length) g.nodes.unshift(...front);
@@ -62,10 +75,21 @@ export function applyIrV10Interface(m: Model, opset: number, diags: Diagnostics)
     if (!to || t?.kind !== 'tensor') continue;
     const names = v.names;
     const n = cast(to, `${v.name || `output_${k}`}/to_${to}`);
+    added.add(n);
     n.addInput(v);
     v.names = [];
     g.outputs[k] = n.addOutput(tensorType(to, t.shape), names);
+    undo.push(() => {
+      g.outputs[k] = v;
+      v.names = names;
+      v.uses = v.uses.filter((u) => u.node !== n);
+    });
     changed.push(`output '${names[0] ?? k}' ${t.elem} → ${to}`);
   }
   if (changed.length) diags.add('CONVERT_IR_V10_INTERFACE', '', { detail: changed.join(', ') });
+  // Undoes every change (checkModels compares a file's model as OpenVINO runs it, and gives it back as it was).
+  return () => {
+    for (let i = undo.length - 1; i >= 0; i--) undo[i]!();
+    g.nodes = g.nodes.filter((n) => !added.has(n));
+  };
 }

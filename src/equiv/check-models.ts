@@ -37,9 +37,19 @@ function infer(model: Model, ifMerge: IfMergePolicy | undefined, strict: boolean
  * they both name. Inference problems are kept in the report's diagnostics.
  */
 export function checkModels(a: Model, b: Model, opts: CheckOptions = {}): EquivReport {
-  // an IR v10 file is compared as OpenVINO runs it: with its old API's interface types (ir-v10-interface.ts)
+  // an IR v10 file is compared as OpenVINO runs it: with its old API's interface types
+  // (ir-v10-interface.ts), applied for the comparison and undone after it (the models are the caller's)
   const legacy = new Diagnostics();
-  for (const m of [a, b]) if (m.dialect === 'ov' && m.ir?.version === 10) applyIrV10Interface(m, 0, legacy);
+  const undo: (() => void)[] = [];
+  for (const m of [a, b]) if (m.dialect === 'ov' && m.ir?.version === 10) undo.push(applyIrV10Interface(m, 0, legacy));
+  try {
+    return compare(a, b, opts, legacy);
+  } finally {
+    for (const u of undo.reverse()) u();
+  }
+}
+
+function compare(a: Model, b: Model, opts: CheckOptions, legacy: Diagnostics): EquivReport {
   const ia = infer(a, opts.ifMerge, opts.strict === true);
   const ib = infer(b, opts.ifMerge, opts.strict === true);
   const report = compareInferred(

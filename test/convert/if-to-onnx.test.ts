@@ -47,6 +47,26 @@ describe('IR If-8 → ONNX If', () => {
     expect(verifyGraph(onnx.graph)).toEqual([]);
   });
 
+  it('a body Result its port map does not name is not an output (OpenVINO writes and reads such bodies)', () => {
+    const b = new Builder('ov');
+    const { ifNode } = differentOuter(b);
+    // then_body gets a second Result (ovc's IR of nested ONNX Ifs has these): the port map names only the first
+    const t = ifNode.bodies.get('then_body')!;
+    t.graph.outputs.push(t.graph.inputs[0]!);
+    const onnx = convertModel(b.model);
+    const n = ifOf(onnx.graph);
+    expect(n.bodies.get('then_branch')!.graph.outputs).toHaveLength(1);
+    expect(n.bodies.get('then_branch')!.graph.outputs[0]!.producer?.op).toBe('Neg');
+    expect(verifyGraph(onnx.graph)).toEqual([]);
+  });
+
+  it('a port map naming a Result that does not exist is refused', () => {
+    const b = new Builder('ov');
+    const { ifNode } = differentOuter(b);
+    ifNode.bodies.get('else_body')!.outputs[0] = { result: 3, to: 0 };
+    expect(errorsOf(() => convertModel(b.model))).toMatch(/else_port_map names a Result that does not exist in else_body/);
+  });
+
   it('names are unique across the model (no shadowing, SSA)', () => {
     const b = new Builder('ov');
     seedExample(b);

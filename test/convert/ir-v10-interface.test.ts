@@ -68,4 +68,14 @@ describe('IR v10 → ONNX: the interface OpenVINO gives the file', () => {
     const declared = convertModel(model(11, ['f16', 'i64']), { to: 'onnx' });
     expect(checkModels(model(10, ['f16', 'i64']), declared).ok).toBe(false);
   });
+
+  it('ovir check gives the models back as they were (the interface is applied for the comparison only)', () => {
+    const legacy = model(10, ['f16', 'i64']);
+    const before = { nodes: legacy.graph.nodes.map((n) => n.op), io: interfaceOf(legacy), uses: legacy.graph.inputs.map((v) => v.uses.length) };
+    expect(checkModels(legacy, convertModel(legacy, { to: 'onnx' })).ok).toBe(true);
+    expect({ nodes: legacy.graph.nodes.map((n) => n.op), io: interfaceOf(legacy), uses: legacy.graph.inputs.map((v) => v.uses.length) }).toEqual(before);
+    expect(legacy.graph.inputs[0]!.uses.every((u) => legacy.graph.nodes.includes(u.node))).toBe(true);
+    // and checking it again gives the same verdict
+    expect(checkModels(legacy, convertModel(model(11, ['f16', 'i64']), { to: 'onnx' })).ok).toBe(false);
+  });
 });
