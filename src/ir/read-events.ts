@@ -1,4 +1,5 @@
 import { IR_BODY_TAGS } from '../graph/body-kinds.js';
+import type { Value } from '../graph/value.js';
 import { setOwn, TextKind, type XmlDoc, type XmlSink, type XNode } from './xml-tree.js';
 
 /**
@@ -12,10 +13,13 @@ import { setOwn, TextKind, type XmlDoc, type XmlSink, type XNode } from './xml-t
  *
  * Hot path (a 100k-layer net has ~2M elements): ids, port ids and dims are read as numbers from
  * the bytes when written canonically (IdKey), attributes the reader knows are matched as bytes,
- * and a layer or port is one small record, not an element with an attribute object. A layer's
- * ports and a port's dims are collected in scratch lists and stored at their exact size: V8 gives
- * an array 16 slots on its first push (~150 bytes), which was most of the records' 1.3 KB per
- * layer (measured on chain100k.xml).
+ * and a layer is one small record, not an element with an attribute object. Ports are no objects
+ * at all: every port of the document is a row of one table (IrPorts), a layer's `<input>` and
+ * `<output>` each a range of rows. A port's dims are collected in a scratch list and stored at
+ * their exact size, shared with the port before when equal: V8 gives an array 16 slots on its
+ * first push (~150 bytes), which was most of the records' 1.3 KB per layer (measured on
+ * chain100k.xml); the port records that remained were half of what the garbage collector copied
+ * while tokenizing (measured: 270k records of 64 bytes, each copied twice, for chain100k).
  */
 export interface IrGraph {
   /** The `<net>` or body element: its attributes, and its children other than layers and edges. */
@@ -31,34 +35,152 @@ export interface IrGraph {
  */
 export type IdText = number | string | undefined;
 
-export interface IrLayer {
-  readonly id: IdText;
-  readonly name: string | undefined;
-  readonly type: string | undefined;
-  readonly version: string | undefined;
-  /** Layer attributes other than id, name, type and version, in order (undefined when none). */
-  readonly extra: Record<string, string> | undefined;
-  /** The attributes of the first `<data>` (its content is never read). */
-  data: Record<string, string> | undefined;
+/**
+ * A layer or port id as a lookup key: a canonical decimal as its number, anything else as its
+ * trimmed text, so that two keys are equal exactly when the trimmed texts are (a number key is a
+ * small integer: no string per id, cheap maps and arrays).
+ */
+export type IdKey = number | string;
+
+/**
+ * One `<layer>`: what the file says (set while tokenizing) and what the reader (src/ir/read.ts)
+ * works out about it (set when it reads the layer's graph). One object for both: a second object
+ * per layer for the reader was ~16 MB more for the collector to copy on a 100k-layer net.
+ */
+export class IrLayer {
+  /** The first `<data>`'s attributes (its content is never read). */
+  data: Record<string, string> | undefined = undefined;
   /** Other children kept as they are (rt_info, port maps, back edges, unknown ones), in order. */
-  children: XNode[] | undefined;
-  inPorts: IrPort[] | undefined;
-  outPorts: IrPort[] | undefined;
+  children: XNode[] | undefined = undefined;
+  /** The ports of the first `<input>`: rows [inStart, inStart + inCount) of the IrPorts table (-1, 0 when none). */
+  inStart = -1;
+  inCount = 0;
+  /** The ports of the first `<output>`, likewise. */
+  outStart = -1;
+  outCount = 0;
   /** Body elements by tag (the first of each). */
-  bodies: Map<string, IrGraph> | undefined;
+  bodies: Map<string, IrGraph> | undefined = undefined;
+
+  // ── the reader's ─────────────────────────────────────────────────────────────────────────────
+  /** Path of the layer's graph (for messages). */
+  gpath = '';
+  /** The id as a key, and the canonical op of `type`. */
+  key: IdKey = -1;
+  op = '';
+  /** Position of this layer in its graph's list, and of its first input in the graph's source columns. */
+  at = 0;
+  inBase = 0;
+  /** Ports by id, only for a layer whose port ids are not written as strictly increasing numbers. */
+  inPos: Map<IdKey, number> | undefined = undefined;
+  outPos: Map<IdKey, number> | undefined = undefined;
+  /** Its values once built (by output position). */
+  vals: (Value | undefined)[] | undefined = undefined;
+
+  constructor(
+    readonly ports: IrPorts,
+    readonly id: IdText,
+    /** '' when absent. */
+    readonly name: string,
+    readonly type: string | undefined,
+    /** '' when absent. */
+    readonly version: string,
+    /** Layer attributes other than id, name, type and version, in order (undefined when none). */
+    readonly extra: Record<string, string> | undefined,
+  ) {}
+
+  /** The graph path messages name it by (built only for a message). */
+  get path(): string {
+    return `${this.gpath}/${this.name || `${this.type}#${this.id === undefined ? undefined : String(this.id)}`}`;
+  }
+
+  /** Position of the input port with id `key`. */
+  inputAt(key: IdKey): number | undefined {
+    return this.inPos ? this.inPos.get(key) : findPort(this.ports, this.inStart, this.inCount, key);
+  }
+
+  outputAt(key: IdKey): number | undefined {
+    return this.outPos ? this.outPos.get(key) : findPort(this.ports, this.outStart, this.outCount, key);
+  }
+
+  /** The first child element named `tag` other than its ports, bodies and `<data>`. */
+  child(tag: string): XNode | undefined {
+    return this.children?.find((c) => c.tag === tag);
+  }
 }
 
-export interface IrPort {
-  readonly id: IdText;
-  readonly precision: string | undefined;
-  readonly names: string | undefined;
-  /** Each `<dim>`: a number when written as a canonical unsigned decimal, else its text (read only: ports may share it). */
-  dims: readonly (number | string)[];
-  rt: XNode | undefined;
+/** Position of the port with id `key` among rows [start, start + n) whose ids are strictly increasing numbers (binary search). */
+function findPort(ports: IrPorts, start: number, n: number, key: IdKey): number | undefined {
+  if (typeof key !== 'number') return undefined;
+  let lo = 0;
+  let hi = n - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const id = ports.idNumber(start + mid);
+    if (id === key) return mid;
+    if (id < key) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
 }
 
 /** An empty list shared by records that have none (never appended to: lists are set whole). */
 const NONE: never[] = [];
+/** How many recent dims lists a port's dims are compared with (IrSink.dimsList). */
+const RECENT = 4;
+
+/** A dim as written: a number when written as a canonical unsigned decimal, else its text. */
+export type DimText = number | string;
+
+/**
+ * Every port of a document, in document order, as columns (one row per `<port>`; no object per
+ * port). Body graphs' ports are rows of the same table.
+ */
+export class IrPorts {
+  count = 0;
+  /** The id of each row: a canonical number as itself, -1 when written otherwise (text in `idTexts`), -2 when absent. */
+  private ids = new Int32Array(1024);
+  private idTexts: Map<number, string> | undefined;
+  /** The `precision` attribute of each row, as written (undefined when absent). */
+  readonly precision: (string | undefined)[] = [];
+  /** The `names` attribute of each row, as written (undefined when absent). */
+  readonly names: (string | undefined)[] = [];
+  /** Each row's `<dim>`s (read only: rows may share one list). */
+  readonly dims: (readonly DimText[])[] = [];
+  /** The first rt_info of the rows that have one. */
+  rt: Map<number, XNode> | undefined;
+
+  /** Appends a row; returns its number. */
+  add(id: IdText, precision: string | undefined, names: string | undefined): number {
+    const p = this.count++;
+    if (p === this.ids.length) {
+      const grown = new Int32Array(p * 2);
+      grown.set(this.ids);
+      this.ids = grown;
+    }
+    if (typeof id === 'number') this.ids[p] = id;
+    else if (id === undefined) this.ids[p] = -2;
+    else {
+      this.ids[p] = -1;
+      (this.idTexts ??= new Map()).set(p, id);
+    }
+    this.precision.push(precision);
+    this.names.push(names);
+    this.dims.push(NONE);
+    return p;
+  }
+
+  /** The id of row p as an IdText. */
+  id(p: number): IdText {
+    const v = this.ids[p]!;
+    return v >= 0 ? v : v === -1 ? this.idTexts!.get(p) : undefined;
+  }
+
+  /** The id of row p when written as a canonical number, else -1. */
+  idNumber(p: number): number {
+    const v = this.ids[p]!;
+    return v >= 0 ? v : -1;
+  }
+}
 
 /** Edge attributes as written, one entry per `<edge>`. */
 export interface IrEdges {
@@ -84,20 +206,23 @@ const DROP = 9;
 const elementOf = (tag: string, doc: XmlDoc): XNode => ({ tag, attrs: doc.attrRecord(), children: [], text: '' });
 const graphOf = (tag: string, doc: XmlDoc): IrGraph => ({ xml: elementOf(tag, doc), layers: undefined, edges: undefined });
 
-/** The value of the attribute named `name` as an IdText. */
-function idOf(doc: XmlDoc, name: string): IdText {
-  const k = doc.attrIndex(name);
+/**
+ * The value of the attribute named `name` as an IdText; `at` is where the serializer writes it
+ * (looked at first: a match costs one comparison).
+ */
+function idOf(doc: XmlDoc, name: string, at: number): IdText {
+  const k = at < doc.attrCount && doc.attrIs(at, name) ? at : doc.attrIndex(name);
   if (k < 0) return undefined;
   const v = doc.attrUint(k);
   return v >= 0 ? v : doc.attrValue(k);
 }
 
-function valueOf(doc: XmlDoc, name: string): string | undefined {
-  const k = doc.attrIndex(name);
+function valueOf(doc: XmlDoc, name: string, at: number): string | undefined {
+  const k = at < doc.attrCount && doc.attrIs(at, name) ? at : doc.attrIndex(name);
   return k < 0 ? undefined : doc.attrValue(k);
 }
 
-function layerOf(doc: XmlDoc): IrLayer {
+function layerOf(doc: XmlDoc, ports: IrPorts): IrLayer {
   let id: IdText;
   let name: string | undefined;
   let type: string | undefined;
@@ -113,12 +238,14 @@ function layerOf(doc: XmlDoc): IrLayer {
     else if (doc.attrIs(k, 'version')) version = doc.attrValue(k);
     else setOwn((extra ??= {}), doc.attrName(k), doc.attrValue(k));
   }
-  return { id, name, type, version, extra, data: undefined, children: undefined, inPorts: undefined, outPorts: undefined, bodies: undefined };
+  return new IrLayer(ports, id, name ?? '', type, version ?? '', extra);
 }
 
 /** Builds the IrGraph of a document from the tokenizer's events. */
 export class IrSink implements XmlSink {
   root: IrGraph | undefined;
+  /** The ports of every layer of the document. */
+  readonly ports = new IrPorts();
   /** The open elements: what each is to the reader, and its record (parallel stacks: no frame objects). */
   private readonly kinds: number[] = [];
   private readonly xs: unknown[] = [];
@@ -128,16 +255,16 @@ export class IrSink implements XmlSink {
   private dimEnd = -1;
   private dimText: string | undefined;
   /**
-   * The open `<input>`/`<output>`'s ports and the open port's dims, the first nPorts/nDims of each
-   * (they never nest: one of each is open at a time; counters, since setting an array's length is
-   * a runtime call, measured).
+   * The open port's row and dims, the first nDims of `dims` (ports never nest: one is open at a
+   * time; a counter, since setting an array's length is a runtime call, measured).
    */
-  private readonly ports: IrPort[] = [];
-  private nPorts = 0;
-  private readonly dims: (number | string)[] = [];
+  private port = -1;
+  private readonly dims: DimText[] = [];
   private nDims = 0;
   private portsIn = false;
-  private lastDims: (number | string)[] = NONE;
+  /** The last RECENT distinct dims lists made (a ring). */
+  private readonly recent: (readonly DimText[])[] = new Array<readonly DimText[]>(RECENT).fill(NONE);
+  private recentNext = 0;
 
   open(tag: string, doc: XmlDoc): void {
     const d = this.depth;
@@ -166,22 +293,20 @@ export class IrSink implements XmlSink {
         case LAYERS:
           if (tag === 'layer') {
             kind = LAYER;
-            (px as IrLayer[]).push((x = layerOf(doc)));
+            (px as IrLayer[]).push((x = layerOf(doc, this.ports)));
           }
           break;
         case LAYER: {
           const L = px as IrLayer;
-          if (tag === 'input' && !L.inPorts) {
+          if (tag === 'input' && L.inStart < 0) {
             kind = PORTS;
             x = L;
-            L.inPorts = NONE;
-            this.nPorts = 0;
+            L.inStart = this.ports.count;
             this.portsIn = true;
-          } else if (tag === 'output' && !L.outPorts) {
+          } else if (tag === 'output' && L.outStart < 0) {
             kind = PORTS;
             x = L;
-            L.outPorts = NONE;
-            this.nPorts = 0;
+            L.outStart = this.ports.count;
             this.portsIn = false;
           } else if (IR_BODY_TAGS.has(tag) && !L.bodies?.has(tag)) {
             kind = GRAPH;
@@ -201,24 +326,19 @@ export class IrSink implements XmlSink {
         case PORTS:
           if (tag === 'port') {
             kind = PORT;
-            const names = doc.attrIndex('names');
-            const p: IrPort = {
-              id: idOf(doc, 'id'), precision: valueOf(doc, 'precision'), names: names < 0 ? undefined : doc.attrValueUnique(names), dims: NONE, rt: undefined,
-            };
-            this.ports[this.nPorts++] = p;
+            const names = doc.attrCount > 2 && doc.attrIs(2, 'names') ? 2 : doc.attrIndex('names');
+            this.port = this.ports.add(idOf(doc, 'id', 0), valueOf(doc, 'precision', 1), names < 0 ? undefined : doc.attrValueUnique(names));
             this.nDims = 0;
-            x = p;
           }
           break;
         case PORT: {
-          const p = px as IrPort;
           if (tag === 'dim') {
             kind = DIM;
             this.dimStart = this.dimEnd = -1;
             this.dimText = undefined;
-          } else if (tag === 'rt_info' && !p.rt) {
+          } else if (tag === 'rt_info' && !this.ports.rt?.has(this.port)) {
             kind = KEEP;
-            x = p.rt = elementOf(tag, doc);
+            (this.ports.rt ??= new Map()).set(this.port, (x = elementOf(tag, doc)));
           }
           break;
         }
@@ -226,10 +346,10 @@ export class IrSink implements XmlSink {
           if (tag === 'edge') {
             kind = EDGE;
             const e = px as IrEdges;
-            e.fromLayer.push(idOf(doc, 'from-layer'));
-            e.fromPort.push(idOf(doc, 'from-port'));
-            e.toLayer.push(idOf(doc, 'to-layer'));
-            e.toPort.push(idOf(doc, 'to-port'));
+            e.fromLayer.push(idOf(doc, 'from-layer', 0));
+            e.fromPort.push(idOf(doc, 'from-port', 1));
+            e.toLayer.push(idOf(doc, 'to-layer', 2));
+            e.toPort.push(idOf(doc, 'to-port', 3));
           }
           break;
         case KEEP:
@@ -262,19 +382,25 @@ export class IrSink implements XmlSink {
   }
 
   /**
-   * The port's dims as a list: the previous port's list when they are the same (ports of a net
-   * mostly repeat the shape before them; the lists are only read, so they may be shared).
+   * The port's dims as a list: one of the last RECENT lists when equal to it (ports of a net mostly
+   * repeat the shapes just before them, e.g. a chain's `[1,64]` and `[1]` in turn; lists are only
+   * read, so they may be shared, and the reader makes one type of ports sharing a list).
    */
-  private dimsList(): (number | string)[] {
+  private dimsList(): readonly DimText[] {
     const dims = this.dims;
     const n = this.nDims;
-    const last = this.lastDims;
-    if (last.length === n) {
+    const recent = this.recent;
+    for (let r = 0; r < RECENT; r++) {
+      const last = recent[r]!;
+      if (last.length !== n) continue;
       let i = 0;
       while (i < n && dims[i] === last[i]) i++;
       if (i === n) return last;
     }
-    return (this.lastDims = dims.slice(0, n));
+    const list = dims.slice(0, n);
+    recent[this.recentNext] = list;
+    this.recentNext = (this.recentNext + 1) % RECENT;
+    return list;
   }
 
   close(doc: XmlDoc): void {
@@ -286,13 +412,11 @@ export class IrSink implements XmlSink {
         this.dims[this.nDims++] = v >= 0 ? v : doc.text(this.dimStart, this.dimEnd, TextKind.PLAIN);
       } else this.dims[this.nDims++] = this.dimText ?? '';
     } else if (kind === PORT) {
-      if (this.nDims) (this.xs[d] as IrPort).dims = this.dimsList();
+      if (this.nDims) this.ports.dims[this.port] = this.dimsList();
     } else if (kind === PORTS) {
       const L = this.xs[d] as IrLayer;
-      if (this.nPorts) {
-        if (this.portsIn) L.inPorts = this.ports.slice(0, this.nPorts);
-        else L.outPorts = this.ports.slice(0, this.nPorts);
-      }
+      if (this.portsIn) L.inCount = this.ports.count - L.inStart;
+      else L.outCount = this.ports.count - L.outStart;
     }
     this.xs[d] = undefined;
   }

@@ -8,7 +8,7 @@ import type { Graph } from '../graph/graph.js';
 import { Model } from '../graph/model.js';
 import type { Node } from '../graph/node.js';
 import type { Dim } from '../graph/shape.js';
-import { tensorType, type ValueType } from '../graph/types.js';
+import { tensorType, type TensorType, type ValueType } from '../graph/types.js';
 import type { Value } from '../graph/value.js';
 import { Diagnostics } from '../diag/diagnostic.js';
 import type { DiagCode, DiagParams } from '../diag/codes.js';
@@ -18,7 +18,7 @@ import { constFromBin } from './blob.js';
 import { canonicalOp } from './op-names.js';
 import { splitPortNames } from './port-names.js';
 import { parseShapeText } from './shape-text.js';
-import { IrSink, type IdText, type IrEdges, type IrGraph, type IrLayer, type IrPort } from './read-events.js';
+import { IrSink, type DimText, type IdKey, type IdText, type IrEdges, type IrGraph, type IrLayer, type IrPorts } from './read-events.js';
 import { child, childrenOf, scanXml, type XNode } from './xml-tree.js';
 
 export interface ReadIrOptions {
@@ -31,12 +31,6 @@ export interface ReadIrOptions {
 /** Layer children the reader interprets; any other child element is kept raw in meta.irChildren. */
 const KNOWN_CHILDREN = new Set(['data', 'input', 'output', 'rt_info', ...IR_BODY_ELEMENTS]);
 
-/**
- * A layer or port id as a lookup key: a canonical decimal as its number, anything else as its
- * trimmed text, so that two keys are equal exactly when the trimmed texts are (a number key is a
- * small integer: no string per id, cheap maps and arrays).
- */
-type IdKey = number | string;
 const CANONICAL = /^(0|[1-9]\d{0,8})$/;
 const keyOf = (id: number | string): IdKey => {
   if (typeof id === 'number') return id;
@@ -48,76 +42,20 @@ const trimmed = (id: IdText): string | undefined => (id === undefined ? undefine
 /** An id as written, for messages. */
 const written = (id: IdText): string | undefined => (id === undefined ? undefined : String(id));
 
-/** A layer being read: its record, its checked identity, and where its inputs' sources are. */
-class Layer {
-  /** Ports by id, only for a layer whose port ids are not written as strictly increasing numbers. */
-  inPos: Map<IdKey, number> | undefined;
-  outPos: Map<IdKey, number> | undefined;
-  /** Its values once built (by output position). */
-  vals: (Value | undefined)[] | undefined;
-
-  constructor(
-    readonly rec: IrLayer,
-    readonly gpath: string,
-    readonly key: IdKey,
-    readonly name: string,
-    readonly type: string,
-    readonly op: string,
-    readonly version: string,
-    readonly inPorts: IrPort[],
-    readonly outPorts: IrPort[],
-    /** Position of this layer in the graph's list, and of its first input in the graph's source columns. */
-    readonly at: number,
-    readonly inBase: number,
-  ) {}
-
-  /** The graph path messages name it by (built only for a message). */
-  get path(): string {
-    return `${this.gpath}/${this.name || `${this.type}#${written(this.rec.id)}`}`;
-  }
-
-  /** Position of the input port with id `key`. */
-  inputAt(key: IdKey): number | undefined {
-    return this.inPos ? this.inPos.get(key) : findPort(this.inPorts, key);
-  }
-
-  outputAt(key: IdKey): number | undefined {
-    return this.outPos ? this.outPos.get(key) : findPort(this.outPorts, key);
-  }
-
-  /** The first child element named `tag` other than its ports, bodies and `<data>`. */
-  child(tag: string): XNode | undefined {
-    return this.rec.children?.find((c) => c.tag === tag);
-  }
-}
-
-/** Position of the port with id `key` among ports whose ids are strictly increasing numbers (binary search). */
-function findPort(ports: readonly IrPort[], key: IdKey): number | undefined {
-  if (typeof key !== 'number') return undefined;
-  let lo = 0;
-  let hi = ports.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const id = ports[mid]!.id as number;
-    if (id === key) return mid;
-    if (id < key) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return undefined;
-}
+/** A layer being read (IrLayer: the file's record, completed by the reader). */
+type Layer = IrLayer;
 
 /** Whether every port id (inputs, then outputs) is a number greater than the one before: no id is bad or repeated. */
-function regularPorts(inPorts: readonly IrPort[], outPorts: readonly IrPort[]): boolean {
-  // Index loops over the two lists (no list of lists, no iterator: this runs once per layer).
+function regularPorts(ports: IrPorts, inStart: number, nIn: number, outStart: number, nOut: number): boolean {
   let prev = -1;
-  for (let k = 0; k < inPorts.length; k++) {
-    const id = inPorts[k]!.id;
-    if (typeof id !== 'number' || id <= prev) return false;
+  for (let k = 0; k < nIn; k++) {
+    const id = ports.idNumber(inStart + k);
+    if (id <= prev) return false;
     prev = id;
   }
-  for (let k = 0; k < outPorts.length; k++) {
-    const id = outPorts[k]!.id;
-    if (typeof id !== 'number' || id <= prev) return false;
+  for (let k = 0; k < nOut; k++) {
+    const id = ports.idNumber(outStart + k);
+    if (id <= prev) return false;
     prev = id;
   }
   return true;
@@ -191,7 +129,7 @@ export function readIr(xml: string | Uint8Array, bin: Uint8Array | null, opts: R
   }
   const model = new Model('ov');
   model.ir = { name: root.xml.attrs['name'] ?? '', version: Number(version) as 10 | 11, rtInfo: child(root.xml, 'rt_info') ?? null };
-  const reader = new Reader(diags, bin, opts.binPath);
+  const reader = new Reader(diags, bin, opts.binPath, sink.ports);
   const tasks: BodyTask[] = [];
   reader.readGraph(root, model.graph, tasks);
   const ifOutputs = new Map<Node, Map<string, number[]>>();
@@ -218,8 +156,15 @@ export function readIr(xml: string | Uint8Array, bin: Uint8Array | null, opts: R
   return model;
 }
 
+/** How many recent output types a port's type is looked for among (Reader.portType). */
+const RECENT_TYPES = 4;
+
 class Reader {
-  constructor(readonly diags: Diagnostics, readonly bin: Uint8Array | null, readonly binPath: string | undefined) {}
+  /** The last RECENT_TYPES types made for ports, with the dims list each was made from (a ring). */
+  private readonly recentTypes: ({ readonly dims: readonly DimText[]; readonly type: TensorType } | undefined)[] = new Array(RECENT_TYPES).fill(undefined);
+  private recentNext = 0;
+
+  constructor(readonly diags: Diagnostics, readonly bin: Uint8Array | null, readonly binPath: string | undefined, readonly ports: IrPorts) {}
 
   private err(code: DiagCode, where: string, params: DiagParams = {}): void {
     this.diags.add(code, where, params);
@@ -241,10 +186,10 @@ class Reader {
     el.layers = undefined;
     let nIn = 0;
     for (let index = 0; index < recs.length; index++) {
-      const rec = recs[index]!;
-      const id = rec.id;
-      const type = rec.type;
-      const name = rec.name ?? '';
+      const L = recs[index]!;
+      const id = L.id;
+      const type = L.type;
+      const name = L.name;
       const where = (): string => `${gpath}/${name || `${type ?? 'layer'}#${written(id) ?? index}`}`;
       if (id === undefined || (typeof id === 'string' && !isInt(id))) {
         this.err('IR_LAYER_BAD', where(), { layer: index, detail: `id '${id ?? ''}' is not an integer` });
@@ -259,11 +204,13 @@ class Reader {
         this.err('IR_LAYER_BAD', where(), { layer: written(id)!, detail: 'no type' });
         continue;
       }
-      const inPorts = rec.inPorts ?? [];
-      const outPorts = rec.outPorts ?? [];
-      const L = new Layer(rec, gpath, key, name, type, canonicalOpOf(type), rec.version ?? '', inPorts, outPorts, list.length, nIn);
-      nIn += inPorts.length;
-      if (!regularPorts(inPorts, outPorts)) this.portIndex(L);
+      L.gpath = gpath;
+      L.key = key;
+      L.op = canonicalOpOf(type);
+      L.at = list.length;
+      L.inBase = nIn;
+      nIn += L.inCount;
+      if (!regularPorts(this.ports, L.inStart, L.inCount, L.outStart, L.outCount)) this.portIndex(L);
       if (!byId && key !== list.length) byId = new Map(list.map((l) => [l.key, l]));
       byId?.set(key, L);
       list.push(L);
@@ -277,8 +224,8 @@ class Reader {
     const nEdges = edges ? edges.fromLayer.length : 0;
     for (let k = 0; k < nEdges; k++) this.edge(edges!, k, gpath, find, srcLayer, srcOut);
     for (const L of list) {
-      for (let k = 0; k < L.inPorts.length; k++) {
-        if (srcLayer[L.inBase + k]! < 0) this.err('IR_EDGE_MISSING', L.path, { layer: L.name, port: written(L.inPorts[k]!.id) ?? k });
+      for (let k = 0; k < L.inCount; k++) {
+        if (srcLayer[L.inBase + k]! < 0) this.err('IR_EDGE_MISSING', L.path, { layer: L.name, port: written(this.ports.id(L.inStart + k)) ?? k });
       }
     }
     if (this.diags.errors.length > before) return undefined;
@@ -292,17 +239,17 @@ class Reader {
   private portIndex(L: Layer): void {
     const inPos = (L.inPos = new Map<IdKey, number>());
     const outPos = (L.outPos = new Map<IdKey, number>());
-    for (const [ports, pos] of [[L.inPorts, inPos], [L.outPorts, outPos]] as const) {
-      ports.forEach((p, k) => {
-        const pid = p.id;
+    for (const [start, n, pos] of [[L.inStart, L.inCount, inPos], [L.outStart, L.outCount, outPos]] as const) {
+      for (let k = 0; k < n; k++) {
+        const pid = this.ports.id(start + k);
         if (pid === undefined || (typeof pid === 'string' && !isInt(pid))) {
           this.err('IR_PORT_BAD', L.path, { layer: L.name, port: k, detail: `port id '${pid ?? ''}' is not an integer` });
-          return;
+          continue;
         }
         const key = keyOf(pid);
         if (inPos.has(key) || outPos.has(key)) this.err('IR_PORT_BAD', L.path, { layer: L.name, port: written(pid)!, detail: 'duplicate port id' });
         else pos.set(key, k);
-      });
+      }
     }
   }
 
@@ -344,7 +291,7 @@ class Reader {
       while (sp >= 0) {
         const L = list[stackAt[sp]!]!;
         const next = stackNext[sp]!;
-        if (next < L.inPorts.length) {
+        if (next < L.inCount) {
           stackNext[sp] = next + 1;
           const dep = srcLayer[L.inBase + next]!;
           const s = state[dep];
@@ -369,52 +316,71 @@ class Reader {
     return order;
   }
 
-  private portType(L: Layer, p: IrPort, k: number): ValueType | null {
-    const prec = p.precision;
+  /** The type of output k of L (its row p of the ports table). */
+  private portType(L: Layer, p: number, k: number): ValueType | null {
+    const P = this.ports;
+    const prec = P.precision[p];
     if (prec === undefined) {
-      this.err('IR_PORT_BAD', L.path, { layer: L.name, port: written(p.id) ?? k, detail: 'output port has no precision' });
+      this.err('IR_PORT_BAD', L.path, { layer: L.name, port: written(P.id(p)) ?? k, detail: 'output port has no precision' });
       return null;
     }
     const t = precisionOf(prec);
     if (!t) {
-      this.err('IR_PORT_BAD', L.path, { layer: L.name, port: written(p.id) ?? k, detail: `unknown precision '${prec}'` });
+      this.err('IR_PORT_BAD', L.path, { layer: L.name, port: written(P.id(p)) ?? k, detail: `unknown precision '${prec}'` });
       return null;
     }
+    // Ports sharing a dims list (IrSink.dimsList) and an element type share one type object (types
+    // are read-only): one of the last RECENT_TYPES made, else a new one.
+    const dimTexts = P.dims[p]!;
+    const elem = t.name;
+    const rt = this.recentTypes;
+    for (let r = 0; r < RECENT_TYPES; r++) {
+      const known = rt[r];
+      if (known !== undefined && known.dims === dimTexts && known.type.elem === elem) return known.type;
+    }
     // Exact size: the shape is kept in the graph (a pushed-to array would hold 16 slots).
-    const dims: Dim[] = new Array<Dim>(p.dims.length);
-    for (let i = 0; i < p.dims.length; i++) {
-      const d = p.dims[i]!;
+    const dims: Dim[] = new Array<Dim>(dimTexts.length);
+    for (let i = 0; i < dimTexts.length; i++) {
+      const d = dimTexts[i]!;
       if (typeof d === 'number') {
         dims[i] = d;
         continue;
       }
       const s = d.trim();
       if (!/^-?\d+$/.test(s) || Number(s) < -1) {
-        this.err('IR_PORT_BAD', L.path, { layer: L.name, port: written(p.id) ?? k, detail: `dim '${s}' must be an integer ≥ -1` });
+        this.err('IR_PORT_BAD', L.path, { layer: L.name, port: written(P.id(p)) ?? k, detail: `dim '${s}' must be an integer ≥ -1` });
         return null;
       }
       dims[i] = s === '-1' ? null : Number(s);
     }
-    return tensorType(t.name, dims);
+    const type = tensorType(elem, dims);
+    rt[this.recentNext] = { dims: dimTexts, type };
+    this.recentNext = (this.recentNext + 1) % RECENT_TYPES;
+    return type;
   }
 
   /** Layer-level details: spelling, extra layer attributes, rt_info (under `rtKey`), unknown children. */
   private carryLayerMeta(L: Layer, meta: Meta, rtKey: 'irRtInfo' | 'irLayerRtInfo' = 'irRtInfo'): void {
     meta['irType'] = L.type;
     // The record is read once: its attribute object becomes the meta's.
-    if (L.rec.extra) meta['irLayerAttrs'] = L.rec.extra;
-    const children = L.rec.children;
+    if (L.extra) meta['irLayerAttrs'] = L.extra;
+    const children = L.children;
     if (children) {
       const rt = L.child('rt_info');
       if (rt) meta[rtKey] = rt;
       const others = children.filter((c) => !KNOWN_CHILDREN.has(c.tag));
       if (others.length) meta['irChildren'] = others;
     }
-    if (L.inPorts.some((p) => p.rt)) meta['irInputRtInfo'] = L.inPorts.map((p) => p.rt);
+    const rt = this.ports.rt;
+    if (rt) {
+      let any = false;
+      for (let k = 0; k < L.inCount; k++) if (rt.get(L.inStart + k)) any = true;
+      if (any) meta['irInputRtInfo'] = Array.from({ length: L.inCount }, (_, k) => rt.get(L.inStart + k));
+    }
   }
 
   private dataAttr(L: Layer, name: string): string | undefined {
-    const v = L.rec.data?.[name];
+    const v = L.data?.[name];
     if (v === undefined) this.err('IR_ATTR_MISSING', L.path, { op: L.op, layer: L.name, attr: name });
     return v;
   }
@@ -434,7 +400,7 @@ class Reader {
       return list[srcLayer[slot]!]!.vals?.[srcOut[slot]!];
     };
     const names = (L: Layer, k: number): string[] => {
-      const n = L.outPorts[k]?.names;
+      const n = k < L.outCount ? this.ports.names[L.outStart + k] : undefined;
       return n === undefined ? [] : splitPortNames(n);
     };
     // Values are created in topological order, but Parameters, Results and nodes keep XML order
@@ -465,7 +431,7 @@ class Reader {
         continue;
       }
       if (L.op === 'Result') {
-        if (L.inPorts.length !== 1 || L.outPorts.length !== 0) {
+        if (L.inCount !== 1 || L.outCount !== 0) {
           this.err('IR_LAYER_BAD', L.path, { layer: L.name, detail: 'a Result has exactly one input port and no output' });
           continue;
         }
@@ -473,13 +439,13 @@ class Reader {
       }
       const node = graph.addNode({ dialect: 'ov', op: L.op, version: L.version, name: L.name });
       this.carryLayerMeta(L, node.meta);
-      for (let k = 0; k < L.inPorts.length; k++) {
+      for (let k = 0; k < L.inCount; k++) {
         // A missing source is a layer that failed to read, which has been reported already.
         node.addInput(src(L, k) ?? null);
       }
-      const vals = new Array<Value>(L.outPorts.length);
-      for (let k = 0; k < L.outPorts.length; k++) {
-        const v = node.addOutput(this.portType(L, L.outPorts[k]!, k), names(L, k));
+      const vals = new Array<Value>(L.outCount);
+      for (let k = 0; k < L.outCount; k++) {
+        const v = node.addOutput(this.portType(L, L.outStart + k, k), names(L, k));
         this.carryPortRt(L, k, v);
         vals[k] = v;
       }
@@ -488,7 +454,7 @@ class Reader {
       this.queueBodies(L, node, graph, tasks);
     }
     for (const L of list) {
-      if (L.op !== 'Result' || L.inPorts.length !== 1) continue;
+      if (L.op !== 'Result' || L.inCount !== 1) continue;
       const v = src(L, 0);
       if (!v) continue;
       index.results.set(String(L.key), graph.outputs.length);
@@ -504,12 +470,12 @@ class Reader {
   }
 
   private carryPortRt(L: Layer, k: number, v: Value): void {
-    const rt = L.outPorts[k]?.rt;
+    const rt = k < L.outCount ? this.ports.rt?.get(L.outStart + k) : undefined;
     if (rt) v.meta['irRtInfo'] = rt;
   }
 
   private carryExtraData(L: Layer, meta: Meta, known: string[]): void {
-    const data = L.rec.data;
+    const data = L.data;
     if (!data) return;
     const extra: Record<string, string> = {};
     for (const [k, v] of Object.entries(data)) if (!known.includes(k)) extra[k] = v;
@@ -542,9 +508,13 @@ class Reader {
   }
 
   private readAttrs(L: Layer, node: Node): void {
-    const data = L.rec.data;
+    const data = L.data;
     if (!data) return;
-    for (const [name, value] of Object.entries(data)) {
+    // Keys, then each value: Object.entries would make an array per attribute.
+    const names = Object.keys(data);
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i]!;
+      const value = data[name]!;
       const kind = attrKind(L.op, name);
       let a: Attr | undefined = kind ? parseAttr(kind, value) : A.raw(value);
       if (!a) {
@@ -558,7 +528,7 @@ class Reader {
   private queueBodies(L: Layer, node: Node, graph: Graph, tasks: BodyTask[]): void {
     const kind = irBodyKind(L.op);
     for (const { key: bodyTag, portMap: mapTag } of kind?.bodies ?? []) {
-      const el = L.rec.bodies?.get(bodyTag);
+      const el = L.bodies?.get(bodyTag);
       if (!el) {
         this.err('IR_BODY_MISSING', L.path, { op: L.op, layer: L.name, body: bodyTag });
         continue;

@@ -214,7 +214,8 @@ function bytePosition(b: Buffer, at: number): string {
 const LT = 0x3c;
 const AMP = 0x26;
 const INTERN_MAX_LEN = 24;
-const INTERN_MAX_ENTRIES = 1 << 16;
+/** Slots of the intern cache (direct-mapped by hash: a slot holds the last string hashed to it). */
+const INTERN_SLOTS = 1 << 14;
 
 /** Canonical unsigned decimal in bytes [s, e): `0` or no leading zero, at most 9 digits; else -1. */
 function uintOf(b: Buffer, s: number, e: number): number {
@@ -234,8 +235,12 @@ const SPAN = 4;
 
 class Tokenizer implements XmlDoc {
   private readonly n: number;
-  /** Short ASCII strings seen before (tags, attribute names, ids, precisions, dims), by a hash of their bytes. */
-  private readonly interned = new Map<number, string>();
+  /**
+   * Short ASCII strings seen before (tags, attribute names, precisions, dims, data attributes), in
+   * the slot of their bytes' hash: an array slot, not a Map entry (measured: the Map lookup was the
+   * tokenizer's costliest line), the latest string of a slot kept.
+   */
+  private readonly interned: (string | undefined)[] = new Array<string | undefined>(INTERN_SLOTS).fill(undefined);
   /** The current element's attributes as byte offsets (SPAN numbers each): no string per attribute. */
   private spans = new Int32Array(64 * SPAN);
   /**
@@ -274,17 +279,18 @@ class Tokenizer implements XmlDoc {
       for (let i = s; i < e; i++) {
         const c = b[i]!;
         if (c >= 0x80) { ascii = false; break; }
-        h = (Math.imul(h, 31) + c) & 0x3fffffff; // a small integer key: no heap number per lookup
+        h = (Math.imul(h, 31) + c) | 0;
       }
       if (ascii) {
-        const hit = this.interned.get(h);
+        const slot = (h ^ (h >>> 14)) & (INTERN_SLOTS - 1);
+        const hit = this.interned[slot];
         if (hit !== undefined && hit.length === len) {
           let same = true;
           for (let i = 0; i < len; i++) if (hit.charCodeAt(i) !== b[s + i]) { same = false; break; }
           if (same) return hit;
         }
         const v = b.toString('latin1', s, e);
-        if (hit === undefined && this.interned.size < INTERN_MAX_ENTRIES) this.interned.set(h, v);
+        this.interned[slot] = v;
         return v;
       }
     }
@@ -386,16 +392,21 @@ class Tokenizer implements XmlDoc {
     const tagLens: number[] = [];
     let rootDone = false;
     while (i < n) {
-      // Character data up to the next '<'.
+      // Character data up to the next '<': first the whitespace that indents the next tag (most
+      // runs are only that), then, if anything else follows, the rest of the run.
       let lt = i;
       let nonSpace = -1;
       let special = false;
-      while (lt < n) {
-        const c = b[lt]!;
-        if (c === LT) break;
-        if (nonSpace < 0 && !isSpace(c)) nonSpace = lt;
-        if (c === AMP || c === 0x0d) special = true;
-        lt++;
+      while (lt < n && isSpace(b[lt]!)) lt++;
+      if (lt < n && b[lt] !== LT) {
+        nonSpace = lt;
+        for (let k = i; k < lt; k++) if (b[k] === 0x0d) special = true;
+        while (lt < n) {
+          const c = b[lt]!;
+          if (c === LT) break;
+          if (c === AMP || c === 0x0d) special = true;
+          lt++;
+        }
       }
       if (nonSpace >= 0) {
         // Whitespace-only runs are dropped (pugixml's default), others appended.
@@ -412,8 +423,11 @@ class Tokenizer implements XmlDoc {
       if (lt >= n) break;
       const c = b[lt + 1];
       if (c === SLASH) {
-        // </name  >
-        const e = this.name(lt + 2, 'closing tag');
+        // </name  >: the open element's name (compared as bytes, and not followed by a name
+        // character), else whatever name stands there (for the error below).
+        const len = tagLens.length ? tagLens[tagLens.length - 1]! : -1;
+        const matched = len > 0 && this.sameBytes(lt + 2, opened[opened.length - 1]! + 1, len) && !(lt + 2 + len < n && isNameChar(b[lt + 2 + len]!));
+        const e = matched ? lt + 2 + len : this.name(lt + 2, 'closing tag');
         let j = e;
         while (j < n && isSpace(b[j]!)) j++;
         if (b[j] !== GT) this.fail(j, j >= n ? `file ends inside </${this.str(lt + 2, e)}>` : `unexpected '${this.charAt(j)}' in </${this.str(lt + 2, e)}>`);
@@ -421,7 +435,7 @@ class Tokenizer implements XmlDoc {
         const open = tags[tags.length - 1]!;
         const at = opened[opened.length - 1]!;
         // The open tag's name is bytes [at + 1, at + 1 + its length).
-        if (e - (lt + 2) !== tagLens[tagLens.length - 1] || !this.sameBytes(lt + 2, at + 1, e - (lt + 2))) {
+        if (!matched) {
           this.fail(lt, `closing tag </${this.str(lt + 2, e)}> does not match <${open}> opened at ${bytePosition(b, at)}`);
         }
         tags.pop();
