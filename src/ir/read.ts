@@ -19,7 +19,7 @@ import { canonicalOp } from './op-names.js';
 import { splitPortNames } from './port-names.js';
 import { parseShapeText } from './shape-text.js';
 import { IrSink, type DimText, type IdKey, type IdText, type IrEdges, type IrGraph, type IrLayer, type IrPorts } from './read-events.js';
-import { child, childrenOf, scanXml, type XNode } from './xml-tree.js';
+import { child, childrenOf, scanXml, setOwn, type XNode } from './xml-tree.js';
 
 export interface ReadIrOptions {
   /** File name for diagnostics. */
@@ -478,7 +478,7 @@ class Reader {
     const data = L.data;
     if (!data) return;
     const extra: Record<string, string> = {};
-    for (const [k, v] of Object.entries(data)) if (!known.includes(k)) extra[k] = v;
+    for (const [k, v] of Object.entries(data)) if (!known.includes(k)) setOwn(extra, k, v); // `__proto__` too, as a key
     if (Object.keys(extra).length) meta['irExtraData'] = extra;
   }
 

@@ -42,6 +42,15 @@ describe('readIr: the file', () => {
     expect(m.graph.inputs[0]!.names).toEqual(['x']);
   });
 
+  it('keeps a Parameter <data> attribute named __proto__ as an ordinary key, not as the object\'s prototype', () => {
+    const p = param(0, 'x');
+    const m = readIr(netXml([{ ...p, data: { ...p.data, __proto__x: 'y' } as Record<string, string> }, relu(1), result(2)], [[0, 0, 1, 0], [1, 1, 2, 0]]).replace('__proto__x', '__proto__'), null);
+    const extra = m.graph.inputs[0]!.meta['irExtraData']!;
+    expect(Object.getPrototypeOf(extra)).toBe(Object.prototype);
+    expect(Object.keys(extra)).toEqual(['__proto__']);
+    expect(extra['__proto__']).toBe('y');
+  });
+
   it('takes bytes as well as text', () => {
     expect(readIr(new TextEncoder().encode(simpleNet()), null).graph.nodes).toHaveLength(1);
   });
