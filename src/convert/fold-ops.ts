@@ -18,7 +18,7 @@ interface Entry { readonly onnx?: readonly string[]; readonly ov?: readonly stri
 type Num = number | bigint;
 
 /** numpy multidirectional broadcasting of two shapes; null when they do not broadcast. */
-function broadcastDims(a: readonly number[], b: readonly number[]): number[] | null {
+export function broadcastDims(a: readonly number[], b: readonly number[]): number[] | null {
   const r = Math.max(a.length, b.length);
   const out: number[] = [];
   for (let k = 0; k < r; k++) {

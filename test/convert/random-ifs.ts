@@ -1,4 +1,5 @@
 import { A, tensorFromBool, tensorFromFloat32, tensorFromInt64, tensorType, type Graph, type Value } from '../../src/graph/index.js';
+import { broadcastDims } from '../../src/convert/fold-ops.js';
 import type { Builder } from './builder.js';
 
 /**
@@ -27,19 +28,6 @@ const OPS = {
   onnx: { add: 'Add', sub: 'Sub', mul: 'Mul', neg: 'Neg', relu: 'Relu', tanh: 'Tanh', greater: 'Greater', not: 'Not', concat: 'Concat', reduceSum: 'ReduceSum' },
   ov: { add: 'Add', sub: 'Subtract', mul: 'Multiply', neg: 'Negative', relu: 'Relu', tanh: 'Tanh', greater: 'Greater', not: 'LogicalNot', concat: 'Concat', reduceSum: 'ReduceSum' },
 } as const;
-
-/** numpy broadcasting of two static shapes, or null when they do not broadcast. */
-function broadcast(a: readonly number[], b: readonly number[]): number[] | null {
-  const n = Math.max(a.length, b.length);
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const x = a[a.length - n + i] ?? 1;
-    const y = b[b.length - n + i] ?? 1;
-    if (x !== y && x !== 1 && y !== 1) return null;
-    out.push(Math.max(x, y));
-  }
-  return out;
-}
 
 export function randomIfs(b: Builder, seed: number, opts: RandomIfsOptions = {}): void {
   let s = (seed * 2654435761) >>> 0 || 1;
@@ -80,9 +68,9 @@ export function randomIfs(b: Builder, seed: number, opts: RandomIfsOptions = {})
       return { v: b.op(g, kind, [a.v], name(kind)), dims: a.dims, rank: a.rank };
     }
     if (r < 0.65) {
-      const partners = scope.filter((k) => k.dims !== null && broadcast(a.dims!, k.dims) !== null);
+      const partners = scope.filter((k) => k.dims !== null && broadcastDims(a.dims!, k.dims) !== null);
       const other = partners.length && rnd() < 0.8 ? pick(partners) : constant(g, a.dims.slice(Math.floor(rnd() * a.dims.length)));
-      const dims = broadcast(a.dims, other.dims!)!;
+      const dims = broadcastDims(a.dims, other.dims!)!;
       const kind = pick([ops.add, ops.sub, ops.mul]);
       const [l, rr] = rnd() < 0.5 ? [a, other] : [other, a];
       return { v: b.op(g, kind, [l.v, rr.v], name(kind)), dims, rank: dims.length };
