@@ -60,9 +60,10 @@ export function applyIrV10Interface(m: Model, opset: number, diags: Diagnostics)
     for (let k = 0; k < g.outputs.length; k++) if (g.outputs[k] === v) { g.outputs[k] = inner; asOutput.push(k); }
     v.type = tensorType('f32', t.shape);
     undo.push(() => {
-      for (const u of uses) u.node.setInput(u.index, v);
+      // the readers read `v` again, and its use list is the one it had (same order)
+      for (const u of uses) u.node.inputs[u.index] = v;
+      v.uses = uses;
       for (const k of asOutput) g.outputs[k] = v;
-      v.uses = v.uses.filter((u) => u.node !== n);
       v.type = t;
     });
     changed.push(`input '${v.name}' f16 → f32`);
