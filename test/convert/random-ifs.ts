@@ -53,6 +53,14 @@ export function randomIfs(b: Builder, seed: number, opts: RandomIfsOptions = {})
     return { v: b.init(name('c'), tensorFromFloat32(values, [...dims]), g), dims, rank: dims.length };
   };
 
+  /** Neg, Relu or Tanh of `k` in `g` (its dims kept). */
+  const unary = (g: Graph, k: Known): Known => {
+    const kind = pick([ops.neg, ops.relu, ops.tanh]);
+    return { v: b.op(g, kind, [k.v], name(kind)), dims: k.dims, rank: k.rank };
+  };
+
+  const sameDims = (x: readonly number[] | null, y: readonly number[]): boolean => x !== null && x.length === y.length && x.every((d, i) => d === y[i]);
+
   /** A constant i64 vector in `g` (axes, perm). */
   const ints = (g: Graph, values: readonly number[]): Value => b.init(name('i'), tensorFromInt64(values.map(BigInt)), g);
 
@@ -63,10 +71,7 @@ export function randomIfs(b: Builder, seed: number, opts: RandomIfsOptions = {})
   const op = (g: Graph, scope: Known[]): Known => {
     const r = rnd();
     const a = pick(scope);
-    if (r < 0.3 || a.dims === null) {
-      const kind = pick([ops.neg, ops.relu, ops.tanh]);
-      return { v: b.op(g, kind, [a.v], name(kind)), dims: a.dims, rank: a.rank };
-    }
+    if (r < 0.3 || a.dims === null) return unary(g, a);
     if (r < 0.65) {
       const partners = scope.filter((k) => k.dims !== null && broadcastDims(a.dims!, k.dims) !== null);
       const other = partners.length && rnd() < 0.8 ? pick(partners) : constant(g, a.dims.slice(Math.floor(rnd() * a.dims.length)));
@@ -133,9 +138,7 @@ export function randomIfs(b: Builder, seed: number, opts: RandomIfsOptions = {})
     // a unary op of a visible value of that rank (an op of two may broadcast to another rank)
     const visible = ofRank(scope);
     if (!visible.length) return constant(g, rank === 1 ? [3] : [2, 3]);
-    const k = pick(visible);
-    const kind = pick([ops.neg, ops.relu, ops.tanh]);
-    return { v: b.op(g, kind, [k.v], name(kind)), dims: k.dims, rank };
+    return unary(g, pick(visible));
   };
 
   /** Fills graph `g` (depth `depth`) with a few ops and Ifs; returns what it computed. */
@@ -173,12 +176,10 @@ export function randomIfs(b: Builder, seed: number, opts: RandomIfsOptions = {})
     }
     return ranks.map((rank, k) => {
       const [t, e] = [results[0]![k]!, results[1]![k]!];
-      const same = t.dims !== null && e.dims !== null && t.dims.length === e.dims.length && t.dims.every((d, i) => d === e.dims![i]);
+      const same = e.dims !== null && sameDims(t.dims, e.dims);
       return { v: n.outputs[k]!, dims: same ? t.dims : null, rank };
     });
   };
-
-  const sameDims = (x: readonly number[] | null, y: readonly number[]): boolean => x !== null && x.length === y.length && x.every((d, i) => d === y[i]);
 
   /**
    * An ONNX Loop in `g`: a constant trip count, condition true, one carried value (next = carried +
