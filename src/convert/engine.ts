@@ -9,6 +9,7 @@ import { nodeVersion, type Node } from '../graph/node.js';
 import { makeTensor, readFloats, readIntegers, scalarTensor, tensorFromFloat32, tensorFromInt64, type Tensor } from '../graph/tensor.js';
 import { describeType, tensorType, type TensorType, type ValueType } from '../graph/types.js';
 import { Value } from '../graph/value.js';
+import { ValueTable } from '../graph/value-table.js';
 import type { Diagnostics } from '../diag/diagnostic.js';
 import { attrsToIr, attrsToOnnx, unknownAttrs, type AttrProblem } from './attrs.js';
 import { constantValue } from './fold.js';
@@ -40,7 +41,8 @@ interface WorkItem {
  * a node that fails to convert gets placeholder outputs so that the rest is still checked.
  */
 export class Engine {
-  readonly map = new Map<Value, Value>();
+  /** Each source value's target value (a table over the source model's values, made by run). */
+  map = new ValueTable<Value>(null);
   /**
    * ONNX → IR: source sequence and optional values resolved at conversion time, as the target
    * tensors they hold (mappings/sequence/, mappings/optional/: an optional holds at most one). They
@@ -68,6 +70,7 @@ export class Engine {
   ) {}
 
   run(src: Model, dst: Model): void {
+    this.map = new ValueTable(src.graph);
     if (this.target === 'ov') this.restore = restorableStates(src, this.diags);
     this.queue.push({ src: src.graph, dst: dst.graph, order: null });
     for (let i = 0; i < this.queue.length; i++) this.convertGraph(this.queue[i]!);

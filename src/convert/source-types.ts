@@ -2,6 +2,7 @@ import { readFloats, readIntegers, type Tensor } from '../graph/tensor.js';
 import type { Model } from '../graph/model.js';
 import type { ValueType } from '../graph/types.js';
 import type { Value } from '../graph/value.js';
+import { ValueTable } from '../graph/value-table.js';
 import type { Diagnostic } from '../diag/diagnostic.js';
 import { contradictions } from '../shape/check.js';
 import { inferTypes } from '../shape/infer.js';
@@ -30,6 +31,7 @@ export class SourceInfo {
   private readonly mainInputs: ReadonlySet<Value>;
 
   constructor(private readonly model: Model, strict = false) {
+    this.folded = new ValueTable(model.graph);
     this.mainInputs = new Set([...model.graph.inputs, ...model.graph.outputs]);
     try {
       const r = inferTypes(model, { strict });
@@ -60,7 +62,7 @@ export class SourceInfo {
     return d;
   }
 
-  private readonly folded = new Map<Value, Tensor | null>();
+  private readonly folded: ValueTable<Tensor | null>;
 
   /**
    * The constant payload of a value: an initializer, the output of an ONNX Constant node, or what

@@ -108,7 +108,7 @@ export function restorableStates(src: Model, diags: Diagnostics): StateRestore |
 
 /** ONNX → IR: a ReadValue-6 for each restored variable, read where its graph input was. */
 export function restoreStateInputs(
-  restore: StateRestore, dst: Graph, map: Map<Value, Value>, typeOf: (v: Value) => ValueType | null,
+  restore: StateRestore, dst: Graph, map: { get(v: Value): Value | undefined; set(v: Value, to: Value): unknown }, typeOf: (v: Value) => ValueType | null,
 ): void {
   for (const [v, st] of restore.inputs) {
     const t = typeOf(v);

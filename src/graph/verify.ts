@@ -2,6 +2,7 @@ import { onnxBodyKind } from './body-kinds.js';
 import { diag, type Diagnostic } from '../diag/diagnostic.js';
 import { allGraphs, type Graph } from './graph.js';
 import type { Value } from './value.js';
+import { ValueTable } from './value-table.js';
 
 /**
  * Checks the invariants every pass relies on, over the graph and all its bodies:
@@ -15,15 +16,17 @@ import type { Value } from './value.js';
  */
 export function verifyGraph(root: Graph): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const g of allGraphs(root)) verifyOne(g, out);
+  // which graph defined each value so far (graphs numbered as visited): one table, not a Set per graph
+  const definedIn = new ValueTable<number>(root);
+  let k = 0;
+  for (const g of allGraphs(root)) verifyOne(g, k++, definedIn, out);
   return out;
 }
 
-function verifyOne(g: Graph, out: Diagnostic[]): void {
-  const defined = new Set<Value>();
+function verifyOne(g: Graph, k: number, definedIn: ValueTable<number>, out: Diagnostic[]): void {
   const define = (v: Value) => {
-    if (defined.has(v)) out.push(diag('GRAPH_DUPLICATE_PRODUCER', g.path, { value: v.label }));
-    defined.add(v);
+    if (definedIn.get(v) === k) out.push(diag('GRAPH_DUPLICATE_PRODUCER', g.path, { value: v.label }));
+    definedIn.set(v, k);
   };
   g.inputs.forEach(define);
   g.initializers.forEach(define);
@@ -34,7 +37,7 @@ function verifyOne(g: Graph, out: Diagnostic[]): void {
       const v = inputs[index];
       if (!v) continue;
       if (v.graph !== g) out.push(diag('GRAPH_FOREIGN_VALUE', n.path, { index, value: v.label }));
-      else if (!defined.has(v)) out.push(diag('GRAPH_USE_BEFORE_DEF', n.path, { index, value: v.label }));
+      else if (definedIn.get(v) !== k) out.push(diag('GRAPH_USE_BEFORE_DEF', n.path, { index, value: v.label }));
     }
     if (n.bodies.size) n.bodies.forEach((body, key) => {
       const seen = new Set<Value>();
@@ -80,6 +83,6 @@ function verifyOne(g: Graph, out: Diagnostic[]): void {
   }
   g.outputs.forEach((v, index) => {
     if (v.graph !== g) out.push(diag('GRAPH_OUTPUT_FOREIGN', g.path, { index, value: v.label }));
-    else if (!defined.has(v)) out.push(diag('GRAPH_USE_BEFORE_DEF', g.path, { index: `output ${index}`, value: v.label }));
+    else if (definedIn.get(v) !== k) out.push(diag('GRAPH_USE_BEFORE_DEF', g.path, { index: `output ${index}`, value: v.label }));
   });
 }

@@ -10,6 +10,7 @@ import { formatShape, type Shape } from '../graph/shape.js';
 import type { Tensor } from '../graph/tensor.js';
 import { describeType, type TensorType, type ValueType } from '../graph/types.js';
 import type { Value } from '../graph/value.js';
+import { ValueTable } from '../graph/value-table.js';
 import { attributeProblems, type AttributeProblem } from '../onnx/validate.js';
 import { contradictions } from './check.js';
 import { TypeInterner } from './intern.js';
@@ -44,7 +45,7 @@ export interface InferOptions {
 
 export interface InferenceResult {
   /** The inferred type of every value of every graph (inputs, initializers, node outputs). */
-  readonly types: Map<Value, ValueType>;
+  readonly types: ReadonlyMap<Value, ValueType>;
   /** Known data of small integer tensors (shapes, axes), as propagated. */
   readonly values: Map<Value, PartialValue>;
   readonly diagnostics: Diagnostic[];
@@ -133,7 +134,7 @@ interface BranchAttempt {
 export function inferTypes(model: Model, opts: InferOptions = {}): InferenceResult {
   const policy = opts.ifMerge ?? (model.dialect === 'ov' ? 'openvino' : 'onnx');
   const registry = opts.registry ?? defaultRegistry();
-  const state = new State(policy, registry, opts.strict === true, new Set(model.graph.outputs));
+  const state = new State(model.graph, policy, registry, opts.strict === true, new Set(model.graph.outputs));
   const relax = opts.relaxBranches ?? policy !== 'openvino';
   state.seedGraph(model.graph, null);
   const stack: Frame[] = [{ graph: model.graph, next: 0, bodiesDone: false }];
@@ -203,7 +204,7 @@ export function applyInferred(result: InferenceResult, keep?: (before: ValueType
 }
 
 class State {
-  readonly types = new Map<Value, ValueType>();
+  readonly types: ValueTable<ValueType>;
   readonly values = new Map<Value, PartialValue>();
   readonly diagnostics: Diagnostic[] = [];
   readonly assumed = new Set<Value>();
@@ -212,12 +213,15 @@ class State {
   private readonly interner = new TypeInterner();
 
   constructor(
+    root: Graph,
     readonly policy: IfMergePolicy,
     readonly registry: Registry,
     private readonly strict: boolean,
     /** The main graph's outputs: their declarations are the model's interface, never hints. */
     private readonly interfaceValues: ReadonlySet<Value>,
-  ) {}
+  ) {
+    this.types = new ValueTable(root);
+  }
 
   private report(code: DiagCode, where: string, params: DiagParams): void {
     this.diagnostics.push(diag(code, where, params));
