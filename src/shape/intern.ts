@@ -13,9 +13,11 @@ const MAX_RANK = 8;
  */
 export class TypeInterner {
   private readonly byKey = new Map<string, TensorType>();
+  /** The shared objects (a few per model): one given back again needs no key (rules pass input types on). */
+  private readonly shared = new Set<ValueType>();
 
   intern(t: ValueType): ValueType {
-    if (t.kind !== 'tensor') return t;
+    if (t.kind !== 'tensor' || this.shared.has(t)) return t;
     const shape = t.shape;
     let key: string = t.elem;
     if (shape === null) key += '|*';
@@ -32,6 +34,7 @@ export class TypeInterner {
     const known = this.byKey.get(key);
     if (known) return known;
     this.byKey.set(key, t);
+    this.shared.add(t);
     return t;
   }
 }

@@ -26,6 +26,10 @@ function run(op: string, version: string, inputs: In[], attrs: Record<string, At
 // [spec case, op, opset, inputs, attrs, expected output shapes, expected element type of output 0]
 const CASES: [string, string, string, In[], Record<string, Attr>, Shape[], ElementTypeName][] = [
   ['Add-14 test_add_bcast: (3,4,5) + (5)', 'Add', '14', [t([3, 4, 5]), t([5])], {}, [[3, 4, 5]], 'f32'],
+  // operands of one type (interned: one object) give that type back; symbols broadcast as onnx does
+  ['Add-14 operands of one type (2,?,3) → (2,?,3)', 'Add', '14', [t([2, null, 3]), t([2, null, 3])], {}, [[2, null, 3]], 'f32'],
+  ['Mul-14 operands of one type with a symbol keep it', 'Mul', '14', [t([s('N'), 3]), t([s('N'), 3])], {}, [[s('N'), 3]], 'f32'],
+  ['Equal-11 operands of one type → bool', 'Equal', '11', [t([2, 3]), t([2, 3])], {}, [[2, 3]], 'boolean'],
   ['Add-6 legacy broadcast=1: output shaped as A', 'Add', '6', [t([2, 3, 4, 5]), t([3, 4])], { broadcast: A.int(1), axis: A.int(1) }, [[2, 3, 4, 5]], 'f32'],
   ['Sub-14 test_sub_bcast', 'Sub', '14', [t([3, 4, 5]), t([5])], {}, [[3, 4, 5]], 'f32'],
   ['Mul-14 symbolic batch', 'Mul', '14', [t([s('N'), 4]), t([1, 4])], {}, [[s('N'), 4]], 'f32'],

@@ -3,7 +3,7 @@ import type { Attr } from '../../src/graph/attr.js';
 import type { ElementTypeName } from '../../src/graph/element-type.js';
 import type { Shape } from '../../src/graph/shape.js';
 import type { Value } from '../../src/graph/value.js';
-import { A, B, codes, elemOf, errors, iv, shapeOf } from './build.js';
+import { A, B, codes, elemOf, errors, iv, s, shapeOf } from './build.js';
 
 type In = { elem: ElementTypeName; shape: Shape } | { i64: number[]; dims?: number[] };
 const t = (shape: Shape, elem: ElementTypeName = 'f32'): In => ({ elem, shape });
@@ -26,6 +26,12 @@ const CASES: [string, string, string, In[], Record<string, Attr>, Shape[], Eleme
   ['Add-1 auto_broadcast=none', 'Add', 'opset1', [t([2, null]), t([null, 3])], { auto_broadcast: raw('none') }, [[2, 3]], 'f32'],
   ['Subtract-1 pdpd axis=1', 'Subtract', 'opset1', [t([2, 3, 4, 5]), t([3, 4])], { auto_broadcast: raw('pdpd'), axis: raw('1') }, [[2, 3, 4, 5]], 'f32'],
   ['Multiply-1', 'Multiply', 'opset1', [t([2, 3]), t([])], {}, [[2, 3]], 'f32'],
+  // operands of one type (interned: one object) give that type back; symbols and intervals still broadcast
+  ['Add-1 operands of one type (2,?,3) → (2,?,3)', 'Add', 'opset1', [t([2, null, 3]), t([2, null, 3])], {}, [[2, null, 3]], 'f32'],
+  ['Add-1 operands of one type, a symbol: numpy broadcast does not keep it', 'Add', 'opset1', [t([s('N'), 3]), t([s('N'), 3])], {}, [[null, 3]], 'f32'],
+  ['Add-1 operands of one interval type 1..4 → 1..4', 'Add', 'opset1', [t([iv(1, 4)]), t([iv(1, 4)])], {}, [[iv(1, 4)]], 'f32'],
+  ['Subtract-1 pdpd, operands of one type', 'Subtract', 'opset1', [t([2, 3]), t([2, 3])], { auto_broadcast: raw('pdpd') }, [[2, 3]], 'f32'],
+  ['Equal-1 operands of one type → boolean', 'Equal', 'opset1', [t([2, 3]), t([2, 3])], {}, [[2, 3]], 'boolean'],
   ['Divide-1', 'Divide', 'opset1', [t([null, 3]), t([1, 3])], {}, [[null, 3]], 'f32'],
   ['Abs-1', 'Abs', 'opset1', [t([2, iv(1, 5)])], {}, [[2, iv(1, 5)]], 'f32'],
   ['Negative-1', 'Negative', 'opset1', [t([2], 'i32')], {}, [[2]], 'i32'],

@@ -1,5 +1,6 @@
 import { attrInt, attrInts, attrString } from '../../graph/attr-read.js';
 import type { ElementTypeName } from '../../graph/element-type.js';
+import type { TensorType } from '../../graph/types.js';
 import type { Dialect } from '../../graph/node.js';
 import { isStatic, type Dim, type Shape } from '../../graph/shape.js';
 import type { BroadcastResult } from '../broadcast.js';
@@ -32,6 +33,25 @@ export const unaryData = (f: ((x: number) => number) | null): InferFn => (c) => 
 
 /** Output 0 has input 0's shape and the given element type. */
 export const sameShapeAs = (elem: ElementTypeName): InferFn => (c) => [out(elem, c.shape(0))];
+
+/**
+ * The type two operands share when broadcasting them changes nothing: one tensor type object
+ * (inference interns types, so equal types are one object) of known rank whose dims are all
+ * static or unknown; null otherwise. Broadcasting such a shape with itself gives it back under
+ * every rule (ONNX multidirectional; OpenVINO numpy, pdpd and none), so a rule may return the
+ * type itself: no new shape and type per node of a long chain of same-shaped operands. Symbols
+ * and intervals are left to the broadcast (OpenVINO's numpy rule does not keep a symbol).
+ */
+export function sharedOperandType(c: RuleContext, a = 0, b = 1): TensorType | null {
+  const t = c.type(a);
+  if (t === null || t !== c.type(b) || t.kind !== 'tensor' || t.shape === null || t.elem === 'dynamic') return null;
+  const shape = t.shape;
+  for (let i = 0; i < shape.length; i++) {
+    const d = shape[i];
+    if (d !== null && typeof d !== 'number') return null;
+  }
+  return t;
+}
 
 /** Applies a broadcast result, reporting a failure. */
 export function broadcastOr(c: RuleContext, r: BroadcastResult): Shape {

@@ -5,7 +5,7 @@ import { onnxBroadcast } from '../../broadcast.js';
 import { mergeShape } from '../../dim.js';
 import { broadcastValues, type Operand } from '../../partial.js';
 import { out, type InferFn, type PartialValue, type Rule, type RuleContext } from '../../rule.js';
-import { ARITH, broadcastOr, family, floorMod, sameAsInput, truncMod, unaryData, zipValues } from '../common.js';
+import { ARITH, broadcastOr, family, floorMod, sameAsInput, sharedOperandType, truncMod, unaryData, zipValues } from '../common.js';
 
 /**
  * ONNX elementwise ops (onnx/defs/math, logical, nn): unary ops keep their input's type; binary
@@ -93,11 +93,13 @@ function knownData(c: RuleContext): PartialValue | null {
 }
 
 const binary = (elem?: ElementTypeName): InferFn => (c) => {
-  const shape = binaryShape(c);
+  // two operands of one type (opset 7 on): the output is of that type
+  const shared = elem === undefined && c.version >= 7 && c.numInputs === 2 ? sharedOperandType(c) : null;
+  const shape = shared ? shared.shape : binaryShape(c);
   const e = elem ?? c.elem(0);
   const op = ARITH_OPS[c.node.op];
   const value = op && (e === 'i64' || e === 'i32') ? zipValues(c.value(0), c.value(1), ARITH[op]!(false)) : knownData(c);
-  return [out(e, shape, value)];
+  return [shared ? { type: shared, value } : out(e, shape, value)];
 };
 
 /** Where: each element is X's or Y's as the known condition element says (unknown where it is not known). */

@@ -3,7 +3,7 @@ import { isStatic, type Dim } from '../../../graph/shape.js';
 import { ovAutoBroadcast, ovNumpyBroadcast } from '../../broadcast.js';
 import { out, type InferFn, type Rule, type RuleContext } from '../../rule.js';
 import { broadcastValues } from '../../partial.js';
-import { broadcastOr, family, intAttr, strAttr, zipValues } from '../common.js';
+import { broadcastOr, family, intAttr, sharedOperandType, strAttr, zipValues } from '../common.js';
 import { evaluateBinary, evaluateSelect, evaluateUnary } from './evaluate.js';
 
 /**
@@ -40,7 +40,10 @@ const numpyData = (c: RuleContext): boolean => ['numpy', 'none'].includes(strAtt
 /** Data, element by element, as OpenVINO's bound evaluation gives it (evaluate.ts). */
 const arithmetic: InferFn = (c) => {
   const elem = mergeElem(c, c.elem(0), c.elem(1));
-  return [out(elem, binaryShape(c), numpyData(c) ? evaluateBinary(c, elem) : null)];
+  const value = numpyData(c) ? evaluateBinary(c, elem) : null;
+  // two operands of one type: the output is of that type
+  const shared = sharedOperandType(c);
+  return [shared ? { type: shared, value } : out(elem, binaryShape(c), value)];
 };
 
 /**
