@@ -9,7 +9,7 @@ import { nodeVersion, type Node } from '../graph/node.js';
 import { makeTensor, readFloats, readIntegers, scalarTensor, tensorFromFloat32, tensorFromInt64, type Tensor } from '../graph/tensor.js';
 import { describeType, tensorType, type TensorType, type ValueType } from '../graph/types.js';
 import { Value } from '../graph/value.js';
-import { ValueTable } from '../graph/value-table.js';
+import { ValueTable } from '../graph/id-table.js';
 import type { Diagnostics } from '../diag/diagnostic.js';
 import { attrsToIr, attrsToOnnx, unknownAttrs, type AttrProblem } from './attrs.js';
 import { constantValue } from './fold.js';

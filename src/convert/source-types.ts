@@ -2,7 +2,7 @@ import { readFloats, readIntegers, type Tensor } from '../graph/tensor.js';
 import type { Model } from '../graph/model.js';
 import type { ValueType } from '../graph/types.js';
 import type { Value } from '../graph/value.js';
-import { ValueTable } from '../graph/value-table.js';
+import { ValueTable } from '../graph/id-table.js';
 import type { Diagnostic } from '../diag/diagnostic.js';
 import { contradictions } from '../shape/check.js';
 import { inferTypes } from '../shape/infer.js';

@@ -2,7 +2,7 @@ import { onnxBodyKind } from './body-kinds.js';
 import { diag, type Diagnostic } from '../diag/diagnostic.js';
 import { allGraphs, type Graph } from './graph.js';
 import type { Value } from './value.js';
-import { ValueTable } from './value-table.js';
+import { ValueTable } from './id-table.js';
 
 /**
  * Checks the invariants every pass relies on, over the graph and all its bodies:

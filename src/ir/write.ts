@@ -7,6 +7,7 @@ import type { Model } from '../graph/model.js';
 import type { Node } from '../graph/node.js';
 import type { ValueType } from '../graph/types.js';
 import { Value } from '../graph/value.js';
+import { IdTable, nodeIds } from '../graph/id-table.js';
 import { verifyGraph } from '../graph/verify.js';
 import { formatAttr } from './attr-format.js';
 import { ConstWriter } from './const-writer.js';
@@ -27,7 +28,7 @@ interface Plan {
   readonly nParams: number;
   readonly firstResult: number;
   /** Layer id of every node of the graph (what edges from node outputs are found by). */
-  readonly layerOf: Map<Node, number>;
+  readonly layerOf: ReadonlyMap<Node, number>;
 }
 
 /** A body to write later into an element that already exists (work list, no recursion). */
@@ -114,7 +115,7 @@ class GraphWriter {
   private plan(g: Graph): Plan {
     const items: (Node | Value)[] = [...g.inputs];
     // Node state, one map for the walk: -1 not reached, ON_STACK, then the node's layer id.
-    const layerOf = new Map<Node, number>();
+    const layerOf = new IdTable<Node, number>(nodeIds(g.nodes));
     for (const n of g.nodes) layerOf.set(n, -1);
     const consts = new Set(g.initializers);
     const constOf = (v: Value | null) => {

@@ -10,7 +10,7 @@ import { formatShape, type Shape } from '../graph/shape.js';
 import type { Tensor } from '../graph/tensor.js';
 import { describeType, type TensorType, type ValueType } from '../graph/types.js';
 import type { Value } from '../graph/value.js';
-import { ValueTable } from '../graph/value-table.js';
+import { ValueTable } from '../graph/id-table.js';
 import { attributeProblems, type AttributeProblem } from '../onnx/validate.js';
 import { contradictions } from './check.js';
 import { TypeInterner } from './intern.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Graph } from '../../src/graph/graph.js';
 import { Value } from '../../src/graph/value.js';
-import { ValueTable } from '../../src/graph/value-table.js';
+import { IdTable, nodeIds, ValueTable } from '../../src/graph/id-table.js';
 import { tensorType } from '../../src/graph/types.js';
 
 /** A chain x → Relu → Relu … of `n` nodes, with a body on the last one holding a value of its own. */
@@ -67,5 +67,13 @@ describe('ValueTable: a map over the values of one model', () => {
     t.set(values[0]!, 0);
     t.set(far, 9);
     expect([t.get(values[0]!), t.get(far), t.size]).toEqual([0, 9, 2]);
+  });
+
+  it('keyed by nodes (IdTable over a graph\'s nodes, as the IR writer numbers layers)', () => {
+    const { g } = model(5);
+    const t = new IdTable<(typeof g.nodes)[number], number>(nodeIds(g.nodes));
+    g.nodes.forEach((n, i) => t.set(n, i * 10));
+    expect(g.nodes.map((n) => t.get(n))).toEqual([0, 10, 20, 30, 40]);
+    expect(t.size).toBe(5);
   });
 });
