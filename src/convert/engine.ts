@@ -8,7 +8,7 @@ import type { Model } from '../graph/model.js';
 import { nodeVersion, type Node } from '../graph/node.js';
 import { makeTensor, readFloats, readIntegers, scalarTensor, tensorFromFloat32, tensorFromInt64, type Tensor } from '../graph/tensor.js';
 import { describeType, tensorType, type TensorType, type ValueType } from '../graph/types.js';
-import { Value } from '../graph/value.js';
+import { append, Value } from '../graph/value.js';
 import { ValueTable } from '../graph/id-table.js';
 import type { Diagnostics } from '../diag/diagnostic.js';
 import { attrsToIr, attrsToOnnx, unknownAttrs, type AttrProblem } from './attrs.js';
@@ -306,15 +306,21 @@ export class Engine {
   }
 }
 
+/** No nodes or values yet (shared: `append` copies, never writes into it). */
+const NONE: readonly never[] = Object.freeze([]);
+
 /** The ConvertContext one mapping sees for one node. */
 const NO_MOVES: readonly OperandMove[] = [];
 
 class Context implements ConvertContext {
   failed = false;
   lastNode: Node | null = null;
-  /** Target nodes emitted for this node, and the values they (and its constants) made: a few, so arrays. */
-  private readonly emitted: Node[] = [];
-  private readonly fresh: Value[] = [];
+  /**
+   * Target nodes emitted for this node, and the values they (and its constants) made: a few, so
+   * arrays, grown by `append` (exact sizes: a pushed-to empty array takes 17 slots, per node converted).
+   */
+  private emitted: readonly Node[] = NONE;
+  private fresh: readonly Value[] = NONE;
   private consts = 0;
   /** ONNX → IR: operands given as attributes (old form), as the constants they are. */
   private movedInputs: Map<number, Value | null> | null = null;
@@ -436,18 +442,28 @@ class Context implements ConvertContext {
   }
 
   emitOwn(inputs: readonly (Value | null)[], attrs: Map<string, Attr> | Record<string, string | Attr> = {}, outputs = 1): Value[] {
-    if (this.engine.target === 'onnx') return this.emit(this.entry.onnx.op, inputs, attrs, outputs);
+    return this.emitOwnNode(inputs, attrs, outputs, false);
+  }
+
+  /** emitOwn; with `adopt`, a Map of attributes made for this node becomes the node's own (no copy). */
+  private emitOwnNode(inputs: readonly (Value | null)[], attrs: Map<string, Attr> | Record<string, string | Attr>, outputs: number, adopt: boolean): Value[] {
+    if (this.engine.target === 'onnx') return this.emitNode(this.entry.onnx.op, inputs, attrs, outputs, undefined, adopt);
     const ir = irSideOf(this.entry);
     if (!ir) throw new Error(`the ${this.entry.onnx.op} entry decomposes: it has no IR op of its own to emit`);
-    return this.emit(ir.op, inputs, attrs, outputs, ir.version);
+    return this.emitNode(ir.op, inputs, attrs, outputs, ir.version, adopt);
   }
 
   emit(op: string, inputs: readonly (Value | null)[], attrs: Map<string, Attr> | Record<string, string | Attr> = {}, outputs = 1, version?: string): Value[] {
+    return this.emitNode(op, inputs, attrs, outputs, version, false);
+  }
+
+  private emitNode(op: string, inputs: readonly (Value | null)[], attrs: Map<string, Attr> | Record<string, string | Attr>, outputs: number, version: string | undefined, adopt: boolean): Value[] {
     const ov = this.engine.target === 'ov';
     if (!ov && op === this.entry.onnx.op && this.entry.moves) {
       const map = attrs instanceof Map ? new Map(attrs) : new Map(Object.entries(attrs).map(([k, v]) => [k, typeof v === 'string' ? A.raw(v) : v]));
       inputs = this.onnxForm(inputs, map);
       attrs = map;
+      adopt = true;
     }
     const n = this.dst.addNode({
       dialect: ov ? 'ov' : 'onnx',
@@ -457,7 +473,8 @@ class Context implements ConvertContext {
     });
     // forEach / for-in: no [key, value] array per attribute of every node emitted
     if (attrs instanceof Map) {
-      if (attrs.size) { const own = n.attrs; attrs.forEach((v, k) => own.set(k, v)); }
+      if (attrs.size && adopt) n.attrs = attrs;
+      else if (attrs.size) { const own = n.attrs; attrs.forEach((v, k) => own.set(k, v)); }
     } else {
       for (const k in attrs) {
         const v = attrs[k]!;
@@ -465,9 +482,9 @@ class Context implements ConvertContext {
       }
     }
     for (const v of inputs) n.addInput(v);
-    const outs: Value[] = [];
-    for (let i = 0; i < outputs; i++) { const o = n.addOutput(null); this.fresh.push(o); outs.push(o); }
-    this.emitted.push(n);
+    const outs = new Array<Value>(outputs);
+    for (let i = 0; i < outputs; i++) { const o = n.addOutput(null); this.fresh = append(this.fresh as Value[], o); outs[i] = o; }
+    this.emitted = append(this.emitted as Node[], n);
     this.lastNode = n;
     return outs;
   }
@@ -567,14 +584,14 @@ class Context implements ConvertContext {
     while (inputs.length && inputs[inputs.length - 1] === null) inputs.pop();
     const attrs = this.attrs();
     if (this.failed) return;
-    const outs = this.emitOwn(inputs, attrs, this.node.outputs.length);
+    const outs = this.emitOwnNode(inputs, attrs, this.node.outputs.length, true);
     for (let i = 0; i < outs.length; i++) this.output(i, outs[i]!);
   }
 
   constant(t: Tensor): Value {
     const v = this.dst.addInitializer(t, []);
     if (this.engine.target === 'ov') v.meta['layerName'] = `${this.base}/Const_${this.consts++}`;
-    this.fresh.push(v);
+    this.fresh = append(this.fresh as Value[], v);
     return v;
   }
 
