@@ -12,16 +12,28 @@ import { dimRange } from './dim.js';
  * IR ports write a dynamic-rank tensor and a scalar alike (no `<dim>`), so on the ov dialect a
  * declared rank 0 says nothing about the rank.
  */
-export function contradictions(dialect: Dialect, declared: ValueType | null, inferred: ValueType | null): string[] {
-  if (declared === null || inferred === null || declared.kind === 'unknown' || inferred.kind === 'unknown') return [];
+export function contradictions(dialect: Dialect, declared: ValueType | null, inferred: ValueType | null): readonly string[] {
+  if (declared === null || inferred === null || declared === inferred || declared.kind === 'unknown' || inferred.kind === 'unknown') return NONE;
   if (declared.kind !== inferred.kind) return [`${describeType(declared)} vs ${describeType(inferred)}`];
-  if (declared.kind !== 'tensor' || inferred.kind !== 'tensor') return [];
+  if (declared.kind !== 'tensor' || inferred.kind !== 'tensor') return NONE;
+  // asked for every declared value of a model: agreeing types (the usual case) make no array
+  if (declared.elem === inferred.elem && sameStaticShape(declared.shape, inferred.shape)) return NONE;
   const out: string[] = [];
   if (declared.elem !== inferred.elem && declared.elem !== 'dynamic' && inferred.elem !== 'dynamic') {
     out.push(`element type ${declared.elem} vs ${inferred.elem}`);
   }
   shapeContradictions(dialect, declared.shape, inferred.shape, out);
-  return out;
+  return out.length ? out : NONE;
+}
+
+const NONE: readonly string[] = Object.freeze([]);
+
+/** Whether two shapes are the same list of static dims (or both of unknown rank). */
+function sameStaticShape(a: Shape, b: Shape): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] || typeof a[i] !== 'number') return false;
+  return true;
 }
 
 /** Appends the clauses on which two shapes disagree to `out`. */
