@@ -1,11 +1,10 @@
-import { A } from '../../src/graph/attr.js';
-import { setBackEdges } from '../../src/graph/body.js';
 import type { ElementTypeName } from '../../src/graph/element-type.js';
 import type { Shape } from '../../src/graph/shape.js';
-import { tensorFromBool, tensorFromInt64 } from '../../src/graph/tensor.js';
 import { tensorType } from '../../src/graph/types.js';
 import type { Value } from '../../src/graph/value.js';
 import { INT64_MAX, i64Const, i64Scalar, normAxis } from '../helpers.js';
+import { bodyOps } from '../body-ops.js';
+import { irLoop } from '../ir-loop.js';
 import { irBuilder } from '../nn/ir-build.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
 
@@ -58,40 +57,20 @@ function runningProduct(c: ConvertContext, x: Value, axis: number, elem: Element
   // p starts as ones of one slice's shape: x's with 1 along the axis.
   const sliceShape = b.concat([b.slice(shape, 0n, BigInt(axis), 0n), i64Const(c, [1n]), b.slice(shape, BigInt(axis + 1), INT64_MAX, 0n)], 0);
   const ones = c.emit('Broadcast', [b.scalar(elem, 1), sliceShape], { mode: 'numpy' }, 1, 'opset3')[0]!;
-  const loopInputs = [n, c.constant(tensorFromBool([true])), ones, x, ...(f.reverse ? [n] : [])];
-  const stacked = c.emit('Loop', loopInputs, {}, 1, 'opset5')[0]!;
-  const loop = c.lastNode!;
-  const body = loop.graph.addBody(loop, 'body');
-  const g = body.graph;
-  const it = g.addInput(tensorType('i64', []), ['iteration']);
-  const p = g.addInput(tensorType(elem, dims && dims.map((d, k) => (k === axis ? 1 : d))), ['running_product']);
-  const whole = g.addInput(tensorType(elem, dims), ['x']);
-  const count = f.reverse ? g.addInput(tensorType('i64', []), ['length']) : null;
-  let made = 0;
-  const one = (op: string, inputs: Value[], version = 'opset1', attrs: Record<string, string> = {}): Value => {
-    const node = g.addNode({ dialect: 'ov', op, version, name: `${c.node.name || 'CumProd'}/${op}_${made++}` });
-    for (const v of inputs) node.addInput(v);
-    for (const [k, v] of Object.entries(attrs)) node.attrs.set(k, A.raw(v));
-    return node.addOutput(null);
-  };
-  const i64 = (v: bigint) => g.addInitializer(tensorFromInt64([v], []));
-  const nb = { auto_broadcast: 'numpy' };
-  // reverse: slice n - 1 - iteration
-  const at = count ? one('Subtract', [one('Subtract', [count, i64(1n)], 'opset1', nb), it], 'opset1', nb) : it;
-  const slice = one('Gather', [whole, one('Unsqueeze', [at, i64(0n)]), i64(BigInt(axis))], 'opset8', { batch_dims: '0' });
-  const next = one('Multiply', [p, slice], 'opset1', nb);
-  g.outputs.push(g.addInitializer(tensorFromBool([true]), ['cond']), next, f.exclusive ? p : next);
-  body.inputs = [
-    { param: it, from: -1, extra: { purpose: 'current_iteration' } },
-    { param: p, from: 2 },
-    { param: whole, from: 3 },
-    ...(count ? [{ param: count, from: 4 }] : []),
-  ];
-  body.outputs = [
-    { result: 2, to: 0, extra: { axis: String(axis), start: '0', end: '-1', stride: '1', part_size: '1' } },
-    { result: 0, to: -1, extra: { purpose: 'execution_condition' } },
-  ];
-  setBackEdges(body, [{ result: 1, param: 1 }], g.inputs.length, g.outputs.length);
+  const [stacked] = irLoop(c, {
+    trips: n, iteration: 'iteration',
+    carried: [{ value: ones, name: 'running_product', type: tensorType(elem, dims && dims.map((d, k) => (k === axis ? 1 : d))) }],
+    invariant: [{ value: x, name: 'x', type: tensorType(elem, dims) }, ...(f.reverse ? [{ value: n, name: 'length', type: tensorType('i64', []) }] : [])],
+    outputs: [{ scan: 0, axis }],
+  }, ({ graph: g, iteration: it, carried: [p], invariant: [whole, count] }) => {
+    const { op: one, i64 } = bodyOps(g, c.node.name || 'CumProd');
+    const nb = { auto_broadcast: 'numpy' };
+    // reverse: slice n - 1 - iteration
+    const at = count ? one('Subtract', [one('Subtract', [count, i64(1n)], 'opset1', nb), it], 'opset1', nb) : it;
+    const slice = one('Gather', [whole, one('Unsqueeze', [at, i64(0n)]), i64(BigInt(axis))], 'opset8', { batch_dims: '0' });
+    const next = one('Multiply', [p, slice], 'opset1', nb);
+    return { carried: [next], scans: [f.exclusive ? p : next] };
+  });
   if (!f.reverse) return stacked;
   // reverse: the iterations ran from the end; read their parts back in order
   const back = c.emit('Range', [b.sub(n, i64Scalar(c, 1n)), i64Scalar(c, -1n), i64Scalar(c, -1n)], { output_type: 'i64' }, 1, 'opset4')[0]!;

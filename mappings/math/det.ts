@@ -1,12 +1,12 @@
-import { setBackEdges } from '../../src/graph/body.js';
 import { isStatic } from '../../src/graph/shape.js';
-import { tensorFromBool, tensorFromInt64 } from '../../src/graph/tensor.js';
+import { tensorFromInt64 } from '../../src/graph/tensor.js';
 import { tensorType } from '../../src/graph/types.js';
 import type { Value } from '../../src/graph/value.js';
 import { i64Const, i64Scalar } from '../helpers.js';
 import { irBuilder } from '../nn/ir-build.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
 import { bodyOps } from '../body-ops.js';
+import { irLoop } from '../ir-loop.js';
 
 /**
  * ONNX Det-11/22(X: [*, M, M]) → Y: [*], the determinant of each square matrix. OpenVINO has no
@@ -42,51 +42,40 @@ function detToIr(c: ConvertContext): void {
   const a0 = c.emit('Reshape', [x, i64Const(c, [-1n, n, n])], { special_zero: 'false' }, 1, 'opset1')[0]!;
   const one = b.scalar(elem, 1);
   const ones = c.emit('Broadcast', [one, b.slice(b.shapeOf(a0), 0n, 1n, 0n)], { mode: 'numpy' }, 1, 'opset3')[0]!;
-  const detOut = c.emit('Loop', [i64Scalar(c, n), c.constant(tensorFromBool([true])), a0, ones], {}, 1, 'opset5')[0]!;
-  const loop = c.lastNode!;
-  const body = loop.graph.addBody(loop, 'body');
-  const g = body.graph;
-  const k = g.addInput(tensorType('i64', []), ['k']);
-  const mat = g.addInput(tensorType(elem, [bStatic, m, m]), ['matrices']);
-  const acc = g.addInput(tensorType(elem, [bStatic]), ['determinants']);
-  const ops = bodyOps(g, `${c.node.name || 'Det'}/step`);
-  const { op, i64 } = ops;
-  const scalar = (v: number): Value => ops.scalar(elem, v);
-  const nb = { auto_broadcast: 'numpy' };
-  const rows = g.addInitializer(tensorFromInt64(Array.from({ length: m }, (_, i) => BigInt(i))));
-  // the pivot row: largest |A[i, k]| over i ≥ k (others ranked below every |·| by −1)
-  const col = op('Gather', [mat, k, i64(2n)], 'opset8', { batch_dims: '0' });
-  const candidates = op('Select', [op('GreaterEqual', [rows, k], 'opset1', nb), op('Abs', [col]), scalar(-1)], 'opset1', nb);
-  const top = ops.node('TopK', [candidates, i64(1n)], 'opset11', { axis: '1', mode: 'max', sort: 'value', index_element_type: 'i64', stable: 'true' }, 2);
-  const p = top[1]!; // [B, 1]
-  // rows k and p exchanged: row i reads row perm[i]
-  const perm = op('Select', [op('Equal', [rows, k], 'opset1', nb), p,
-    op('Select', [op('Equal', [rows, p], 'opset1', nb), k, rows], 'opset1', nb)], 'opset1', nb);
-  const rowsOf = op('Broadcast', [op('Unsqueeze', [perm, i64(2n)]), op('ShapeOf', [mat], 'opset3', { output_type: 'i64' })], 'opset3', { mode: 'numpy' });
-  const swapped = op('GatherElements', [mat, rowsOf], 'opset6', { axis: '1' });
-  const pivotRow = op('Gather', [swapped, k, i64(1n)], 'opset8', { batch_dims: '0' }); // [B, M]
-  const pivot = op('Gather', [pivotRow, k, i64(1n)], 'opset8', { batch_dims: '0' }); // [B]
-  const exchanged = op('Squeeze', [op('Equal', [p, k], 'opset1', nb), i64(1n)]);
-  const sign = op('Select', [exchanged, scalar(1), scalar(-1)], 'opset1', nb);
-  const nextAcc = op('Multiply', [op('Multiply', [acc, pivot], 'opset1', nb), sign], 'opset1', nb);
-  // elimination below the pivot
-  const safe = op('Select', [op('Equal', [pivot, scalar(0)], 'opset1', nb), scalar(1), pivot], 'opset1', nb);
-  const column = op('Gather', [swapped, k, i64(2n)], 'opset8', { batch_dims: '0' }); // [B, M]
-  const factors = op('Select', [op('Greater', [rows, k], 'opset1', nb),
-    op('Divide', [column, op('Unsqueeze', [safe, i64(1n)])], 'opset1', { ...nb, m_pythondiv: 'true' }), scalar(0)], 'opset1', nb);
-  const update = op('Multiply', [op('Unsqueeze', [factors, i64(2n)]), op('Unsqueeze', [pivotRow, i64(1n)])], 'opset1', nb);
-  const nextMat = op('Subtract', [swapped, update], 'opset1', nb);
-  g.outputs.push(g.addInitializer(tensorFromBool([true]), ['cond']), nextMat, nextAcc);
-  body.inputs = [
-    { param: k, from: -1, extra: { purpose: 'current_iteration' } },
-    { param: mat, from: 2 },
-    { param: acc, from: 3 },
-  ];
-  body.outputs = [
-    { result: 2, to: 0 },
-    { result: 0, to: -1, extra: { purpose: 'execution_condition' } },
-  ];
-  setBackEdges(body, [{ result: 1, param: 1 }, { result: 2, param: 2 }], g.inputs.length, g.outputs.length);
+  const [detOut] = irLoop(c, {
+    trips: i64Scalar(c, n), iteration: 'k',
+    carried: [{ value: a0, name: 'matrices', type: tensorType(elem, [bStatic, m, m]) }, { value: ones, name: 'determinants', type: tensorType(elem, [bStatic]) }],
+    outputs: [{ last: 1 }],
+  }, ({ graph: g, iteration: k, carried: [mat, acc] }) => {
+    const ops = bodyOps(g, `${c.node.name || 'Det'}/step`);
+    const { op, i64 } = ops;
+    const scalar = (v: number): Value => ops.scalar(elem, v);
+    const nb = { auto_broadcast: 'numpy' };
+    const rows = g.addInitializer(tensorFromInt64(Array.from({ length: m }, (_, i) => BigInt(i))));
+    // the pivot row: largest |A[i, k]| over i ≥ k (others ranked below every |·| by −1)
+    const col = op('Gather', [mat, k, i64(2n)], 'opset8', { batch_dims: '0' });
+    const candidates = op('Select', [op('GreaterEqual', [rows, k], 'opset1', nb), op('Abs', [col]), scalar(-1)], 'opset1', nb);
+    const top = ops.node('TopK', [candidates, i64(1n)], 'opset11', { axis: '1', mode: 'max', sort: 'value', index_element_type: 'i64', stable: 'true' }, 2);
+    const p = top[1]!; // [B, 1]
+    // rows k and p exchanged: row i reads row perm[i]
+    const perm = op('Select', [op('Equal', [rows, k], 'opset1', nb), p,
+      op('Select', [op('Equal', [rows, p], 'opset1', nb), k, rows], 'opset1', nb)], 'opset1', nb);
+    const rowsOf = op('Broadcast', [op('Unsqueeze', [perm, i64(2n)]), op('ShapeOf', [mat], 'opset3', { output_type: 'i64' })], 'opset3', { mode: 'numpy' });
+    const swapped = op('GatherElements', [mat, rowsOf], 'opset6', { axis: '1' });
+    const pivotRow = op('Gather', [swapped, k, i64(1n)], 'opset8', { batch_dims: '0' }); // [B, M]
+    const pivot = op('Gather', [pivotRow, k, i64(1n)], 'opset8', { batch_dims: '0' }); // [B]
+    const exchanged = op('Squeeze', [op('Equal', [p, k], 'opset1', nb), i64(1n)]);
+    const sign = op('Select', [exchanged, scalar(1), scalar(-1)], 'opset1', nb);
+    const nextAcc = op('Multiply', [op('Multiply', [acc, pivot], 'opset1', nb), sign], 'opset1', nb);
+    // elimination below the pivot
+    const safe = op('Select', [op('Equal', [pivot, scalar(0)], 'opset1', nb), scalar(1), pivot], 'opset1', nb);
+    const column = op('Gather', [swapped, k, i64(2n)], 'opset8', { batch_dims: '0' }); // [B, M]
+    const factors = op('Select', [op('Greater', [rows, k], 'opset1', nb),
+      op('Divide', [column, op('Unsqueeze', [safe, i64(1n)])], 'opset1', { ...nb, m_pythondiv: 'true' }), scalar(0)], 'opset1', nb);
+    const update = op('Multiply', [op('Unsqueeze', [factors, i64(2n)]), op('Unsqueeze', [pivotRow, i64(1n)])], 'opset1', nb);
+    const nextMat = op('Subtract', [swapped, update], 'opset1', nb);
+    return { carried: [nextMat, nextAcc] };
+  });
   // [B] → the batch dims ([] for one matrix)
   const batchShape = b.slice(b.shapeOf(x), 0n, -2n, 0n);
   c.output(0, c.emit('Reshape', [detOut, batchShape], { special_zero: 'false' }, 1, 'opset1')[0]!);

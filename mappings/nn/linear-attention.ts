@@ -1,10 +1,9 @@
-import { A } from '../../src/graph/attr.js';
-import { setBackEdges } from '../../src/graph/body.js';
 import type { ElementTypeName } from '../../src/graph/element-type.js';
 import type { Dim, Shape } from '../../src/graph/shape.js';
-import { tensorFromBool, tensorFromInt64 } from '../../src/graph/tensor.js';
 import { tensorType } from '../../src/graph/types.js';
 import type { Value } from '../../src/graph/value.js';
+import { bodyOps } from '../body-ops.js';
+import { irLoop } from '../ir-loop.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
 import { irBuilder, type IrBuilder } from './ir-build.js';
 
@@ -89,61 +88,46 @@ function linearAttentionToIr(c: ConvertContext): void {
     : dk !== null ? b.scalar('f32', 1 / Math.sqrt(dk))
       : b.div(b.scalar('f32', 1), c.emit('Sqrt', [b.convert(b.dim(k, 3n), 'f32')], {}, 1, 'opset1')[0]!);
 
-  const loopInputs = [b.dim(q, 2n), c.constant(tensorFromBool([true])), s0, q, k, v, scale, ...(decay ? [decay] : []), ...(beta ? [beta] : [])];
-  const [outs, last] = c.emit('Loop', loopInputs, {}, 2, 'opset5') as [Value, Value];
-  const loop = c.lastNode!;
-  const body = loop.graph.addBody(loop, 'body');
-  const g = body.graph;
   const heads4 = (h: bigint, d: Dim): Shape => [batch, Number(h), steps, d];
-  const it = g.addInput(tensorType('i64', []), ['iteration']);
-  const S = g.addInput(tensorType('f32', [batch, Number(kvHeads), dk, dv]), ['state']);
-  const Q = g.addInput(tensorType('f32', heads4(qHeads, dk)), ['query']);
-  const K = g.addInput(tensorType('f32', heads4(kvHeads, dk)), ['key']);
-  const V = g.addInput(tensorType('f32', heads4(kvHeads, dv)), ['value']);
-  const SC = g.addInput(tensorType('f32', []), ['scale']);
-  const D = decay ? g.addInput(tensorType('f32', [batch, Number(kvHeads), steps, null]), ['decay']) : null;
-  const BT = beta ? g.addInput(tensorType('f32', [batch, null, steps, 1]), ['beta']) : null;
+  const [outs, last] = irLoop(c, {
+    trips: b.dim(q, 2n), iteration: 'iteration',
+    carried: [{ value: s0, name: 'state', type: tensorType('f32', [batch, Number(kvHeads), dk, dv]) }],
+    invariant: [
+      { value: q, name: 'query', type: tensorType('f32', heads4(qHeads, dk)) },
+      { value: k, name: 'key', type: tensorType('f32', heads4(kvHeads, dk)) },
+      { value: v, name: 'value', type: tensorType('f32', heads4(kvHeads, dv)) },
+      { value: scale, name: 'scale', type: tensorType('f32', []) },
+      ...(decay ? [{ value: decay, name: 'decay', type: tensorType('f32', [batch, Number(kvHeads), steps, null]) }] : []),
+      ...(beta ? [{ value: beta, name: 'beta', type: tensorType('f32', [batch, null, steps, 1]) }] : []),
+    ],
+    outputs: [{ scan: 0, axis: 2 }, { last: 0 }],
+  }, ({ graph: g, iteration: it, carried: [S], invariant }) => {
+    const [Q, K, V, SC] = invariant as [Value, Value, Value, Value];
+    const D = decay ? invariant[4]! : null;
+    const BT = beta ? invariant[decay ? 5 : 4]! : null;
+    const { op: one, i64, i64s: ints } = bodyOps(g, c.node.name || 'LinearAttention');
+    const nb = { auto_broadcast: 'numpy' };
+    const mul = (x: Value, y: Value) => one('Multiply', [x, y], 'opset1', nb);
+    const matmul = (x: Value, y: Value) => one('MatMul', [x, y], 'opset1', { transpose_a: 'false', transpose_b: 'false' });
+    const unsq = (x: Value, axis: bigint) => one('Unsqueeze', [x, ints([axis])]);
+    const two = i64(2n);
+    const step = (x: Value) => one('Gather', [x, it, two], 'opset8', { batch_dims: '0' }); // [B, H, T, D] → [B, H, D]
 
-  let made = 0;
-  const one = (op: string, inputs: Value[], version = 'opset1', attrs: Record<string, string> = {}): Value => {
-    const node = g.addNode({ dialect: 'ov', op, version, name: `${c.node.name || 'LinearAttention'}/${op}_${made++}` });
-    for (const x of inputs) node.addInput(x);
-    for (const [key, val] of Object.entries(attrs)) node.attrs.set(key, A.raw(val));
-    return node.addOutput(null);
-  };
-  const ints = (vals: readonly bigint[]) => g.addInitializer(tensorFromInt64(vals));
-  const nb = { auto_broadcast: 'numpy' };
-  const mul = (x: Value, y: Value) => one('Multiply', [x, y], 'opset1', nb);
-  const matmul = (x: Value, y: Value) => one('MatMul', [x, y], 'opset1', { transpose_a: 'false', transpose_b: 'false' });
-  const unsq = (x: Value, axis: bigint) => one('Unsqueeze', [x, ints([axis])]);
-  const two = g.addInitializer(tensorFromInt64([2n], []));
-  const step = (x: Value) => one('Gather', [x, it, two], 'opset8', { batch_dims: '0' }); // [B, H, T, D] → [B, H, D]
-
-  let state: Value = S;
-  if (D) state = mul(state, unsq(step(D), -1n));
-  const kt = step(K);
-  let vt = step(V);
-  if (BT) {
-    const retrieved = one('Squeeze', [matmul(unsq(kt, 2n), state), ints([2n])]); // Sᵀk_t: [B, H_kv, d_v]
-    vt = mul(step(BT), one('Subtract', [vt, retrieved], 'opset1', nb));
-  }
-  state = one('Add', [state, mul(unsq(kt, -1n), unsq(vt, 2n))], 'opset1', nb);
-  // o_t: each query head h reads KV head ⌊h / group⌋, so q_t as [B, H_kv, group, d_k] times S
-  const grouped = one('Reshape', [step(Q), ints([0n, kvHeads, group, -1n])], 'opset1', { special_zero: 'true' });
-  const read = one('Reshape', [matmul(grouped, state), ints([0n, qHeads, -1n])], 'opset1', { special_zero: 'true' });
-  const ot = unsq(mul(read, SC), 2n); // [B, H_q, 1, d_v]
-  g.outputs.push(g.addInitializer(tensorFromBool([true]), ['cond']), state, ot);
-  const params = [S, Q, K, V, SC, ...(D ? [D] : []), ...(BT ? [BT] : [])];
-  body.inputs = [
-    { param: it, from: -1, extra: { purpose: 'current_iteration' } },
-    ...params.map((p, i) => ({ param: p, from: i + 2 })),
-  ];
-  body.outputs = [
-    { result: 2, to: 0, extra: { axis: '2', start: '0', end: '-1', stride: '1', part_size: '1' } },
-    { result: 1, to: 1 },
-    { result: 0, to: -1, extra: { purpose: 'execution_condition' } },
-  ];
-  setBackEdges(body, [{ result: 1, param: 1 }], g.inputs.length, g.outputs.length);
+    let state: Value = S;
+    if (D) state = mul(state, unsq(step(D), -1n));
+    const kt = step(K);
+    let vt = step(V);
+    if (BT) {
+      const retrieved = one('Squeeze', [matmul(unsq(kt, 2n), state), ints([2n])]); // Sᵀk_t: [B, H_kv, d_v]
+      vt = mul(step(BT), one('Subtract', [vt, retrieved], 'opset1', nb));
+    }
+    state = one('Add', [state, mul(unsq(kt, -1n), unsq(vt, 2n))], 'opset1', nb);
+    // o_t: each query head h reads KV head ⌊h / group⌋, so q_t as [B, H_kv, group, d_k] times S
+    const grouped = one('Reshape', [step(Q), ints([0n, kvHeads, group, -1n])], 'opset1', { special_zero: 'true' });
+    const read = one('Reshape', [matmul(grouped, state), ints([0n, qHeads, -1n])], 'opset1', { special_zero: 'true' });
+    const ot = unsq(mul(read, SC), 2n); // [B, H_q, 1, d_v]
+    return { carried: [state], scans: [ot] };
+  }) as [Value, Value];
 
   const y = b.reshape(b.transpose(outs, [0n, 2n, 1n, 3n]), [0n, 0n, -1n]);
   c.output(0, elem === 'f32' ? y : b.convert(y, elem));

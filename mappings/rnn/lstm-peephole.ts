@@ -1,10 +1,9 @@
-import { setBackEdges } from '../../src/graph/body.js';
 import type { ElementTypeName } from '../../src/graph/element-type.js';
 import type { Dim } from '../../src/graph/shape.js';
-import { tensorFromBool } from '../../src/graph/tensor.js';
 import { tensorType } from '../../src/graph/types.js';
 import type { Value } from '../../src/graph/value.js';
 import { bodyOps } from '../body-ops.js';
+import { irLoop } from '../ir-loop.js';
 import { scalarLike } from '../generator/constant-of-shape.js';
 import { i64Const, i64Scalar } from '../helpers.js';
 import { irBuilder } from '../nn/ir-build.js';
@@ -122,52 +121,39 @@ interface Operands {
 /** One direction: the Loop-5 over the steps; Y [S, batch, H] (zeros past a sequence's length), the last H and C. */
 function recurrence(c: ConvertContext, elem: ElementTypeName, h: number, acts: string[], clip: number | null, known: { steps: Dim; batch: Dim }, o: Operands): { y: Value; h: Value; c: Value } {
   const { steps: s, batch: n } = known;
-  const [y, hLast, cLast] = c.emit('Loop', [o.steps, c.constant(tensorFromBool([true])), o.h0, o.c0, o.xw, o.r, o.pi, o.po, o.pf, o.lens], {}, 3, 'opset5') as [Value, Value, Value];
-  const loop = c.lastNode!;
-  const body = loop.graph.addBody(loop, 'body');
-  const g = body.graph;
-  const t = g.addInput(tensorType('i64', []), ['t']);
-  const hp = g.addInput(tensorType(elem, [n, h]), ['H_prev']);
-  const cp = g.addInput(tensorType(elem, [n, h]), ['C_prev']);
-  const xw = g.addInput(tensorType(elem, [s, n, 4 * h]), ['XW']);
-  const r = g.addInput(tensorType(elem, [4 * h, h]), ['R']);
-  const pi = g.addInput(tensorType(elem, [h]), ['Pi']);
-  const po = g.addInput(tensorType(elem, [h]), ['Po']);
-  const pf = g.addInput(tensorType(elem, [h]), ['Pf']);
-  const lens = g.addInput(tensorType('i64', [n]), ['lens']);
-  const ops = bodyOps(g, `${c.node.name || 'LSTM'}/step`);
-  const { op, i64 } = ops;
-  const nb = { auto_broadcast: 'numpy' };
-  const add = (a: Value, v: Value) => op('Add', [a, v], 'opset1', nb);
-  const mul = (a: Value, v: Value) => op('Multiply', [a, v], 'opset1', nb);
-  // clip bounds the input of each gate's activation (f, g) to [-clip, clip]; h(Ct) is not clipped
-  const act = (name: string, v: Value) => op(name, [clip === null ? v : op('Clamp', [v], 'opset1', { min: String(-clip), max: String(clip) })]);
-  const [f, gAct, hAct] = acts as [string, string, string];
-  const gates = add(op('Gather', [xw, t, i64(0n)], 'opset8', { batch_dims: '0' }),
-    op('MatMul', [hp, r], 'opset1', { transpose_a: 'false', transpose_b: 'true' })); // [batch, 4H]
-  const [gi, go, gf, gc] = ops.node('Split', [gates, i64(1n)], 'opset1', { num_splits: '4' }, 4) as [Value, Value, Value, Value];
-  const i = act(f, add(gi, mul(pi, cp)));
-  const fg = act(f, add(gf, mul(pf, cp)));
-  const cand = act(gAct, gc);
-  const cNew = add(mul(fg, cp), mul(i, cand));
-  const oG = act(f, add(go, mul(po, cNew)));
-  const hNew = mul(oG, op(hAct, [cNew]));
-  // steps past a sequence's length keep the states and write zeros
-  const live = op('Unsqueeze', [op('Less', [t, lens], 'opset1', nb), i64(1n)]); // [batch, 1]
-  const hOut = op('Select', [live, hNew, hp], 'opset1', nb);
-  const cOut = op('Select', [live, cNew, cp], 'opset1', nb);
-  const yOut = op('Unsqueeze', [op('Select', [live, hNew, ops.scalar(elem, 0)], 'opset1', nb), i64(0n)]);
-  g.outputs.push(g.addInitializer(tensorFromBool([true]), ['cond']), hOut, cOut, yOut);
-  body.inputs = [
-    { param: t, from: -1, extra: { purpose: 'current_iteration' } },
-    ...[hp, cp, xw, r, pi, po, pf, lens].map((param, k) => ({ param, from: k + 2 })),
-  ];
-  body.outputs = [
-    { result: 3, to: 0, extra: { axis: '0', start: '0', end: '-1', stride: '1', part_size: '1' } },
-    { result: 1, to: 1 },
-    { result: 2, to: 2 },
-    { result: 0, to: -1, extra: { purpose: 'execution_condition' } },
-  ];
-  setBackEdges(body, [{ result: 1, param: 1 }, { result: 2, param: 2 }], g.inputs.length, g.outputs.length);
+  const [y, hLast, cLast] = irLoop(c, {
+    trips: o.steps, iteration: 't',
+    carried: [{ value: o.h0, name: 'H_prev', type: tensorType(elem, [n, h]) }, { value: o.c0, name: 'C_prev', type: tensorType(elem, [n, h]) }],
+    invariant: [
+      { value: o.xw, name: 'XW', type: tensorType(elem, [s, n, 4 * h]) }, { value: o.r, name: 'R', type: tensorType(elem, [4 * h, h]) },
+      { value: o.pi, name: 'Pi', type: tensorType(elem, [h]) }, { value: o.po, name: 'Po', type: tensorType(elem, [h]) },
+      { value: o.pf, name: 'Pf', type: tensorType(elem, [h]) }, { value: o.lens, name: 'lens', type: tensorType('i64', [n]) },
+    ],
+    outputs: [{ scan: 0, axis: 0 }, { last: 0 }, { last: 1 }],
+  }, ({ graph: g, iteration: t, carried: [hp, cp], invariant: [xw, r, pi, po, pf, lens] }) => {
+    const ops = bodyOps(g, `${c.node.name || 'LSTM'}/step`);
+    const { op, i64 } = ops;
+    const nb = { auto_broadcast: 'numpy' };
+    const add = (a: Value, v: Value) => op('Add', [a, v], 'opset1', nb);
+    const mul = (a: Value, v: Value) => op('Multiply', [a, v], 'opset1', nb);
+    // clip bounds the input of each gate's activation (f, g) to [-clip, clip]; h(Ct) is not clipped
+    const act = (name: string, v: Value) => op(name, [clip === null ? v : op('Clamp', [v], 'opset1', { min: String(-clip), max: String(clip) })]);
+    const [f, gAct, hAct] = acts as [string, string, string];
+    const gates = add(op('Gather', [xw, t, i64(0n)], 'opset8', { batch_dims: '0' }),
+      op('MatMul', [hp, r], 'opset1', { transpose_a: 'false', transpose_b: 'true' })); // [batch, 4H]
+    const [gi, go, gf, gc] = ops.node('Split', [gates, i64(1n)], 'opset1', { num_splits: '4' }, 4) as [Value, Value, Value, Value];
+    const i = act(f, add(gi, mul(pi, cp)));
+    const fg = act(f, add(gf, mul(pf, cp)));
+    const cand = act(gAct, gc);
+    const cNew = add(mul(fg, cp), mul(i, cand));
+    const oG = act(f, add(go, mul(po, cNew)));
+    const hNew = mul(oG, op(hAct, [cNew]));
+    // steps past a sequence's length keep the states and write zeros
+    const live = op('Unsqueeze', [op('Less', [t, lens], 'opset1', nb), i64(1n)]); // [batch, 1]
+    const hOut = op('Select', [live, hNew, hp], 'opset1', nb);
+    const cOut = op('Select', [live, cNew, cp], 'opset1', nb);
+    const yOut = op('Unsqueeze', [op('Select', [live, hNew, ops.scalar(elem, 0)], 'opset1', nb), i64(0n)]);
+    return { carried: [hOut, cOut], scans: [yOut] };
+  }) as [Value, Value, Value];
   return { y, h: hLast, c: cLast };
 }
