@@ -2,6 +2,7 @@ import { A } from '../src/graph/attr.js';
 import type { ElementTypeName } from '../src/graph/element-type.js';
 import type { Graph } from '../src/graph/graph.js';
 import { tensorFromInt64 } from '../src/graph/tensor.js';
+import type { TensorType } from '../src/graph/types.js';
 import type { Value } from '../src/graph/value.js';
 import { typedScalar } from './typed-consts.js';
 
@@ -22,6 +23,9 @@ export interface BodyOps {
   /** A scalar of element type `elem` (an f32 constant converted where typedScalar builds none, e.g. bf16). */
   scalar(elem: ElementTypeName, v: number): Value;
 }
+
+/** A value entering a loop body (ONNX Loop, IR Loop-5): its outer value and the body parameter's name and type. */
+export interface LoopOperand { readonly value: Value; readonly name: string; readonly type: TensorType }
 
 export function bodyOps(g: Graph, prefix: string): BodyOps {
   let made = 0;

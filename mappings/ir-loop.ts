@@ -1,8 +1,9 @@
 import { setBackEdges } from '../src/graph/body.js';
 import type { Graph } from '../src/graph/graph.js';
 import { tensorFromBool } from '../src/graph/tensor.js';
-import { tensorType, type ValueType } from '../src/graph/types.js';
+import { tensorType } from '../src/graph/types.js';
 import type { Value } from '../src/graph/value.js';
+import type { LoopOperand } from './body-ops.js';
 import type { ConvertContext } from './spec.js';
 
 /**
@@ -14,9 +15,6 @@ import type { ConvertContext } from './spec.js';
  * invariants, in that order; its Results the condition (always true: execution_condition), the
  * carried values' next states (back edges to their Parameters) and the per-iteration results.
  */
-
-/** A value entering the body: its outer value (a carried value's initial state) and the Parameter's name and type. */
-export interface IrLoopOperand { readonly value: Value; readonly name: string; readonly type: ValueType }
 
 /** What the body's builder gets: its graph and Parameters, in the order given. */
 export interface IrLoopBody {
@@ -38,8 +36,9 @@ export interface IrLoopSpec {
   readonly trips: Value;
   /** The name of the iteration-number Parameter. */
   readonly iteration: string;
-  readonly carried: readonly IrLoopOperand[];
-  readonly invariant?: readonly IrLoopOperand[];
+  /** The carried values (`value`: the initial state). */
+  readonly carried: readonly LoopOperand[];
+  readonly invariant?: readonly LoopOperand[];
   /** The Loop's outputs, in order. */
   readonly outputs: readonly IrLoopOutput[];
 }

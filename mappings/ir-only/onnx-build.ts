@@ -2,8 +2,9 @@ import { A, type Attr } from '../../src/graph/attr.js';
 import { elementType, type ElementTypeName } from '../../src/graph/element-type.js';
 import type { Graph } from '../../src/graph/graph.js';
 import { tensorFromBool } from '../../src/graph/tensor.js';
-import { tensorType, type TensorType } from '../../src/graph/types.js';
+import { tensorType } from '../../src/graph/types.js';
 import type { Value } from '../../src/graph/value.js';
+import type { LoopOperand } from '../body-ops.js';
 import { i64Const, i64Scalar, onnxAxesOp } from '../helpers.js';
 import type { ConvertContext } from '../spec.js';
 
@@ -49,8 +50,6 @@ export function positions(c: ConvertContext, v: Value): Value {
 /** ONNX Reshape of `v` to one dimension. */
 export const flatten1d = (c: ConvertContext, v: Value): Value => on(c, 'Reshape', [v, i64Const(c, [-1n])]);
 
-/** A value entering an ONNX Loop body: its outer value and the body parameter's name and type. */
-export interface LoopOperand { readonly value: Value; readonly name: string; readonly type: TensorType }
 
 /** What a Loop body's builder gets: its graph, the iteration number, the carried values and the captures (in the order given). */
 export interface LoopBody {
