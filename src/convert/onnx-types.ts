@@ -68,15 +68,19 @@ const INTEGER_ONLY = new Set(['ReduceSum', 'ReduceProd', 'CumSum', 'Pow']);
 export function legalizeOnnxTypes(model: Model, opset: number): boolean {
   let added = false;
   for (const g of allGraphs(model.graph)) {
-    const nodes: Node[] = [];
-    for (const n of [...g.nodes]) {
-      const before: Node[] = [];
-      const after: Node[] = [];
-      if (n.dialect === 'onnx' && (n.domain === '' || n.domain === 'ai.onnx') && WIDEN[n.op]) widen(n, opset, before, after);
-      if (before.length || after.length) added = true;
-      nodes.push(...before, n, ...after);
+    const list = g.nodes;
+    // a new node list only once some node gets Casts (most models: none; runs over every node)
+    let nodes: Node[] | null = null;
+    for (let k = 0; k < list.length; k++) {
+      const n = list[k]!;
+      const casts = n.dialect === 'onnx' && (n.domain === '' || n.domain === 'ai.onnx') && WIDEN[n.op] ? widen(n, opset) : null;
+      if (casts) {
+        nodes ??= list.slice(0, k);
+        nodes.push(...casts.before, n, ...casts.after);
+        added = true;
+      } else if (nodes) nodes.push(n);
     }
-    g.nodes = nodes;
+    if (nodes) g.nodes = nodes;
   }
   return added;
 }
@@ -85,18 +89,26 @@ function takes(s: OnnxSchemaRow, op: string, opset: number, param: string, elem:
   return (s.types[param] ?? []).includes(elem) && !ortLacks(op, opset, elem);
 }
 
-function widen(n: Node, opset: number, before: Node[], after: Node[]): void {
+/** The Casts `n` needs before and after it (the node's inputs and outputs rewired), or null when it needs none. */
+function widen(n: Node, opset: number): { before: Node[]; after: Node[] } | null {
   const s = onnxSchema(n.op, opset);
   const rule = WIDEN[n.op]!;
-  if (!s || !(rule.param in s.types)) return;
-  const bound = n.inputs.map((v, i) => (v && formalInput(s, i)?.type === rule.param ? v : null));
-  const along = n.inputs.map((v, i) => (v && rule.alongside !== undefined && formalInput(s, i)?.type === rule.alongside ? v : null));
-  const elem = bound.map((v) => (v?.type?.kind === 'tensor' ? v.type.elem : null)).find((e) => e && e !== 'dynamic') as ElementTypeName | undefined;
-  if (!elem || takes(s, n.op, opset, rule.param, elem)) return;
-  if (INTEGER_ONLY.has(n.op) && elementType(elem).kind === 'float') return;
+  if (!s || !(rule.param in s.types)) return null;
+  // the element type bound to the constraint: the first known one of its inputs (asked of every node: no arrays yet)
+  let elem: ElementTypeName | undefined;
+  for (let i = 0; i < n.inputs.length && !elem; i++) {
+    const t = n.inputs[i]?.type;
+    if (t?.kind === 'tensor' && t.elem !== 'dynamic' && formalInput(s, i)?.type === rule.param) elem = t.elem;
+  }
+  if (!elem || takes(s, n.op, opset, rule.param, elem)) return null;
+  if (INTEGER_ONLY.has(n.op) && elementType(elem).kind === 'float') return null;
   const ladder = [...(LADDER[elem] ?? []), ...(rule.copies ? ROUND_TRIP[elem] ?? [] : [])];
   const wide = ladder.find((w) => takes(s, n.op, opset, rule.param, w));
-  if (!wide) return;
+  if (!wide) return null;
+  const before: Node[] = [];
+  const after: Node[] = [];
+  const bound = n.inputs.map((v, i) => (v && formalInput(s, i)?.type === rule.param ? v : null));
+  const along = n.inputs.map((v, i) => (v && rule.alongside !== undefined && formalInput(s, i)?.type === rule.alongside ? v : null));
   const g = n.graph;
   const cast = (v: Value, to: ElementTypeName): Node => {
     const c = new Node(g, { dialect: 'onnx', op: 'Cast', version: n.version, name: `${n.name || n.op}/Cast_${to}` });
@@ -129,4 +141,5 @@ function widen(n: Node, opset: number, before: Node[], after: Node[]): void {
     c.outputs.push(v);
     after.push(c);
   });
+  return { before, after };
 }

@@ -28,57 +28,61 @@ export function validateOnnxModel(model: Model): Diagnostic[] {
   return diags.list;
 }
 
+/** A finding on node `n`: the op, the opset, and what a later opset changes. */
+function report(diags: Diagnostics, n: Node, opset: number, detail: string, hint?: string, needsOpset?: number): void {
+  diags.add('ONNX_INVALID_AT_OPSET', n.path, { op: n.op, detail, opset, ...(hint ? { hint } : {}), needsOpset });
+}
+
 function checkNode(n: Node, opset: number, diags: Diagnostics): void {
-  const report = (detail: string, hint?: string, needsOpset?: number): void => {
-    diags.add('ONNX_INVALID_AT_OPSET', n.path, { op: n.op, detail, opset, ...(hint ? { hint } : {}), needsOpset });
-  };
   const s = onnxSchema(n.op, opset);
   if (!s) {
     const from = firstOpsetWhere(n.op, opset + 1, () => true);
-    report('the op does not exist', from !== null ? `it exists from opset ${from}` : undefined, from ?? undefined);
+    report(diags, n, opset, 'the op does not exist', from !== null ? `it exists from opset ${from}` : undefined, from ?? undefined);
     return;
   }
   for (const name of n.attrsView.keys()) {
     if (name in s.attrs) continue;
     const from = firstOpsetWhere(n.op, opset + 1, (r) => name in r.attrs);
-    report(`attribute '${name}' does not exist`, from !== null ? `it exists from opset ${from}` : undefined, from ?? undefined);
+    report(diags, n, opset, `attribute '${name}' does not exist`, from !== null ? `it exists from opset ${from}` : undefined, from ?? undefined);
   }
   let count = captureStart(n);
   while (count > 0 && n.inputs[count - 1] === null) count--;
   if (count < s.minInputs || (s.maxInputs >= 0 && count > s.maxInputs)) {
     const from = firstOpsetWhere(n.op, opset + 1, (r) => count >= r.minInputs && (r.maxInputs < 0 || count <= r.maxInputs));
     const range = s.maxInputs < 0 ? `at least ${s.minInputs}` : s.minInputs === s.maxInputs ? `${s.minInputs}` : `${s.minInputs} to ${s.maxInputs}`;
-    report(`${count} inputs where the op takes ${range}`, from !== null ? `opset ${from} takes ${count}` : undefined, from ?? undefined);
+    report(diags, n, opset, `${count} inputs where the op takes ${range}`, from !== null ? `opset ${from} takes ${count}` : undefined, from ?? undefined);
   }
-  checkTypes(n, s, opset, count, report);
-}
-
-function checkTypes(n: Node, s: OnnxSchemaRow, opset: number, count: number, report: (detail: string, hint?: string, needsOpset?: number) => void): void {
-  const bound = new Map<string, string>();
-  const check = (what: 'input' | 'output', index: number, elem: string, param: OnnxFormalParam | null): void => {
-    if (!param) return;
-    const allowed = allowedElems(s, param);
-    if (!allowed.includes(elem)) {
-      const from = firstOpsetWhere(n.op, opset + 1, (r) => {
-        const p = what === 'input' ? formalInput(r, index) : formalOutput(r, index);
-        return !!p && allowedElems(r, p).includes(elem);
-      });
-      report(`${what} ${index} has element type ${elem}, which the op does not take (it takes ${allowed.join(', ')})`, from !== null ? `opset ${from} takes it` : undefined, from ?? undefined);
-      return;
-    }
-    if (!(param.type in s.types) || param.heterogeneous) return;
-    const prev = bound.get(param.type);
-    if (prev === undefined) bound.set(param.type, elem);
-    else if (prev !== elem) report(`${what} ${index} is ${elem} where type ${param.type} is already ${prev}`);
-  };
+  // one binding per type constraint; a Map reused from node to node (this runs over every node converted)
+  BOUND.clear();
   for (let i = 0; i < count; i++) {
     const t = n.inputs[i]?.type;
-    if (t?.kind === 'tensor' && t.elem !== 'dynamic') check('input', i, t.elem, formalInput(s, i));
+    if (t?.kind === 'tensor' && t.elem !== 'dynamic') checkType(n, s, opset, diags, 'input', i, t.elem, formalInput(s, i));
   }
-  n.outputs.forEach((o, i) => {
-    const t = o.type;
-    if (t?.kind === 'tensor' && t.elem !== 'dynamic') check('output', i, t.elem, formalOutput(s, i));
-  });
+  const outs = n.outputs;
+  for (let i = 0; i < outs.length; i++) {
+    const t = outs[i]!.type;
+    if (t?.kind === 'tensor' && t.elem !== 'dynamic') checkType(n, s, opset, diags, 'output', i, t.elem, formalOutput(s, i));
+  }
+}
+
+/** The element type each type constraint of the node being checked is bound to so far. */
+const BOUND = new Map<string, string>();
+
+function checkType(n: Node, s: OnnxSchemaRow, opset: number, diags: Diagnostics, what: 'input' | 'output', index: number, elem: string, param: OnnxFormalParam | null): void {
+  if (!param) return;
+  const allowed = allowedElems(s, param);
+  if (!allowed.includes(elem)) {
+    const from = firstOpsetWhere(n.op, opset + 1, (r) => {
+      const p = what === 'input' ? formalInput(r, index) : formalOutput(r, index);
+      return !!p && allowedElems(r, p).includes(elem);
+    });
+    report(diags, n, opset, `${what} ${index} has element type ${elem}, which the op does not take (it takes ${allowed.join(', ')})`, from !== null ? `opset ${from} takes it` : undefined, from ?? undefined);
+    return;
+  }
+  if (!(param.type in s.types) || param.heterogeneous) return;
+  const prev = BOUND.get(param.type);
+  if (prev === undefined) BOUND.set(param.type, elem);
+  else if (prev !== elem) report(diags, n, opset, `${what} ${index} is ${elem} where type ${param.type} is already ${prev}`);
 }
 
 /** The schema's attribute kinds (AttributeProto types) and the Attr types that carry them. */
