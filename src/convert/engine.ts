@@ -284,19 +284,31 @@ export class Engine {
   body(n: Node, target: Node, srcKey: string, dstKey: string, from: (i: number) => number, opts: BodyOptions = {}): Body {
     const sb = n.bodies.get(srcKey)!;
     const db = target.graph.addBody(target, dstKey);
-    const bound = new Map(sb.inputs.map((b) => [b.param, b.from]));
+    // the node input each parameter is bound to (the last binding of a parameter bound twice)
+    const bound = new Map<Value, number>();
+    for (const b of sb.inputs) bound.set(b.param, b.from);
     const params = opts.inputs ?? sb.graph.inputs.map((_, i) => i);
+    const sourceParams = sb.graph.inputs;
     for (const i of params) {
-      const p = sb.graph.inputs[i]!;
-      const outer = bound.has(p) ? n.inputs[bound.get(p)!] : null;
+      const p = sourceParams[i]!;
+      const at = bound.get(p);
+      const outer = at !== undefined ? n.inputs[at] : null;
       const st = this.source.type(p) ?? (outer ? this.source.type(outer) : null);
       const q = db.graph.addInput(this.targetType(st, 'body parameter', p, sb.graph), [...p.names]);
       this.carryMeta(p, q);
       this.map.set(p, opts.param ? opts.param(i, q, db.graph) : q);
     }
-    for (const i of opts.emptySequences ?? []) this.sequences.set(sb.graph.inputs[i]!, []);
+    for (const i of opts.emptySequences ?? []) this.sequences.set(sourceParams[i]!, []);
+    // each binding to the body input at the place its parameter (where first listed) has in
+    // `params` (the input at that place: a `param` hook may have added inputs before it)
+    const firstAt = new Map<Value, number>();
+    sourceParams.forEach((p, i) => { if (!firstAt.has(p)) firstAt.set(p, i); });
+    const placeOf = new Map<number, number>();
+    params.forEach((i, k) => { if (!placeOf.has(i)) placeOf.set(i, k); });
     for (const b of sb.inputs) {
-      const q = db.graph.inputs[params.indexOf(sb.graph.inputs.indexOf(b.param))];
+      const i = firstAt.get(b.param);
+      const k = i === undefined ? undefined : placeOf.get(i);
+      const q = k === undefined ? undefined : db.graph.inputs[k];
       if (q) db.inputs.push({ param: q, from: from(b.from), ...(b.extra ? { extra: b.extra } : {}) });
     }
     const order = opts.results ?? [...sb.outputs].sort((a, b) => a.to - b.to).map((o) => o.result);

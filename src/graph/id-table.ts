@@ -1,6 +1,6 @@
 import { allGraphs, type Graph } from './graph.js';
 import type { Node } from './node.js';
-import type { Value } from './value.js';
+import { valuesMade, type Value } from './value.js';
 
 /** The ids of a set of keys: smallest, largest, and how many keys. */
 export interface IdRange { readonly min: number; readonly max: number; readonly count: number }
@@ -113,8 +113,26 @@ export class ValueTable<T> extends IdTable<Value, T> {
   }
 }
 
-/** The id range of every value of `root` and its bodies (one walk; plain loops: it runs once per table). */
+/**
+ * The ranges found so far, by root graph, with the count of values made when each was found: while
+ * no value has been made since, the range still holds (the passes of one conversion over the
+ * source model — its inference, the converter's map — share one walk). Graphs edited without
+ * making values may have a wider range than they need: harmless for a table.
+ */
+const RANGES = new WeakMap<Graph, { readonly made: number; readonly range: IdRange }>();
+
+/** The id range of every value of `root` and its bodies (one walk, remembered while no value is made). */
 export function valueIds(root: Graph): IdRange {
+  const made = valuesMade();
+  const known = RANGES.get(root);
+  if (known && known.made === made) return known.range;
+  const range = walkValueIds(root);
+  RANGES.set(root, { made, range });
+  return range;
+}
+
+/** valueIds' walk: plain loops, over every value of the model. */
+function walkValueIds(root: Graph): IdRange {
   let min = Infinity;
   let max = -Infinity;
   let count = 0;

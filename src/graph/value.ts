@@ -6,6 +6,9 @@ import type { ValueType } from './types.js';
 
 let nextValueId = 1;
 
+/** How many values were ever made (ids are 1 up to this): a value made since a count changes it. */
+export const valuesMade = (): number => nextValueId - 1;
+
 /**
  * Appends `x` to `list`, returning the list to keep. V8 gives an empty array 16 slots on its first
  * push (about 150 bytes): short lists (most inputs, outputs and uses have 1–3 entries) are instead
