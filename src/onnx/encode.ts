@@ -12,9 +12,9 @@ import type { FileToWrite } from '../fs/atomic.js';
 import { elementType } from '../graph/element-type.js';
 import type { ValueType } from '../graph/types.js';
 import { encodeAttr } from './attrs.js';
-import { tensorTypeSize, writePlainNode, writeValueInfo } from './encode-inline.js';
+import { tensorTypeSize, writePlainNode, writeTensorType, writeValueInfo } from './encode-inline.js';
 import type { AttributeProto, SparseTensorProto } from './proto-types.js';
-import { concatChunks, LEN, lenFieldSize, ProtoWriter } from './proto-writer.js';
+import { concatChunks, LEN, lenFieldSize, ProtoWriter, stringSize } from './proto-writer.js';
 import { AttrType, DATA_LOCATION_EXTERNAL, T } from './schema.js';
 import { decodeMessage, encodeMessage } from './wire.js';
 
@@ -24,6 +24,9 @@ export interface EncodeOptions {
   /** Where large tensors go when the model would exceed protobuf's 2 GB limit and no externalData is given. */
   defaultLocation?: string;
 }
+
+/** How many recently written types keep their encoded TypeProto (Encoder.typeField). */
+const TYPE_FIELDS = 4;
 
 /** Protobuf messages cannot exceed 2 GiB; stay clear of it. */
 const PROTO_LIMIT = 2 ** 31 - 64 * 2 ** 20;
@@ -301,13 +304,47 @@ class Encoder {
   private valueInfoField(w: ProtoWriter, field: number, v: Value): void {
     const m = v.metaView;
     if (m['onnxTypeProto'] === undefined && m['docString'] === undefined && m['metadataProps'] === undefined) {
-      const size = v.type === null ? -1 : tensorTypeSize(v.type);
-      if (size >= 0 || v.type === null || v.type.kind === 'unknown') {
-        writeValueInfo(w, field, this.nameOf(v), v.type, size);
+      const t = v.type;
+      if (t === null || t.kind === 'unknown') {
+        writeValueInfo(w, field, this.nameOf(v), t, -1);
+        return;
+      }
+      const type = this.typeField(t);
+      if (type) {
+        // writeValueInfo's bytes, the type's field copied as made for the last value of this type
+        const name = this.nameOf(v);
+        w.tag(field, LEN).varint(lenFieldSize(stringSize(name)) + type.length).stringField(1, name).raw(type);
         return;
       }
     }
     w.message(field, this.valueInfo(v));
+  }
+
+  /** The last few types written in place (TYPE_FIELDS), with their TypeProto as ValueInfoProto field 2 (null: not writable in place). */
+  private readonly typeFields: { readonly type: ValueType; readonly bytes: Uint8Array | null }[] = [];
+  private typeFieldNext = 0;
+
+  /**
+   * ValueInfoProto field 2 (tag, length, TypeProto) of `t` as writeTensorType writes it, or null
+   * when tensorTypeSize has no size for it. Values share type objects (the IR reader makes one per
+   * run of equal port types; conversion keeps them), so the bytes are made once per type object
+   * seen lately, not per value (the sizes and the four nested messages were most of value_info).
+   */
+  private typeField(t: ValueType): Uint8Array | null {
+    const known = this.typeFields;
+    for (let i = 0; i < known.length; i++) if (known[i]!.type === t) return known[i]!.bytes;
+    let bytes: Uint8Array | null = null;
+    if (tensorTypeSize(t) >= 0) {
+      const s = ProtoWriter.make();
+      writeTensorType(s, 2, t as ValueType & { kind: 'tensor' | 'sparse_tensor' });
+      // a copy: the writer's buffer is cut from a shared slab that later writers reuse
+      bytes = concatChunks(s.finish()).slice();
+    }
+    const entry = { type: t, bytes };
+    if (known.length < TYPE_FIELDS) known.push(entry);
+    else known[this.typeFieldNext] = entry;
+    this.typeFieldNext = (this.typeFieldNext + 1) % TYPE_FIELDS;
+    return bytes;
   }
 
   /** ValueInfoProto of `v`: name, type (the TypeProto read from the file while the type is unchanged), doc, metadata. */
