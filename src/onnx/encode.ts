@@ -12,6 +12,7 @@ import type { FileToWrite } from '../fs/atomic.js';
 import { elementType } from '../graph/element-type.js';
 import type { ValueType } from '../graph/types.js';
 import { encodeAttr } from './attrs.js';
+import { IdTable } from './id-table.js';
 import { tensorTypeSize, writePlainNode, writeTensorType, writeValueInfo } from './encode-inline.js';
 import type { AttributeProto, SparseTensorProto } from './proto-types.js';
 import { concatChunks, LEN, lenFieldSize, ProtoWriter, stringSize } from './proto-writer.js';
@@ -150,11 +151,11 @@ interface GraphParts {
 class Encoder {
   private readonly diags = new Diagnostics();
   /**
-   * Each value's name in the file, by the value's id: a map of small integers hashes by value, where
-   * a value as key costs an identity hash per value (measured: these lookups were most of writing
-   * the nodes of chain100k).
+   * Each value's name in the file, by the value's id (IdTable: an array over the model's value ids;
+   * a value as a Map key cost an identity hash per value, measured: these lookups were most of
+   * writing the nodes of chain100k). Made in run, over the ids of every graph's values.
    */
-  private readonly names = new Map<number, string>();
+  private names = IdTable.over<string>(0, -1, 0);
   private readonly used = new Set<string>();
   private generated = 0;
   private readonly parts = new Map<Graph, GraphParts>();
@@ -191,6 +192,7 @@ class Encoder {
     }
     this.externalize = this.opts.externalData !== undefined || total > PROTO_LIMIT;
 
+    this.names = IdTable.forValuesOf<string>(graphs);
     // Each body's captures, found once for naming and writing.
     const caps = graphs.map((g) => this.captures(g));
     for (let i = 0; i < graphs.length; i++) this.nameGraph(graphs[i]!, caps[i]!);
@@ -486,8 +488,8 @@ class Encoder {
   /** The graph's nodes, reordered only when they are not already in topological order. */
   private topoOrder(g: Graph): Node[] {
     // position of each node (its first, should a list hold one twice) by its id: sorted iff every
-    // producer in this graph comes before its reader (one map of small integers, no closure per node)
-    const pos = new Map<number, number>();
+    // producer in this graph comes before its reader (one table of small integers, no closure per node)
+    const pos = IdTable.forIds<number>(g.nodes);
     for (let i = 0; i < g.nodes.length; i++) if (!pos.has(g.nodes[i]!.id)) pos.set(g.nodes[i]!.id, i);
     let sorted = true;
     for (let i = 0; i < g.nodes.length && sorted; i++) {
