@@ -94,47 +94,87 @@ function ifToOnnx(c: ConvertContext): void {
   const bodies = bodiesOf(c, IR_KEYS, true);
   if (!bodies) return;
   const n = c.node.outputs.length;
+  const numInputs = c.numInputs;
   let ok = true;
+  // Indexed loops, and a set or sorted list only for a message: an If's checks run once per If,
+  // mostly in code not yet optimized, where every Set, closure and array was measurable on a net
+  // of thousands of Ifs.
   const covered: string[] = [];
-  bodies.forEach((b, bi) => {
+  for (let bi = 0; bi < bodies.length; bi++) {
+    const b = bodies[bi]!;
     const key = IR_KEYS[bi]!;
     const portMap = IR_BODIES[bi]!.portMap;
-    const bound = new Set(b.inputs.map((x) => x.param));
-    for (const p of b.graph.inputs) {
-      if (!bound.has(p)) { c.error(`${key} Parameter '${p.meta['layerName'] ?? p.label}' is not mapped in ${portMap} (it would never be fed)`); ok = false; }
+    const params = b.graph.inputs;
+    const bound = boundParams(b);
+    for (let i = 0; i < params.length; i++) {
+      const p = params[i]!;
+      if (!(bound ? bound.has(p) : isBound(b, p))) { c.error(`${key} Parameter '${p.meta['layerName'] ?? p.label}' is not mapped in ${portMap} (it would never be fed)`); ok = false; }
     }
-    for (const x of b.inputs) {
-      if (x.from < 0 || x.from >= c.numInputs || !c.node.inputs[x.from]) {
-        c.error(`${portMap} maps a Parameter to If input ${x.from}, which does not exist`); ok = false;
+    for (let i = 0; i < b.inputs.length; i++) {
+      const from = b.inputs[i]!.from;
+      if (from < 0 || from >= numInputs || !c.node.inputs[from]) {
+        c.error(`${portMap} maps a Parameter to If input ${from}, which does not exist`); ok = false;
       }
     }
-    const tos = b.outputs.map((o) => o.to).sort((x, y) => x - y);
-    for (const o of b.outputs) {
+    for (let i = 0; i < b.outputs.length; i++) {
+      const o = b.outputs[i]!;
       if (o.result < 0 || o.result >= b.graph.outputs.length) { c.error(`${portMap} names a Result that does not exist in ${key}`); ok = false; }
     }
-    const full = tos.length === n && tos.every((t, i) => t === i);
-    if (!full) { c.error(`${portMap} covers If outputs [${tos.join(',')}] but the node has ${n} outputs`); ok = false; }
-    covered.push(tos.join(','));
-  });
+    // The port map covers outputs 0…n-1 exactly once each when its targets, sorted, are 0…n-1:
+    // n targets, each in range and none twice.
+    let full = b.outputs.length === n;
+    if (full) {
+      const seen = new Uint8Array(n);
+      for (let i = 0; i < n && full; i++) {
+        const to = b.outputs[i]!.to;
+        if (!(Number.isInteger(to) && to >= 0 && to < n) || seen[to]) full = false;
+        else seen[to] = 1;
+      }
+    }
+    const tos = full ? '' : b.outputs.map((o) => o.to).sort((x, y) => x - y).join(',');
+    if (!full) { c.error(`${portMap} covers If outputs [${tos}] but the node has ${n} outputs`); ok = false; }
+    covered.push(tos);
+  }
   if (ok && covered[0] !== covered[1]) { c.error(`then_port_map and else_port_map cover different outputs ([${covered[0]}] vs [${covered[1]}])`); ok = false; }
-  c.node.outputs.forEach((v, k) => {
+  for (let k = 0; k < n; k++) {
+    const v = c.node.outputs[k]!;
     const bad = typeProblem(c.typeOf(v), 'onnx');
     if (bad) { c.error(`output ${k} ('${v.label}') has type ${bad}, which ONNX cannot hold`); ok = false; }
-  });
+  }
   if (!ok) return;
   // Captures: only the If inputs some body reads, in order; cond stays input 0.
-  const inputs: (Value | null)[] = [c.input(0)];
-  const from = new Map<number, number>();
-  const used = [...new Set(bodies.flatMap((b) => b.inputs.map((x) => x.from)))].sort((x, y) => x - y);
   // ONNX captures follow cond; a body reading cond itself (IR port 0) gets it as a capture too.
-  for (const i of used) {
+  const inputs: (Value | null)[] = [c.input(0)];
+  const read = new Uint8Array(numInputs);
+  for (let bi = 0; bi < bodies.length; bi++) {
+    const b = bodies[bi]!;
+    for (let i = 0; i < b.inputs.length; i++) read[b.inputs[i]!.from] = 1;
+  }
+  const from = new Map<number, number>();
+  for (let i = 0; i < numInputs; i++) {
+    if (!read[i]) continue;
     from.set(i, inputs.length);
     inputs.push(c.input(i));
   }
   const outs = c.emit('If', inputs, {}, n);
   const ifNode = c.lastNode!;
-  IR_KEYS.forEach((k, bi) => c.body(ifNode, k, ONNX_KEYS[bi]!, (i) => from.get(i)!));
-  outs.forEach((v, i) => c.output(i, v));
+  const at = (i: number): number => from.get(i)!;
+  for (let bi = 0; bi < IR_KEYS.length; bi++) c.body(ifNode, IR_KEYS[bi]!, ONNX_KEYS[bi]!, at);
+  for (let i = 0; i < outs.length; i++) c.output(i, outs[i]!);
+}
+
+/** A body binding this many parameters or fewer is searched (isBound); more, through a set. */
+const SCAN_BINDINGS = 16;
+
+/** The parameters the body's port map binds, as a set when there are many (else null: isBound scans). */
+function boundParams(b: Body): Set<Value> | null {
+  return b.inputs.length > SCAN_BINDINGS ? new Set(b.inputs.map((x) => x.param)) : null;
+}
+
+/** Whether the body's port map binds parameter `p` (a few bindings: a scan, no set). */
+function isBound(b: Body, p: Value): boolean {
+  for (let i = 0; i < b.inputs.length; i++) if (b.inputs[i]!.param === p) return true;
+  return false;
 }
 
 export const IF_ELSE: readonly OpMapping[] = [

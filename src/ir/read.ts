@@ -45,6 +45,10 @@ const written = (id: IdText): string | undefined => (id === undefined ? undefine
 /** A layer being read (IrLayer: the file's record, completed by the reader). */
 type Layer = IrLayer;
 
+/** Where a layer that could not be read is (a message's place; no closure per layer to build it). */
+const layerWhere = (gpath: string, L: IrLayer, index: number): string =>
+  `${gpath}/${L.name || `${L.type ?? 'layer'}#${written(L.id) ?? index}`}`;
+
 /** Whether every port id (inputs, then outputs) is a number greater than the one before: no id is bad or repeated. */
 function regularPorts(ports: IrPorts, inStart: number, nIn: number, outStart: number, nOut: number): boolean {
   let prev = -1;
@@ -156,13 +160,36 @@ export function readIr(xml: string | Uint8Array, bin: Uint8Array | null, opts: R
   return model;
 }
 
+/** `<data>` attributes a Parameter and a Const are read from (any other is carried as irExtraData). */
+const PARAMETER_DATA = ['shape', 'element_type'];
+const CONST_DATA = ['element_type', 'shape', 'offset', 'size'];
+
 /** How many recent output types a port's type is looked for among (Reader.portType). */
 const RECENT_TYPES = 4;
 
+/** A typed array of at least `n` elements: `a` itself when long enough, else a new one twice as long. */
+function atLeast<T extends Int32Array | Uint8Array>(a: T, n: number, make: (n: number) => T): T {
+  return a.length >= n ? a : make(Math.max(n, 2 * a.length));
+}
+
 class Reader {
+  /**
+   * Scratch columns of the graph being read (input sources, and the topological sort's state and
+   * stack), reused from graph to graph: graphs are read one at a time (bodies from the work list),
+   * and a net of many small bodies would otherwise allocate five typed arrays per body (each a
+   * backing store of its own; 20k for ifs2000's 4000 bodies).
+   */
+  private srcLayerBuf = new Int32Array(64);
+  private srcOutBuf = new Int32Array(64);
+  private stateBuf = new Uint8Array(64);
+  private stackAtBuf = new Int32Array(64);
+  private stackNextBuf = new Int32Array(64);
   /** The last RECENT_TYPES types made for ports, with the dims list each was made from (a ring). */
   private readonly recentTypes: ({ readonly dims: readonly DimText[]; readonly type: TensorType } | undefined)[] = new Array(RECENT_TYPES).fill(undefined);
   private recentNext = 0;
+  /** The last RECENT_TYPES Parameter types made, with the texts each was parsed from (a ring). */
+  private readonly recentParamTypes: ({ readonly shape: string; readonly elem: string; readonly type: TensorType } | undefined)[] = new Array(RECENT_TYPES).fill(undefined);
+  private recentParamNext = 0;
 
   constructor(readonly diags: Diagnostics, readonly bin: Uint8Array | null, readonly binPath: string | undefined, readonly ports: IrPorts) {}
 
@@ -189,19 +216,17 @@ class Reader {
       const L = recs[index]!;
       const id = L.id;
       const type = L.type;
-      const name = L.name;
-      const where = (): string => `${gpath}/${name || `${type ?? 'layer'}#${written(id) ?? index}`}`;
       if (id === undefined || (typeof id === 'string' && !isInt(id))) {
-        this.err('IR_LAYER_BAD', where(), { layer: index, detail: `id '${id ?? ''}' is not an integer` });
+        this.err('IR_LAYER_BAD', layerWhere(gpath, L, index), { layer: index, detail: `id '${id ?? ''}' is not an integer` });
         continue;
       }
       const key = keyOf(id);
       if (find(key)) {
-        this.err('IR_LAYER_BAD', where(), { layer: written(id)!, detail: 'duplicate layer id' });
+        this.err('IR_LAYER_BAD', layerWhere(gpath, L, index), { layer: written(id)!, detail: 'duplicate layer id' });
         continue;
       }
       if (!type) {
-        this.err('IR_LAYER_BAD', where(), { layer: written(id)!, detail: 'no type' });
+        this.err('IR_LAYER_BAD', layerWhere(gpath, L, index), { layer: written(id)!, detail: 'no type' });
         continue;
       }
       L.gpath = gpath;
@@ -217,13 +242,15 @@ class Reader {
     }
 
     // The source of every input port: layer position and output position, -1 while it has none.
-    const srcLayer = new Int32Array(nIn).fill(-1);
-    const srcOut = new Int32Array(nIn);
+    const srcLayer = (this.srcLayerBuf = atLeast(this.srcLayerBuf, nIn, (k) => new Int32Array(k)));
+    const srcOut = (this.srcOutBuf = atLeast(this.srcOutBuf, nIn, (k) => new Int32Array(k)));
+    srcLayer.fill(-1, 0, nIn);
     const edges = el.edges;
     el.edges = undefined;
     const nEdges = edges ? edges.fromLayer.length : 0;
     for (let k = 0; k < nEdges; k++) this.edge(edges!, k, gpath, find, srcLayer, srcOut);
-    for (const L of list) {
+    for (let i = 0; i < list.length; i++) {
+      const L = list[i]!;
       for (let k = 0; k < L.inCount; k++) {
         if (srcLayer[L.inBase + k]! < 0) this.err('IR_EDGE_MISSING', L.path, { layer: L.name, port: written(this.ports.id(L.inStart + k)) ?? k });
       }
@@ -278,9 +305,10 @@ class Reader {
    */
   private topoOrder(list: Layer[], srcLayer: Int32Array): Layer[] | undefined {
     const n = list.length;
-    const state = new Uint8Array(n); // 0 unseen, 1 on the stack, 2 done
-    const stackAt = new Int32Array(n);
-    const stackNext = new Int32Array(n);
+    const state = (this.stateBuf = atLeast(this.stateBuf, n, (k) => new Uint8Array(k))); // 0 unseen, 1 on the stack, 2 done
+    const stackAt = (this.stackAtBuf = atLeast(this.stackAtBuf, n, (k) => new Int32Array(k)));
+    const stackNext = (this.stackNextBuf = atLeast(this.stackNextBuf, n, (k) => new Int32Array(k)));
+    state.fill(0, 0, n);
     const order: Layer[] = [];
     for (let start = 0; start < n; start++) {
       if (state[start]) continue;
@@ -405,26 +433,27 @@ class Reader {
     };
     // Values are created in topological order, but Parameters, Results and nodes keep XML order
     // among themselves where OpenVINO defines the order by it (inputs, outputs): `list` is in XML order.
-    for (const L of list) {
+    // (indexed loops: a for-of over an array in code not yet optimized allocates a result object
+    // per element, and a body's build runs a few times only, mostly unoptimized)
+    for (let i = 0; i < list.length; i++) {
+      const L = list[i]!;
       if (L.op !== 'Parameter') continue;
       const shapeText = this.dataAttr(L, 'shape');
       const elemText = this.dataAttr(L, 'element_type');
       if (shapeText === undefined || elemText === undefined) continue;
-      const shape = parseShapeText(shapeText);
-      const elem = fromIrElementType(elemText.trim());
-      if (shape === undefined) this.err('IR_ATTR_BAD', L.path, { op: L.op, layer: L.name, attr: 'shape', value: shapeText, detail: 'is not a shape' });
-      if (!elem) this.err('IR_ATTR_BAD', L.path, { op: L.op, layer: L.name, attr: 'element_type', value: elemText, detail: 'is not an element type' });
-      if (shape === undefined || !elem) continue;
-      const v = graph.addInput(tensorType(elem.name, shape), names(L, 0));
+      const type = this.parameterType(L, shapeText, elemText);
+      if (!type) continue;
+      const v = graph.addInput(type, names(L, 0));
       v.meta['layerName'] = L.name;
       v.meta['irVersion'] = L.version;
       this.carryLayerMeta(L, v.meta, 'irLayerRtInfo');
       this.carryPortRt(L, 0, v);
-      this.carryExtraData(L, v.meta, ['shape', 'element_type']);
+      this.carryExtraData(L, v.meta, PARAMETER_DATA);
       L.vals = [v];
       index.params.set(String(L.key), v);
     }
-    for (const L of order) {
+    for (let i = 0; i < order.length; i++) {
+      const L = order[i]!;
       if (L.op === 'Parameter') continue;
       if (L.op === 'Constant') {
         this.readConst(L, graph, names(L, 0));
@@ -453,7 +482,8 @@ class Reader {
       this.readAttrs(L, node);
       this.queueBodies(L, node, graph, tasks);
     }
-    for (const L of list) {
+    for (let i = 0; i < list.length; i++) {
+      const L = list[i]!;
       if (L.op !== 'Result' || L.inCount !== 1) continue;
       const v = src(L, 0);
       if (!v) continue;
@@ -469,17 +499,46 @@ class Reader {
     return this.diags.errors.length > before ? undefined : index;
   }
 
+  /**
+   * The type of a Parameter from its `<data>` shape and element_type (undefined, reported, when
+   * either does not parse). Parameters written alike share one type (types are read-only, as
+   * portType's): one of the last RECENT_TYPES made, compared by their texts (interned by the
+   * tokenizer, so mostly one pointer comparison), else parsed.
+   */
+  private parameterType(L: Layer, shapeText: string, elemText: string): TensorType | undefined {
+    const rt = this.recentParamTypes;
+    for (let r = 0; r < RECENT_TYPES; r++) {
+      const known = rt[r];
+      if (known !== undefined && known.shape === shapeText && known.elem === elemText) return known.type;
+    }
+    const shape = parseShapeText(shapeText);
+    const elem = fromIrElementType(elemText.trim());
+    if (shape === undefined) this.err('IR_ATTR_BAD', L.path, { op: L.op, layer: L.name, attr: 'shape', value: shapeText, detail: 'is not a shape' });
+    if (!elem) this.err('IR_ATTR_BAD', L.path, { op: L.op, layer: L.name, attr: 'element_type', value: elemText, detail: 'is not an element type' });
+    if (shape === undefined || !elem) return undefined;
+    const type = tensorType(elem.name, shape);
+    rt[this.recentParamNext] = { shape: shapeText, elem: elemText, type };
+    this.recentParamNext = (this.recentParamNext + 1) % RECENT_TYPES;
+    return type;
+  }
+
   private carryPortRt(L: Layer, k: number, v: Value): void {
     const rt = k < L.outCount ? this.ports.rt?.get(L.outStart + k) : undefined;
     if (rt) v.meta['irRtInfo'] = rt;
   }
 
-  private carryExtraData(L: Layer, meta: Meta, known: string[]): void {
+  private carryExtraData(L: Layer, meta: Meta, known: readonly string[]): void {
     const data = L.data;
     if (!data) return;
-    const extra: Record<string, string> = {};
-    for (const [k, v] of Object.entries(data)) if (!known.includes(k)) setOwn(extra, k, v); // `__proto__` too, as a key
-    if (Object.keys(extra).length) meta['irExtraData'] = extra;
+    // Keys, then each value, the object made only when there is one (most layers have none):
+    // Object.entries made an array per attribute, for every Parameter and Const.
+    let extra: Record<string, string> | undefined;
+    const keys = Object.keys(data);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      if (!known.includes(k)) setOwn((extra ??= {}), k, data[k]!); // `__proto__` too, as a key
+    }
+    if (extra) meta['irExtraData'] = extra;
   }
 
   private readConst(L: Layer, graph: Graph, names: string[]): void {
@@ -503,7 +562,7 @@ class Reader {
     v.meta['irVersion'] = L.version;
     this.carryLayerMeta(L, v.meta, 'irLayerRtInfo');
     this.carryPortRt(L, 0, v);
-    this.carryExtraData(L, v.meta, ['element_type', 'shape', 'offset', 'size']);
+    this.carryExtraData(L, v.meta, CONST_DATA);
     L.vals = [v];
   }
 

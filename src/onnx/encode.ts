@@ -12,9 +12,10 @@ import type { FileToWrite } from '../fs/atomic.js';
 import { elementType } from '../graph/element-type.js';
 import type { ValueType } from '../graph/types.js';
 import { encodeAttr } from './attrs.js';
-import { tensorTypeSize, writePlainNode, writeValueInfo } from './encode-inline.js';
+import { IdTable } from './id-table.js';
+import { tensorTypeSize, writePlainNode, writeTensorType, writeValueInfo } from './encode-inline.js';
 import type { AttributeProto, SparseTensorProto } from './proto-types.js';
-import { concatChunks, LEN, ProtoWriter } from './proto-writer.js';
+import { concatChunks, LEN, lenFieldSize, ProtoWriter, stringSize } from './proto-writer.js';
 import { AttrType, DATA_LOCATION_EXTERNAL, T } from './schema.js';
 import { decodeMessage, encodeMessage } from './wire.js';
 
@@ -24,6 +25,9 @@ export interface EncodeOptions {
   /** Where large tensors go when the model would exceed protobuf's 2 GB limit and no externalData is given. */
   defaultLocation?: string;
 }
+
+/** How many recently written types keep their encoded TypeProto (Encoder.typeField). */
+const TYPE_FIELDS = 4;
 
 /** Protobuf messages cannot exceed 2 GiB; stay clear of it. */
 const PROTO_LIMIT = 2 ** 31 - 64 * 2 ** 20;
@@ -146,7 +150,12 @@ interface GraphParts {
 
 class Encoder {
   private readonly diags = new Diagnostics();
-  private readonly names = new Map<Value, string>();
+  /**
+   * Each value's name in the file, by the value's id (IdTable: an array over the model's value ids;
+   * a value as a Map key cost an identity hash per value, measured: these lookups were most of
+   * writing the nodes of chain100k). Made in run, over the ids of every graph's values.
+   */
+  private names = IdTable.over<string>(0, -1, 0);
   private readonly used = new Set<string>();
   private generated = 0;
   private readonly parts = new Map<Graph, GraphParts>();
@@ -183,9 +192,12 @@ class Encoder {
     }
     this.externalize = this.opts.externalData !== undefined || total > PROTO_LIMIT;
 
-    for (const g of graphs) this.nameGraph(g);
+    this.names = IdTable.forValuesOf<string>(graphs);
+    // Each body's captures, found once for naming and writing.
+    const caps = graphs.map((g) => this.captures(g));
+    for (let i = 0; i < graphs.length; i++) this.nameGraph(graphs[i]!, caps[i]!);
     // Pre-order (the order tensors go to external data), then bodies before the graphs holding them.
-    for (const g of graphs) this.graphParts(g);
+    for (let i = 0; i < graphs.length; i++) this.graphParts(graphs[i]!, caps[i]!);
     const done = new Map<Graph, ProtoWriter>();
     for (let i = graphs.length - 1; i >= 0; i--) done.set(graphs[i]!, this.assemble(graphs[i]!, done));
 
@@ -245,30 +257,29 @@ class Encoder {
       do name = `ovir_${++this.generated}`; while (this.used.has(name));
     }
     this.used.add(name);
-    this.names.set(v, name);
+    this.names.set(v.id, name);
     return name;
   }
 
-  /** Capture parameters of a body graph: param → the outer value (node input) it stands for. */
-  private captures(g: Graph): Map<Value, Value> {
-    const out = new Map<Value, Value>();
+  /** Capture parameters of a body graph: param (by id, as `names`) → the outer value (node input) it stands for. */
+  private captures(g: Graph): Map<number, Value> {
+    const out = new Map<number, Value>();
     const owner = g.owner?.node;
     if (!owner) return out;
     const body = owner.bodies.get(g.owner!.key)!;
     const start = captureStart(owner);
     for (const b of body.inputs) {
       const outer = owner.inputs[b.from];
-      if (b.from >= start && outer) out.set(b.param, outer);
+      if (b.from >= start && outer) out.set(b.param.id, outer);
     }
     return out;
   }
 
-  private nameGraph(g: Graph): void {
-    const caps = this.captures(g);
-    const outputs = new Set(g.outputs);
+  private nameGraph(g: Graph, caps: Map<number, Value>): void {
+    const outputs = idSet(g.outputs);
     for (const v of g.inputs) {
-      const outer = caps.get(v);
-      if (outer) this.names.set(v, this.names.get(outer) ?? this.claim(outer));
+      const outer = caps.get(v.id);
+      if (outer) this.names.set(v.id, this.names.get(outer.id) ?? this.claim(outer));
       else this.claim(v);
     }
     for (const v of g.initializers) this.claim(v);
@@ -276,7 +287,7 @@ class Encoder {
       const outs = g.nodes[i]!.outputs;
       for (let k = 0; k < outs.length; k++) {
         const v = outs[k]!;
-        if (!v.name && v.uses.length === 0 && !outputs.has(v)) this.names.set(v, '');
+        if (!v.name && v.uses.length === 0 && !outputs.has(v.id)) this.names.set(v.id, '');
         else this.claim(v);
       }
     }
@@ -284,7 +295,7 @@ class Encoder {
 
   private nameOf(v: Value | null): string {
     if (!v) return '';
-    const n = this.names.get(v);
+    const n = this.names.get(v.id);
     if (n !== undefined) return n;
     this.diags.add('ONNX_ENCODE', v.graph.path, { detail: `value '${v.label}' is read outside the graph that defines it (missing body binding)` });
     return this.claim(v);
@@ -295,13 +306,47 @@ class Encoder {
   private valueInfoField(w: ProtoWriter, field: number, v: Value): void {
     const m = v.metaView;
     if (m['onnxTypeProto'] === undefined && m['docString'] === undefined && m['metadataProps'] === undefined) {
-      const size = v.type === null ? -1 : tensorTypeSize(v.type);
-      if (size >= 0 || v.type === null || v.type.kind === 'unknown') {
-        writeValueInfo(w, field, this.nameOf(v), v.type, size);
+      const t = v.type;
+      if (t === null || t.kind === 'unknown') {
+        writeValueInfo(w, field, this.nameOf(v), t, -1);
+        return;
+      }
+      const type = this.typeField(t);
+      if (type) {
+        // writeValueInfo's bytes, the type's field copied as made for the last value of this type
+        const name = this.nameOf(v);
+        w.tag(field, LEN).varint(lenFieldSize(stringSize(name)) + type.length).stringField(1, name).raw(type);
         return;
       }
     }
     w.message(field, this.valueInfo(v));
+  }
+
+  /** The last few types written in place (TYPE_FIELDS), with their TypeProto as ValueInfoProto field 2 (null: not writable in place). */
+  private readonly typeFields: { readonly type: ValueType; readonly bytes: Uint8Array | null }[] = [];
+  private typeFieldNext = 0;
+
+  /**
+   * ValueInfoProto field 2 (tag, length, TypeProto) of `t` as writeTensorType writes it, or null
+   * when tensorTypeSize has no size for it. Values share type objects (the IR reader makes one per
+   * run of equal port types; conversion keeps them), so the bytes are made once per type object
+   * seen lately, not per value (the sizes and the four nested messages were most of value_info).
+   */
+  private typeField(t: ValueType): Uint8Array | null {
+    const known = this.typeFields;
+    for (let i = 0; i < known.length; i++) if (known[i]!.type === t) return known[i]!.bytes;
+    let bytes: Uint8Array | null = null;
+    if (tensorTypeSize(t) >= 0) {
+      const s = ProtoWriter.make();
+      writeTensorType(s, 2, t as ValueType & { kind: 'tensor' | 'sparse_tensor' });
+      // a copy: the writer's buffer is cut from a shared slab that later writers reuse
+      bytes = concatChunks(s.finish()).slice();
+    }
+    const entry = { type: t, bytes };
+    if (known.length < TYPE_FIELDS) known.push(entry);
+    else known[this.typeFieldNext] = entry;
+    this.typeFieldNext = (this.typeFieldNext + 1) % TYPE_FIELDS;
+    return bytes;
   }
 
   /** ValueInfoProto of `v`: name, type (the TypeProto read from the file while the type is unchanged), doc, metadata. */
@@ -350,14 +395,13 @@ class Encoder {
   }
 
   /** The graph's fields; nodes with bodies wait for them (assemble). */
-  private graphParts(g: Graph): void {
-    const caps = this.captures(g);
+  private graphParts(g: Graph, caps: Map<number, Value>): void {
     const name = typeof g.meta['onnxName'] === 'string' && g.meta['onnxName'] ? g.meta['onnxName'] : g.owner ? g.owner.key : 'main';
     const input = ProtoWriter.make();
     const initializer = ProtoWriter.make();
     const sparse = ProtoWriter.make();
     for (const v of g.inputs) {
-      if (caps.has(v)) continue;
+      if (caps.has(v.id)) continue;
       const sp = v.metaView['onnxSparseInitializer'];
       if (sp instanceof Uint8Array) {
         const m = decodeMessage<SparseTensorProto>(T.SparseTensorProto, sp);
@@ -369,7 +413,7 @@ class Encoder {
       if (v.constant) initializer.message(5, this.tensor(v.constant, this.nameOf(v), g.path, v));
     }
     for (const v of g.initializers) initializer.message(5, this.tensor(v.constant!, this.nameOf(v), g.path, v));
-    const outputs = new Set(g.outputs);
+    const outputs = idSet(g.outputs);
     const nodes: (ProtoWriter | PendingNode)[] = [];
     let run = ProtoWriter.make();
     const valueInfo = ProtoWriter.make();
@@ -414,12 +458,25 @@ class Encoder {
         w.append(item);
         continue;
       }
-      const node = ProtoWriter.make().append(item.head);
-      for (const a of item.attrs) {
-        if (a instanceof ProtoWriter) node.message(5, a);
-        else node.message(5, ProtoWriter.make().append(a.pre).message(6, done.get(a.graph)!).append(a.post));
+      // The NodeProto and its graph attributes written straight into `w` (sizes first): a body's
+      // bytes are copied once per level, not also into an attribute writer and a node writer.
+      const attrs = item.attrs;
+      let size = item.head.length + item.tail.length;
+      for (let k = 0; k < attrs.length; k++) {
+        const a = attrs[k]!;
+        size += lenFieldSize(a instanceof ProtoWriter ? a.length : graphAttrSize(a, done.get(a.graph)!));
       }
-      w.message(1, node.append(item.tail));
+      w.tag(1, LEN).varint(size).append(item.head);
+      for (let k = 0; k < attrs.length; k++) {
+        const a = attrs[k]!;
+        if (a instanceof ProtoWriter) {
+          w.message(5, a);
+          continue;
+        }
+        const body = done.get(a.graph)!;
+        w.tag(5, LEN).varint(graphAttrSize(a, body)).append(a.pre).message(6, body).append(a.post);
+      }
+      w.append(item.tail);
     }
     for (let i = 0; i < g.nodes.length; i++) {
       const b = g.nodes[i]!;
@@ -430,17 +487,16 @@ class Encoder {
 
   /** The graph's nodes, reordered only when they are not already in topological order. */
   private topoOrder(g: Graph): Node[] {
-    // position of each node (its first, should a list hold one twice): sorted iff every producer in
-    // this graph comes before its reader (one map, no closure per node)
-    const pos = new Map<Node, number>();
-    for (let i = 0; i < g.nodes.length; i++) if (!pos.has(g.nodes[i]!)) pos.set(g.nodes[i]!, i);
-    const local = pos;
+    // position of each node (its first, should a list hold one twice) by its id: sorted iff every
+    // producer in this graph comes before its reader (one table of small integers, no closure per node)
+    const pos = IdTable.forIds<number>(g.nodes);
+    for (let i = 0; i < g.nodes.length; i++) if (!pos.has(g.nodes[i]!.id)) pos.set(g.nodes[i]!.id, i);
     let sorted = true;
     for (let i = 0; i < g.nodes.length && sorted; i++) {
       const ins = g.nodes[i]!.inputs;
       for (let j = 0; j < ins.length; j++) {
         const v = ins[j];
-        const k = v?.producer ? pos.get(v.producer) : undefined;
+        const k = v?.producer ? pos.get(v.producer.id) : undefined;
         if (k !== undefined && k >= i) { sorted = false; break; }
       }
     }
@@ -448,7 +504,7 @@ class Encoder {
     const indeg = new Map<Node, number>();
     const users = new Map<Node, Node[]>();
     for (const n of g.nodes) {
-      const deps = new Set(n.inputs.map((v) => v?.producer).filter((p): p is Node => !!p && local.has(p)));
+      const deps = new Set(n.inputs.map((v) => v?.producer).filter((p): p is Node => !!p && pos.has(p.id)));
       indeg.set(n, deps.size);
       for (const d of deps) {
         if (!users.has(d)) users.set(d, []);
@@ -475,12 +531,12 @@ class Encoder {
   }
 
   /** value_info of the node's outputs that have a name and a known type and are not graph outputs. */
-  private valueInfos(w: ProtoWriter, n: Node, outputs: Set<Value>): void {
+  private valueInfos(w: ProtoWriter, n: Node, outputs: Set<number>): void {
     const outs = n.outputs;
     for (let i = 0; i < outs.length; i++) {
       const v = outs[i]!;
-      const vn = this.names.get(v);
-      if (vn && !outputs.has(v) && v.type !== null && v.type.kind !== 'unknown') this.valueInfoField(w, 13, v);
+      const vn = this.names.get(v.id);
+      if (vn && !outputs.has(v.id) && v.type !== null && v.type.kind !== 'unknown') this.valueInfoField(w, 13, v);
     }
   }
 
@@ -497,7 +553,7 @@ class Encoder {
     let k = 0;
     for (let i = 0; i < own; i++) names[k++] = this.nameOf(n.inputs[i]!);
     const outs = n.outputs;
-    for (let i = 0; i < outs.length; i++) names[k++] = this.names.get(outs[i]!) ?? '';
+    for (let i = 0; i < outs.length; i++) names[k++] = this.names.get(outs[i]!.id) ?? '';
     writePlainNode(w, names, own, k, n.name, n.op, n.domain);
     return true;
   }
@@ -508,7 +564,7 @@ class Encoder {
     // ONNX allows trailing absent inputs to be left out; keep them only when written so.
     const own = captureStart(n);
     for (let i = 0; i < own && i < n.inputs.length; i++) head.stringField(1, this.nameOf(n.inputs[i]!));
-    for (const v of n.outputs) head.stringField(2, this.names.get(v) ?? '');
+    for (const v of n.outputs) head.stringField(2, this.names.get(v.id) ?? '');
     if (n.name) head.stringField(3, n.name);
     head.stringField(4, n.op);
     const tail = ProtoWriter.make();
@@ -577,6 +633,18 @@ class Encoder {
     if (doc) w.stringField(13, doc);
     return w.int32Field(20, type);
   }
+}
+
+/** Bytes of a graph attribute's AttributeProto: its fields before the graph, the graph (field 6), the fields after. */
+function graphAttrSize(a: { pre: ProtoWriter; post: ProtoWriter }, body: ProtoWriter): number {
+  return a.pre.length + lenFieldSize(body.length) + a.post.length;
+}
+
+/** The ids of `values` (sets of small integers hash by value, as Encoder.names). */
+function idSet(values: readonly Value[]): Set<number> {
+  const s = new Set<number>();
+  for (let i = 0; i < values.length; i++) s.add(values[i]!.id);
+  return s;
 }
 
 function attrTensors(a: Attr): readonly Tensor[] {
