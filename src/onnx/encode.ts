@@ -12,7 +12,7 @@ import type { FileToWrite } from '../fs/atomic.js';
 import { elementType } from '../graph/element-type.js';
 import type { ValueType } from '../graph/types.js';
 import { encodeAttr } from './attrs.js';
-import { IdTable } from './id-table.js';
+import { IdTable, nodeIds, ValueTable } from '../graph/id-table.js';
 import { tensorTypeSize, writePlainNode, writeTensorType, writeValueInfo } from './encode-inline.js';
 import type { AttributeProto, SparseTensorProto } from './proto-types.js';
 import { concatChunks, LEN, lenFieldSize, ProtoWriter, stringSize } from './proto-writer.js';
@@ -151,11 +151,11 @@ interface GraphParts {
 class Encoder {
   private readonly diags = new Diagnostics();
   /**
-   * Each value's name in the file, by the value's id (IdTable: an array over the model's value ids;
-   * a value as a Map key cost an identity hash per value, measured: these lookups were most of
-   * writing the nodes of chain100k). Made in run, over the ids of every graph's values.
+   * Each value's name in the file (a ValueTable: an array over the model's value ids; a value as a
+   * Map key cost an identity hash per value, measured: these lookups were most of writing the
+   * nodes of chain100k). Made in run, over every graph's values.
    */
-  private names = IdTable.over<string>(0, -1, 0);
+  private names = new ValueTable<string>(null);
   private readonly used = new Set<string>();
   private generated = 0;
   private readonly parts = new Map<Graph, GraphParts>();
@@ -192,7 +192,7 @@ class Encoder {
     }
     this.externalize = this.opts.externalData !== undefined || total > PROTO_LIMIT;
 
-    this.names = IdTable.forValuesOf<string>(graphs);
+    this.names = new ValueTable<string>(root);
     // Each body's captures, found once for naming and writing.
     const caps = graphs.map((g) => this.captures(g));
     for (let i = 0; i < graphs.length; i++) this.nameGraph(graphs[i]!, caps[i]!);
@@ -257,7 +257,7 @@ class Encoder {
       do name = `ovir_${++this.generated}`; while (this.used.has(name));
     }
     this.used.add(name);
-    this.names.set(v.id, name);
+    this.names.set(v, name);
     return name;
   }
 
@@ -279,7 +279,7 @@ class Encoder {
     const outputs = idSet(g.outputs);
     for (const v of g.inputs) {
       const outer = caps.get(v.id);
-      if (outer) this.names.set(v.id, this.names.get(outer.id) ?? this.claim(outer));
+      if (outer) this.names.set(v, this.names.get(outer) ?? this.claim(outer));
       else this.claim(v);
     }
     for (const v of g.initializers) this.claim(v);
@@ -287,7 +287,7 @@ class Encoder {
       const outs = g.nodes[i]!.outputs;
       for (let k = 0; k < outs.length; k++) {
         const v = outs[k]!;
-        if (!v.name && v.uses.length === 0 && !outputs.has(v.id)) this.names.set(v.id, '');
+        if (!v.name && v.uses.length === 0 && !outputs.has(v.id)) this.names.set(v, '');
         else this.claim(v);
       }
     }
@@ -295,7 +295,7 @@ class Encoder {
 
   private nameOf(v: Value | null): string {
     if (!v) return '';
-    const n = this.names.get(v.id);
+    const n = this.names.get(v);
     if (n !== undefined) return n;
     this.diags.add('ONNX_ENCODE', v.graph.path, { detail: `value '${v.label}' is read outside the graph that defines it (missing body binding)` });
     return this.claim(v);
@@ -489,14 +489,14 @@ class Encoder {
   private topoOrder(g: Graph): Node[] {
     // position of each node (its first, should a list hold one twice) by its id: sorted iff every
     // producer in this graph comes before its reader (one table of small integers, no closure per node)
-    const pos = IdTable.forIds<number>(g.nodes);
-    for (let i = 0; i < g.nodes.length; i++) if (!pos.has(g.nodes[i]!.id)) pos.set(g.nodes[i]!.id, i);
+    const pos = new IdTable<Node, number>(nodeIds(g.nodes));
+    for (let i = 0; i < g.nodes.length; i++) if (!pos.has(g.nodes[i]!)) pos.set(g.nodes[i]!, i);
     let sorted = true;
     for (let i = 0; i < g.nodes.length && sorted; i++) {
       const ins = g.nodes[i]!.inputs;
       for (let j = 0; j < ins.length; j++) {
         const v = ins[j];
-        const k = v?.producer ? pos.get(v.producer.id) : undefined;
+        const k = v?.producer ? pos.get(v.producer) : undefined;
         if (k !== undefined && k >= i) { sorted = false; break; }
       }
     }
@@ -504,7 +504,7 @@ class Encoder {
     const indeg = new Map<Node, number>();
     const users = new Map<Node, Node[]>();
     for (const n of g.nodes) {
-      const deps = new Set(n.inputs.map((v) => v?.producer).filter((p): p is Node => !!p && pos.has(p.id)));
+      const deps = new Set(n.inputs.map((v) => v?.producer).filter((p): p is Node => !!p && pos.has(p)));
       indeg.set(n, deps.size);
       for (const d of deps) {
         if (!users.has(d)) users.set(d, []);
@@ -535,7 +535,7 @@ class Encoder {
     const outs = n.outputs;
     for (let i = 0; i < outs.length; i++) {
       const v = outs[i]!;
-      const vn = this.names.get(v.id);
+      const vn = this.names.get(v);
       if (vn && !outputs.has(v.id) && v.type !== null && v.type.kind !== 'unknown') this.valueInfoField(w, 13, v);
     }
   }
@@ -553,7 +553,7 @@ class Encoder {
     let k = 0;
     for (let i = 0; i < own; i++) names[k++] = this.nameOf(n.inputs[i]!);
     const outs = n.outputs;
-    for (let i = 0; i < outs.length; i++) names[k++] = this.names.get(outs[i]!.id) ?? '';
+    for (let i = 0; i < outs.length; i++) names[k++] = this.names.get(outs[i]!) ?? '';
     writePlainNode(w, names, own, k, n.name, n.op, n.domain);
     return true;
   }
@@ -564,7 +564,7 @@ class Encoder {
     // ONNX allows trailing absent inputs to be left out; keep them only when written so.
     const own = captureStart(n);
     for (let i = 0; i < own && i < n.inputs.length; i++) head.stringField(1, this.nameOf(n.inputs[i]!));
-    for (const v of n.outputs) head.stringField(2, this.names.get(v.id) ?? '');
+    for (const v of n.outputs) head.stringField(2, this.names.get(v) ?? '');
     if (n.name) head.stringField(3, n.name);
     head.stringField(4, n.op);
     const tail = ProtoWriter.make();
