@@ -3,7 +3,7 @@
 // 1. rolldown bundles the compiled CLI (dist/src/cli/main.js, as tsc wrote it) and its
 //    dependencies into dist/cli/ovir.cjs; each command's action, loaded with import() (see
 //    src/cli/commands.ts), becomes a chunk of its own beside it. CommonJS, because V8's code cache
-//    is for scripts (src/cli/bundle-loader.ts); ASCII, so the loader reads it as latin1; dynamic
+//    is for scripts (src/cli/bundle-loader.cts); ASCII, so the loader reads it as latin1; dynamic
 //    imports as `require`, which the loader answers (a vm script's own `import()` needs Node's
 //    experimental vm loader and prints a warning).
 // 2. The batch worker is a second entry, dist/cli/worker.js, found beside the bundle by
@@ -47,7 +47,7 @@ await build({
 writeFileSync(join(out, 'package.json'), '{ "type": "commonjs" }\n');
 writeFileSync(join(out, 'ort-child.js'), "// The onnxruntime child process, found beside the bundle by src/batch/run-ort.ts.\nimport('../src/batch/ort-child.js');\n");
 
-const { loadChunk, writeCodeCaches } = await import(pathToFileURL(join(dist, 'src/cli/bundle-loader.js')).href);
+const { loadChunk, writeCodeCaches } = await import(pathToFileURL(join(dist, 'src/cli/bundle-loader.cjs')).href);
 const { main } = loadChunk(join(out, 'ovir.cjs'));
 const tmp = mkdtempSync(join(tmpdir(), 'ovir-build-cli-'));
 const quiet = { write: process.stdout.write };

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleEntry } from '../../src/cli/bundle-loader.js';
+import { bundleEntry } from '../../src/cli/bundle-loader.cjs';
 import { builtDist, repo } from '../helpers/build-dist.js';
 import { runCli } from './run-cli.js';
 
 const dist = join(repo, 'dist');
-const loaderUrl = pathToFileURL(join(dist, 'src/cli/bundle-loader.js')).href;
+const loaderUrl = pathToFileURL(join(dist, 'src/cli/bundle-loader.cjs')).href;
 const work = mkdtempSync(join(tmpdir(), 'ovir-bundle-'));
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import v8 from 'node:v8';
 import { afterAll, describe, expect, it } from 'vitest';
-import { largerHeapFor, onnxGraphBytes } from '../../src/cli/heap.js';
+import { largerHeapFor, onnxGraphBytes } from '../../src/cli/heap.cjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'ovir-heap-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
