@@ -1,5 +1,5 @@
 import { irBodyKind, onnxBodyKind } from '../../src/graph/body-kinds.js';
-import type { Body } from '../../src/graph/body.js';
+import { bindingLookup, type Body } from '../../src/graph/body.js';
 import type { Value } from '../../src/graph/value.js';
 import { i64Const } from '../helpers.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
@@ -105,10 +105,10 @@ function ifToOnnx(c: ConvertContext): void {
     const key = IR_KEYS[bi]!;
     const portMap = IR_BODIES[bi]!.portMap;
     const params = b.graph.inputs;
-    const bound = boundParams(b);
+    const bindingOf = bindingLookup(b);
     for (let i = 0; i < params.length; i++) {
       const p = params[i]!;
-      if (!(bound ? bound.has(p) : isBound(b, p))) { c.error(`${key} Parameter '${p.meta['layerName'] ?? p.label}' is not mapped in ${portMap} (it would never be fed)`); ok = false; }
+      if (!bindingOf(p)) { c.error(`${key} Parameter '${p.meta['layerName'] ?? p.label}' is not mapped in ${portMap} (it would never be fed)`); ok = false; }
     }
     for (let i = 0; i < b.inputs.length; i++) {
       const from = b.inputs[i]!.from;
@@ -163,19 +163,6 @@ function ifToOnnx(c: ConvertContext): void {
   for (let i = 0; i < outs.length; i++) c.output(i, outs[i]!);
 }
 
-/** A body binding this many parameters or fewer is searched (isBound); more, through a set. */
-const SCAN_BINDINGS = 16;
-
-/** The parameters the body's port map binds, as a set when there are many (else null: isBound scans). */
-function boundParams(b: Body): Set<Value> | null {
-  return b.inputs.length > SCAN_BINDINGS ? new Set(b.inputs.map((x) => x.param)) : null;
-}
-
-/** Whether the body's port map binds parameter `p` (a few bindings: a scan, no set). */
-function isBound(b: Body, p: Value): boolean {
-  for (let i = 0; i < b.inputs.length; i++) if (b.inputs[i]!.param === p) return true;
-  return false;
-}
 
 export const IF_ELSE: readonly OpMapping[] = [
   {

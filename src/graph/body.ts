@@ -38,6 +38,27 @@ export class Body {
 /** One IR back edge as indices: body result `result` feeds body parameter `param` in the next iteration. */
 export interface BackEdge { readonly result: number; readonly param: number }
 
+/** Up to this many bindings, a body's are searched in place (no Map per body: nets hold thousands of small bodies). */
+const FEW_BINDINGS = 16;
+
+/**
+ * A lookup of the binding of each body parameter (the first, as a search from the start finds
+ * it; undefined for a parameter no binding names): a scan of the bindings for a body of a few,
+ * a Map built once for a body of many.
+ */
+export function bindingLookup(body: Body | undefined): (param: Value) => InputBinding | undefined {
+  const list = body?.inputs ?? [];
+  if (list.length > FEW_BINDINGS) {
+    const first = new Map<Value, InputBinding>();
+    for (const b of list) if (!first.has(b.param)) first.set(b.param, b);
+    return (p) => first.get(p);
+  }
+  return (p) => {
+    for (let i = 0; i < list.length; i++) if (list[i]!.param === p) return list[i];
+    return undefined;
+  };
+}
+
 interface LayerIds { params: [string, number][]; results: [string, number][] }
 
 /**

@@ -1,5 +1,5 @@
 import { AttrTypeError } from '../graph/attr-read.js';
-import type { Body } from '../graph/body.js';
+import { bindingLookup, type Body } from '../graph/body.js';
 import { irBodyKind, onnxBodyKind } from '../graph/body-kinds.js';
 import { diag, type Diagnostic } from '../diag/diagnostic.js';
 import type { DiagCode, DiagParams } from '../diag/codes.js';
@@ -184,11 +184,6 @@ export function inferTypes(model: Model, opts: InferOptions = {}): InferenceResu
   };
 }
 
-/** A body input binding. */
-type Binding = Body['inputs'][number];
-/** Up to this many bindings, a body's are searched in place (no Map per body seeded). */
-const FEW_BINDINGS = 16;
-
 /** The bodies of If in each dialect: [then, else]. */
 const IF_KEYS = {
   onnx: onnxBodyKind('If')!.keys as readonly string[],
@@ -253,19 +248,8 @@ class State {
     let body: Body | undefined;
     if (owner) for (const b of owner.bodies.values()) if (b.graph === g) { body = b; break; }
     const rule = owner ? this.registry.lookup(owner.dialect, owner.domain, owner.op, versionOf(owner)) : undefined;
-    // The binding of each body parameter (the first, as a search from the start finds it): a Map
-    // only for a body of many bindings (every If branch of a model is seeded, most with a few).
-    const list = body?.inputs ?? [];
-    let bindings: Map<Value, Binding> | null = null;
-    if (list.length > FEW_BINDINGS) {
-      bindings = new Map();
-      for (const b of list) if (!bindings.has(b.param)) bindings.set(b.param, b);
-    }
-    const bindingOf = (p: Value): Binding | undefined => {
-      if (bindings) return bindings.get(p);
-      for (let i = 0; i < list.length; i++) if (list[i]!.param === p) return list[i];
-      return undefined;
-    };
+    // The binding of each body parameter (the first, as a search from the start finds it).
+    const bindingOf = bindingLookup(body);
     let formal = 0;
     for (const p of g.inputs) {
       const binding = bindingOf(p);
