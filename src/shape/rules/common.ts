@@ -35,16 +35,16 @@ export const unaryData = (f: ((x: number) => number) | null): InferFn => (c) => 
 export const sameShapeAs = (elem: ElementTypeName): InferFn => (c) => [out(elem, c.shape(0))];
 
 /**
- * The type two operands share when broadcasting them changes nothing: one tensor type object
+ * The type operands 0 and 1 share when broadcasting them changes nothing: one tensor type object
  * (inference interns types, so equal types are one object) of known rank whose dims are all
  * static or unknown; null otherwise. Broadcasting such a shape with itself gives it back under
  * every rule (ONNX multidirectional; OpenVINO numpy, pdpd and none), so a rule may return the
  * type itself: no new shape and type per node of a long chain of same-shaped operands. Symbols
  * and intervals are left to the broadcast (OpenVINO's numpy rule does not keep a symbol).
  */
-export function sharedOperandType(c: RuleContext, a = 0, b = 1): TensorType | null {
-  const t = c.type(a);
-  if (t === null || t !== c.type(b) || t.kind !== 'tensor' || t.shape === null || t.elem === 'dynamic') return null;
+export function sharedOperandType(c: RuleContext): TensorType | null {
+  const t = c.type(0);
+  if (t === null || t !== c.type(1) || t.kind !== 'tensor' || t.shape === null || t.elem === 'dynamic') return null;
   const shape = t.shape;
   for (let i = 0; i < shape.length; i++) {
     const d = shape[i];

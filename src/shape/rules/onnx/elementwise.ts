@@ -95,7 +95,7 @@ function knownData(c: RuleContext): PartialValue | null {
 const binary = (elem?: ElementTypeName): InferFn => (c) => {
   // two operands of one type (opset 7 on): the output is of that type
   const shared = elem === undefined && c.version >= 7 && c.numInputs === 2 ? sharedOperandType(c) : null;
-  const shape = shared ? shared.shape : binaryShape(c);
+  const shape = shared ? null : binaryShape(c);
   const e = elem ?? c.elem(0);
   const op = ARITH_OPS[c.node.op];
   const value = op && (e === 'i64' || e === 'i32') ? zipValues(c.value(0), c.value(1), ARITH[op]!(false)) : knownData(c);
