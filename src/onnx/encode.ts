@@ -261,7 +261,7 @@ class Encoder {
     return name;
   }
 
-  /** Capture parameters of a body graph: param (by id, as `names`) → the outer value (node input) it stands for. */
+  /** Capture parameters of a body graph: param (by id: no identity hash per value) → the outer value (node input) it stands for. */
   private captures(g: Graph): Map<number, Value> {
     const out = new Map<number, Value>();
     const owner = g.owner?.node;
@@ -640,7 +640,7 @@ function graphAttrSize(a: { pre: ProtoWriter; post: ProtoWriter }, body: ProtoWr
   return a.pre.length + lenFieldSize(body.length) + a.post.length;
 }
 
-/** The ids of `values` (sets of small integers hash by value, as Encoder.names). */
+/** The ids of `values` (a set of small integers hashes them by value: no identity hash per value). */
 function idSet(values: readonly Value[]): Set<number> {
   const s = new Set<number>();
   for (let i = 0; i < values.length; i++) s.add(values[i]!.id);
