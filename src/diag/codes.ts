@@ -23,6 +23,7 @@ export const CODES = {
   FILE_NOT_FOUND: E((p: P<'reason'>) => `cannot read file: ${p.reason}`),
   FILE_UNKNOWN_FORMAT: E((p: P<'path'>) => `cannot tell the format of '${p.path}' (expected .onnx, or .xml with a .bin beside it)`),
   FILE_WRITE_FAILED: E((p: P<'path' | 'reason'>) => `cannot write '${p.path}': ${p.reason}`),
+  FILE_CHANGED: E((p: P<'path' | 'reason'>) => `cannot read the weights of '${p.path}' any more: ${p.reason} (big models' weights are read from the file when they are needed)`),
 
   // ── graph verifier ────────────────────────────────────────────────────────────
   GRAPH_FOREIGN_VALUE: E((p: P<'index' | 'value'>) => `input ${p.index} reads value '${p.value}' of another graph; outer values must enter a body through a binding`),

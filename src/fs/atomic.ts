@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmdirSync, rmSync, writeSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
+import { eachPieceOf } from './sparse-file.js';
 
 /** One file to write: its final path and its content, given as chunks so big weights need no join. */
 export interface FileToWrite {
@@ -76,9 +77,16 @@ export class StagedFile {
   private pending: Buffer | null = null;
   private pendingLength = 0;
 
-  /** Appends bytes (or text as UTF-8). */
+  /**
+   * Appends bytes (or text as UTF-8). Weights of a file read on demand (src/fs/sparse-file.ts) are
+   * copied from that file through a small buffer, not read into their own memory first.
+   */
   write(c: Uint8Array | string): void {
-    const b = typeof c === 'string' ? Buffer.from(c, 'utf8') : c;
+    if (typeof c === 'string') this.append(Buffer.from(c, 'utf8'));
+    else eachPieceOf(c, (piece) => this.append(piece));
+  }
+
+  private append(b: Uint8Array): void {
     if (b.byteLength < GATHER_BELOW) {
       const p = (this.pending ??= Buffer.allocUnsafe(GATHER_BYTES));
       if (p.length - this.pendingLength < b.byteLength) this.flushPending();

@@ -20,6 +20,40 @@ export function makeTensor(elem: ElementTypeName, dims: readonly number[], data:
   return { elem, dims, data };
 }
 
+/** Where a tensor made by `lazyTensor` keeps its view (not enumerable: a copy of the tensor reads `data`). */
+const RAW = Symbol('ovir.rawData');
+
+/**
+ * A tensor over `view` whose bytes are read on first use: `data` calls `fill` once (which must
+ * make `view` hold the bytes), then gives the view. For weights of files read on demand
+ * (src/fs/sparse-file.ts); writers of files take `rawData` and copy the bytes from the file.
+ */
+export function lazyTensor(elem: ElementTypeName, dims: readonly number[], view: Uint8Array, fill: () => void): Tensor {
+  let read = false;
+  const t = { elem, dims } as { elem: ElementTypeName; dims: readonly number[]; data: Uint8Array };
+  Object.defineProperty(t, 'data', {
+    enumerable: true,
+    get(): Uint8Array {
+      if (!read) {
+        fill();
+        read = true;
+      }
+      return view;
+    },
+  });
+  Object.defineProperty(t, RAW, { value: view });
+  return t;
+}
+
+/**
+ * The tensor's data without reading it: for a lazyTensor its view, whose bytes may not be read
+ * yet (only code that copies them with src/fs/sparse-file.ts's eachPieceOf or fills them first
+ * may look at them; its byteLength is always right).
+ */
+export function rawData(t: Tensor): Uint8Array {
+  return (t as { [RAW]?: Uint8Array })[RAW] ?? t.data;
+}
+
 export function makeStringTensor(dims: readonly number[], strings: readonly Uint8Array[]): Tensor {
   return { elem: 'string', dims, data: new Uint8Array(0), strings };
 }

@@ -1,6 +1,7 @@
 import { byteSize, type ElementTypeName } from '../graph/element-type.js';
 import { elementCount } from '../graph/shape.js';
-import { makeStringTensor, makeTensor, type Tensor } from '../graph/tensor.js';
+import { makeStringTensor, rawData, type Tensor } from '../graph/tensor.js';
+import { filled, tensorOver } from '../fs/sparse-file.js';
 
 /**
  * Const payloads in the .bin: raw little-endian row-major data; sub-byte types packed (u1
@@ -25,12 +26,12 @@ export function constFromBin(bin: Uint8Array, elem: ElementTypeName, dims: reado
     return { ok: false, code: 'IR_BLOB_BOUNDS', detail: `bytes ${offset}..${offset + size} lie outside the ${bin.byteLength}-byte .bin` };
   }
   const n = elementCount(dims);
-  if (elem === 'string') return stringsFromBlob(bin.subarray(offset, offset + size), dims);
+  if (elem === 'string') return stringsFromBlob(filled(bin.subarray(offset, offset + size)), dims);
   const need = irByteSize(elem, n);
   if (size < need) {
     return { ok: false, code: 'IR_BLOB_TOO_SMALL', detail: `size ${size} is smaller than the ${need} bytes ${n} ${elem} elements need` };
   }
-  return { ok: true, tensor: makeTensor(elem, dims, bin.subarray(offset, offset + need)) };
+  return { ok: true, tensor: tensorOver(elem, dims, bin.subarray(offset, offset + need)) };
 }
 
 function stringsFromBlob(blob: Uint8Array, dims: readonly number[]): BlobResult {
@@ -55,9 +56,12 @@ function stringsFromBlob(blob: Uint8Array, dims: readonly number[]): BlobResult 
   return { ok: true, tensor: makeStringTensor(dims, strings) };
 }
 
-/** The .bin bytes of a tensor, as chunks (no copy of fixed-width data). */
+/**
+ * The .bin bytes of a tensor, as chunks (no copy of fixed-width data; weights read on demand are
+ * not read: see rawData).
+ */
 export function blobChunks(t: Tensor): Uint8Array[] {
-  if (t.elem !== 'string') return [t.data];
+  if (t.elem !== 'string') return [rawData(t)];
   const strs = t.strings ?? [];
   const header = new Int32Array(strs.length + 2);
   header[0] = strs.length;

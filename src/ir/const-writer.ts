@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Tensor } from '../graph/tensor.js';
+import { filled, SparseFile } from '../fs/sparse-file.js';
 import { blobChunks } from './blob.js';
 
 /** A blob already in the .bin. */
@@ -12,14 +13,17 @@ interface Group { readonly list: Stored[]; byDigest?: Map<string, Stored[]> }
 const COMPARED = 8;
 const SAMPLE = 32;
 
-const digestOf = (bytes: Uint8Array): string => createHash('sha1').update(bytes).digest('hex');
+const digestOf = (bytes: Uint8Array): string => createHash('sha1').update(filled(bytes)).digest('hex');
 
 /** Length and the bytes at the start, middle and end: different weights differ there. */
 function fingerprint(bytes: Uint8Array): string {
   const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const n = b.byteLength;
-  if (n <= 3 * SAMPLE) return `${n}:${b.toString('latin1')}`;
+  if (n <= 3 * SAMPLE) return `${n}:${filled(b).toString('latin1')}`;
   const mid = (n - SAMPLE) >> 1;
+  // weights read on demand: only the sampled bytes are read (their pages)
+  const file = SparseFile.of(b);
+  if (file) for (const at of [0, mid, n - SAMPLE]) file.fill(b.byteOffset + at, b.byteOffset + at + SAMPLE);
   return `${n}:${b.toString('latin1', 0, SAMPLE)}${b.toString('latin1', mid, mid + SAMPLE)}${b.toString('latin1', n - SAMPLE, n)}`;
 }
 
@@ -64,7 +68,8 @@ export class ConstWriter {
   }
 }
 
-const same = (bytes: Uint8Array) => (s: Stored) => Buffer.compare(s.bytes, bytes) === 0;
+/** Byte-for-byte equality (of weights read on demand too: both are read then; blobs alike where sampled are rare). */
+const same = (bytes: Uint8Array) => (s: Stored) => s.bytes.byteLength === bytes.byteLength && Buffer.compare(filled(s.bytes), filled(bytes)) === 0;
 
 function digests(list: readonly Stored[]): Map<string, Stored[]> {
   const m = new Map<string, Stored[]>();

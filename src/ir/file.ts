@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { OvirError } from '../diag/diagnostic.js';
 import type { Model } from '../graph/model.js';
 import { commitStaged, StagedFile, type WriteOptions } from '../fs/atomic.js';
+import { LAZY_FILE_BYTES, SparseFile } from '../fs/sparse-file.js';
 import { readIr } from './read.js';
 import { writeIrChunks } from './write.js';
 
@@ -14,7 +15,8 @@ const reason = (e: unknown): string => (e instanceof Error ? e.message : String(
 
 /**
  * Reads `model.xml` and the `.bin` beside it (absent .bin is fine until a Const needs it). Const
- * data are views into the .bin buffer. Failures throw an OvirError naming the file.
+ * data are views into the .bin buffer; a big .bin is read on demand (src/fs/sparse-file.ts: the
+ * writers copy its weights from the file). Failures throw an OvirError naming the file.
  */
 export function readIrFile(xmlPath: string): Model {
   let xml: Uint8Array;
@@ -26,7 +28,7 @@ export function readIrFile(xmlPath: string): Model {
   const binPath = binPathFor(xmlPath);
   let bin: Uint8Array | null = null;
   try {
-    bin = readFileSync(binPath);
+    bin = statSync(binPath).size >= LAZY_FILE_BYTES ? SparseFile.open(binPath).bytes : readFileSync(binPath);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw OvirError.of('FILE_NOT_FOUND', '', { reason: reason(e) }, binPath);
   }

@@ -9,6 +9,7 @@ import type { ValueType } from '../graph/types.js';
 import { Value } from '../graph/value.js';
 import { IdTable, nodeIds } from '../graph/id-table.js';
 import { verifyGraph } from '../graph/verify.js';
+import { filled } from '../fs/sparse-file.js';
 import { formatAttr } from './attr-format.js';
 import { ConstWriter } from './const-writer.js';
 import { canonicalOp, irTypeName } from './op-names.js';
@@ -55,7 +56,8 @@ const EMPTY_PORT_END = Buffer.from('" />\n', 'latin1');
  */
 export function writeIr(model: Model): { xml: string; bin: Uint8Array[] } {
   const { xml, bin } = writeIrChunks(model);
-  return { xml: Buffer.concat(xml).toString('utf8'), bin };
+  // in memory: the bytes of weights read on demand are read now
+  return { xml: Buffer.concat(xml).toString('utf8'), bin: bin.map(filled) };
 }
 
 /**

@@ -6,9 +6,10 @@ import { onnxHas } from '../graph/element-type.js';
 import { allGraphs, type Graph } from '../graph/graph.js';
 import { defaultOnnxInfo, type Model, type OnnxModelInfo } from '../graph/model.js';
 import type { Node } from '../graph/node.js';
-import type { Tensor } from '../graph/tensor.js';
+import { rawData, type Tensor } from '../graph/tensor.js';
 import type { Value } from '../graph/value.js';
 import type { FileToWrite } from '../fs/atomic.js';
+import { filled } from '../fs/sparse-file.js';
 import { elementType } from '../graph/element-type.js';
 import type { ValueType } from '../graph/types.js';
 import { encodeAttr } from './attrs.js';
@@ -43,7 +44,9 @@ const EXTERNAL_ALIGN = 64;
  */
 export function encodeOnnx(model: Model, opts: EncodeOptions = {}): { bytes: Uint8Array; external: FileToWrite[] } {
   const { chunks, external } = encodeOnnxChunks(model, opts);
-  return { bytes: concatChunks(chunks), external };
+  // in memory: the bytes of weights read on demand are read now
+  const read = (c: FileToWrite['chunks']) => (typeof c === 'string' ? c : c instanceof Uint8Array ? filled(c) : c.map(filled));
+  return { bytes: concatChunks(chunks), external: external.map((f) => ({ path: f.path, chunks: read(f.chunks) })) };
 }
 
 /**
@@ -181,13 +184,13 @@ class Encoder {
     // (indexed loops on hot paths: a for-of over an array in code not yet optimized allocates a
     // result object per element, 30 of the 48 MB IR → ONNX encoding allocated for chain100k)
     for (const g of graphs) {
-      for (const v of g.inputs) if (v.constant) total += v.constant.data.byteLength;
-      for (const v of g.initializers) if (v.constant) total += v.constant.data.byteLength;
+      for (const v of g.inputs) if (v.constant) total += rawData(v.constant).byteLength;
+      for (const v of g.initializers) if (v.constant) total += rawData(v.constant).byteLength;
       // (size first: iterating even an empty Map allocates an iterator and its result, per node)
       const nodes = g.nodes;
       for (let i = 0; i < nodes.length; i++) {
         const n = nodes[i]!;
-        if (n.attrsView.size) for (const a of n.attrsView.values()) for (const t of attrTensors(a)) total += t.data.byteLength;
+        if (n.attrsView.size) for (const a of n.attrsView.values()) for (const t of attrTensors(a)) total += rawData(t).byteLength;
       }
     }
     this.externalize = this.opts.externalData !== undefined || total > PROTO_LIMIT;
@@ -374,10 +377,12 @@ class Encoder {
     const w = ProtoWriter.make();
     if (t.dims.length) w.packedInt64(1, t.dims);
     w.int32Field(2, code ?? 0);
-    const outside = this.externalize && t.elem !== 'string' && t.data.byteLength >= this.threshold;
+    // (weights read on demand stay unread: the file writer copies them from their file)
+    const data = rawData(t);
+    const outside = this.externalize && t.elem !== 'string' && data.byteLength >= this.threshold;
     if (t.elem === 'string') for (const s of t.strings ?? []) w.bytesField(6, s);
     if (name) w.stringField(8, name);
-    if (t.elem !== 'string' && !outside) w.bytesField(9, t.data);
+    if (t.elem !== 'string' && !outside) w.bytesField(9, data);
     if (v && typeof v.metaView['docString'] === 'string') w.stringField(12, v.metaView['docString']);
     if (outside) {
       const pad = (EXTERNAL_ALIGN - (this.externalSize % EXTERNAL_ALIGN)) % EXTERNAL_ALIGN;
@@ -385,10 +390,10 @@ class Encoder {
         this.external.push(new Uint8Array(pad));
         this.externalSize += pad;
       }
-      writeKv(w, 13, [['location', this.location], ['offset', String(this.externalSize)], ['length', String(t.data.byteLength)]]);
+      writeKv(w, 13, [['location', this.location], ['offset', String(this.externalSize)], ['length', String(data.byteLength)]]);
       w.int32Field(14, DATA_LOCATION_EXTERNAL);
-      this.external.push(t.data);
-      this.externalSize += t.data.byteLength;
+      this.external.push(data);
+      this.externalSize += data.byteLength;
     }
     if (v) writeKv(w, 16, v.metaView['tensorMetadataProps']);
     return w;

@@ -1,13 +1,14 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep, win32 } from 'node:path';
 import type { Diagnostics } from '../diag/diagnostic.js';
+import { LAZY_FILE_BYTES, SparseFile } from '../fs/sparse-file.js';
 import type { StringStringEntryProto } from './proto-types.js';
 
 /**
  * External tensor data (TensorProto.data_location = EXTERNAL): `location` is a path relative to the
  * model's folder, `offset`/`length` select bytes of that file. Locations are confined to the folder:
  * absolute paths, `..` segments, and symlinks resolving outside are refused. Each file is read once
- * and tensors are views into it.
+ * and tensors are views into it (a big file's bytes are read on demand: src/fs/sparse-file.ts).
  */
 export class ExternalData {
   private readonly files = new Map<string, Uint8Array | null>();
@@ -67,9 +68,11 @@ export class ExternalData {
   private load(location: string, name: string, where: string): Uint8Array | null {
     const full = join(this.baseDir!, location);
     let real: string;
+    let st: ReturnType<typeof statSync>;
     try {
       real = realpathSync(full);
-      if (!statSync(real).isFile()) throw new Error('not a regular file');
+      st = statSync(real);
+      if (!st.isFile()) throw new Error('not a regular file');
     } catch (e) {
       this.diags.add('ONNX_EXTERNAL_READ', where, { name, location, reason: reason(e) });
       return null;
@@ -80,7 +83,7 @@ export class ExternalData {
       return null;
     }
     try {
-      return readFileSync(real);
+      return st.size >= LAZY_FILE_BYTES ? SparseFile.open(real).bytes : readFileSync(real);
     } catch (e) {
       this.diags.add('ONNX_EXTERNAL_READ', where, { name, location, reason: reason(e) });
       return null;

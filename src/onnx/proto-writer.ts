@@ -1,4 +1,5 @@
 import protobuf from 'protobufjs/light.js';
+import { filled } from '../fs/sparse-file.js';
 
 /**
  * Protobuf wire output written straight from the graph: no message objects, no list of pending
@@ -202,7 +203,7 @@ export class ProtoWriter {
       return this;
     }
     this.room(data.byteLength);
-    this.buf.set(data, this.pos);
+    this.buf.set(filled(data), this.pos);
     this.pos += data.byteLength;
     return this;
   }
@@ -323,13 +324,13 @@ function isAscii(s: string): boolean {
 
 /** The concatenation of `chunks`. */
 export function concatChunks(chunks: readonly Uint8Array[]): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
+  if (chunks.length === 1) return filled(chunks[0]!);
   let n = 0;
   for (const c of chunks) n += c.byteLength;
   const out = new Uint8Array(n);
   let pos = 0;
   for (const c of chunks) {
-    out.set(c, pos);
+    out.set(filled(c), pos);
     pos += c.byteLength;
   }
   return out;

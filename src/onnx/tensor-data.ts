@@ -1,6 +1,7 @@
 import type { Diagnostics } from '../diag/diagnostic.js';
 import { byteSize, fromOnnxDataType, elementType, type ElementTypeName } from '../graph/element-type.js';
 import { makeStringTensor, makeTensor, type Tensor } from '../graph/tensor.js';
+import { tensorOver } from '../fs/sparse-file.js';
 import type { ExternalData } from './external.js';
 import type { TensorProto } from './proto-types.js';
 import { DATA_LOCATION_EXTERNAL } from './schema.js';
@@ -90,12 +91,13 @@ export function decodeTensor(p: TensorProto, ctx: TensorContext): Tensor | null 
   if (Number(p.data_location ?? 0) === DATA_LOCATION_EXTERNAL) {
     if (!ctx.external) return bad('has external data, which a tensor read on its own cannot resolve');
     const data = ctx.external.read(list(p, 'external_data'), name, need, ctx.where);
-    return data ? makeTensor(elem, dims, data) : null;
+    return data ? tensorOver(elem, dims, data) : null;
   }
   if (has(p, 'raw_data')) {
     const raw = p.raw_data!;
     if (raw.byteLength !== need) return bad(`raw_data has ${raw.byteLength} bytes, ${elem} ${JSON.stringify(dims)} needs ${need}`);
-    return makeTensor(elem, dims, raw);
+    // a view of the file's bytes (read on demand when the file is big: src/onnx/sparse-read.ts)
+    return tensorOver(elem, dims, raw);
   }
   const spec = TYPED[elem];
   if (!spec) return bad(`${elem} data must be in raw_data`);

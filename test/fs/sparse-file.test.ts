@@ -1,0 +1,133 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { convertModel } from '../../src/convert/index.js';
+import { OvirError } from '../../src/diag/diagnostic.js';
+import { LAZY_FILE_BYTES, LAZY_TENSOR_BYTES, SparseFile } from '../../src/fs/sparse-file.js';
+import type { Model } from '../../src/graph/model.js';
+import { rawData, type Tensor } from '../../src/graph/tensor.js';
+import { readIrFile, writeIrFile } from '../../src/ir/file.js';
+import { readIr } from '../../src/ir/read.js';
+import { writeIr } from '../../src/ir/write.js';
+import { decodeOnnx } from '../../src/onnx/decode.js';
+import { encodeOnnx } from '../../src/onnx/encode.js';
+import { readOnnxFile, writeOnnxFile } from '../../src/onnx/file.js';
+import * as ob from '../helpers/onnx-builder.js';
+
+// Files of LAZY_FILE_BYTES or more are read on demand: their tensors of LAZY_TENSOR_BYTES or more
+// are read when something reads them, and the writers copy them from the file. What is written
+// must be exactly what reading the whole file gives.
+
+const dir = mkdtempSync(join(tmpdir(), 'ovir-sparse-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const N = LAZY_TENSOR_BYTES / 4; // floats per big weight
+const WEIGHTS = Math.ceil(LAZY_FILE_BYTES / LAZY_TENSOR_BYTES) + 1;
+
+/** Weight k: distinct values; w_dup equals w0; w_mid differs from w0 only away from the bytes the .bin dedup samples. */
+function weights(): { name: string; data: Float32Array }[] {
+  const out: { name: string; data: Float32Array }[] = [];
+  for (let k = 0; k < WEIGHTS; k++) out.push({ name: `w${k}`, data: Float32Array.from({ length: N }, (_, i) => k * 1000 + (i % 997) / 7) });
+  out.push({ name: 'w_dup', data: out[0]!.data.slice() });
+  const mid = out[0]!.data.slice();
+  mid[N >> 2] = -1;
+  out.push({ name: 'w_mid', data: mid });
+  out.push({ name: 'small', data: Float32Array.from({ length: N / 16 }, (_, i) => i) });
+  return out;
+}
+
+const onnxPath = join(dir, 'model.onnx');
+beforeAll(() => {
+  const ws = weights();
+  writeFileSync(onnxPath, ob.encodeModelProto(ob.model({
+    graph: ob.graph({
+      inputs: [ob.valueInfo('x', 'f32', [1, N])],
+      outputs: ws.map((w) => ob.valueInfo(`y_${w.name}`, 'f32', [1, w.data.length])),
+      initializers: ws.map((w) => ob.rawTensor(w.name, 'f32', [1, w.data.length], new Uint8Array(w.data.buffer))),
+      nodes: ws.map((w) => (w.data.length === N ? ob.node('Add', ['x', w.name], [`y_${w.name}`]) : ob.node('Relu', [w.name], [`y_${w.name}`]))),
+    }),
+  })));
+  expect(readFileSync(onnxPath).byteLength).toBeGreaterThanOrEqual(LAZY_FILE_BYTES);
+});
+
+const tensors = (m: Model): Tensor[] => m.graph.initializers.map((v) => v.constant!);
+const unread = (t: Tensor): boolean => {
+  const view = rawData(t);
+  const f = SparseFile.of(view);
+  return f !== undefined && !f.isFilled(view.byteOffset, view.byteOffset + view.byteLength);
+};
+const bytesOf = (path: string) => readFileSync(path);
+
+describe('big files: weights read on demand', () => {
+  it('an .onnx file: big initializers stay in the file until read; what is written is what a whole read gives', () => {
+    const lazy = readOnnxFile(onnxPath);
+    const whole = decodeOnnx(readFileSync(onnxPath));
+    const big = tensors(lazy).filter((t) => rawData(t).byteLength >= LAZY_TENSOR_BYTES);
+    expect(big.length).toBe(WEIGHTS + 2);
+    expect(big.every(unread)).toBe(true);
+    expect(tensors(lazy).find((t) => rawData(t).byteLength < LAZY_TENSOR_BYTES)!.data.byteLength).toBe(N / 4);
+
+    writeIrFile(convertModel(lazy), join(dir, 'lazy/m.xml'));
+    writeIrFile(convertModel(whole), join(dir, 'whole/m.xml'));
+    expect(bytesOf(join(dir, 'lazy/m.xml')).equals(bytesOf(join(dir, 'whole/m.xml')))).toBe(true);
+    expect(bytesOf(join(dir, 'lazy/m.bin')).equals(bytesOf(join(dir, 'whole/m.bin')))).toBe(true);
+    // w_dup is stored once; w_mid, alike where sampled, is not taken for w0
+    expect(bytesOf(join(dir, 'whole/m.bin')).byteLength).toBe((WEIGHTS + 1) * LAZY_TENSOR_BYTES + LAZY_TENSOR_BYTES / 16);
+    // the writer copied them from the file: they are still unread here (only the sampled pages and w0/w_mid, compared)
+    expect(big.filter(unread).length).toBeGreaterThanOrEqual(WEIGHTS - 1);
+
+    // in memory, the bytes are read
+    expect(Buffer.from(encodeOnnx(lazy).bytes).equals(Buffer.from(encodeOnnx(whole).bytes))).toBe(true);
+    const inMemory = (m: Model) => Buffer.concat(writeIr(convertModel(m)).bin);
+    expect(inMemory(readOnnxFile(onnxPath)).equals(inMemory(whole))).toBe(true);
+    // reading data reads it
+    const t = big[0]!;
+    expect(new DataView(t.data.buffer, t.data.byteOffset).getFloat32(4, true)).toBeCloseTo(1 / 7, 5);
+    expect(unread(t)).toBe(false);
+  });
+
+  it('an IR .bin: big Consts stay in the .bin until read; the ONNX written is what a whole read gives', () => {
+    const xml = join(dir, 'lazy/m.xml');
+    const lazy = readIrFile(xml);
+    const whole = readIr(readFileSync(xml), readFileSync(join(dir, 'lazy/m.bin')), { file: xml });
+    const big = tensors(lazy).filter((t) => rawData(t).byteLength >= LAZY_TENSOR_BYTES);
+    expect(big.length).toBe(WEIGHTS + 2); // (w_dup's Const reads w0's bytes of the .bin)
+    expect(big.every(unread)).toBe(true);
+    writeOnnxFile(convertModel(lazy), join(dir, 'back/lazy.onnx'));
+    writeOnnxFile(convertModel(whole), join(dir, 'back/whole.onnx'));
+    expect(bytesOf(join(dir, 'back/lazy.onnx')).equals(bytesOf(join(dir, 'back/whole.onnx')))).toBe(true);
+  });
+
+  it('a file changed while its weights are unread: FILE_CHANGED naming it, and nothing is written', () => {
+    const copy = join(dir, 'changing.onnx');
+    writeFileSync(copy, readFileSync(onnxPath));
+    const m = convertModel(readOnnxFile(copy));
+    writeFileSync(copy, Buffer.alloc(1024));
+    const out = join(dir, 'changed/m.xml');
+    let err: unknown;
+    try {
+      writeIrFile(m, out);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(OvirError);
+    const d = (err as OvirError).diagnostics[0]!;
+    expect(d.code).toBe('FILE_CHANGED');
+    expect(d.file).toBe(copy);
+    expect(existsSync(out) || existsSync(join(dir, 'changed/m.bin'))).toBe(false);
+  });
+
+  it('a big file that is not the protobuf the walk expects is read whole, and refused as before', () => {
+    const bad = join(dir, 'bad.onnx');
+    writeFileSync(bad, Buffer.alloc(LAZY_FILE_BYTES, 0xff));
+    let err: unknown;
+    try {
+      readOnnxFile(bad);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(OvirError);
+    expect((err as OvirError).diagnostics[0]!.code).toBe('ONNX_BAD_PROTOBUF');
+  });
+});
