@@ -35,6 +35,7 @@ await build({
   // onnxruntime-node: optional, native, only for --run. piscina: see 2.
   external: [/^onnxruntime-node(\/|$)/, /^piscina(\/|$)/],
   logLevel: 'warn',
+  plugins: [lazyChildProcess()],
   output: {
     dir: out,
     format: 'cjs',
@@ -44,6 +45,29 @@ await build({
     dynamicImportInCjs: false,
   },
 });
+/**
+ * commander requires child_process when it loads, for subcommands that are executables of their
+ * own (ovir has none): with it come streams, net and dgram, 2–3 ms of every run. Its import is
+ * answered by an object that loads child_process on first use (the same module then).
+ */
+function lazyChildProcess() {
+  const id = '\0ovir-lazy-child-process';
+  return {
+    name: 'ovir-lazy-child-process',
+    resolveId(source, importer) {
+      if ((source === 'node:child_process' || source === 'child_process') && importer && /[\\/]commander[\\/]/.test(importer)) return id;
+      return null;
+    },
+    load(loading) {
+      if (loading !== id) return null;
+      // (the name built at run time, so that the bundler does not hoist the require)
+      return "const name = 'node:' + 'child_process';\n"
+        + 'const get = () => (process.getBuiltinModule ? process.getBuiltinModule(name) : require(name));\n'
+        + 'module.exports = new Proxy({}, { get: (_, key) => get()[key] });\n';
+    },
+  };
+}
+
 writeFileSync(join(out, 'package.json'), '{ "type": "commonjs" }\n');
 writeFileSync(join(out, 'ort-child.js'), "// The onnxruntime child process, found beside the bundle by src/batch/run-ort.ts.\nimport('../src/batch/ort-child.js');\n");
 

@@ -1,6 +1,7 @@
 import type { ElementTypeName } from '../graph/element-type.js';
 import type { Model } from '../graph/model.js';
-import { spawn } from 'node:child_process';
+import type * as ChildProcess from 'node:child_process';
+import { builtin } from '../fs/builtin.js';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { RunRecord } from './types.js';
@@ -211,6 +212,7 @@ export function runInChild(fileA: string, fileB: string, timeoutMs = 120_000, op
   const file = childFile();
   const nameB = opts.nameB ?? 'the round-tripped model';
   return new Promise((resolve) => {
+    const { spawn } = builtin<typeof ChildProcess>('node:child_process');
     const child = spawn(process.execPath, [file, fileA, fileB, JSON.stringify(opts)], { stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs, killSignal: 'SIGKILL' });
     let out = '';
     let err = '';

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmdirSync, rmSync, writeSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import { eachPieceOf } from './sparse-file.js';
@@ -10,6 +9,7 @@ export interface FileToWrite {
 }
 
 const temps = new Set<string>();
+let stageCount = 0;
 let cleanupInstalled = false;
 
 /** Removes temp files left by writes interrupted by a signal, so Ctrl-C leaves nothing half-written. */
@@ -62,10 +62,11 @@ export class StagedFile {
     installCleanup();
     const dir = dirname(path);
     this.made = mkdirSync(dir, { recursive: true });
-    this.tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-    temps.add(this.tmp);
+    // unique beside the target: the process, a count and a random part; opened exclusively ('wx'), so never another writer's file
+    this.tmp = join(dir, `.${basename(path)}.${process.pid}.${(stageCount++).toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`);
     try {
-      this.fd = openSync(this.tmp, 'w');
+      this.fd = openSync(this.tmp, 'wx');
+      temps.add(this.tmp);
     } catch (e) {
       this.fd = null;
       this.abort();
@@ -138,8 +139,8 @@ export class StagedFile {
     } catch {
       // closing failed: the file is removed all the same
     }
-    rmSync(this.tmp, { force: true });
-    temps.delete(this.tmp);
+    // (a temp file this stage never opened is not its own: left alone)
+    if (temps.delete(this.tmp)) rmSync(this.tmp, { force: true });
     if (this.made === undefined) return;
     // only empty folders, innermost first, up to the first one made: another writer's files stay
     for (let d = dirname(this.path); ; d = dirname(d)) {

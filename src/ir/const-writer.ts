@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import type * as Crypto from 'node:crypto';
+import { builtin } from '../fs/builtin.js';
 import type { Tensor } from '../graph/tensor.js';
 import { filled, SparseFile } from '../fs/sparse-file.js';
 import { blobChunks } from './blob.js';
@@ -13,7 +14,7 @@ interface Group { readonly list: Stored[]; byDigest?: Map<string, Stored[]> }
 const COMPARED = 8;
 const SAMPLE = 32;
 
-const digestOf = (bytes: Uint8Array): string => createHash('sha1').update(filled(bytes)).digest('hex');
+const digestOf = (bytes: Uint8Array): string => builtin<typeof Crypto>('node:crypto').createHash('sha1').update(filled(bytes)).digest('hex');
 
 /** Length and the bytes at the start, middle and end: different weights differ there. */
 function fingerprint(bytes: Uint8Array): string {
