@@ -77,7 +77,7 @@ export function assignOnnxNames(root: Graph): void {
 function preferred(v: Value): string {
   const names = v.names;
   for (let i = 0; i < names.length; i++) if (names[i] !== '') return names[i]!;
-  return v.meta['layerName'] ?? '';
+  return v.metaView['layerName'] ?? '';
 }
 
 /** Makes `name` the value's one name; a value already named exactly so keeps its list (no new array per value). */

@@ -431,33 +431,34 @@ class GraphWriter {
     const isIf = canonicalOp(j.node.op) === 'If';
     const paramIndex = new Map<Value, number>();
     graph.inputs.forEach((v, k) => { if (!paramIndex.has(v)) paramIndex.set(v, k); });
-    const ordered = (extra: Readonly<Record<string, string>> | undefined, base: Record<string, string>): Record<string, string> => {
-      const e = { ...(extra ?? {}) };
-      const head: Record<string, string> = {};
-      if ('axis' in e) { head['axis'] = e['axis']!; delete e['axis']; }
-      return { ...head, ...base, ...e };
-    };
-    // One line per description, `<tag a="…" … />` as an element of these attributes is written.
+    // One line per description, in the serializer's attribute order: `axis` first when the IR
+    // read gave one, then external_port_id, internal_layer_id, then the other extras as read.
     const d = j.portMap.childDepth;
-    const line = (tag: string, attrs: Readonly<Record<string, unknown>>): void => {
+    const line = (tag: string, external: number, internal: number | undefined, extra: Readonly<Record<string, string>> | undefined): void => {
       const s = j.portMap.lines().tabs(d).str('<').str(tag);
-      for (const k in attrs) {
-        const v = attrs[k];
-        if (v !== undefined && v !== null) s.str(' ').str(k).str('="').attr(String(v)).str('"');
+      const axis = extra?.['axis'];
+      if (axis !== undefined && axis !== null) s.str(' axis="').attr(String(axis)).str('"');
+      s.str(' external_port_id="').num(external).str('"');
+      if (internal !== undefined) s.str(' internal_layer_id="').num(internal).str('"');
+      else this.diags.add('IR_WRITE_GRAPH', graph.path, { detail: `the port map's ${tag} for port ${external} names a body ${tag === 'input' ? 'Parameter' : 'Result'} the body does not have` });
+      if (extra) {
+        for (const k in extra) {
+          const v = extra[k];
+          if (k === 'axis' || k === 'external_port_id' || k === 'internal_layer_id' || v === undefined || v === null) continue;
+          s.str(' ').str(k).str('="').attr(String(v)).str('"');
+        }
       }
       s.str(' />\n');
     };
+    const inputs = j.body.inputs;
+    const outputs = j.body.outputs;
+    const input = (b: (typeof inputs)[number]) => line('input', isIf && b.from === 0 && alias !== undefined ? alias : b.from, ids.params[paramIndex.get(b.param) ?? -1], b.extra);
+    const output = (b: (typeof outputs)[number]) => line('output', b.to < 0 ? -1 : nIn + b.to, ids.results[b.result], isIf ? undefined : b.extra);
     // The serializer's order: input descriptions, output descriptions, then Loop's special ports.
-    const input = (b: (typeof j.body.inputs)[number]) => line('input', ordered(b.extra, {
-      external_port_id: String(isIf && b.from === 0 && alias !== undefined ? alias : b.from), internal_layer_id: String(ids.params[paramIndex.get(b.param) ?? -1]),
-    }));
-    const output = (b: (typeof j.body.outputs)[number]) => line('output', ordered(isIf ? undefined : b.extra, {
-      external_port_id: b.to < 0 ? '-1' : String(nIn + b.to), internal_layer_id: String(ids.results[b.result]),
-    }));
-    j.body.inputs.filter((b) => b.from >= 0).forEach(input);
-    j.body.outputs.filter((b) => b.to >= 0).forEach(output);
-    j.body.inputs.filter((b) => b.from < 0).forEach(input);
-    j.body.outputs.filter((b) => b.to < 0).forEach(output);
+    for (let i = 0; i < inputs.length; i++) if (inputs[i]!.from >= 0) input(inputs[i]!);
+    for (let i = 0; i < outputs.length; i++) if (outputs[i]!.to >= 0) output(outputs[i]!);
+    for (let i = 0; i < inputs.length; i++) if (inputs[i]!.from < 0) input(inputs[i]!);
+    for (let i = 0; i < outputs.length; i++) if (outputs[i]!.to < 0) output(outputs[i]!);
     if (j.backEdges && j.body.backEdges.length) {
       const known = graph.meta['irLayerIds'];
       const pmap = new Map(known?.params ?? []);
