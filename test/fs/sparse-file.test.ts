@@ -99,6 +99,19 @@ describe('big files: weights read on demand', () => {
     expect(bytesOf(join(dir, 'back/lazy.onnx')).equals(bytesOf(join(dir, 'back/whole.onnx')))).toBe(true);
   });
 
+  it('external data: written from unread weights, and a big data file read on demand', () => {
+    const ext = { externalData: { location: 'weights.data' } };
+    writeOnnxFile(readOnnxFile(onnxPath), join(dir, 'ext-lazy/m.onnx'), ext);
+    writeOnnxFile(decodeOnnx(readFileSync(onnxPath)), join(dir, 'ext-whole/m.onnx'), ext);
+    for (const f of ['m.onnx', 'weights.data']) expect(bytesOf(join(dir, 'ext-lazy', f)).equals(bytesOf(join(dir, 'ext-whole', f)))).toBe(true);
+    const lazy = readOnnxFile(join(dir, 'ext-lazy/m.onnx'));
+    const big = tensors(lazy).filter((t) => rawData(t).byteLength >= LAZY_TENSOR_BYTES);
+    expect(big.length).toBe(WEIGHTS + 2);
+    expect(big.every(unread)).toBe(true);
+    writeIrFile(convertModel(lazy), join(dir, 'ext-ir/m.xml'));
+    expect(bytesOf(join(dir, 'ext-ir/m.bin')).equals(bytesOf(join(dir, 'whole/m.bin')))).toBe(true);
+  });
+
   it('a file changed while its weights are unread: FILE_CHANGED naming it, and nothing is written', () => {
     const copy = join(dir, 'changing.onnx');
     writeFileSync(copy, readFileSync(onnxPath));
