@@ -14,9 +14,10 @@ import { lazyTensor, makeTensor, type Tensor } from '../graph/tensor.js';
  * The buffer's memory is not touched until a page is read (a fresh allocation of this size is
  * mapped by the allocator, not written). Bytes are only trusted where `fill` has read them: views
  * into the buffer reach the rest of ovir through `lazyTensor` (src/graph/tensor.ts), whose `data`
- * fills its range first. The file is opened for each read and must still be the file that was
- * opened first (device, inode, size and modification time): a file changed under a conversion is
- * an error naming it, never bytes of two files mixed.
+ * fills its range first. The file is opened again when bytes are needed (and kept open until the
+ * synchronous work that needed them ends) and must still be the file that was opened first
+ * (device, inode, size and modification time): a file changed under a conversion is an error
+ * naming it, never bytes of two files mixed.
  */
 export class SparseFile {
   /** The file's bytes where filled (see `fill`); never read elsewhere. */
@@ -116,18 +117,39 @@ export class SparseFile {
     });
   }
 
+  /**
+   * Runs `f` with the file open, after checking that it is still the file first opened. The
+   * descriptor is kept until the current synchronous work ends (closed by a setImmediate): a
+   * conversion's many reads (the .onnx walk's pages, each small Const of a .bin, each weight
+   * copied) share one open, and no descriptor outlives the work that needed it.
+   */
   private withFile(f: (fd: number) => void): void {
-    let fd: number;
-    try {
-      fd = openSync(this.path, 'r');
-    } catch (e) {
-      throw changed(this.path, (e as Error).message);
+    if (this.fd === null) {
+      try {
+        this.fd = openSync(this.path, 'r');
+      } catch (e) {
+        throw changed(this.path, (e as Error).message);
+      }
+      setImmediate(() => this.close());
     }
+    // (checked at every use, not only at the open: a file written over in place keeps its inode)
+    if (identityOf(fstatSync(this.fd)) !== this.identity) {
+      this.close();
+      throw changed(this.path, 'it was changed or replaced while ovir was using it');
+    }
+    f(this.fd);
+  }
+
+  private fd: number | null = null;
+
+  private close(): void {
+    if (this.fd === null) return;
+    const fd = this.fd;
+    this.fd = null;
     try {
-      if (identityOf(fstatSync(fd)) !== this.identity) throw changed(this.path, 'it was changed or replaced while ovir was using it');
-      f(fd);
-    } finally {
       closeSync(fd);
+    } catch {
+      // already closed: nothing to release
     }
   }
 }
