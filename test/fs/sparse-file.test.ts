@@ -131,6 +131,31 @@ describe('big files: weights read on demand', () => {
     expect(existsSync(out) || existsSync(join(dir, 'changed/m.bin'))).toBe(false);
   });
 
+  it('a raw_data the decoder does not take as a view (written twice: the last counts) makes the file read whole', () => {
+    // ModelProto bytes by hand: one initializer w whose TensorProto holds raw_data twice
+    const varint = (v: number): number[] => { const o: number[] = []; while (v >= 0x80) { o.push((v % 0x80) | 0x80); v = Math.floor(v / 0x80); } o.push(v); return o; };
+    const len = (field: number, body: Uint8Array): Uint8Array => Buffer.concat([Buffer.from([...varint(field * 8 + 2), ...varint(body.length)]), body]);
+    const num = (field: number, v: number): Uint8Array => Buffer.from([...varint(field * 8), ...varint(v)]);
+    const text = (field: number, t: string): Uint8Array => len(field, Buffer.from(t));
+    const n = LAZY_FILE_BYTES / 8; // floats per raw_data: the two make the file big
+    const first = Buffer.alloc(n * 4, 0x11);
+    const last = Buffer.from(Float32Array.from({ length: n }, (_, i) => i % 251).buffer);
+    const f32 = (dims: number[]) => len(2, len(1, Buffer.concat([num(1, 1), len(2, Buffer.concat(dims.map((d) => len(1, num(1, d)))))])));
+    const info = (name: string) => Buffer.concat([text(1, name), f32([n])]);
+    const graph = Buffer.concat([
+      len(1, Buffer.concat([text(1, 'x'), text(1, 'w'), text(2, 'y'), text(4, 'Add')])),
+      text(2, 'g'),
+      len(5, Buffer.concat([num(1, n), num(2, 1), text(8, 'w'), len(9, first), len(9, last)])),
+      len(11, info('x')),
+      len(12, info('y')),
+    ]);
+    const path = join(dir, 'twice.onnx');
+    writeFileSync(path, Buffer.concat([num(1, 8), len(8, num(2, 13)), len(7, graph)]));
+    const w = readOnnxFile(path).graph.initializers[0]!.constant!;
+    expect(SparseFile.of(rawData(w))).toBeUndefined(); // read whole, not on demand
+    expect(Buffer.from(w.data).equals(last)).toBe(true);
+  });
+
   it('a big file that is not the protobuf the walk expects is read whole, and refused as before', () => {
     const bad = join(dir, 'bad.onnx');
     writeFileSync(bad, Buffer.alloc(LAZY_FILE_BYTES, 0xff));
