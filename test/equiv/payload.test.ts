@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { comparePayloads, roundTo } from '../../src/equiv/payload.js';
+import { comparePayloads, roundTo, roundToNearest } from '../../src/equiv/payload.js';
 import { makeTensor, tensorFromFloat32, tensorFromInt64 } from '../../src/graph/tensor.js';
 
 const f32 = (v: number[], dims?: number[]) => ({ tensor: tensorFromFloat32(v, dims), kept: 'f32' as const });
@@ -20,6 +20,23 @@ describe('rounding to a kept precision (IEEE, ties to even)', () => {
   });
   it('f32 is Math.fround', () => {
     for (const x of [0.1, 1 / 3, 1e-40, 3.4e38]) expect(roundTo(x, 'f32')).toBe(Math.fround(x));
+  });
+  it('the fast paths (f32: Math.fround; f16 from an f32 value: its f16 bits) round as the general algorithm does', () => {
+    // f32 values of every exponent an f16 has and beyond (subnormals, ties, overflow), from their bits
+    const bits = new Uint32Array(1);
+    const asF32 = new Float32Array(bits.buffer);
+    let seed = 12345;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    for (let k = 0; k < 20000; k++) {
+      const exp = 100 + (next() % 60); // 2^-27 … 2^32
+      bits[0] = ((next() & 1) << 31) | (exp << 23) | (k % 7 === 0 ? (next() & 0x7fe000) | 0x1000 : next() & 0x7fffff); // every 7th a tie for f16
+      const x = asF32[0]!;
+      expect(roundTo(x, 'f16')).toBe(roundToNearest(x, 'f16'));
+      expect(roundTo(x, 'f32')).toBe(roundToNearest(x, 'f32'));
+      const d = x * (1 + 2 ** -40); // a double f32 cannot hold: the general path, as before
+      expect(roundTo(d, 'f16')).toBe(roundToNearest(d, 'f16'));
+      expect(roundTo(d, 'f32')).toBe(roundToNearest(d, 'f32'));
+    }
   });
 });
 

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { f16BitsToNumber, f32ToF16Bits } from '../../src/graph/f16.js';
+
+describe('binary16', () => {
+  it('every f16 bit pattern reads as IEEE 754 says: (−1)^s · 2^(e−15) · (1 + m/1024), subnormals m · 2^−24, e = 31 inf or NaN', () => {
+    for (let h = 0; h < 0x10000; h++) {
+      const s = h & 0x8000 ? -1 : 1;
+      const e = (h >> 10) & 0x1f;
+      const m = h & 0x3ff;
+      const expected = e === 0 ? s * m * 2 ** -24 : e === 0x1f ? (m ? NaN : s * Infinity) : s * (1 + m / 1024) * 2 ** (e - 15);
+      expect(Object.is(f16BitsToNumber(h), expected)).toBe(true);
+    }
+  });
+
+  it('every finite f16 goes back to its own bits', () => {
+    for (let h = 0; h < 0x10000; h++) {
+      if (((h >> 10) & 0x1f) === 0x1f) continue;
+      expect(f32ToF16Bits(f16BitsToNumber(h))).toBe(h);
+    }
+  });
+});
