@@ -1,5 +1,5 @@
 import { allGraphs, type Graph } from '../graph/graph.js';
-import { f32ToF16Bits } from '../graph/f16.js';
+import { f32BitsToF16Bits } from '../graph/f16.js';
 import { makeTensor, type Tensor } from '../graph/tensor.js';
 import { elementCount } from '../graph/shape.js';
 import { tensorType } from '../graph/types.js';
@@ -10,6 +10,11 @@ export { f32ToF16Bits } from '../graph/f16.js';
 /** The largest finite f16 (65504) and the smallest positive one (2^-24, a subnormal). */
 const F16_MAX = 65504;
 const F16_MIN_POSITIVE = 2 ** -24;
+/** The f16 bits of 65504; the f32 bits of 65504, of +inf and of 2^-24. */
+const F16_MAX_BITS = 0x7bff;
+const F32_BITS_F16_MAX = 0x477fe000;
+const F32_BITS_INF = 0x7f800000;
+const F32_BITS_F16_MIN_POSITIVE = 0x33800000;
 
 /** Whether f16 cannot hold `x` even approximately: beyond ±65504 (±inf included), or a non-zero closer to 0 than 2^-24. */
 export function outOfF16Range(x: number): boolean {
@@ -32,14 +37,19 @@ export const KEEP_F32_SHARE = 0.75;
 export function compressTensorToF16(t: Tensor): Tensor | null {
   const n = elementCount(t.dims);
   const src = new DataView(t.data.buffer, t.data.byteOffset, t.data.byteLength);
+  // One pass over the f32 bits: outOfF16Range as bit ranges (NaN is not out of range), and the
+  // f16 bits, where an f16 infinity from a finite or infinite f32 (beyond ±65504) is ±65504.
+  // (Through numbers, two passes: most of compressing a 400 MB model.)
   let outside = 0;
-  for (let i = 0; i < n; i++) if (outOfF16Range(src.getFloat32(i * 4, true))) outside++;
-  if (n === 0 || outside / n >= KEEP_F32_SHARE) return null;
   const out = new Uint16Array(n);
   for (let i = 0; i < n; i++) {
-    const x = src.getFloat32(i * 4, true);
-    out[i] = f32ToF16Bits(x > F16_MAX ? F16_MAX : x < -F16_MAX ? -F16_MAX : x);
+    const u = src.getUint32(i * 4, true);
+    const a = u & 0x7fffffff;
+    if ((a > F32_BITS_F16_MAX && a <= F32_BITS_INF) || (a !== 0 && a < F32_BITS_F16_MIN_POSITIVE)) outside++;
+    const h = f32BitsToF16Bits(u);
+    out[i] = (h & 0x7fff) === 0x7c00 ? (h & 0x8000) | F16_MAX_BITS : h;
   }
+  if (n === 0 || outside / n >= KEEP_F32_SHARE) return null;
   return makeTensor('f16', t.dims, new Uint8Array(out.buffer));
 }
 

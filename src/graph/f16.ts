@@ -5,7 +5,11 @@ const U32 = new Uint32Array(F32.buffer);
 /** IEEE binary32 → binary16 bits, round to nearest even (overflow → inf, NaN kept NaN). */
 export function f32ToF16Bits(x: number): number {
   F32[0] = x;
-  const u = U32[0]!;
+  return f32BitsToF16Bits(U32[0]!);
+}
+
+/** f32ToF16Bits of the f32 whose bits are `u` (for weights read as bits: no number made). */
+export function f32BitsToF16Bits(u: number): number {
   const sign = (u >>> 16) & 0x8000;
   const exp = (u >>> 23) & 0xff;
   let mant = u & 0x7fffff;

