@@ -1,7 +1,7 @@
 import type { ElementTypeName } from '../graph/element-type.js';
 import type { Tensor } from '../graph/tensor.js';
 import type { Value } from '../graph/value.js';
-import { f16BitsToNumber, f32ToF16Bits } from '../graph/f16.js';
+import { bf16BitsToNumber, f16BitsToNumber, f32ToF16Bits } from '../graph/f16.js';
 
 /**
  * Constant payloads, compared within the precision the target keeps.
@@ -105,7 +105,7 @@ const READ: Partial<Record<ElementTypeName, [bytes: number, read: (v: DataView, 
   f64: [8, (v, i) => v.getFloat64(i * 8, true)],
   f32: [4, (v, i) => v.getFloat32(i * 4, true)],
   f16: [2, (v, i) => f16BitsToNumber(v.getUint16(i * 2, true))],
-  bf16: [2, (v, i) => bf16ToNumber(v.getUint16(i * 2, true))],
+  bf16: [2, (v, i) => bf16BitsToNumber(v.getUint16(i * 2, true))],
   i64: [8, (v, i) => v.getBigInt64(i * 8, true)],
   u64: [8, (v, i) => v.getBigUint64(i * 8, true)],
   i32: [4, (v, i) => v.getInt32(i * 4, true)],
@@ -143,12 +143,6 @@ function numbersOf(t: Tensor): { n: number; at: NumberAt } | undefined {
   const v = new DataView(d.buffer, d.byteOffset, d.byteLength);
   const read = r[1];
   return { n: Math.floor(d.byteLength / r[0]), at: (i) => read(v, i) };
-}
-
-function bf16ToNumber(h: number): number {
-  const b = new DataView(new ArrayBuffer(4));
-  b.setUint32(0, h << 16, true);
-  return b.getFloat32(0, true);
 }
 
 /**

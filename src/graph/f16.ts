@@ -48,7 +48,14 @@ const F16_SUBNORMAL_STEP = 2 ** -24;
 
 /** bfloat16 bits of x: the upper half of its f32 bits, rounded to nearest even (NaN stays NaN). */
 export function f32ToBf16Bits(x: number): number {
-  const u = new Uint32Array(new Float32Array([x]).buffer)[0]!;
+  F32[0] = x;
+  const u = U32[0]!;
   if ((u & 0x7fffffff) > 0x7f800000) return (u >>> 16) | 0x40; // quiet NaN
   return ((u + 0x7fff + ((u >>> 16) & 1)) >>> 16) & 0xffff;
+}
+
+/** The number whose f32 bits are bfloat16 `h` in the upper half. */
+export function bf16BitsToNumber(h: number): number {
+  U32[0] = (h & 0xffff) << 16;
+  return F32[0]!;
 }
