@@ -204,7 +204,8 @@ function readFully(fd: number, into: Uint8Array, at: number, length: number, pos
 /**
  * The bytes of `view` as they are in its file: the view itself when it is not a view of a file
  * read on demand or is filled already, else pieces read from the file. What writers of files call
- * for weights (StagedFile.write).
+ * for weights (StagedFile.write). A piece read from the file is valid only until `out` returns
+ * (its buffer is read into again): copy it, or write it, there.
  */
 export function eachPieceOf(view: Uint8Array, out: (piece: Uint8Array) => void): void {
   const f = SparseFile.of(view);
