@@ -1,5 +1,6 @@
 import type { ElementTypeName } from '../graph/element-type.js';
-import type { Tensor } from '../graph/tensor.js';
+import { rawData, type Tensor } from '../graph/tensor.js';
+import { sameBytes } from '../fs/sparse-file.js';
 import type { Value } from '../graph/value.js';
 import { bf16BitsToNumber, f16BitsToNumber, f32ToF16Bits } from '../graph/f16.js';
 
@@ -153,7 +154,8 @@ export function comparePayloads(a: Payload, b: Payload): string | null | undefin
   if (squeeze(a.tensor.dims) !== squeeze(b.tensor.dims)) return undefined;
   // The same bytes of the same numeric type are equal in any precision: compared as bytes (a
   // 400 MB model's weights took 4.4 s as numbers one by one, and a faithful conversion keeps them)
-  if (a.tensor.elem === b.tensor.elem && READ[a.tensor.elem] !== undefined && Buffer.from(a.tensor.data.buffer, a.tensor.data.byteOffset, a.tensor.data.byteLength).equals(b.tensor.data)) return null;
+  // (weights of big files are compared as their files hold them, not read into memory: sameBytes)
+  if (a.tensor.elem === b.tensor.elem && READ[a.tensor.elem] !== undefined && sameBytes(rawData(a.tensor), rawData(b.tensor))) return null;
   const xa = numbersOf(a.tensor);
   const xb = numbersOf(b.tensor);
   if (!xa || !xb || xa.n !== xb.n) return undefined;

@@ -117,6 +117,11 @@ export class SparseFile {
     });
   }
 
+  /** Reads the file's bytes [start, start + length) into the start of `into` (not into this buffer). */
+  read(into: Uint8Array, start: number, length: number): void {
+    this.withFile((fd) => readFully(fd, into, 0, length, start, this.path));
+  }
+
   /**
    * Runs `f` with the file open, after checking that it is still the file first opened. The
    * descriptor is kept until the current synchronous work ends (closed by a setImmediate): a
@@ -212,6 +217,35 @@ export function eachPieceOf(view: Uint8Array, out: (piece: Uint8Array) => void):
   if (!f || f.isFilled(view.byteOffset, view.byteOffset + view.byteLength)) out(view);
   else f.copy(view.byteOffset, view.byteLength, out);
 }
+
+/**
+ * Whether two views hold the same bytes. Views of files read on demand are compared piece by piece
+ * as read from their files (as the writers copy them), not read into their own memory: comparing
+ * a model's weights with its conversion's holds two 4 MB buffers, not both models.
+ */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.byteLength !== b.byteLength) return false;
+  const unreadOf = (v: Uint8Array) => {
+    const f = SparseFile.of(v);
+    return f && !f.isFilled(v.byteOffset, v.byteOffset + v.byteLength) ? f : undefined;
+  };
+  const fa = unreadOf(a);
+  const fb = unreadOf(b);
+  if (!fa && !fb) return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
+  const bufs = (sameBuffers ??= [Buffer.allocUnsafeSlow(COPY_BYTES), Buffer.allocUnsafeSlow(COPY_BYTES)]);
+  const piece = (v: Uint8Array, f: SparseFile | undefined, at: number, n: number, buf: Buffer): Buffer => {
+    if (!f) return Buffer.from(v.buffer, v.byteOffset + at, n);
+    f.read(buf, v.byteOffset + at, n);
+    return buf.subarray(0, n);
+  };
+  for (let at = 0; at < a.byteLength; at += COPY_BYTES) {
+    const n = Math.min(COPY_BYTES, a.byteLength - at);
+    if (!piece(a, fa, at, n, bufs[0]!).equals(piece(b, fb, at, n, bufs[1]!))) return false;
+  }
+  return true;
+}
+
+let sameBuffers: [Buffer, Buffer] | null = null;
 
 /** `view` with its bytes read (for code that reads them: in-memory encodes, comparisons). */
 export function filled<T extends Uint8Array>(view: T): T {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
 import { OvirError } from '../../src/diag/diagnostic.js';
+import { comparePayloads } from '../../src/equiv/payload.js';
 import { LAZY_FILE_BYTES, LAZY_TENSOR_BYTES, SparseFile } from '../../src/fs/sparse-file.js';
 import type { Model } from '../../src/graph/model.js';
 import { rawData, type Tensor } from '../../src/graph/tensor.js';
@@ -110,6 +111,17 @@ describe('big files: weights read on demand', () => {
     expect(big.every(unread)).toBe(true);
     writeIrFile(convertModel(lazy), join(dir, 'ext-ir/m.xml'));
     expect(bytesOf(join(dir, 'ext-ir/m.bin')).equals(bytesOf(join(dir, 'whole/m.bin')))).toBe(true);
+  });
+
+  it('check compares unread weights as their files hold them, without reading them into memory', () => {
+    const onnx = readOnnxFile(onnxPath);
+    const ir = readIrFile(join(dir, 'lazy/m.xml'));
+    const w0 = (m: Model) => m.graph.initializers.find((v) => v.names.includes('w0'))!.constant!;
+    const mid = (m: Model) => m.graph.initializers.find((v) => v.names.includes('w_mid'))!.constant!;
+    expect(comparePayloads({ tensor: w0(onnx), kept: 'f32' }, { tensor: w0(ir), kept: 'f32' })).toBeNull();
+    expect(unread(w0(onnx)) && unread(w0(ir))).toBe(true);
+    // different bytes: compared as numbers (then read)
+    expect(comparePayloads({ tensor: w0(onnx), kept: 'f32' }, { tensor: mid(ir), kept: 'f32' })).toMatch(/^1 of \d+ elements differ/);
   });
 
   it('a file changed while its weights are unread: FILE_CHANGED naming it, and nothing is written', () => {
