@@ -8,7 +8,9 @@
 // each), weights400 (400 MiB of f32 weights, MatMul+Add+Relu), chain1m (1,000,000-node chain).
 // For each: `ovir convert` ONNX → IR, `ovir convert` that IR → ONNX, `ovir shapes` of the ONNX file
 // and of the IR, onnx's own `onnx.load` + `onnx.shape_inference.infer_shapes` (the oracle venv), a
-// durable copy of the file (`dd conv=fsync`), and `ovc` (capped: "> cap" when it does not finish).
+// durable copy of the file (`dd conv=fsync`), and `ovc` (capped: "> cap" when it does not finish);
+// for the weights model also `ovir convert --compress-to-fp16` and `ovir check` of the ONNX against
+// both IRs (per-element work over every weight).
 // Real models: every distinct .onnx under .oracle/npm-models (scripts/fetch-npm-models.sh; the
 // models of the real-models suite, test/conformance/convert-zoo.test.ts): `ovir convert` ONNX → IR
 // against `ovc` on the same file (its defaults, capped by --ovc-cap), and `ovir convert` of ovir's
@@ -109,6 +111,13 @@ function benchModel(name) {
   if (!args.includes('--no-shapes')) {
     res.shapesOnnx = step('ovir shapes (ONNX)', [process.execPath, ovir, 'shapes', onnx], cap);
     res.shapesIr = res.toIr.ok ? step('ovir shapes (IR)', [process.execPath, ovir, 'shapes', xml], cap) : { ok: false, error: 'no IR' };
+  }
+  if (name.startsWith('weights') && res.toIr.ok) {
+    // what users of ovc also run on weights: fp16 compression (ovc's default) and a check of the result
+    const xml16 = join(out, `${name}.fp16.xml`);
+    res.toIrFp16 = step('ovir ONNX → IR --compress-to-fp16', [process.execPath, ovir, 'convert', onnx, '-o', xml16, '--compress-to-fp16'], cap);
+    res.check = step('ovir check ONNX IR', [process.execPath, ovir, 'check', onnx, xml], cap);
+    res.checkFp16 = res.toIrFp16.ok ? step('ovir check ONNX fp16-IR', [process.execPath, ovir, 'check', onnx, xml16], cap) : { ok: false, error: 'no IR' };
   }
   if (name.startsWith('weights')) {
     const copy = join(out, `${name}.copy`);
@@ -219,11 +228,26 @@ function markdown(res) {
   }
   L.push('', 'Ratios: ovir / onnx load+infer_shapes wall time (in brackets: user+system CPU time, less sensitive to the load of the machine; Node\'s GC threads add CPU time in parallel); for the weights model ovir with `--fsync` / durable copy. ovc runs with its defaults (f16 compression);'
     + ' "capped" means it was killed at the cap.', '');
-  L.push(...linearity(res), ...realTable(res), ...startupTable(res));
+  L.push(...weightsTable(res), ...linearity(res), ...realTable(res), ...startupTable(res));
   if (res.notes) L.push(res.notes, '');
   const notesDir = join(here, 'notes');
   if (existsSync(notesDir)) for (const f of readdirSync(notesDir).filter((n) => n.endsWith('.md')).sort()) L.push(readFileSync(join(notesDir, f), 'utf8').trimEnd(), '');
   return L.join('\n');
+}
+
+/** The weights model's fp16 compression and checks (per-element work over every weight). */
+function weightsTable(res) {
+  const rows = MODELS.filter((m) => res.models[m]?.toIrFp16);
+  if (!rows.length) return [];
+  const L = ['## Weights: fp16 compression and check', '',
+    'Per-element work over every weight, whole processes: `ovir convert --compress-to-fp16` (ovc\'s default form), `ovir check` of the ONNX against the IR written above and against the fp16 IR.', '',
+    '| model | ONNX → IR --compress-to-fp16 | check ONNX / IR | check ONNX / fp16 IR |', '|---|---|---|---|'];
+  for (const m of rows) {
+    const r = res.models[m];
+    L.push(`| ${m} | ${cell(r.toIrFp16)} | ${cell(r.check)} | ${cell(r.checkFp16)} |`);
+  }
+  L.push('');
+  return L;
 }
 
 const us = (r, n) => (r?.ok ? `${f1((r.cpu / n) * 1e6)} µs` : '–');
