@@ -1,6 +1,7 @@
 import { allGraphs, type Graph } from '../graph/graph.js';
 import { f32BitsToF16Bits } from '../graph/f16.js';
-import { makeTensor, type Tensor } from '../graph/tensor.js';
+import { makeTensor, rawData, type Tensor } from '../graph/tensor.js';
+import { eachPieceOf } from '../fs/sparse-file.js';
 import { elementCount } from '../graph/shape.js';
 import { tensorType } from '../graph/types.js';
 import type { Value } from '../graph/value.js';
@@ -36,19 +37,24 @@ export const KEEP_F32_SHARE = 0.75;
  */
 export function compressTensorToF16(t: Tensor): Tensor | null {
   const n = elementCount(t.dims);
-  const src = new DataView(t.data.buffer, t.data.byteOffset, t.data.byteLength);
   // One pass over the f32 bits: outOfF16Range as bit ranges (NaN is not out of range), and the
   // f16 bits, where an f16 infinity from a finite or infinite f32 (beyond ±65504) is ±65504.
-  // (Through numbers, two passes: most of compressing a 400 MB model.)
+  // (Through numbers, two passes: most of compressing a 400 MB model.) A weight of a big file is
+  // read from it piece by piece (eachPieceOf), not into memory: only the f16 form is kept.
   let outside = 0;
   const out = new Uint16Array(n);
-  for (let i = 0; i < n; i++) {
-    const u = src.getUint32(i * 4, true);
-    const a = u & 0x7fffffff;
-    if ((a > F32_BITS_F16_MAX && a <= F32_BITS_INF) || (a !== 0 && a < F32_BITS_F16_MIN_POSITIVE)) outside++;
-    const h = f32BitsToF16Bits(u);
-    out[i] = (h & 0x7fff) === 0x7c00 ? (h & 0x8000) | F16_MAX_BITS : h;
-  }
+  let i = 0;
+  eachPieceOf(rawData(t), (piece) => {
+    const src = new DataView(piece.buffer, piece.byteOffset, piece.byteLength);
+    const end = Math.min(n, i + (piece.byteLength >>> 2));
+    for (let k = 0; i < end; i++, k += 4) {
+      const u = src.getUint32(k, true);
+      const a = u & 0x7fffffff;
+      if ((a > F32_BITS_F16_MAX && a <= F32_BITS_INF) || (a !== 0 && a < F32_BITS_F16_MIN_POSITIVE)) outside++;
+      const h = f32BitsToF16Bits(u);
+      out[i] = (h & 0x7fff) === 0x7c00 ? (h & 0x8000) | F16_MAX_BITS : h;
+    }
+  });
   if (n === 0 || outside / n >= KEEP_F32_SHARE) return null;
   return makeTensor('f16', t.dims, new Uint8Array(out.buffer));
 }

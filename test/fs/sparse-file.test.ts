@@ -113,6 +113,14 @@ describe('big files: weights read on demand', () => {
     expect(bytesOf(join(dir, 'ext-ir/m.bin')).equals(bytesOf(join(dir, 'whole/m.bin')))).toBe(true);
   });
 
+  it('--compress-to-fp16 reads weights piece by piece from the file: they stay unread, the f16 IR is the same', () => {
+    const lazy = readOnnxFile(onnxPath);
+    writeIrFile(convertModel(lazy, { compressToFp16: true }), join(dir, 'fp16-lazy/m.xml'));
+    writeIrFile(convertModel(decodeOnnx(readFileSync(onnxPath)), { compressToFp16: true }), join(dir, 'fp16-whole/m.xml'));
+    for (const f of ['m.xml', 'm.bin']) expect(bytesOf(join(dir, 'fp16-lazy', f)).equals(bytesOf(join(dir, 'fp16-whole', f)))).toBe(true);
+    expect(tensors(lazy).filter((t) => rawData(t).byteLength >= LAZY_TENSOR_BYTES).every(unread)).toBe(true);
+  });
+
   it('check compares unread weights as their files hold them, without reading them into memory', () => {
     const onnx = readOnnxFile(onnxPath);
     const ir = readIrFile(join(dir, 'lazy/m.xml'));
