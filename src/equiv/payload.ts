@@ -1,8 +1,8 @@
 import type { ElementTypeName } from '../graph/element-type.js';
 import { rawData, type Tensor } from '../graph/tensor.js';
-import { sameBytes } from '../fs/sparse-file.js';
+import { PIECE_BYTES, readPiece, sameBytes } from '../fs/sparse-file.js';
 import type { Value } from '../graph/value.js';
-import { bf16BitsToNumber, f16BitsToNumber, f32ToF16Bits } from '../graph/f16.js';
+import { bf16BitsToNumber, f16BitsToNumber, f32BitsToF16Bits, f32ToF16Bits } from '../graph/f16.js';
 
 /**
  * Constant payloads, compared within the precision the target keeps.
@@ -119,6 +119,33 @@ const READ: Partial<Record<ElementTypeName, [bytes: number, read: (v: DataView, 
 };
 
 /**
+ * Whether an f32 payload and an f16 one (in either order) agree everywhere as f16Rounding decides
+ * it (every f16 element finite and the f32 one rounded, bit for bit), read piece by piece (a big
+ * file's weights are not read into memory: a model checked against ovc's fp16 IR holds neither).
+ */
+function allF16Rounded(a: Tensor, b: Tensor): boolean {
+  const pair = a.elem === 'f32' && b.elem === 'f16' ? [a, b] : a.elem === 'f16' && b.elem === 'f32' ? [b, a] : null;
+  if (!pair) return false;
+  const f = rawData(pair[0]!);
+  const h = rawData(pair[1]!);
+  const n = h.byteLength >>> 1;
+  if (f.byteLength !== n * 4) return false;
+  const per = PIECE_BYTES >>> 2; // elements per piece (the f32 side's bytes bound it)
+  for (let at = 0; at < n; at += per) {
+    const m = Math.min(per, n - at);
+    const fp = readPiece(f, at * 4, m * 4, 0);
+    const hp = readPiece(h, at * 2, m * 2, 1);
+    const fd = new DataView(fp.buffer, fp.byteOffset, m * 4);
+    const hd = new DataView(hp.buffer, hp.byteOffset, m * 2);
+    for (let k = 0; k < m; k++) {
+      const q = hd.getUint16(k * 2, true);
+      if ((q & 0x7c00) === 0x7c00 || f32BitsToF16Bits(fd.getUint32(k * 4, true)) !== q) return false;
+    }
+  }
+  return true;
+}
+
+/**
  * For an f32 payload against an f16 one (a weight and its fp16 compression): whether element i of
  * the f16 side is, bit for bit, the f32 element rounded to f16 and finite — then the two are equal
  * in f16, what the loop would find through numbers (an f16 infinity is left to it: a finite value
@@ -156,6 +183,7 @@ export function comparePayloads(a: Payload, b: Payload): string | null | undefin
   // 400 MB model's weights took 4.4 s as numbers one by one, and a faithful conversion keeps them)
   // (weights of big files are compared as their files hold them, not read into memory: sameBytes)
   if (a.tensor.elem === b.tensor.elem && READ[a.tensor.elem] !== undefined && sameBytes(rawData(a.tensor), rawData(b.tensor))) return null;
+  if (allF16Rounded(a.tensor, b.tensor)) return null;
   const xa = numbersOf(a.tensor);
   const xb = numbersOf(b.tensor);
   if (!xa || !xb || xa.n !== xb.n) return undefined;

@@ -219,33 +219,38 @@ export function eachPieceOf(view: Uint8Array, out: (piece: Uint8Array) => void):
 }
 
 /**
+ * Bytes [at, at + n) of `view` (n at most PIECE_BYTES) as they are in its file: a view of `view`
+ * itself when those bytes are read (or it is no view of a file read on demand), else read from the
+ * file into piece buffer `slot` (0 or 1), valid until that slot is read into again. For comparing
+ * two models' weights piece by piece without holding either.
+ */
+export function readPiece(view: Uint8Array, at: number, n: number, slot: 0 | 1): Buffer {
+  const f = SparseFile.of(view);
+  const start = view.byteOffset + at;
+  if (!f || f.isFilled(start, start + n)) return Buffer.from(view.buffer, start, n);
+  const buf = (pieceBuffers ??= [Buffer.allocUnsafeSlow(COPY_BYTES), Buffer.allocUnsafeSlow(COPY_BYTES)])[slot];
+  f.read(buf, start, n);
+  return buf.subarray(0, n);
+}
+
+/** The most readPiece reads at a time. */
+export const PIECE_BYTES = COPY_BYTES;
+
+let pieceBuffers: [Buffer, Buffer] | null = null;
+
+/**
  * Whether two views hold the same bytes. Views of files read on demand are compared piece by piece
  * as read from their files (as the writers copy them), not read into their own memory: comparing
  * a model's weights with its conversion's holds two 4 MB buffers, not both models.
  */
 export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.byteLength !== b.byteLength) return false;
-  const unreadOf = (v: Uint8Array) => {
-    const f = SparseFile.of(v);
-    return f && !f.isFilled(v.byteOffset, v.byteOffset + v.byteLength) ? f : undefined;
-  };
-  const fa = unreadOf(a);
-  const fb = unreadOf(b);
-  if (!fa && !fb) return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
-  const bufs = (sameBuffers ??= [Buffer.allocUnsafeSlow(COPY_BYTES), Buffer.allocUnsafeSlow(COPY_BYTES)]);
-  const piece = (v: Uint8Array, f: SparseFile | undefined, at: number, n: number, buf: Buffer): Buffer => {
-    if (!f) return Buffer.from(v.buffer, v.byteOffset + at, n);
-    f.read(buf, v.byteOffset + at, n);
-    return buf.subarray(0, n);
-  };
-  for (let at = 0; at < a.byteLength; at += COPY_BYTES) {
-    const n = Math.min(COPY_BYTES, a.byteLength - at);
-    if (!piece(a, fa, at, n, bufs[0]!).equals(piece(b, fb, at, n, bufs[1]!))) return false;
+  for (let at = 0; at < a.byteLength; at += PIECE_BYTES) {
+    const n = Math.min(PIECE_BYTES, a.byteLength - at);
+    if (!readPiece(a, at, n, 0).equals(readPiece(b, at, n, 1))) return false;
   }
   return true;
 }
-
-let sameBuffers: [Buffer, Buffer] | null = null;
 
 /** `view` with its bytes read (for code that reads them: in-memory encodes, comparisons). */
 export function filled<T extends Uint8Array>(view: T): T {

@@ -119,6 +119,12 @@ describe('big files: weights read on demand', () => {
     writeIrFile(convertModel(decodeOnnx(readFileSync(onnxPath)), { compressToFp16: true }), join(dir, 'fp16-whole/m.xml'));
     for (const f of ['m.xml', 'm.bin']) expect(bytesOf(join(dir, 'fp16-lazy', f)).equals(bytesOf(join(dir, 'fp16-whole', f)))).toBe(true);
     expect(tensors(lazy).filter((t) => rawData(t).byteLength >= LAZY_TENSOR_BYTES).every(unread)).toBe(true);
+    // check: each f32 weight against its f16 Const, decided piece by piece (the f32 side stays unread)
+    const ir = readIrFile(join(dir, 'fp16-lazy/m.xml'));
+    const f16 = ir.graph.initializers.find((v) => v.constant?.elem === 'f16' && rawData(v.constant).byteLength === LAZY_TENSOR_BYTES / 2)!.constant!;
+    const w = tensors(lazy).find((t) => rawData(t).byteLength === LAZY_TENSOR_BYTES && comparePayloads({ tensor: t, kept: 'f32' }, { tensor: f16, kept: 'f16' }) === null);
+    expect(w).toBeDefined();
+    expect(unread(w!)).toBe(true);
   });
 
   it('check compares unread weights as their files hold them, without reading them into memory', () => {
