@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
 import { OvirError } from '../diag/diagnostic.js';
 import type { ElementTypeName } from '../graph/element-type.js';
 import { lazyTensor, makeTensor, type Tensor } from '../graph/tensor.js';
@@ -161,6 +161,15 @@ export class SparseFile {
 
 /** Files of at least this many bytes are read on demand (a smaller one is read whole: one read costs less). */
 export const LAZY_FILE_BYTES = 32 << 20;
+
+/**
+ * The bytes of the file at `path`: read whole when it is small, else a SparseFile's buffer read on
+ * demand (views of it become tensors through tensorOver). `size`: the file's, when known. Throws
+ * what fs throws.
+ */
+export function fileBytes(path: string, size = statSync(path).size): Uint8Array {
+  return size >= LAZY_FILE_BYTES ? SparseFile.open(path).bytes : readFileSync(path);
+}
 
 /** Tensors of at least this many bytes are read on demand; smaller ones when they are made. */
 export const LAZY_TENSOR_BYTES = 1 << 20;

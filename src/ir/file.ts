@@ -1,8 +1,8 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { OvirError } from '../diag/diagnostic.js';
 import type { Model } from '../graph/model.js';
 import { commitStaged, StagedFile, type WriteOptions } from '../fs/atomic.js';
-import { LAZY_FILE_BYTES, SparseFile } from '../fs/sparse-file.js';
+import { fileBytes } from '../fs/sparse-file.js';
 import { readIr } from './read.js';
 import { writeIrChunks } from './write.js';
 
@@ -28,7 +28,7 @@ export function readIrFile(xmlPath: string): Model {
   const binPath = binPathFor(xmlPath);
   let bin: Uint8Array | null = null;
   try {
-    bin = statSync(binPath).size >= LAZY_FILE_BYTES ? SparseFile.open(binPath).bytes : readFileSync(binPath);
+    bin = fileBytes(binPath);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw OvirError.of('FILE_NOT_FOUND', '', { reason: reason(e) }, binPath);
   }

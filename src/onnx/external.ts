@@ -1,7 +1,7 @@
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep, win32 } from 'node:path';
 import type { Diagnostics } from '../diag/diagnostic.js';
-import { LAZY_FILE_BYTES, SparseFile } from '../fs/sparse-file.js';
+import { fileBytes } from '../fs/sparse-file.js';
 import type { StringStringEntryProto } from './proto-types.js';
 
 /**
@@ -83,7 +83,7 @@ export class ExternalData {
       return null;
     }
     try {
-      return st.size >= LAZY_FILE_BYTES ? SparseFile.open(real).bytes : readFileSync(real);
+      return fileBytes(real, st.size);
     } catch (e) {
       this.diags.add('ONNX_EXTERNAL_READ', where, { name, location, reason: reason(e) });
       return null;
