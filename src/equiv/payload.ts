@@ -118,16 +118,27 @@ const READ: Partial<Record<ElementTypeName, [bytes: number, read: (v: DataView, 
   boolean: [1, (v, i) => v.getUint8(i)],
 };
 
+/** An f32 payload and an f16 one, in that order (a weight and its fp16 compression), else null. */
+function f32AndF16(a: Tensor, b: Tensor): [f32: Tensor, f16: Tensor] | null {
+  return a.elem === 'f32' && b.elem === 'f16' ? [a, b] : a.elem === 'f16' && b.elem === 'f32' ? [b, a] : null;
+}
+
 /**
- * Whether an f32 payload and an f16 one (in either order) agree everywhere as f16Rounding decides
- * it (every f16 element finite and the f32 one rounded, bit for bit), read piece by piece (a big
+ * Whether f16 bits `q` are finite and, bit for bit, the f32 of bits `u` rounded to f16: then the
+ * two are equal in f16, what the loop would find through numbers (an f16 infinity is left to it:
+ * a finite value that became inf is a difference).
+ */
+const isF16Of = (u: number, q: number): boolean => (q & 0x7c00) !== 0x7c00 && f32BitsToF16Bits(u) === q;
+
+/**
+ * Whether an f32 payload and an f16 one agree everywhere by isF16Of, read piece by piece (a big
  * file's weights are not read into memory: a model checked against ovc's fp16 IR holds neither).
  */
 function allF16Rounded(a: Tensor, b: Tensor): boolean {
-  const pair = a.elem === 'f32' && b.elem === 'f16' ? [a, b] : a.elem === 'f16' && b.elem === 'f32' ? [b, a] : null;
+  const pair = f32AndF16(a, b);
   if (!pair) return false;
-  const f = rawData(pair[0]!);
-  const h = rawData(pair[1]!);
+  const f = rawData(pair[0]);
+  const h = rawData(pair[1]);
   const n = h.byteLength >>> 1;
   if (f.byteLength !== n * 4) return false;
   const per = PIECE_BYTES >>> 2; // elements per piece (the f32 side's bytes bound it)
@@ -137,30 +148,22 @@ function allF16Rounded(a: Tensor, b: Tensor): boolean {
     const hp = readPiece(h, at * 2, m * 2, 1);
     const fd = new DataView(fp.buffer, fp.byteOffset, m * 4);
     const hd = new DataView(hp.buffer, hp.byteOffset, m * 2);
-    for (let k = 0; k < m; k++) {
-      const q = hd.getUint16(k * 2, true);
-      if ((q & 0x7c00) === 0x7c00 || f32BitsToF16Bits(fd.getUint32(k * 4, true)) !== q) return false;
-    }
+    for (let k = 0; k < m; k++) if (!isF16Of(fd.getUint32(k * 4, true), hd.getUint16(k * 2, true))) return false;
   }
   return true;
 }
 
 /**
- * For an f32 payload against an f16 one (a weight and its fp16 compression): whether element i of
- * the f16 side is, bit for bit, the f32 element rounded to f16 and finite — then the two are equal
- * in f16, what the loop would find through numbers (an f16 infinity is left to it: a finite value
- * that became inf is a difference). A 100M-weight model: ~50 ns per element through numbers.
+ * Element by element, isF16Of for an f32 payload against an f16 one (most elements of a compressed
+ * weight with a few differences are decided without numbers: ~50 ns per element through them).
  */
 function f16Rounding(a: Tensor, b: Tensor): ((i: number) => boolean) | null {
-  const pair = a.elem === 'f32' && b.elem === 'f16' ? [a, b] : a.elem === 'f16' && b.elem === 'f32' ? [b, a] : null;
+  const pair = f32AndF16(a, b);
   if (!pair) return null;
-  const [f, h] = pair as [Tensor, Tensor];
+  const [f, h] = pair;
   const fv = new DataView(f.data.buffer, f.data.byteOffset, f.data.byteLength);
   const hv = new DataView(h.data.buffer, h.data.byteOffset, h.data.byteLength);
-  return (i) => {
-    const q = hv.getUint16(i * 2, true);
-    return (q & 0x7c00) !== 0x7c00 && f32ToF16Bits(fv.getFloat32(i * 4, true)) === q;
-  };
+  return (i) => isF16Of(fv.getUint32(i * 4, true), hv.getUint16(i * 2, true));
 }
 
 /** How many elements `t` holds and a reader of each; undefined for types not compared as numbers. */
