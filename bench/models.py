@@ -1,12 +1,15 @@
 """The synthetic models of `npm run bench` (bench/compare.js), written with onnx's own helpers.
 
-python bench/models.py DIR NAME...   NAME: chain10k | chain100k | chain1m | ifs2000 | weights400
+python bench/models.py DIR NAME...   NAME: chain10k | chain100k | chain1m | ifs2000 | weights400 | weights2560
 
 - chainN (10k, 100k, 1m: the linearity table): x f32 [1, 64] through N nodes of Add(h, w) -> Relu -> Mul(h, s) (one shared w, one scalar s).
 - ifs2000: 1,000 outer Ifs in a chain, each then-branch holding an inner If (2 levels, 2,000 Ifs);
   every branch reads 8 values of its enclosing scopes (captures) besides the running value.
 - weights400: x f32 [1, 1024] through 100 blocks MatMul(h, W_k [1024, 1024]) -> Add(b_k) -> Relu,
   every W_k its own 4 MiB initializer: 400 MiB of f32 weights.
+- weights2560 (opt-in: `--only weights2560`): the same with 640 blocks, 2.5 GiB of f32 weights, past
+  protobuf's 2 GB limit: the .onnx holds the graph and the weights are its external data
+  (`weights2560.onnx.data`, one file, as onnx.save_model writes it); the IR's .bin is 2.5 GiB.
 """
 import sys
 
@@ -18,7 +21,11 @@ OPSET = [helper.make_opsetid("", 17)]
 
 
 def save(model, path):
-    onnx.save_model(model, path)
+    if sum(len(t.raw_data) for t in model.graph.initializer) > 2**31 - 2**20:
+        name = path.rsplit("/", 1)[-1] + ".data"
+        onnx.save_model(model, path, save_as_external_data=True, all_tensors_to_one_file=True, location=name, size_threshold=1024)
+    else:
+        onnx.save_model(model, path)
 
 
 def chain(n):
@@ -81,7 +88,7 @@ def ifs(outer=1000, captures=8):
     return helper.make_model(g, opset_imports=OPSET, producer_name="ovir-bench")
 
 
-def weights(mib=400):
+def weights(mib=400, name="weights400"):
     width = 1024
     blocks = mib * 1024 * 1024 // (width * width * 4)
     rng = np.random.default_rng(7)
@@ -96,7 +103,7 @@ def weights(mib=400):
                   helper.make_node("Relu", [f"a{k}"], [f"r{k}"], name=f"Relu_{k}")]
         h = f"r{k}"
     g = helper.make_graph(
-        nodes, "weights400",
+        nodes, name,
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, width])],
         [helper.make_tensor_value_info(h, TensorProto.FLOAT, [1, width])], inits)
     return helper.make_model(g, opset_imports=OPSET, producer_name="ovir-bench")
@@ -108,6 +115,7 @@ BUILDERS = {
     "chain10k": lambda: chain(10_000),
     "ifs2000": ifs,
     "weights400": weights,
+    "weights2560": lambda: weights(2560, "weights2560"),
 }
 
 if __name__ == "__main__":
