@@ -15,8 +15,10 @@
 // both IRs (per-element work over every weight).
 // Real models: every distinct .onnx under .oracle/npm-models (scripts/fetch-npm-models.sh; the
 // models of the real-models suite, test/conformance/convert-zoo.test.ts): `ovir convert` ONNX → IR
-// against `ovc` on the same file (its defaults, capped by --ovc-cap), and `ovir convert` of ovir's
-// IR back to ONNX for reference (ovc has no IR → ONNX direction).
+// against `ovc` on the same file (its defaults, capped by --ovc-cap), the same outputs both ways
+// (ovir `--compress-to-fp16` against ovc's default f16 IR; ovc `--compress_to_fp16=False` against
+// ovir's default f32 IR), and `ovir convert` of ovir's IR back to ONNX for reference (ovc has no
+// IR → ONNX direction).
 // Startup: `ovir --version` and `ovir convert` of a sample (samples/if-nested), best of 5 (or
 // --reps), with `node -e 0` as the floor.
 // Wall time and peak RSS come from /usr/bin/time for every process; ratios are ovir / reference.
@@ -168,7 +170,12 @@ function benchReal({ name, path }) {
   const res = { model: name, fileMb: statSync(path).size / MB, loadBefore: loadavg()[0] };
   res.toIr = step('ovir ONNX → IR', [process.execPath, ovir, 'convert', path, '-o', xml], cap);
   res.toOnnx = res.toIr.ok ? step('ovir IR → ONNX', [process.execPath, ovir, 'convert', xml, '-o', join(out, 'back.onnx')], cap) : { ok: false, error: 'no IR' };
-  if (ovcCap > 0) res.ovc = step(`ovc (cap ${ovcCap} s)`, [ovc, path, '--output_model', join(out, 'ovc', 'model.xml')], ovcCap);
+  // the same outputs both ways: ovir's fp16 IR against ovc's default (fp16); ovc's f32 IR against ovir's default (f32)
+  res.toIrFp16 = step('ovir ONNX → IR --compress-to-fp16', [process.execPath, ovir, 'convert', path, '-o', join(out, 'fp16', 'model.xml'), '--compress-to-fp16'], cap);
+  if (ovcCap > 0) {
+    res.ovc = step(`ovc (cap ${ovcCap} s)`, [ovc, path, '--output_model', join(out, 'ovc', 'model.xml')], ovcCap);
+    res.ovcF32 = step(`ovc --compress_to_fp16=False (cap ${ovcCap} s)`, [ovc, path, '--output_model', join(out, 'ovc32', 'model.xml'), '--compress_to_fp16=False'], ovcCap);
+  }
   res.loadAfter = loadavg()[0];
   res.date = new Date().toISOString();
   rmSync(out, { recursive: true, force: true });
@@ -286,12 +293,16 @@ function realTable(res) {
   const speedup = (o, v) => (o?.ok && v?.ok && o.s > 0 ? `${f1(v.s / o.s)}×${o.cpu > 0 && v.cpu > 0 ? ` (cpu ${f1(v.cpu / o.cpu)}×)` : ''}` : '–');
   const L = ['## Real models against ovc (issue 13: every real model ≥ 5× faster than ovc, whole process)', '',
     'Every distinct .onnx of the real-models suite (.oracle/npm-models, scripts/fetch-npm-models.sh). "ovc / ovir": how many times'
-    + ' longer ovc takes than ovir for ONNX → IR (wall; in brackets CPU). ovc runs with its defaults (f16 compression). IR → ONNX'
-    + ' converts ovir\'s IR back, for reference: ovc has no IR → ONNX direction.', '',
-    '| model | .onnx MB | ovir ONNX → IR | ovc | ovc / ovir | ovir IR → ONNX | load avg |',
-    '|---|---:|---|---|---:|---|---|'];
+    + ' longer ovc takes than ovir for ONNX → IR (wall; in brackets CPU), each with its defaults: ovc compresses weights to f16,'
+    + ' ovir keeps them f32 (README, "ovc\'s options"), so the two write different IR. The same output both ways: ovir'
+    + ' `--compress-to-fp16` against ovc\'s default (both f16), and ovc `--compress_to_fp16=False` against ovir\'s default (both f32).'
+    + ' IR → ONNX converts ovir\'s IR back, for reference: ovc has no IR → ONNX direction.', '',
+    '| model | .onnx MB | ovir ONNX → IR | ovc | ovc / ovir (defaults) | f16 IR: ovir, ovc / ovir | f32 IR: ovc, ovc / ovir | ovir IR → ONNX | load avg |',
+    '|---|---:|---|---|---:|---|---|---|---|'];
   for (const r of rows) {
-    L.push(`| ${r.model} | ${f1(r.fileMb)} | ${cell(r.toIr)} | ${cell(r.ovc)} | ${speedup(r.toIr, r.ovc)} | ${cell(r.toOnnx)} | ${f1(r.loadBefore)} → ${f1(r.loadAfter)} |`);
+    const f16 = r.toIrFp16 ? `${cell(r.toIrFp16)}; ${speedup(r.toIrFp16, r.ovc)}` : '–';
+    const f32 = r.ovcF32 ? `${cell(r.ovcF32)}; ${speedup(r.toIr, r.ovcF32)}` : '–';
+    L.push(`| ${r.model} | ${f1(r.fileMb)} | ${cell(r.toIr)} | ${cell(r.ovc)} | ${speedup(r.toIr, r.ovc)} | ${f16} | ${f32} | ${cell(r.toOnnx)} | ${f1(r.loadBefore)} → ${f1(r.loadAfter)} |`);
   }
   L.push('');
   return L;
