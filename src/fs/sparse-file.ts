@@ -19,7 +19,35 @@ import { lazyTensor, makeTensor, type Tensor } from '../graph/tensor.js';
  * (device, inode, size and modification time): a file changed under a conversion is an error
  * naming it, never bytes of two files mixed.
  */
-export class SparseFile {
+/**
+ * Bytes held back until needed: a file read on demand (SparseFile), or bytes computed from one
+ * (src/fs/derived-bytes.ts). `bytes` is one buffer of their size, trusted only where `fill` has
+ * been; views of it are recognized by their buffer (onDemand).
+ */
+export interface OnDemandBytes {
+  readonly bytes: Buffer;
+  readonly size: number;
+  /** Makes `bytes` hold [start, end). */
+  fill(start: number, end: number): void;
+  /** Whether [start, end) of `bytes` holds the bytes. */
+  isFilled(start: number, end: number): boolean;
+  /** Hands [start, start + length) to `out` in pieces of at most COPY_BYTES, valid until `out` returns; `bytes` stays untouched. */
+  copy(start: number, length: number, out: (piece: Uint8Array) => void): void;
+  /** Puts [start, start + length) (at most COPY_BYTES) at the start of `into` (not into `bytes`). */
+  read(into: Uint8Array, start: number, length: number): void;
+}
+
+/** What a view's bytes are held back by, if they are (a view of a file read on demand, or of bytes computed from one). */
+export function onDemand(view: Uint8Array): OnDemandBytes | undefined {
+  return ON_DEMAND.get(view.buffer);
+}
+
+/** Makes `b`'s buffer known to onDemand. */
+export function registerOnDemand(b: OnDemandBytes): void {
+  ON_DEMAND.set(b.bytes.buffer, b);
+}
+
+export class SparseFile implements OnDemandBytes {
   /** The file's bytes where filled (see `fill`); never read elsewhere. */
   readonly bytes: Buffer;
   private readonly filled: Uint8Array;
@@ -31,7 +59,7 @@ export class SparseFile {
     this.bytes = Buffer.allocUnsafeSlow(st.size);
     this.filled = new Uint8Array(Math.ceil(st.size / PAGE));
     this.identity = identityOf(st);
-    SPARSE.set(this.bytes.buffer, this);
+    registerOnDemand(this);
   }
 
   /** Opens `path` for reading on demand (nothing is read yet). Throws what fs throws. */
@@ -42,11 +70,6 @@ export class SparseFile {
     } finally {
       closeSync(fd);
     }
-  }
-
-  /** The SparseFile a view belongs to, if it is a view of one. */
-  static of(view: Uint8Array): SparseFile | undefined {
-    return SPARSE.get(view.buffer);
   }
 
   get size(): number {
@@ -180,12 +203,12 @@ export const LAZY_TENSOR_BYTES = 1 << 20;
  * bytes are read now (if they were not) and it is a plain tensor.
  */
 export function tensorOver(elem: ElementTypeName, dims: readonly number[], view: Uint8Array): Tensor {
-  const f = SparseFile.of(view);
+  const f = onDemand(view);
   if (f) {
     const start = view.byteOffset;
     const end = start + view.byteLength;
     if (view.byteLength >= LAZY_TENSOR_BYTES && !f.isFilled(start, end)) {
-      f.take(start, view.byteLength);
+      if (f instanceof SparseFile) f.take(start, view.byteLength);
       return lazyTensor(elem, dims, view, () => f.fill(start, end));
     }
     f.fill(start, end);
@@ -193,13 +216,13 @@ export function tensorOver(elem: ElementTypeName, dims: readonly number[], view:
   return makeTensor(elem, dims, view);
 }
 
-/** Files read on demand, by their buffers (views are recognized by their buffer). */
-const SPARSE = new WeakMap<ArrayBufferLike, SparseFile>();
+/** Bytes held back, by their buffers (views are recognized by their buffer). */
+const ON_DEMAND = new WeakMap<ArrayBufferLike, OnDemandBytes>();
 
 /** Read granularity: small reads of nearby data become one (64 KB, as a typical read-ahead). */
 const PAGE = 1 << 16;
 /** The piece size of `copy` (what `dd bs=4M` reads at a time). */
-const COPY_BYTES = 1 << 22;
+export const COPY_BYTES = 1 << 22;
 let copyBuf: Buffer | null = null;
 const copyBuffer = (): Buffer => (copyBuf ??= Buffer.allocUnsafeSlow(COPY_BYTES));
 
@@ -222,7 +245,7 @@ function readFully(fd: number, into: Uint8Array, at: number, length: number, pos
  * (its buffer is read into again): copy it, or write it, there.
  */
 export function eachPieceOf(view: Uint8Array, out: (piece: Uint8Array) => void): void {
-  const f = SparseFile.of(view);
+  const f = onDemand(view);
   if (!f || f.isFilled(view.byteOffset, view.byteOffset + view.byteLength)) out(view);
   else f.copy(view.byteOffset, view.byteLength, out);
 }
@@ -234,7 +257,7 @@ export function eachPieceOf(view: Uint8Array, out: (piece: Uint8Array) => void):
  * two models' weights piece by piece without holding either.
  */
 export function readPiece(view: Uint8Array, at: number, n: number, slot: 0 | 1): Buffer {
-  const f = SparseFile.of(view);
+  const f = onDemand(view);
   const start = view.byteOffset + at;
   if (!f || f.isFilled(start, start + n)) return Buffer.from(view.buffer, start, n);
   const buf = (pieceBuffers ??= [Buffer.allocUnsafeSlow(COPY_BYTES), Buffer.allocUnsafeSlow(COPY_BYTES)])[slot];
@@ -263,6 +286,6 @@ export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 
 /** `view` with its bytes read (for code that reads them: in-memory encodes, comparisons). */
 export function filled<T extends Uint8Array>(view: T): T {
-  SparseFile.of(view)?.fill(view.byteOffset, view.byteOffset + view.byteLength);
+  onDemand(view)?.fill(view.byteOffset, view.byteOffset + view.byteLength);
   return view;
 }

@@ -1,7 +1,7 @@
 import type * as Crypto from 'node:crypto';
 import { builtin } from '../fs/builtin.js';
 import type { Tensor } from '../graph/tensor.js';
-import { filled, SparseFile } from '../fs/sparse-file.js';
+import { filled, onDemand } from '../fs/sparse-file.js';
 import { blobChunks } from './blob.js';
 
 /** A blob already in the .bin. */
@@ -23,7 +23,7 @@ function fingerprint(bytes: Uint8Array): string {
   if (n <= 3 * SAMPLE) return `${n}:${filled(b).toString('latin1')}`;
   const mid = (n - SAMPLE) >> 1;
   // weights read on demand: only the sampled bytes are read (their pages)
-  const file = SparseFile.of(b);
+  const file = onDemand(b);
   if (file) for (const at of [0, mid, n - SAMPLE]) file.fill(b.byteOffset + at, b.byteOffset + at + SAMPLE);
   return `${n}:${b.toString('latin1', 0, SAMPLE)}${b.toString('latin1', mid, mid + SAMPLE)}${b.toString('latin1', n - SAMPLE, n)}`;
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
 import { OvirError } from '../../src/diag/diagnostic.js';
 import { comparePayloads } from '../../src/equiv/payload.js';
-import { LAZY_FILE_BYTES, LAZY_TENSOR_BYTES, SparseFile } from '../../src/fs/sparse-file.js';
+import { LAZY_FILE_BYTES, LAZY_TENSOR_BYTES, onDemand } from '../../src/fs/sparse-file.js';
 import type { Model } from '../../src/graph/model.js';
 import { rawData, type Tensor } from '../../src/graph/tensor.js';
 import { readIrFile, writeIrFile } from '../../src/ir/file.js';
@@ -55,7 +55,7 @@ beforeAll(() => {
 const tensors = (m: Model): Tensor[] => m.graph.initializers.map((v) => v.constant!);
 const unread = (t: Tensor): boolean => {
   const view = rawData(t);
-  const f = SparseFile.of(view);
+  const f = onDemand(view);
   return f !== undefined && !f.isFilled(view.byteOffset, view.byteOffset + view.byteLength);
 };
 const bytesOf = (path: string) => readFileSync(path);
@@ -119,6 +119,16 @@ describe('big files: weights read on demand', () => {
     writeIrFile(convertModel(decodeOnnx(readFileSync(onnxPath)), { compressToFp16: true }), join(dir, 'fp16-whole/m.xml'));
     for (const f of ['m.xml', 'm.bin']) expect(bytesOf(join(dir, 'fp16-lazy', f)).equals(bytesOf(join(dir, 'fp16-whole', f)))).toBe(true);
     expect(tensors(lazy).filter((t) => rawData(t).byteLength >= LAZY_TENSOR_BYTES).every(unread)).toBe(true);
+    // the f16 forms are not held either: computed from the file when written (DerivedBytes)
+    const converted = convertModel(readOnnxFile(onnxPath), { compressToFp16: true });
+    const halves = tensors(converted).filter((t) => t.elem === 'f16' && rawData(t).byteLength >= LAZY_TENSOR_BYTES / 2);
+    expect(halves.length).toBe(WEIGHTS + 2);
+    expect(halves.every(unread)).toBe(true);
+    writeIrFile(converted, join(dir, 'fp16-again/m.xml'));
+    expect(bytesOf(join(dir, 'fp16-again/m.bin')).equals(bytesOf(join(dir, 'fp16-whole/m.bin')))).toBe(true);
+    expect(halves.filter(unread).length).toBeGreaterThanOrEqual(WEIGHTS - 1); // (only sampled bytes, and w0/w_mid compared)
+    // and read in memory when something reads them
+    expect(Buffer.concat(writeIr(converted).bin).equals(bytesOf(join(dir, 'fp16-whole/m.bin')))).toBe(true);
     // check: each f32 weight against its f16 Const, decided piece by piece (the f32 side stays unread)
     const ir = readIrFile(join(dir, 'fp16-lazy/m.xml'));
     const f16 = ir.graph.initializers.find((v) => v.constant?.elem === 'f16' && rawData(v.constant).byteLength === LAZY_TENSOR_BYTES / 2)!.constant!;
@@ -157,6 +167,22 @@ describe('big files: weights read on demand', () => {
     expect(existsSync(out) || existsSync(join(dir, 'changed/m.bin'))).toBe(false);
   });
 
+  it('--compress-to-fp16 of a file changed before its f16 weights are written: FILE_CHANGED, nothing written', () => {
+    const copy = join(dir, 'changing16.onnx');
+    writeFileSync(copy, readFileSync(onnxPath));
+    const m = convertModel(readOnnxFile(copy), { compressToFp16: true });
+    writeFileSync(copy, Buffer.alloc(1024));
+    const out = join(dir, 'changed16/m.xml');
+    let err: unknown;
+    try {
+      writeIrFile(m, out);
+    } catch (e) {
+      err = e;
+    }
+    expect((err as OvirError).diagnostics?.[0]?.code).toBe('FILE_CHANGED');
+    expect(existsSync(out) || existsSync(join(dir, 'changed16/m.bin'))).toBe(false);
+  });
+
   it('a raw_data the decoder does not take as a view (written twice: the last counts) makes the file read whole', () => {
     // ModelProto bytes by hand: one initializer w whose TensorProto holds raw_data twice
     const varint = (v: number): number[] => { const o: number[] = []; while (v >= 0x80) { o.push((v % 0x80) | 0x80); v = Math.floor(v / 0x80); } o.push(v); return o; };
@@ -178,7 +204,7 @@ describe('big files: weights read on demand', () => {
     const path = join(dir, 'twice.onnx');
     writeFileSync(path, Buffer.concat([num(1, 8), len(8, num(2, 13)), len(7, graph)]));
     const w = readOnnxFile(path).graph.initializers[0]!.constant!;
-    expect(SparseFile.of(rawData(w))).toBeUndefined(); // read whole, not on demand
+    expect(onDemand(rawData(w))).toBeUndefined(); // read whole, not on demand
     expect(Buffer.from(w.data).equals(last)).toBe(true);
   });
 
