@@ -94,7 +94,10 @@ function best(argv, capS, o, n = reps) {
   return b;
 }
 
-const INFER = 'import onnx, sys\nm = onnx.load(sys.argv[1])\nonnx.shape_inference.infer_shapes(m)\n';
+// (past 2 GB infer_shapes cannot serialize the model it is given: onnx's way is infer_shapes_path)
+const INFER = 'import onnx, os, sys\nm = onnx.load(sys.argv[1])\n'
+  + 'if os.path.exists(sys.argv[1] + ".data"): onnx.shape_inference.infer_shapes_path(sys.argv[1], os.devnull)\n'
+  + 'else: onnx.shape_inference.infer_shapes(m)\n';
 
 function benchModel(name) {
   const onnx = join(dir, `${name}.onnx`);
