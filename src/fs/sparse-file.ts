@@ -4,6 +4,34 @@ import type { ElementTypeName } from '../graph/element-type.js';
 import { lazyTensor, makeTensor, type Tensor } from '../graph/tensor.js';
 
 /**
+ * Bytes held back until needed: a file read on demand (SparseFile), or bytes computed from one
+ * (src/fs/derived-bytes.ts). `bytes` is one buffer of their size, trusted only where `fill` has
+ * been; views of it are recognized by their buffer (onDemand).
+ */
+export interface OnDemandBytes {
+  readonly bytes: Buffer;
+  readonly size: number;
+  /** Makes `bytes` hold [start, end). */
+  fill(start: number, end: number): void;
+  /** Whether [start, end) of `bytes` holds the bytes. */
+  isFilled(start: number, end: number): boolean;
+  /** Hands [start, start + length) to `out` in pieces of at most COPY_BYTES, valid until `out` returns; `bytes` stays untouched. */
+  copy(start: number, length: number, out: (piece: Uint8Array) => void): void;
+  /** Puts [start, start + length) at the start of `into` (not into `bytes`). */
+  read(into: Uint8Array, start: number, length: number): void;
+}
+
+/** What a view's bytes are held back by, if they are (a view of a file read on demand, or of bytes computed from one). */
+export function onDemand(view: Uint8Array): OnDemandBytes | undefined {
+  return ON_DEMAND.get(view.buffer);
+}
+
+/** Makes `b`'s buffer known to onDemand. */
+export function registerOnDemand(b: OnDemandBytes): void {
+  ON_DEMAND.set(b.bytes.buffer, b);
+}
+
+/**
  * A big model file read on demand: one buffer of the file's size whose bytes are read from the
  * file page by page as they are first needed, so that the weights of a model are read when (and if)
  * something reads them — the IR or ONNX writer copies them from the file to the new file through
@@ -19,34 +47,6 @@ import { lazyTensor, makeTensor, type Tensor } from '../graph/tensor.js';
  * (device, inode, size and modification time): a file changed under a conversion is an error
  * naming it, never bytes of two files mixed.
  */
-/**
- * Bytes held back until needed: a file read on demand (SparseFile), or bytes computed from one
- * (src/fs/derived-bytes.ts). `bytes` is one buffer of their size, trusted only where `fill` has
- * been; views of it are recognized by their buffer (onDemand).
- */
-export interface OnDemandBytes {
-  readonly bytes: Buffer;
-  readonly size: number;
-  /** Makes `bytes` hold [start, end). */
-  fill(start: number, end: number): void;
-  /** Whether [start, end) of `bytes` holds the bytes. */
-  isFilled(start: number, end: number): boolean;
-  /** Hands [start, start + length) to `out` in pieces of at most COPY_BYTES, valid until `out` returns; `bytes` stays untouched. */
-  copy(start: number, length: number, out: (piece: Uint8Array) => void): void;
-  /** Puts [start, start + length) (at most COPY_BYTES) at the start of `into` (not into `bytes`). */
-  read(into: Uint8Array, start: number, length: number): void;
-}
-
-/** What a view's bytes are held back by, if they are (a view of a file read on demand, or of bytes computed from one). */
-export function onDemand(view: Uint8Array): OnDemandBytes | undefined {
-  return ON_DEMAND.get(view.buffer);
-}
-
-/** Makes `b`'s buffer known to onDemand. */
-export function registerOnDemand(b: OnDemandBytes): void {
-  ON_DEMAND.set(b.bytes.buffer, b);
-}
-
 export class SparseFile implements OnDemandBytes {
   /** The file's bytes where filled (see `fill`); never read elsewhere. */
   readonly bytes: Buffer;
