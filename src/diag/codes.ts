@@ -67,6 +67,7 @@ export const CODES = {
   IR_BIN_MISSING: E((p: P<'layer', 'path'>) => `Const layer '${p.layer}' needs weights, but there is no .bin${p.path ? ` ('${p.path}')` : ''}`),
   IR_BLOB_BOUNDS: E((p: P<'layer' | 'detail'>) => `Const layer '${p.layer}': ${p.detail}`),
   IR_BLOB_TOO_SMALL: E((p: P<'layer' | 'detail'>) => `Const layer '${p.layer}': ${p.detail}`),
+  IR_BLOB_TOO_BIG: E((p: P<'layer' | 'detail'>) => `Const layer '${p.layer}': ${p.detail}`),
   IR_STRING_BLOB: E((p: P<'layer' | 'detail'>) => `Const layer '${p.layer}': bad string data: ${p.detail}`),
   IR_PORT_BAD: E((p: P<'layer' | 'port' | 'detail'>) => `layer '${p.layer}' port ${p.port}: ${p.detail}`),
   IR_EDGE_BAD: E((p: P<'edge' | 'detail'>) => `edge ${p.edge}: ${p.detail}`),

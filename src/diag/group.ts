@@ -64,6 +64,7 @@ const LAYER_NOUNS: Partial<Record<DiagCode, string>> = {
   IR_BIN_MISSING: 'Const layers',
   IR_BLOB_BOUNDS: 'Const layers',
   IR_BLOB_TOO_SMALL: 'Const layers',
+  IR_BLOB_TOO_BIG: 'Const layers',
   IR_STRING_BLOB: 'Const layers',
 };
 

@@ -1,3 +1,4 @@
+import { constants } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
 import { OvirError } from '../diag/diagnostic.js';
 import type { ElementTypeName } from '../graph/element-type.js';
@@ -51,25 +52,29 @@ export class SparseFile implements OnDemandBytes {
   /** The file's bytes where filled (see `fill`); never read elsewhere. */
   readonly bytes: Buffer;
   private readonly filled: Uint8Array;
-  private readonly identity: string;
   /** Ranges left unread on purpose (`skip`), by start: their length, and whether a tensor took them. */
   private readonly skipped = new Map<number, { readonly length: number; taken: boolean }>();
 
-  private constructor(readonly path: string, st: Stats) {
-    this.bytes = Buffer.allocUnsafeSlow(st.size);
-    this.filled = new Uint8Array(Math.ceil(st.size / PAGE));
-    this.identity = identityOf(st);
+  /** Bytes [base, base + size) of `file` (the whole file, or one window of a huge one: see fileBytes). */
+  private constructor(private readonly file: OpenedFile, private readonly base: number, size: number) {
+    this.bytes = Buffer.allocUnsafeSlow(size);
+    this.filled = new Uint8Array(Math.ceil(size / PAGE));
     registerOnDemand(this);
   }
 
-  /** Opens `path` for reading on demand (nothing is read yet). Throws what fs throws. */
+  /** Opens `path` for reading on demand (nothing is read yet). Throws what fs throws, and a RangeError past Node's largest Buffer. */
   static open(path: string): SparseFile {
-    const fd = openSync(path, 'r');
-    try {
-      return new SparseFile(path, fstatSync(fd));
-    } finally {
-      closeSync(fd);
-    }
+    const file = OpenedFile.open(path);
+    return new SparseFile(file, 0, file.size);
+  }
+
+  /** @internal Bytes [base, base + size) of an opened file, read on demand (HugeFile's windows). */
+  static window(file: OpenedFile, base: number, size: number): SparseFile {
+    return new SparseFile(file, base, size);
+  }
+
+  get path(): string {
+    return this.file.path;
   }
 
   get size(): number {
@@ -85,13 +90,13 @@ export class SparseFile implements OnDemandBytes {
     let p = first;
     while (p < last && this.filled[p]) p++;
     if (p === last) return;
-    this.withFile((fd) => {
+    this.file.use((fd) => {
       while (p < last) {
         if (this.filled[p]) { p++; continue; }
         let q = p;
         while (q < last && !this.filled[q]) q++;
         const from = p * PAGE;
-        readFully(fd, this.bytes, from, Math.min(q * PAGE, this.size) - from, from, this.path);
+        readFully(fd, this.bytes, from, Math.min(q * PAGE, this.size) - from, this.base + from, this.path);
         this.filled.fill(1, p, q);
         p = q;
       }
@@ -129,11 +134,11 @@ export class SparseFile implements OnDemandBytes {
    * straight from the file into one reused buffer (the pages of this buffer stay untouched).
    */
   copy(start: number, length: number, out: (piece: Uint8Array) => void): void {
-    this.withFile((fd) => {
+    this.file.use((fd) => {
       const buf = copyBuffer();
       for (let at = start, end = start + length; at < end;) {
         const n = Math.min(buf.length, end - at);
-        readFully(fd, buf, 0, n, at, this.path);
+        readFully(fd, buf, 0, n, this.base + at, this.path);
         out(buf.subarray(0, n));
         at += n;
       }
@@ -142,7 +147,25 @@ export class SparseFile implements OnDemandBytes {
 
   /** Reads the file's bytes [start, start + length) into the start of `into` (not into this buffer). */
   read(into: Uint8Array, start: number, length: number): void {
-    this.withFile((fd) => readFully(fd, into, 0, length, start, this.path));
+    this.file.use((fd) => readFully(fd, into, 0, length, this.base + start, this.path));
+  }
+}
+
+/**
+ * A file opened for reading on demand: its identity (device, inode, size, mtime) when first opened,
+ * and a descriptor while synchronous work needs it. Shared by the windows of a huge file.
+ */
+class OpenedFile {
+  private constructor(readonly path: string, readonly size: number, private readonly identity: string) {}
+
+  static open(path: string): OpenedFile {
+    const fd = openSync(path, 'r');
+    try {
+      const st = fstatSync(fd);
+      return new OpenedFile(path, st.size, identityOf(st));
+    } finally {
+      closeSync(fd);
+    }
   }
 
   /**
@@ -151,7 +174,7 @@ export class SparseFile implements OnDemandBytes {
    * conversion's many reads (the .onnx walk's pages, each small Const of a .bin, each weight
    * copied) share one open, and no descriptor outlives the work that needed it.
    */
-  private withFile(f: (fd: number) => void): void {
+  use(f: (fd: number) => void): void {
     if (this.fd === null) {
       try {
         this.fd = openSync(this.path, 'r');
@@ -190,8 +213,41 @@ export const LAZY_FILE_BYTES = 32 << 20;
  * demand (views of it become tensors through tensorOver). `size`: the file's, when known. Throws
  * what fs throws.
  */
-export function fileBytes(path: string, size = statSync(path).size): Uint8Array {
-  return size >= LAZY_FILE_BYTES ? SparseFile.open(path).bytes : readFileSync(path);
+export function fileBytes(path: string, size = statSync(path).size): FileBytes {
+  if (size < LAZY_FILE_BYTES) return readFileSync(path);
+  return size <= MAX_BUFFER_BYTES ? SparseFile.open(path).bytes : new HugeFile(OpenedFile.open(path));
+}
+
+/**
+ * A file's bytes as their readers use them (an IR .bin, an ONNX external data file): its length,
+ * and views of ranges. A Uint8Array is one; so is a HugeFile.
+ */
+export interface FileBytes {
+  readonly byteLength: number;
+  subarray(start: number, end: number): Uint8Array;
+}
+
+/** The largest Buffer Node makes (4 GiB on 64-bit Node 20): the most one tensor's bytes can be. */
+export const MAX_BUFFER_BYTES = constants.MAX_LENGTH;
+
+/**
+ * A file larger than any Buffer (a .bin of a model with more than 4 GiB of weights): no buffer of
+ * its size; each range asked for is a window of its own, read on demand like a SparseFile (the
+ * windows share the file's identity check and descriptor).
+ */
+class HugeFile implements FileBytes {
+  constructor(private readonly file: OpenedFile) {}
+
+  get byteLength(): number {
+    return this.file.size;
+  }
+
+  /** [start, end) clamped to the file, as Uint8Array.subarray clamps. */
+  subarray(start: number, end: number): Uint8Array {
+    const a = Math.max(0, Math.min(start, this.file.size));
+    const b = Math.max(a, Math.min(end, this.file.size));
+    return SparseFile.window(this.file, a, b - a).bytes;
+  }
 }
 
 /** Tensors of at least this many bytes are read on demand; smaller ones when they are made. */

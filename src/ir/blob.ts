@@ -1,7 +1,7 @@
 import { byteSize, type ElementTypeName } from '../graph/element-type.js';
 import { elementCount } from '../graph/shape.js';
 import { makeStringTensor, rawData, type Tensor } from '../graph/tensor.js';
-import { filled, tensorOver } from '../fs/sparse-file.js';
+import { filled, MAX_BUFFER_BYTES, tensorOver, type FileBytes } from '../fs/sparse-file.js';
 
 /**
  * Const payloads in the .bin: raw little-endian row-major data; sub-byte types packed (u1
@@ -15,13 +15,13 @@ export function irByteSize(elem: ElementTypeName, count: number): number {
   return byteSize(elem, count);
 }
 
-export type BlobResult = { ok: true; tensor: Tensor } | { ok: false; code: 'IR_BLOB_BOUNDS' | 'IR_BLOB_TOO_SMALL' | 'IR_STRING_BLOB'; detail: string };
+export type BlobResult = { ok: true; tensor: Tensor } | { ok: false; code: 'IR_BLOB_BOUNDS' | 'IR_BLOB_TOO_SMALL' | 'IR_BLOB_TOO_BIG' | 'IR_STRING_BLOB'; detail: string };
 
 /**
  * The tensor of a Const whose data is `bin[offset, offset+size)`: a view, never a copy. Checks
  * that the range lies inside the file and that `size` holds the data the type and shape need.
  */
-export function constFromBin(bin: Uint8Array, elem: ElementTypeName, dims: readonly number[], offset: number, size: number): BlobResult {
+export function constFromBin(bin: FileBytes, elem: ElementTypeName, dims: readonly number[], offset: number, size: number): BlobResult {
   if (offset < 0 || size < 0 || offset + size > bin.byteLength) {
     return { ok: false, code: 'IR_BLOB_BOUNDS', detail: `bytes ${offset}..${offset + size} lie outside the ${bin.byteLength}-byte .bin` };
   }
@@ -30,6 +30,9 @@ export function constFromBin(bin: Uint8Array, elem: ElementTypeName, dims: reado
   const need = irByteSize(elem, n);
   if (size < need) {
     return { ok: false, code: 'IR_BLOB_TOO_SMALL', detail: `size ${size} is smaller than the ${need} bytes ${n} ${elem} elements need` };
+  }
+  if (need > MAX_BUFFER_BYTES) {
+    return { ok: false, code: 'IR_BLOB_TOO_BIG', detail: `${need} bytes in one tensor: more than the ${MAX_BUFFER_BYTES} bytes of Node's largest buffer, which ovir holds one tensor in` };
   }
   return { ok: true, tensor: tensorOver(elem, dims, bin.subarray(offset, offset + need)) };
 }

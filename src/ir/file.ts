@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { OvirError } from '../diag/diagnostic.js';
 import type { Model } from '../graph/model.js';
 import { commitStaged, StagedFile, type WriteOptions } from '../fs/atomic.js';
-import { fileBytes } from '../fs/sparse-file.js';
+import { fileBytes, type FileBytes } from '../fs/sparse-file.js';
 import { readIr } from './read.js';
 import { writeIrChunks } from './write.js';
 
@@ -26,7 +26,7 @@ export function readIrFile(xmlPath: string): Model {
     throw OvirError.of('FILE_NOT_FOUND', '', { reason: reason(e) }, xmlPath);
   }
   const binPath = binPathFor(xmlPath);
-  let bin: Uint8Array | null = null;
+  let bin: FileBytes | null = null;
   try {
     bin = fileBytes(binPath);
   } catch (e) {

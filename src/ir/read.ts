@@ -1,3 +1,4 @@
+import type { FileBytes } from '../fs/sparse-file.js';
 import type { Meta } from '../graph/meta.js';
 import type { Attr } from '../graph/attr.js';
 import { IR_BODY_ELEMENTS, irBodyKind } from '../graph/body-kinds.js';
@@ -112,7 +113,7 @@ const precisionOf = memo((s: string) => fromIrPrecision(s.trim()));
  * not stop reading are left in `model.graph.meta.diagnostics`). Iterative throughout: bodies are
  * read from a work list, so nesting depth is not limited by the stack.
  */
-export function readIr(xml: string | Uint8Array, bin: Uint8Array | null, opts: ReadIrOptions = {}): Model {
+export function readIr(xml: string | Uint8Array, bin: FileBytes | null, opts: ReadIrOptions = {}): Model {
   const diags = new Diagnostics();
   const sink = new IrSink();
   const parsed = scanXml(xml, sink);
@@ -191,7 +192,7 @@ class Reader {
   private readonly recentParamTypes: ({ readonly shape: string; readonly elem: string; readonly type: TensorType } | undefined)[] = new Array(RECENT_TYPES).fill(undefined);
   private recentParamNext = 0;
 
-  constructor(readonly diags: Diagnostics, readonly bin: Uint8Array | null, readonly binPath: string | undefined, readonly ports: IrPorts) {}
+  constructor(readonly diags: Diagnostics, readonly bin: FileBytes | null, readonly binPath: string | undefined, readonly ports: IrPorts) {}
 
   private err(code: DiagCode, where: string, params: DiagParams = {}): void {
     this.diags.add(code, where, params);

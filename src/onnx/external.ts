@@ -1,7 +1,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep, win32 } from 'node:path';
 import type { Diagnostics } from '../diag/diagnostic.js';
-import { fileBytes } from '../fs/sparse-file.js';
+import { fileBytes, MAX_BUFFER_BYTES, type FileBytes } from '../fs/sparse-file.js';
 import type { StringStringEntryProto } from './proto-types.js';
 
 /**
@@ -11,7 +11,7 @@ import type { StringStringEntryProto } from './proto-types.js';
  * and tensors are views into it (a big file's bytes are read on demand: src/fs/sparse-file.ts).
  */
 export class ExternalData {
-  private readonly files = new Map<string, Uint8Array | null>();
+  private readonly files = new Map<string, FileBytes | null>();
   private readonly realBase: string | null;
 
   constructor(private readonly baseDir: string | undefined, private readonly diags: Diagnostics) {
@@ -62,10 +62,11 @@ export class ExternalData {
     const len = length ?? (expectedBytes ?? data.byteLength - off);
     if (off + len > data.byteLength) return range(`offset ${off} + length ${len} is past the end of the file (${data.byteLength} bytes)`);
     if (expectedBytes !== null && len !== expectedBytes) return range(`length ${len} does not match the ${expectedBytes} bytes the tensor's type and dims need`);
+    if (len > MAX_BUFFER_BYTES) return range(`holds ${len} bytes for one tensor: more than the ${MAX_BUFFER_BYTES} bytes of Node's largest buffer, which ovir holds one tensor in`);
     return data.subarray(off, off + len);
   }
 
-  private load(location: string, name: string, where: string): Uint8Array | null {
+  private load(location: string, name: string, where: string): FileBytes | null {
     const full = join(this.baseDir!, location);
     let real: string;
     let st: ReturnType<typeof statSync>;
