@@ -21,7 +21,7 @@ function fingerprint(bytes: Uint8Array): string {
   const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const n = b.byteLength;
   if (n <= 3 * SAMPLE) return `${n}:${filled(b).toString('latin1')}`;
-  const mid = (n - SAMPLE) >> 1;
+  const mid = Math.floor((n - SAMPLE) / 2); // (not `>> 1`: a weight of 2 GiB or more would sample at a negative offset)
   // weights read on demand: only the sampled bytes are read (their pages)
   const file = onDemand(b);
   if (file) for (const at of [0, mid, n - SAMPLE]) file.fill(b.byteOffset + at, b.byteOffset + at + SAMPLE);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
 import { MAX_BUFFER_BYTES } from '../../src/fs/sparse-file.js';
+import { ConstWriter } from '../../src/ir/const-writer.js';
 import { readIrFile } from '../../src/ir/file.js';
 import { readOnnxFile, writeOnnxFile } from '../../src/onnx/file.js';
 import * as ob from '../helpers/onnx-builder.js';
@@ -53,6 +54,26 @@ describe('weights files larger than any Buffer (4 GiB)', () => {
     writeFileSync(join(dir, 'big.xml'), netXml([constLayer(0, n * 4, `${n}`, [n]), result(2, 'out', [n])], [[1, 0, 2, 0]]));
     hugeFile(join(dir, 'big.bin'));
     expect(codesOf(() => readIrFile(join(dir, 'big.xml')))).toEqual(['IR_BLOB_TOO_BIG']);
+  });
+
+  it('the .bin writer takes weights of 2 GiB or more (its dedup samples their middle: no 32-bit arithmetic)', () => {
+    const n = 2 ** 31 / 4 + 1024; // f32 elements: 2 GiB + 4 KiB
+    // two such weights, sparse: the first marked in its middle (where the dedup samples), so the
+    // two differ there and are never compared whole
+    const fd = openSync(join(dir, 'two.bin'), 'w');
+    try {
+      writeSync(fd, Buffer.from([7]), 0, 1, Math.floor((n * 4 - 32) / 2));
+      writeSync(fd, Buffer.alloc(1), 0, 1, 2 * n * 4 - 1);
+    } finally {
+      closeSync(fd);
+    }
+    const consts = [0, n * 4].map((offset, k) => ({ ...constLayer(offset, n * 4, `${n}`, [n]), id: k + 1, name: `c${k}` }));
+    writeFileSync(join(dir, 'two.xml'), netXml([...consts, result(3, 'o1', [n]), result(4, 'o2', [n])], [[1, 0, 3, 0], [2, 0, 4, 0]]));
+    const m = readIrFile(join(dir, 'two.xml'));
+    const w = new ConstWriter();
+    const [a, b] = m.graph.initializers.map((v) => w.write(v.constant!));
+    expect(a).toEqual({ offset: 0, size: n * 4 });
+    expect(b).toEqual({ offset: n * 4, size: n * 4 });
   });
 
   it('ONNX external data: a tensor past 4 GiB of its data file', () => {
