@@ -71,8 +71,7 @@ function toF16(src: Uint8Array, dst: Uint8Array): number {
   let outside = 0;
   for (let k = 0, j = 0; k < n; k += 4, j += 2) {
     const u = from.getUint32(k, true);
-    const a = u & 0x7fffffff;
-    if ((a > F32_BITS_F16_MAX && a <= F32_BITS_INF) || (a !== 0 && a < F32_BITS_F16_MIN_POSITIVE)) outside++;
+    if (outsideBits(u & 0x7fffffff)) outside++;
     const h = f32BitsToF16Bits(u);
     to.setUint16(j, (h & 0x7fff) === 0x7c00 ? (h & 0x8000) | F16_MAX_BITS : h, true);
   }
@@ -84,12 +83,12 @@ function outsideF16(src: Uint8Array): number {
   const n = src.byteLength;
   const from = new DataView(src.buffer, src.byteOffset, n);
   let outside = 0;
-  for (let k = 0; k < n; k += 4) {
-    const a = from.getUint32(k, true) & 0x7fffffff;
-    if ((a > F32_BITS_F16_MAX && a <= F32_BITS_INF) || (a !== 0 && a < F32_BITS_F16_MIN_POSITIVE)) outside++;
-  }
+  for (let k = 0; k < n; k += 4) if (outsideBits(from.getUint32(k, true) & 0x7fffffff)) outside++;
   return outside;
 }
+
+/** outOfF16Range of the f32 whose bits without the sign are `a` (NaN is not out of range). */
+const outsideBits = (a: number): boolean => (a > F32_BITS_F16_MAX && a <= F32_BITS_INF) || (a !== 0 && a < F32_BITS_F16_MIN_POSITIVE);
 
 /**
  * compress_to_fp16 as ovc does it: every f32 constant of every graph is stored as f16 and
