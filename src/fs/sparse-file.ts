@@ -210,8 +210,8 @@ export const LAZY_FILE_BYTES = 32 << 20;
 
 /**
  * The bytes of the file at `path`: read whole when it is small, else a SparseFile's buffer read on
- * demand (views of it become tensors through tensorOver). `size`: the file's, when known. Throws
- * what fs throws.
+ * demand (views of it become tensors through tensorOver), and past the largest Buffer a HugeFile (a
+ * window per range). `size`: the file's, when known. Throws what fs throws.
  */
 export function fileBytes(path: string, size = statSync(path).size): FileBytes {
   if (size < LAZY_FILE_BYTES) return readFileSync(path);
