@@ -35,6 +35,7 @@
 // converted files), --results DIR (where results.json and RESULTS.md go; bench/), --render (only
 // rewrite RESULTS.md from results.json, e.g. after merging in a model run elsewhere).
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, platform, release, totalmem } from 'node:os';
@@ -66,6 +67,12 @@ const ovir = join(repo, 'bin/ovir.js');
 const MB = 1024 * 1024;
 
 for (const m of only) if (!MODELS.includes(m)) throw new Error(`unknown model ${m} (one of ${MODELS.join(', ')})`);
+// bin/ovir.js runs dist/src without the bundle's code caches when the bundle is older than it (a
+// `tsc` after `npm run build`): correct, but ~0.15 s slower per process, which would be measured.
+if (!args.includes('--render')) {
+  const { bundleEntry } = createRequire(import.meta.url)(join(repo, 'dist/src/cli/bundle-loader.cjs'));
+  if (!bundleEntry(join(repo, 'dist') + '/')) throw new Error('the CLI bundle (dist/cli) is missing or older than dist/src: run `npm run build` first (or `npm run bench`, which does)');
+}
 
 /** Runs one whole process under /usr/bin/time, `timeout`-capped: wall seconds, peak RSS (MB), ok. */
 function timed(argv, capS, { stdout = 'ignore' } = {}) {
