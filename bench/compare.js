@@ -31,6 +31,7 @@
 // --real-filter REGEX (only real models whose path matches),
 // --no-startup,
 // --dir DIR (/tmp/ovir-bench-models), --reps N (best of N, 1), --ovc-cap S (120; 0 skips ovc),
+// --judge (the weights models' conversions judged by OpenVINO and onnxruntime: bench/judge.py),
 // --cap S (limit for every ovir run, 1800), --no-shapes (skip `ovir shapes`), --keep (keep the
 // converted files), --results DIR (where results.json and RESULTS.md go; bench/), --render (only
 // rewrite RESULTS.md from results.json, e.g. after merging in a model run elsewhere).
@@ -136,6 +137,13 @@ function benchModel(name) {
     res.toIrFp16 = step('ovir ONNX → IR --compress-to-fp16', [process.execPath, ovir, 'convert', onnx, '-o', xml16, '--compress-to-fp16'], cap);
     res.check = step('ovir check ONNX IR', [process.execPath, ovir, 'check', onnx, xml], cap);
     res.checkFp16 = res.toIrFp16.ok ? step('ovir check ONNX fp16-IR', [process.execPath, ovir, 'check', onnx, xml16], cap) : { ok: false, error: 'no IR' };
+  }
+  if (name.startsWith('weights') && args.includes('--judge') && res.toIr.ok && res.toOnnx.ok) {
+    // the conversions judged by the engines (bench/judge.py): OpenVINO on the IR, onnxruntime on the ONNX back
+    process.stderr.write(`bench: ${name} judged by OpenVINO and onnxruntime\n`);
+    const j = spawnSync(python, [join(here, 'judge.py'), onnx, xml, back], { encoding: 'utf8' });
+    try { res.judged = JSON.parse(j.stdout.trim().split('\n').pop()); } catch { res.judged = { ok: false, error: (j.stderr || j.stdout).slice(-300) }; }
+    process.stderr.write(`  ${JSON.stringify(res.judged)}\n`);
   }
   if (name.startsWith('weights')) {
     const copy = join(out, `${name}.copy`);
@@ -264,11 +272,14 @@ function weightsTable(res) {
   const rows = MODELS.filter((m) => res.models[m]?.toIrFp16);
   if (!rows.length) return [];
   const L = ['## Weights: fp16 compression and check', '',
-    'Per-element work over every weight, whole processes: `ovir convert --compress-to-fp16` (ovc\'s default form), `ovir check` of the ONNX against the IR written above and against the fp16 IR.', '',
-    '| model | ONNX → IR --compress-to-fp16 | check ONNX / IR | check ONNX / fp16 IR |', '|---|---|---|---|'];
+    'Per-element work over every weight, whole processes: `ovir convert --compress-to-fp16` (ovc\'s default form), `ovir check` of the ONNX against the IR written above and against the fp16 IR.'
+    + ' Judged (with `--judge`, bench/judge.py): OpenVINO (CPU, f32) on ovir\'s IR and onnxruntime on ovir\'s ONNX back against onnxruntime on the original, random inputs, rtol 1e-4 (the largest absolute difference).', '',
+    '| model | ONNX → IR --compress-to-fp16 | check ONNX / IR | check ONNX / fp16 IR | judged by the engines |', '|---|---|---|---|---|'];
+  const judged = (j) => (!j ? '–' : j.error ? `not run: ${String(j.error).replace(/\|/g, '\\|').replace(/\n/g, ' ')}`
+    : `${j.ok ? 'equal' : 'DIFFERENT'}: OpenVINO on the IR ${j.openvino_ir.ok ? 'equal' : 'differs'} (${j.openvino_ir.max_abs_diff?.toExponential(1)}), onnxruntime on the ONNX back ${j.onnxruntime_back.ok ? 'equal' : 'differs'} (${j.onnxruntime_back.max_abs_diff?.toExponential(1)})`);
   for (const m of rows) {
     const r = res.models[m];
-    L.push(`| ${m} | ${cell(r.toIrFp16)} | ${cell(r.check)} | ${cell(r.checkFp16)} |`);
+    L.push(`| ${m} | ${cell(r.toIrFp16)} | ${cell(r.check)} | ${cell(r.checkFp16)} | ${judged(r.judged)} |`);
   }
   L.push('');
   return L;
