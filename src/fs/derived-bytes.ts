@@ -1,3 +1,4 @@
+import { Pages } from './pages.js';
 import { COPY_BYTES, onDemand, registerOnDemand, type OnDemandBytes } from './sparse-file.js';
 
 /**
@@ -13,7 +14,7 @@ import { COPY_BYTES, onDemand, registerOnDemand, type OnDemandBytes } from './sp
  */
 export class DerivedBytes implements OnDemandBytes {
   readonly bytes: Buffer;
-  private readonly filled: Uint8Array;
+  private readonly pages: Pages;
 
   /**
    * `convert(src, dst)` writes the result of source bytes `src` into `dst`: `srcPerOut` source
@@ -28,7 +29,7 @@ export class DerivedBytes implements OnDemandBytes {
     const size = source.byteLength / srcPerOut;
     if (!Number.isInteger(size) || size % outElem !== 0) throw new RangeError(`${source.byteLength} source bytes are no whole number of ${outElem}-byte results`);
     this.bytes = Buffer.allocUnsafeSlow(size);
-    this.filled = new Uint8Array(Math.ceil(size / PAGE));
+    this.pages = new Pages(size, PAGE);
     registerOnDemand(this);
   }
 
@@ -37,21 +38,11 @@ export class DerivedBytes implements OnDemandBytes {
   }
 
   fill(start: number, end: number): void {
-    end = Math.min(end, this.size);
-    for (let p = Math.floor(start / PAGE), last = Math.ceil(end / PAGE); p < last; p++) {
-      if (this.filled[p]) continue;
-      let q = p;
-      while (q < last && !this.filled[q]) q++;
-      const from = p * PAGE;
-      this.compute(this.bytes.subarray(from, Math.min(q * PAGE, this.size)), from);
-      this.filled.fill(1, p, q);
-      p = q - 1;
-    }
+    this.pages.fetch(start, end, (from, to) => this.compute(this.bytes.subarray(from, to), from));
   }
 
   isFilled(start: number, end: number): boolean {
-    for (let p = Math.floor(start / PAGE), last = Math.ceil(Math.min(end, this.size) / PAGE); p < last; p++) if (!this.filled[p]) return false;
-    return true;
+    return this.pages.has(start, end);
   }
 
   copy(start: number, length: number, out: (piece: Uint8Array) => void): void {

@@ -3,6 +3,7 @@ import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync, type 
 import { OvirError } from '../diag/diagnostic.js';
 import type { ElementTypeName } from '../graph/element-type.js';
 import { lazyTensor, makeTensor, type Tensor } from '../graph/tensor.js';
+import { Pages } from './pages.js';
 
 /**
  * Bytes held back until needed: a file read on demand (SparseFile), or bytes computed from one
@@ -51,14 +52,14 @@ export function registerOnDemand(b: OnDemandBytes): void {
 export class SparseFile implements OnDemandBytes {
   /** The file's bytes where filled (see `fill`); never read elsewhere. */
   readonly bytes: Buffer;
-  private readonly filled: Uint8Array;
+  private readonly pages: Pages;
   /** Ranges left unread on purpose (`skip`), by start: their length, and whether a tensor took them. */
   private readonly skipped = new Map<number, { readonly length: number; taken: boolean }>();
 
   /** Bytes [base, base + size) of `file` (the whole file, or one window of a huge one: see fileBytes). */
   private constructor(private readonly file: OpenedFile, private readonly base: number, size: number) {
     this.bytes = Buffer.allocUnsafeSlow(size);
-    this.filled = new Uint8Array(Math.ceil(size / PAGE));
+    this.pages = new Pages(size, PAGE);
     registerOnDemand(this);
   }
 
@@ -83,24 +84,8 @@ export class SparseFile implements OnDemandBytes {
 
   /** Reads the pages of [start, end) not read yet (consecutive ones in one read). */
   fill(start: number, end: number): void {
-    end = Math.min(end, this.size);
-    if (start >= end) return;
-    const first = Math.floor(start / PAGE);
-    const last = Math.ceil(end / PAGE);
-    let p = first;
-    while (p < last && this.filled[p]) p++;
-    if (p === last) return;
-    this.file.use((fd) => {
-      while (p < last) {
-        if (this.filled[p]) { p++; continue; }
-        let q = p;
-        while (q < last && !this.filled[q]) q++;
-        const from = p * PAGE;
-        readFully(fd, this.bytes, from, Math.min(q * PAGE, this.size) - from, this.base + from, this.path);
-        this.filled.fill(1, p, q);
-        p = q;
-      }
-    });
+    if (this.pages.has(start, end)) return;
+    this.file.use((fd) => this.pages.fetch(start, end, (from, to) => readFully(fd, this.bytes, from, to - from, this.base + from, this.path)));
   }
 
   /** Notes [start, start + length) as left unread for a tensor to take (see `allSkippedTaken`). */
@@ -125,8 +110,7 @@ export class SparseFile implements OnDemandBytes {
 
   /** Whether every byte of [start, end) was read. */
   isFilled(start: number, end: number): boolean {
-    for (let p = Math.floor(start / PAGE), last = Math.ceil(Math.min(end, this.size) / PAGE); p < last; p++) if (!this.filled[p]) return false;
-    return true;
+    return this.pages.has(start, end);
   }
 
   /**
