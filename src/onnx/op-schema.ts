@@ -1,6 +1,6 @@
 import type { ElementTypeName } from '../graph/element-type.js';
 import type { OnnxFormalParam, OnnxSchemaRow } from './op-schema-types.js';
-import { ONNX_SCHEMA_ROWS } from './schemas.data.js';
+import { ONNX_SCHEMA_JSON } from './schemas.data.js';
 
 export type { OnnxFormalParam, OnnxSchemaRow } from './op-schema-types.js';
 
@@ -10,17 +10,25 @@ export type { OnnxFormalParam, OnnxSchemaRow } from './op-schema-types.js';
  * uses it to pick forms the target opset has and to insert Casts; `validateOnnxModel` checks every
  * model ovir writes against it.
  */
-const byOp = new Map<string, OnnxSchemaRow[]>();
-for (const r of ONNX_SCHEMA_ROWS) {
-  const list = byOp.get(r.op) ?? [];
-  list.push(r);
-  byOp.set(r.op, list);
+const byOp = new Map<string, readonly OnnxSchemaRow[]>();
+const NO_ROWS: readonly OnnxSchemaRow[] = [];
+
+/**
+ * The rows of `op`, by `since`: parsed from the table's JSON text on the op's first lookup (a
+ * conversion reads a few ops' rows; building all 605 at load was ~4 ms of every run's startup).
+ */
+function rowsOf(op: string): readonly OnnxSchemaRow[] {
+  let rows = byOp.get(op);
+  if (rows === undefined) {
+    rows = Object.hasOwn(ONNX_SCHEMA_JSON, op) ? (JSON.parse(ONNX_SCHEMA_JSON[op]!) as OnnxSchemaRow[]) : NO_ROWS;
+    byOp.set(op, rows);
+  }
+  return rows;
 }
 
 /** The schema of ai.onnx `op` in effect at `opset` (the newest row with since ≤ opset), or null. */
 export function onnxSchema(op: string, opset: number): OnnxSchemaRow | null {
-  const list = byOp.get(op);
-  if (!list) return null;
+  const list = rowsOf(op);
   let found: OnnxSchemaRow | null = null;
   for (const r of list) if (r.since <= opset) found = r;
   return found;
@@ -28,7 +36,7 @@ export function onnxSchema(op: string, opset: number): OnnxSchemaRow | null {
 
 /** The first opset in [`from`, `max`] whose version of `op` satisfies `ok`, or null. */
 export function firstOpsetWhere(op: string, from: number, ok: (s: OnnxSchemaRow) => boolean, max = 25): number | null {
-  const list = byOp.get(op) ?? [];
+  const list = rowsOf(op);
   for (let k = 0; k < list.length; k++) {
     const r = list[k]!;
     const until = (list[k + 1]?.since ?? Infinity) - 1;
