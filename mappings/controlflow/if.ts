@@ -108,7 +108,7 @@ function ifToOnnx(c: ConvertContext): void {
     const bindingOf = bindingLookup(b);
     for (let i = 0; i < params.length; i++) {
       const p = params[i]!;
-      if (!bindingOf(p)) { c.error(`${key} Parameter '${p.meta['layerName'] ?? p.label}' is not mapped in ${portMap} (it would never be fed)`); ok = false; }
+      if (!bindingOf(p)) { c.error(`${key} Parameter '${p.metaView['layerName'] ?? p.label}' is not mapped in ${portMap} (it would never be fed)`); ok = false; }
     }
     for (let i = 0; i < b.inputs.length; i++) {
       const from = b.inputs[i]!.from;

@@ -32,7 +32,7 @@ export interface AppendedSequence {
 
 /** The appended sequences of an ONNX Loop node, by the rules above (pure: the source graph only). */
 export function appendedSequences(node: Node): AppendedSequence[] {
-  const own = Number(node.meta['onnxInputCount'] ?? node.inputs.length);
+  const own = Number(node.metaView['onnxInputCount'] ?? node.inputs.length);
   const found: AppendedSequence[] = [];
   for (let i = 0; 2 + i < own; i++) {
     const a = appendedSequence(node, i);
@@ -44,7 +44,7 @@ export function appendedSequences(node: Node): AppendedSequence[] {
 /** Loop-carried value `i` as an appended sequence, or why it is not one. */
 export function appendedSequence(node: Node, i: number): AppendedSequence | string {
   const g = node.bodies.get('body')?.graph;
-  const formal = g ? g.inputs.filter((p) => p.meta['onnxCapture'] !== true) : [];
+  const formal = g ? g.inputs.filter((p) => p.metaView['onnxCapture'] !== true) : [];
   const init = node.inputs[2 + i];
   const param = formal[2 + i];
   const next = g?.outputs[1 + i];

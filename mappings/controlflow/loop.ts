@@ -57,9 +57,9 @@ function loopToIr(c: ConvertContext): void {
   const sb = node.bodies.get('body');
   if (!sb) { c.error('missing body'); return; }
   const g = sb.graph;
-  const own = node.meta['onnxInputCount'] ?? node.inputs.length;
+  const own = node.metaView['onnxInputCount'] ?? node.inputs.length;
   const nCarried = own - 2;
-  const formal = g.inputs.filter((p) => p.meta['onnxCapture'] !== true);
+  const formal = g.inputs.filter((p) => p.metaView['onnxCapture'] !== true);
   if (nCarried < 0) { c.error(`has ${own} inputs; Loop takes M, cond and the loop-carried values`); return; }
   if (formal.length !== nCarried + 2) {
     c.error(`the body has ${formal.length} inputs; with ${nCarried} loop-carried values it needs ${nCarried + 2} (iteration_num, cond, then one per value)`);
@@ -241,7 +241,7 @@ function loopToOnnx(c: ConvertContext): void {
   for (const e of backEdgeIndices(sb)) if (e && g.inputs[e.param]) edges.set(g.inputs[e.param]!, e.result);
   let ok = true;
   const fail = (detail: string) => { c.error(detail); ok = false; };
-  const label = (p: Value) => String(p.meta['layerName'] ?? p.label);
+  const label = (p: Value) => String(p.metaView['layerName'] ?? p.label);
   let iter: InputBinding | undefined;
   for (const b of sb.inputs) {
     if (b.from >= 0) continue;
@@ -467,7 +467,7 @@ export const LOOP: readonly OpMapping[] = [
     toIr: loopToIr,
     toOnnx: loopToOnnx,
     // the loop-carried values: loopToIr converts the appended sequences and refuses the others, saying why
-    sequenceInputs: (n) => Array.from({ length: Math.max(0, Number(n.meta['onnxInputCount'] ?? n.inputs.length) - 2) }, (_, i) => 2 + i),
+    sequenceInputs: (n) => Array.from({ length: Math.max(0, Number(n.metaView['onnxInputCount'] ?? n.inputs.length) - 2) }, (_, i) => 2 + i),
     note: 'loop-carried values ↔ merged inputs + back edges; scan outputs ↔ concatenated outputs (axis 0); a sequence appended to in each iteration and read by ConcatFromSequence → a concatenated output (ONNX → IR); iteration_num/cond ↔ special_body_ports; IR sliced inputs → a Slice at iteration_num',
   },
 ];

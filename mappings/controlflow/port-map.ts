@@ -38,7 +38,7 @@ export function tiPortMap(c: ConvertContext, body: Body): TiPortMap | null {
   const g = body.graph;
   let ok = true;
   const fail = (m: string): void => { c.error(m); ok = false; };
-  const label = (p: number): string => String(g.inputs[p]?.meta['layerName'] ?? g.inputs[p]?.label ?? p);
+  const label = (p: number): string => String(g.inputs[p]?.metaView['layerName'] ?? g.inputs[p]?.label ?? p);
   const edgeTo = new Map<number, number>();
   for (const e of backEdgeIndices(body)) {
     if (!e) { fail('a back edge names a layer that is no body Parameter/Result'); continue; }

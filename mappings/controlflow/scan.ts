@@ -78,7 +78,7 @@ function scanToIr(c: ConvertContext): void {
   const v8 = c.opset < 9;
   const off = v8 ? 1 : 0;
   const nScan = Number(c.attr.int('num_scan_inputs') ?? -1n);
-  const formal = body.graph.inputs.filter((p) => p.meta['onnxCapture'] !== true).length;
+  const formal = body.graph.inputs.filter((p) => p.metaView['onnxCapture'] !== true).length;
   const nState = formal - nScan;
   const nOut = body.graph.outputs.length;
   const nScanOut = nOut - nState;
@@ -202,7 +202,7 @@ function fullRange(s: Slicing): { reverse: boolean } | string {
  */
 function layoutOf(c: ConvertContext, body: Body, pm: TiPortMap): Layout | { misfit: string } | null {
   const g = body.graph;
-  const label = (p: number): string => String(g.inputs[p]?.meta['layerName'] ?? g.inputs[p]?.label ?? p);
+  const label = (p: number): string => String(g.inputs[p]?.metaView['layerName'] ?? g.inputs[p]?.label ?? p);
   const lay: Layout = { states: [], scans: [], invariants: [], stacked: [] };
   if (!pm.sliced.length) return { misfit: 'no input is sliced' };
   for (const x of pm.sliced) {

@@ -54,7 +54,7 @@ interface Joined { result: number; to: number; axis: number; step: number; rever
 
 export function tensorIteratorAsLoop(c: ConvertContext, body: Body, pm: TiPortMap): void {
   const g = body.graph;
-  const label = (p: number): string => String(g.inputs[p]?.meta['layerName'] ?? g.inputs[p]?.label ?? p);
+  const label = (p: number): string => String(g.inputs[p]?.metaView['layerName'] ?? g.inputs[p]?.label ?? p);
   if (c.opset < 11) {
     c.unsupportedAttr('port_map', 'a TensorIterator that is no Scan', 'its ONNX form is a Loop slicing the inputs at iteration_num (Loop-11, Slice-10): convert with --opset 11 or later', 11);
     return;

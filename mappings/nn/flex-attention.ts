@@ -36,7 +36,7 @@ function repeatHeads(c: ConvertContext, b: IrBuilder, x: Value, rep: Value): Val
  */
 function modify(c: ConvertContext, key: typeof MODIFIERS[number], x: Value, type: ValueType): Value {
   const sb = c.node.bodies.get(key)!;
-  const own = Number(c.node.meta['onnxInputCount'] ?? 3);
+  const own = Number(c.node.metaView['onnxInputCount'] ?? 3);
   const inputs: Value[] = [i64Scalar(c, 1n), c.constant(tensorFromBool([true])), x];
   const capture = new Map<number, number>();
   for (const bnd of sb.inputs) {
@@ -46,7 +46,7 @@ function modify(c: ConvertContext, key: typeof MODIFIERS[number], x: Value, type
   }
   const y = c.emit('Loop', inputs, {}, 1, 'opset5')[0]!;
   const loop = c.lastNode!;
-  const formal = sb.graph.inputs.findIndex((p) => p.meta['onnxCapture'] !== true);
+  const formal = sb.graph.inputs.findIndex((p) => p.metaView['onnxCapture'] !== true);
   const body = c.body(loop, key, 'body', (i) => capture.get(i) ?? i, { results: [0] });
   // the formal input is bound to no node input (src/graph/body-kinds.ts): it reads Loop input 2
   const param = body.graph.inputs[formal]!;
@@ -72,7 +72,7 @@ function flexAttentionToIr(c: ConvertContext): void {
   for (const key of MODIFIERS) {
     const body = c.node.bodies.get(key);
     if (!body) continue;
-    const formal = body.graph.inputs.filter((p) => p.meta['onnxCapture'] !== true).length;
+    const formal = body.graph.inputs.filter((p) => p.metaView['onnxCapture'] !== true).length;
     if (formal !== 1 || body.graph.outputs.length !== 1) {
       c.error(`${key} must take exactly one input and give exactly one output (it has ${formal} and ${body.graph.outputs.length})`);
       return;

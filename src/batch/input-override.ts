@@ -106,7 +106,7 @@ export function parseInputSpecs(texts: readonly string[]): InputSpec[] | string 
 const rankText = (s: Shape) => (s === null ? 'unknown rank' : `rank ${s.length}`);
 
 function inputName(v: Value): string {
-  return v.names[0] || (typeof v.meta.layerName === 'string' ? v.meta.layerName : '');
+  return v.names[0] || (typeof v.metaView.layerName === 'string' ? v.metaView.layerName : '');
 }
 
 /**

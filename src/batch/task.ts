@@ -56,7 +56,7 @@ function orderInputs(model: Model, specs: readonly InputSpec[]): void {
   const names = specs.map((s) => s.name).filter((n): n is string => n !== null);
   if (!names.length) return;
   const inputs = model.graph.inputs;
-  const first = names.map((n) => inputs.find((v) => v.names.includes(n) || v.meta.layerName === n)).filter((v): v is NonNullable<typeof v> => v !== undefined);
+  const first = names.map((n) => inputs.find((v) => v.names.includes(n) || v.metaView.layerName === n)).filter((v): v is NonNullable<typeof v> => v !== undefined);
   const rest = inputs.filter((v) => !first.includes(v));
   inputs.splice(0, inputs.length, ...first, ...rest);
 }

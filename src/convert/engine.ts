@@ -103,7 +103,7 @@ export class Engine {
       for (const v of src.inputs) {
         // An ONNX graph input that also has an initializer (IR version < 4 style) is a weight with an
         // overridable default. IR has no such thing: like ovc, we make it a Const holding the default.
-        if (this.target === 'ov' && v.constant && v.meta['onnxInitializerDefault']) {
+        if (this.target === 'ov' && v.constant && v.metaView['onnxInitializerDefault']) {
           const q = dst.addInitializer(v.constant, [...v.names]);
           this.carryMeta(v, q);
           this.map.set(v, q);
@@ -123,7 +123,7 @@ export class Engine {
         // a packed IR type ONNX lacks, read only by Converts: the same numbers in a wider type
         const from = t;
         t = widenConstant(from, wider);
-        this.diags.add('CONVERT_CONSTANT_WIDENED', src.path, { value: typeof v.meta['layerName'] === 'string' ? v.meta['layerName'] : v.label, from: from.elem, to: wider, bytes: `${from.data.byteLength} → ${t.data.byteLength} bytes` });
+        this.diags.add('CONVERT_CONSTANT_WIDENED', src.path, { value: typeof v.metaView['layerName'] === 'string' ? v.metaView['layerName'] : v.label, from: from.elem, to: wider, bytes: `${from.data.byteLength} → ${t.data.byteLength} bytes` });
       }
       if (this.target === 'ov' ? !irHas(t.elem) : !onnxHas(t.elem)) {
         this.diags.add('CONVERT_UNSUPPORTED_TYPE', src.path, { what: 'initializer', value: v.label, type: `tensor(${t.elem})`, target: TARGET_NAME[this.target] });
@@ -182,7 +182,7 @@ export class Engine {
   }
 
   private carryMeta(from: Value, to: Value): void {
-    const layer = from.meta['layerName'];
+    const layer = from.metaView['layerName'];
     if (this.target === 'ov') to.meta['layerName'] = layer ?? from.name;
     // IR → ONNX: of a port's several names, the one that is also the layer's name is how the
     // model is fed (`…_function_XU,X` on Parameter `X`): make it the primary name.

@@ -111,7 +111,7 @@ function compressGraph(g: Graph): void {
     half.meta['layerName'] = `${v.meta['layerName'] ?? v.label}/compressed`;
     g.initializers.splice(g.initializers.length - 1, 1);
     g.initializers[i] = half;
-    const cvt = g.addNode({ dialect: 'ov', op: 'Convert', version: 'opset1', name: `${v.meta['layerName'] ?? v.label}/decompress` });
+    const cvt = g.addNode({ dialect: 'ov', op: 'Convert', version: 'opset1', name: `${v.metaView['layerName'] ?? v.label}/decompress` });
     g.nodes.pop();
     cvt.attrs.set('destination_type', { type: 'raw', value: 'f32' });
     cvt.addInput(half);

@@ -69,7 +69,7 @@ interface ScopeWork {
 }
 
 const layerName = (v: Value): string | undefined => {
-  const n = v.meta['layerName'];
+  const n = v.metaView['layerName'];
   return typeof n === 'string' && n !== '' ? n : undefined;
 };
 
@@ -245,7 +245,7 @@ function mapOutputs(na: Node, nb: Node, partners: Map<Value, Value[]>): Map<numb
 /** A loop's iteration counter Parameter: ONNX Loop's first body input, Loop-5's current_iteration. */
 function isIterationCounter(n: Node, b: Body['inputs'][number]): boolean {
   if (n.dialect === 'ov') return b.from === -1 && b.extra?.['purpose'] === 'current_iteration';
-  return n.op === 'Loop' && b.from === 0 && b.param.meta['onnxCapture'] !== true && b.param === n.bodies.get('body')?.graph.inputs[0];
+  return n.op === 'Loop' && b.from === 0 && b.param.metaView['onnxCapture'] !== true && b.param === n.bodies.get('body')?.graph.inputs[0];
 }
 
 const isConcatenated = (o: Body['outputs'][number]): boolean => o.extra !== undefined && 'axis' in o.extra;

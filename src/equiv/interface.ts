@@ -59,7 +59,7 @@ function resultNames(g: Graph): string[] {
 
 function inputKeys(v: Value): { names: string[]; keys: string[] } {
   const names = v.names.filter((n) => n);
-  const layer = v.meta['layerName'];
+  const layer = v.metaView['layerName'];
   return { names, keys: typeof layer === 'string' && layer !== '' ? [...names, layer] : names };
 }
 

@@ -45,7 +45,7 @@ export class Paths {
   /** `main/If_0/then/Add:0` for a node output, `main/If_0/then/x` for a parameter or constant. */
   value(v: Value): string {
     if (v.producer) return `${this.node(v.producer)}:${v.outputIndex}`;
-    const layer = v.meta['layerName'];
+    const layer = v.metaView['layerName'];
     const label = typeof layer === 'string' && layer !== '' ? layer : (v.name || `#${v.id}`);
     return `${this.graph(v.graph)}/${label}`;
   }

@@ -58,7 +58,7 @@ function verifyOne(g: Graph, k: number, definedIn: ValueTable<number>, out: Diag
       // (iteration_num of a Loop without M); only captures must be bound.
       const formal = n.dialect === 'onnx' && onnxBodyKind(n.op, n.domain)?.layout(Number(n.version)).formalInputs === true;
       for (const p of body.graph.inputs) {
-        if (!seen.has(p) && !(formal && p.meta['onnxCapture'] !== true)) out.push(diag('GRAPH_BINDING_UNBOUND_PARAM', n.path, { body: key, param: p.label }));
+        if (!seen.has(p) && !(formal && p.metaView['onnxCapture'] !== true)) out.push(diag('GRAPH_BINDING_UNBOUND_PARAM', n.path, { body: key, param: p.label }));
       }
       const targets = new Set<number>();
       for (const b of body.outputs) {

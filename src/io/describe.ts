@@ -68,12 +68,12 @@ export function describeModel(model: Model, path: string): ModelInfo {
     maxDepth = Math.max(maxDepth, g.depth);
     if (ir) {
       // IR Parameter/Const/Result layers are graph inputs/initializers/outputs, not nodes.
-      for (const v of g.inputs) count(typeof v.meta.irType === 'string' ? v.meta.irType : 'Parameter');
-      for (const v of g.initializers) count(typeof v.meta.irType === 'string' ? v.meta.irType : 'Const');
+      for (const v of g.inputs) count(typeof v.metaView.irType === 'string' ? v.metaView.irType : 'Parameter');
+      for (const v of g.initializers) count(typeof v.metaView.irType === 'string' ? v.metaView.irType : 'Const');
       const results = Array.isArray(g.meta.irResults) ? g.meta.irResults : [];
       g.outputs.forEach((_, i) => count(typeof results[i]?.irType === 'string' ? (results[i]!.irType as string) : 'Result'));
     }
-    for (const n of g.nodes) count(ir && typeof n.meta.irType === 'string' ? n.meta.irType : n.op);
+    for (const n of g.nodes) count(ir && typeof n.metaView.irType === 'string' ? n.metaView.irType : n.op);
   }
   const resultNames = Array.isArray(model.graph.meta.resultNames) ? model.graph.meta.resultNames : [];
   return {

@@ -637,12 +637,12 @@ class Reader {
       if (x.tag === 'input') {
         const param = index.params.get(lid);
         if (!param) return this.err('IR_PORTMAP_BAD', where, { map, entry: entry(), detail: `names no body Parameter (${describe(lid)})` });
-        if (mapped.has(param)) return this.err('IR_PORTMAP_BAD', where, { map, entry: entry(), detail: `maps Parameter '${param.meta['layerName']}' twice` });
+        if (mapped.has(param)) return this.err('IR_PORTMAP_BAD', where, { map, entry: entry(), detail: `maps Parameter '${param.metaView['layerName']}' twice` });
         const from = Number(ext);
         if (from < -1 || from >= t.node.inputs.length || (from === -1 && t.kind === 'if')) {
           return this.err('IR_PORTMAP_BAD', where, { map, entry: entry(), detail: `the node has no input ${ext}` });
         }
-        if (from === 0 && t.kind === 'if') this.diags.add('IR_IF_COND_PARAM', where, { map, param: String(param.meta['layerName']) });
+        if (from === 0 && t.kind === 'if') this.diags.add('IR_IF_COND_PARAM', where, { map, param: String(param.metaView['layerName']) });
         mapped.add(param);
         t.body.inputs.push(hasKeys(extra) ? { param, from, extra } : { param, from });
       } else if (x.tag === 'output') {
@@ -655,7 +655,7 @@ class Reader {
       }
     });
     for (const p of t.body.graph.inputs) {
-      if (!mapped.has(p)) this.err('IR_PORTMAP_UNMAPPED', `${t.body.graph.path}/${String(p.meta['layerName'])}`, { param: String(p.meta['layerName']), map });
+      if (!mapped.has(p)) this.err('IR_PORTMAP_UNMAPPED', `${t.body.graph.path}/${String(p.metaView['layerName'])}`, { param: String(p.metaView['layerName']), map });
     }
     outEntries.sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
     const covered: number[] = [];

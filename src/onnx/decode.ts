@@ -297,7 +297,7 @@ class GraphDecoder {
       this.define(fr, name, v, 'graph input', fr.path, true);
       if (owner && body && layout?.formalInputs) {
         // only the node's own inputs: an earlier sibling body may already have appended captures
-        const own = owner.meta['onnxInputCount'] ?? 0;
+        const own = owner.metaView['onnxInputCount'] ?? 0;
         const from = layout.inputOffset + i;
         if (from < own && owner.inputs[from]) body.inputs.push({ param: v, from });
       }

@@ -254,14 +254,14 @@ class State {
     for (const p of g.inputs) {
       const binding = bindingOf(p);
       const outer = binding ? owner!.inputs[binding.from] : null;
-      if (outer && (rule?.bodyInputsAreBound || p.meta['onnxCapture'] === true)) {
+      if (outer && (rule?.bodyInputsAreBound || p.metaView['onnxCapture'] === true)) {
         const t = this.types.get(outer) ?? outer.type;
         const loose = relax !== 0 && !outer.constant ? relaxedType(t, relax) : null;
         if (loose) relaxed?.push(p);
         this.set(p, loose ?? t, loose ? null : this.values.get(outer));
         if (this.assumed.has(outer)) this.assumed.add(p);
         this.check(p, g, owner!.dialect);
-      } else if (rule?.bodyParam && p.meta['onnxCapture'] !== true) {
+      } else if (rule?.bodyParam && p.metaView['onnxCapture'] !== true) {
         this.set(p, rule.bodyParam(owner!, formal++, outer ? this.types.get(outer) ?? outer.type : null, p.type), null);
       } else if (outer && p.type === null) {
         const t = this.types.get(outer) ?? outer.type;

@@ -25,7 +25,7 @@ function dtypeOf(t: ValueType | undefined): string | null {
 
 function nameOf(v: Value): string {
   if (v.names[0]) return v.names[0];
-  if (typeof v.meta.layerName === 'string' && v.meta.layerName) return v.meta.layerName;
+  if (typeof v.metaView.layerName === 'string' && v.metaView.layerName) return v.metaView.layerName;
   return v.label;
 }
 

@@ -11,7 +11,7 @@ import { intAttr, intsAttr } from '../common.js';
  * output along a new axis (Loop: unknown trip count first; Scan: the scan length, at
  * scan_output_axes). The body was inferred from its formal inputs (see infer.ts seedGraph).
  */
-const formalInputs = (c: RuleContext): number => c.node.bodies.get('body')?.graph.inputs.filter((p) => p.meta['onnxCapture'] !== true).length ?? 0;
+const formalInputs = (c: RuleContext): number => c.node.bodies.get('body')?.graph.inputs.filter((p) => p.metaView['onnxCapture'] !== true).length ?? 0;
 
 function stacked(t: ValueType | null, axis: number, length: Dim): OutputInfo {
   if (!t || t.kind !== 'tensor') return { type: null };
@@ -73,7 +73,7 @@ const scanParam: Rule['bodyParam'] = (node, formal, bound, declared) => {
   if (!bound || bound.kind !== 'tensor' || bound.shape === null) return declared ?? bound;
   const v8 = Number(node.version) < 9;
   const nScan = Number(attrInt(node, 'num_scan_inputs') ?? 0n);
-  const nState = (node.bodies.get('body')?.graph.inputs.filter((p) => p.meta['onnxCapture'] !== true).length ?? 0) - nScan;
+  const nState = (node.bodies.get('body')?.graph.inputs.filter((p) => p.metaView['onnxCapture'] !== true).length ?? 0) - nScan;
   const drop = (axes: number[]): ValueType => ({ kind: 'tensor', elem: bound.elem, shape: bound.shape!.filter((_, i) => !axes.includes(i)) });
   if (v8) return drop(formal < nState ? [0] : [0, 1]);
   if (formal < nState) return bound;

@@ -62,7 +62,7 @@ const loop: InferFn = (c) => {
     const init = b && b.from >= 0 ? c.tensor(b.from) : null;
     const res = c.bodyResult('body', e.result);
     if (init && res && res.kind === 'tensor' && init.elem !== 'dynamic' && res.elem !== 'dynamic' && init.elem !== res.elem) {
-      c.report('SHAPE_LOOP_BACK_EDGE', { result: e.result, param: String(e.param.meta['layerName'] ?? e.param.label), from: init.elem, to: res.elem });
+      c.report('SHAPE_LOOP_BACK_EDGE', { result: e.result, param: String(e.param.metaView['layerName'] ?? e.param.label), from: init.elem, to: res.elem });
     }
   }
   // A loop-carried value whose shape the body changes: OpenVINO relaxes the differing dimensions
