@@ -23,6 +23,7 @@ export const CODES = {
   FILE_NOT_FOUND: E((p: P<'reason'>) => `cannot read file: ${p.reason}`),
   FILE_UNKNOWN_FORMAT: E((p: P<'path'>) => `cannot tell the format of '${p.path}' (expected .onnx, or .xml with a .bin beside it)`),
   FILE_WRITE_FAILED: E((p: P<'path' | 'reason'>) => `cannot write '${p.path}': ${p.reason}`),
+  FILE_TOO_BIG: E((p: P<'path' | 'detail'>) => `'${p.path}' is too big: ${p.detail}`),
   FILE_CHANGED: E((p: P<'path' | 'reason'>) => `cannot read the weights of '${p.path}' any more: ${p.reason} (big models' weights are read from the file when they are needed)`),
 
   // ── graph verifier ────────────────────────────────────────────────────────────

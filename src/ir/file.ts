@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { OvirError } from '../diag/diagnostic.js';
 import type { Model } from '../graph/model.js';
 import { commitStaged, StagedFile, type WriteOptions } from '../fs/atomic.js';
@@ -23,6 +23,13 @@ export function readIrFile(xmlPath: string): Model {
   try {
     xml = readFileSync(xmlPath);
   } catch (e) {
+    // Node reads a file whole only up to 2 GiB (the tokenizer's offsets are 32-bit too): an IR of
+    // about four million layers (a 1M-layer chain's XML is 0.5 GB). Said as a size limit, not as
+    // a file that cannot be read.
+    if ((e as NodeJS.ErrnoException).code === 'ERR_FS_FILE_TOO_LARGE') {
+      const gb = (statSync(xmlPath).size / 2 ** 30).toFixed(1);
+      throw OvirError.of('FILE_TOO_BIG', '', { path: xmlPath, detail: `${gb} GiB of XML; ovir reads an IR .xml of up to 2 GiB` }, xmlPath);
+    }
     throw OvirError.of('FILE_NOT_FOUND', '', { reason: reason(e) }, xmlPath);
   }
   const binPath = binPathFor(xmlPath);

@@ -56,6 +56,27 @@ describe('weights files larger than any Buffer (4 GiB)', () => {
     expect(codesOf(() => readIrFile(join(dir, 'big.xml')))).toEqual(['IR_BLOB_TOO_BIG']);
   });
 
+  it('an IR .xml past 2 GiB (Node reads no larger file whole) is refused as too big, not as unreadable', () => {
+    const xml = join(dir, 'huge.xml');
+    const fd = openSync(xml, 'w');
+    try {
+      writeSync(fd, Buffer.from('<?xml version="1.0"?>'), 0, 21, 0);
+      writeSync(fd, Buffer.alloc(1), 0, 1, 2 ** 31); // 2 GiB + 1 byte, sparse
+    } finally {
+      closeSync(fd);
+    }
+    let message = '';
+    expect(codesOf(() => {
+      try {
+        readIrFile(xml);
+      } catch (e) {
+        message = (e as Error).message;
+        throw e;
+      }
+    })).toEqual(['FILE_TOO_BIG']);
+    expect(message).toContain('2.0 GiB of XML; ovir reads an IR .xml of up to 2 GiB');
+  });
+
   it('the .bin writer takes weights of 2 GiB or more (its dedup samples their middle: no 32-bit arithmetic)', () => {
     const n = 2 ** 31 / 4 + 1024; // f32 elements: 2 GiB + 4 KiB
     // two such weights, sparse: the first marked in its middle (where the dedup samples), so the
