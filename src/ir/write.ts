@@ -576,7 +576,8 @@ class EdgeList {
  * a long loop of the main graph's while it runs (on-stack replacement), before the code after it has
  * ever run, and enters that optimized loop again in each body graph's call, which then left it for
  * the interpreter at the first untried operation after the loop, every time (V8 11 keeps the code:
- * measured 875–1257 deoptimizations of one function converting ifs2000, 2,000 Ifs).
+ * measured 284–1,257 deoptimizations of one function converting ifs2000, 2,000 Ifs). Cheap while
+ * what follows the loop is short; a body's own long loop would have run in the interpreter.
  */
 
 /** [0, 1, …, n - 1]. */
