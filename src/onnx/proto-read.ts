@@ -1,6 +1,6 @@
-import protobuf from 'protobufjs/light.js';
+import protobuf from 'protobufjs/minimal.js';
 import type { AttributeProto, NodeProto, SparseTensorProto, StringStringEntryProto, TensorProto, TypeProto, ValueInfoProto } from './proto-types.js';
-import { T } from './schema.js';
+import { T, type MessageCoder } from './schema.js';
 import { decodeMessage, makeReader } from './wire.js';
 import { asBuffer, StringTable } from './wire-strings.js';
 
@@ -80,7 +80,7 @@ function push<V>(rec: Record<string, unknown>, field: string, v: V): void {
 }
 
 /** A message of a leaf type, as protobufjs decodes it from its own bytes. */
-function leaf<M>(type: protobuf.Type, r: Reader, end: number): M {
+function leaf<M>(type: MessageCoder, r: Reader, end: number): M {
   const bytes = slice(r, end);
   return decodeMessage<M>(type, bytes);
 }

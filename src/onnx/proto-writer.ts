@@ -1,4 +1,4 @@
-import protobuf from 'protobufjs/light.js';
+import protobuf from 'protobufjs/minimal.js';
 import { filled } from '../fs/sparse-file.js';
 
 /**

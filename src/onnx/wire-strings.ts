@@ -1,4 +1,4 @@
-import protobuf from 'protobufjs/light.js';
+import protobuf from 'protobufjs/minimal.js';
 
 /**
  * Strings of the ONNX structure (names, op types, domains) read straight from the file's bytes.

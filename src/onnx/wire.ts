@@ -1,4 +1,5 @@
-import protobuf from 'protobufjs/light.js';
+import protobuf from 'protobufjs/minimal.js';
+import type { MessageCoder } from './schema.js';
 
 /**
  * protobufjs reading and writing with lossless 64-bit integers: every int64/uint64 field is a
@@ -72,13 +73,13 @@ function makeWriter(): protobuf.Writer {
 }
 
 /** Decodes one message; throws protobufjs's error on malformed input (callers make a diagnostic of it). */
-export function decodeMessage<M>(type: protobuf.Type, bytes: Uint8Array): M {
-  return type.decode(makeReader(bytes)) as unknown as M;
+export function decodeMessage<M>(type: MessageCoder, bytes: Uint8Array): M {
+  return type.decode(makeReader(bytes)) as M;
 }
 
 /** Encodes one plain object (fields as in the .proto, int64 as bigint or number). */
-export function encodeMessage(type: protobuf.Type, obj: object): Uint8Array {
-  return type.encode(obj as Record<string, unknown>, makeWriter()).finish();
+export function encodeMessage(type: MessageCoder, obj: object): Uint8Array {
+  return (type.encode(obj, makeWriter()) as protobuf.Writer).finish();
 }
 
 /** Whether a decoded message has `field` on the wire (not just its prototype default). */
@@ -127,8 +128,8 @@ interface WriterOp {
  * protobufjs computes every length prefix from lengths alone, so only its final copy (finish) is
  * replaced here, walking the same list of writes.
  */
-export function encodeMessageChunks(type: protobuf.Type, obj: object, viewBytes = 1 << 16): Uint8Array[] {
-  const w = type.encode(obj as Record<string, unknown>, makeWriter()) as unknown as { head: WriterOp };
+export function encodeMessageChunks(type: MessageCoder, obj: object, viewBytes = 1 << 16): Uint8Array[] {
+  const w = type.encode(obj, makeWriter()) as { head: WriterOp };
   const big = (o: WriterOp): boolean => o.len >= viewBytes && o.val instanceof Uint8Array && o.val.byteLength === o.len;
   const chunks: Uint8Array[] = [];
   let op = w.head.next;
