@@ -7,6 +7,7 @@ import { parseShard, type Shard } from '../batch/shard.js';
 import type { BatchOptions, BatchReport } from '../batch/types.js';
 import type { BatchCliOptions } from './batch.js';
 import { convertOptionsFrom } from './convert-options.js';
+import { stderr, stdout } from './stdio.js';
 
 /** Turns the command line into BatchOptions, or usage problems. */
 function toOptions(o: BatchCliOptions & Record<string, unknown>): BatchOptions | string[] {
@@ -45,11 +46,11 @@ function summary(r: BatchReport, seconds: number): string {
 export async function runBatch(inputs: string[], o: BatchCliOptions & Record<string, unknown>, setExit: (code: number) => void): Promise<void> {
   const opts = toOptions(o);
   const usage = (problems: string[]) => {
-    for (const p of problems) process.stderr.write(`ovir batch: ${p}\n`);
+    for (const p of problems) stderr().write(`ovir batch: ${p}\n`);
     setExit(2);
   };
   if (Array.isArray(opts)) return usage(opts);
-  const sink = progressSink(process.stdout, process.stderr, o.quiet === true);
+  const sink = progressSink(stdout(), stderr(), o.quiet === true);
   const abort = new AbortController();
   const onSignal = () => abort.abort();
   process.on('SIGINT', onSignal);
@@ -76,9 +77,9 @@ export async function runBatch(inputs: string[], o: BatchCliOptions & Record<str
       throw OvirError.of('FILE_WRITE_FAILED', '', { path: f.path, reason: e instanceof Error ? e.message : String(e) }, f.path);
     }
   }
-  if (!o.quiet) process.stdout.write(summary(report, (performance.now() - t0) / 1000));
+  if (!o.quiet) stdout().write(summary(report, (performance.now() - t0) / 1000));
   if (abort.signal.aborted) {
-    process.stderr.write(`ovir batch: interrupted: ${report.interrupted} of ${report.total} models not converted${files.length ? `; report written to ${files.map((f) => f.path).join(' and ')}` : ''}\n`);
+    stderr().write(`ovir batch: interrupted: ${report.interrupted} of ${report.total} models not converted${files.length ? `; report written to ${files.map((f) => f.path).join(' and ')}` : ''}\n`);
   }
   setExit(abort.signal.aborted ? 130 : report.failed > 0 ? 1 : 0);
 }

@@ -3,13 +3,14 @@ import { diag, formatDiagnostic } from '../diag/diagnostic.js';
 import type { Model } from '../graph/model.js';
 import { checkFile, countEntries, type EquivEntry, type EquivReport, type IfMergePolicy, type TypeSummary } from '../equiv/index.js';
 import type { CheckCliOptions } from './check.js';
+import { stderr, stdout } from './stdio.js';
 
 /** `ovir check`'s action (declared in check.ts): compares the forms, prints the report, sets the exit code. */
 export async function runCheck(a: string, b: string | undefined, opts: CheckCliOptions, setExit: (code: number) => void): Promise<void> {
   if (opts.run) {
     const missing = await ortMissing();
     if (missing) {
-      process.stderr.write(formatDiagnostic(diag('CLI_USAGE', '', { detail: `check --run: ${missing}` })) + '\n');
+      stderr().write(formatDiagnostic(diag('CLI_USAGE', '', { detail: `check --run: ${missing}` })) + '\n');
       setExit(2);
       return;
     }
@@ -23,7 +24,7 @@ export async function runCheck(a: string, b: string | undefined, opts: CheckCliO
   const reports = report.roundtrip ? [report, report.roundtrip] : [report];
   reports.forEach((r, i) => {
     const withRun = i === 0 ? run : undefined;
-    process.stdout.write(opts.json ? jsonLine(r, withRun) + '\n' : human(r, opts.verbose === true) + (withRun ? runLines(withRun) : ''));
+    stdout().write(opts.json ? jsonLine(r, withRun) + '\n' : human(r, opts.verbose === true) + (withRun ? runLines(withRun) : ''));
   });
   setExit(report.ok && (run?.ok ?? true) ? 0 : 1);
 }

@@ -6,6 +6,7 @@ import { diagnosticToJson, isUsageError, OvirError, usageError, type Diagnostic 
 import { groupedText } from '../diag/group.js';
 import { formatOf, loadModel, saveModel, type ModelFormat } from '../io/load.js';
 import { convertOptionsFrom } from './convert-options.js';
+import { printErr, stdout } from './stdio.js';
 
 const EXT: Record<ModelFormat, string> = { ir: '.xml', onnx: '.onnx' };
 
@@ -34,12 +35,12 @@ export function runConvert(input: string, raw: Record<string, unknown>, setExit:
   const json = raw.json === true;
   try {
     const written = convertCommand(input, raw);
-    if (json) process.stdout.write(JSON.stringify({ ok: true, outputs: written }) + '\n');
-    else for (const f of written) process.stdout.write(`[ SUCCESS ] ${f.endsWith('.xml') ? 'XML' : f.endsWith('.bin') ? 'BIN' : 'ONNX'} file: ${f}\n`);
+    if (json) stdout().write(JSON.stringify({ ok: true, outputs: written }) + '\n');
+    else for (const f of written) stdout().write(`[ SUCCESS ] ${f.endsWith('.xml') ? 'XML' : f.endsWith('.bin') ? 'BIN' : 'ONNX'} file: ${f}\n`);
     setExit(0);
   } catch (e) {
     if (!json || !(e instanceof OvirError)) throw e;
-    process.stdout.write(JSON.stringify({ ok: false, diagnostics: e.diagnostics.map(diagnosticToJson) }) + '\n');
+    stdout().write(JSON.stringify({ ok: false, diagnostics: e.diagnostics.map(diagnosticToJson) }) + '\n');
     setExit(isUsageError(e) ? 2 : 1);
   }
 }
@@ -67,7 +68,7 @@ function convertCommand(input: string, raw: Record<string, unknown>): string[] {
     if (e instanceof OvirError) for (const d of e.diagnostics) d.file ??= input;
     throw e;
   }
-  process.stderr.write(groupedText(warnings));
+  printErr(groupedText(warnings));
   saveModel(model, out.path, { fsync: options.fsync === true });
   return out.to === 'ir' ? [out.path, binOf(out.path)] : [out.path];
 }

@@ -2,7 +2,7 @@ import { diagnosticToJson, OvirError } from '../diag/diagnostic.js';
 import { errorText } from '../batch/error-text.js';
 import type { Model } from '../graph/model.js';
 import { formatOf, loadModel } from '../io/load.js';
-import { outputClosed } from './stdio.js';
+import { outputClosed, stderr, stdout } from './stdio.js';
 
 /**
  * The read loop of the commands that print something per model (info, shapes): each path in
@@ -22,8 +22,8 @@ export function forEachModel(paths: readonly string[], json: boolean, report: (m
     } catch (e) {
       failed = true;
       const error = errorText(e);
-      if (json) process.stdout.write(JSON.stringify({ path, error, ...(e instanceof OvirError ? { diagnostics: e.diagnostics.map(diagnosticToJson) } : {}) }) + '\n');
-      else process.stderr.write(e instanceof OvirError ? `${error}\n` : `${path}: ${error}\n`); // grouped lines name the file
+      if (json) stdout().write(JSON.stringify({ path, error, ...(e instanceof OvirError ? { diagnostics: e.diagnostics.map(diagnosticToJson) } : {}) }) + '\n');
+      else stderr().write(e instanceof OvirError ? `${error}\n` : `${path}: ${error}\n`); // grouped lines name the file
       continue;
     }
     if (report(model, path)) failed = true;

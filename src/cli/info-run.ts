@@ -1,6 +1,7 @@
 import { formatShape } from '../graph/shape.js';
 import { describeModel, type IoInfo, type ModelInfo, type VariableInfo } from '../io/describe.js';
 import { forEachModel } from './each-model.js';
+import { stdout } from './stdio.js';
 
 function human(info: ModelInfo): string {
   const io = (x: IoInfo) => `    ${x.name}: ${x.dtype ?? '?'}${formatShapeJson(x.shape)}\n`;
@@ -26,7 +27,7 @@ function formatShapeJson(s: IoInfo['shape']): string {
 export function runInfo(paths: string[], opts: { json?: boolean }, setExit: (code: number) => void): void {
   const failed = forEachModel(paths, !!opts.json, (model, path) => {
     const info = describeModel(model, path);
-    process.stdout.write(opts.json ? JSON.stringify(info) + '\n' : human(info));
+    stdout().write(opts.json ? JSON.stringify(info) + '\n' : human(info));
     return false;
   });
   setExit(failed ? 1 : 0);

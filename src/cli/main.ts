@@ -2,7 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { isUsageError, OvirError } from '../diag/diagnostic.js';
 import { groupedText } from '../diag/group.js';
 import { COMMANDS } from './commands.js';
-import { tolerateClosedPipes } from './stdio.js';
+import { stderr, stdout } from './stdio.js';
 import { VERSION } from '../version.js';
 
 /**
@@ -14,19 +14,18 @@ import { VERSION } from '../version.js';
 export const EXIT = { OK: 0, FAILURE: 1, USAGE: 2 } as const;
 
 export async function main(argv: readonly string[]): Promise<number> {
-  tolerateClosedPipes();
   const program = new Command('ovir')
     .description('Convert models between ONNX and OpenVINO IR (.xml + .bin), control flow included, and prove every conversion right.')
     .version(VERSION, '-V, --version')
     .exitOverride()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) })
+    .configureOutput({ writeOut: (s) => stdout().write(s), writeErr: (s) => stderr().write(s) })
     .showHelpAfterError('(run ovir --help for usage)');
   let code: number = EXIT.OK;
   for (const register of COMMANDS) {
     register(program, (c) => { code = c; });
   }
   if (argv.length <= 2) {
-    process.stderr.write(program.helpInformation());
+    stderr().write(program.helpInformation());
     return EXIT.USAGE;
   }
   try {
@@ -38,10 +37,10 @@ export async function main(argv: readonly string[]): Promise<number> {
       return e.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
     }
     if (e instanceof OvirError) {
-      process.stderr.write(isUsageError(e) ? e.diagnostics.map((d) => `ovir: ${d.message}\n`).join('') : groupedText(e.diagnostics));
+      stderr().write(isUsageError(e) ? e.diagnostics.map((d) => `ovir: ${d.message}\n`).join('') : groupedText(e.diagnostics));
       return isUsageError(e) ? EXIT.USAGE : EXIT.FAILURE;
     }
-    process.stderr.write(`ovir: internal error (please report): ${e instanceof Error ? e.message : String(e)}\n`);
+    stderr().write(`ovir: internal error (please report): ${e instanceof Error ? e.message : String(e)}\n`);
     return EXIT.FAILURE;
   }
 }

@@ -5,6 +5,7 @@ import { inferTypes } from '../shape/infer.js';
 import { shapesReport, type ShapesReport } from '../shape/report.js';
 import type { IfMergePolicy } from '../shape/rule.js';
 import { forEachModel } from './each-model.js';
+import { printErr, stdout } from './stdio.js';
 
 function human(r: ShapesReport): string {
   let out = `${r.path}\n`;
@@ -41,8 +42,8 @@ export function runShapes(paths: string[], opts: { json?: boolean; ifMerge?: IfM
   const failed = forEachModel(paths, !!opts.json, (model, path) => {
     const result = inferTypes(model, opts.ifMerge ? { ifMerge: opts.ifMerge } : {});
     const report = shapesReport(model, result, path);
-    process.stdout.write(opts.json ? JSON.stringify(report) + '\n' : human(report));
-    process.stderr.write(diagnosticsText(result.diagnostics, path));
+    stdout().write(opts.json ? JSON.stringify(report) + '\n' : human(report));
+    printErr(diagnosticsText(result.diagnostics, path));
     return result.diagnostics.some((d) => d.severity === 'error');
   });
   setExit(failed ? 1 : 0);

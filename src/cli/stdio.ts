@@ -5,18 +5,33 @@
  * models and its report) carries on.
  */
 let closed = false;
-let installed = false;
+const tolerant = new WeakSet<NodeJS.WriteStream>();
 
-/** Installs the EPIPE handlers on stdout and stderr (idempotent). */
-export function tolerateClosedPipes(): void {
-  if (installed) return;
-  installed = true;
-  for (const s of [process.stdout, process.stderr]) {
+/**
+ * process.stdout or process.stderr, with the EPIPE handler installed on first use. Every write of
+ * the CLI goes through here: a stream is made only when something is written to it (a conversion
+ * without warnings never makes stderr: Node builds a stream over a pipe in ~1.5 ms).
+ */
+function tolerantStream(s: NodeJS.WriteStream): NodeJS.WriteStream {
+  if (!tolerant.has(s)) {
+    tolerant.add(s);
     s.on('error', (e: NodeJS.ErrnoException) => {
       if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') { closed = true; return; }
       throw e;
     });
   }
+  return s;
+}
+
+/** Standard output (see tolerantStream). */
+export const stdout = (): NodeJS.WriteStream => tolerantStream(process.stdout);
+
+/** Standard error (see tolerantStream). */
+export const stderr = (): NodeJS.WriteStream => tolerantStream(process.stderr);
+
+/** Writes `text` to standard error unless it is empty (then the stream is not even made). */
+export function printErr(text: string): void {
+  if (text) stderr().write(text);
 }
 
 /** True once stdout's reader has closed the pipe: printing more is pointless. */
