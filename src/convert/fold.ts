@@ -147,7 +147,7 @@ function seedBodyConstants(node: Node): Value[] {
       if (!outer?.constant || bind.param.uses.length === 0 && !b.graph.outputs.includes(bind.param)) continue;
       const c = b.graph.addInitializer(outer.constant, node.dialect === 'onnx' ? [] : [...bind.param.names]);
       made.push(c);
-      if (node.dialect === 'ov') c.meta['layerName'] = `${bind.param.meta['layerName'] ?? 'param'}/frozen`;
+      if (node.dialect === 'ov') c.meta['layerName'] = `${bind.param.metaView['layerName'] ?? 'param'}/frozen`;
       for (const u of [...bind.param.uses]) u.node.setInput(u.index, c);
       for (let k = 0; k < b.graph.outputs.length; k++) if (b.graph.outputs[k] === bind.param) b.graph.outputs[k] = c;
     }

@@ -108,7 +108,7 @@ function compressGraph(g: Graph): void {
     const f16 = compressTensorToF16(v.constant);
     if (!f16) continue;
     const half = g.addInitializer(f16, []);
-    half.meta['layerName'] = `${v.meta['layerName'] ?? v.label}/compressed`;
+    half.meta['layerName'] = `${v.metaView['layerName'] ?? v.label}/compressed`;
     g.initializers.splice(g.initializers.length - 1, 1);
     g.initializers[i] = half;
     const cvt = g.addNode({ dialect: 'ov', op: 'Convert', version: 'opset1', name: `${v.metaView['layerName'] ?? v.label}/decompress` });
