@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +23,7 @@ import vm from 'node:vm';
  * corrupt cache, or one V8 rejects, only costs the compile it would have saved.
  */
 
-const MAGIC = 'ovir-code-cache-2\n';
+const MAGIC = 'ovir-code-cache-3\n';
 const HEADER = MAGIC.length + 16; // magic, then source length, source checksum, data length, data checksum (u32 LE)
 const WRAP = ['(function (exports, require, module, __filename, __dirname) { ', '\n})'] as const;
 
@@ -34,20 +34,33 @@ interface Chunk { script: vm.Script; source: Buffer; exports: Record<string, unk
 
 const chunks = new Map<string, Chunk>();
 
+/** CRC-32 (zlib's) in plain JS: the fallback where Node's zlib has no crc32 (before Node 20.15). */
+let table: Int32Array | undefined;
+export function crc32Js(b: Uint8Array): number {
+  if (!table) {
+    table = new Int32Array(256);
+    for (let n = 0; n < 256; n++) {
+      let c = n;
+      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+      table[n] = c;
+    }
+  }
+  let c = -1;
+  for (let i = 0; i < b.length; i++) c = table[(c ^ b[i]!) & 0xff]! ^ (c >>> 8);
+  return (c ^ -1) >>> 0;
+}
+
+let crc32: ((b: Uint8Array) => number) | undefined;
+
 /**
- * FNV-1a over 32-bit words (the tail byte by byte): a checksum against stale or damaged files, in
- * plain JS because node:crypto and zlib's crc32 load dozens of Node's internal modules (streams
- * among them) that `ovir --version` otherwise never loads (measured: 10-20 ms of startup). About
- * 1 ms for the 2.6 MB a conversion loads.
+ * The checksum against stale or damaged files: CRC-32, by zlib's crc32 where Node has it (from
+ * 20.15; loaded on first use), else crc32Js. Measured on the 3.5 MB of chunks and caches a
+ * conversion loads: ~2.4 ms with loading zlib, where FNV-1a in JS took ~5 ms (a loop that runs
+ * before V8 optimizes it: this is the first code of every run).
  */
-function checksum(b: Buffer): number {
-  const n = b.length >>> 2;
-  // A word view needs a 4-byte-aligned offset (files above 4 KB get a buffer of their own, offset 0).
-  const words = b.byteOffset % 4 === 0 ? new Uint32Array(b.buffer, b.byteOffset, n) : new Uint32Array(Uint8Array.prototype.slice.call(b, 0, n * 4).buffer);
-  let h = 0x811c9dc5;
-  for (let i = 0; i < n; i++) h = Math.imul(h ^ words[i]!, 0x01000193);
-  for (let i = n * 4; i < b.length; i++) h = Math.imul(h ^ b[i]!, 0x01000193);
-  return h >>> 0;
+export function checksum(b: Uint8Array): number {
+  crc32 ??= (require('node:zlib') as { crc32?: (b: Uint8Array) => number }).crc32 ?? crc32Js;
+  return crc32(b);
 }
 
 function cachedDataFor(file: string, source: Buffer): Buffer | undefined {
@@ -61,14 +74,35 @@ function cachedDataFor(file: string, source: Buffer): Buffer | undefined {
   return ok ? data : undefined;
 }
 
+/**
+ * The chunk's file read between the wrapper's two halves, in one buffer: its text is then one flat
+ * string made once (joining the halves to the text as strings made V8 copy the 2 MB a conversion
+ * loads once more, ~1.5 ms). Returns the buffer and the file's bytes in it.
+ */
+function readWrapped(file: string): { text: Buffer; source: Buffer } {
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const at = WRAP[0].length;
+    const buf = Buffer.allocUnsafeSlow(at + size + WRAP[1].length);
+    buf.write(WRAP[0], 0, 'latin1');
+    let n = 0;
+    for (let got; n < size && (got = readSync(fd, buf, at + n, size - n, n)) > 0;) n += got;
+    buf.write(WRAP[1], at + n, 'latin1');
+    return { text: buf.subarray(0, at + n + WRAP[1].length), source: buf.subarray(at, at + n) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Loads (once) the bundle chunk `file` and returns its exports. */
 export function loadChunk(file: string): Record<string, unknown> {
   const known = chunks.get(file);
   if (known) return known.exports;
   // The bundle is ASCII (rolldown's charset option), so latin1 reads it without UTF-8 decoding.
-  const source = readFileSync(file);
+  const { text, source } = readWrapped(file);
   const cachedData = cachedDataFor(file, source);
-  const script = new vm.Script(WRAP[0] + source.toString('latin1') + WRAP[1], {
+  const script = new vm.Script(text.toString('latin1'), {
     filename: file,
     cachedData,
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,

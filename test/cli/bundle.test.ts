@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleEntry } from '../../src/cli/bundle-loader.cjs';
+import * as zlib from 'node:zlib';
+import { bundleEntry, checksum, crc32Js } from '../../src/cli/bundle-loader.cjs';
 import { builtDist, repo } from '../helpers/build-dist.js';
 import { runCli } from './run-cli.js';
 
@@ -102,6 +103,15 @@ describe('the CLI bundle (dist/cli, scripts/build-cli.mjs)', () => {
       expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
       expect(names(r.caches)['ovir.cjs']).toBe('none');
     });
+  });
+
+  it('checks a cache by CRC-32, the same from zlib and from the plain JS fallback (Node before 20.15)', () => {
+    expect(crc32Js(Buffer.from('123456789'))).toBe(0xcbf43926); // the check value of CRC-32 (zlib, PNG)
+    expect(crc32Js(new Uint8Array(0))).toBe(0);
+    const bytes = Buffer.from(Array.from({ length: 100_003 }, (_, i) => (i * 2654435761) >>> 24));
+    expect(checksum(bytes)).toBe(crc32Js(bytes));
+    const native = (zlib as { crc32?: (b: Uint8Array) => number }).crc32;
+    if (native) expect(crc32Js(bytes)).toBe(native(bytes));
   });
 
   it('is used only while it is newer than the compiled sources (a tsc build after it makes it stale)', () => {
