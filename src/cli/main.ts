@@ -3,6 +3,8 @@ import { isUsageError, OvirError } from '../diag/diagnostic.js';
 import { groupedText } from '../diag/group.js';
 import { COMMANDS } from './commands.js';
 import { stderr, stdout } from './stdio.js';
+
+export { outputDrained } from './stdio.js';
 import { VERSION } from '../version.js';
 
 /**

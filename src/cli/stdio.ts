@@ -5,7 +5,7 @@
  * models and its report) carries on.
  */
 let closed = false;
-const tolerant = new WeakSet<NodeJS.WriteStream>();
+const tolerant: NodeJS.WriteStream[] = [];
 
 /**
  * process.stdout or process.stderr, with the EPIPE handler installed on first use. Every write of
@@ -13,8 +13,8 @@ const tolerant = new WeakSet<NodeJS.WriteStream>();
  * without warnings never makes stderr: Node builds one over a pipe in ~3 ms, loading net).
  */
 function tolerantStream(s: NodeJS.WriteStream): NodeJS.WriteStream {
-  if (!tolerant.has(s)) {
-    tolerant.add(s);
+  if (!tolerant.includes(s)) {
+    tolerant.push(s);
     s.on('error', (e: NodeJS.ErrnoException) => {
       if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') { closed = true; return; }
       throw e;
@@ -37,4 +37,13 @@ export function printErr(text: string): void {
 /** True once stdout's reader has closed the pipe: printing more is pointless. */
 export function outputClosed(): boolean {
   return closed;
+}
+
+/**
+ * True when every stream written to has handed all its bytes to the system (nothing waits in
+ * Node's queue: files and pipes are written synchronously on Linux, a pipe on macOS may not be).
+ * bin/ovir.js then exits at once instead of after Node's teardown of the heap.
+ */
+export function outputDrained(): boolean {
+  return tolerant.every((s) => s.writableLength === 0);
 }
