@@ -105,6 +105,12 @@ export const SHAPE: readonly OpMapping[] = [
     ir: { op: 'Broadcast', version: 'opset3', reads: ['opset1'] },
     // Where numpy mode is valid (data broadcasts to the target shape) bidirectional gives the same.
     attrs: [{ ir: 'mode', kind: 'string', irValues: ['bidirectional', 'numpy'] }],
+    // An Expand to shape [] is its input (broadcasting against rank 0 changes nothing). Not written
+    // as a Broadcast: OpenVINO's CPU plugin crashes on one whose target shape is empty (2026.4).
+    toIr: (c) => {
+      if (c.constInts(1)?.length === 0) { c.output(0, c.input(0)!); return; }
+      c.output(0, c.emitOwn([c.input(0), c.input(1)], c.attrs())[0]!);
+    },
     // An axes_mapping input (OpenVINO's Python API writes one for Broadcast-1 numpy too) means
     // nothing outside explicit mode: the Expand of data to target_shape alone.
     foldOnnx: (c) => {
@@ -115,6 +121,12 @@ export const SHAPE: readonly OpMapping[] = [
   {
     onnx: { op: 'Tile', since: 6 },
     ir: { op: 'Tile', version: 'opset1' },
+    // A scalar tiled by no repeats is itself. Not written as a Tile: OpenVINO's CPU plugin returns
+    // uninitialized memory for a Tile of a scalar by empty repeats (2026.4, on its own IR too).
+    toIr: (c) => {
+      if (c.constInts(1)?.length === 0) { c.output(0, c.input(0)!); return; }
+      c.output(0, c.emitOwn([c.input(0), c.input(1)], c.attrs())[0]!);
+    },
   },
   {
     // Slice-10+ and IR Slice-8 take the same operands (data, starts, ends, axes?, steps?) except

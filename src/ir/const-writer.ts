@@ -43,10 +43,16 @@ export class ConstWriter {
   private size = 0;
   private readonly groups = new Map<string, Group>();
 
-  /** Appends the tensor's bytes (or finds an identical blob); returns offset and size in bytes. */
+  /**
+   * Appends the tensor's bytes (or finds an identical blob); returns offset and size in bytes. An
+   * empty tensor is one zero byte, as OpenVINO's serializer writes it (Constant-1: size is "a
+   * positive integer"): OpenVINO reads a Const of size 0 without a data pointer, and the ops that
+   * read it as a shape fail ("ptr is Null") or crash the CPU plugin (Broadcast to shape []).
+   */
   write(t: Tensor): { offset: number; size: number } {
     const parts = blobChunks(t);
-    const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+    const joined = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+    const bytes = joined.byteLength === 0 ? EMPTY_BLOB : joined;
     const size = bytes.byteLength;
     const fresh: Stored = { offset: this.size, bytes };
     const key = fingerprint(bytes);
@@ -63,11 +69,14 @@ export class ConstWriter {
       if (found) return { offset: found.offset, size };
       push(byDigest, digest, fresh);
     }
-    if (size) this.chunks.push(bytes);
+    this.chunks.push(bytes);
     this.size += size;
     return { offset: fresh.offset, size };
   }
 }
+
+/** What an empty tensor is written as (see ConstWriter.write). */
+const EMPTY_BLOB = new Uint8Array(1);
 
 /** Byte-for-byte equality (of weights read on demand too: both are read then; blobs alike where sampled are rare). */
 const same = (bytes: Uint8Array) => (s: Stored) => s.bytes.byteLength === bytes.byteLength && Buffer.compare(filled(s.bytes), filled(bytes)) === 0;

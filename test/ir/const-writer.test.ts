@@ -30,10 +30,11 @@ describe('ConstWriter: the .bin stores identical blobs once, and only identical 
     expect(w.chunks.length).toBe(40);
   });
 
-  it('stores empty blobs without bytes', () => {
+  it('stores an empty blob as one zero byte, once, as OpenVINO\'s serializer does (Constant-1: size is positive)', () => {
     const w = new ConstWriter();
-    expect(w.write(blob(0))).toEqual({ offset: 0, size: 0 });
-    expect(w.write(blob(3))).toEqual({ offset: 0, size: 3 });
-    expect(w.write(blob(0))).toEqual({ offset: 0, size: 0 });
+    expect(w.write(blob(0))).toEqual({ offset: 0, size: 1 });
+    expect(w.write(blob(3))).toEqual({ offset: 1, size: 3 });
+    expect(w.write(blob(0))).toEqual({ offset: 0, size: 1 });
+    expect(Buffer.concat(w.chunks).subarray(0, 1)).toEqual(Buffer.of(0));
   });
 });
