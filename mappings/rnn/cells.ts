@@ -6,6 +6,7 @@ import type { Value } from '../../src/graph/value.js';
 import { i64Const, onnxAxesOp } from '../helpers.js';
 import { never } from '../ir-only/onnx-build.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
+import { hiddenSize } from './hidden-size.js';
 
 /**
  * IR LSTMCell-4 (and LSTMCell-1), GRUCell-3 and RNNCell-0 → ONNX LSTM / GRU / RNN over a sequence
@@ -132,9 +133,8 @@ function lstmV1Extras(c: ConvertContext): boolean {
 }
 
 const cellToOnnx = (cell: Cell) => (c: ConvertContext): void => {
-  const hs = c.attr.int('hidden_size');
-  if (hs === undefined || hs <= 0n) { c.error("attribute 'hidden_size' is required (a positive integer)"); return; }
-  const h = Number(hs);
+  const h = hiddenSize(c, cell.rows.length, 1 + cell.states, 2 + cell.states, 0);
+  if (h === null) return;
   if (cell === LSTM && c.node.version === 'opset1' && !lstmV1Extras(c)) return;
   const irActs = (c.attr.strings('activations') ?? cell.defaults).map((a) => a.trim().toLowerCase());
   const acts = irActs.map((a) => ACTS[a]);

@@ -5,6 +5,7 @@ import { scalarLike } from '../generator/constant-of-shape.js';
 import { i64Const, i64Scalar } from '../helpers.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
 import { lstmPeepholeToIr } from './lstm-peephole.js';
+import { hiddenSize } from './hidden-size.js';
 import { FICO_TO_IOFC, GRU_STEP, IOFC_TO_FICO, isOneStep, LSTM_STEP, oneStepToIr, RNN_STEP, zeroTensor } from './cells.js';
 
 /**
@@ -57,9 +58,8 @@ const GRU: Cell = { onnx: 'GRU', ir: 'GRUSequence', gates: 3, acts: ['Sigmoid', 
 const RNN_CELL: Cell = { onnx: 'RNN', ir: 'RNNSequence', gates: 1, acts: ['Tanh'], states: [5], toIrRows: [0], toOnnxRows: [0] };
 
 const seqToIr = (cell: Cell) => (c: ConvertContext): void => {
-  const hs = c.attr.int('hidden_size');
-  if (hs === undefined) { c.error("attribute 'hidden_size' is required"); return; }
-  const h = Number(hs);
+  const h = hiddenSize(c, cell.gates, 1, 2, 1);
+  if (h === null) return;
   const g = cell.gates;
   const direction = c.attr.string('direction') ?? 'forward';
   if (!DIRECTIONS.includes(direction)) { c.unsupportedAttr('direction', direction); return; }
@@ -140,8 +140,9 @@ const seqToIr = (cell: Cell) => (c: ConvertContext): void => {
 };
 
 const seqToOnnx = (cell: Cell) => (c: ConvertContext): void => {
-  const h = Number(c.attr.int('hidden_size') ?? -1n);
-  if (h < 0) { c.error("attribute 'hidden_size' is required"); return; }
+  const ns = cell.states.length;
+  const h = hiddenSize(c, cell.gates, 2 + ns, 3 + ns, 1);
+  if (h === null) return;
   const g = cell.gates;
   const direction = c.attr.string('direction')?.trim() ?? 'forward';
   if (!DIRECTIONS.includes(direction)) { c.unsupportedAttr('direction', direction); return; }
@@ -160,7 +161,6 @@ const seqToOnnx = (cell: Cell) => (c: ConvertContext): void => {
   const elem = c.elem(0);
   if (elem === null) { c.error(`${cell.ir} needs the element type of X to be known`); return; }
 
-  const ns = cell.states.length;
   const tr = (v: Value, perm: number[]): Value => c.emit('Transpose', [v], { perm: A.ints(perm) })[0]!;
   const rows = i64Const(c, gateRows(cell.toOnnxRows, h));
   const reorder = (v: Value): Value => c.emit('Gather', [v, rows], { axis: A.int(1) })[0]!;
