@@ -1,9 +1,10 @@
 import { constants } from 'node:buffer';
-import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, type Stats } from 'node:fs';
 import { OvirError } from '../diag/diagnostic.js';
 import type { ElementTypeName } from '../graph/element-type.js';
 import { lazyTensor, makeTensor, type Tensor } from '../graph/tensor.js';
 import { Pages } from './pages.js';
+import { regularFileSize } from './regular-file.js';
 
 /**
  * Bytes held back until needed: a file read on demand (SparseFile), or bytes computed from one
@@ -197,7 +198,7 @@ export const LAZY_FILE_BYTES = 32 << 20;
  * demand (views of it become tensors through tensorOver), and past the largest Buffer a HugeFile (a
  * window per range). `size`: the file's, when known. Throws what fs throws.
  */
-export function fileBytes(path: string, size = statSync(path).size): FileBytes {
+export function fileBytes(path: string, size = regularFileSize(path)): FileBytes {
   if (size < LAZY_FILE_BYTES) return readFileSync(path);
   return size <= MAX_BUFFER_BYTES ? SparseFile.open(path).bytes : new HugeFile(OpenedFile.open(path));
 }

@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { OvirError } from '../diag/diagnostic.js';
 import type { Model } from '../graph/model.js';
 import { commitStaged, StagedFile, type WriteOptions } from '../fs/atomic.js';
+import { regularFileSize } from '../fs/regular-file.js';
 import { fileBytes, type FileBytes } from '../fs/sparse-file.js';
 import { readIr } from './read.js';
 import { writeIrChunks } from './write.js';
@@ -21,6 +22,7 @@ const reason = (e: unknown): string => (e instanceof Error ? e.message : String(
 export function readIrFile(xmlPath: string): Model {
   let xml: Uint8Array;
   try {
+    regularFileSize(xmlPath);
     xml = readFileSync(xmlPath);
   } catch (e) {
     // Node reads a file whole only up to 2 GiB (the tokenizer's offsets are 32-bit too): an IR of

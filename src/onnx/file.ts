@@ -1,8 +1,9 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { OvirError } from '../diag/diagnostic.js';
 import type { Model } from '../graph/model.js';
 import { writeFilesAtomic, type WriteOptions } from '../fs/atomic.js';
+import { regularFileSize } from '../fs/regular-file.js';
 import { LAZY_FILE_BYTES } from '../fs/sparse-file.js';
 import { decodeOnnx } from './decode.js';
 import { encodeOnnxChunks, type EncodeOptions } from './encode.js';
@@ -17,7 +18,7 @@ export function readOnnxFile(path: string): Model {
   const opts = { file: path, baseDir: dirname(resolve(path)) };
   let bytes: Uint8Array;
   try {
-    if (statSync(path).size >= LAZY_FILE_BYTES) {
+    if (regularFileSize(path) >= LAZY_FILE_BYTES) {
       const sparse = readOnnxSparse(path);
       if (sparse) {
         const model = decodeOnnx(sparse.bytes, opts);
