@@ -39,6 +39,11 @@ const convolution = (group: boolean): InferFn => (c) => {
   const w = c.shape(1);
   if (x === null) return [out(c.elem(0), null)];
   const off = group ? 1 : 0;
+  const wRank = c.shape(1)?.length;
+  if (x.length < 3 || (wRank !== undefined && wRank !== x.length + off)) {
+    c.error(`data of rank ${x.length} and filters of rank ${wRank ?? '?'}: data needs batch, channels and at least one spatial dim, the filters ${group ? 'groups, ' : ''}output and input channels and one dim per spatial dim`);
+    return [out(c.elem(0), null)];
+  }
   const cout = w === null ? null : group ? mulDims(w[0]!, w[1]!, true) : w[0]!;
   if (w === null || !w.slice(2 + off).every(isStatic)) return [out(c.elem(0), [x[0]!, cout, ...x.slice(2).map(() => null)])];
   return [out(c.elem(0), [x[0]!, cout, ...spatial(c, x, w.slice(2 + off) as number[], 'floor')])];
@@ -49,6 +54,10 @@ const pool: InferFn = (c) => {
   const kernel = intsAttr(c, 'kernel');
   const idxElem = fromIrElementType(strAttr(c, 'index_element_type', 'i64'))?.name ?? 'i64';
   if (x === null || !kernel) return c.node.outputs.map((_, i) => out(i === 1 ? idxElem : c.elem(0), null));
+  if (x.length !== kernel.length + 2) {
+    c.error(`data of rank ${x.length} for a kernel of ${kernel.length} dims: rank ${kernel.length + 2} (batch, channels, then one dim per kernel dim) is needed`);
+    return c.node.outputs.map((_, i) => out(i === 1 ? idxElem : c.elem(0), null));
+  }
   const shape = [x[0]!, x[1]!, ...spatial(c, x, kernel, strAttr(c, 'rounding_type', 'floor'))];
   return c.node.outputs.map((_, i) => out(i === 1 ? idxElem : c.elem(0), shape));
 };
@@ -170,6 +179,11 @@ const convBackprop = (group: boolean): InferFn => (c) => {
   const w = c.shape(1);
   if (x === null) return [out(c.elem(0), null)];
   const off = group ? 1 : 0;
+  const wRank = c.shape(1)?.length;
+  if (x.length < 3 || (wRank !== undefined && wRank !== x.length + off)) {
+    c.error(`data of rank ${x.length} and filters of rank ${wRank ?? '?'}: data needs batch, channels and at least one spatial dim, the filters ${group ? 'groups, ' : ''}output and input channels and one dim per spatial dim`);
+    return [out(c.elem(0), null)];
+  }
   const cout = w === null ? null : group ? mulDims(w[0]!, w[2]!, true) : w[1]!;
   const n = x.length - 2;
   if (c.has(2)) {

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { convertModel } from '../../src/convert/index.js';
+import { OvirError } from '../../src/diag/diagnostic.js';
+import { decodeOnnx } from '../../src/onnx/decode.js';
+import * as ob from '../helpers/onnx-builder.js';
+
+/**
+ * MaxPool / AvgPool and Convolution on the IR side need data of rank 2 + the kernel's dims: data of
+ * another rank made the pool rule return a shape with holes, and the check of declared against
+ * inferred shapes stopped with "internal error: Cannot read properties of undefined" (a graph input
+ * f32[1,1,4,4] shadowed by an initializer f32[3], then MaxPool 3×3: found by a hostile-input
+ * campaign). Now a SHAPE_RULE error naming the ranks.
+ */
+const errors = (bytes: Uint8Array): string[] => {
+  try {
+    convertModel(decodeOnnx(bytes));
+  } catch (e) {
+    if (e instanceof OvirError) return e.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code} ${d.message}`);
+    throw e;
+  }
+  return [];
+};
+
+describe('IR window ops on data of the wrong rank', () => {
+  it('MaxPool 3×3 over an initializer f32[3] that shadows the input f32[1,1,4,4]: one SHAPE_RULE error', () => {
+    const bytes = ob.encodeModelProto(ob.model({
+      opset: 17,
+      graph: ob.graph({
+        name: 'main',
+        inputs: [ob.valueInfo('x', 'f32', [1, 1, 4, 4])],
+        outputs: [ob.valueInfo('y', 'f32', null)],
+        initializers: [ob.floatTensor('x', [3], [1, 2, 3])],
+        nodes: [ob.node('MaxPool', ['x'], ['y'], { kernel_shape: [3, 3], pads: [2, 2, 2, 2] })],
+      }),
+    }));
+    expect(errors(bytes)).toEqual(['SHAPE_RULE MaxPool: data of rank 1 for a kernel of 2 dims: rank 4 (batch, channels, then one dim per kernel dim) is needed']);
+  });
+});
