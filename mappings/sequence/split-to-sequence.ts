@@ -16,6 +16,13 @@ import type { ConvertContext, OpMapping, SequenceElement } from '../spec.js';
  *    lengths: IR VariadicSplit with `split` as the lengths.
  * With `split` given, keepdims is ignored (the ONNX spec says so).
  */
+/**
+ * The most tensors a sequence is split into at conversion time (each is an output port of one IR
+ * Split and a value of its own): 142 bytes of SplitToSequence over f32[10^7] made ten million of
+ * them and ran out of memory (found by a hostile-input campaign; 10^6 took 18 s and a 70 MB .xml).
+ */
+export const MAX_SEQUENCE_TENSORS = 1 << 16;
+
 function splitToSequence(c: ConvertContext): void {
   const t = c.type(0);
   const shape = t?.kind === 'tensor' ? t.shape : null;
@@ -39,10 +46,15 @@ function splitToSequence(c: ConvertContext): void {
     c.error(`${why} needs a static length of axis ${axis}: the number of tensors is fixed at conversion time`);
     return null;
   };
+  const tooMany = (n: number | bigint): boolean => {
+    if (n <= MAX_SEQUENCE_TENSORS) return false;
+    c.error(`the sequence would hold ${n} tensors: at most ${MAX_SEQUENCE_TENSORS} are made at conversion time (one IR Split output each)`);
+    return true;
+  };
 
   if (!c.node.inputs[1]) {
     const n = staticDim('splitting into parts of 1');
-    if (n === null) return;
+    if (n === null || tooMany(n)) return;
     if (n === 0) { done([], []); return; }
     const parts = c.emit('Split', [x, axisConst()], { num_splits: String(n) }, n);
     if (keepdims !== 0n) { done(parts, parts.map(() => part(1))); return; }
@@ -56,7 +68,7 @@ function splitToSequence(c: ConvertContext): void {
     const chunk = v[0]!;
     if (chunk <= 0n) { c.error(`split ${chunk} must be positive`); return; }
     const n = staticDim('a scalar split');
-    if (n === null) return;
+    if (n === null || tooMany((BigInt(n) + chunk - 1n) / chunk)) return;
     const lengths: bigint[] = [];
     for (let at = 0n; at < BigInt(n); at += chunk) lengths.push(BigInt(n) - at < chunk ? BigInt(n) - at : chunk);
     if (!lengths.length) { done([], []); return; }
@@ -69,6 +81,7 @@ function splitToSequence(c: ConvertContext): void {
     const k = st?.kind === 'tensor' && st.shape !== null ? st.shape[0] : null;
     if (typeof k !== 'number') { c.error('split must have a static length: the number of tensors is fixed at conversion time'); return; }
     if (k === 0) { c.error('split is empty'); return; }
+    if (tooMany(k)) return;
     const known = c.constInts(1);
     // ONNX: lengths ≥ 0 summing to the axis length (IR VariadicSplit would read a -1 as "the rest")
     if (known?.some((l) => l < 0n)) { c.error(`split ${known.join(',')} has a negative length`); return; }

@@ -206,6 +206,12 @@ describe('SplitToSequence: "split a tensor into a sequence of tensors, along the
     expect(errorsOf(() => splitModel(ob.node('SplitToSequence', ['x'], ['s'], {}, { name: 'split' }), [], [f32('x', ['n', 2])])))
       .toEqual(['CONVERT_OP main/split: SplitToSequence: splitting into parts of 1 needs a static length of axis 0: the number of tensors is fixed at conversion time']);
   });
+  it('more than 65536 tensors are refused before any is made (142 bytes over f32[10^7] ran out of memory: a hostile-input campaign)', () => {
+    expect(errorsOf(() => splitModel(ob.node('SplitToSequence', ['x'], ['s'], { keepdims: 0 }, { name: 'split' }), [], [f32('x', [10_000_000])])))
+      .toEqual(['CONVERT_OP main/split: SplitToSequence: the sequence would hold 10000000 tensors: at most 65536 are made at conversion time (one IR Split output each)']);
+    expect(errorsOf(() => splitModel(ob.node('SplitToSequence', ['x', 'one'], ['s'], {}, { name: 'split' }), [i64('one', 1)], [f32('x', [70_000])])))
+      .toEqual(['CONVERT_OP main/split: SplitToSequence: the sequence would hold 70000 tensors: at most 65536 are made at conversion time (one IR Split output each)']);
+  });
 });
 
 describe('ConcatFromSequence: "concatenate a sequence of tensors into a single tensor"', () => {
