@@ -7,7 +7,7 @@ import type { ElementTypeName } from '../graph/element-type.js';
 import { allGraphs, type Graph } from '../graph/graph.js';
 import type { Model } from '../graph/model.js';
 import type { Node } from '../graph/node.js';
-import { formatShape, type Shape } from '../graph/shape.js';
+import { formatShape, type Dim, type Shape } from '../graph/shape.js';
 import type { Tensor } from '../graph/tensor.js';
 import { describeType, type TensorType, type ValueType } from '../graph/types.js';
 import type { Value } from '../graph/value.js';
@@ -450,6 +450,12 @@ class State {
       let t = info?.type ?? null;
       // A rule that could say nothing at all leaves the declared type (as onnx keeps value_info).
       if (isNothing(t) && o.type) { t = o.type; if (!isNothing(t)) this.assumed.add(o); }
+      if (t?.kind === 'tensor' && t.shape !== null && !t.shape.every(exactDim)) {
+        // a dim past 2^53 (60 doublings by Concat) is a rounded double: never written as if exact
+        const d = t.shape.find((x) => !exactDim(x)) as number;
+        this.report('SHAPE_RULE', node.path, { op: node.op, detail: `output ${i} has a dimension of about ${d.toExponential(3)}: from 2^53 on, a dimension cannot be represented exactly` });
+        t = { kind: 'tensor', elem: t.elem, shape: t.shape.map((x) => (exactDim(x) ? x : null)) };
+      }
       if (tainted) this.assumed.add(o);
       this.set(o, t, info?.value ?? null);
       this.check(o, node, node.dialect);
@@ -480,6 +486,9 @@ function relaxedType(t: ValueType | null, level: 1 | 2): ValueType | null {
   if (level === 2) return t.shape === null ? null : { kind: 'tensor', elem: t.elem, shape: null };
   return t.shape === null || t.shape.length === 0 ? null : { kind: 'tensor', elem: t.elem, shape: t.shape.map(() => null) };
 }
+
+/** A dim that is not a number, or a number that is an exact integer (below 2^53). */
+const exactDim = (d: Dim): boolean => typeof d !== 'number' || Number.isSafeInteger(d);
 
 function isNothing(t: ValueType | null): boolean {
   return t === null || t.kind === 'unknown' || (t.kind === 'tensor' && t.elem === 'dynamic' && t.shape === null);
