@@ -48,6 +48,7 @@ export const CODES = {
   ONNX_DUPLICATE_NAME: E((p: P<'what' | 'name'>) => `${p.what} '${p.name}' is defined more than once in this graph (ONNX values are SSA)`),
   ONNX_BAD_ATTR: E((p: P<'attr' | 'detail'>) => `attribute '${p.attr}': ${p.detail}`),
   ONNX_BAD_TYPE: E((p: P<'what' | 'detail'>) => `${p.what}: ${p.detail}`),
+  ONNX_DIM_NEGATIVE: W((p: P<'what' | 'value'>) => `${p.what}: dimension ${p.value} is negative (some exporters write -1 for a run-time dim): read as unknown`),
   ONNX_DIM_TOO_LARGE: E((p: P<'what' | 'value'>) => `${p.what}: dimension ${p.value} is beyond 2^53 and cannot be represented exactly`),
   ONNX_TENSOR_BAD: E((p: P<'name' | 'detail'>) => `tensor '${p.name}': ${p.detail}`),
   ONNX_EXTERNAL_PATH: E((p: P<'name' | 'location' | 'detail'>) => `tensor '${p.name}': external data location '${p.location}' ${p.detail}`),

@@ -33,6 +33,12 @@ export function typeFromProto(tp: TypeProto, what: string, where: string, diags:
           lossless = false;
           return null;
         }
+        if (v < 0n) {
+          // never passed on: OpenVINO refuses an IR dim below -1 and reads -1 as dynamic
+          diags.add('ONNX_DIM_NEGATIVE', where, { what, value: v });
+          lossless = false;
+          return null;
+        }
         return Number(v);
       }
       if (has(d, 'dim_param')) return { sym: str(d, 'dim_param') };
