@@ -464,6 +464,11 @@ class GraphDecoder {
     const where = at(fr, node);
     for (const ap of attributes) {
       const an = str(ap, 'name');
+      if (attrOrder.includes(an)) {
+        // which one a runtime would take is not defined: neither is chosen silently
+        this.diags.add('ONNX_BAD_ATTR', where, { attr: an, detail: 'given more than once on this node (onnx.checker and onnxruntime refuse the model)' });
+        continue;
+      }
       attrOrder.push(an);
       if (str(ap, 'doc_string')) attrDocs[an] = str(ap, 'doc_string');
       const d = decodeAttr(ap, this.tctx(where));
