@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { totalmem } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import type { ModelTask, TaskResult } from './types.js';
@@ -49,6 +50,20 @@ export async function preflightWorker(): Promise<void> {
   }
 }
 
+/**
+ * Each worker's heap limit: 3/4 of the machine's memory shared among the workers (at least 256 MB).
+ * Without one a worker has the process's (up to 16 GB once bin/ovir.js re-spawns for a batch), so
+ * one runaway model grew its worker until the kernel killed the whole batch, report unwritten
+ * (8.6 GB of RSS; found by a hostile-input campaign). With one, V8 stops that worker
+ * (ERR_WORKER_OUT_OF_MEMORY) and the model fails like any other whose worker stopped.
+ * OVIR_TEST_WORKER_HEAP_MB sets it for tests.
+ */
+export function workerHeapMb(threads: number, env: NodeJS.ProcessEnv = process.env): number {
+  const forced = Number(env['OVIR_TEST_WORKER_HEAP_MB']);
+  if (Number.isInteger(forced) && forced > 0) return forced;
+  return Math.max(256, Math.floor(((totalmem() / 2 ** 20) * 0.75) / Math.max(1, threads)));
+}
+
 export function createPool(threads: number, onWorkerFailure: (e: unknown) => void): TaskPool {
   const pool = new Piscina<ModelTask, TaskResult>({
     filename: workerFile(),
@@ -56,6 +71,7 @@ export function createPool(threads: number, onWorkerFailure: (e: unknown) => voi
     maxThreads: threads,
     idleTimeout: 1000,
     concurrentTasksPerWorker: 1,
+    resourceLimits: { maxOldGenerationSizeMb: workerHeapMb(threads) },
   });
   // A worker that fails outside a task (while starting) is reported by piscina as an 'error' event
   // and not replaced: queued tasks would wait forever, so the owner must stop them.

@@ -93,20 +93,21 @@ const OUTPUT_OPTIONS = new Set(['-o', '--output_model', '--output-model', '--out
 const SMALL_NEED_MB = 128;
 
 /**
- * The heap (MB) to run `ovir <args>` with, or null when Node's default is enough. `batch` always
- * gets the larger heap: it reads directories and globs, and its worker threads share the limit.
+ * The heap (MB) to run `ovir <args>` with, or null when Node's default is enough. Not for `batch`:
+ * its models are converted in worker threads, each with a heap limit of its own (src/batch/pool.ts);
+ * a --max-old-space-size flag would override those limits in every worker (V8 takes the flag over
+ * a Worker's resourceLimits), and one runaway model could then take the machine's memory.
  * Models whose need is small whatever the machine are told from their files alone: node:v8 and
  * node:os, which the answer otherwise needs, cost about 2 ms of every run to load.
  */
 export function largerHeapFor(args: readonly string[]): number | null {
-  const batch = args.find((a) => !a.startsWith('-')) === 'batch';
-  if (!batch && heapNeed(args, 2 * SMALL_NEED_MB) <= SMALL_NEED_MB) return null;
+  if (args.find((a) => !a.startsWith('-')) === 'batch') return null;
+  if (heapNeed(args, 2 * SMALL_NEED_MB) <= SMALL_NEED_MB) return null;
   const { totalmem } = require('node:os') as typeof import('node:os');
   const v8 = require('node:v8') as typeof import('node:v8');
   const want = Math.min(16384, Math.floor((totalmem() / 2 ** 20) * 0.75));
   const limit = v8.getHeapStatistics().heap_size_limit / 2 ** 20;
   if (want <= limit) return null;
-  if (batch) return want;
   return heapNeed(args, limit) > limit / 2 ? want : null;
 }
 

@@ -22,6 +22,7 @@ afterEach(() => {
   delete process.env.OVIR_TEST_WORKER_CRASH;
   delete process.env.OVIR_TEST_WORKER_HANG;
   delete process.env.OVIR_TEST_WORKER_BOOT_FAIL;
+  delete process.env.OVIR_TEST_WORKER_HEAP_MB;
 });
 
 const temps = (dir: string) => listFiles(dir).filter((f) => f.split('/').pop()!.startsWith('.'));
@@ -68,6 +69,26 @@ describe('batch in worker threads', () => {
     expect(report.models.map((m) => m.status)).toEqual(['converted', 'failed', 'converted', 'converted']);
     expect(report.models[1]!.error).toMatch(/worker .*stopped.*exited with code: 70/);
     expect(listFiles(join(root, 'out'))).toEqual(['a.bin', 'a.xml', 'z.onnx', 'zz.bin', 'zz.xml']);
+  });
+
+  it('a model that outgrows its worker\'s heap limit fails alone (V8 stops that worker); the others convert and the report is written', async () => {
+    // (a runaway model used to grow its worker to the process's 16 GB limit until the kernel killed the batch)
+    process.env.OVIR_TEST_WORKER_HEAP_MB = '16';
+    const root = zoo({ 'a.onnx': 'onnx', 'z.xml': 'ir' });
+    const m = new Model('onnx');
+    m.onnx = defaultOnnxInfo(17);
+    let v = m.graph.addInput(tensorType('i32', [2]), ['x']);
+    for (let i = 0; i < 40_000; i++) {
+      const n = m.graph.addNode({ dialect: 'onnx', op: 'Neg', version: '17', name: `n${i}` });
+      n.addInput(v);
+      v = n.addOutput(tensorType('i32', [2]), [`v${i}`]);
+    }
+    m.graph.outputs.push(v);
+    saveModel(m, join(root, 'in', 'big.onnx'));
+    const report = await convertBatch([join(root, 'in')], { outDir: join(root, 'out'), jobs: 2 });
+    expect(report.models.map((r) => [r.input.split('/').pop(), r.status])).toEqual([['a.onnx', 'converted'], ['big.onnx', 'failed'], ['z.xml', 'converted']]);
+    expect(report.models[1]!.error).toMatch(/worker converting this model stopped .*memory limit/);
+    expect(listFiles(join(root, 'out'))).toEqual(['a.bin', 'a.xml', 'z.onnx']);
   });
 
   it('workers that cannot start: every model fails with the reason, nothing hangs', async () => {

@@ -12,10 +12,10 @@ describe('an attribute given twice', () => {
   it('an If with two then_branch attributes: one error naming the attribute and the node', () => {
     const branch = (out: string, v: number) => ob.graph({ name: out, outputs: [ob.valueInfo(out, 'f32', [])], nodes: [ob.node('Constant', [], [out], { value: ob.floatTensor(`${out}_v`, [], [v]) })] });
     const node = ob.ifNode('c', ['y'], branch('a', 1), branch('e', 3));
-    const second = ob.node('If', [], [], { then_branch: ob.attr.graph(branch('b', 2)) }).attribute[0]!;
+    const second = ob.node('If', [], [], { then_branch: ob.attr.graph(branch('b', 2)) }).attribute![0]!;
     const bytes = ob.encodeModelProto(ob.model({
       opset: 17,
-      graph: ob.graph({ name: 'main', inputs: [ob.valueInfo('c', 'boolean', [])], outputs: [ob.valueInfo('y', 'f32', [])], nodes: [{ ...node, attribute: [...node.attribute, second] }] }),
+      graph: ob.graph({ name: 'main', inputs: [ob.valueInfo('c', 'boolean', [])], outputs: [ob.valueInfo('y', 'f32', [])], nodes: [{ ...node, attribute: [...node.attribute!, second] }] }),
     }));
     let got: string[] = [];
     try {
