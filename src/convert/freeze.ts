@@ -125,6 +125,13 @@ export function freezeInputs(g: Graph, freeze: Readonly<Record<string, FreezeSpe
   return made;
 }
 
+/** The magnitude from which a finite number rounds to ±inf in a float type (round to nearest even). */
+const FLOAT_OVERFLOW: Partial<Record<ElementTypeName, number>> = {
+  f32: 2 ** 128 - 2 ** 103, // halfway past the largest f32, (2 − 2^-23)·2^127
+  f16: 65520, // halfway past 65504
+  bf16: 2 ** 128 - 2 ** 119, // halfway past the largest bf16, (2 − 2^-7)·2^127
+};
+
 function checkValues(values: readonly Scalar[], elem: ElementTypeName): string | null {
   const kind = elementType(elem).kind;
   for (const x of values) {
@@ -137,6 +144,9 @@ function checkValues(values: readonly Scalar[], elem: ElementTypeName): string |
       if (BigInt(x) < lo || BigInt(x) > hi) return `${x} is out of range for ${elem}`;
     } else if (typeof x === 'boolean') {
       return `'${String(x)}' is not a number (the input is ${elem})`;
+    } else if (Number.isFinite(Number(x)) && Math.abs(Number(x)) >= (FLOAT_OVERFLOW[elem] ?? Infinity)) {
+      // a finite value the type cannot hold would be stored as ±inf (and folded on as such)
+      return `${x} is out of range for ${elem}`;
     }
   }
   return null;

@@ -92,6 +92,9 @@ describe('freeze: the input becomes a constant, constants fold, a decided If is 
     expect(codes(() => convertModel(b.model, { freeze: { sr: 0.5 } }))).toEqual(['--freeze sr: \'0.5\' is not an integer (the input is i64)']);
     expect(codes(() => convertModel(b.model, { freeze: { nope: 1 } }))).toEqual(['--freeze nope: the model has no input named \'nope\'']);
     expect(codes(() => convertModel(b.model, { freeze: { sr: [1, 2] } }))[0]).toMatch(/does not fit/);
+    // a finite number past the float type's range was stored as inf (found by a hostile-input campaign)
+    expect(codes(() => convertModel(b.model, { freeze: { x: [1e39, 2] } }))).toEqual(['--freeze x: 1e+39 is out of range for f32']);
+    expect(codes(() => convertModel(b.model, { freeze: { x: [3.4028234663852886e38, -3.4028234663852886e38] } }))).toEqual([]);
   });
 
   it('CLI: --freeze (ovc form too) writes the decided model; a malformed value is a usage error, nothing written', async () => {
