@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
-import { OvirError } from '../../src/diag/diagnostic.js';
 import { A, makeTensor } from '../../src/graph/index.js';
 import { decodeOnnx } from '../../src/onnx/decode.js';
+import { diagnosticsOf } from '../helpers/diagnostics.js';
 import * as ob from '../helpers/onnx-builder.js';
 import { Builder } from './builder.js';
 
@@ -13,15 +13,7 @@ import { Builder } from './builder.js';
  * fatal "invalid size error", no diagnostic) building its gate rows; now each such model is one
  * clean error naming the op and both numbers, both directions.
  */
-const messages = (f: () => unknown): string[] => {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof OvirError) return e.diagnostics.map((d) => `${d.code} ${d.where}: ${d.message}`);
-    throw e;
-  }
-  return [];
-};
+const messages = (f: () => unknown): string[] => diagnosticsOf(f);
 
 /** ONNX LSTM / GRU / RNN over X [1, 2, 4] with W, R for hidden size 1 and the given hidden_size. */
 function onnxRnn(op: 'LSTM' | 'GRU' | 'RNN', gates: number, hiddenSize: bigint | number): Uint8Array {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { OvirError } from '../../src/diag/diagnostic.js';
 import { decodeOnnx } from '../../src/onnx/decode.js';
+import { diagnosticsOf } from '../helpers/diagnostics.js';
 import * as ob from '../helpers/onnx-builder.js';
 
 /**
@@ -17,13 +17,7 @@ describe('an attribute given twice', () => {
       opset: 17,
       graph: ob.graph({ name: 'main', inputs: [ob.valueInfo('c', 'boolean', [])], outputs: [ob.valueInfo('y', 'f32', [])], nodes: [{ ...node, attribute: [...node.attribute!, second] }] }),
     }));
-    let got: string[] = [];
-    try {
-      decodeOnnx(bytes);
-    } catch (e) {
-      if (!(e instanceof OvirError)) throw e;
-      got = e.diagnostics.map((d) => `${d.code} ${d.where}: ${d.message}`);
-    }
+    const got = diagnosticsOf(() => decodeOnnx(bytes));
     expect(got).toEqual(["ONNX_BAD_ATTR main/If#0: attribute 'then_branch': given more than once on this node (onnx.checker and onnxruntime refuse the model)"]);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
-import { OvirError } from '../../src/diag/diagnostic.js';
 import { decodeOnnx } from '../../src/onnx/decode.js';
+import { diagnosticsOf } from '../helpers/diagnostics.js';
 import * as ob from '../helpers/onnx-builder.js';
 
 /**
@@ -11,15 +11,7 @@ import * as ob from '../helpers/onnx-builder.js';
  * f32[1,1,4,4] shadowed by an initializer f32[3], then MaxPool 3×3: found by a hostile-input
  * campaign). Now a SHAPE_RULE error naming the ranks.
  */
-const errors = (bytes: Uint8Array): string[] => {
-  try {
-    convertModel(decodeOnnx(bytes));
-  } catch (e) {
-    if (e instanceof OvirError) return e.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code} ${d.message}`);
-    throw e;
-  }
-  return [];
-};
+const errors = (bytes: Uint8Array): string[] => diagnosticsOf(() => convertModel(decodeOnnx(bytes)));
 
 describe('IR window ops on data of the wrong rank', () => {
   it('MaxPool 3×3 over an initializer f32[3] that shadows the input f32[1,1,4,4]: one SHAPE_RULE error', () => {
@@ -33,6 +25,6 @@ describe('IR window ops on data of the wrong rank', () => {
         nodes: [ob.node('MaxPool', ['x'], ['y'], { kernel_shape: [3, 3], pads: [2, 2, 2, 2] })],
       }),
     }));
-    expect(errors(bytes)).toEqual(['SHAPE_RULE MaxPool: data of rank 1 for a kernel of 2 dims: rank 4 (batch, channels, then one dim per kernel dim) is needed']);
+    expect(errors(bytes)).toEqual(['SHAPE_RULE main/y: MaxPool: data of rank 1 for a kernel of 2 dims: rank 4 (batch, channels, then one dim per kernel dim) is needed']);
   });
 });
