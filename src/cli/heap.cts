@@ -96,19 +96,27 @@ const SMALL_NEED_MB = 128;
  * The heap (MB) to run `ovir <args>` with, or null when Node's default is enough. Not for `batch`:
  * its models are converted in worker threads, each with a heap limit of its own (src/batch/pool.ts);
  * a --max-old-space-size flag would override those limits in every worker (V8 takes the flag over
- * a Worker's resourceLimits), and one runaway model could then take the machine's memory.
+ * a Worker's resourceLimits), and one runaway model could then take the machine's memory. Always
+ * for `batch --jobs 0`, which converts in its own thread.
  * Models whose need is small whatever the machine are told from their files alone: node:v8 and
  * node:os, which the answer otherwise needs, cost about 2 ms of every run to load.
  */
 export function largerHeapFor(args: readonly string[]): number | null {
-  if (args.find((a) => !a.startsWith('-')) === 'batch') return null;
-  if (heapNeed(args, 2 * SMALL_NEED_MB) <= SMALL_NEED_MB) return null;
+  const batch = args.find((a) => !a.startsWith('-')) === 'batch';
+  if (batch && !inMainThread(args)) return null;
+  if (!batch && heapNeed(args, 2 * SMALL_NEED_MB) <= SMALL_NEED_MB) return null;
   const { totalmem } = require('node:os') as typeof import('node:os');
   const v8 = require('node:v8') as typeof import('node:v8');
   const want = Math.min(16384, Math.floor((totalmem() / 2 ** 20) * 0.75));
   const limit = v8.getHeapStatistics().heap_size_limit / 2 ** 20;
   if (want <= limit) return null;
+  if (batch) return want;
   return heapNeed(args, limit) > limit / 2 ? want : null;
+}
+
+/** `batch --jobs 0` (or -j 0, -j0, --jobs=0): no workers, the models are converted in this thread. */
+function inMainThread(args: readonly string[]): boolean {
+  return args.some((a, i) => ((a === '-j' || a === '--jobs') && args[i + 1] === '0') || a === '-j0' || a === '--jobs=0');
 }
 
 /**

@@ -85,5 +85,10 @@ describe('largerHeapFor: a second process with a larger heap only when the model
 
   it('never for batch: its workers have heap limits of their own, which a --max-old-space-size flag would override', () => {
     expect(largerHeapFor(['batch', dir, '-o', join(dir, 'out')])).toBeNull();
+    expect(largerHeapFor(['batch', dir, '-j', '2'])).toBeNull();
+  });
+
+  it.runIf(canGrow)('always for batch --jobs 0 (no workers: the models are converted in the main thread)', () => {
+    for (const j of [['-j', '0'], ['--jobs', '0'], ['-j0'], ['--jobs=0']]) expect(largerHeapFor(['batch', dir, ...j])).toBe(wantMb);
   });
 });
