@@ -51,12 +51,15 @@ export class Graph {
     return b;
   }
 
-  /** `main`, or `<owner path>/<then|else|body>` for a body. */
+  /**
+   * `main`, or `<owner path>/<then|else|body>` for a body. Walks up the nesting (O(depth)): a pass
+   * over every graph should build each path from its parent's (bodyPath) instead.
+   */
   get path(): string {
     const parts: string[] = [];
     let g: Graph = this;
     while (g.owner) {
-      parts.push(g.owner.key.replace(/_(branch|body)$/, ''), g.owner.node.label);
+      parts.push(bodyKeyText(g.owner.key), g.owner.node.label);
       g = g.owner.node.graph;
     }
     parts.push(g.name || 'main');
@@ -89,4 +92,13 @@ export function* allGraphs(root: Graph): Generator<Graph> {
 /** Visits every node of every graph (pre-order) without recursion. */
 export function* allNodes(root: Graph): Generator<Node> {
   for (const g of allGraphs(root)) yield* g.nodes;
+}
+
+/** A body's key as paths spell it: then_branch → then, body → body. */
+const bodyKeyText = (key: string): string => key.replace(/_(branch|body)$/, '');
+
+/** The path of body graph `g` (`g.path`) from its owner graph's path, in O(1). */
+export function bodyPath(ownerGraphPath: string, g: Graph): string {
+  const o = g.owner;
+  return o ? `${ownerGraphPath}/${o.node.label}/${bodyKeyText(o.key)}` : g.path;
 }

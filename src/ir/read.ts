@@ -5,7 +5,7 @@ import { IR_BODY_ELEMENTS, irBodyKind } from '../graph/body-kinds.js';
 import { A } from '../graph/attr.js';
 import type { Body } from '../graph/body.js';
 import { fromIrElementType, fromIrPrecision } from '../graph/element-type.js';
-import type { Graph } from '../graph/graph.js';
+import { bodyPath, type Graph } from '../graph/graph.js';
 import { Model } from '../graph/model.js';
 import type { Node } from '../graph/node.js';
 import type { Dim } from '../graph/shape.js';
@@ -72,6 +72,8 @@ interface BodyTask {
   readonly body: Body;
   readonly node: Node;
   readonly layerPath: string;
+  /** The body graph's path (body.graph.path, made from its owner's in O(1): see bodyPath). */
+  readonly graphPath: string;
   readonly mapName: string;
   readonly portMap: XNode | undefined;
   readonly backEdges: XNode | undefined;
@@ -140,7 +142,7 @@ export function readIr(xml: string | Uint8Array, bin: FileBytes | null, opts: Re
   const ifOutputs = new Map<Node, Map<string, number[]>>();
   for (let i = 0; i < tasks.length; i++) {
     const t = tasks[i]!;
-    const index = reader.readGraph(t.el, t.body.graph, tasks);
+    const index = reader.readGraph(t.el, t.body.graph, tasks, t.graphPath);
     if (!index) continue;
     const covered = reader.bind(t, index);
     if (t.kind === 'if' && covered) {
@@ -199,9 +201,8 @@ class Reader {
   }
 
   /** Reads one `<net>` or body element into `graph`; returns undefined when its structure is broken. */
-  readGraph(el: IrGraph, graph: Graph, tasks: BodyTask[]): GraphIndex | undefined {
+  readGraph(el: IrGraph, graph: Graph, tasks: BodyTask[], gpath = graph.path): GraphIndex | undefined {
     const before = this.diags.errors.length;
-    const gpath = graph.path;
     const rt = child(el.xml, 'rt_info');
     if (rt && graph.owner) graph.meta['irRtInfo'] = rt;
     const list: Layer[] = [];
@@ -596,7 +597,7 @@ class Reader {
       const body = graph.addBody(node, bodyTag);
       const backEdges = L.child('back_edges');
       tasks.push({
-        el, body, node, layerPath: L.path, mapName: mapTag, portMap: L.child(mapTag), backEdges,
+        el, body, node, layerPath: L.path, graphPath: bodyPath(L.gpath, body.graph), mapName: mapTag, portMap: L.child(mapTag), backEdges,
         kind: kind!.loop ? 'loop' : 'if',
       });
     }

@@ -236,7 +236,7 @@ class GraphWriter {
    */
   private layers(g: Graph, layers: XOut, ids: WrittenIds): Sources {
     const { items, nParams, firstResult, layerOf } = this.plan(g);
-    const under = g.path;
+    const under = g;
     const inputIndex = new Map<Value, number>();
     g.inputs.forEach((v, k) => { if (!inputIndex.has(v)) inputIndex.set(v, k); });
     const sources: Sources = { layerOf, written: new Map(), edges: new EdgeList() };
@@ -280,7 +280,7 @@ class GraphWriter {
     const irResults = g.meta['irResults']?.[index];
     const resultNames = g.meta['resultNames'];
     const name = resultNames?.[index] ?? `Result_${id}`;
-    const where: Where = { under: g.path, layer: name };
+    const where: Where = { under: g, layer: name };
     const layer = layers.eleText('layer', layerAttrs(id, name, 'Result', String(irResults?.['irVersion'] ?? 'opset1')));
     const outputNames = portNamesText(v.names);
     if (outputNames !== '') layer.att('output_names', outputNames);
@@ -512,8 +512,9 @@ function writeLayerAttrs(layer: XOut, attrs: unknown, except?: string): void {
 }
 
 /** Where a problem is: a node, or a layer of a graph; made into a path only when one is reported. */
-type Where = Node | { readonly under: string; readonly layer: string };
-const pathOf = (w: Where): string => ('under' in w ? `${w.under}/${w.layer}` : w.path);
+type Where = Node | { readonly under: Graph; readonly layer: string };
+// (the graph's path only then: it walks up the nesting, which made writing quadratic in depth)
+const pathOf = (w: Where): string => ('under' in w ? `${w.under.path}/${w.layer}` : w.path);
 
 /** Output `names` as the serializer writes them; '' when there are none (one name: no set or sort needed). */
 function portNamesText(names: readonly string[]): string {

@@ -2,7 +2,7 @@ import type { DiagCode } from '../diag/codes.js';
 import { Diagnostics, OvirError, type Diagnostic, type ParamsArg } from '../diag/diagnostic.js';
 import type { Attr } from '../graph/attr.js';
 import type { Body } from '../graph/body.js';
-import { Graph } from '../graph/graph.js';
+import { bodyPath, Graph } from '../graph/graph.js';
 import { Model, type OnnxModelInfo } from '../graph/model.js';
 import type { Node } from '../graph/node.js';
 import type { Value } from '../graph/value.js';
@@ -257,7 +257,9 @@ class GraphDecoder {
   private open(proto: GraphProto, graph: Graph, parent: Frame | null, owner: Node | null, body: Body | null): Frame {
     const fr: Frame = {
       proto, graph, parent, owner, body,
-      scope: new Map(), later: null, declared: new Map(), captures: new Map(), next: 0, current: null, path: graph.path,
+      scope: new Map(), later: null, declared: new Map(), captures: new Map(), next: 0, current: null,
+      // from the parent's: graph.path walks up the nesting, which made decoding quadratic in depth (If nested 5,000 deep)
+      path: parent ? bodyPath(parent.path, graph) : graph.path,
       // read one at a time when the graph is read from bytes (proto-read.ts), all at once to sort them
       nodes: proto instanceof LazyGraph && !this.sortNodes ? proto.nodeList : list<NodeProto>(proto, 'node'),
     };
