@@ -3,9 +3,10 @@ import { isUsageError, OvirError } from '../diag/diagnostic.js';
 import { groupedText } from '../diag/group.js';
 import { COMMANDS } from './commands.js';
 import { stderr, stdout } from './stdio.js';
-
-export { outputDrained } from './stdio.js';
 import { VERSION } from '../version.js';
+
+/** For bin/ovir.js: whether the process may exit at once (see stdio.ts). */
+export { outputDrained } from './stdio.js';
 
 /**
  * Exit codes: 0 ok; 1 conversion/validation failure (a model is bad, unsupported, or a check found
