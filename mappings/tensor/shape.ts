@@ -4,7 +4,7 @@ import { isStatic } from '../../src/graph/shape.js';
 import type { Value } from '../../src/graph/value.js';
 import { onnxInputTakes } from '../../src/onnx/op-schema.js';
 import { asI64Vector, i64Const, i64Scalar } from '../helpers.js';
-import { attrToInput, int, type OpMapping } from '../spec.js';
+import { attrToInput, int, type ConvertContext, type OpMapping } from '../spec.js';
 import { squeezeToOnnx } from './squeeze-skip.js';
 
 /**
@@ -12,6 +12,16 @@ import { squeezeToOnnx } from './squeeze-skip.js';
  * Squeeze/Unsqueeze axes from attribute to input at opset 13 (a `moves` line); IR always takes
  * them as inputs.
  */
+
+/**
+ * ONNX → IR of an op whose second operand, a constant with no elements, leaves the first as it is
+ * (Expand to shape [], Tile of a scalar by repeats []): the first operand itself; else the entry's
+ * own IR op. OpenVINO's CPU plugin mishandles both ops with such an operand (see their entries).
+ */
+function inputWhenSecondEmpty(c: ConvertContext): void {
+  if (c.constInts(1)?.length === 0) { c.output(0, c.input(0)!); return; }
+  c.output(0, c.emitOwn([c.input(0), c.input(1)], c.attrs())[0]!);
+}
 
 export const SHAPE: readonly OpMapping[] = [
   {
@@ -107,10 +117,7 @@ export const SHAPE: readonly OpMapping[] = [
     attrs: [{ ir: 'mode', kind: 'string', irValues: ['bidirectional', 'numpy'] }],
     // An Expand to shape [] is its input (broadcasting against rank 0 changes nothing). Not written
     // as a Broadcast: OpenVINO's CPU plugin crashes on one whose target shape is empty (2026.4).
-    toIr: (c) => {
-      if (c.constInts(1)?.length === 0) { c.output(0, c.input(0)!); return; }
-      c.output(0, c.emitOwn([c.input(0), c.input(1)], c.attrs())[0]!);
-    },
+    toIr: inputWhenSecondEmpty,
     // An axes_mapping input (OpenVINO's Python API writes one for Broadcast-1 numpy too) means
     // nothing outside explicit mode: the Expand of data to target_shape alone.
     foldOnnx: (c) => {
@@ -123,10 +130,7 @@ export const SHAPE: readonly OpMapping[] = [
     ir: { op: 'Tile', version: 'opset1' },
     // A scalar tiled by no repeats is itself. Not written as a Tile: OpenVINO's CPU plugin returns
     // uninitialized memory for a Tile of a scalar by empty repeats (2026.4, on its own IR too).
-    toIr: (c) => {
-      if (c.constInts(1)?.length === 0) { c.output(0, c.input(0)!); return; }
-      c.output(0, c.emitOwn([c.input(0), c.input(1)], c.attrs())[0]!);
-    },
+    toIr: inputWhenSecondEmpty,
   },
   {
     // Slice-10+ and IR Slice-8 take the same operands (data, starts, ends, axes?, steps?) except
