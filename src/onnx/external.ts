@@ -1,6 +1,7 @@
-import { realpathSync, statSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, sep, win32 } from 'node:path';
 import type { Diagnostics } from '../diag/diagnostic.js';
+import { regularFileSize } from '../fs/regular-file.js';
 import { fileBytes, MAX_BUFFER_BYTES, type FileBytes } from '../fs/sparse-file.js';
 import type { StringStringEntryProto } from './proto-types.js';
 
@@ -69,11 +70,10 @@ export class ExternalData {
   private load(location: string, name: string, where: string): FileBytes | null {
     const full = join(this.baseDir!, location);
     let real: string;
-    let st: ReturnType<typeof statSync>;
+    let size: number;
     try {
       real = realpathSync(full);
-      st = statSync(real);
-      if (!st.isFile()) throw new Error('not a regular file');
+      size = regularFileSize(real);
     } catch (e) {
       this.diags.add('ONNX_EXTERNAL_READ', where, { name, location, reason: reason(e) });
       return null;
@@ -84,7 +84,7 @@ export class ExternalData {
       return null;
     }
     try {
-      return fileBytes(real, st.size);
+      return fileBytes(real, size);
     } catch (e) {
       this.diags.add('ONNX_EXTERNAL_READ', where, { name, location, reason: reason(e) });
       return null;
