@@ -29,7 +29,7 @@ OPTION = {
     defs.OpSchema.FormalParameterOption.Optional: "optional",
     defs.OpSchema.FormalParameterOption.Variadic: "variadic",
 }
-MAX_OPSET = 25
+MAX_OPSET = 28  # NEWEST_ONNX_OPSET in src/onnx/versions.ts (test/onnx/opset-imports.test.ts holds them equal)
 
 
 def type_str(s):
@@ -62,6 +62,8 @@ def main():
             "outputs": [formal(p) for p in s.outputs],
             "minInputs": s.min_input,
             "maxInputs": s.max_input if s.max_input < 2**31 - 1 else -1,
+            "minOutputs": s.min_output,
+            "maxOutputs": s.max_output if s.max_output < 2**31 - 1 else -1,
             "types": {t.type_param_str: [type_str(x) for x in t.allowed_type_strs] for t in s.type_constraints},
         })
     rows.sort(key=lambda r: (r["op"], r["since"]))

@@ -14,7 +14,7 @@ import type { Diagnostics } from '../diag/diagnostic.js';
 import { attrsToIr, attrsToOnnx, unknownAttrs, type AttrProblem } from './attrs.js';
 import { constantValue } from './fold.js';
 import { onnxWidening, widenConstant } from './widen-constants.js';
-import { attributeProblems } from '../onnx/validate.js';
+import { arityProblems, attributeProblems } from '../onnx/validate.js';
 import { assignState, reportStates, restorableStates, restoreStateInputs, type StateRestore, type StateVariable } from './state-variables.js';
 import type { ConvertRegistry } from './registry.js';
 import type { SourceInfo } from './source-types.js';
@@ -225,7 +225,10 @@ export class Engine {
         if (p.value === null) this.diags.add('CONVERT_OP', n.path, { op: n.op, detail: p.detail });
         else this.diags.add('CONVERT_UNSUPPORTED_ATTR', n.path, { op: n.op, attr: p.attr, value: p.value, detail: p.detail });
       }
-      if (bad.length) { this.placeholders(n, dst); return; }
+      // inputs or outputs the schema does not have, or a required one empty: never an op with other ports
+      const arity = arityProblems(n, opset);
+      for (const detail of arity) this.diags.add('ONNX_NODE_ARITY', n.path, { op: n.op, detail });
+      if (bad.length || arity.length) { this.placeholders(n, dst); return; }
     }
     const side = this.target === 'ov' ? 'onnx' : 'ir';
     const unknown = unknownAttrs(entry, n, side, opset);

@@ -16,6 +16,7 @@ import type {
 import { T } from './schema.js';
 import { LazyGraph, readModel, WireError, type ModelRec, type NodeList } from './proto-read.js';
 import { dependencyOrder } from './topo-order.js';
+import { NEWEST_ONNX_OPSET } from './versions.js';
 import { decodeTensor, type TensorContext } from './tensor-data.js';
 import { typeFromProto } from './value-type.js';
 import { encodeMessage, has, int64, list, str } from './wire.js';
@@ -72,6 +73,19 @@ export function decodeOnnx(bytes: Uint8Array, opts: DecodeOptions = {}): Model {
   return model;
 }
 
+/**
+ * Opset imports: a version is a positive integer (onnxruntime refuses others); an ai.onnx opset
+ * past the newest whose schemas ovir has is read as that newest one, with a warning (OpenVINO's
+ * frontend takes its newest translator for such a version the same way; onnxruntime refuses it).
+ */
+function checkOpsetImports(opsets: ReadonlyMap<string, number>, diags: Diagnostics): void {
+  for (const [domain, version] of opsets) {
+    const d = domain === '' ? 'ai.onnx' : domain;
+    if (!Number.isSafeInteger(version) || version < 1) diags.add('ONNX_OPSET_BAD', '', { domain: d, version: String(version) });
+    else if (d === 'ai.onnx' && version > NEWEST_ONNX_OPSET) diags.add('ONNX_OPSET_NEWER', '', { version: String(version), newest: String(NEWEST_ONNX_OPSET) });
+  }
+}
+
 const kv = (m: object | null | undefined, field = 'metadata_props'): [string, string][] =>
   list<StringStringEntryProto>(m, field).map((e) => [str(e, 'key'), str(e, 'value')]);
 
@@ -79,6 +93,7 @@ const kv = (m: object | null | undefined, field = 'metadata_props'): [string, st
 export function decodeModelProto(mp: ModelProto | ModelRec, opts: DecodeOptions, diags: Diagnostics): Model {
   const opsets = new Map<string, number>();
   for (const o of list<object>(mp, 'opset_import')) opsets.set(str(o, 'domain'), Number(int64(o, 'version')));
+  checkOpsetImports(opsets, diags);
   const info: OnnxModelInfo = {
     irVersion: int64(mp, 'ir_version'),
     opsetImports: opsets,
@@ -200,6 +215,12 @@ function laterNames(fr: Frame): Set<string> {
   }
   return fr.later;
 }
+
+/**
+ * The domains of ONNX's own operator sets, whose ops' meaning depends on the opset imported (a node
+ * of another domain without an import is left to the converter: its op has no conversion anyway).
+ */
+const STANDARD_DOMAINS: ReadonlySet<string> = new Set(['', 'ai.onnx', 'ai.onnx.ml']);
 
 /** Per node with bodies: outer value → index of its capture input (shared by all bodies). */
 const CAPTURE_INDEX = new WeakMap<Node, Map<Value, number>>();
@@ -437,6 +458,7 @@ class GraphDecoder {
     const version = this.intern(opset === undefined ? '' : String(opset));
     // the node's ordinal is its index in the order read: its path is `${fr.path}/${node.label}` (at())
     const node = fr.graph.addNode({ dialect: 'onnx', op, domain, version, name: text(np.name) });
+    if (opset === undefined && STANDARD_DOMAINS.has(domain)) this.missingOpset(fr, node, domain);
     if (text(np.doc_string)) node.meta['docString'] = text(np.doc_string);
     if (text(np.overload)) node.meta['overload'] = text(np.overload);
     if (items(np.metadata_props).length) node.meta['metadataProps'] = kv(np);
@@ -492,6 +514,16 @@ class GraphDecoder {
       return;
     }
     fr.current = { node, outputs, pending };
+  }
+
+  /** Domains used by a node without an opset import, each reported once (at its first node). */
+  private readonly unimported = new Set<string>();
+
+  private missingOpset(fr: Frame, node: Node, domain: string): void {
+    const d = domain === '' ? 'ai.onnx' : domain;
+    if (this.unimported.has(d)) return;
+    this.unimported.add(d);
+    this.diags.add('ONNX_OPSET_MISSING', at(fr, node), { domain: d });
   }
 
   /** Defines a node's outputs once its bodies are decoded (its own bodies must not see them). */

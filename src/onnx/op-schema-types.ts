@@ -22,6 +22,9 @@ export interface OnnxSchemaRow {
   readonly minInputs: number;
   /** -1: unbounded (a variadic last input). */
   readonly maxInputs: number;
+  /** The number of outputs a node must have, and may have (-1: unbounded), as onnx's OpSchema counts them. */
+  readonly minOutputs: number;
+  readonly maxOutputs: number;
   /** Type constraint parameter → allowed types (ovir element names; seq(...)/optional(...) as written). */
   readonly types: Readonly<Record<string, readonly string[]>>;
 }

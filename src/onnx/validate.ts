@@ -4,6 +4,7 @@ import { allGraphs } from '../graph/graph.js';
 import type { Model } from '../graph/model.js';
 import type { Attr } from '../graph/attr.js';
 import type { Node } from '../graph/node.js';
+import type { Value } from '../graph/value.js';
 import { captureStart } from './encode.js';
 import { allowedElems, firstOpsetWhere, formalInput, formalOutput, onnxSchema, type OnnxFormalParam, type OnnxSchemaRow } from './op-schema.js';
 
@@ -49,8 +50,7 @@ function checkNode(n: Node, opset: number, diags: Diagnostics): void {
   while (count > 0 && n.inputs[count - 1] === null) count--;
   if (count < s.minInputs || (s.maxInputs >= 0 && count > s.maxInputs)) {
     const from = firstOpsetWhere(n.op, opset + 1, (r) => count >= r.minInputs && (r.maxInputs < 0 || count <= r.maxInputs));
-    const range = s.maxInputs < 0 ? `at least ${s.minInputs}` : s.minInputs === s.maxInputs ? `${s.minInputs}` : `${s.minInputs} to ${s.maxInputs}`;
-    report(diags, n, opset, `${count} inputs where the op takes ${range}`, from !== null ? `opset ${from} takes ${count}` : undefined, from ?? undefined);
+    report(diags, n, opset, `${count} inputs where the op takes ${range(s.minInputs, s.maxInputs)}`, from !== null ? `opset ${from} takes ${count}` : undefined, from ?? undefined);
   }
   // one binding per type constraint; a Map reused from node to node (this runs over every node converted)
   BOUND.clear();
@@ -83,6 +83,53 @@ function checkType(n: Node, s: OnnxSchemaRow, opset: number, diags: Diagnostics,
   const prev = BOUND.get(param.type);
   if (prev === undefined) BOUND.set(param.type, elem);
   else if (prev !== elem) report(diags, n, opset, `${what} ${index} is ${elem} where type ${param.type} is already ${prev}`);
+}
+
+const NO_DETAILS: readonly string[] = [];
+
+/**
+ * A source node's inputs and outputs against its operator schema (ai.onnx), counted as onnx's
+ * OpSchema::Verify counts them (onnxruntime runs it on every node it loads): the number of inputs
+ * and outputs as written (empty names included) within the schema's range, and no empty name where
+ * the schema's parameter is a single (required) one. A converter that took such a node would read
+ * an input that is not there or write an op with the wrong number of ports (Softmax with two
+ * inputs became an IR OpenVINO cannot read). Details, one per problem; none: the shared empty list.
+ */
+export function arityProblems(n: Node, opset: number): readonly string[] {
+  const s = onnxSchema(n.op, opset);
+  if (!s) return NO_DETAILS;
+  let out: string[] | null = null; // none (the usual case): no array per node
+  const schema = `the ${n.op}-${s.since} schema`;
+  const count = captureStart(n);
+  if (count < s.minInputs || (s.maxInputs >= 0 && count > s.maxInputs)) {
+    // too few: the required ones missing are named (Unsqueeze-13 without 'axes')
+    const missing = s.inputs.slice(count, s.minInputs).filter((p) => p.option !== 'optional').map((p) => `'${p.name}'`);
+    (out ??= []).push(`${plural(count, 'input')} where ${schema} takes ${range(s.minInputs, s.maxInputs)}${missing.length ? ` (${missing.join(', ')} missing)` : ''}`);
+  }
+  for (let i = 0; i < count && i < s.inputs.length; i++) {
+    const p = s.inputs[i]!;
+    if (n.inputs[i] === null && p.option === 'single') (out ??= []).push(`input ${i} ('${p.name}' in ${schema}) is required, but its name is empty`);
+  }
+  const outs = n.outputs;
+  if (outs.length < s.minOutputs || (s.maxOutputs >= 0 && outs.length > s.maxOutputs)) (out ??= []).push(`${plural(outs.length, 'output')} where ${schema} has ${range(s.minOutputs, s.maxOutputs)}`);
+  for (let i = 0; i < outs.length && i < s.outputs.length; i++) {
+    const p = s.outputs[i]!;
+    if (writtenEmpty(outs[i]!) && p.option === 'single') (out ??= []).push(`output ${i} ('${p.name}' in ${schema}) is required, but its name is empty`);
+  }
+  return out ?? NO_DETAILS;
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * Whether an output was written as an empty name (an absent optional output, as the decoder reads
+ * one: names ['']). A value made without names through the graph API is unnamed, not absent.
+ */
+const writtenEmpty = (v: Value): boolean => v.names.length === 1 && v.names[0] === '';
+
+/** A count range as words: '1', '1 to 3', 'at least 2'. */
+function range(min: number, max: number): string {
+  return max < 0 ? `at least ${min}` : min === max ? `${min}` : `${min} to ${max}`;
 }
 
 /** The schema's attribute kinds (AttributeProto types) and the Attr types that carry them. */

@@ -12,7 +12,7 @@ import type { Tensor } from '../graph/tensor.js';
 import { describeType, type TensorType, type ValueType } from '../graph/types.js';
 import type { Value } from '../graph/value.js';
 import { ValueTable } from '../graph/id-table.js';
-import { attributeProblems, type AttributeProblem } from '../onnx/validate.js';
+import { arityProblems, attributeProblems, type AttributeProblem } from '../onnx/validate.js';
 import { contradictions } from './check.js';
 import { TypeInterner } from './intern.js';
 import { partialFromTensor, staticValues } from './partial.js';
@@ -433,9 +433,13 @@ class State {
     const c = new Context(node, version, this);
     // An ONNX attribute of another kind than its schema's, or a required one absent: the rule
     // would read a default in its place (Softmax `axis` given as a string), so nothing is inferred.
-    const bad = node.dialect === 'onnx' && (node.domain === '' || node.domain === 'ai.onnx') ? attributeProblems(node, version) : NO_PROBLEMS;
+    const schemaOp = node.dialect === 'onnx' && (node.domain === '' || node.domain === 'ai.onnx');
+    const bad = schemaOp ? attributeProblems(node, version) : NO_PROBLEMS;
     for (const p of bad) this.report('SHAPE_BAD_ATTR', node.path, { op: node.op, detail: p.value === null ? p.detail : `attribute '${p.attr}' is ${p.value}: ${p.detail}` });
-    if (!bad.length) {
+    // an input or output the schema does not have (or a required one empty): the rule would read what is not there
+    const arity = schemaOp ? arityProblems(node, version) : NO_DETAILS;
+    for (const detail of arity) this.report('ONNX_NODE_ARITY', node.path, { op: node.op, detail });
+    if (!bad.length && !arity.length) {
       try {
         outs = rule.infer(c);
       } catch (e) {
@@ -505,6 +509,7 @@ const OV_VERSIONS = new Map<string, number>();
 
 /** nodeVersion, without a regular expression per IR node. */
 const NO_PROBLEMS: readonly AttributeProblem[] = [];
+const NO_DETAILS: readonly string[] = [];
 
 function versionOf(node: Node): number {
   if (node.dialect !== 'ov') return nodeVersion(node);
