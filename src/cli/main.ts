@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { isUsageError, OvirError } from '../diag/diagnostic.js';
+import { diagnosticToJson, isUsageError, OvirError } from '../diag/diagnostic.js';
 import { groupedText } from '../diag/group.js';
 import { COMMANDS } from './commands.js';
 import { stderr, stdout } from './stdio.js';
@@ -39,11 +39,20 @@ export async function main(argv: readonly string[]): Promise<number> {
       // --help, --version: 0; help shown because no command was given: usage.
       return e.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
     }
-    if (e instanceof OvirError) {
-      stderr().write(isUsageError(e) ? e.diagnostics.map((d) => `ovir: ${d.message}\n`).join('') : groupedText(e.diagnostics));
-      return isUsageError(e) ? EXIT.USAGE : EXIT.FAILURE;
-    }
-    stderr().write(`ovir: internal error (please report): ${e instanceof Error ? e.message : String(e)}\n`);
-    return EXIT.FAILURE;
+    // anything else is ovir's own fault: an INTERNAL diagnostic like any other
+    const failure = e instanceof OvirError ? e : OvirError.of('INTERNAL', '', { detail: e instanceof Error ? e.message : String(e) });
+    const usage = isUsageError(failure);
+    // --json promises JSON on stdout whatever happens (a command that fails before its own output)
+    if (wantsJson(argv)) stdout().write(JSON.stringify({ ok: false, diagnostics: failure.diagnostics.map(diagnosticToJson) }) + '\n');
+    else if (usage) stderr().write(failure.diagnostics.map((d) => `ovir: ${d.message}\n`).join(''));
+    else if (e instanceof OvirError) stderr().write(groupedText(e.diagnostics));
+    else stderr().write(`ovir: ${failure.diagnostics[0]!.message}\n`);
+    return usage ? EXIT.USAGE : EXIT.FAILURE;
   }
+}
+
+/** Whether `--json` is among the options (before a `--` that ends them). */
+function wantsJson(argv: readonly string[]): boolean {
+  for (let i = 2; i < argv.length && argv[i] !== '--'; i++) if (argv[i] === '--json') return true;
+  return false;
 }
