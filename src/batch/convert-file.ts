@@ -1,5 +1,5 @@
 import { formatOf, loadModel, saveModel } from '../io/load.js';
-import { OvirError } from '../diag/diagnostic.js';
+import { aboutFile, OvirError } from '../diag/diagnostic.js';
 import { otherFormat } from './plan.js';
 import { convertTo } from './task.js';
 import type { ConvertFileOptions } from './types.js';
@@ -14,5 +14,6 @@ export function convertFile(input: string, output: string, opts: ConvertFileOpti
   if (!from) throw OvirError.of('FILE_UNKNOWN_FORMAT', '', { path: input }, input);
   const to = opts.to ?? formatOf(output) ?? otherFormat(from);
   if (formatOf(output) !== to) throw OvirError.of('FILE_UNKNOWN_FORMAT', '', { path: output }, output);
-  saveModel(convertTo(loadModel(input), to, opts), output, { fsync: opts.fsync === true });
+  // what conversion and the writer find is about the model read from `input`
+  aboutFile(input, () => saveModel(convertTo(loadModel(input), to, opts), output, { fsync: opts.fsync === true }));
 }

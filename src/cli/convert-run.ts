@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, extname, join, resolve, sep } from 'node:path';
 import { binOf, otherFormat } from '../batch/plan.js';
 import { convertTo } from '../batch/task.js';
-import { diagnosticToJson, isUsageError, OvirError, usageError, type Diagnostic } from '../diag/diagnostic.js';
+import { aboutFile, diagnosticToJson, isUsageError, OvirError, usageError, type Diagnostic } from '../diag/diagnostic.js';
 import { groupedText } from '../diag/group.js';
 import { formatOf, loadModel, saveModel, type ModelFormat } from '../io/load.js';
 import { convertOptionsFrom } from './convert-options.js';
@@ -60,15 +60,10 @@ function convertCommand(input: string, raw: Record<string, unknown>): string[] {
     if (options.opset !== undefined && out.to === 'ir') problems.push('--opset applies to ONNX outputs only (the target here is OpenVINO IR)');
   }
   if (problems.length || typeof out === 'string') throw new OvirError(problems.map((p) => usageError(p).diagnostics[0]!));
-  let model;
   const warnings: Diagnostic[] = [];
-  try {
-    model = convertTo(loadModel(input), out.to, { ...options, to: out.to }, (d) => warnings.push({ ...d, file: d.file ?? input }));
-  } catch (e) {
-    if (e instanceof OvirError) for (const d of e.diagnostics) d.file ??= input;
-    throw e;
-  }
+  const model = aboutFile(input, () => convertTo(loadModel(input), out.to, { ...options, to: out.to }, (d) => warnings.push({ ...d, file: d.file ?? input })));
   printErr(groupedText(warnings));
-  saveModel(model, out.path, { fsync: options.fsync === true });
+  // what the writer finds (a value of no known type) is about the model read from `input`
+  aboutFile(input, () => saveModel(model, out.path, { fsync: options.fsync === true }));
   return out.to === 'ir' ? [out.path, binOf(out.path)] : [out.path];
 }

@@ -80,6 +80,19 @@ export class OvirError extends Error {
   }
 }
 
+/**
+ * Runs `f`; the diagnostics of an OvirError it throws that name no file are about `file` (a
+ * converter's or writer's finding on the model read from it; a file it cannot write names itself).
+ */
+export function aboutFile<T>(file: string, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof OvirError) for (const d of e.diagnostics) d.file ??= file;
+    throw e;
+  }
+}
+
 /** A diagnostic as plain JSON, for --json outputs and reports. */
 export function diagnosticToJson(d: Diagnostic): Record<string, unknown> {
   const params = d.params;

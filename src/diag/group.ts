@@ -16,7 +16,7 @@ import { formatDiagnostic, type Diagnostic } from './diagnostic.js';
 export function groupDiagnostics(ds: readonly Diagnostic[]): string[] {
   const shown = ds.filter((d) => d.severity !== 'info');
   const rootFiles = new Set(shown.filter((d) => d.severity === 'error' && isRootCause(d.code)).map((d) => d.file ?? ''));
-  const groups = new Map<string, { first: Diagnostic; count: number }>();
+  const groups = new Map<string, { first: Diagnostic; count: number; places: Set<string>; seen: Set<string> }>();
   const cascades = new Map<string, number>();
   for (const d of shown) {
     const file = d.file ?? '';
@@ -26,17 +26,32 @@ export function groupDiagnostics(ds: readonly Diagnostic[]): string[] {
     }
     const key = [file, d.severity, d.code, subjectOf(d)].join('\0');
     const g = groups.get(key);
-    if (g) g.count++;
-    else groups.set(key, { first: d, count: 1 });
+    // the same finding twice (inference of the source and of the converted model) is one
+    const same = `${d.where}\0${d.message}`;
+    if (g) {
+      if (g.seen.has(same)) continue;
+      g.seen.add(same);
+      g.count++;
+      g.places.add(d.where);
+    } else groups.set(key, { first: d, count: 1, places: new Set([d.where]), seen: new Set([same]) });
   }
   const lines: string[] = [];
-  for (const { first, count } of groups.values()) {
-    lines.push(formatDiagnostic(first) + (count > 1 ? ` … and ${count - 1} more ${nounOf(first)}` : ''));
-  }
+  for (const { first, count, places } of groups.values()) lines.push(formatDiagnostic(first) + moreText(first, count - 1, places.size - 1));
   for (const [file, n] of cascades) {
     lines.push(`note: ${file ? file + ': ' : ''}${n} further error${n === 1 ? '' : 's'} from inference and conversion left out: they follow from the error${lines.length > 1 ? 's' : ''} above (--json lists every one)`);
   }
   return lines;
+}
+
+/**
+ * What a group's line says of its repeats: `more` diagnostics, at `elsewhere` places other than
+ * the first's (five unknown attributes of one node are 4 more there, not 4 more nodes).
+ */
+function moreText(first: Diagnostic, more: number, elsewhere: number): string {
+  if (more === 0) return '';
+  if (elsewhere === more) return ` … and ${more} more ${nounOf(first)}`;
+  const at = elsewhere === 0 ? (first.where ? `at ${first.where}` : 'at the same place') : `at ${elsewhere + 1} ${nounOf(first)}`;
+  return ` … and ${more} more ${at}`;
 }
 
 /** The grouped lines as one text (each line ending in a newline), '' for none. */

@@ -123,3 +123,12 @@ export function byteSize(name: ElementTypeName, count: number): number {
   if (t.block) return Math.ceil(count / t.block.elements) * t.block.bytes;
   return Math.ceil((count * t.bits) / 8);
 }
+
+/** byteSize of a tensor of `dims` as decimal text, exact however large (for messages: 2^64 is not 18446744073709552000). */
+export function byteSizeText(name: ElementTypeName, dims: readonly number[]): string {
+  const t = elementType(name);
+  let count = 1n;
+  for (const d of dims) count *= BigInt(d);
+  const ceilDiv = (a: bigint, b: bigint): bigint => (a + b - 1n) / b;
+  return String(t.block ? ceilDiv(count, BigInt(t.block.elements)) * BigInt(t.block.bytes) : ceilDiv(count * BigInt(t.bits), 8n));
+}

@@ -1,5 +1,5 @@
 import type { Diagnostics } from '../diag/diagnostic.js';
-import { byteSize, fromOnnxDataType, elementType, type ElementTypeName } from '../graph/element-type.js';
+import { byteSize, byteSizeText, fromOnnxDataType, elementType, type ElementTypeName } from '../graph/element-type.js';
 import { makeStringTensor, makeTensor, type Tensor } from '../graph/tensor.js';
 import { tensorOver } from '../fs/sparse-file.js';
 import type { ExternalData } from './external.js';
@@ -95,7 +95,7 @@ export function decodeTensor(p: TensorProto, ctx: TensorContext): Tensor | null 
   }
   if (has(p, 'raw_data')) {
     const raw = p.raw_data!;
-    if (raw.byteLength !== need) return bad(`raw_data has ${raw.byteLength} bytes, ${elem} ${JSON.stringify(dims)} needs ${need}`);
+    if (raw.byteLength !== need) return bad(`raw_data has ${raw.byteLength} bytes, ${elem} ${JSON.stringify(dims)} needs ${byteSizeText(elem, dims)}`);
     // a view of the file's bytes (read on demand when the file is big: src/onnx/sparse-read.ts)
     return tensorOver(elem, dims, raw);
   }

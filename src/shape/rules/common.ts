@@ -103,3 +103,6 @@ export function shapeFromInput(c: RuleContext, i: number): { dims: Dim[] } | nul
 }
 
 export const unknownOut = (): OutputInfo => ({ type: { kind: 'tensor', elem: 'dynamic', shape: null } });
+
+/** A count for a message: exact, or 'more than 2^53' where a product of dims is no longer exact (Infinity included). */
+export const countText = (n: number): string => (Number.isSafeInteger(n) ? String(n) : 'more than 2^53');

@@ -5,7 +5,7 @@ import { normalizeAxes, onnxBroadcast } from '../../broadcast.js';
 import { mulDims, shapeProduct, sliceDim, solveMinusOne } from '../../dim.js';
 import { partialFromTensor, toDimNumber } from '../../partial.js';
 import { out, type InferFn, type PartialValue, type Rule, type RuleContext } from '../../rule.js';
-import { axisOr, broadcastOr, intAttr, intsAttr, shapeAsValue, shapeFromInput } from '../common.js';
+import { axisOr, broadcastOr, countText, intAttr, intsAttr, shapeAsValue, shapeFromInput } from '../common.js';
 import { concatShapes, concatValues, gatherShape, gatherValue, rangeLength, scalarOf, splitValue } from '../shared.js';
 
 /**
@@ -84,7 +84,7 @@ const reshape: InferFn = (c) => {
     const total = shapeProduct(input, false);
     const rest = shapeProduct(dims.filter((_, i) => i !== minus), false);
     if (isStatic(total) && isStatic(rest)) {
-      if (rest === 0 || total % rest !== 0) c.error(`cannot reshape ${total} elements with ${rest} in the other dimensions`);
+      if (rest === 0 || total % rest !== 0) c.error(`cannot reshape ${total} elements with ${countText(rest)} in the other dimensions`);
       else dims[minus] = total / rest;
     } else dims[minus] = solveMinusOne(input, dims.filter((_, i) => i !== minus), false);
   }

@@ -7,7 +7,7 @@ import { out, type InferFn, type PartialValue, type Rule, type RuleContext } fro
 import { upTo } from './nn.js';
 import { evaluateTile } from './evaluate.js';
 import { concatShapes, concatValues, gatherShape, gatherValue, rangeLength, scalarOf, splitValue } from '../shared.js';
-import { axisOr, broadcastOr, intAttr, intsAttr, shapeAsValue, shapeFromInput, strAttr } from '../common.js';
+import { axisOr, broadcastOr, countText, intAttr, intsAttr, shapeAsValue, shapeFromInput, strAttr } from '../common.js';
 
 /**
  * OpenVINO data-movement and shape ops, after each op's validate_and_infer_types (shape_infer)
@@ -81,7 +81,7 @@ const reshape: InferFn = (c) => {
   if (minus >= 0 && input !== null) {
     const total = shapeProduct(input, true);
     const rest = shapeProduct(dims.filter((_, i) => i !== minus), true);
-    if (isStatic(total) && isStatic(rest) && rest !== 0 && total % rest !== 0) c.error(`cannot reshape ${total} elements with ${rest} in the other dimensions`);
+    if (isStatic(total) && isStatic(rest) && rest !== 0 && total % rest !== 0) c.error(`cannot reshape ${total} elements with ${countText(rest)} in the other dimensions`);
     dims[minus] = solveMinusOne(input, dims.filter((_, i) => i !== minus), true);
   } else if (minus < 0 && input !== null) {
     const a = shapeProduct(input, false);
