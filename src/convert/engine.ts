@@ -15,6 +15,7 @@ import { attrsToIr, attrsToOnnx, unknownAttrs, type AttrProblem } from './attrs.
 import { constantValue } from './fold.js';
 import { onnxWidening, widenConstant } from './widen-constants.js';
 import { arityProblems, attributeProblems } from '../onnx/validate.js';
+import { denseOfSparse } from '../onnx/sparse-dense.js';
 import { assignState, reportStates, restorableStates, restoreStateInputs, type StateRestore, type StateVariable } from './state-variables.js';
 import type { ConvertRegistry } from './registry.js';
 import type { SourceInfo } from './source-types.js';
@@ -105,6 +106,15 @@ export class Engine {
         // overridable default. IR has no such thing: like ovc, we make it a Const holding the default.
         if (this.target === 'ov' && v.constant && v.metaView['onnxInitializerDefault']) {
           const q = dst.addInitializer(v.constant, [...v.names]);
+          this.carryMeta(v, q);
+          this.map.set(v, q);
+          continue;
+        }
+        // A sparse initializer is a constant too: IR has no sparse tensors, so it is its dense form (as ovc makes it).
+        const sparse = this.target === 'ov' ? v.metaView['onnxSparseInitializer'] : undefined;
+        if (sparse) {
+          const dense = denseOfSparse(sparse, this.diags, src.path);
+          const q = dense ? dst.addInitializer(dense, [...v.names]) : new Value(dst, null);
           this.carryMeta(v, q);
           this.map.set(v, q);
           continue;
