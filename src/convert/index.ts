@@ -98,13 +98,13 @@ function convertOnce(model: Model, opts: ConvertOptions): Model {
   // the source's declarations: hints are warnings; errors (interface values) surface on the
   // converted model below, so only under strict (where intermediates are errors too) from here
   diags.push(...source.declared.filter((d) => d.severity !== 'error' || opts.strict === true));
-  // An IR OpenVINO's own validation refuses (a TensorIterator slicing past its axis, a Loop back
-  // edge changing the element type) is refused as it is: OpenVINO validates every node and body
-  // when it reads an IR, so such a model has no meaning to convert. (An ONNX source's problems
-  // surface on the converted IR, whose rules run below.)
-  if (model.dialect === 'ov') diags.push(...source.invalid);
   const engine = new Engine(to, opset, opts.registry ?? defaultConvertRegistry(), source, diags);
   engine.run(model, out);
+  // An IR OpenVINO's own validation refuses (a TensorIterator slicing past its axis, a Loop back
+  // edge changing the element type) is refused as it is: OpenVINO validates every node and body
+  // when it reads an IR. The mappings' own refusals, when there are any, say it more precisely.
+  // (An ONNX source's problems surface on the converted IR, whose rules run below.)
+  if (model.dialect === 'ov' && !diags.hasErrors()) diags.push(...source.invalid);
   if (opts.inputShapes) overrideInputShapes(out, opts.inputShapes, diags);
   diags.throwIfErrors();
   if (to === 'onnx') relaxIrScalars(out);
