@@ -13,6 +13,7 @@ import { ValueTable } from '../graph/id-table.js';
 import type { Diagnostics } from '../diag/diagnostic.js';
 import { attrsToIr, attrsToOnnx, unknownAttrs, type AttrProblem } from './attrs.js';
 import { constantValue } from './fold.js';
+import { checkInitializerDefault } from './initializer-default.js';
 import { onnxWidening, widenConstant } from './widen-constants.js';
 import { arityProblems, attributeProblems } from '../onnx/validate.js';
 import { denseOfSparse } from '../onnx/sparse-dense.js';
@@ -105,6 +106,7 @@ export class Engine {
         // An ONNX graph input that also has an initializer (IR version < 4 style) is a weight with an
         // overridable default. IR has no such thing: like ovc, we make it a Const holding the default.
         if (this.target === 'ov' && v.constant && v.metaView['onnxInitializerDefault']) {
+          checkInitializerDefault(v, src.path, this.diags);
           const q = dst.addInitializer(v.constant, [...v.names]);
           this.carryMeta(v, q);
           this.map.set(v, q);

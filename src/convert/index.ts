@@ -100,6 +100,11 @@ function convertOnce(model: Model, opts: ConvertOptions): Model {
   diags.push(...source.declared.filter((d) => d.severity !== 'error' || opts.strict === true));
   const engine = new Engine(to, opset, opts.registry ?? defaultConvertRegistry(), source, diags);
   engine.run(model, out);
+  // An IR OpenVINO's own validation refuses (a TensorIterator slicing past its axis, a Loop back
+  // edge changing the element type) is refused as it is: OpenVINO validates every node and body
+  // when it reads an IR. The mappings' own refusals, when there are any, say it more precisely.
+  // (An ONNX source's problems surface on the converted IR, whose rules run below.)
+  if (model.dialect === 'ov' && !diags.hasErrors()) diags.push(...source.invalid);
   if (opts.inputShapes) overrideInputShapes(out, opts.inputShapes, diags);
   diags.throwIfErrors();
   if (to === 'onnx') relaxIrScalars(out);

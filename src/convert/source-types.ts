@@ -27,6 +27,8 @@ export class SourceInfo {
   private partial: ReadonlyMap<Value, readonly unknown[]> = new Map();
   /** The source's declarations that inference contradicts (errors, or hint warnings; see InferOptions.strict). */
   readonly declared: Diagnostic[] = [];
+  /** The other errors inference found in the source (an op's rule refusing its operands or attributes). */
+  readonly invalid: Diagnostic[] = [];
 
   private readonly mainInputs: ReadonlySet<Value>;
 
@@ -37,7 +39,10 @@ export class SourceInfo {
       const r = inferTypes(model, { strict });
       this.inferred = r.types;
       this.partial = r.values;
-      this.declared.push(...r.diagnostics.filter((d) => d.code === 'SHAPE_DECLARED_CONTRADICTS' || d.code === 'SHAPE_DECLARED_HINT'));
+      for (const d of r.diagnostics) {
+        if (d.code === 'SHAPE_DECLARED_CONTRADICTS' || d.code === 'SHAPE_DECLARED_HINT') this.declared.push(d);
+        else if (d.severity === 'error') this.invalid.push(d);
+      }
     } catch {
       // Inference is a help here, not a requirement: declared types still apply.
     }

@@ -14,17 +14,25 @@ import * as ob from '../helpers/onnx-builder.js';
 const errors = (bytes: Uint8Array): string[] => diagnosticsOf(() => convertModel(decodeOnnx(bytes)));
 
 describe('IR window ops on data of the wrong rank', () => {
-  it('MaxPool 3×3 over an initializer f32[3] that shadows the input f32[1,1,4,4]: one SHAPE_RULE error', () => {
-    const bytes = ob.encodeModelProto(ob.model({
-      opset: 17,
-      graph: ob.graph({
-        name: 'main',
-        inputs: [ob.valueInfo('x', 'f32', [1, 1, 4, 4])],
-        outputs: [ob.valueInfo('y', 'f32', null)],
-        initializers: [ob.floatTensor('x', [3], [1, 2, 3])],
-        nodes: [ob.node('MaxPool', ['x'], ['y'], { kernel_shape: [3, 3], pads: [2, 2, 2, 2] })],
-      }),
-    }));
-    expect(errors(bytes)).toEqual(['SHAPE_RULE main/y: MaxPool: data of rank 1 for a kernel of 2 dims: rank 4 (batch, channels, then one dim per kernel dim) is needed']);
+  // the initializer's contradiction of the input's declaration is the root cause (engine-refusals.test.ts)
+  const shadowed = (declared: number[]) => ob.encodeModelProto(ob.model({
+    opset: 17,
+    graph: ob.graph({
+      name: 'main',
+      inputs: [ob.valueInfo('x', 'f32', declared)],
+      outputs: [ob.valueInfo('y', 'f32', null)],
+      initializers: [ob.floatTensor('x', [3], [1, 2, 3])],
+      nodes: [ob.node('MaxPool', ['x'], ['y'], { kernel_shape: [3, 3], pads: [2, 2, 2, 2] })],
+    }),
+  }));
+
+  it('MaxPool 3×3 over an initializer f32[3] that shadows the input f32[1,1,4,4]: the contradiction is the error', () => {
+    expect(errors(shadowed([1, 1, 4, 4]))).toEqual([
+      "SHAPE_DECLARED_CONTRADICTS main: value 'x' is declared f32[1,1,4,4] but inferred f32[3] (its initializer): rank 4 [1,1,4,4] vs 1 [3]",
+    ]);
+  });
+
+  it('MaxPool 3×3 over an input f32[3] (its initializer agreeing): one SHAPE_RULE error naming the ranks', () => {
+    expect(errors(shadowed([3]))).toEqual(['SHAPE_RULE main/y: MaxPool: data of rank 1 for a kernel of 2 dims: rank 4 (batch, channels, then one dim per kernel dim) is needed']);
   });
 });

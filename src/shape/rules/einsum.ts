@@ -2,6 +2,7 @@ import { attrString } from '../../graph/attr-read.js';
 import type { Dim, Shape } from '../../graph/shape.js';
 import { onnxBroadcast, ovNumpyBroadcast } from '../broadcast.js';
 import { mergeDim } from '../dim.js';
+import { einsumEquationProblem } from './einsum-equation.js';
 import { out, type InferFn, type Rule, type RuleContext } from '../rule.js';
 
 /**
@@ -51,6 +52,8 @@ function einsumShape(c: RuleContext, equation: string, shapes: Shape[], broadcas
 
 const infer = (dialect: 'onnx' | 'ov'): InferFn => (c) => {
   const eq = attrString(c.node, 'equation') ?? '';
+  const problem = einsumEquationProblem(eq, dialect === 'onnx');
+  if (problem) { c.error(problem); return [out(c.elem(0), null)]; }
   const shapes = Array.from({ length: c.numInputs }, (_, i) => c.shape(i));
   const bc = (a: Shape, b: Shape) => { const r = dialect === 'onnx' ? onnxBroadcast([a, b]) : ovNumpyBroadcast(a, b); return r.ok ? r.shape : undefined; };
   return [out(c.elem(0), einsumShape(c, eq, shapes, bc))];

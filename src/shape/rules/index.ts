@@ -2,6 +2,7 @@ import { buildRegistry, type Registry } from '../registry.js';
 import type { Rule } from '../rule.js';
 import { controlFlowRules } from './control.js';
 import { einsumRules } from './einsum.js';
+import { softmaxRules } from './softmax.js';
 import { imageOpsRules } from './image-ops.js';
 import { onnxAttentionRules } from './onnx/attention.js';
 import { onnxCausalConvWithStateRules } from './onnx/causal-conv-with-state.js';
@@ -46,7 +47,7 @@ import { ovTensorIteratorRules } from './ov/tensor-iterator.js';
 export const ALL_RULES: readonly Rule[] = [
   ...onnxElementwiseRules, ...onnxTensorRules, ...onnxReduceRules, ...onnxMathRules, ...onnxNnRules, ...onnxGeneratorRules, ...onnxLoopRules, ...onnxMoreRules,
   ...ovElementwiseRules, ...ovMovementRules, ...ovReduceRules, ...ovNnRules, ...ovSequenceRules, ...ovGeneratorRules, ...ovLoopRules,
-  ...controlFlowRules, ...einsumRules,
+  ...controlFlowRules, ...einsumRules, ...softmaxRules,
   ...ovTensorExtraRules, ...onnxTensorExtraRules,
   ...onnxAttentionRules,
   ...onnxCausalConvWithStateRules,

@@ -19,7 +19,7 @@ const UNARY = [
   'Abs', 'Neg', 'Relu', 'Sigmoid', 'Tanh', 'Exp', 'Log', 'Sqrt', 'Reciprocal', 'Floor', 'Ceil', 'Round',
   'Sign', 'Sin', 'Cos', 'Tan', 'Asin', 'Acos', 'Atan', 'Sinh', 'Cosh', 'Asinh', 'Acosh', 'Atanh',
   'Erf', 'Softplus', 'Softsign', 'Elu', 'Selu', 'LeakyRelu', 'ThresholdedRelu', 'HardSigmoid',
-  'HardSwish', 'Mish', 'Gelu', 'Celu', 'Softmax', 'LogSoftmax', 'Hardmax', 'Shrink', 'BitwiseNot',
+  'HardSwish', 'Mish', 'Gelu', 'Celu', 'Shrink', 'BitwiseNot',
   'Clip', 'Dropout', 'LRN', 'MeanVarianceNormalization', 'InstanceNormalization',
   'LpNormalization', 'CumSum', 'CumProd', 'Trilu', 'ReverseSequence', 'Swish',
 ];

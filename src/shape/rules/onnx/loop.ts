@@ -23,12 +23,39 @@ function stacked(t: ValueType | null, axis: number, length: Dim): OutputInfo {
   return out(t.elem, dims);
 }
 
+/**
+ * A loop-carried value's initial value (node input 2 + k) has the element type of the body's
+ * formal input as declared: onnx's LoopInferenceFunction merges the one into the other, and
+ * onnx.checker refuses a Loop where they differ.
+ */
+function checkCarriedTypes(c: RuleContext, carried: number): void {
+  const params = c.node.bodies.get('body')?.graph.inputs.filter((p) => p.metaView['onnxCapture'] !== true) ?? [];
+  for (let k = 0; k < carried; k++) {
+    const init = c.elem(2 + k);
+    const p = params[2 + k];
+    const formal = p?.type?.kind === 'tensor' ? p.type.elem : 'dynamic';
+    if (init !== 'dynamic' && formal !== 'dynamic' && init !== formal) {
+      c.error(`loop-carried '${p?.label ?? 2 + k}' starts as ${init} (input ${2 + k}) but the body takes it as ${formal}`);
+    }
+  }
+}
+
 const loop: InferFn = (c) => {
   const body = c.body('body');
   if (!body) { c.error('missing body'); return []; }
   const carried = Math.max(0, formalInputs(c) - 2);
+  checkCarriedTypes(c, carried);
   return c.node.outputs.map((_, j) => (j < carried ? { type: body.types[j] ?? null } : stacked(body.types[j] ?? null, 0, null)));
 };
+
+/** Each scan input's axis names one of its dims (onnx's ScanInferenceFunction refuses any other). */
+function checkScanAxes(c: RuleContext, first: number, nScan: number, axes: readonly number[]): void {
+  for (let i = 0; i < nScan; i++) {
+    const s = c.shape(first + i);
+    const a = axes[i] ?? 0;
+    if (s !== null && normAxis(a, s.length) === undefined) c.error(`scan_input_axes[${i}] = ${a} is out of range for scan input ${first + i} of rank ${s.length}`);
+  }
+}
 
 const scan: InferFn = (c) => {
   const body = c.body('body');
@@ -40,6 +67,7 @@ const scan: InferFn = (c) => {
   const first = (v8 ? 1 : 0) + nState; // node input of the first scan input
   const inAxes = intsAttr(c, 'scan_input_axes') ?? [];
   const outAxes = intsAttr(c, 'scan_output_axes') ?? [];
+  if (!v8) checkScanAxes(c, first, nScan, inAxes);
   const s = c.shape(first);
   const seqAxis = v8 ? 1 : inAxes[0] ?? 0;
   const length: Dim = s === null ? null : s[normAxis(seqAxis, s.length) ?? 0] ?? null;

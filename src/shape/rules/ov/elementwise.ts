@@ -16,7 +16,7 @@ import { evaluateBinary, evaluateSelect, evaluateUnary } from './evaluate.js';
 const UNARY = [
   'Abs', 'Negative', 'Relu', 'Sigmoid', 'Tanh', 'Exp', 'Log', 'Sqrt', 'Floor', 'Ceiling', 'Sign', 'Sin', 'Cos',
   'Tan', 'Asin', 'Acos', 'Atan', 'Sinh', 'Cosh', 'Asinh', 'Acosh', 'Atanh', 'Erf', 'ErfInv', 'SoftPlus', 'SoftSign',
-  'Elu', 'Clamp', 'HSwish', 'HSigmoid', 'Mish', 'Gelu', 'Swish', 'Softmax', 'LogSoftmax', 'Selu',
+  'Elu', 'Clamp', 'HSwish', 'HSigmoid', 'Mish', 'Gelu', 'Swish', 'Selu',
   'HardSigmoid', 'GRN', 'MVN', 'NormalizeL2', 'Round', 'CumSum', 'BitwiseNot', 'PRelu', 'LRN', 'ReverseSequence',
 ];
 

@@ -6,6 +6,8 @@ import { axisOr, family, intAttr, intsAttr, sameAsInput, strAttr } from '../comm
 import { windowDim, type PadMode } from '../window.js';
 import { fromIrElementType } from '../../../graph/element-type.js';
 import { evaluateScatterElements, evaluateScatterUpdate } from './evaluate.js';
+import { checkBatchNormOperands, checkConvChannels } from './channels.js';
+import { checkWindowFits } from './window-fits.js';
 
 /**
  * OpenVINO neural-network and slicing ops: Convolution, GroupConvolution, MaxPool, AvgPool,
@@ -44,8 +46,10 @@ const convolution = (group: boolean): InferFn => (c) => {
     c.error(`data of rank ${x.length} and filters of rank ${wRank ?? '?'}: data needs batch, channels and at least one spatial dim, the filters ${group ? 'groups, ' : ''}output and input channels and one dim per spatial dim`);
     return [out(c.elem(0), null)];
   }
+  checkConvChannels(c, x, w, group);
   const cout = w === null ? null : group ? mulDims(w[0]!, w[1]!, true) : w[0]!;
   if (w === null || !w.slice(2 + off).every(isStatic)) return [out(c.elem(0), [x[0]!, cout, ...x.slice(2).map(() => null)])];
+  checkWindowFits(c, x, w.slice(2 + off));
   return [out(c.elem(0), [x[0]!, cout, ...spatial(c, x, w.slice(2 + off) as number[], 'floor')])];
 };
 
@@ -58,6 +62,7 @@ const pool: InferFn = (c) => {
     c.error(`data of rank ${x.length} for a kernel of ${kernel.length} dims: rank ${kernel.length + 2} (batch, channels, then one dim per kernel dim) is needed`);
     return c.node.outputs.map((_, i) => out(i === 1 ? idxElem : c.elem(0), null));
   }
+  checkWindowFits(c, x, kernel);
   const shape = [x[0]!, x[1]!, ...spatial(c, x, kernel, strAttr(c, 'rounding_type', 'floor'))];
   return c.node.outputs.map((_, i) => out(i === 1 ? idxElem : c.elem(0), shape));
 };
@@ -285,6 +290,13 @@ const gatherElements: InferFn = (c) => {
   return [out(c.elem(0), idx)];
 };
 
+/** BatchNormInference: the data's type; the per-channel operands checked against its channels. */
+const BN_OPERANDS = ['gamma', 'beta', 'mean', 'variance'] as const;
+const batchNorm = (data: number, perChannel: readonly number[]): InferFn => (c) => {
+  checkBatchNormOperands(c, data, perChannel, BN_OPERANDS);
+  return [out(c.elem(data), c.shape(data))];
+};
+
 export const ovNnRules: Rule[] = [
   { dialect: 'ov', op: 'ConvolutionBackpropData', since: 1, infer: convBackprop(false) },
   { dialect: 'ov', op: 'GroupConvolutionBackpropData', since: 1, infer: convBackprop(true) },
@@ -299,8 +311,8 @@ export const ovNnRules: Rule[] = [
   { dialect: 'ov', op: 'GroupConvolution', since: 1, infer: convolution(true) },
   ...family('ov', ['MaxPool', 'AvgPool'], 1, pool),
   // BatchNormInference-1 reads (gamma, beta, data, mean, variance); -5 (data, gamma, beta, mean, variance)
-  { dialect: 'ov', op: 'BatchNormInference', since: 1, until: 4, infer: (c) => [out(c.elem(2), c.shape(2))] },
-  { dialect: 'ov', op: 'BatchNormInference', since: 5, infer: (c) => [out(c.elem(0), c.shape(0))] },
+  { dialect: 'ov', op: 'BatchNormInference', since: 1, until: 4, infer: batchNorm(2, [0, 1, 3, 4]) },
+  { dialect: 'ov', op: 'BatchNormInference', since: 5, infer: batchNorm(0, [1, 2, 3, 4]) },
   { dialect: 'ov', op: 'Pad', since: 1, infer: pad },
   { dialect: 'ov', op: 'TopK', since: 1, infer: topk },
   { dialect: 'ov', op: 'Slice', since: 8, infer: slice8 },

@@ -2,14 +2,15 @@ import { backEdgeIndices, type Body, type InputBinding } from '../../../graph/bo
 import type { Dim } from '../../../graph/shape.js';
 import type { Node } from '../../../graph/node.js';
 import type { ValueType } from '../../../graph/types.js';
-import { out, type InferFn, type OutputInfo, type Rule } from '../../rule.js';
+import { out, type InferFn, type OutputInfo, type Rule, type RuleContext } from '../../rule.js';
+import { iterationRangeProblem } from './iteration-range.js';
 
 /**
  * OpenVINO TensorIterator-1 (TensorIterator::validate_and_infer_types):
  * - a sliced input (port map `axis`) gives its body Parameter a part of `part_size` along `axis`;
  *   the number of iterations is |end − start| / part_size, with a negative start/end counting
  *   from the length + 1 (so end = -1 is the full length);
- * - a merged input (target of a back edge) starts from its initial value's type, and the back
+ * - a merged input (target of a back edge) starts from its initial value's shape, and the back
  *   edge must bring the same element type; where the shape changes between iterations, the
  *   dims that differ are unknown;
  * - an invariant input is the bound value;
@@ -48,9 +49,11 @@ const tiParam: Rule['bodyParam'] = (node, formal, bound, declared) => {
   if (!body || !b) return declared;
   if (b.extra?.['axis'] !== undefined) return part(bound, b);
   if (backEdgeTargets(body).has(formal)) {
-    // A loop-carried value: as written when written (its shape may change), else the initial value's element type.
-    if (declared) return declared;
-    return bound && bound.kind === 'tensor' ? { kind: 'tensor', elem: bound.elem, shape: null } : bound;
+    // A loop-carried value: OpenVINO gives the Parameter its initial value's shape (and keeps the
+    // element type as written: the back edge's type is checked by the node's rule).
+    if (!bound || bound.kind !== 'tensor') return declared;
+    const elem = declared?.kind === 'tensor' && declared.elem !== 'dynamic' ? declared.elem : bound.elem;
+    return { kind: 'tensor', elem, shape: bound.shape };
   }
   return bound ?? declared;
 };
@@ -78,10 +81,30 @@ function iterations(c: Parameters<InferFn>[0], body: Body): number | null {
   return Math.trunc(n);
 }
 
+/** The sliced inputs' axes and iteration ranges, where their lengths are known. */
+function checkSlicedInputs(c: RuleContext, body: Body): void {
+  for (const b of body.inputs) {
+    if (b.extra?.['axis'] === undefined) continue;
+    const s = c.shape(b.from);
+    if (s === null) continue;
+    const a = num(b.extra, 'axis', 0);
+    const axis = a < 0 ? a + s.length : a;
+    if (!(axis >= 0 && axis < s.length)) { c.error(`input ${b.from}: axis ${a} is out of range for rank ${s.length}`); continue; }
+    checkRange(c, `input ${b.from}`, b.extra, s[axis]!);
+  }
+}
+
+function checkRange(c: RuleContext, what: string, extra: Readonly<Record<string, string>>, space: Dim): void {
+  if (typeof space !== 'number') return;
+  const problem = iterationRangeProblem(num(extra, 'start', 0), num(extra, 'end', -1), num(extra, 'stride', 1), space);
+  if (problem) c.error(`${what}: ${problem}`);
+}
+
 const tensorIterator: InferFn = (c) => {
   const body = bodyOf(c.node);
   const results = c.body('body');
   if (!body || !results) { c.error('missing body'); return []; }
+  checkSlicedInputs(c, body);
   const n = iterations(c, body);
   const edges = backEdgeIndices(body);
   if (edges.some((e) => e === null)) c.error('a back edge names a layer that is no body Parameter/Result');
@@ -97,6 +120,7 @@ const tensorIterator: InferFn = (c) => {
       const dims = [...t.shape];
       const d = dims[axis];
       dims[axis] = n !== null && typeof d === 'number' ? d * n : null;
+      checkRange(c, `output ${j}`, ob.extra, dims[axis]!);
       return out(t.elem, dims);
     }
     // The last value; a loop-carried one must keep its initial value's element type.
