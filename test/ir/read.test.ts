@@ -39,7 +39,7 @@ describe('readIr: the file', () => {
   it('keeps attribute values exactly, spaces included', () => {
     const m = readIr(netXml([param(0, ' x '), relu(1), result(2)], [[0, 0, 1, 0], [1, 1, 2, 0]]), null);
     expect(m.graph.inputs[0]!.meta['layerName']).toBe(' x ');
-    expect(m.graph.inputs[0]!.names).toEqual(['x']);
+    expect(m.graph.inputs[0]!.names).toEqual([' x ']);
   });
 
   it('keeps a Parameter <data> attribute named __proto__ as an ordinary key, not as the object\'s prototype', () => {
@@ -97,11 +97,11 @@ describe('readIr: Parameters, Results, nodes', () => {
     expect(n.outputs[0]!.type).toEqual({ kind: 'tensor', elem: 'f16', shape: [2, null] });
   });
 
-  it('splits port names on unescaped commas, unescapes "\\," and trims', () => {
+  it('splits port names on unescaped commas and unescapes "\\," as OpenVINO does, trimming nothing', () => {
     const p = param(0, 'x');
     p.outputs![0]!.names = 'c, a\\,b ,c';
     const m = readIr(netXml([p, { id: 1, type: 'Result', inputs: [{}] }], [[0, 0, 1, 0]]), null);
-    expect(m.graph.inputs[0]!.names).toEqual(['a,b', 'c']);
+    expect(m.graph.inputs[0]!.names).toEqual([' a,b ', 'c']);
   });
 
   it('types attributes of known ops and keeps unknown ones raw', () => {
@@ -228,5 +228,41 @@ describe('readIr: ids as written (numbers read from the bytes, any other spellin
   it('reads dims written with spaces, leading zeros, -1 and references', () => {
     const m = readIr(chain(['0', '1', '2'], ['0', '1'], [' 1 ', '-1', '007', '&#52;']), null);
     expect(m.graph.nodes[0]!.outputs[0]!.type).toEqual({ kind: 'tensor', elem: 'f32', shape: [1, null, 7, 4] });
+  });
+});
+
+describe('readIr: port names exactly as OpenVINO reads them (measured on OpenVINO 2026.4)', () => {
+  const namesOf = (names: string): string[] => {
+    const p = param(0, 'x');
+    p.outputs![0]!.names = names;
+    return readIr(netXml([p, relu(1), result(2)], [[0, 0, 1, 0], [1, 1, 2, 0]]), null).graph.inputs[0]!.names;
+  };
+
+  it.each([
+    // [names as written (before XML escaping), names read]
+    [' sp ', [' sp ']],
+    ['out sp ', ['out sp ']],
+    [' ', [' ']],
+    ['', []],
+    ['a, b', [' b', 'a']],
+    ['x ,x, x', [' x', 'x', 'x ']],
+    ['a,,b', ['a', 'b']],
+    [',a,', ['a']],
+    ['b,a,a', ['a', 'b']],
+    ['a\\,b', ['a,b']],
+    ['a\\,b\\,c', ['a,b,c']],
+    ['mid\\, sp ', ['mid, sp ']],
+    ['a\\\\,b', ['a\\,b']],
+    ['a\\', ['a\\']],
+    ['a\\b', ['a\\b']],
+    ['\t\n', ['  ']],
+  ] as [string, string[]][])('names=%j reads as %j', (names, read) => {
+    expect(namesOf(names)).toEqual(read);
+  });
+
+  it('tab and LF written as references stay tab and LF', () => {
+    const p = param(0, 'x');
+    const text = netXml([p, relu(1), result(2)], [[0, 0, 1, 0], [1, 1, 2, 0]]).replace('names="x"', 'names="&#9;t&#10;"');
+    expect(readIr(text, null).graph.inputs[0]!.names).toEqual(['\tt\n']);
   });
 });
