@@ -421,14 +421,16 @@ class Reader {
    */
   private checkPorts(L: Layer): void {
     const P = this.ports;
-    for (let k = 0; k < L.inCount; k++) this.checkDims(L, L.inStart + k, k);
+    // (dims written as canonical numbers, nearly all, are valid: the ports are looked at only when some are not)
+    const textDims = P.textDims > 0;
+    if (textDims) for (let k = 0; k < L.inCount; k++) this.checkDims(L, L.inStart + k, k);
     if (L.op !== 'Parameter' && L.op !== 'Constant') return;
     for (let k = 0; k < L.outCount; k++) {
       const p = L.outStart + k;
       const prec = P.precision[p];
       if (prec === undefined) this.err('IR_PORT_BAD', L.path, { layer: L.name, port: written(P.id(p)) ?? k, detail: 'output port has no precision' });
       else if (!precisionOf(prec)) this.err('IR_PORT_BAD', L.path, { layer: L.name, port: written(P.id(p)) ?? k, detail: badPrecision(prec) });
-      this.checkDims(L, p, k);
+      if (textDims) this.checkDims(L, p, k);
     }
   }
 
