@@ -75,12 +75,21 @@ export const ELEMENT_TYPES: readonly ElementTypeInfo[] = [
 const byName = new Map(ELEMENT_TYPES.map((t) => [t.name, t]));
 const byOnnx = new Map(ELEMENT_TYPES.filter((t) => t.onnx !== null).map((t) => [t.onnx!, t]));
 const byOnnxName = new Map(ELEMENT_TYPES.filter((t) => t.onnxName).map((t) => [t.onnxName!, t]));
+/**
+ * The port `precision` spellings OpenVINO's ov::element::Type(string) reads (measured on 2026.4):
+ * for each IR type its precision (FP32, BOOL, BIN) and its name (f32, boolean, u1), exactly as
+ * written — no other case (fp32, F32, bool are refused), no spaces — and the aliases U1, bin and
+ * undefined (= dynamic). Types IR lacks (c64, i2, the fnuz floats) are no precision.
+ */
 const byPrecision = new Map<string, ElementTypeInfo>();
 for (const t of ELEMENT_TYPES) {
-  if (t.precision) byPrecision.set(t.precision.toUpperCase(), t);
-  byPrecision.set(t.name.toUpperCase(), t); // the reader accepts `f32` as well as `FP32`
+  if (!t.precision) continue;
+  byPrecision.set(t.precision, t);
+  byPrecision.set(t.name, t);
 }
-byPrecision.set('BOOL', byName.get('boolean')!);
+byPrecision.set('U1', byName.get('u1')!);
+byPrecision.set('bin', byName.get('u1')!);
+byPrecision.set('undefined', byName.get('dynamic')!);
 
 export function elementType(name: ElementTypeName): ElementTypeInfo {
   const t = byName.get(name);
@@ -94,9 +103,9 @@ export function fromIrElementType(s: string): ElementTypeInfo | undefined {
   return t && t.precision !== null ? t : undefined;
 }
 
-/** Port `precision`: FP32 or f32, BOOL or boolean, case-insensitive. */
+/** Port `precision` as OpenVINO reads it: FP32 or f32, BOOL or boolean, BIN or u1, exactly as written (see byPrecision). */
 export function fromIrPrecision(s: string): ElementTypeInfo | undefined {
-  return byPrecision.get(s.toUpperCase());
+  return byPrecision.get(s);
 }
 
 export function fromOnnxDataType(code: number): ElementTypeInfo | undefined {

@@ -1,13 +1,13 @@
 /**
  * Output port `names`: a set of tensor names joined with ',', a comma inside a name escaped as
- * `\,`. OpenVINO splits on ',' and glues back pieces that ended in '\'; each name is trimmed.
+ * `\,`. Read as OpenVINO reads it (measured on 2026.4, which reads back what its serializer
+ * writes): split at each ',' that is not escaped, `\,` read as ',' (any other '\' is itself),
+ * empty names dropped, nothing trimmed — " sp " is a name with its spaces (XML has already made
+ * tab, CR and LF written as such into spaces; written as references they stay what they are).
  */
 export function splitPortNames(s: string): string[] {
   // One name (the common case): no splitting, no set.
-  if (!s.includes(',')) {
-    const t = s.trim();
-    return t === '' ? [] : [t];
-  }
+  if (!s.includes(',')) return s === '' ? [] : [s];
   const out: string[] = [];
   let cur = '';
   for (let i = 0; i < s.length; i++) {
@@ -21,7 +21,7 @@ export function splitPortNames(s: string): string[] {
     } else cur += c;
   }
   out.push(cur);
-  const names = out.map((n) => n.trim()).filter((n) => n !== '');
+  const names = out.filter((n) => n !== '');
   return [...new Set(names)].sort(compareNames);
 }
 

@@ -146,6 +146,8 @@ export class IrPorts {
   readonly names: (string | undefined)[] = [];
   /** Each row's `<dim>`s (read only: rows may share one list). */
   readonly dims: (readonly DimText[])[] = [];
+  /** How many `<dim>`s are text, not canonical numbers (when none, every dim is valid as written). */
+  textDims = 0;
   /** The first rt_info of the rows that have one. */
   rt: Map<number, XNode> | undefined;
 
@@ -409,8 +411,15 @@ export class IrSink implements XmlSink {
     if (kind === DIM) {
       if (this.dimStart >= 0) {
         const v = doc.textUint(this.dimStart, this.dimEnd, TextKind.PLAIN);
-        this.dims[this.nDims++] = v >= 0 ? v : doc.text(this.dimStart, this.dimEnd, TextKind.PLAIN);
-      } else this.dims[this.nDims++] = this.dimText ?? '';
+        if (v >= 0) this.dims[this.nDims++] = v;
+        else {
+          this.dims[this.nDims++] = doc.text(this.dimStart, this.dimEnd, TextKind.PLAIN);
+          this.ports.textDims++;
+        }
+      } else {
+        this.dims[this.nDims++] = this.dimText ?? '';
+        this.ports.textDims++;
+      }
     } else if (kind === PORT) {
       if (this.nDims) this.ports.dims[this.port] = this.dimsList();
     } else if (kind === PORTS) {

@@ -40,6 +40,9 @@ const keyOf = (id: number | string): IdKey => {
 };
 /** An id's trimmed text, for messages and for the ids kept in meta. */
 const trimmed = (id: IdText): string | undefined => (id === undefined ? undefined : typeof id === 'number' ? String(id) : id.trim());
+const badDim = (d: string): string => `dim '${d}' must be an integer ≥ -1`;
+const badPrecision = (p: string): string => `unknown precision '${p}' (OpenVINO reads an element type's name as it writes it: FP32 or f32, I64 or i64, BOOL or boolean, …)`;
+
 /** An id as written, for messages. */
 const written = (id: IdText): string | undefined => (id === undefined ? undefined : String(id));
 
@@ -107,7 +110,27 @@ function memo<T>(f: (s: string) => T): (s: string) => T {
   };
 }
 const canonicalOpOf = memo(canonicalOp);
-const precisionOf = memo((s: string) => fromIrPrecision(s.trim()));
+const precisionOf = memo(fromIrPrecision);
+
+/**
+ * A `<dim>` that is not a canonical unsigned decimal, read as OpenVINO reads it (`ss >> int64_t`,
+ * then `dim >= -1`): leading white space skipped, an optional sign, decimal digits, whatever
+ * follows ignored ("2abc" is 2, "1..10" is 1: OpenVINO reads no intervals or '?' in <dim>), within
+ * int64. -1 is dynamic (null); undefined when OpenVINO refuses it ('abc', '?', '', '-2').
+ */
+export function dimOf(text: string): number | null | undefined {
+  const m = DIM_PREFIX.exec(text);
+  if (!m) return undefined;
+  const digits = m[2]!;
+  const negative = m[1] === '-';
+  if (digits.length > 18 && (negative ? -BigInt(digits) < INT64_MIN : BigInt(digits) > INT64_MAX)) return undefined;
+  const v = negative ? -Number(digits) : Number(digits);
+  return v === -1 ? null : v < -1 ? undefined : v === 0 ? 0 : v;
+}
+// (C-locale isspace: space, \t, \n, \v, \f, \r)
+const DIM_PREFIX = /^[ \t\n\v\f\r]*([+-]?)(\d+)/;
+const INT64_MAX = 2n ** 63n - 1n;
+const INT64_MIN = -(2n ** 63n);
 
 /**
  * Reads OpenVINO IR (v10 or v11) into the ov dialect. Every layer and attribute is kept; Const data
@@ -190,6 +213,8 @@ class Reader {
   /** The last RECENT_TYPES types made for ports, with the dims list each was made from (a ring). */
   private readonly recentTypes: ({ readonly dims: readonly DimText[]; readonly type: TensorType } | undefined)[] = new Array(RECENT_TYPES).fill(undefined);
   private recentNext = 0;
+  /** The last dims list checkPorts found valid (ports of a net mostly share their lists). */
+  private dimsChecked: readonly DimText[] | undefined;
   /** The last RECENT_TYPES Parameter types made, with the texts each was parsed from (a ring). */
   private readonly recentParamTypes: ({ readonly shape: string; readonly elem: string; readonly type: TensorType } | undefined)[] = new Array(RECENT_TYPES).fill(undefined);
   private recentParamNext = 0;
@@ -356,7 +381,7 @@ class Reader {
     }
     const t = precisionOf(prec);
     if (!t) {
-      this.err('IR_PORT_BAD', L.path, { layer: L.name, port: written(P.id(p)) ?? k, detail: `unknown precision '${prec}'` });
+      this.err('IR_PORT_BAD', L.path, { layer: L.name, port: written(P.id(p)) ?? k, detail: badPrecision(prec) });
       return null;
     }
     // Ports sharing a dims list (IrSink.dimsList) and an element type share one type object (types
@@ -376,17 +401,51 @@ class Reader {
         dims[i] = d;
         continue;
       }
-      const s = d.trim();
-      if (!/^-?\d+$/.test(s) || Number(s) < -1) {
-        this.err('IR_PORT_BAD', L.path, { layer: L.name, port: written(P.id(p)) ?? k, detail: `dim '${s}' must be an integer ≥ -1` });
+      const v = dimOf(d);
+      if (v === undefined) {
+        this.err('IR_PORT_BAD', L.path, { layer: L.name, port: written(P.id(p)) ?? k, detail: badDim(d) });
         return null;
       }
-      dims[i] = s === '-1' ? null : Number(s);
+      dims[i] = v;
     }
     const type = tensorType(elem, dims);
     rt[this.recentNext] = { dims: dimTexts, type };
     this.recentNext = (this.recentNext + 1) % RECENT_TYPES;
     return type;
+  }
+
+  /**
+   * What OpenVINO checks of the ports whose types portType does not read: every input port's dims
+   * (as dimOf reads them), and the precision and dims of the outputs of Parameter and Const (their
+   * types are read from <data>). Input ports' precision OpenVINO never reads, nor does this.
+   */
+  private checkPorts(L: Layer): void {
+    const P = this.ports;
+    // (dims written as canonical numbers, nearly all, are valid: the ports are looked at only when some are not)
+    const textDims = P.textDims > 0;
+    if (textDims) for (let k = 0; k < L.inCount; k++) this.checkDims(L, L.inStart + k, k);
+    if (L.op !== 'Parameter' && L.op !== 'Constant') return;
+    for (let k = 0; k < L.outCount; k++) {
+      const p = L.outStart + k;
+      const prec = P.precision[p];
+      if (prec === undefined) this.err('IR_PORT_BAD', L.path, { layer: L.name, port: written(P.id(p)) ?? k, detail: 'output port has no precision' });
+      else if (!precisionOf(prec)) this.err('IR_PORT_BAD', L.path, { layer: L.name, port: written(P.id(p)) ?? k, detail: badPrecision(prec) });
+      if (textDims) this.checkDims(L, p, k);
+    }
+  }
+
+  /** Reports port row p's first dim OpenVINO refuses. Lists of numbers only (canonical dims, nearly all) are valid. */
+  private checkDims(L: Layer, p: number, k: number): void {
+    const dims = this.ports.dims[p]!;
+    if (dims === this.dimsChecked) return;
+    for (let i = 0; i < dims.length; i++) {
+      const d = dims[i]!;
+      if (typeof d !== 'number' && dimOf(d) === undefined) {
+        this.err('IR_PORT_BAD', L.path, { layer: L.name, port: written(this.ports.id(p)) ?? k, detail: badDim(d) });
+        return;
+      }
+    }
+    this.dimsChecked = dims;
   }
 
   /** Layer-level details: spelling, extra layer attributes, rt_info (under `rtKey`), unknown children. */
@@ -437,6 +496,7 @@ class Reader {
     // among themselves where OpenVINO defines the order by it (inputs, outputs): `list` is in XML order.
     // (indexed loops: a for-of over an array in code not yet optimized allocates a result object
     // per element, and a body's build runs a few times only, mostly unoptimized)
+    for (let i = 0; i < list.length; i++) this.checkPorts(list[i]!);
     for (let i = 0; i < list.length; i++) {
       const L = list[i]!;
       if (L.op !== 'Parameter') continue;

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { XmlElement } from '../graph/meta.js';
 
 /**
@@ -22,7 +23,7 @@ const SPACE = 1;
 /** XML NameStartChar (ASCII part exact; every non-ASCII byte is accepted, as pugixml does). */
 const NAME_START = 2;
 const NAME_CHAR = 4;
-/** In an attribute value: '<' (an error) and what needs decoding ('&', tab, LF, CR). */
+/** In an attribute value: '<' and NUL (errors) and what needs decoding ('&', tab, LF, CR). */
 const VALUE_SPECIAL = 8;
 const CLASS = ((): Uint8Array => {
   const t = new Uint8Array(256);
@@ -31,7 +32,7 @@ const CLASS = ((): Uint8Array => {
     if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) t[c]! |= SPACE;
     if (start) t[c]! |= NAME_START | NAME_CHAR;
     if ((c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2e) t[c]! |= NAME_CHAR;
-    if (c === 0x3c || c === 0x26 || c === 0x09 || c === 0x0a || c === 0x0d) t[c]! |= VALUE_SPECIAL;
+    if (c === 0x3c || c === 0x26 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0) t[c]! |= VALUE_SPECIAL;
   }
   return t;
 })();
@@ -48,12 +49,14 @@ class XmlError {
 const PREDEFINED: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
 /**
- * Decodes references exactly where pugixml (OpenVINO's XML parser, default options) decodes them:
- * `&amp; &lt; &gt; &quot; &apos;`, decimal `&#NN;` and hexadecimal `&#xHH;` (lower-case x only).
- * Anything else — an unknown name, a bare '&', `&#X41;`, a reference without ';' — stays as
- * written. A character reference to no Unicode scalar value (0, a surrogate, above U+10FFFF) is an
- * error: pugixml would write bytes that are not UTF-8 text (or end the string at the NUL).
- * `at` is the byte offset of `s` in the document, for the error's position.
+ * Decodes references: `&amp; &lt; &gt; &quot; &apos;`, decimal `&#NN;` and hexadecimal `&#xHH;`
+ * (lower-case x only), as pugixml (OpenVINO's XML parser) decodes them. Any other '&' is not
+ * well-formed XML and an error: a reference to an undefined entity (`&nope;`: IR has no DTD, so
+ * only the five predefined ones exist), a bare '&', a malformed character reference (`&#X41;`,
+ * `&#65` without ';'). pugixml keeps those as written, but OpenVINO's serializer never writes one
+ * ('&' is always `&amp;`). A character reference to no Unicode scalar value (0, a surrogate,
+ * above U+10FFFF) is an error too: pugixml would write bytes that are not UTF-8 text (or end the
+ * string at the NUL). `at` is the byte offset of `s` in the document, for the error's position.
  */
 export function decodeEntities(s: string, at = 0): string {
   let amp = s.indexOf('&');
@@ -98,13 +101,29 @@ export function decodeEntities(s: string, at = 0): string {
         }
       }
     }
-    if (end > 0) {
-      out += s.slice(from, amp) + rep;
-      from = end;
-      amp = s.indexOf('&', end);
-    } else amp = s.indexOf('&', amp + 1);
+    if (end < 0) badReference(s, amp, at);
+    out += s.slice(from, amp) + rep;
+    from = end;
+    amp = s.indexOf('&', end);
   }
   return out + s.slice(from);
+}
+
+/** Throws the error for the '&' at `amp` of `s` that starts no reference decodeEntities knows. */
+function badReference(s: string, amp: number, at: number): never {
+  const where = at + Buffer.byteLength(s.slice(0, amp), 'utf8');
+  const semi = s.indexOf(';', amp + 1);
+  const written = semi > amp && semi - amp <= 40 ? s.slice(amp, semi + 1) : s.slice(amp, amp + 12);
+  if (s.charCodeAt(amp + 1) === 0x23) throw new XmlError('malformed', where, `malformed character reference '${written}' (write &#NN; or &#xHH;)`);
+  let i = amp + 1;
+  if (i < s.length && isNameStart(Math.min(s.charCodeAt(i), 0x80))) {
+    i++;
+    while (i < s.length && isNameChar(Math.min(s.charCodeAt(i), 0x80))) i++;
+    if (s.charCodeAt(i) === 0x3b) {
+      throw new XmlError('malformed', where, `reference to undefined entity '${s.slice(amp, i + 1)}' (IR has no DTD: only &amp; &lt; &gt; &quot; &apos; and character references)`);
+    }
+  }
+  throw new XmlError('malformed', where, `'&' that starts no reference in '${s.slice(amp, amp + 12)}' (a '&' is written &amp;)`);
 }
 
 const ATTR_WS = /\r\n|[\t\n\r]/g;
@@ -203,20 +222,64 @@ export function parseXml(text: string | Uint8Array): XmlParseResult {
  * processing instructions, the XML declaration only at the start, nothing but comments and
  * whitespace after the root. Values are decoded as pugixml (OpenVINO's parser, default options)
  * decodes them: references as in decodeEntities, tab, CR and LF in attribute values read as spaces
- * (CR LF as one), CR LF in text read as LF; invalid UTF-8 reads as U+FFFD. Refuses any DOCTYPE or
- * ENTITY declaration: IR never has one, and entity expansion is a denial-of-service vector.
- * Iterative: nesting depth is not limited by the JS stack. Errors carry line and column.
+ * (CR LF as one), CR LF in text read as LF. Bytes that are not UTF-8 (checked once over the whole
+ * document, by Node's C++ isUtf8), a NUL anywhere and an '&' that is no reference decodeEntities
+ * knows are errors: none is well-formed XML, and a name read with U+FFFD in place of its bytes
+ * would be another name (two may become one). Refuses any DOCTYPE or ENTITY declaration: IR never
+ * has one, and entity expansion is a denial-of-service vector. Iterative: nesting depth is not
+ * limited by the JS stack. Errors carry line and column.
  */
 export function scanXml(input: string | Uint8Array, sink: XmlSink): { ok: true } | { ok: false; reason: 'doctype' | 'malformed'; detail: string } {
   const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8')
     : Buffer.isBuffer(input) ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
   try {
+    // (text made into bytes by Buffer.from is UTF-8: lone surrogates became U+FFFD)
+    if (typeof input !== 'string' && !isUtf8(bytes)) notUtf8(bytes);
     new Tokenizer(bytes, sink).run();
     return { ok: true };
   } catch (e) {
     if (!(e instanceof XmlError)) throw e;
     return { ok: false, reason: e.reason, detail: `${e.message} (${bytePosition(bytes, e.at)})` };
   }
+}
+
+/**
+ * Throws the error for a document that isUtf8 refused: where its first byte that is not UTF-8 is
+ * (UTF-8 as isUtf8 and WHATWG define it: no overlong forms, surrogates or code points past
+ * U+10FFFF), and how many such places there are. Runs only then.
+ */
+function notUtf8(b: Buffer): never {
+  let first = -1;
+  let firstEnd = -1;
+  let count = 0;
+  for (let i = 0; i < b.length;) {
+    const n = utf8Length(b, i);
+    if (n > 0) { i += n; continue; }
+    const at = i;
+    count++;
+    i++;
+    while (i < b.length && b[i]! >= 0x80 && b[i]! < 0xc0) i++; // the rest of a broken sequence
+    if (first < 0) { first = at; firstEnd = Math.min(i, at + 8); }
+  }
+  const hex = Array.from(b.subarray(first, firstEnd), (x) => x.toString(16).toUpperCase().padStart(2, '0')).join(' ');
+  throw new XmlError('malformed', first, `${firstEnd - first > 1 ? 'bytes' : 'byte'} ${hex} not UTF-8${count > 1 ? `, and ${count - 1} more such place${count > 2 ? 's' : ''}` : ''}`);
+}
+
+/** Length of the well-formed UTF-8 sequence at b[i], or 0 when none starts there. */
+function utf8Length(b: Buffer, i: number): number {
+  const c = b[i]!;
+  if (c < 0x80) return 1;
+  const cont = (k: number, lo = 0x80, hi = 0xbf): boolean => i + k < b.length && b[i + k]! >= lo && b[i + k]! <= hi;
+  if (c >= 0xc2 && c <= 0xdf) return cont(1) ? 2 : 0;
+  if (c >= 0xe0 && c <= 0xef) {
+    const ok1 = c === 0xe0 ? cont(1, 0xa0) : c === 0xed ? cont(1, 0x80, 0x9f) : cont(1);
+    return ok1 && cont(2) ? 3 : 0;
+  }
+  if (c >= 0xf0 && c <= 0xf4) {
+    const ok1 = c === 0xf0 ? cont(1, 0x90) : c === 0xf4 ? cont(1, 0x80, 0x8f) : cont(1);
+    return ok1 && cont(2) && cont(3) ? 4 : 0;
+  }
+  return 0;
 }
 
 /** Line and column (1-based, the column in characters) of a byte offset, computed only when an error is reported. */
@@ -284,6 +347,7 @@ class Tokenizer implements XmlDoc {
   /** The character starting at byte `at`, for messages. */
   private charAt(at: number): string {
     const c = this.b[at]!;
+    if (c < 0x20) return `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
     const len = c < 0x80 ? 1 : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
     return this.b.toString('utf8', at, Math.min(this.n, at + len)).slice(0, c >= 0xf0 ? 2 : 1);
   }
@@ -395,6 +459,12 @@ class Tokenizer implements XmlDoc {
     return true;
   }
 
+  /** Fails at the first NUL of bytes [s, e) (markup the tokenizer skips by searching its end). */
+  private noNul(s: number, e: number, what: string): void {
+    const k = this.b.subarray(s, e).indexOf(0);
+    if (k >= 0) this.fail(s + k, `a NUL byte in ${what}`);
+  }
+
   /** Offset of the ASCII string `ascii` at or after `from`, or -1. */
   private find(ascii: string, from: number): number {
     return this.b.indexOf(ascii, from, 'latin1');
@@ -425,6 +495,7 @@ class Tokenizer implements XmlDoc {
           const c = b[lt]!;
           if (c === LT) break;
           if (c === AMP || c === 0x0d) special = true;
+          else if (c === 0) this.fail(lt, 'a NUL byte in character data');
           lt++;
         }
       }
@@ -468,11 +539,13 @@ class Tokenizer implements XmlDoc {
         if (this.startsWith(lt, '<!--')) {
           const e = this.find('-->', lt + 4);
           if (e < 0) this.fail(lt, 'comment is not closed');
+          this.noNul(lt + 4, e, 'a comment');
           i = e + 3;
         } else if (this.startsWith(lt, '<![CDATA[')) {
           const e = this.find(']]>', lt + 9);
           if (e < 0) this.fail(lt, 'CDATA section is not closed');
           if (!tags.length) this.fail(lt, 'CDATA outside the root element');
+          this.noNul(lt + 9, e, 'a CDATA section');
           sink.text(this, lt + 9, e, TextKind.CDATA);
           i = e + 3;
         } else {
@@ -485,6 +558,7 @@ class Tokenizer implements XmlDoc {
         const target = this.str(lt + 2, e);
         const close = this.find('?>', e);
         if (close < 0) this.fail(lt, `<?${target} is not closed`);
+        this.noNul(e, close, `<?${target}?>`);
         if (target.toLowerCase() === 'xml' && lt !== bom) this.fail(lt, 'the XML declaration is only allowed at the start of the document');
         i = close + 2;
       } else {
@@ -507,6 +581,7 @@ class Tokenizer implements XmlDoc {
             break;
           }
           if (j >= n) this.fail(lt, `file ends inside <${tag}>`);
+          if (ch === 0) this.fail(j, `a NUL byte in <${tag}>`);
           if (j === ws) this.fail(j, `attributes of <${tag}> must be separated by whitespace`);
           const ks = j;
           const ne = this.name(j, 'attribute');
@@ -518,18 +593,18 @@ class Tokenizer implements XmlDoc {
           const q = b[j];
           if (q !== 0x22 && q !== 0x27) this.fail(j, `the value of attribute '${this.str(ks, ne)}' of <${tag}> is not quoted`);
           let end = j + 1;
-          let badLt = -1;
+          let bad = -1;
           let special = false;
           for (; end < n; end++) {
             const v = b[end]!;
             if (v === q) break;
             if (CLASS[v]! & VALUE_SPECIAL) {
-              if (v !== LT) special = true;
-              else if (badLt < 0) badLt = end;
+              if (v !== LT && v !== 0) special = true;
+              else if (bad < 0) bad = end;
             }
           }
           if (end >= n) this.fail(j, `the value of attribute '${this.str(ks, ne)}' of <${tag}> is not closed`);
-          if (badLt >= 0) this.fail(badLt, `'<' in the value of attribute '${this.str(ks, ne)}' of <${tag}>`);
+          if (bad >= 0) this.fail(bad, `${b[bad] === 0 ? 'a NUL byte' : "'<'"} in the value of attribute '${this.str(ks, ne)}' of <${tag}>`);
           const sp = this.spans;
           for (let k = 0; k < na; k++) {
             const s = sp[k * SPAN]!;

@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../helpers/oracle.js';
 import { readIr } from '../../src/ir/read.js';
 import { attrInt, attrBool, attrFloat, attrInts, type Node } from '../../src/graph/index.js';
 import { codesOf, diagnosticsOf, layerXml, netXml, param, result, type LayerSpec } from './build.js';
@@ -31,6 +34,20 @@ describe('readIr: the file', () => {
     expect(codesOf(() => readIr('<model version="11"/>', null))).toEqual(['IR_NOT_NET']);
   });
 
+  it('refuses what is not well-formed XML, naming the file and the line: bytes that are not UTF-8, a NUL, an undefined entity', () => {
+    const text = simpleNet();
+    const bad: [Uint8Array | string, string][] = [
+      [Buffer.from(text.replace('names="x"', 'names="y\xff\xfe0"'), 'latin1'), 'byte FF not UTF-8, and 1 more such place (line 2,'],
+      [text.replace('name="x"', 'name="lo\0op"'), "a NUL byte in the value of attribute 'name' of <layer> (line 2,"],
+      [text.replace('name="t"', 'name="&nope;"'), "reference to undefined entity '&nope;'"],
+    ];
+    for (const [xml, detail] of bad) {
+      const d = diagnosticsOf(() => readIr(xml, null, { file: 'm.xml' }));
+      expect(d.map((x) => [x.code, x.file])).toEqual([['IR_XML_MALFORMED', 'm.xml']]);
+      expect(d[0]!.message).toContain(detail);
+    }
+  });
+
   it('decodes the predefined entities in names', () => {
     const m = readIr(netXml([param(0, 'a&b<"c"'), relu(1), result(2)], [[0, 0, 1, 0], [1, 1, 2, 0]]), null);
     expect(m.graph.inputs[0]!.meta['layerName']).toBe('a&b<"c"');
@@ -39,7 +56,7 @@ describe('readIr: the file', () => {
   it('keeps attribute values exactly, spaces included', () => {
     const m = readIr(netXml([param(0, ' x '), relu(1), result(2)], [[0, 0, 1, 0], [1, 1, 2, 0]]), null);
     expect(m.graph.inputs[0]!.meta['layerName']).toBe(' x ');
-    expect(m.graph.inputs[0]!.names).toEqual(['x']);
+    expect(m.graph.inputs[0]!.names).toEqual([' x ']);
   });
 
   it('keeps a Parameter <data> attribute named __proto__ as an ordinary key, not as the object\'s prototype', () => {
@@ -97,11 +114,11 @@ describe('readIr: Parameters, Results, nodes', () => {
     expect(n.outputs[0]!.type).toEqual({ kind: 'tensor', elem: 'f16', shape: [2, null] });
   });
 
-  it('splits port names on unescaped commas, unescapes "\\," and trims', () => {
+  it('splits port names on unescaped commas and unescapes "\\," as OpenVINO does, trimming nothing', () => {
     const p = param(0, 'x');
     p.outputs![0]!.names = 'c, a\\,b ,c';
     const m = readIr(netXml([p, { id: 1, type: 'Result', inputs: [{}] }], [[0, 0, 1, 0]]), null);
-    expect(m.graph.inputs[0]!.names).toEqual(['a,b', 'c']);
+    expect(m.graph.inputs[0]!.names).toEqual([' a,b ', 'c']);
   });
 
   it('types attributes of known ops and keeps unknown ones raw', () => {
@@ -228,5 +245,124 @@ describe('readIr: ids as written (numbers read from the bytes, any other spellin
   it('reads dims written with spaces, leading zeros, -1 and references', () => {
     const m = readIr(chain(['0', '1', '2'], ['0', '1'], [' 1 ', '-1', '007', '&#52;']), null);
     expect(m.graph.nodes[0]!.outputs[0]!.type).toEqual({ kind: 'tensor', elem: 'f32', shape: [1, null, 7, 4] });
+  });
+});
+
+describe('readIr: port names, precisions and dims exactly as OpenVINO reads them (measured on OpenVINO 2026.4)', () => {
+  const namesOf = (names: string): string[] => {
+    const p = param(0, 'x');
+    p.outputs![0]!.names = names;
+    return readIr(netXml([p, relu(1), result(2)], [[0, 0, 1, 0], [1, 1, 2, 0]]), null).graph.inputs[0]!.names;
+  };
+
+  it.each([
+    // [names as written (before XML escaping), names read]
+    [' sp ', [' sp ']],
+    ['out sp ', ['out sp ']],
+    [' ', [' ']],
+    ['', []],
+    ['a, b', [' b', 'a']],
+    ['x ,x, x', [' x', 'x', 'x ']],
+    ['a,,b', ['a', 'b']],
+    [',a,', ['a']],
+    ['b,a,a', ['a', 'b']],
+    ['a\\,b', ['a,b']],
+    ['a\\,b\\,c', ['a,b,c']],
+    ['mid\\, sp ', ['mid, sp ']],
+    ['a\\\\,b', ['a\\,b']],
+    ['a\\', ['a\\']],
+    ['a\\b', ['a\\b']],
+    ['\t\n', ['  ']],
+  ] as [string, string[]][])('names=%j reads as %j', (names, read) => {
+    expect(namesOf(names)).toEqual(read);
+  });
+
+  it('tab and LF written as references stay tab and LF', () => {
+    const p = param(0, 'x');
+    const text = netXml([p, relu(1), result(2)], [[0, 0, 1, 0], [1, 1, 2, 0]]).replace('names="x"', 'names="&#9;t&#10;"');
+    expect(readIr(text, null).graph.inputs[0]!.names).toEqual(['\tt\n']);
+  });
+
+  // Every port precision OpenVINO 2026.4 reads: each IR type's precision and name, U1, bin, undefined.
+  const READ = ['FP32', 'f32', 'FP16', 'f16', 'BF16', 'bf16', 'FP64', 'f64', 'I4', 'i4', 'I8', 'i8', 'I16', 'i16', 'I32', 'i32', 'I64', 'i64',
+    'U1', 'u1', 'BIN', 'bin', 'U2', 'u2', 'U3', 'u3', 'U4', 'u4', 'U6', 'u6', 'U8', 'u8', 'U16', 'u16', 'U32', 'u32', 'U64', 'u64', 'BOOL', 'boolean',
+    'STRING', 'string', 'NF4', 'nf4', 'F8E4M3', 'f8e4m3', 'F8E5M2', 'f8e5m2', 'F8E8M0', 'f8e8m0', 'F4E2M1', 'f4e2m1', 'UNSPECIFIED', 'dynamic', 'undefined'];
+  // And some it refuses.
+  const REFUSED = ['undefinedX', 'fp32', 'F32', 'Fp32', 'bool', 'BOOLEAN', 'float32', ' FP32', 'FP32 ', '', 'i2', 'c64', 'DYNAMIC', 'Q78', 'MIXED'];
+  const withPrecision = (where: 'param' | 'const' | 'op', prec: string): string => {
+    const p = param(0, 'x');
+    const c: LayerSpec = { id: 3, name: 'c', type: 'Const', data: { element_type: 'f32', shape: '2,4', offset: '0', size: '32' }, outputs: [{ precision: 'FP32', dims: [2, 4] }] };
+    const add: LayerSpec = { id: 1, name: 'add', type: 'Add', inputs: [{ precision: 'FP32', dims: [2, 4] }, { precision: 'FP32', dims: [2, 4] }], outputs: [{ precision: 'FP32', names: 'y', dims: [2, 4] }] };
+    ({ param: p, const: c, op: add })[where].outputs![0]!.precision = prec;
+    return netXml([p, add, result(2), c], [[0, 0, 1, 0], [3, 0, 1, 1], [1, 2, 2, 0]]);
+  };
+
+  it.each(['param', 'const', 'op'] as const)('every precision OpenVINO reads still reads, on the output of a %s', (where) => {
+    for (const prec of READ) expect(() => readIr(withPrecision(where, prec), new Uint8Array(32)), prec).not.toThrow();
+  });
+
+  it.each(['param', 'const', 'op'] as const)('a precision OpenVINO refuses is IR_PORT_BAD, on the output of a %s', (where) => {
+    const layer = { param: 'x', const: 'c', op: 'add' }[where];
+    for (const prec of REFUSED) {
+      const d = diagnosticsOf(() => readIr(withPrecision(where, prec), new Uint8Array(32), { file: 'm.xml' }));
+      expect(d.map((x) => [x.code, x.where, x.file]), prec).toEqual([['IR_PORT_BAD', `main/${layer}`, 'm.xml']]);
+      expect(d[0]!.message).toContain(`unknown precision '${prec}'`);
+    }
+  });
+
+  it('an input port\'s precision is not read (OpenVINO never reads it)', () => {
+    const text = withPrecision('param', 'FP32');
+    const garbage = text.replace(/(name="add"[^>]*><input><port id="0") precision="FP32"/, '$1 precision="garbage"');
+    expect(garbage).not.toBe(text);
+    expect(() => readIr(garbage, new Uint8Array(32))).not.toThrow();
+  });
+
+  const withDim = (where: 'param' | 'const' | 'op-in' | 'op-out' | 'result', dim: string): string => {
+    const text = withPrecision('param', 'FP32');
+    // The first <dim>2</dim> of the chosen port.
+    const at = { param: text.indexOf('<dim>', text.indexOf('name="x"')), 'op-in': text.indexOf('<dim>', text.indexOf('name="add"')),
+      'op-out': text.indexOf('<dim>', text.indexOf('<output>', text.indexOf('name="add"'))), result: text.indexOf('<dim>', text.indexOf('type="Result"')),
+      const: text.indexOf('<dim>', text.indexOf('name="c"')) }[where];
+    return text.slice(0, at) + `<dim>${dim}</dim>` + text.slice(at + '<dim>2</dim>'.length);
+  };
+  const WHERE = ['param', 'const', 'op-in', 'op-out', 'result'] as const;
+
+  it.each(WHERE)('dims OpenVINO reads still read, on a port of %s: an integer prefix ≥ -1 after white space', (where) => {
+    for (const dim of ['2', ' 2 ', '\n\t2', '+2', '02', '-1', '-0', '2abc', '1..10', '-1..-1', '2.5', '1 2', '9223372036854775807', '&#9;2']) {
+      expect(() => readIr(withDim(where, dim), new Uint8Array(32)), dim).not.toThrow();
+    }
+  });
+
+  it.each(WHERE)('a dim OpenVINO refuses is IR_PORT_BAD, on a port of %s', (where) => {
+    const layer = { param: 'x', const: 'c', 'op-in': 'add', 'op-out': 'add', result: 'Result_2' }[where];
+    for (const dim of ['abc', '?', '..5', '', '-', '-2', '99999999999999999999', '9223372036854775808', '\u00a02']) {
+      const d = diagnosticsOf(() => readIr(withDim(where, dim), new Uint8Array(32)));
+      expect(d.map((x) => [x.code, x.where]), dim).toEqual([['IR_PORT_BAD', `main/${layer}`]]);
+      expect(d[0]!.message).toContain(`dim '${dim}' must be an integer ≥ -1`);
+    }
+  });
+
+  it('an output dim is read as OpenVINO reads it: "1..10" is 1, "-1" dynamic, "+3" 3', () => {
+    const read = (dim: string) => readIr(withDim('op-out', dim), new Uint8Array(32)).graph.nodes[0]!.outputs[0]!.type;
+    expect(read('1..10')).toEqual({ kind: 'tensor', elem: 'f32', shape: [1, 4] });
+    expect(read(' -1')).toEqual({ kind: 'tensor', elem: 'f32', shape: [null, 4] });
+    expect(read('+3')).toEqual({ kind: 'tensor', elem: 'f32', shape: [3, 4] });
+  });
+
+  it('in bodies too: samples/loop with one body Parameter <dim>abc</dim> and the main Parameter precision="undefinedX"', () => {
+    const loop = readFileSync(join(REPO_ROOT, 'samples/loop/model.xml'), 'utf8');
+    const bad = loop.replace('<port id="0" precision="I64" names="M" />', '<port id="0" precision="undefinedX" names="M" />')
+      .replace(/(<body>[^]*?name="x" type="Parameter"[^]*?<dim>)2(<\/dim>)/, '$1abc$2');
+    const d = diagnosticsOf(() => readIr(bad, readFileSync(join(REPO_ROOT, 'samples/loop/model.bin')), { file: 'model.xml' }));
+    expect(d.map((x) => [x.code, x.where, x.message])).toEqual([
+      ['IR_PORT_BAD', 'main/M', expect.stringContaining("port 0: unknown precision 'undefinedX'") as unknown],
+      ['IR_PORT_BAD', expect.stringMatching(/^main\/.+\/body\/x$/) as unknown, "layer 'x' port 0: dim 'abc' must be an integer ≥ -1"],
+    ]);
+  });
+
+  it('every bad port of a file is reported at once', () => {
+    const text = withDim('result', '?').replace('<dim>2</dim>', '<dim>abc</dim>').replace(/(name="c"[^]*?precision=")FP32/, '$1nope');
+    const d = diagnosticsOf(() => readIr(text, new Uint8Array(32)));
+    expect(d.map((x) => [x.code, x.where])).toEqual([['IR_PORT_BAD', 'main/x'], ['IR_PORT_BAD', 'main/Result_2'], ['IR_PORT_BAD', 'main/c']]);
   });
 });

@@ -62,6 +62,25 @@ describe('writeIr: layout as OpenVINO serializes it', () => {
     expect(readIr(xml, null).graph.inputs[0]!.names).toEqual(['a,b', 'c']);
   });
 
+  it('writes names with spaces, commas, backslashes and control characters as ov.save_model does (2026.4), and reads them back', () => {
+    const m = new Model('ov');
+    const names = [' sp ', 'a,b', 'a\\', 'tab\there', 'nl\nx', 'e\\,', 'q"<&>'];
+    const x = m.graph.addInput(tensorType('f32', [1]), names);
+    m.graph.outputs.push(x);
+    const { xml } = writeIr(m);
+    // ov.save_model of a Parameter with these names wrote exactly this.
+    expect(xml).toContain('names=" sp ,a\\,b,a\\,e\\\\,,nl&#10;x,q&quot;&lt;&amp;>,tab&#09;here"');
+    // OpenVINO reads that back as ' sp ', 'a,b', 'a\\,e\\,' (the serializer's own ambiguity: a name
+    // ending in '\\' before the next), 'nl\nx', 'q"<&>', 'tab\there'; so does ovir.
+    expect(readIr(xml, null).graph.inputs[0]!.names).toEqual([' sp ', 'a,b', 'a,e\\,', 'nl\nx', 'q"<&>', 'tab\there']);
+    const one = new Model('ov');
+    const y = one.graph.addInput(tensorType('f32', [1]), ['out sp ']);
+    one.graph.outputs.push(y);
+    const w = writeIr(one).xml;
+    expect(w).toContain('names="out sp "');
+    expect(readIr(w, null).graph.inputs[0]!.names).toEqual(['out sp ']);
+  });
+
   it('a value of unknown type: precision UNSPECIFIED, no dims (OpenVINO re-infers it)', () => {
     const m = new Model('ov');
     const x = m.graph.addInput(tensorType('f32', [2]), ['x']);

@@ -41,8 +41,22 @@ describe('parseXml: references and whitespace exactly as pugixml reads them', ()
     expect(root('<a>&lt;t&gt;</a>').text).toBe('<t>');
   });
 
-  it('anything else stays as written: unknown names, a bare &, &#X…, no ";"', () => {
-    for (const s of ['&foo;', 'a & b', '&#X41;', '&#65', '&amp', '&#;', '&#x;', '&#12a;']) expect(decodeEntities(s)).toBe(s);
+  it('any other "&" is not well-formed and an error with its position: an undefined entity, a bare &, a malformed character reference', () => {
+    expect(error('<a\n v="x&nope;"/>')).toEqual({ reason: 'malformed',
+      detail: "reference to undefined entity '&nope;' (IR has no DTD: only &amp; &lt; &gt; &quot; &apos; and character references) (line 2, column 6)" });
+    expect(error('<a>\n t &foo; </a>')).toEqual({ reason: 'malformed',
+      detail: "reference to undefined entity '&foo;' (IR has no DTD: only &amp; &lt; &gt; &quot; &apos; and character references) (line 2, column 4)" });
+    expect(error('<a v="a & b"/>').detail).toBe("'&' that starts no reference in '& b' (a '&' is written &amp;) (line 1, column 9)");
+    expect(error('<a v="&amp"/>').detail).toBe("'&' that starts no reference in '&amp' (a '&' is written &amp;) (line 1, column 7)");
+    for (const ref of ['&#X41;', '&#;', '&#x;', '&#12a;']) {
+      expect(error(`<a v="${ref}"/>`).detail).toBe(`malformed character reference '${ref}' (write &#NN; or &#xHH;) (line 1, column 7)`);
+    }
+    expect(error('<a v="&#65"/>').detail).toMatch(/^malformed character reference '&#65/);
+    expect(() => decodeEntities('&foo;')).toThrow();
+  });
+
+  it('the names OpenVINO writes with "&" and ";" in them still read: escaped, with ";" and "#" as plain text', () => {
+    expect(root('<a v="x&amp;nope;y &amp;#65; a;b #1"/>').attrs['v']).toBe('x&nope;y &#65; a;b #1');
   });
 
   it('a character reference to no Unicode character is an error with its position', () => {
@@ -78,8 +92,32 @@ describe('parseXml: hostile and broken input, named with line and column', () =>
     ['<net/>\n<?xml version="1.0"?>', 'malformed', 'the XML declaration is only allowed at the start of the document (line 2, column 1)'],
     ['', 'malformed', 'no root element (line 1, column 1)'],
     ['<net', 'malformed', 'file ends inside <net> (line 1, column 1)'],
+    ['<net>\n<a name="lo\0op"/></net>', 'malformed', "a NUL byte in the value of attribute 'name' of <a> (line 2, column 12)"],
+    ['<net>\n<dim>1\x002</dim></net>', 'malformed', 'a NUL byte in character data (line 2, column 7)'],
+    ['<net>\n<a\0/></net>', 'malformed', 'a NUL byte in <a> (line 2, column 3)'],
+    ['<net>\n<\0a/></net>', 'malformed', "bad element name starting with 'U+0000' (line 2, column 2)"],
+    ['<net><!-- a\0 --></net>', 'malformed', 'a NUL byte in a comment (line 1, column 12)'],
+    ['<net><![CDATA[\0]]></net>', 'malformed', 'a NUL byte in a CDATA section (line 1, column 15)'],
+    ['<?pi \0?><net/>', 'malformed', 'a NUL byte in <?pi?> (line 1, column 6)'],
   ])('%j', (text, reason, detail) => {
     expect(error(text)).toEqual({ reason, detail });
+  });
+
+  it('bytes that are not UTF-8 are an error, at the first such place, however many there are', () => {
+    const doc = (bytes: number[]): Buffer => Buffer.concat([Buffer.from('<net>\n<a names="y'), Buffer.from(bytes), Buffer.from('0"/>\n<b v="\xff"/></net>', 'latin1')]);
+    const r = parseXml(doc([0xff, 0xfe]));
+    expect(r).toEqual({ ok: false, reason: 'malformed', detail: 'byte FF not UTF-8, and 2 more such places (line 2, column 12)' });
+    // Each of these is not UTF-8 (a stray continuation, overlong forms, a surrogate, past U+10FFFF, a cut sequence).
+    for (const bad of [[0x80], [0xc0, 0x80], [0xe0, 0x80, 0x80], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82]]) {
+      expect(parseXml(Buffer.concat([Buffer.from('<a v="'), Buffer.from(bad), Buffer.from('"/>')]))).toMatchObject({ ok: false, detail: expect.stringMatching(/^bytes? [0-9A-F ]+ not UTF-8 \(line 1, column 7\)$/) as unknown });
+    }
+    // Two names that differ only in such bytes would be one name if read with U+FFFD.
+    expect(parseXml(Buffer.from('<a v="v\xff" w="v\xfe"/>', 'latin1'))).toMatchObject({ ok: false, detail: 'byte FF not UTF-8, and 1 more such place (line 1, column 8)' });
+    expect(parseXml(Buffer.from('<a v="\xed\xa0\x80"/>', 'latin1'))).toMatchObject({ ok: false, detail: 'bytes ED A0 80 not UTF-8 (line 1, column 7)' });
+  });
+
+  it('UTF-8 text of every length reads as written (BOM, 2-, 3- and 4-byte characters)', () => {
+    expect(root(Buffer.from('\ufeff<a v="é€\u{1F600}\u{10FFFF}">ü</a>', 'utf8') as unknown as string)).toMatchObject({ attrs: { v: 'é€\u{1F600}\u{10FFFF}' }, text: 'ü' });
   });
 
   it('an attribute named __proto__ is an ordinary attribute', () => {
