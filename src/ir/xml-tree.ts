@@ -49,14 +49,13 @@ class XmlError {
 const PREDEFINED: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
 /**
- * Decodes references: `&amp; &lt; &gt; &quot; &apos;`, decimal `&#NN;` and hexadecimal `&#xHH;`
- * (lower-case x only), as pugixml (OpenVINO's XML parser) decodes them. Any other '&' is not
- * well-formed XML and an error: a reference to an undefined entity (`&nope;`: IR has no DTD, so
- * only the five predefined ones exist), a bare '&', a malformed character reference (`&#X41;`,
- * `&#65` without ';'). pugixml keeps those as written, but OpenVINO's serializer never writes one
- * ('&' is always `&amp;`). A character reference to no Unicode scalar value (0, a surrogate,
- * above U+10FFFF) is an error too: pugixml would write bytes that are not UTF-8 text (or end the
- * string at the NUL). `at` is the byte offset of `s` in the document, for the error's position.
+ * Decodes references exactly where pugixml (OpenVINO's XML parser, default options) decodes them:
+ * `&amp; &lt; &gt; &quot; &apos;`, decimal `&#NN;` and hexadecimal `&#xHH;` (lower-case x only).
+ * Anything else — an unknown name such as `&nope;`, a bare '&', `&#X41;`, a reference without ';'
+ * — stays as written, as OpenVINO reads it (measured on 2026.4: such a file loads). A character
+ * reference to no Unicode scalar value (0, a surrogate, above U+10FFFF) is an error: pugixml
+ * would write bytes that are not UTF-8 text (or end the string at the NUL). `at` is the byte
+ * offset of `s` in the document, for the error's position.
  */
 export function decodeEntities(s: string, at = 0): string {
   let amp = s.indexOf('&');
@@ -101,29 +100,13 @@ export function decodeEntities(s: string, at = 0): string {
         }
       }
     }
-    if (end < 0) badReference(s, amp, at);
-    out += s.slice(from, amp) + rep;
-    from = end;
-    amp = s.indexOf('&', end);
+    if (end > 0) {
+      out += s.slice(from, amp) + rep;
+      from = end;
+      amp = s.indexOf('&', end);
+    } else amp = s.indexOf('&', amp + 1);
   }
   return out + s.slice(from);
-}
-
-/** Throws the error for the '&' at `amp` of `s` that starts no reference decodeEntities knows. */
-function badReference(s: string, amp: number, at: number): never {
-  const where = at + Buffer.byteLength(s.slice(0, amp), 'utf8');
-  const semi = s.indexOf(';', amp + 1);
-  const written = semi > amp && semi - amp <= 40 ? s.slice(amp, semi + 1) : s.slice(amp, amp + 12);
-  if (s.charCodeAt(amp + 1) === 0x23) throw new XmlError('malformed', where, `malformed character reference '${written}' (write &#NN; or &#xHH;)`);
-  let i = amp + 1;
-  if (i < s.length && isNameStart(Math.min(s.charCodeAt(i), 0x80))) {
-    i++;
-    while (i < s.length && isNameChar(Math.min(s.charCodeAt(i), 0x80))) i++;
-    if (s.charCodeAt(i) === 0x3b) {
-      throw new XmlError('malformed', where, `reference to undefined entity '${s.slice(amp, i + 1)}' (IR has no DTD: only &amp; &lt; &gt; &quot; &apos; and character references)`);
-    }
-  }
-  throw new XmlError('malformed', where, `'&' that starts no reference in '${s.slice(amp, amp + 12)}' (a '&' is written &amp;)`);
 }
 
 const ATTR_WS = /\r\n|[\t\n\r]/g;
@@ -223,9 +206,8 @@ export function parseXml(text: string | Uint8Array): XmlParseResult {
  * whitespace after the root. Values are decoded as pugixml (OpenVINO's parser, default options)
  * decodes them: references as in decodeEntities, tab, CR and LF in attribute values read as spaces
  * (CR LF as one), CR LF in text read as LF. Bytes that are not UTF-8 (checked once over the whole
- * document, by Node's C++ isUtf8), a NUL anywhere and an '&' that is no reference decodeEntities
- * knows are errors: none is well-formed XML, and a name read with U+FFFD in place of its bytes
- * would be another name (two may become one). Refuses any DOCTYPE or ENTITY declaration: IR never
+ * document, by Node's C++ isUtf8) and a NUL anywhere are errors: neither is well-formed XML, and
+ * a name read with U+FFFD in place of its bytes would be another name (two may become one). Refuses any DOCTYPE or ENTITY declaration: IR never
  * has one, and entity expansion is a denial-of-service vector. Iterative: nesting depth is not
  * limited by the JS stack. Errors carry line and column.
  */
