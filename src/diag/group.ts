@@ -49,9 +49,10 @@ export function groupDiagnostics(ds: readonly Diagnostic[]): string[] {
  */
 function moreText(first: Diagnostic, more: number, elsewhere: number): string {
   if (more === 0) return '';
-  if (elsewhere === more) return ` … and ${more} more ${nounOf(first)}`;
-  const at = elsewhere === 0 ? (first.where ? `at ${first.where}` : 'at the same place') : `at ${elsewhere + 1} ${nounOf(first)}`;
-  return ` … and ${more} more ${at}`;
+  const noun = nounOf(first);
+  // places with no op (edges, layers of a graph) are each a place, whatever `where` says
+  if (noun === 'places' || elsewhere === more) return ` … and ${more} more ${noun}`;
+  return elsewhere === 0 ? ` … and ${more} more at ${first.where}` : ` … and ${more} more at ${elsewhere + 1} ${noun}`;
 }
 
 /** The grouped lines as one text (each line ending in a newline), '' for none. */

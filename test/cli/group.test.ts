@@ -21,6 +21,16 @@ describe('diagnostics grouped one line per cause (src/diag/group.ts)', () => {
     expect(lines[1]).toMatch(/main\/Bar_0: Bar .*\[CONVERT_UNSUPPORTED_OP\]$/);
   });
 
+  it('repeats at the same node are counted there, not as more nodes; the same finding twice counts once', () => {
+    const unknown = (attr: string, where = 'main/Neg#0') => inFile(diag('CONVERT_UNKNOWN_ATTR', where, { op: 'Neg', attr, target: 'OpenVINO IR' }), 'm.onnx');
+    expect(groupDiagnostics(['a0', 'a1', 'a2', 'a3', 'a4'].map((a) => unknown(a)))).toEqual([
+      "error: m.onnx: main/Neg#0: Neg: attribute 'a0' has no counterpart in OpenVINO IR; refusing to drop it [CONVERT_UNKNOWN_ATTR] … and 4 more at main/Neg#0",
+    ]);
+    expect(groupDiagnostics([unknown('a0'), unknown('a1'), unknown('a0', 'main/Neg#1'), unknown('a1', 'main/Neg#1')])[0]).toMatch(/… and 3 more at 2 nodes of op Neg$/);
+    const rule = inFile(diag('SHAPE_RULE', 'main/y', { op: 'Reshape', detail: 'bad' }), 'm.onnx');
+    expect(groupDiagnostics([rule, { ...rule }])).toEqual(['error: m.onnx: main/y: Reshape: bad [SHAPE_RULE]']);
+  });
+
   it('after a root cause (a file or option problem), the shape errors that follow are one summary line', () => {
     const root = inFile(diag('CONVERT_BAD_OPTION', 'main', { detail: '--input x[1,2,3]: …' }), 'v5.onnx');
     const cascade = Array.from({ length: 40 }, (_, i) => inFile(diag('SHAPE_RULE', `main/n${i}`, { op: `Op${i}`, detail: 'rank mismatch' }), 'v5.onnx'));
