@@ -1,7 +1,7 @@
 import { runForms, ortMissing, RUN_TOLERANCE, type FormsRun } from '../batch/run-forms.js';
 import { diag, formatDiagnostic } from '../diag/diagnostic.js';
 import type { Model } from '../graph/model.js';
-import { checkFile, countEntries, type EquivEntry, type EquivReport, type IfMergePolicy, type TypeSummary } from '../equiv/index.js';
+import { checkFile, countEntries, inferenceErrors, proven, type EquivEntry, type EquivReport, type IfMergePolicy, type TypeSummary } from '../equiv/index.js';
 import type { CheckCliOptions } from './check.js';
 import { stderr, stdout } from './stdio.js';
 
@@ -31,7 +31,7 @@ export async function runCheck(a: string, b: string | undefined, opts: CheckCliO
 
 function jsonLine(r: EquivReport, run?: FormsRun): string {
   return JSON.stringify({
-    a: r.a ?? null, b: r.b ?? null, ok: countEntries(r).contradiction === 0, counts: countEntries(r), entries: r.entries, unmatched: r.unmatched,
+    a: r.a ?? null, b: r.b ?? null, ok: proven(r), counts: countEntries(r), entries: r.entries, unmatched: r.unmatched,
     diagnostics: r.diagnostics.map((d) => ({ code: d.code, severity: d.severity, file: d.file ?? null, where: d.where, message: d.message })),
     ...(run ? { run } : {}),
   });
@@ -76,10 +76,12 @@ function human(r: EquivReport, verbose: boolean): string {
     if (verbose || d.severity === 'error' || d.code.startsWith('EQUIV_') || d.code === 'CONVERT_IF_FOLDED' || d.code === 'SHAPE_BRANCH_RELAXED') out += formatDiagnostic(d) + '\n';
   }
   const c = countEntries(r);
-  const ok = c.contradiction === 0; // this comparison only (report.ok also covers the roundtrip)
   const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
+  // this comparison only (report.ok also covers the roundtrip)
+  const errors = inferenceErrors(r);
+  const verdict = c.contradiction > 0 ? 'NOT equivalent' : errors > 0 ? `NOT proven (${plural(errors, 'inference error')} above: a form that does not infer is no valid model)` : 'equivalent';
   const relaxed = new Set(r.diagnostics.filter((d) => d.code === 'SHAPE_BRANCH_RELAXED').map((d) => d.where)).size;
-  out += `${ok ? 'equivalent' : 'NOT equivalent'}: ${c.equal} equal, ${c.compatible} compatible, ${plural(c.contradiction, 'contradiction')}` +
+  out += `${verdict}: ${c.equal} equal, ${c.compatible} compatible, ${plural(c.contradiction, 'contradiction')}` +
     `${c.hints ? `; ${plural(c.hints, 'same-named value')} differing (hints, not counted)` : ''}` +
     `${r.unmatched.length ? `; ${r.unmatched.length} named in one form only` : ''}` +
     `${relaxed ? `; ${plural(relaxed, 'If branch')} typed with relaxed captures (SHAPE_BRANCH_RELAXED above)` : ''}\n`;

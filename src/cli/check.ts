@@ -7,8 +7,9 @@ export interface CheckCliOptions { roundtrip?: boolean; json?: boolean; ifMerge?
 
 /**
  * `ovir check <a> [<b>] [--roundtrip] [--json] [--run]`: are the two forms equivalent? Exit 0 iff
- * no contradiction (roundtrip included) and, with --run, the same outputs in onnxruntime; 1 on a
- * contradiction, different outputs, or when a file cannot be loaded or converted; 2 on a usage
+ * no contradiction and no inference error in either form (roundtrip included) and, with --run, the
+ * same outputs in onnxruntime; 1 on a contradiction, an inference error, different outputs, or when
+ * a file cannot be loaded or converted; 2 on a usage
  * error (--run without onnxruntime-node among them). See docs/check.md. What it does is
  * check-run.ts, loaded when the command runs (startup: see commands.ts).
  */

@@ -4,7 +4,7 @@ import type { Model } from '../graph/model.js';
 import { inferTypes } from '../shape/index.js';
 import { compareInferred, type NamePolicy } from './compare.js';
 import { stateNamesOf } from '../graph/state-metadata.js';
-import type { EquivReport } from './report.js';
+import { inferenceErrors, type EquivReport } from './report.js';
 
 /** The If-merge policies shape inference knows (onnx, symbolic, openvino). */
 type InferOptions = NonNullable<Parameters<typeof inferTypes>[1]>;
@@ -59,5 +59,8 @@ function compare(a: Model, b: Model, opts: CheckOptions, legacy: Diagnostics): E
   );
   report.diagnostics.push(...legacy.list);
   if (opts.strict && report.diagnostics.some((d) => d.code === 'SHAPE_DECLARED_CONTRADICTS')) report.ok = false;
+  // a form that does not infer is no valid model: the check proves nothing (a Softmax axis 5 on
+  // rank 1 in both files was "equivalent", exit 0)
+  if (inferenceErrors(report) > 0) report.ok = false;
   return report;
 }

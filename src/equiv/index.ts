@@ -5,7 +5,7 @@
  * See docs/check.md.
  */
 export type { EquivEntry, EquivReport, TypeSummary, EquivCounts } from './report.js';
-export { countEntries } from './report.js';
+export { countEntries, inferenceErrors, proven } from './report.js';
 export type { Status, Verdict } from './compare-type.js';
 export { compareDim, compareShape, compareType, typeSummary } from './compare-type.js';
 export type { Unmatched, ValuePair, Via, Correspondence } from './correspond.js';

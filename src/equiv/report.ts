@@ -68,3 +68,19 @@ export function countEntries(r: EquivReport): EquivCounts {
   }
   return c;
 }
+
+/**
+ * The inference errors of either form (a rule refusing an op's operands or attributes, a node the
+ * schema does not count as written): a form that does not infer is no valid model, so the check
+ * proves nothing about it, even where every pair agrees.
+ */
+export function inferenceErrors(r: EquivReport): number {
+  let n = 0;
+  for (const d of r.diagnostics) if (d.severity === 'error' && !d.code.startsWith('EQUIV_')) n++;
+  return n;
+}
+
+/** This comparison's verdict (not its roundtrip's): no contradiction and no inference error. */
+export function proven(r: EquivReport): boolean {
+  return countEntries(r).contradiction === 0 && inferenceErrors(r) === 0;
+}

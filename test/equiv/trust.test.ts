@@ -7,6 +7,9 @@ import { convertModel } from '../../src/convert/index.js';
 import { checkFile, countEntries, type EquivReport } from '../../src/equiv/index.js';
 import { loadModel, saveModel } from '../../src/io/load.js';
 import { Model, tensorType } from '../../src/graph/index.js';
+import { checkModels } from '../../src/equiv/check-models.js';
+import { decodeOnnx } from '../../src/onnx/decode.js';
+import * as ob from '../helpers/onnx-builder.js';
 import { bigConstModel, naiveFp16, nestedModel, opModel, subModel, swapPortMap, writeBoth, writeEdited } from './trust-fixtures.js';
 
 /**
@@ -271,5 +274,18 @@ describe('what ovc does to an interface and a data flow is not a contradiction',
     saveModel(swapped, xml);
     const r = checkFile(f.onnx, xml);
     expect(errors(r).map((d) => [d.code, d.where])).toEqual([['EQUIV_DATAFLOW', 'main/Sub_0'], ['EQUIV_DATAFLOW', 'main/Sub_0']]);
+  });
+});
+
+describe('5. a form that does not infer proves nothing', () => {
+  it('the same invalid Softmax (axis 5 on rank 1) in both forms: no contradiction, yet not ok (it was "equivalent", exit 0)', () => {
+    const bytes = ob.encodeModelProto(ob.model({
+      opset: 13,
+      graph: ob.graph({ name: 'main', inputs: [ob.valueInfo('x', 'f32', [3])], outputs: [ob.valueInfo('y', 'f32', [3])], nodes: [ob.node('Softmax', ['x'], ['y'], { axis: 5 })] }),
+    }));
+    const r = checkModels(decodeOnnx(bytes), decodeOnnx(bytes));
+    expect(countEntries(r).contradiction).toBe(0);
+    expect(r.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code)).toEqual(['SHAPE_RULE', 'SHAPE_RULE']);
+    expect(r.ok).toBe(false);
   });
 });
