@@ -100,11 +100,12 @@ function convertOnce(model: Model, opts: ConvertOptions): Model {
   diags.push(...source.declared.filter((d) => d.severity !== 'error' || opts.strict === true));
   const engine = new Engine(to, opset, opts.registry ?? defaultConvertRegistry(), source, diags);
   engine.run(model, out);
-  // An IR OpenVINO's own validation refuses (a TensorIterator slicing past its axis, a Loop back
-  // edge changing the element type) is refused as it is: OpenVINO validates every node and body
-  // when it reads an IR. The mappings' own refusals, when there are any, say it more precisely.
-  // (An ONNX source's problems surface on the converted IR, whose rules run below.)
-  if (model.dialect === 'ov' && !diags.hasErrors()) diags.push(...source.invalid);
+  // A source its own engine refuses is refused as it is: OpenVINO validates every node and body
+  // when it reads an IR (a TensorIterator slicing past its axis, a Loop back edge changing the
+  // element type), onnxruntime runs onnx's inference (a Conv kernel_shape of -1, which the IR,
+  // reading W, would not even see). The mappings' own refusals, when there are any, say it more
+  // precisely. (No backend or npm model has such an error: measured on the 2,984.)
+  if (!diags.hasErrors()) diags.push(...source.invalid);
   if (opts.inputShapes) overrideInputShapes(out, opts.inputShapes, diags);
   diags.throwIfErrors();
   if (to === 'onnx') relaxIrScalars(out);

@@ -28,9 +28,10 @@ function oneNode(op: string, inputs: [string, Dims][], attrs: Record<string, ob.
 }
 const refusal = (bytes: Uint8Array): string[] => diagnosticsOf(() => convertModel(decodeOnnx(bytes)));
 
+// (where onnx's own inference refuses the node too, the source's rule says it first, naming the ONNX node)
 describe('ONNX → IR: what OpenVINO refuses is refused', () => {
   it('Softmax axis 5 on rank 1; axis -1 and -2 on rank 2 convert', () => {
-    expect(refusal(oneNode('Softmax', [['x', [2]]], { axis: 5 }, 17))).toEqual(['SHAPE_RULE main/y: Softmax: axis 5 is out of range for an input of rank 1 (must be in [-1, 0])']);
+    expect(refusal(oneNode('Softmax', [['x', [2]]], { axis: 5 }, 17))).toEqual(['SHAPE_RULE main/Softmax#0: Softmax: axis 5 is out of range for an input of rank 1 (must be in [-1, 0])']);
     expect(refusal(oneNode('Softmax', [['x', [2]]], { axis: -1 }, 17))).toEqual([]);
     expect(refusal(oneNode('LogSoftmax', [['x', [2, 3]]], { axis: -2 }, 17))).toEqual([]);
     expect(refusal(oneNode('Softmax', [['x', null]], { axis: 5 }, 17))).toEqual([]);
@@ -64,9 +65,9 @@ describe('ONNX → IR: what OpenVINO refuses is refused', () => {
 
   it('Einsum: an output letter no input has, two arrows; a transposition converts', () => {
     expect(refusal(oneNode('Einsum', [['x', [2, 3]]], { equation: 'ij->k' }))).toEqual([
-      "SHAPE_RULE main/y: Einsum: output subscript 'k' names 'k', which no input subscript of equation 'ij->k' has",
+      "SHAPE_RULE main/Einsum#0: Einsum: output subscript 'k' names 'k', which no input subscript of equation 'ij->k' has",
     ]);
-    expect(refusal(oneNode('Einsum', [['x', [2, 3]]], { equation: 'ij->ij->ij' }))).toEqual(["SHAPE_RULE main/y: Einsum: equation 'ij->ij->ij' has more than one '->'"]);
+    expect(refusal(oneNode('Einsum', [['x', [2, 3]]], { equation: 'ij->ij->ij' }))).toEqual(["SHAPE_RULE main/Einsum#0: Einsum: equation 'ij->ij->ij' has more than one '->'"]);
     expect(refusal(oneNode('Einsum', [['x', [2, 3]]], { equation: 'i j -> j i' }))).toEqual([]);
   });
 
@@ -85,7 +86,7 @@ describe('ONNX → IR: what OpenVINO refuses is refused', () => {
         nodes: [ob.node('Scan', ['x'], ['y'], { body: ob.attr.graph(body), num_scan_inputs: 1, scan_input_axes: [axis] })],
       }),
     }));
-    expect(refusal(scan(2 ** 40))).toEqual(['SHAPE_RULE main/y: TensorIterator: input 0: axis 1099511627776 is out of range for rank 1']);
+    expect(refusal(scan(2 ** 40))).toEqual(['SHAPE_RULE main/Scan#0: Scan: scan_input_axes[0] = 1099511627776 is out of range for scan input 0 of rank 1']);
     expect(refusal(scan(-1))).toEqual([]);
   });
 });
@@ -116,5 +117,15 @@ describe('IR → ONNX: an IR OpenVINO refuses is refused', () => {
     const run = (axis: number) => diagnosticsOf(() => convertModel(readIr(sm(axis), new Uint8Array(0))));
     expect(run(5)).toEqual(['SHAPE_RULE main/s: Softmax: axis 5 is out of range for an input of rank 2 (must be in [-2, 1])']);
     expect(run(-2)).toEqual([]);
+  });
+});
+
+describe("ONNX → IR: what onnx's inference refuses is refused, though the IR would not see it", () => {
+  it('Conv kernel_shape [3, -1] (the IR reads W, 3×3): refused naming the node; a kernel_shape equal to W converts', () => {
+    expect(refusal(oneNode('Conv', [['x', [1, 1, 5, 5]], ['w', [1, 1, 3, 3]]], { kernel_shape: [3, -1] })))
+      .toEqual(['SHAPE_RULE main/Conv#0: Conv: kernel_shape [3,-1] must only contain positive values']);
+    expect(refusal(oneNode('Conv', [['x', [1, 1, 5, 5]], ['w', [1, 1, 3, 3]]], { kernel_shape: [3, 2] })))
+      .toEqual(["SHAPE_RULE main/Conv#0: Conv: kernel_shape [3,2] is not W's spatial dims [3,3]"]);
+    expect(refusal(oneNode('Conv', [['x', [1, 1, 5, 5]], ['w', [1, 1, 3, 3]]], { kernel_shape: [3, 3] }))).toEqual([]);
   });
 });

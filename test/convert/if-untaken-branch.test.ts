@@ -68,7 +68,7 @@ describe('an If whose condition inference knows', () => {
     } catch (e) {
       expect(e).toBeInstanceOf(OvirError);
       const errs = (e as OvirError).diagnostics.filter((d) => d.severity === 'error');
-      expect(errs.map((d) => [d.code, d.where])).toContainEqual(['SHAPE_RULE', 'main/If_dead/then/x_x']);
+      expect(errs.map((d) => [d.code, d.where])).toContainEqual(['SHAPE_RULE', 'main/If_dead/then/MatMul#0']);
     }
   });
 

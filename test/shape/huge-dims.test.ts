@@ -18,6 +18,6 @@ describe('inferred dimensions from 2^53 on', () => {
       graph: ob.graph({ name: 'main', inputs: [ob.valueInfo('x', 'f32', [1])], outputs: [ob.valueInfo('y', 'f32', null)], nodes }),
     }));
     const got = diagnosticsOf(() => convertModel(decodeOnnx(bytes)));
-    expect(got).toEqual(['SHAPE_RULE main/t52: Concat: output 0 has a dimension of about 9.007e+15: from 2^53 on, a dimension cannot be represented exactly']);
+    expect(got).toEqual(['SHAPE_RULE main/Concat#52: Concat: output 0 has a dimension of about 9.007e+15: from 2^53 on, a dimension cannot be represented exactly']);
   });
 });

@@ -33,6 +33,6 @@ describe('IR window ops on data of the wrong rank', () => {
   });
 
   it('MaxPool 3×3 over an input f32[3] (its initializer agreeing): one SHAPE_RULE error naming the ranks', () => {
-    expect(errors(shadowed([3]))).toEqual(['SHAPE_RULE main/y: MaxPool: data of rank 1 for a kernel of 2 dims: rank 4 (batch, channels, then one dim per kernel dim) is needed']);
+    expect(errors(shadowed([3]))).toEqual(['SHAPE_RULE main/MaxPool#0: MaxPool: input of rank 1: rank ≥ 3 is needed (batch, channels, then one dim per spatial dim)']);
   });
 });

@@ -36,12 +36,24 @@ function spatial(c: RuleContext, x: readonly Dim[], kernel: readonly number[], c
   }));
 }
 
+/** onnx's check of a kernel_shape attribute (convPoolShapeInference): every value positive. Whether it reported. */
+function kernelProblems(c: RuleContext, kernel: readonly number[]): boolean {
+  if (kernel.every((k) => k > 0)) return false;
+  c.error(`kernel_shape ${JSON.stringify(kernel)} must only contain positive values`);
+  return true;
+}
+
 export const conv: InferFn = (c) => {
   const x = c.shape(0);
   const w = c.shape(1);
   if (x === null) return [out(c.elem(0), null)];
-  if (x.length < 3) { c.error('input must have rank ≥ 3'); return [out(c.elem(0), null)]; }
+  if (x.length < 3) { c.error(`input of rank ${x.length}: rank ≥ 3 is needed (batch, channels, then one dim per spatial dim)`); return [out(c.elem(0), null)]; }
   let kernel = intsAttr(c, 'kernel_shape');
+  if (kernel && !kernelProblems(c, kernel)) {
+    // onnxruntime refuses a kernel_shape other than W's spatial dims (the IR reads W's)
+    const ws = w?.slice(2);
+    if (ws && (ws.length !== kernel.length || ws.some((d, i) => isStatic(d) && d !== kernel![i]))) c.error(`kernel_shape ${JSON.stringify(kernel)} is not W's spatial dims [${ws.map((d) => (isStatic(d) ? d : '?')).join(',')}]`);
+  }
   if (!kernel) {
     if (w === null || !w.slice(2).every(isStatic)) return [out(c.elem(0), [x[0]!, w?.[0] ?? null, ...x.slice(2).map(() => null)])];
     kernel = w.slice(2) as number[];
@@ -52,8 +64,9 @@ export const conv: InferFn = (c) => {
 const pool: InferFn = (c) => {
   const x = c.shape(0);
   const kernel = intsAttr(c, 'kernel_shape');
+  if (kernel) kernelProblems(c, kernel);
   if (x === null || !kernel) return c.node.outputs.map((_, i) => out(i === 1 ? 'i64' : c.elem(0), null));
-  if (x.length < 3) { c.error('input must have rank ≥ 3'); return []; }
+  if (x.length < 3) { c.error(`input of rank ${x.length}: rank ≥ 3 is needed (batch, channels, then one dim per spatial dim)`); return []; }
   const ceil = intAttr(c, 'ceil_mode', 0) !== 0;
   const shape: Shape = [x[0]!, x[1]!, ...spatial(c, x, kernel, ceil)];
   return c.node.outputs.map((_, i) => out(i === 1 ? 'i64' : c.elem(0), shape));
