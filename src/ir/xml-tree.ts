@@ -207,9 +207,10 @@ export function parseXml(text: string | Uint8Array): XmlParseResult {
  * decodes them: references as in decodeEntities, tab, CR and LF in attribute values read as spaces
  * (CR LF as one), CR LF in text read as LF. Bytes that are not UTF-8 (checked once over the whole
  * document, by Node's C++ isUtf8) and a NUL anywhere are errors: neither is well-formed XML, and
- * a name read with U+FFFD in place of its bytes would be another name (two may become one). Refuses any DOCTYPE or ENTITY declaration: IR never
- * has one, and entity expansion is a denial-of-service vector. Iterative: nesting depth is not
- * limited by the JS stack. Errors carry line and column.
+ * a name read with U+FFFD in place of its bytes would be another name (two may become one).
+ * Refuses any DOCTYPE or ENTITY declaration: IR never has one, and entity expansion is a
+ * denial-of-service vector. Iterative: nesting depth is not limited by the JS stack. Errors carry
+ * line and column.
  */
 export function scanXml(input: string | Uint8Array, sink: XmlSink): { ok: true } | { ok: false; reason: 'doctype' | 'malformed'; detail: string } {
   const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8')
