@@ -230,8 +230,8 @@ export class Engine {
     // an op with bodies still converts: its own checks name what its bodies cannot hold (Loop: a
     // sequence-typed carried value), and the refusal above stands
     if (!entry.sequences && !this.tensorsOnly(n, entry.sequenceInputs?.(n)) && !n.bodies.size) { this.placeholders(n, dst); return; }
-    if (this.target === 'ov' && (n.domain === '' || n.domain === 'ai.onnx')) {
-      // an attribute of the wrong kind, or a required one absent: not valid ONNX, never read as a default
+    if (this.target === 'ov') {
+      // an attribute of the wrong kind, or a required one absent (ai.onnx ops: validate.ts): not valid ONNX, never read as a default
       const bad = attributeProblems(n, opset);
       for (const p of bad) {
         if (p.value === null) this.diags.add('CONVERT_OP', n.path, { op: n.op, detail: p.detail });

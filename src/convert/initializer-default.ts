@@ -1,6 +1,5 @@
 import type { Diagnostics } from '../diag/diagnostic.js';
-import { formatShape } from '../graph/shape.js';
-import { tensorType, type ValueType } from '../graph/types.js';
+import { showType, tensorType, type ValueType } from '../graph/types.js';
 import type { Value } from '../graph/value.js';
 import { contradictions } from '../shape/check.js';
 
@@ -19,10 +18,6 @@ export function checkInitializerDefault(v: Value, where: string, diags: Diagnost
   const problems = contradictions('onnx', declared, held);
   if (!problems.length) return;
   diags.add('SHAPE_DECLARED_CONTRADICTS', where, {
-    value: v.label, declared: show(declared), inferred: `${t.elem}${formatShape(t.dims)} (its initializer)`, detail: problems.join('; '),
+    value: v.label, declared: showType(declared), inferred: `${showType(held)} (its initializer)`, detail: problems.join('; '),
   });
-}
-
-function show(t: ValueType): string {
-  return t.kind === 'tensor' ? `${t.elem}${formatShape(t.shape)}` : t.kind;
 }

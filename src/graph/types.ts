@@ -1,5 +1,5 @@
 import type { ElementTypeName } from './element-type.js';
-import type { Shape } from './shape.js';
+import { formatShape, type Shape } from './shape.js';
 
 /**
  * The type of a value. IR knows only tensors; ONNX also has sequences, optionals, maps and sparse
@@ -23,6 +23,13 @@ export function isTensorType(t: ValueType): t is TensorType {
 }
 
 /** ONNX-style description: tensor(float), seq(tensor(int64)), optional(…). */
+/** A type as messages show it: a tensor as `f32[2,?]`, another kind as describeType says; null as '?'. */
+export function showType(t: ValueType | null): string {
+  if (t === null) return '?';
+  if (t.kind === 'tensor') return `${t.elem}${formatShape(t.shape)}`;
+  return describeType(t);
+}
+
 export function describeType(t: ValueType | null): string {
   if (t === null) return '?';
   switch (t.kind) {

@@ -22,12 +22,15 @@ export function validateOnnxModel(model: Model): Diagnostic[] {
   if (opset === undefined) return [];
   for (const g of allGraphs(model.graph)) {
     for (const n of g.nodes) {
-      if (n.dialect !== 'onnx' || (n.domain !== '' && n.domain !== 'ai.onnx')) continue;
+      if (!isAiOnnx(n)) continue;
       checkNode(n, opset, diags);
     }
   }
   return diags.list;
 }
+
+/** Whether `n` is an op of the ai.onnx domain, the only one whose schemas ovir has (others: nothing to check). */
+const isAiOnnx = (n: Node): boolean => n.dialect === 'onnx' && (n.domain === '' || n.domain === 'ai.onnx');
 
 /** A finding on node `n`: the op, the opset, and what a later opset changes. */
 function report(diags: Diagnostics, n: Node, opset: number, detail: string, hint?: string, needsOpset?: number): void {
@@ -96,7 +99,7 @@ const NO_DETAILS: readonly string[] = [];
  * inputs became an IR OpenVINO cannot read). Details, one per problem; none: the shared empty list.
  */
 export function arityProblems(n: Node, opset: number): readonly string[] {
-  const s = onnxSchema(n.op, opset);
+  const s = isAiOnnx(n) ? onnxSchema(n.op, opset) : null;
   if (!s) return NO_DETAILS;
   let out: string[] | null = null; // none (the usual case): no array per node
   const schema = `the ${n.op}-${s.since} schema`;
@@ -152,7 +155,7 @@ const NO_PROBLEMS: readonly AttributeProblem[] = [];
  * graph lists) and attributes the schema lacks (reported elsewhere) are not checked here.
  */
 export function attributeProblems(n: Node, opset: number): readonly AttributeProblem[] {
-  const s = onnxSchema(n.op, opset);
+  const s = isAiOnnx(n) ? onnxSchema(n.op, opset) : null;
   if (!s) return NO_PROBLEMS;
   let out: AttributeProblem[] | null = null; // none (the usual case): no array per node
   for (const [name, a] of n.attrsView) {

@@ -7,12 +7,12 @@ import type { ElementTypeName } from '../graph/element-type.js';
 import { allGraphs, type Graph } from '../graph/graph.js';
 import type { Model } from '../graph/model.js';
 import type { Node } from '../graph/node.js';
-import { formatShape, type Dim, type Shape } from '../graph/shape.js';
+import type { Dim, Shape } from '../graph/shape.js';
 import type { Tensor } from '../graph/tensor.js';
-import { describeType, type TensorType, type ValueType } from '../graph/types.js';
+import { showType, type TensorType, type ValueType } from '../graph/types.js';
 import type { Value } from '../graph/value.js';
 import { ValueTable } from '../graph/id-table.js';
-import { arityProblems, attributeProblems, type AttributeProblem } from '../onnx/validate.js';
+import { arityProblems, attributeProblems } from '../onnx/validate.js';
 import { contradictions } from './check.js';
 import { TypeInterner } from './intern.js';
 import { partialFromTensor, staticValues } from './partial.js';
@@ -433,11 +433,10 @@ class State {
     const c = new Context(node, version, this);
     // An ONNX attribute of another kind than its schema's, or a required one absent: the rule
     // would read a default in its place (Softmax `axis` given as a string), so nothing is inferred.
-    const schemaOp = node.dialect === 'onnx' && (node.domain === '' || node.domain === 'ai.onnx');
-    const bad = schemaOp ? attributeProblems(node, version) : NO_PROBLEMS;
+    const bad = attributeProblems(node, version);
     for (const p of bad) this.report('SHAPE_BAD_ATTR', node.path, { op: node.op, detail: p.value === null ? p.detail : `attribute '${p.attr}' is ${p.value}: ${p.detail}` });
     // an input or output the schema does not have (or a required one empty): the rule would read what is not there
-    const arity = schemaOp ? arityProblems(node, version) : NO_DETAILS;
+    const arity = arityProblems(node, version);
     for (const detail of arity) this.report('ONNX_NODE_ARITY', node.path, { op: node.op, detail });
     if (!bad.length && !arity.length) {
       try {
@@ -498,18 +497,10 @@ function isNothing(t: ValueType | null): boolean {
   return t === null || t.kind === 'unknown' || (t.kind === 'tensor' && t.elem === 'dynamic' && t.shape === null);
 }
 
-function showType(t: ValueType | null): string {
-  if (t === null) return '?';
-  if (t.kind === 'tensor') return `${t.elem}${formatShape(t.shape)}`;
-  return describeType(t);
-}
-
 /** IR `opsetN` → N, by version string (a node's version is one of a few strings). */
 const OV_VERSIONS = new Map<string, number>();
 
 /** nodeVersion, without a regular expression per IR node. */
-const NO_PROBLEMS: readonly AttributeProblem[] = [];
-const NO_DETAILS: readonly string[] = [];
 
 function versionOf(node: Node): number {
   if (node.dialect !== 'ov') return nodeVersion(node);
