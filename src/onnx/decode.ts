@@ -73,6 +73,9 @@ export function decodeOnnx(bytes: Uint8Array, opts: DecodeOptions = {}): Model {
   return model;
 }
 
+/** A domain as messages name it: '' is ai.onnx. */
+const domainName = (domain: string): string => (domain === '' ? 'ai.onnx' : domain);
+
 /**
  * Opset imports: a version is a positive integer (onnxruntime refuses others); an ai.onnx opset
  * past the newest whose schemas ovir has is read as that newest one, with a warning (OpenVINO's
@@ -80,7 +83,7 @@ export function decodeOnnx(bytes: Uint8Array, opts: DecodeOptions = {}): Model {
  */
 function checkOpsetImports(opsets: ReadonlyMap<string, number>, diags: Diagnostics): void {
   for (const [domain, version] of opsets) {
-    const d = domain === '' ? 'ai.onnx' : domain;
+    const d = domainName(domain);
     if (!Number.isSafeInteger(version) || version < 1) diags.add('ONNX_OPSET_BAD', '', { domain: d, version: String(version) });
     else if (d === 'ai.onnx' && version > NEWEST_ONNX_OPSET) diags.add('ONNX_OPSET_NEWER', '', { version: String(version), newest: String(NEWEST_ONNX_OPSET) });
   }
@@ -520,7 +523,7 @@ class GraphDecoder {
   private readonly unimported = new Set<string>();
 
   private missingOpset(fr: Frame, node: Node, domain: string): void {
-    const d = domain === '' ? 'ai.onnx' : domain;
+    const d = domainName(domain);
     if (this.unimported.has(d)) return;
     this.unimported.add(d);
     this.diags.add('ONNX_OPSET_MISSING', at(fr, node), { domain: d });

@@ -1,5 +1,6 @@
 import type { Diagnostics } from '../diag/diagnostic.js';
-import { byteSizeText, elementType } from '../graph/element-type.js';
+import { byteSize, byteSizeText, elementType } from '../graph/element-type.js';
+import { elementCount } from '../graph/shape.js';
 import { makeTensor, readIntegers, type Tensor } from '../graph/tensor.js';
 import type { SparseTensorProto } from './proto-types.js';
 import { T } from './schema.js';
@@ -33,15 +34,16 @@ export function denseOfSparse(bytes: Uint8Array, diags: Diagnostics, where: stri
   const bits = elementType(values.elem).bits;
   if (values.elem === 'string' || bits % 8 !== 0) return bad(`values of element type ${values.elem} cannot be expanded to a dense tensor`);
   const size = bits / 8;
-  const count = dims.reduce((a, d) => a * d, 1);
-  if (!Number.isSafeInteger(count * size) || count * size > MAX_DENSE_BYTES) return bad(`its dense form ${values.elem} ${JSON.stringify(dims)} needs ${byteSizeText(values.elem, dims)} bytes, more than ${MAX_DENSE_BYTES}`);
+  const count = elementCount(dims);
+  const denseBytes = byteSize(values.elem, count);
+  if (!Number.isSafeInteger(denseBytes) || denseBytes > MAX_DENSE_BYTES) return bad(`its dense form ${values.elem} ${JSON.stringify(dims)} needs ${byteSizeText(values.elem, dims)} bytes, more than ${MAX_DENSE_BYTES}`);
   if (values.dims.length !== 1) return bad(`values must be 1-D, got ${JSON.stringify(values.dims)}`);
   const nnz = values.dims[0]!;
   const linear = indices.dims.length === 1 && indices.dims[0] === nnz;
   const coords = indices.dims.length === 2 && indices.dims[0] === nnz && indices.dims[1] === dims.length;
   if (!linear && !coords) return bad(`indices ${JSON.stringify(indices.dims)} are neither [${nnz}] nor [${nnz}, ${dims.length}] for ${nnz} values of a rank-${dims.length} tensor`);
   const idx = readIntegers(indices);
-  const data = new Uint8Array(count * size);
+  const data = new Uint8Array(denseBytes);
   const src = values.data;
   for (let k = 0; k < nnz; k++) {
     let at = 0;

@@ -1,3 +1,4 @@
+import { normAxis } from '../dim.js';
 import type { InferFn, Rule } from '../rule.js';
 import { intAttr } from './common.js';
 
@@ -13,16 +14,11 @@ import { intAttr } from './common.js';
  * Unknown rank: nothing to check.
  */
 
-/** The axis range OpenVINO accepts for rank r (a scalar as rank 1). */
-function ovAxisOk(axis: number, rank: number): boolean {
-  const r = Math.max(rank, 1);
-  return axis >= -r && axis < r;
-}
-
 const ovSoftmax: InferFn = (c) => {
   const x = c.shape(0);
   const axis = intAttr(c, 'axis', 1);
-  if (x !== null && !ovAxisOk(axis, x.length)) c.error(axisMessage(axis, x.length, Math.max(x.length, 1)));
+  // a scalar as rank 1 (OpenVINO accepts axis 0 or -1 there)
+  if (x !== null && normAxis(axis, Math.max(x.length, 1)) === undefined) c.error(axisMessage(axis, x.length, Math.max(x.length, 1)));
   return [{ type: c.type(0) }];
 };
 
@@ -31,7 +27,7 @@ const onnxSoftmax: InferFn = (c) => {
   if (x !== null && c.version >= 11) {
     const axis = intAttr(c, 'axis', c.version >= 13 ? -1 : 1);
     if (x.length === 0) c.error('input rank must be ≥ 1');
-    else if (axis < -x.length || axis >= x.length) c.error(axisMessage(axis, x.length, x.length));
+    else if (normAxis(axis, x.length) === undefined) c.error(axisMessage(axis, x.length, x.length));
   }
   return [{ type: c.type(0) }];
 };

@@ -4,6 +4,7 @@ import type { Node } from '../../../graph/node.js';
 import type { ValueType } from '../../../graph/types.js';
 import { out, type InferFn, type OutputInfo, type Rule, type RuleContext } from '../../rule.js';
 import { iterationRangeProblem } from './iteration-range.js';
+import { normAxis } from '../../dim.js';
 
 /**
  * OpenVINO TensorIterator-1 (TensorIterator::validate_and_infer_types):
@@ -88,8 +89,8 @@ function checkSlicedInputs(c: RuleContext, body: Body): void {
     const s = c.shape(b.from);
     if (s === null) continue;
     const a = num(b.extra, 'axis', 0);
-    const axis = a < 0 ? a + s.length : a;
-    if (!(axis >= 0 && axis < s.length)) { c.error(`input ${b.from}: axis ${a} is out of range for rank ${s.length}`); continue; }
+    const axis = normAxis(a, s.length);
+    if (axis === undefined) { c.error(`input ${b.from}: axis ${a} is out of range for rank ${s.length}`); continue; }
     checkRange(c, `input ${b.from}`, b.extra, s[axis]!);
   }
 }
