@@ -102,25 +102,27 @@ export function arityProblems(n: Node, opset: number): readonly string[] {
   const s = isAiOnnx(n) ? onnxSchema(n.op, opset) : null;
   if (!s) return NO_DETAILS;
   let out: string[] | null = null; // none (the usual case): no array per node
-  const schema = `the ${n.op}-${s.since} schema`;
   const count = captureStart(n);
   if (count < s.minInputs || (s.maxInputs >= 0 && count > s.maxInputs)) {
     // too few: the required ones missing are named (Unsqueeze-13 without 'axes')
     const missing = s.inputs.slice(count, s.minInputs).filter((p) => p.option !== 'optional').map((p) => `'${p.name}'`);
-    (out ??= []).push(`${plural(count, 'input')} where ${schema} takes ${range(s.minInputs, s.maxInputs)}${missing.length ? ` (${missing.join(', ')} missing)` : ''}`);
+    (out ??= []).push(`${plural(count, 'input')} where ${schemaOf(n, s)} takes ${range(s.minInputs, s.maxInputs)}${missing.length ? ` (${missing.join(', ')} missing)` : ''}`);
   }
   for (let i = 0; i < count && i < s.inputs.length; i++) {
     const p = s.inputs[i]!;
-    if (n.inputs[i] === null && p.option === 'single') (out ??= []).push(`input ${i} ('${p.name}' in ${schema}) is required, but its name is empty`);
+    if (n.inputs[i] === null && p.option === 'single') (out ??= []).push(`input ${i} ('${p.name}' in ${schemaOf(n, s)}) is required, but its name is empty`);
   }
   const outs = n.outputs;
-  if (outs.length < s.minOutputs || (s.maxOutputs >= 0 && outs.length > s.maxOutputs)) (out ??= []).push(`${plural(outs.length, 'output')} where ${schema} has ${range(s.minOutputs, s.maxOutputs)}`);
+  if (outs.length < s.minOutputs || (s.maxOutputs >= 0 && outs.length > s.maxOutputs)) (out ??= []).push(`${plural(outs.length, 'output')} where ${schemaOf(n, s)} has ${range(s.minOutputs, s.maxOutputs)}`);
   for (let i = 0; i < outs.length && i < s.outputs.length; i++) {
     const p = s.outputs[i]!;
-    if (writtenEmpty(outs[i]!) && p.option === 'single') (out ??= []).push(`output ${i} ('${p.name}' in ${schema}) is required, but its name is empty`);
+    if (writtenEmpty(outs[i]!) && p.option === 'single') (out ??= []).push(`output ${i} ('${p.name}' in ${schemaOf(n, s)}) is required, but its name is empty`);
   }
   return out ?? NO_DETAILS;
 }
+
+/** How findings name the schema (built only for a finding: this runs on every node). */
+const schemaOf = (n: Node, s: OnnxSchemaRow): string => `the ${n.op}-${s.since} schema`;
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
