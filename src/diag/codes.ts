@@ -89,6 +89,7 @@ export const CODES = {
   IR_WRITE_TYPE: E((p: P<'what' | 'value' | 'detail'>) => `${p.what} '${p.value}' has ${p.detail}; IR needs a known element type there`),
   IR_WRITE_ATTR: E((p: P<'op' | 'attr' | 'kind'>) => `${p.op}: attribute '${p.attr}' of kind ${p.kind} has no IR form`),
   IR_WRITE_GRAPH: E((p: P<'detail'>) => `${p.detail}`),
+  IR_WRITE_NUL: E((p: P<'what' | 'text' | 'read'>) => `${p.what} '${p.text}' holds a NUL character, which IR cannot carry: OpenVINO's reader ends the text there (it would read '${p.read}')`),
 
   // ── conversion (src/convert, mappings/) ───────────────────────────────────────
   CONVERT_UNSUPPORTED_OP: E((p: P<'op' | 'dialect' | 'version' | 'target', 'detail'>) => `${p.op} (${p.dialect} ${p.version}) has no conversion to ${p.target}${p.detail ? ': ' + p.detail : ''}`),

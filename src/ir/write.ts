@@ -70,9 +70,11 @@ export function writeIrChunks(model: Model, drain?: (bytes: Uint8Array) => void)
   diags.push(...verifyGraph(model.graph).filter((d) => d.severity === 'error'));
   diags.throwIfErrors();
   const consts = new ConstWriter();
-  const net = XOut.document('net', drain).att('name', model.ir?.name ?? model.graph.name ?? 'model').att('version', '11');
+  const netName = model.ir?.name ?? model.graph.name ?? 'model';
+  const net = XOut.document('net', drain).att('name', netName).att('version', '11');
   const jobs: BodyJob[] = [];
   const w = new GraphWriter(diags, consts, jobs);
+  w.nul(netName, 'the model name', { under: model.graph, layer: '' });
   w.write(model.graph, net, (model.ir?.rtInfo as XNode | null | undefined) ?? null);
   for (let i = 0; i < jobs.length; i++) {
     const j = jobs[i]!;
@@ -171,6 +173,14 @@ class GraphWriter {
     this.diags.add('IR_WRITE_TYPE', pathOf(where), { what, value: v.label, detail });
   }
 
+  /**
+   * A text written into the XML that holds a NUL: IR cannot carry one (pugixml's strings end at
+   * it, so OpenVINO reads the text cut short: two names may become one). Refused, not written.
+   */
+  nul(text: string, what: string, where: Where): void {
+    if (text.includes('\0')) this.diags.add('IR_WRITE_NUL', pathOf(where), { what, text: text.replace(/\0/g, '\\0'), read: text.slice(0, text.indexOf('\0')) });
+  }
+
   private precision(t: ValueType | null, what: string, v: Value, where: Where): string {
     if (!t || t.kind !== 'tensor' || t.elem === 'dynamic') {
       if (t && t.kind !== 'tensor' && t.kind !== 'unknown') this.typeError(v, where, what, `type ${t.kind}`);
@@ -188,6 +198,7 @@ class GraphWriter {
   private port(parent: XOut, d: number, id: number, v: Value, where: Where, withNames: boolean, rt: XNode | undefined): void {
     const precision = this.precision(v.type, 'value', v, where);
     const names = withNames ? portNamesText(v.names) : '';
+    this.nul(names, 'the tensor name', where);
     const t = v.type;
     const shape = t && t.kind === 'tensor' && t.shape ? t.shape : null;
     if (rt) {
@@ -249,6 +260,7 @@ class GraphWriter {
         const isParam = id < nParams;
         const name = String(v.metaView['layerName'] ?? (v.name || `${isParam ? 'Parameter' : 'Constant'}_${id}`));
         const where: Where = { under, layer: name };
+        this.nul(name, 'the layer name', where);
         const layer = layers.eleText('layer', layerAttrs(id, name, isParam ? 'Parameter' : 'Const', String(v.metaView['irVersion'] ?? 'opset1')));
         writeLayerAttrs(layer, v.metaView['irLayerAttrs']);
         let data = '';
@@ -282,7 +294,9 @@ class GraphWriter {
     const name = resultNames?.[index] ?? `Result_${id}`;
     const where: Where = { under: g, layer: name };
     const layer = layers.eleText('layer', layerAttrs(id, name, 'Result', String(irResults?.['irVersion'] ?? 'opset1')));
+    this.nul(name, 'the layer name', where);
     const outputNames = portNamesText(v.names);
+    this.nul(outputNames, 'the output name', where);
     if (outputNames !== '') layer.att('output_names', outputNames);
     writeLayerAttrs(layer, irResults?.['irLayerAttrs'], 'output_names');
     writeRawIf(layer, irResults?.['irRtInfo']);
@@ -326,6 +340,7 @@ class GraphWriter {
     if (n.dialect !== 'ov') this.diags.add('IR_WRITE_DIALECT', n.path, { op: n.op, dialect: n.dialect });
     const op = canonicalOp(n.op);
     const name = n.name || `${op}_${id}`;
+    this.nul(name, 'the layer name', n);
     const layer = layers.eleText('layer', layerAttrs(id, name, irTypeName(op), n.version));
     writeLayerAttrs(layer, n.metaView['irLayerAttrs']);
     const kind = irBodyKind(op);
@@ -389,7 +404,10 @@ class GraphWriter {
     attrs.forEach((a, k) => {
       const text = formatAttr(a);
       if (text === undefined) this.diags.add('IR_WRITE_ATTR', n.path, { op: n.op, attr: k, kind: a.type });
-      else s.str(' ').str(k).str('="').attr(text).str('"');
+      else {
+        if (text.includes('\0')) this.nul(text, `attribute '${k}'`, n);
+        s.str(' ').str(k).str('="').attr(text).str('"');
+      }
     });
     s.str(' />\n');
   }

@@ -144,6 +144,27 @@ describe('writeIr: refuses to write what OpenVINO would misread, reporting every
     expect(codesOf(() => writeIr(m)).sort()).toEqual(['IR_WRITE_DIALECT', 'IR_WRITE_TYPE', 'IR_WRITE_TYPE', 'IR_WRITE_ATTR', 'IR_WRITE_GRAPH'].sort());
   });
 
+  it('a NUL in a name or attribute value is refused: OpenVINO reads the text cut at it (measured: "a\\0b" read as "a")', () => {
+    const m = new Model('ov');
+    const g = m.graph;
+    const x = g.addInput(tensorType('f32', [2]), ['x\0in']);
+    const n = g.addNode({ dialect: 'ov', op: 'Einsum', version: 'opset7', name: 'e\0n' });
+    n.addInput(x);
+    n.attrs.set('equation', A.string('i->i\0'));
+    g.outputs.push(n.addOutput(tensorType('f32', [2]), ['y\0out']));
+    let err: unknown;
+    try {
+      writeIr(m);
+    } catch (e) {
+      err = e;
+    }
+    const list = (err as { diagnostics: { code: string; message: string }[] }).diagnostics;
+    expect(list.map((d) => d.code)).toEqual(Array(list.length).fill('IR_WRITE_NUL'));
+    const text = list.map((d) => d.message).join('\n');
+    for (const shown of ["'x\\0in'", "'e\\0n'", "'i->i\\0'", "'y\\0out'"]) expect(text).toContain(shown);
+    expect(text).toContain("it would read 'e'");
+  });
+
   it('a graph that breaks the verifier is not written', () => {
     const m = new Model('ov');
     const other = new Model('ov').graph.addInput(tensorType('f32', [1]));
