@@ -29,10 +29,22 @@ export function diag<C extends DiagCode>(code: C, where: string, ...[given]: Par
   return { code, severity: def.severity, message: def.message(params), where, params: safe, ...(typeof needsOpset === 'number' ? { needsOpset } : {}) };
 }
 
-/** `file: main/If_3/then/Conv_7: message [CODE]` */
+/**
+ * `file: main/If_3/then/Conv_7: message [CODE]`, one line: control characters of names in it
+ * (a model's names are the model author's text: a newline would forge a line, an escape sequence
+ * would drive the terminal) shown as escapes, `\n`, `\0`, `\x1b`. --json gives them as they are.
+ */
 export function formatDiagnostic(d: Diagnostic): string {
   const loc = [d.file, d.where].filter((s) => s).join(': ');
-  return `${d.severity}: ${loc ? loc + ': ' : ''}${d.message} [${d.code}]`;
+  return showControls(`${d.severity}: ${loc ? loc + ': ' : ''}${d.message} [${d.code}]`);
+}
+
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
+const CONTROL_NAMES: Readonly<Record<string, string>> = { '\0': '\\0', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+/** Text with its C0/C1 control characters and DEL as escapes (`\n`, `\x1b`). */
+export function showControls(text: string): string {
+  return text.replace(CONTROLS, (c) => CONTROL_NAMES[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
 /** Collects diagnostics so that a pass can report every problem of a model, not only the first. */

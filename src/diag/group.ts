@@ -1,5 +1,5 @@
 import type { DiagCode } from './codes.js';
-import { formatDiagnostic, type Diagnostic } from './diagnostic.js';
+import { formatDiagnostic, showControls, type Diagnostic } from './diagnostic.js';
 
 /**
  * How every command shows a list of diagnostics to a person: one line per cause. The full list
@@ -36,7 +36,7 @@ export function groupDiagnostics(ds: readonly Diagnostic[]): string[] {
     } else groups.set(key, { first: d, count: 1, places: new Set([d.where]), seen: new Set([same]) });
   }
   const lines: string[] = [];
-  for (const { first, count, places } of groups.values()) lines.push(formatDiagnostic(first) + moreText(first, count - 1, places.size - 1));
+  for (const { first, count, places } of groups.values()) lines.push(formatDiagnostic(first) + showControls(moreText(first, count - 1, places.size - 1)));
   for (const [file, n] of cascades) {
     lines.push(`note: ${file ? file + ': ' : ''}${n} further error${n === 1 ? '' : 's'} from inference and conversion left out: they follow from the error${lines.length > 1 ? 's' : ''} above (--json lists every one)`);
   }
@@ -49,10 +49,9 @@ export function groupDiagnostics(ds: readonly Diagnostic[]): string[] {
  */
 function moreText(first: Diagnostic, more: number, elsewhere: number): string {
   if (more === 0) return '';
-  const noun = nounOf(first);
   // places with no op (edges, layers of a graph) are each a place, whatever `where` says
-  if (noun === 'places' || elsewhere === more) return ` … and ${more} more ${noun}`;
-  return elsewhere === 0 ? ` … and ${more} more at ${first.where}` : ` … and ${more} more at ${elsewhere + 1} ${noun}`;
+  if (nounOf(first, 2) === 'places' || elsewhere === more) return ` … and ${more} more ${nounOf(first, more)}`;
+  return elsewhere === 0 ? ` … and ${more} more at ${first.where}` : ` … and ${more} more at ${elsewhere + 1} ${nounOf(first, elsewhere + 1)}`;
 }
 
 /** The grouped lines as one text (each line ending in a newline), '' for none. */
@@ -77,16 +76,18 @@ function subjectOf(d: Diagnostic): string {
 }
 
 const LAYER_NOUNS: Partial<Record<DiagCode, string>> = {
-  IR_BIN_MISSING: 'Const layers',
-  IR_BLOB_BOUNDS: 'Const layers',
-  IR_BLOB_TOO_SMALL: 'Const layers',
-  IR_BLOB_TOO_BIG: 'Const layers',
-  IR_STRING_BLOB: 'Const layers',
+  IR_BIN_MISSING: 'Const layer',
+  IR_BLOB_BOUNDS: 'Const layer',
+  IR_BLOB_TOO_SMALL: 'Const layer',
+  IR_BLOB_TOO_BIG: 'Const layer',
+  IR_STRING_BLOB: 'Const layer',
 };
 
-function nounOf(d: Diagnostic): string {
+/** What `n` more places of `d`'s finding are: '2 Const layers', '1 node of op Foo', '3 places'. */
+function nounOf(d: Diagnostic, n: number): string {
+  const s = n === 1 ? '' : 's';
   const noun = LAYER_NOUNS[d.code];
-  if (noun) return noun;
+  if (noun) return `${noun}${s}`;
   const op = subjectOf(d);
-  return op ? `nodes of op ${op}` : 'places';
+  return op ? `node${s} of op ${op}` : `place${s}`;
 }

@@ -182,7 +182,7 @@ describe('diagnostics grouped, one line per cause; every one in --json', () => {
     expect(r.code).toBe(1);
     const lines = r.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/needs weights, but there is no \.bin .* \[IR_BIN_MISSING\] … and 1 more Const layers$/);
+    expect(lines[0]).toMatch(/needs weights, but there is no \.bin .* \[IR_BIN_MISSING\] … and 1 more Const layer$/);
     const j = await runCli('convert', xml, '-o', join(dir, 'nobin.onnx'), '--json');
     expect(j.code).toBe(1);
     const doc = JSON.parse(j.stdout) as { ok: boolean; diagnostics: { code: string; file: string }[] };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diag, type Diagnostic } from '../../src/diag/diagnostic.js';
+import { diag, formatDiagnostic, type Diagnostic } from '../../src/diag/diagnostic.js';
 import { groupDiagnostics } from '../../src/diag/group.js';
 
 const inFile = (d: Diagnostic, file = 'm.xml'): Diagnostic => ({ ...d, file });
@@ -54,5 +54,15 @@ describe('diagnostics grouped one line per cause (src/diag/group.ts)', () => {
   it('a diagnostic is plain JSON, bigint parameters included (every one goes to --json and reports)', () => {
     const d = diag('ONNX_DIM_TOO_LARGE', 'main', { what: 'input x', value: 2n ** 60n });
     expect(JSON.parse(JSON.stringify(d))).toMatchObject({ code: 'ONNX_DIM_TOO_LARGE', params: { value: '1152921504606846976' } });
+  });
+});
+
+describe('a diagnostic line shows control characters of names as escapes (a name is the model author\'s text)', () => {
+  it('a newline cannot forge a second line, an escape sequence cannot reach the terminal; --json keeps them', () => {
+    const d = inFile(diag('CONVERT_UNSUPPORTED_OP', 'main/a\nerror: forged\u001b]0;title\u0007', { op: 'Foo\u009b', dialect: 'ONNX', version: '17', target: 'OpenVINO IR' }), 'm\t.onnx');
+    const line = formatDiagnostic(d);
+    expect(line).toBe('error: m\\t.onnx: main/a\\nerror: forged\\x1b]0;title\\x07: Foo\\x9b (ONNX 17) has no conversion to OpenVINO IR [CONVERT_UNSUPPORTED_OP]');
+    expect(groupDiagnostics([d, { ...d, where: 'main/b\u0000' }])[0]).toMatch(/… and 1 more node of op Foo\\x9b$/);
+    expect(d.where).toContain('\n');
   });
 });
