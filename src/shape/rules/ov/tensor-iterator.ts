@@ -34,10 +34,8 @@ function backEdgeTargets(body: Body): Set<number> {
 /** The part of a sliced input the body sees: the bound shape with `axis` of size part_size. */
 function part(bound: ValueType | null, b: InputBinding): ValueType | null {
   if (!bound || bound.kind !== 'tensor' || bound.shape === null) return bound && bound.kind === 'tensor' ? { ...bound, shape: null } : bound;
-  const r = bound.shape.length;
-  const a = num(b.extra, 'axis', 0);
-  const axis = a < 0 ? a + r : a;
-  if (axis < 0 || axis >= r) return { kind: 'tensor', elem: bound.elem, shape: null };
+  const axis = normAxis(num(b.extra, 'axis', 0), bound.shape.length);
+  if (axis === undefined) return { kind: 'tensor', elem: bound.elem, shape: null };
   const dims = [...bound.shape];
   dims[axis] = num(b.extra, 'part_size', 1);
   return { kind: 'tensor', elem: bound.elem, shape: dims };
@@ -71,9 +69,8 @@ function iterations(c: Parameters<InferFn>[0], body: Body): number | null {
     if (b.extra?.['axis'] === undefined) continue;
     const s = c.shape(b.from);
     if (!s) continue;
-    const a = num(b.extra, 'axis', 0);
-    const axis = a < 0 ? a + s.length : a;
-    const len = s[axis];
+    const axis = normAxis(num(b.extra, 'axis', 0), s.length);
+    const len = axis === undefined ? undefined : s[axis];
     if (typeof len !== 'number') continue;
     const norm = (x: number): number => (x < 0 ? len + x + 1 : x);
     const n = Math.abs(norm(num(b.extra, 'end', -1)) - norm(num(b.extra, 'start', 0))) / num(b.extra, 'part_size', 1);
@@ -122,8 +119,8 @@ const tensorIterator: InferFn = (c) => {
     if (ob.extra?.['axis'] !== undefined) {
       if (t.shape === null) return out(t.elem, null);
       const a = num(ob.extra, 'axis', 0);
-      const axis = a < 0 ? a + t.shape.length : a;
-      if (axis < 0 || axis >= t.shape.length) { c.error(`output ${j}: axis ${a} is out of range for rank ${t.shape.length}`); return out(t.elem, null); }
+      const axis = normAxis(a, t.shape.length);
+      if (axis === undefined) { c.error(`output ${j}: axis ${a} is out of range for rank ${t.shape.length}`); return out(t.elem, null); }
       const dims = [...t.shape];
       const d = dims[axis];
       dims[axis] = n !== null && typeof d === 'number' ? d * n : null;
