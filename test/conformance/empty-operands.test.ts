@@ -8,29 +8,17 @@
  * OpenVINO's serializer writes it: one zero byte (size="1"), where size="0" left OpenVINO a Const
  * without data ("ptr is Null").
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
 import { saveModel } from '../../src/io/load.js';
 import { decodeOnnx } from '../../src/onnx/decode.js';
 import { compareTensors } from '../helpers/compare.js';
 import * as ob from '../helpers/onnx-builder.js';
-import { Oracle, oracleAvailable, seededF32, type OracleTensor } from '../helpers/oracle.js';
+import { useOracle, oracleAvailable, seededF32, type OracleTensor } from '../helpers/oracle.js';
 
-let oracle: Oracle;
-let tmp: string;
-
-beforeAll(async () => {
-  oracle = await Oracle.start();
-  tmp = mkdtempSync(join(tmpdir(), 'ovir-empty-operands-'));
-});
-
-afterAll(async () => {
-  await oracle?.close();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
+const env = useOracle('ovir-empty-operands-');
 
 const f32 = (name: string, shape: ob.DimSpec[] | null) => ob.valueInfo(name, 'f32', shape);
 const EMPTY = ob.int64Tensor('empty', [0], []);
@@ -71,10 +59,10 @@ function modelOf(c: Case): Uint8Array {
 
 /** OpenVINO on ovir's IR of `bytes` and onnxruntime on `bytes` itself, on the same inputs: the differences. */
 async function judge(name: string, bytes: Uint8Array, inputs: Record<string, OracleTensor>): Promise<string[]> {
-  const base = join(tmp, name.replace(/\W+/g, '_'));
+  const base = join(env.tmp, name.replace(/\W+/g, '_'));
   writeFileSync(`${base}.onnx`, bytes);
   saveModel(convertModel(decodeOnnx(bytes)), `${base}.xml`);
-  const [ours, ref] = [await oracle.runIr(`${base}.xml`, inputs), await oracle.runOrt(`${base}.onnx`, inputs)];
+  const [ours, ref] = [await env.oracle.runIr(`${base}.xml`, inputs), await env.oracle.runOrt(`${base}.onnx`, inputs)];
   return Object.entries(ref).flatMap(([k, t]) => {
     const d = ours[k] ? compareTensors(ours[k]!, t) : 'missing';
     return d ? [`${k}: ${d}`] : [];
@@ -110,7 +98,7 @@ describe.skipIf(!oracleAvailable())('empty constant operands: OpenVINO on ovir\'
   });
 
   it('writes an empty Const as one zero byte, as OpenVINO\'s serializer does (size="1")', () => {
-    const path = join(tmp, 'empty-const.xml');
+    const path = join(env.tmp, 'empty-const.xml');
     saveModel(convertModel(decodeOnnx(modelOf(CASES['Concat with an empty [0, 3] initializer']!))), path);
     const xml = readFileSync(path, 'latin1');
     expect(xml).toMatch(/element_type="f32" shape="0, 3" offset="\d+" size="1"/);

@@ -7,29 +7,17 @@
  *   ONNX → IR runs in OpenVINO with the same outputs;
  *   ONNX → IR → ONNX passes onnx's checker and runs in onnxruntime with the same outputs.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
 import { loadModel, saveModel } from '../../src/io/load.js';
 import type { FunctionProto, NodeProto } from '../../src/onnx/proto-types.js';
 import { compareTensors } from '../helpers/compare.js';
 import * as ob from '../helpers/onnx-builder.js';
-import { Oracle, type OracleTensor } from '../helpers/oracle.js';
+import { useOracle, type OracleTensor } from '../helpers/oracle.js';
 
-let oracle: Oracle;
-let tmp: string;
-
-beforeAll(async () => {
-  oracle = await Oracle.start();
-  tmp = mkdtempSync(join(tmpdir(), 'ovir-functions-'));
-});
-
-afterAll(async () => {
-  await oracle?.close();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
+const env = useOracle('ovir-functions-');
 
 const f32 = (shape: number[], values: number[]): OracleTensor => ({ dtype: 'f32', shape, data: new Uint8Array(new Float32Array(values).buffer) });
 
@@ -48,22 +36,22 @@ const fn = (name: string, input: string[], output: string[], node: NodeProto[], 
 /** Writes the model (x f32[2,4], b f32[4] → outputs), converts it both ways and compares every engine with onnxruntime on the original. */
 async function judge(name: string, nodes: NodeProto[], functions: FunctionProto[], outputs: string[] = ['y']): Promise<string[]> {
   const g = ob.graph({ inputs: [ob.valueInfo('x', 'f32', [2, 4]), ob.valueInfo('b', 'f32', [4])], outputs: outputs.map((o) => ob.valueInfo(o, 'f32')), nodes });
-  const src = join(tmp, `${name}.onnx`);
+  const src = join(env.tmp, `${name}.onnx`);
   writeFileSync(src, ob.encodeModelProto(ob.model({ graph: g, opset: 18, opsets: { local: 1 }, irVersion: 10, functions })));
   const ir = convertModel(loadModel(src));
-  const xml = join(tmp, `${name}.xml`);
+  const xml = join(env.tmp, `${name}.xml`);
   saveModel(ir, xml);
-  const back = join(tmp, `${name}.back.onnx`);
+  const back = join(env.tmp, `${name}.back.onnx`);
   saveModel(convertModel(loadModel(xml), { opset: 18 }), back);
-  const checked = await oracle.onnxCheck(back);
+  const checked = await env.oracle.onnxCheck(back);
   if (!checked.ok) throw new Error(`onnx checker rejects ONNX → IR → ONNX: ${checked.error}`);
   for (const feed of [
     { x: f32([2, 4], [-2, -1, 0, 1, 2, 3, 4, 5]), b: f32([4], [0.5, -1, 2, 0]) },
     { x: f32([2, 4], [3, -7, 0.25, 9, -0.5, 1, -3, 2]), b: f32([4], [-2, 0, 1, 4]) },
   ]) {
-    const expected = await oracle.runOrt(src, feed);
-    compare('ONNX → IR in OpenVINO', expected, await oracle.runIr(xml, feed));
-    compare('ONNX → IR → ONNX in onnxruntime', expected, await oracle.runOrt(back, feed));
+    const expected = await env.oracle.runOrt(src, feed);
+    compare('ONNX → IR in OpenVINO', expected, await env.oracle.runIr(xml, feed));
+    compare('ONNX → IR → ONNX in onnxruntime', expected, await env.oracle.runOrt(back, feed));
   }
   return ir.graph.nodes.map((n) => n.op);
 }

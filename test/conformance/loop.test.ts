@@ -8,10 +8,9 @@
  *   ovc's IR of the ONNX model → ONNX passes the checker and runs in onnxruntime the same.
  * (The backend Loop cases — test_loop11, the range *_expanded functions — are in convert-zoo.)
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
 import { tensorFromInt64, type Model } from '../../src/graph/index.js';
 import { decodeOnnx } from '../../src/onnx/decode.js';
@@ -19,20 +18,9 @@ import { applyInferred, inferTypes } from '../../src/shape/index.js';
 import { loadModel, saveModel } from '../../src/io/load.js';
 import { accumulate, ifInsideLoop, LOOP_VERSIONS, nestedLoops } from '../convert/loop-fixtures.js';
 import { compareTensors } from '../helpers/compare.js';
-import { Oracle, REPO_ROOT, type OracleTensor } from '../helpers/oracle.js';
+import { useOracle, REPO_ROOT, type OracleTensor } from '../helpers/oracle.js';
 
-let oracle: Oracle;
-let tmp: string;
-
-beforeAll(async () => {
-  oracle = await Oracle.start();
-  tmp = mkdtempSync(join(tmpdir(), 'ovir-loop-'));
-});
-
-afterAll(async () => {
-  await oracle?.close();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
+const env = useOracle('ovir-loop-');
 
 const f32 = (values: number[]): OracleTensor => ({ dtype: 'f32', shape: [values.length], data: new Uint8Array(new Float32Array(values).buffer) });
 const i64 = (v: number): OracleTensor => ({ dtype: 'i64', shape: [], data: new Uint8Array(new BigInt64Array([BigInt(v)]).buffer) });
@@ -52,49 +40,49 @@ const feedFor = (path: string, all: Record<string, OracleTensor>): Record<string
 
 async function judge(name: string, src: string, feeds: Record<string, OracleTensor>[], opts: { ovc?: boolean; opset?: number } = {}): Promise<void> {
   const ir = convertModel(loadModel(src));
-  const xml = join(tmp, `${name}.xml`);
+  const xml = join(env.tmp, `${name}.xml`);
   saveModel(ir, xml);
   const opset = opts.opset ?? 17;
-  const back = join(tmp, `${name}.back.onnx`);
+  const back = join(env.tmp, `${name}.back.onnx`);
   saveModel(convertModel(loadModel(xml), { opset }), back);
-  const checked = await oracle.onnxCheck(back);
+  const checked = await env.oracle.onnxCheck(back);
   if (!checked.ok) throw new Error(`onnx checker rejects ONNX → IR → ONNX: ${checked.error}`);
-  const again = join(tmp, `${name}.again.xml`);
+  const again = join(env.tmp, `${name}.again.xml`);
   saveModel(convertModel(loadModel(back)), again);
   let ovcOnnx: string | null = null;
   if (opts.ovc !== false) {
-    ovcOnnx = join(tmp, `${name}.ovc.onnx`);
-    saveModel(convertModel(loadModel(await oracle.ovcCached(src)), { opset: 17 }), ovcOnnx);
+    ovcOnnx = join(env.tmp, `${name}.ovc.onnx`);
+    saveModel(convertModel(loadModel(await env.oracle.ovcCached(src)), { opset: 17 }), ovcOnnx);
   }
   for (const all of feeds) {
     const inputs = feedFor(src, all);
-    const expected = await oracle.runOrt(src, inputs);
-    compare('ONNX → IR in OpenVINO', expected, await oracle.runIr(xml, feedFor(xml, all)));
-    compare('ONNX → IR → ONNX in onnxruntime', expected, await oracle.runOrt(back, feedFor(back, all)));
-    compare('ONNX → IR → ONNX → IR in OpenVINO', expected, await oracle.runIr(again, feedFor(again, all)));
-    if (ovcOnnx) compare('ovc IR → ONNX in onnxruntime', expected, await oracle.runOrt(ovcOnnx, feedFor(ovcOnnx, all)));
+    const expected = await env.oracle.runOrt(src, inputs);
+    compare('ONNX → IR in OpenVINO', expected, await env.oracle.runIr(xml, feedFor(xml, all)));
+    compare('ONNX → IR → ONNX in onnxruntime', expected, await env.oracle.runOrt(back, feedFor(back, all)));
+    compare('ONNX → IR → ONNX → IR in OpenVINO', expected, await env.oracle.runIr(again, feedFor(again, all)));
+    if (ovcOnnx) compare('ovc IR → ONNX in onnxruntime', expected, await env.oracle.runOrt(ovcOnnx, feedFor(ovcOnnx, all)));
   }
 }
 
 /** An IR built here: OpenVINO on it gives the expected outputs; IR → ONNX runs the same in onnxruntime. */
 async function judgeIr(name: string, ir: Model, feeds: Record<string, OracleTensor>[]): Promise<string[]> {
   applyInferred(inferTypes(ir));
-  const xml = join(tmp, `${name}.xml`);
+  const xml = join(env.tmp, `${name}.xml`);
   saveModel(ir, xml);
-  const onnx = join(tmp, `${name}.onnx`);
+  const onnx = join(env.tmp, `${name}.onnx`);
   const converted = convertModel(loadModel(xml), { opset: 17 });
   saveModel(converted, onnx);
-  const checked = await oracle.onnxCheck(onnx);
+  const checked = await env.oracle.onnxCheck(onnx);
   if (!checked.ok) throw new Error(`onnx checker rejects IR → ONNX: ${checked.error}`);
   for (const all of feeds) {
-    const expected = await oracle.runIr(xml, feedFor(xml, all));
-    compare('IR → ONNX in onnxruntime', expected, await oracle.runOrt(onnx, feedFor(onnx, all)));
+    const expected = await env.oracle.runIr(xml, feedFor(xml, all));
+    compare('IR → ONNX in onnxruntime', expected, await env.oracle.runOrt(onnx, feedFor(onnx, all)));
   }
   return converted.graph.nodes.map((n) => n.op);
 }
 
 function write(name: string, bytes: Uint8Array): string {
-  const p = join(tmp, `${name}.onnx`);
+  const p = join(env.tmp, `${name}.onnx`);
   writeFileSync(p, bytes);
   return p;
 }
@@ -151,14 +139,14 @@ describe('Loop ⇄ Loop-5 in the engines', () => {
     loop.outputs[1]!.type = null;
     unsqueeze.outputs[0]!.type = null;
     expect(await judgeIr('ir-axis1', ir, FEEDS.slice(0, 2))).toEqual(['Loop', 'Squeeze', 'Transpose']);
-    await judge('ir-axis1-onnx', join(tmp, 'ir-axis1.onnx'), FEEDS.slice(0, 2), { ovc: false });
+    await judge('ir-axis1-onnx', join(env.tmp, 'ir-axis1.onnx'), FEEDS.slice(0, 2), { ovc: false });
   });
 
   it.each(['loop', 'if-inside-loop'])('samples/%s: its two files compute the same in both engines', async (name) => {
     const dir = join(REPO_ROOT, 'samples', name);
     for (const all of FEEDS) {
-      const expected = await oracle.runOrt(join(dir, 'model.onnx'), feedFor(join(dir, 'model.onnx'), all));
-      compare(`samples/${name}/model.xml in OpenVINO`, expected, await oracle.runIr(join(dir, 'model.xml'), feedFor(join(dir, 'model.xml'), all)));
+      const expected = await env.oracle.runOrt(join(dir, 'model.onnx'), feedFor(join(dir, 'model.onnx'), all));
+      compare(`samples/${name}/model.xml in OpenVINO`, expected, await env.oracle.runIr(join(dir, 'model.xml'), feedFor(join(dir, 'model.xml'), all)));
     }
     await judge(`sample-${name}`, join(dir, 'model.onnx'), FEEDS);
   });

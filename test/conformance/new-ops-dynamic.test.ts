@@ -9,10 +9,9 @@
  * branch, its score_mod and prob_mod reading graph inputs from two scopes out, computes the
  * definition (worked out here in f64) for either branch.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
 import { sym } from '../../src/graph/shape.js';
 import { tensorType } from '../../src/graph/types.js';
@@ -20,23 +19,12 @@ import { loadModel, saveModel } from '../../src/io/load.js';
 import { decodeOnnx } from '../../src/onnx/decode.js';
 import { compareTensors } from '../helpers/compare.js';
 import * as ob from '../helpers/onnx-builder.js';
-import { Oracle, oracleAvailable, seededF32, type OracleTensor } from '../helpers/oracle.js';
+import { useOracle, oracleAvailable, seededF32, type OracleTensor } from '../helpers/oracle.js';
 import { backendCases, inputRecord, loadDataSet } from '../helpers/testdata.js';
 
 const CASES = backendCases({ filter: /test_(causal_conv_with_state|linear_attention|flexattention)(?!.*expanded)/ });
 
-let oracle: Oracle;
-let tmp: string;
-
-beforeAll(async () => {
-  oracle = await Oracle.start();
-  tmp = mkdtempSync(join(tmpdir(), 'ovir-new-ops-'));
-});
-
-afterAll(async () => {
-  await oracle?.close();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
+const env = useOracle('ovir-new-ops-');
 
 describe.skipIf(!oracleAvailable())('the newest ops with run-time dims: OpenVINO on ovir\'s IR computes the expected outputs', () => {
   it('finds the backend cases (13 CausalConvWithState, 14 LinearAttention, 11 FlexAttention)', () => {
@@ -49,7 +37,7 @@ describe.skipIf(!oracleAvailable())('the newest ops with run-time dims: OpenVINO
       const t = v.type;
       if (t?.kind === 'tensor' && t.shape) v.type = tensorType(t.elem, t.shape.map((_, k) => sym(`${v.name}_${k}`)));
     }
-    const xml = join(tmp, `${c.name.replace(/\W/g, '_')}.xml`);
+    const xml = join(env.tmp, `${c.name.replace(/\W/g, '_')}.xml`);
     saveModel(convertModel(m), xml);
     const back = xml.replace(/\.xml$/, '.onnx');
     saveModel(convertModel(loadModel(xml)), back);
@@ -59,8 +47,8 @@ describe.skipIf(!oracleAvailable())('the newest ops with run-time dims: OpenVINO
       const d = got[name] ? compareTensors(got[name]!, tensor) : 'missing';
       return d ? [`${what} ${name}: ${d}`] : [];
     });
-    expect(differences('OpenVINO on ONNX → IR', await oracle.runIr(xml, inputRecord(ds)))).toEqual([]);
-    expect(differences('onnxruntime on ONNX → IR → ONNX', await oracle.runOrt(back, inputRecord(ds)))).toEqual([]);
+    expect(differences('OpenVINO on ONNX → IR', await env.oracle.runIr(xml, inputRecord(ds)))).toEqual([]);
+    expect(differences('onnxruntime on ONNX → IR → ONNX', await env.oracle.runOrt(back, inputRecord(ds)))).toEqual([]);
   });
 
   it('FlexAttention in an If branch, score_mod = scores + bias and prob_mod = probs · w reading outer graph inputs; GQA, scale 0.3', async () => {
@@ -80,9 +68,9 @@ describe.skipIf(!oracleAvailable())('the newest ops with run-time dims: OpenVINO
           flex('y2', {}))],
       }),
     }));
-    const src = join(tmp, 'flex-if.onnx');
+    const src = join(env.tmp, 'flex-if.onnx');
     writeFileSync(src, bytes);
-    const xml = join(tmp, 'flex-if.xml');
+    const xml = join(env.tmp, 'flex-if.xml');
     saveModel(convertModel(decodeOnnx(bytes)), xml);
     const [B, Hq, Hkv, L, S, E] = [2, 4, 2, 3, 5, 8];
     const inputs: Record<string, OracleTensor> = {
@@ -109,7 +97,7 @@ describe.skipIf(!oracleAvailable())('the newest ops with run-time dims: OpenVINO
       return { dtype: 'f32', shape: [B, Hq, L, E], data: new Uint8Array(y.buffer) };
     };
     for (const c of [true, false]) {
-      const got = await oracle.runIr(xml, { ...inputs, c: { dtype: 'boolean', shape: [], data: Uint8Array.of(c ? 1 : 0) } });
+      const got = await env.oracle.runIr(xml, { ...inputs, c: { dtype: 'boolean', shape: [], data: Uint8Array.of(c ? 1 : 0) } });
       expect(compareTensors(got['Y']!, expected(c))).toBeNull();
     }
   });

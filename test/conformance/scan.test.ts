@@ -7,29 +7,17 @@
  * For each: onnxruntime on the source gives the expected outputs; OpenVINO on ovir's IR and
  * onnxruntime on ovir's IR → ONNX must give the same.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
 import { decodeOnnx } from '../../src/onnx/decode.js';
 import { loadModel, saveModel } from '../../src/io/load.js';
 import { compareTensors } from '../helpers/compare.js';
 import * as ob from '../helpers/onnx-builder.js';
-import { Oracle, REPO_ROOT, type OracleTensor, seededF32 } from '../helpers/oracle.js';
+import { useOracle, REPO_ROOT, type OracleTensor, seededF32 } from '../helpers/oracle.js';
 
-let oracle: Oracle;
-let tmp: string;
-
-beforeAll(async () => {
-  oracle = await Oracle.start();
-  tmp = mkdtempSync(join(tmpdir(), 'ovir-scan-'));
-});
-
-afterAll(async () => {
-  await oracle?.close();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
+const env = useOracle('ovir-scan-');
 
 interface Variant { opset: number; inAxis: number; inDir: number; outAxis: number; outDir: number; two: boolean }
 
@@ -82,21 +70,21 @@ function sameOutputs(what: string, names: string[], want: Record<string, OracleT
 
 /** Source ONNX in onnxruntime = ONNX → IR in OpenVINO = ONNX → IR → ONNX in onnxruntime. */
 async function judge(name: string, onnxPath: string, inputs: Record<string, OracleTensor>, outputs: string[]): Promise<void> {
-  const want = await oracle.runOrt(onnxPath, inputs);
-  const xml = join(tmp, `${name}.xml`);
+  const want = await env.oracle.runOrt(onnxPath, inputs);
+  const xml = join(env.tmp, `${name}.xml`);
   saveModel(convertModel(decodeOnnx(readFileSync(onnxPath))), xml);
-  sameOutputs('OpenVINO on ONNX → IR', outputs, want, await oracle.runIr(xml, inputs));
-  const back = join(tmp, `${name}.rt.onnx`);
+  sameOutputs('OpenVINO on ONNX → IR', outputs, want, await env.oracle.runIr(xml, inputs));
+  const back = join(env.tmp, `${name}.rt.onnx`);
   saveModel(convertModel(loadModel(xml)), back);
-  const check = await oracle.onnxCheck(back);
+  const check = await env.oracle.onnxCheck(back);
   expect(check.error ?? null).toBeNull();
-  sameOutputs('onnxruntime on ONNX → IR → ONNX', outputs, want, await oracle.runOrt(back, inputs));
+  sameOutputs('onnxruntime on ONNX → IR → ONNX', outputs, want, await env.oracle.runOrt(back, inputs));
 }
 
 describe('Scan ⇄ TensorIterator: the engines agree with onnxruntime on the source', () => {
   it.each(VARIANTS.map((v) => ({ ...v, name: `Scan-${v.opset} axis ${v.inAxis} dir ${v.inDir} → axis ${v.outAxis} dir ${v.outDir}${v.two ? ', two scan inputs' : ''}` })))('$name', async (v) => {
     const { bytes, inputs } = variantModel(v);
-    const src = join(tmp, 'variant.onnx');
+    const src = join(env.tmp, 'variant.onnx');
     writeFileSync(src, bytes);
     await judge('variant', src, inputs, ['sN', 'ys', 'ys2']);
   });
@@ -107,6 +95,6 @@ describe('Scan ⇄ TensorIterator: the engines agree with onnxruntime on the sou
       c: { dtype: 'boolean', shape: [], data: Uint8Array.of(c ? 1 : 0) }, s0: seededF32([2], 4), xs: seededF32([4, 2], 5), w: seededF32([2], 6),
     };
     await judge('sample', join(dir, 'model.onnx'), inputs, ['s_final', 'ys']);
-    sameOutputs('OpenVINO on the sample IR', ['s_final', 'ys'], await oracle.runOrt(join(dir, 'model.onnx'), inputs), await oracle.runIr(join(dir, 'model.xml'), inputs));
+    sameOutputs('OpenVINO on the sample IR', ['s_final', 'ys'], await env.oracle.runOrt(join(dir, 'model.onnx'), inputs), await env.oracle.runIr(join(dir, 'model.xml'), inputs));
   });
 });

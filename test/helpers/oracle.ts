@@ -14,10 +14,12 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 
 /** A tensor as the engines see it: OpenVINO element type name, dims, raw little-endian bytes. */
 export interface OracleTensor {
@@ -373,4 +375,32 @@ export function seededF32(shape: number[], seed: number): OracleTensor {
   const dv = new DataView(data.buffer);
   for (let i = 0; i < n; i++) { s = (s * 1103515245 + 12345) >>> 0; dv.setFloat32(i * 4, (s / 2 ** 32) * 4 - 2, true); }
   return { dtype: 'f32', shape, data };
+}
+
+/**
+ * The engines and a temp folder for one test file: the oracle started and the folder made (named
+ * `prefix…` under the system temp folder) before the file's tests, closed and removed after.
+ * Read `oracle` and `tmp` inside tests (they exist only once beforeAll ran).
+ */
+export function useOracle(prefix: string): { readonly oracle: Oracle; readonly tmp: string } {
+  let oracle: Oracle | undefined;
+  let tmp = '';
+  beforeAll(async () => {
+    oracle = await Oracle.start();
+    tmp = mkdtempSync(join(tmpdir(), prefix));
+  });
+  afterAll(async () => {
+    await oracle?.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+  return {
+    get oracle(): Oracle {
+      if (!oracle) throw new Error('the oracle is started by beforeAll: read it inside a test');
+      return oracle;
+    },
+    get tmp(): string {
+      if (!tmp) throw new Error('the temp folder is made by beforeAll: read it inside a test');
+      return tmp;
+    },
+  };
 }
