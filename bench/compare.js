@@ -91,10 +91,16 @@ function timed(argv, capS, { stdout = 'ignore' } = {}) {
   return { ok: true, s, cpu, rssMb: Number(m) / 1024 };
 }
 
-/** Best of `reps` runs (by wall time); the first failure is returned as is. */
-function best(argv, capS, o, n = reps) {
+/**
+ * Best of `reps` runs (by wall time); the first failure is returned as is. `fresh`: outputs removed
+ * before each run (outside the timing), so that every run writes new files as a first conversion
+ * does: replacing an output costs ext4 a flush of the new file's data on the rename (~40 ms for an
+ * 84 MB .bin, for ovir and ovc alike), which only the runs after the first paid.
+ */
+function best(argv, capS, o, n = reps, fresh = []) {
   let b;
   for (let i = 0; i < n; i++) {
+    for (const f of fresh) rmSync(f, { recursive: true, force: true });
     const r = timed(argv, capS, o);
     if (!r.ok) return r;
     if (!b || r.s < b.s) b = r;
@@ -121,12 +127,13 @@ function benchModel(name) {
   // the model's files: the .onnx and, past 2 GB, its external data (bench/models.py)
   const files = [onnx, `${onnx}.data`].filter((f) => existsSync(f));
   const res = { model: name, fileMb: files.reduce((s, f) => s + statSync(f).size, 0) / MB, loadBefore: loadavg()[0] };
-  const step = (what, argv, capS, o) => { process.stderr.write(`bench: ${name} ${what}\n`); const r = best(argv, capS, o); process.stderr.write(`  ${JSON.stringify(r)}\n`); return r; };
+  const step = (what, argv, capS, o, fresh = []) => { process.stderr.write(`bench: ${name} ${what}\n`); const r = best(argv, capS, o, reps, fresh); process.stderr.write(`  ${JSON.stringify(r)}\n`); return r; };
+  const irFiles = (x) => [x, x.replace(/\.xml$/, '.bin')];
   res.reference = step('onnx load+infer_shapes', [python, '-c', INFER, onnx], cap);
   // The weights model is measured against a durable copy, so ovir writes durably too (--fsync).
   const durable = name.startsWith('weights') ? ['--fsync'] : [];
-  res.toIr = step('ovir ONNX → IR', [process.execPath, ovir, 'convert', onnx, '-o', xml, ...durable], cap);
-  res.toOnnx = res.toIr.ok ? step('ovir IR → ONNX', [process.execPath, ovir, 'convert', xml, '-o', back, ...durable], cap) : { ok: false, error: 'no IR' };
+  res.toIr = step('ovir ONNX → IR', [process.execPath, ovir, 'convert', onnx, '-o', xml, ...durable], cap, undefined, irFiles(xml));
+  res.toOnnx = res.toIr.ok ? step('ovir IR → ONNX', [process.execPath, ovir, 'convert', xml, '-o', back, ...durable], cap, undefined, [back, `${back}.data`]) : { ok: false, error: 'no IR' };
   if (!args.includes('--no-shapes')) {
     res.shapesOnnx = step('ovir shapes (ONNX)', [process.execPath, ovir, 'shapes', onnx], cap);
     res.shapesIr = res.toIr.ok ? step('ovir shapes (IR)', [process.execPath, ovir, 'shapes', xml], cap) : { ok: false, error: 'no IR' };
@@ -134,7 +141,7 @@ function benchModel(name) {
   if (name.startsWith('weights') && res.toIr.ok) {
     // what users of ovc also run on weights: fp16 compression (ovc's default) and a check of the result
     const xml16 = join(out, `${name}.fp16.xml`);
-    res.toIrFp16 = step('ovir ONNX → IR --compress-to-fp16', [process.execPath, ovir, 'convert', onnx, '-o', xml16, '--compress-to-fp16'], cap);
+    res.toIrFp16 = step('ovir ONNX → IR --compress-to-fp16', [process.execPath, ovir, 'convert', onnx, '-o', xml16, '--compress-to-fp16'], cap, undefined, irFiles(xml16));
     res.check = step('ovir check ONNX IR', [process.execPath, ovir, 'check', onnx, xml], cap);
     res.checkFp16 = res.toIrFp16.ok ? step('ovir check ONNX fp16-IR', [process.execPath, ovir, 'check', onnx, xml16], cap) : { ok: false, error: 'no IR' };
   }
@@ -148,12 +155,12 @@ function benchModel(name) {
   if (name.startsWith('weights')) {
     const copy = join(out, `${name}.copy`);
     const dd = files.map((f, i) => `dd if='${f}' of='${copy}${i}' bs=4M conv=fsync status=none`).join(' && ');
-    res.durableCopy = step('dd conv=fsync', ['sh', '-c', dd], cap);
+    res.durableCopy = step('dd conv=fsync', ['sh', '-c', dd], cap, undefined, files.map((_, i) => `${copy}${i}`));
     files.forEach((_, i) => rmSync(`${copy}${i}`, { force: true }));
   }
   if (ovcCap > 0) {
     const ovcOut = join(out, 'ovc', `${name}.xml`);
-    res.ovc = step(`ovc (cap ${ovcCap} s)`, [ovc, onnx, '--output_model', ovcOut], ovcCap);
+    res.ovc = step(`ovc (cap ${ovcCap} s)`, [ovc, onnx, '--output_model', ovcOut], ovcCap, undefined, [join(out, 'ovc')]);
     rmSync(join(out, 'ovc'), { recursive: true, force: true });
   }
   res.loadAfter = loadavg()[0];
@@ -184,15 +191,15 @@ function benchReal({ name, path }) {
   const out = join(dir, 'out-real');
   mkdirSync(out, { recursive: true });
   const xml = join(out, 'model.xml');
-  const step = (what, argv, capS) => { process.stderr.write(`bench: ${name} ${what}\n`); const r = best(argv, capS); process.stderr.write(`  ${JSON.stringify(r)}\n`); return r; };
+  const step = (what, argv, capS, fresh) => { process.stderr.write(`bench: ${name} ${what}\n`); const r = best(argv, capS, undefined, reps, fresh); process.stderr.write(`  ${JSON.stringify(r)}\n`); return r; };
   const res = { model: name, fileMb: statSync(path).size / MB, loadBefore: loadavg()[0] };
-  res.toIr = step('ovir ONNX → IR', [process.execPath, ovir, 'convert', path, '-o', xml], cap);
-  res.toOnnx = res.toIr.ok ? step('ovir IR → ONNX', [process.execPath, ovir, 'convert', xml, '-o', join(out, 'back.onnx')], cap) : { ok: false, error: 'no IR' };
+  res.toIr = step('ovir ONNX → IR', [process.execPath, ovir, 'convert', path, '-o', xml], cap, [xml, join(out, 'model.bin')]);
+  res.toOnnx = res.toIr.ok ? step('ovir IR → ONNX', [process.execPath, ovir, 'convert', xml, '-o', join(out, 'back.onnx')], cap, [join(out, 'back.onnx')]) : { ok: false, error: 'no IR' };
   // the same outputs both ways: ovir's fp16 IR against ovc's default (fp16); ovc's f32 IR against ovir's default (f32)
-  res.toIrFp16 = step('ovir ONNX → IR --compress-to-fp16', [process.execPath, ovir, 'convert', path, '-o', join(out, 'fp16', 'model.xml'), '--compress-to-fp16'], cap);
+  res.toIrFp16 = step('ovir ONNX → IR --compress-to-fp16', [process.execPath, ovir, 'convert', path, '-o', join(out, 'fp16', 'model.xml'), '--compress-to-fp16'], cap, [join(out, 'fp16')]);
   if (ovcCap > 0) {
-    res.ovc = step(`ovc (cap ${ovcCap} s)`, [ovc, path, '--output_model', join(out, 'ovc', 'model.xml')], ovcCap);
-    res.ovcF32 = step(`ovc --compress_to_fp16=False (cap ${ovcCap} s)`, [ovc, path, '--output_model', join(out, 'ovc32', 'model.xml'), '--compress_to_fp16=False'], ovcCap);
+    res.ovc = step(`ovc (cap ${ovcCap} s)`, [ovc, path, '--output_model', join(out, 'ovc', 'model.xml')], ovcCap, [join(out, 'ovc')]);
+    res.ovcF32 = step(`ovc --compress_to_fp16=False (cap ${ovcCap} s)`, [ovc, path, '--output_model', join(out, 'ovc32', 'model.xml'), '--compress_to_fp16=False'], ovcCap, [join(out, 'ovc32')]);
   }
   res.loadAfter = loadavg()[0];
   res.date = new Date().toISOString();
@@ -243,7 +250,7 @@ function loadNote(res) {
 function markdown(res) {
   const L = ['# ovir benchmarks', '',
     `Run: ${res.date} with \`npm run bench\` (bench/compare.js; models from bench/models.py; every figure is one whole process`
-    + ` under /usr/bin/time, best of ${res.reps}; bin/ovir.js: the CLI bundle, a larger heap only for models that need it).`, '',
+    + ` under /usr/bin/time, best of ${res.reps}${res.freshOutputs ? ', every run writing new output files (the previous run\'s removed first, for ovir, ovc and the durable copy alike; rows of earlier runs, dated in their last column, replaced them)' : ''}; bin/ovir.js: the CLI bundle, a larger heap only for models that need it).`, '',
     `Machine: ${res.machine.cpu} × ${res.machine.cores} (available parallelism ${res.machine.parallelism}), ${f1(res.machine.memGb)} GB RAM, `
     + `${res.machine.os}, Node ${res.machine.node}. ${loadNote(res)}`
     + 'the 1-minute load average before and after each model is in the last column (2 cores: above 2 means waiting for a core).', '',
@@ -352,6 +359,8 @@ if (args.includes('--render')) {
 const res = {
   date: new Date().toISOString(),
   reps,
+  // (rows kept from earlier runs, dated in their last column, were measured replacing outputs)
+  freshOutputs: true,
   machine: { cpu: cpus()[0]?.model ?? '?', cores: cpus().length, parallelism: availableParallelism(), memGb: totalmem() / 1024 ** 3, os: `${platform()} ${release()}`, node: process.version },
   models: { ...(previous.models ?? {}) },
   real: { ...(previous.real ?? {}) },
