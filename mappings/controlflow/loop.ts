@@ -251,6 +251,16 @@ function loopToOnnx(c: ConvertContext): void {
   const condOut = sb.outputs.find((o) => o.to < 0 && o.extra?.['purpose'] === 'execution_condition');
   if (!condOut) fail('the body has no execution_condition Result (special_body_ports body_condition_output_idx); ONNX Loop needs the body to compute the condition');
   for (const o of sb.outputs) if (o.to < 0 && o !== condOut) fail(`port_map maps a Result to external port -1 without purpose="execution_condition"`);
+  if (condOut) {
+    // OpenVINO's CPU plugin reads the condition as one boolean (measured on 2026.4: an f32[2]
+    // condition Result is read, then refused at compile time); ONNX Loop's cond output is a
+    // bool scalar (onnxruntime fails at run time on any other type).
+    const t = c.typeOf(g.outputs[condOut.result]!);
+    if (t && t.kind === 'tensor') {
+      const oneElement = t.shape === null || t.shape.every((d) => d === 1 || typeof d !== 'number');
+      if ((t.elem !== 'boolean' && t.elem !== 'dynamic') || !oneElement) fail(`the execution_condition Result is ${describeType(t)}; the condition is one boolean`);
+    }
+  }
   // ONNX's iteration_num is an int64 scalar; OpenVINO also takes an i32 and a shape [1] (the
   // body reads a Cast / Reshape of iteration_num then).
   let iterAs: { elem: 'i32' | 'i64'; rank: 0 | 1 } = { elem: 'i64', rank: 0 };
