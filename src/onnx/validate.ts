@@ -165,6 +165,12 @@ export function attributeProblems(n: Node, opset: number): readonly AttributePro
     const carriers = kind === undefined ? undefined : CARRIES[kind];
     if (carriers && a.type !== 'raw' && !carriers.includes(a.type)) (out ??= []).push({ attr: name, value: `<${a.type}>`, detail: `the ${n.op}-${s.since} schema says ${kind}` });
   }
+  // a graph attribute is a body: one where the schema has no graph (Softmax 'axis' of type GRAPH)
+  // would be dropped with its body, the op reading its default instead (onnx.checker refuses it)
+  for (const name of n.bodies.keys()) {
+    const kind = s.attrs[name];
+    if (kind !== 'graph') (out ??= []).push({ attr: name, value: '<graph>', detail: kind === undefined ? `the ${n.op}-${s.since} schema has no such attribute` : `the ${n.op}-${s.since} schema says ${kind}` });
+  }
   for (const name of s.required ?? []) {
     // a graph attribute is a body here (a missing branch or body has its own diagnostic)
     if (s.attrs[name] === 'graph' || s.attrs[name] === 'graphs') continue;
