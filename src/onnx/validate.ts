@@ -5,6 +5,7 @@ import type { Model } from '../graph/model.js';
 import type { Attr } from '../graph/attr.js';
 import type { Node } from '../graph/node.js';
 import type { Value } from '../graph/value.js';
+import type { ValueType } from '../graph/types.js';
 import { captureStart } from './encode.js';
 import { allowedElems, firstOpsetWhere, formalInput, formalOutput, onnxSchema, type OnnxFormalParam, type OnnxSchemaRow } from './op-schema.js';
 
@@ -89,6 +90,29 @@ function checkType(n: Node, s: OnnxSchemaRow, opset: number, diags: Diagnostics,
 }
 
 const NO_DETAILS: readonly string[] = [];
+
+/**
+ * A source node's inputs whose element type (as inferred) its schema's type constraint does not
+ * take: onnx.checker (full_check) and onnxruntime refuse the model (Reshape's shape of strings,
+ * a Loop trip count of f32), and OpenVINO cannot read or compile what such a node becomes.
+ * Captures of bodies are not the op's inputs and are not checked. None: the shared empty list.
+ */
+export function inputTypeProblems(n: Node, opset: number, typeOf: (v: Value) => ValueType | null): readonly string[] {
+  const s = isAiOnnx(n) ? onnxSchema(n.op, opset) : null;
+  if (!s) return NO_DETAILS;
+  let out: string[] | null = null;
+  const count = captureStart(n);
+  for (let i = 0; i < count; i++) {
+    const v = n.inputs[i];
+    const t = v ? typeOf(v) : null;
+    if (t?.kind !== 'tensor' || t.elem === 'dynamic') continue;
+    const p = formalInput(s, i);
+    if (!p) continue;
+    const allowed = allowedElems(s, p);
+    if (!allowed.includes(t.elem)) (out ??= []).push(`input ${i} has element type ${t.elem}, which the ${n.op}-${s.since} schema does not take (it takes ${allowed.join(', ')}); onnx.checker and onnxruntime refuse the node`);
+  }
+  return out ?? NO_DETAILS;
+}
 
 /**
  * A source node's inputs and outputs against its operator schema (ai.onnx), counted as onnx's
