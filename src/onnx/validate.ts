@@ -27,6 +27,17 @@ export function validateOnnxModel(model: Model): Diagnostic[] {
       checkNode(n, opset, diags);
     }
   }
+  // A graph input or output is a tensor of some element type: an IR Parameter of element_type
+  // "dynamic" would be written as elem_type 0 (UNDEFINED), which onnx.checker and onnxruntime
+  // refuse ("Invalid tensor data type 0"); OpenVINO reads such an IR but cannot run it.
+  const g = model.graph;
+  for (const [what, list] of [['graph input', g.inputs], ['graph output', g.outputs]] as const) {
+    for (const v of list) {
+      if (v.type?.kind === 'tensor' && v.type.elem === 'dynamic') {
+        diags.add('CONVERT_UNSUPPORTED_TYPE', `${g.path}/${v.name}`, { what, value: v.name, type: 'a tensor of unknown element type (dynamic)', target: 'ONNX (a graph input or output needs an element type)' });
+      }
+    }
+  }
   return diags.list;
 }
 
