@@ -243,8 +243,9 @@ class Reader {
       const L = recs[index]!;
       const id = L.id;
       const type = L.type;
-      if (id === undefined || (typeof id === 'string' && !isInt(id))) {
-        this.err('IR_LAYER_BAD', layerWhere(gpath, L, index), { layer: index, detail: `id '${id ?? ''}' is not an integer` });
+      // OpenVINO 2026.4 reads a layer id as an unsigned integer: "-2" it refuses (measured)
+      if (id === undefined || (typeof id === 'string' && (!isInt(id) || id.trim().startsWith('-')))) {
+        this.err('IR_LAYER_BAD', layerWhere(gpath, L, index), { layer: index, detail: `id '${id ?? ''}' is not an unsigned integer` });
         continue;
       }
       const key = keyOf(id);
@@ -259,6 +260,17 @@ class Reader {
       L.gpath = gpath;
       L.key = key;
       L.op = canonicalOpOf(type);
+      // Parameter, Const and Result become graph inputs, initializers and outputs, no op whose
+      // version a mapping checks: the version is checked here, as OpenVINO 2026.4 reads it
+      // (measured: Parameter in opset1…opset17, Const and Result in opset1…opset16; a missing,
+      // empty or other version — opset0, opset18, 'opset1 ' — refused).
+      const last = L.op === 'Parameter' ? 17 : L.op === 'Constant' || L.op === 'Result' ? 16 : 0;
+      if (last) {
+        const m = /^opset([1-9]\d*)$/.exec(L.version ?? '');
+        if (!m || Number(m[1]) > last) {
+          this.err('IR_LAYER_BAD', layerWhere(gpath, L, index), { layer: written(id)!, detail: `version '${L.version ?? ''}' is no opset that has ${type} (opset1 to opset${last})` });
+        }
+      }
       L.at = list.length;
       L.inBase = nIn;
       nIn += L.inCount;
