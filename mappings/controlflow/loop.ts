@@ -8,7 +8,7 @@ import { INT64_MAX, i64Const, i64Scalar, normAxis, onnxAxesOp } from '../helpers
 import { irBuilder } from '../nn/ir-build.js';
 import type { ConvertContext, OpMapping, SequenceElement } from '../spec.js';
 import { appendedSequence, appendedSequences, type AppendedSequence } from './loop-append.js';
-import { typeProblem } from './body-types.js';
+import { notOneElement, typeProblem } from './body-types.js';
 import { slicing } from './port-map.js';
 import { cutPart, lastPartEnd, slicedPart } from './tensor-iterator-loop.js';
 
@@ -73,6 +73,10 @@ function loopToIr(c: ConvertContext): void {
   const appended = new Map(appendedSequences(node).map((a) => [a.carried, a]));
   const plain = Array.from({ length: nCarried }, (_, i) => i).filter((i) => !appended.has(i));
   let ok = true;
+  for (const [i, what] of [[0, 'the trip count M'], [1, 'the condition']] as const) {
+    const many = notOneElement(node.inputs[i] ? c.typeOf(node.inputs[i]!) : null);
+    if (many) { c.error(`${what} is ${many}; it holds exactly one element`); ok = false; }
+  }
   const needsTensor = (what: string, v: Value | null | undefined) => {
     const bad = v ? typeProblem(c.typeOf(v), 'ov') : null;
     if (bad) { c.error(`${what} ('${v!.label}') has type ${bad}, which OpenVINO IR cannot hold (IR has tensors only)`); ok = false; }
