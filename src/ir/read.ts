@@ -715,9 +715,10 @@ class Reader {
         if (from < -1 || from >= t.node.inputs.length || (from === -1 && t.kind === 'if')) {
           return this.err('IR_PORTMAP_BAD', where, { map, entry: entry(), detail: `the node has no input ${ext}` });
         }
-        // OpenVINO feeds a Parameter of this purpose the iteration number whatever input the entry
-        // names (measured on 2026.4: external_port_id 0, the trip count, still counts 0, 1, 2…).
-        if (from !== -1 && extra?.['purpose'] === 'current_iteration') {
+        // OpenVINO's Loop feeds a Parameter of this purpose the iteration number whatever input the
+        // entry names (measured on 2026.4: external_port_id 0, the trip count, still counts 0, 1,
+        // 2…); a TensorIterator or If ignores the purpose and binds the input (measured: same numbers).
+        if (from !== -1 && extra?.['purpose'] === 'current_iteration' && t.node.op === 'Loop') {
           mapped.add(param);
           return this.err('IR_PORTMAP_BAD', where, { map, entry: entry(), detail: 'purpose="current_iteration" needs external_port_id -1 (the iteration number is no input of the node)' });
         }
