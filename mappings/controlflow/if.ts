@@ -3,7 +3,7 @@ import { bindingLookup, type Body } from '../../src/graph/body.js';
 import type { Value } from '../../src/graph/value.js';
 import { i64Const } from '../helpers.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
-import { typeProblem } from './body-types.js';
+import { notOneElement, typeProblem } from './body-types.js';
 
 /**
  * ONNX If (every opset, 1…25) ↔ OpenVINO If-8.
@@ -63,6 +63,8 @@ function ifToIr(c: ConvertContext): void {
     const bad = typeProblem(c.typeOf(v), 'ov');
     if (bad) { c.error(`output ${k} ('${v.label}') has type ${bad}, which OpenVINO IR cannot hold (IR has tensors only)`); ok = false; }
   });
+  const many = c.node.inputs[0] ? notOneElement(c.typeOf(c.node.inputs[0])) : null;
+  if (many) { c.error(`the condition is ${many}; an If condition holds exactly one element`); ok = false; }
   if (!ok) return;
   // cond: one element; IR takes [] or [1].
   let cond = c.input(0);

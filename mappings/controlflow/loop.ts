@@ -8,7 +8,7 @@ import { INT64_MAX, i64Const, i64Scalar, normAxis, onnxAxesOp } from '../helpers
 import { irBuilder } from '../nn/ir-build.js';
 import type { ConvertContext, OpMapping, SequenceElement } from '../spec.js';
 import { appendedSequence, appendedSequences, type AppendedSequence } from './loop-append.js';
-import { typeProblem } from './body-types.js';
+import { notOneElement, typeProblem } from './body-types.js';
 import { slicing } from './port-map.js';
 import { cutPart, lastPartEnd, slicedPart } from './tensor-iterator-loop.js';
 
@@ -73,6 +73,10 @@ function loopToIr(c: ConvertContext): void {
   const appended = new Map(appendedSequences(node).map((a) => [a.carried, a]));
   const plain = Array.from({ length: nCarried }, (_, i) => i).filter((i) => !appended.has(i));
   let ok = true;
+  for (const [i, what] of [[0, 'the trip count M'], [1, 'the condition']] as const) {
+    const many = notOneElement(node.inputs[i] ? c.typeOf(node.inputs[i]!) : null);
+    if (many) { c.error(`${what} is ${many}; it holds exactly one element`); ok = false; }
+  }
   const needsTensor = (what: string, v: Value | null | undefined) => {
     const bad = v ? typeProblem(c.typeOf(v), 'ov') : null;
     if (bad) { c.error(`${what} ('${v!.label}') has type ${bad}, which OpenVINO IR cannot hold (IR has tensors only)`); ok = false; }
@@ -251,6 +255,16 @@ function loopToOnnx(c: ConvertContext): void {
   const condOut = sb.outputs.find((o) => o.to < 0 && o.extra?.['purpose'] === 'execution_condition');
   if (!condOut) fail('the body has no execution_condition Result (special_body_ports body_condition_output_idx); ONNX Loop needs the body to compute the condition');
   for (const o of sb.outputs) if (o.to < 0 && o !== condOut) fail(`port_map maps a Result to external port -1 without purpose="execution_condition"`);
+  if (condOut) {
+    // OpenVINO's CPU plugin reads the condition as one boolean (measured on 2026.4: an f32[2]
+    // condition Result is read, then refused at compile time); ONNX Loop's cond output is a
+    // bool scalar (onnxruntime fails at run time on any other type).
+    const t = c.typeOf(g.outputs[condOut.result]!);
+    if (t && t.kind === 'tensor') {
+      const oneElement = t.shape === null || t.shape.every((d) => d === 1 || typeof d !== 'number');
+      if ((t.elem !== 'boolean' && t.elem !== 'dynamic') || !oneElement) fail(`the execution_condition Result is ${describeType(t)}; the condition is one boolean`);
+    }
+  }
   // ONNX's iteration_num is an int64 scalar; OpenVINO also takes an i32 and a shape [1] (the
   // body reads a Cast / Reshape of iteration_num then).
   let iterAs: { elem: 'i32' | 'i64'; rank: 0 | 1 } = { elem: 'i64', rank: 0 };

@@ -243,8 +243,9 @@ class Reader {
       const L = recs[index]!;
       const id = L.id;
       const type = L.type;
-      if (id === undefined || (typeof id === 'string' && !isInt(id))) {
-        this.err('IR_LAYER_BAD', layerWhere(gpath, L, index), { layer: index, detail: `id '${id ?? ''}' is not an integer` });
+      // OpenVINO 2026.4 reads a layer id as an unsigned integer: "-2" it refuses (measured)
+      if (id === undefined || (typeof id === 'string' && (!isInt(id) || id.trim().startsWith('-')))) {
+        this.err('IR_LAYER_BAD', layerWhere(gpath, L, index), { layer: index, detail: `id '${id ?? ''}' is not an unsigned integer` });
         continue;
       }
       const key = keyOf(id);
@@ -259,6 +260,17 @@ class Reader {
       L.gpath = gpath;
       L.key = key;
       L.op = canonicalOpOf(type);
+      // Parameter, Const and Result become graph inputs, initializers and outputs, no op whose
+      // version a mapping checks: the version is checked here, as OpenVINO 2026.4 reads it
+      // (measured: Parameter in opset1…opset17, Const and Result in opset1…opset16; a missing,
+      // empty or other version — opset0, opset18, 'opset1 ' — refused).
+      const last = L.op === 'Parameter' ? 17 : L.op === 'Constant' || L.op === 'Result' ? 16 : 0;
+      if (last) {
+        const m = /^opset([1-9]\d*)$/.exec(L.version ?? '');
+        if (!m || Number(m[1]) > last) {
+          this.err('IR_LAYER_BAD', layerWhere(gpath, L, index), { layer: written(id)!, detail: `version '${L.version ?? ''}' is no opset that has ${type} (opset1 to opset${last})` });
+        }
+      }
       L.at = list.length;
       L.inBase = nIn;
       nIn += L.inCount;
@@ -703,6 +715,13 @@ class Reader {
         if (from < -1 || from >= t.node.inputs.length || (from === -1 && t.kind === 'if')) {
           return this.err('IR_PORTMAP_BAD', where, { map, entry: entry(), detail: `the node has no input ${ext}` });
         }
+        // OpenVINO's Loop feeds a Parameter of this purpose the iteration number whatever input the
+        // entry names (measured on 2026.4: external_port_id 0, the trip count, still counts 0, 1,
+        // 2…); a TensorIterator or If ignores the purpose and binds the input (measured: same numbers).
+        if (from !== -1 && extra?.['purpose'] === 'current_iteration' && t.node.op === 'Loop') {
+          mapped.add(param);
+          return this.err('IR_PORTMAP_BAD', where, { map, entry: entry(), detail: 'purpose="current_iteration" needs external_port_id -1 (the iteration number is no input of the node)' });
+        }
         if (from === 0 && t.kind === 'if') this.diags.add('IR_IF_COND_PARAM', where, { map, param: String(param.metaView['layerName']) });
         mapped.add(param);
         t.body.inputs.push(hasKeys(extra) ? { param, from, extra } : { param, from });
@@ -734,6 +753,32 @@ class Reader {
     });
     for (const s of special) t.body.outputs.push({ result: s.result, to: -1, extra: s.extra ?? {} });
     if (t.kind === 'loop') {
+      // Each input of a Loop (after the trip count and condition) or TensorIterator is bound to
+      // one body Parameter: OpenVINO 2026.4 refuses an input no entry binds or one bound twice
+      // (SubGraphOp: inputs = input descriptions + offset; measured). Unbound, the edge into it
+      // would be dropped without a word.
+      const firstData = t.node.op === 'Loop' ? 2 : 0;
+      const binds = new Map<number, number>();
+      for (const b of t.body.inputs) if (b.from >= firstData) binds.set(b.from, (binds.get(b.from) ?? 0) + 1);
+      for (let k = firstData; k < t.node.inputs.length; k++) {
+        const n = binds.get(k) ?? 0;
+        if (n === 0) this.err('IR_PORTMAP_BAD', where, { map, entry: `input ${k}`, detail: 'no entry binds this input of the node to a body Parameter' });
+        else if (n > 1) this.err('IR_PORTMAP_BAD', where, { map, entry: `input ${k}`, detail: `binds this input to ${n} body Parameters; OpenVINO binds each input to one` });
+      }
+      const iteration = t.body.inputs.find((b) => b.from === -1 && b.extra?.['purpose'] === 'current_iteration')?.param;
+      childrenOf(t.backEdges, 'edge').forEach((e, k) => {
+        const from = e.attrs['from-layer']?.trim(), to = e.attrs['to-layer']?.trim();
+        const edge = `${k} (${from ?? '?'}→${to ?? '?'})`;
+        const bad = (detail: string): void => this.err('IR_PORTMAP_BAD', where, { map: 'back_edges', entry: edge, detail });
+        // OpenVINO refuses a back edge without both ids or from a layer that is no body Result,
+        // and one into the current_iteration Parameter (measured on 2026.4); one into a layer that
+        // is no body Parameter it skips, which would leave the value it meant to carry invariant.
+        if (!isInt(from) || !isInt(to)) return bad('from-layer and to-layer must be integers');
+        if (!index.results.has(from)) return bad(`from-layer names no body Result (${describe(from)})`);
+        const param = index.params.get(to);
+        if (!param) return bad(`to-layer names no body Parameter (${describe(to)})`);
+        if (param === iteration) return bad(`to-layer is the current_iteration Parameter '${param.metaView['layerName']}', which OpenVINO feeds the iteration number`);
+      });
       for (const e of childrenOf(t.backEdges, 'edge')) {
         t.body.backEdges.push({
           fromLayer: e.attrs['from-layer'] ?? '', fromPort: e.attrs['from-port'] ?? '',
@@ -742,6 +787,10 @@ class Reader {
       }
       // Back edges name body layers by id; the writer renumbers layers, so remember the ids.
       t.body.graph.meta['irLayerIds'] = { params: [...index.params.entries()].map(([id, v]) => [id, t.body.graph.inputs.indexOf(v)]), results: [...index.results.entries()] };
+    }
+    // back_edges belong to Loop and TensorIterator: OpenVINO 2026.4 refuses them on an If (measured).
+    if (t.kind === 'if' && t.backEdges && t.node.bodies.values().next().value === t.body) {
+      this.err('IR_PORTMAP_BAD', where, { map: 'back_edges', entry: '-', detail: `an ${t.node.op} has no back edges` });
     }
     return this.diags.errors.length > before ? undefined : covered;
   }

@@ -35,6 +35,30 @@ function kindOf(a: AttributeProto): number {
   return 0;
 }
 
+/** Each value field of AttributeProto, the type it belongs to, and whether it is a list. */
+const FIELDS: readonly (readonly [string, number, boolean])[] = [
+  ['f', AttrType.FLOAT, false], ['i', AttrType.INT, false], ['s', AttrType.STRING, false], ['t', AttrType.TENSOR, false],
+  ['g', AttrType.GRAPH, false], ['sparse_tensor', AttrType.SPARSE_TENSOR, false], ['tp', AttrType.TYPE_PROTO, false],
+  ['floats', AttrType.FLOATS, true], ['ints', AttrType.INTS, true], ['strings', AttrType.STRINGS, true], ['tensors', AttrType.TENSORS, true],
+  ['graphs', AttrType.GRAPHS, true], ['sparse_tensors', AttrType.SPARSE_TENSORS, true], ['type_protos', AttrType.TYPE_PROTOS, true],
+];
+
+/**
+ * onnx.checker's check_attribute: a value field set that is not the declared type's ("type field
+ * and data field mismatch"), or more than one value field set, is an invalid attribute (none set
+ * is the type's default value). onnxruntime refuses such a model; read by its type, an INT
+ * holding only a string would be 0, a default the model never said.
+ */
+function fieldProblem(a: AttributeProto, declared: number): string | null {
+  let used = 0;
+  for (const [f, k, many] of FIELDS) {
+    if (many ? list(a, f).length === 0 : !has(a, f)) continue;
+    used++;
+    if (declared !== 0 && declared !== k) return `its type is ${NAMES[declared] ?? declared} but it holds a ${NAMES[k]} value (field '${f}')`;
+  }
+  return used > 1 ? 'it holds more than one value field' : null;
+}
+
 export type DecodedAttr =
   | { kind: 'attr'; attr: Attr }
   | { kind: 'graph'; graph: GraphProto }
@@ -48,6 +72,11 @@ export function decodeAttr(a: AttributeProto, ctx: TensorContext): DecodedAttr {
     attr: { type: 'raw', value: `AttributeProto ${NAMES[kind] ?? kind}${str(a, 'ref_attr_name') ? ` ref ${str(a, 'ref_attr_name')}` : ''}`, bytes: encodeMessage(T.AttributeProto, a) },
   });
   if (str(a, 'ref_attr_name') !== '') return raw();
+  const problem = fieldProblem(a, Number(a.type ?? 0));
+  if (problem !== null) {
+    ctx.diags.add('ONNX_BAD_ATTR', ctx.where, { attr: name, detail: problem });
+    return { kind: 'error' };
+  }
   const tensor = (t: TensorProto | null | undefined): Tensor | null => decodeTensor(t ?? {}, { ...ctx, where: `${ctx.where} (attribute '${name}')` });
   const type = (tp: TypeProto | null | undefined): ValueType | null => {
     const d = typeFromProto(tp ?? {}, `attribute '${name}'`, ctx.where, ctx.diags);

@@ -5,6 +5,7 @@ import type { Model } from '../graph/model.js';
 import type { Attr } from '../graph/attr.js';
 import type { Node } from '../graph/node.js';
 import type { Value } from '../graph/value.js';
+import type { ValueType } from '../graph/types.js';
 import { captureStart } from './encode.js';
 import { allowedElems, firstOpsetWhere, formalInput, formalOutput, onnxSchema, type OnnxFormalParam, type OnnxSchemaRow } from './op-schema.js';
 
@@ -24,6 +25,17 @@ export function validateOnnxModel(model: Model): Diagnostic[] {
     for (const n of g.nodes) {
       if (!isAiOnnx(n)) continue;
       checkNode(n, opset, diags);
+    }
+  }
+  // A graph input or output is a tensor of some element type: an IR Parameter of element_type
+  // "dynamic" would be written as elem_type 0 (UNDEFINED), which onnx.checker and onnxruntime
+  // refuse ("Invalid tensor data type 0"); OpenVINO reads such an IR but cannot run it.
+  const g = model.graph;
+  for (const [what, list] of [['graph input', g.inputs], ['graph output', g.outputs]] as const) {
+    for (const v of list) {
+      if (v.type?.kind === 'tensor' && v.type.elem === 'dynamic') {
+        diags.add('CONVERT_UNSUPPORTED_TYPE', `${g.path}/${v.name}`, { what, value: v.name, type: 'a tensor of unknown element type (dynamic)', target: 'ONNX (a graph input or output needs an element type)' });
+      }
     }
   }
   return diags.list;
@@ -89,6 +101,29 @@ function checkType(n: Node, s: OnnxSchemaRow, opset: number, diags: Diagnostics,
 }
 
 const NO_DETAILS: readonly string[] = [];
+
+/**
+ * A source node's inputs whose element type (as inferred) its schema's type constraint does not
+ * take: onnx.checker (full_check) and onnxruntime refuse the model (Reshape's shape of strings,
+ * a Loop trip count of f32), and OpenVINO cannot read or compile what such a node becomes.
+ * Captures of bodies are not the op's inputs and are not checked. None: the shared empty list.
+ */
+export function inputTypeProblems(n: Node, opset: number, typeOf: (v: Value) => ValueType | null): readonly string[] {
+  const s = isAiOnnx(n) ? onnxSchema(n.op, opset) : null;
+  if (!s) return NO_DETAILS;
+  let out: string[] | null = null;
+  const count = captureStart(n);
+  for (let i = 0; i < count; i++) {
+    const v = n.inputs[i];
+    const t = v ? typeOf(v) : null;
+    if (t?.kind !== 'tensor' || t.elem === 'dynamic') continue;
+    const p = formalInput(s, i);
+    if (!p) continue;
+    const allowed = allowedElems(s, p);
+    if (!allowed.includes(t.elem)) (out ??= []).push(`input ${i} has element type ${t.elem}, which the ${n.op}-${s.since} schema does not take (it takes ${allowed.join(', ')}); onnx.checker and onnxruntime refuse the node`);
+  }
+  return out ?? NO_DETAILS;
+}
 
 /**
  * A source node's inputs and outputs against its operator schema (ai.onnx), counted as onnx's
@@ -164,6 +199,12 @@ export function attributeProblems(n: Node, opset: number): readonly AttributePro
     const kind = s.attrs[name];
     const carriers = kind === undefined ? undefined : CARRIES[kind];
     if (carriers && a.type !== 'raw' && !carriers.includes(a.type)) (out ??= []).push({ attr: name, value: `<${a.type}>`, detail: `the ${n.op}-${s.since} schema says ${kind}` });
+  }
+  // a graph attribute is a body: one where the schema has no graph (Softmax 'axis' of type GRAPH)
+  // would be dropped with its body, the op reading its default instead (onnx.checker refuses it)
+  for (const name of n.bodies.keys()) {
+    const kind = s.attrs[name];
+    if (kind !== 'graph') (out ??= []).push({ attr: name, value: '<graph>', detail: kind === undefined ? `the ${n.op}-${s.since} schema has no such attribute` : `the ${n.op}-${s.since} schema says ${kind}` });
   }
   for (const name of s.required ?? []) {
     // a graph attribute is a body here (a missing branch or body has its own diagnostic)

@@ -152,6 +152,14 @@ describe('IR Loop-5 → ONNX Loop', () => {
     expect(errorsOf(() => convertModel(reread(ir), { opset: 17 }))).toContainEqual(expect.stringMatching(/current_iteration Parameter 'i' is tensor\(f32\); OpenVINO counts iterations in an i32 or i64 scalar or \[1\]/));
   });
 
+  it('an execution_condition Result that is not one boolean is refused (OpenVINO\'s CPU plugin refuses it; onnxruntime fails on such a cond)', () => {
+    const w = writeIr(toIr(accumulate({ condOut: 'computed' })));
+    const carried = /<output external_port_id="\d+" internal_layer_id="(\d+)" \/>/.exec(w.xml)![1]!;
+    const xml = w.xml.replace(/internal_layer_id="\d+" purpose="execution_condition"/, `internal_layer_id="${carried}" purpose="execution_condition"`);
+    const ir = readIr(xml, new Uint8Array(Buffer.concat(w.bin)));
+    expect(errorsOf(() => convertModel(ir, { opset: 17 }))).toContainEqual(expect.stringMatching(/the execution_condition Result is tensor\(f32\); the condition is one boolean/));
+  });
+
   it('concatenation with a stride other than 1 is refused', () => {
     const w = writeIr(toIr(accumulate()));
     const xml = w.xml.replace('stride="1"', 'stride="-1"');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
 import { decodeOnnx } from '../../src/onnx/decode.js';
-import { encodeModelProto, floatTensor, graph, model, node, valueInfo } from '../helpers/onnx-builder.js';
+import { encodeModelProto, floatTensor, graph, int64Tensor, model, node, valueInfo } from '../helpers/onnx-builder.js';
 
 describe('ONNX semantics IR has no direct form for', () => {
   it('a graph input with an initializer (old-style default) becomes a Const holding the default, as ovc does', () => {
@@ -42,11 +42,12 @@ describe('ONNX semantics IR has no direct form for', () => {
 
 describe('boolean ReduceMax/ReduceMin (OpenVINO reduces no booleans with ReduceMax/Min)', () => {
   const boolReduce = (op: string) => decodeOnnx(encodeModelProto(model({
-    opset: 13,
+    opset: 20, // ReduceMax/ReduceMin take booleans from opset 20
     graph: graph({
       name: 'g',
       inputs: [valueInfo('x', 'boolean', [2, 3])],
-      nodes: [node(op, ['x'], ['y'], { axes: [1], keepdims: 0 })],
+      initializers: [int64Tensor('axes', [1], [1])],
+      nodes: [node(op, ['x', 'axes'], ['y'], { keepdims: 0 })],
       outputs: [valueInfo('y', 'boolean', [2])],
     }),
   })));

@@ -68,7 +68,7 @@ describe('BitShift', () => {
   };
 
   it('a constant amount within the width is one IR shift', () => {
-    const b = new Builder('onnx', 11);
+    const b = new Builder('onnx', 28); // BitShift takes i64 from opset 28 (11: unsigned only)
     const x = b.input('x', 'i64', [3]);
     b.output(b.op(b.graph, 'BitShift', [x, b.init('s', tensorFromInt64([1, 2, 3]))], 'y', { direction: A.string('LEFT') }));
     expect(ops(convertModel(b.model))).toEqual(['BitwiseLeftShift']);

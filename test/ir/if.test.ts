@@ -102,6 +102,18 @@ describe('If-8: port map errors', () => {
     expect(d.map((x) => [x.code, x.where])).toEqual([['IR_PORTMAP_OUTPUTS_DIFFER', 'main/if/cond']]);
   });
 
+  it('purpose="current_iteration" on an If entry is ignored, as OpenVINO 2026.4 does (measured: the same numbers)', () => {
+    const then = '<input external_port_id="1" internal_layer_id="0" purpose="current_iteration"/><input external_port_id="2" internal_layer_id="1"/><output external_port_id="0" internal_layer_id="3"/>';
+    expect(() => readIr(specNet(0, { then }), null)).not.toThrow();
+  });
+
+  it('back_edges on an If: refused once, naming the layer (OpenVINO 2026.4 refuses them)', () => {
+    const xml = specNet(0).replace('<then_port_map>', '<back_edges><edge from-layer="3" to-layer="0"/></back_edges><then_port_map>');
+    const d = diagnosticsOf(() => readIr(xml, null));
+    expect(d.map((x) => [x.code, x.where])).toEqual([['IR_PORTMAP_BAD', 'main/if/cond']]);
+    expect(d[0]!.message).toContain('an If has no back edges');
+  });
+
   it('reports errors inside bodies with their graph path', () => {
     const xml = specNet(0).replaceAll('<edge from-layer="1" from-port="0" to-layer="2" to-port="1"/>', '');
     const d = diagnosticsOf(() => readIr(xml, null));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readIr } from '../../src/ir/read.js';
 import { writeIr } from '../../src/ir/write.js';
-import { bodyXml, codesOf, netXml, type LayerSpec } from './build.js';
+import { bodyXml, codesOf, diagnosticsOf, netXml, type LayerSpec } from './build.js';
 import { blobOf } from './blob-helpers.js';
 
 /**
@@ -79,6 +79,30 @@ describe('Loop-5: port map, special ports and back edges', () => {
     expect(order).toEqual([...order].sort((a, b) => a - b));
     const again = writeIr(readIr(out.xml, new Uint8Array(Buffer.concat(out.bin))));
     expect(again.xml).toBe(out.xml);
+  });
+
+  // Each refused by OpenVINO 2026.4's read_model (measured); before, the reader dropped such a
+  // back edge (the carried value became invariant) or the unbound input's edge, and converted.
+  it.each([
+    ['a back edge from a layer that is no Result', ['<edge from-layer="21" to-layer="11"/>', '<edge from-layer="13" to-layer="11"/>'], 'from-layer names no body Result (layer 13 is a Add)'],
+    ['a back edge from a Parameter', ['<edge from-layer="21" to-layer="11"/>', '<edge from-layer="10" to-layer="11"/>'], 'from-layer names no body Result (layer 10 is a Parameter)'],
+    ['a back edge to a layer that is no Parameter', ['<edge from-layer="21" to-layer="11"/>', '<edge from-layer="21" to-layer="13"/>'], 'to-layer names no body Parameter (layer 13 is a Add)'],
+    ['a back edge without to-layer', ['<edge from-layer="21" to-layer="11"/>', '<edge from-layer="21"/>'], 'from-layer and to-layer must be integers'],
+    ['a back edge into the current_iteration Parameter', ['<edge from-layer="21" to-layer="11"/>', '<edge from-layer="21" to-layer="11"/><edge from-layer="21" to-layer="10"/>'], "to-layer is the current_iteration Parameter 'iter'"],
+    ['a Loop input no entry binds', ['<input external_port_id="2" internal_layer_id="11"/>', '<input external_port_id="1" internal_layer_id="11"/>'], 'entry input 2: no entry binds this input'],
+    ['current_iteration on an input of the node', ['external_port_id="-1" internal_layer_id="10" purpose="current_iteration"', 'external_port_id="0" internal_layer_id="10" purpose="current_iteration"'], 'purpose="current_iteration" needs external_port_id -1'],
+  ])('refuses %s', (_, [from, to], detail) => {
+    const { xml, bin } = loopNet();
+    const d = diagnosticsOf(() => readIr(xml.replace(from!, to!), bin));
+    expect(d.map((x) => [x.code, x.where])).toEqual([['IR_PORTMAP_BAD', 'main/loop']]);
+    expect(d[0]!.message).toContain(detail);
+  });
+
+  it('a Loop input bound to two body Parameters', () => {
+    const { xml, bin } = loopNet();
+    const twice = xml.replace('<input external_port_id="-1" internal_layer_id="10" purpose="current_iteration"/>', '<input external_port_id="2" internal_layer_id="10"/>');
+    const d = diagnosticsOf(() => readIr(twice, bin));
+    expect(d.map((x) => x.message).join('\n')).toContain('binds this input to 2 body Parameters');
   });
 
   it('a port map entry naming a missing body layer', () => {
