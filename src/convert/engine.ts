@@ -15,7 +15,7 @@ import { attrsToIr, attrsToOnnx, unknownAttrs, type AttrProblem } from './attrs.
 import { constantValue } from './fold.js';
 import { checkInitializerDefault } from './initializer-default.js';
 import { onnxWidening, widenConstant } from './widen-constants.js';
-import { arityProblems, attributeProblems } from '../onnx/validate.js';
+import { arityProblems, attributeProblems, inputTypeProblems } from '../onnx/validate.js';
 import { denseOfSparse } from '../onnx/sparse-dense.js';
 import { assignState, reportStates, restorableStates, restoreStateInputs, type StateRestore, type StateVariable } from './state-variables.js';
 import type { ConvertRegistry } from './registry.js';
@@ -70,6 +70,9 @@ export class Engine {
     readonly source: SourceInfo,
     readonly diags: Diagnostics,
   ) {}
+
+  /** A source value's type (one function for every node's checks, not a closure per node). */
+  private readonly sourceType = (v: Value): ValueType | null => this.source.type(v);
 
   run(src: Model, dst: Model): void {
     this.map = new ValueTable(src.graph);
@@ -240,7 +243,12 @@ export class Engine {
       // inputs or outputs the schema does not have, or a required one empty: never an op with other ports
       const arity = arityProblems(n, opset);
       for (const detail of arity) this.diags.add('ONNX_NODE_ARITY', n.path, { op: n.op, detail });
-      if (bad.length || arity.length) { this.placeholders(n, dst); return; }
+      // an input of an element type the schema does not take (Reshape's shape as strings, a Loop
+      // trip count of f32): onnx.checker (full_check) and onnxruntime refuse the node, and what it
+      // would become OpenVINO cannot read or compile
+      const types = inputTypeProblems(n, opset, this.sourceType);
+      for (const detail of types) this.diags.add('SHAPE_RULE', n.path, { op: n.op, detail });
+      if (bad.length || arity.length || types.length) { this.placeholders(n, dst); return; }
     }
     const side = this.target === 'ov' ? 'onnx' : 'ir';
     const unknown = unknownAttrs(entry, n, side, opset);

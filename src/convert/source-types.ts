@@ -3,12 +3,9 @@ import type { Model } from '../graph/model.js';
 import type { ValueType } from '../graph/types.js';
 import type { Value } from '../graph/value.js';
 import { ValueTable } from '../graph/id-table.js';
-import { Diagnostics, type Diagnostic } from '../diag/diagnostic.js';
+import type { Diagnostic } from '../diag/diagnostic.js';
 import { contradictions } from '../shape/check.js';
 import { inferTypes } from '../shape/infer.js';
-import { allGraphs } from '../graph/graph.js';
-import { nodeVersion } from '../graph/node.js';
-import { inputTypeProblems } from '../onnx/validate.js';
 import { constantValue } from './fold.js';
 
 /**
@@ -48,19 +45,6 @@ export class SourceInfo {
       }
     } catch {
       // Inference is a help here, not a requirement: declared types still apply.
-    }
-    // An ONNX source node reading an element type its schema does not take (Reshape's shape as
-    // strings, a Loop trip count of f32) is no valid model: onnx.checker (full_check) and
-    // onnxruntime refuse it, and what it would become OpenVINO cannot read or compile. Checked on
-    // the source only (a converted ONNX graph gets its Casts later, legalizeOnnxTypes).
-    if (model.dialect === 'onnx') {
-      const found = new Diagnostics();
-      for (const g of allGraphs(model.graph)) {
-        for (const n of g.nodes) {
-          for (const detail of inputTypeProblems(n, nodeVersion(n), (v) => this.type(v))) found.add('SHAPE_RULE', n.path, { op: n.op, detail });
-        }
-      }
-      this.invalid.push(...found.list);
     }
   }
 
