@@ -32,14 +32,19 @@ function parseDims(body: string, text: string): Shape | string {
   if (b === '...') return null;
   if (b === '') return [];
   const dims: Dim[] = [];
+  // a dimension is exact below 2^53 (and an IR's int64): a larger one is a mistake in the option, not the model's
+  const tooBig = (n: string) => `--input ${text}: dim ${n} is too large (at most ${Number.MAX_SAFE_INTEGER})`;
   for (const raw of b.split(/\s*,\s*|\s+/)) {
     const d = raw.trim();
-    if (/^\d+$/.test(d)) dims.push(Number(d));
-    else if (d === '?' || d === '-1') dims.push(null);
+    if (/^\d+$/.test(d)) {
+      if (!Number.isSafeInteger(Number(d))) return tooBig(d);
+      dims.push(Number(d));
+    } else if (d === '?' || d === '-1') dims.push(null);
     else if (/^\d*\.\.\d*$/.test(d)) {
       const [lo, hi] = d.split('..');
       const min = lo ? Number(lo) : 0;
       const max = hi ? Number(hi) : Infinity;
+      for (const n of [lo, hi]) if (n && !Number.isSafeInteger(Number(n))) return tooBig(n);
       if (min > max) return `--input ${text}: empty interval ${d}`;
       dims.push(interval(min, max));
     } else if (/^[A-Za-z_][\w.]*$/.test(d)) dims.push(sym(d));

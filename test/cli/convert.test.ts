@@ -93,10 +93,10 @@ describe('ovir convert speaks ovc', () => {
     expect(loadModel(ordered).graph.inputs.map((v) => v.name)).toEqual(['w', 'x', 'cond', 'z']);
   });
 
-  it('--input problems: malformed or mixed is a usage error (2); an input the model lacks is a model problem (1) naming its inputs', async () => {
+  it('--input problems: malformed or mixed is a usage error (2); a dim past 2^53 too; an input the model lacks is a model problem (1) naming its inputs', async () => {
     const src = seed('bad-in.onnx');
     const out = join(dir, 'bad-in.xml');
-    for (const bad of ['x[2,4', 'x[2,4]]', 'x[a-b]', 'x[2,4],[2,4]', 'x[1],x[2]']) {
+    for (const bad of ['x[2,4', 'x[2,4]]', 'x[a-b]', 'x[2,4],[2,4]', 'x[1],x[2]', 'x[99999999999999999999,4]', 'x[2,1..9007199254740993]']) {
       const r = await runCli('convert', src, '-o', out, '--input', bad);
       expect(r.code, bad).toBe(2);
       expect(r.stderr, bad).toMatch(/^ovir: --input /);
