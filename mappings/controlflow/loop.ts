@@ -110,7 +110,9 @@ function loopToIr(c: ConvertContext): void {
 
   const mConst = node.inputs[0] ? c.constInts(0) : null;
   const trip = !node.inputs[0] || (mConst?.length === 1 && mConst[0] === INT64_MAX) ? i64Const(c, [-1n]) : c.input(0);
-  const cond = node.inputs[1] ? c.input(1) : c.constant(tensorFromBool([true]));
+  // No condition given: a scalar true, as the body's cond input is a scalar (ONNX Loop), which
+  // the body Parameter bound to it is then too.
+  const cond = node.inputs[1] ? c.input(1) : c.constant(tensorFromBool([true], []));
   const inputs: (Value | null)[] = [trip, cond];
   for (const i of plain) inputs.push(c.input(2 + i));
   // One invariant input per distinct outer value the body reads.
@@ -144,8 +146,9 @@ function loopToIr(c: ConvertContext): void {
       // Scan outputs: each iteration's value gets the axis it is concatenated along.
       if (scanAt.has(keep[k]!)) return addOv(bg, 'Unsqueeze', [v, bg.addInitializer(tensorFromInt64([0n]))], unsqueezed(v.type), `${v.name || 'scan'}/unsqueeze`);
       // A condition passed through unchanged: a constant true, as OpenVINO's frontend writes it
-      // (OpenVINO's shape inference then knows the iteration count from the trip count).
-      if (k === 0 && condThrough) return bg.addInitializer(tensorFromBool([true]), [`${v.name || 'cond'}/always_true`]);
+      // (OpenVINO's shape inference then knows the iteration count from the trip count); a
+      // scalar, the type of the ONNX body output it stands for and of the cond Parameter it feeds.
+      if (k === 0 && condThrough) return bg.addInitializer(tensorFromBool([true], []), [`${v.name || 'cond'}/always_true`]);
       return v;
     },
     // An appended sequence's part of one iteration: its tensors, each with the concatenation axis.

@@ -118,6 +118,8 @@ export const SHAPE: readonly OpMapping[] = [
     // An Expand to shape [] is its input (broadcasting against rank 0 changes nothing). Not written
     // as a Broadcast: OpenVINO's CPU plugin crashes on one whose target shape is empty (2026.4).
     toIr: inputWhenSecondEmpty,
+    // IR → ONNX: IR's target_shape is any integer type (ovc writes i32), ONNX Expand's shape int64.
+    toOnnx: (c) => { c.output(0, c.emit('Expand', [c.input(0), asI64Vector(c, 1)])[0]!); },
     // An axes_mapping input (OpenVINO's Python API writes one for Broadcast-1 numpy too) means
     // nothing outside explicit mode: the Expand of data to target_shape alone.
     foldOnnx: (c) => {
@@ -131,6 +133,8 @@ export const SHAPE: readonly OpMapping[] = [
     // A scalar tiled by no repeats is itself. Not written as a Tile: OpenVINO's CPU plugin returns
     // uninitialized memory for a Tile of a scalar by empty repeats (2026.4, on its own IR too).
     toIr: inputWhenSecondEmpty,
+    // IR → ONNX: IR's repeats are any integer type, ONNX Tile's int64.
+    toOnnx: (c) => { c.output(0, c.emit('Tile', [c.input(0), asI64Vector(c, 1)])[0]!); },
   },
   {
     // Slice-10+ and IR Slice-8 take the same operands (data, starts, ends, axes?, steps?) except

@@ -251,3 +251,24 @@ describe('Power of a constant 2 on u64 (ovc\'s form of ONNX BitShift) → BitShi
     expect([...new BigUint64Array(out['right']!.data.slice().buffer)]).toEqual([8n, 1n, 1n << 61n]);
   });
 });
+
+describe('Broadcast-3 and Tile-1 with an i32 target_shape / repeats (ovc writes i32 shapes)', () => {
+  // ONNX Expand's shape and Tile's repeats are int64 only: a run-time i32 operand gets a Cast.
+  function shaped(op: 'Broadcast' | 'Tile'): Model {
+    const b = new Builder('ov');
+    const x = b.input('x', 'f32', [1, 2]);
+    const s = b.input('s', 'i32', [2]);
+    const attrs: Record<string, Attr> = op === 'Broadcast' ? { mode: A.raw('numpy') } : {};
+    b.output(b.op(b.graph, op, [x, s], 'y', attrs, { version: op === 'Broadcast' ? 'opset3' : 'opset1' }));
+    return b.model;
+  }
+  const i32 = (v: number[]): OracleTensor => ({ dtype: 'i32', shape: [v.length], data: new Uint8Array(new Int32Array(v).buffer) });
+
+  it.each([['Broadcast', 'Expand', [3, 2], [1, 2, 1, 2, 1, 2]], ['Tile', 'Tile', [2, 2], [1, 2, 1, 2, 1, 2, 1, 2]]] as const)(
+    '%s → %s of the int64 Cast of the i32 operand; onnxruntime runs it', async (op, onnxOp, s, want) => {
+      const onnx = convertModel(shaped(op), { opset: 17 });
+      expect(ops(onnx)).toEqual(['Cast', onnxOp]);
+      const got = (await runOrt(encodeOnnx(onnx).bytes, { x: f32([1, 2], [1, 2]), s: i32([...s]) }))['y']!;
+      expect(floats(got)).toEqual(want);
+    });
+});

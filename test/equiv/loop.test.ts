@@ -31,4 +31,19 @@ describe('ovir check pairs values inside Loop bodies through the port map', () =
     expect(r.diagnostics.map((d) => `${d.code}: ${d.message}`)).toContainEqual(
       expect.stringMatching(/^EQUIV_BINDING_MISMATCH: body body: parameter 'y' is fed from node input 3 \('x'\) in B, but its counterpart in A from input 2 \('y0'\)/));
   });
+
+  it('a Loop whose cond is left empty or passed through unchanged: its Loop-5 cond Parameter and condition Result are scalars, as ONNX\'s cond and cond_out are; equivalent', () => {
+    for (const opts of [{ cond: 'empty', condOut: 'through' }, { cond: 'empty', condOut: 'computed' }, { cond: 'input', condOut: 'through' }] as const) {
+      const bytes = accumulate(opts);
+      const ir = convertModel(onnxOf(bytes));
+      const body = loopOf(ir).bodies.get('body')!;
+      const condParam = body.inputs.find((b) => b.from === 1)!.param;
+      const condResult = body.graph.outputs[body.outputs.find((o) => o.to === -1)!.result]!;
+      expect(condParam.type).toMatchObject({ kind: 'tensor', elem: 'boolean', shape: [] });
+      expect(condResult.type).toMatchObject({ kind: 'tensor', elem: 'boolean', shape: [] });
+      const r = checkModels(onnxOf(bytes), ir);
+      expect(r.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message)).toEqual([]);
+      expect(r.ok).toBe(true);
+    }
+  });
 });
