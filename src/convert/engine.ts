@@ -71,8 +71,8 @@ export class Engine {
     readonly diags: Diagnostics,
   ) {}
 
-  /** A source value's type (one function for every node's checks, not a closure per node). */
-  private readonly sourceType = (v: Value): ValueType | null => this.source.type(v);
+  /** A source value's element type (one function for every node's checks, not a closure per node). */
+  private readonly sourceElem = (v: Value): ElementTypeName | null => this.source.elem(v);
 
   run(src: Model, dst: Model): void {
     this.map = new ValueTable(src.graph);
@@ -246,7 +246,7 @@ export class Engine {
       // an input of an element type the schema does not take (Reshape's shape as strings, a Loop
       // trip count of f32): onnx.checker (full_check) and onnxruntime refuse the node, and what it
       // would become OpenVINO cannot read or compile
-      const types = inputTypeProblems(n, opset, this.sourceType);
+      const types = inputTypeProblems(n, opset, this.sourceElem);
       for (const detail of types) this.diags.add('SHAPE_RULE', n.path, { op: n.op, detail });
       if (bad.length || arity.length || types.length) { this.placeholders(n, dst); return; }
     }

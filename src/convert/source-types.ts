@@ -1,5 +1,6 @@
 import { readFloats, readIntegers, type Tensor } from '../graph/tensor.js';
 import type { Model } from '../graph/model.js';
+import type { ElementTypeName } from '../graph/element-type.js';
 import type { ValueType } from '../graph/types.js';
 import type { Value } from '../graph/value.js';
 import { ValueTable } from '../graph/id-table.js';
@@ -65,6 +66,17 @@ export class SourceInfo {
       return { kind: 'tensor', elem, shape };
     }
     return d;
+  }
+
+  /**
+   * A tensor value's element type as `type` gives it (the inferred one where inference knows it,
+   * else the declared one), without making a type: what every node's input check asks.
+   */
+  elem(v: Value): ElementTypeName | null {
+    const i = this.inferred.get(v);
+    if (i?.kind === 'tensor' && i.elem !== 'dynamic') return i.elem;
+    const d = v.type;
+    return d?.kind === 'tensor' ? d.elem : i?.kind === 'tensor' ? i.elem : null;
   }
 
   private readonly folded: ValueTable<Tensor | null>;

@@ -5,7 +5,7 @@ import type { Model } from '../graph/model.js';
 import type { Attr } from '../graph/attr.js';
 import type { Node } from '../graph/node.js';
 import type { Value } from '../graph/value.js';
-import type { ValueType } from '../graph/types.js';
+import type { ElementTypeName } from '../graph/element-type.js';
 import { captureStart } from './encode.js';
 import { allowedElems, firstOpsetWhere, formalInput, formalOutput, onnxSchema, type OnnxFormalParam, type OnnxSchemaRow } from './op-schema.js';
 
@@ -108,19 +108,19 @@ const NO_DETAILS: readonly string[] = [];
  * a Loop trip count of f32), and OpenVINO cannot read or compile what such a node becomes.
  * Captures of bodies are not the op's inputs and are not checked. None: the shared empty list.
  */
-export function inputTypeProblems(n: Node, opset: number, typeOf: (v: Value) => ValueType | null): readonly string[] {
+export function inputTypeProblems(n: Node, opset: number, elemOf: (v: Value) => ElementTypeName | null): readonly string[] {
   const s = isAiOnnx(n) ? onnxSchema(n.op, opset) : null;
   if (!s) return NO_DETAILS;
   let out: string[] | null = null;
   const count = captureStart(n);
   for (let i = 0; i < count; i++) {
     const v = n.inputs[i];
-    const t = v ? typeOf(v) : null;
-    if (t?.kind !== 'tensor' || t.elem === 'dynamic') continue;
+    const elem = v ? elemOf(v) : null;
+    if (elem === null || elem === 'dynamic') continue;
     const p = formalInput(s, i);
     if (!p) continue;
     const allowed = allowedElems(s, p);
-    if (!allowed.includes(t.elem)) (out ??= []).push(`input ${i} has element type ${t.elem}, which the ${n.op}-${s.since} schema does not take (it takes ${allowed.join(', ')}); onnx.checker and onnxruntime refuse the node`);
+    if (!allowed.includes(elem)) (out ??= []).push(`input ${i} has element type ${elem}, which the ${n.op}-${s.since} schema does not take (it takes ${allowed.join(', ')}); onnx.checker and onnxruntime refuse the node`);
   }
   return out ?? NO_DETAILS;
 }
@@ -202,7 +202,8 @@ export function attributeProblems(n: Node, opset: number): readonly AttributePro
   }
   // a graph attribute is a body: one where the schema has no graph (Softmax 'axis' of type GRAPH)
   // would be dropped with its body, the op reading its default instead (onnx.checker refuses it)
-  for (const name of n.bodies.keys()) {
+  // (size first: iterating even an empty Map allocates an iterator, on every node)
+  if (n.bodies.size) for (const name of n.bodies.keys()) {
     const kind = s.attrs[name];
     if (kind !== 'graph') (out ??= []).push({ attr: name, value: '<graph>', detail: kind === undefined ? `the ${n.op}-${s.since} schema has no such attribute` : `the ${n.op}-${s.since} schema says ${kind}` });
   }
