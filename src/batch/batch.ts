@@ -1,3 +1,4 @@
+import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { discoverModels } from './discover.js';
 import { optionsStamp, planOutputs, ResumeRecord, upToDate, type PlannedModel } from './plan.js';
@@ -37,6 +38,9 @@ function why(e: unknown): string {
 export async function convertBatch(inputs: readonly string[], opts: BatchOptions): Promise<BatchReport> {
   const problems: string[] = [];
   if (!opts.outDir) problems.push('an output directory is required (--out-dir)');
+  // an existing file is no output directory (a model given as --out-dir was also left out of the
+  // inputs, as everything under the output directory is: "0 models", exit 0, said nothing)
+  else if (existsSync(opts.outDir) && !statSync(opts.outDir).isDirectory()) problems.push(`--out-dir ${opts.outDir} is a file, not a directory`);
   const jobs = opts.jobs ?? availableParallelism();
   if (!Number.isInteger(jobs) || jobs < 0) problems.push(`jobs must be a whole number >= 0, got ${opts.jobs}`);
   if (opts.timeoutMs !== undefined && !(opts.timeoutMs > 0)) problems.push(`the per-model timeout must be > 0 ms, got ${opts.timeoutMs}`);

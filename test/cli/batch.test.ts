@@ -24,6 +24,14 @@ describe('ovir batch', () => {
     expect(loadModel(join(root, 'out/b/c/m2.onnx')).dialect).toBe('onnx');
   });
 
+  it('an existing file as --out-dir is a usage error naming it, not "0 models" (the model given as --out-dir was left out of the inputs)', async () => {
+    const root = zoo({ 'm.onnx': 'onnx' });
+    const model = join(root, 'in', 'm.onnx');
+    const r = await batch(model, '--out-dir', model);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`--out-dir ${model} is a file, not a directory`);
+  });
+
   it('globs mirror from their static base; --to picks one target format for all', async () => {
     const root = zoo({ 'x/a.onnx': 'onnx', 'y/b.xml': 'ir', 'y/c.onnx': 'onnx' });
     const r = await batch(`${root}/in/**/*.onnx`, '--out-dir', join(root, 'out'), '--to', 'onnx', '--quiet');
