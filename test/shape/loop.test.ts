@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Shape } from '../../src/graph/shape.js';
 import type { Value } from '../../src/graph/value.js';
-import { setBackEdges } from '../../src/graph/body.js';
-import { tensorType } from '../../src/graph/types.js';
 import { A, B, errors, shapeOf } from './build.js';
 
 /** An ONNX loop node with one body; `make` fills the body from its formal inputs. */
@@ -67,35 +65,5 @@ describe('ONNX Scan and Loop (onnx ScanInferenceFunction / LoopInferenceFunction
     // onnx clears the carried shape in the body (it may change across iterations)
     expect(node.outputs.map((o) => shapeOf(r, o))).toEqual<Shape[]>([null, null]);
     expect(r.types.get(node.bodies.get('body')!.graph.inputs[0]!)).toEqual({ kind: 'tensor', elem: 'i64', shape: [] });
-  });
-});
-
-describe('OpenVINO Loop-5 body Parameters (SubGraphOp input descriptions, as OpenVINO 2026.4 types them)', () => {
-  /** x f32[3] carried through `bp` (declared f32[?,?] in the file), y f32[3] invariant through `inv` (declared [?,?,?]). */
-  function irLoop() {
-    const b = new B('ov', 'opset1');
-    const x = b.input('x', 'f32', [3]);
-    const y = b.input('y', 'f32', [3]);
-    const loop = b.g.addNode({ dialect: 'ov', op: 'Loop', version: 'opset5', name: 'loop' });
-    for (const v of [b.i64([2], []), b.bool(true), x, y]) loop.addInput(v);
-    const out = loop.addOutput(null, ['out']);
-    const body = b.g.addBody(loop, 'body');
-    const g = body.graph;
-    const bp = g.addInput(tensorType('f32', [null, null]), ['bp']);
-    const inv = g.addInput(tensorType('f32', [null, null, null]), ['inv']);
-    const add = b.node('Add', [bp, inv], {}, { g, name: 'add', version: 'opset1' });
-    g.outputs.push(add.outputs[0]!, b.bool(true, [], g));
-    body.inputs.push({ param: bp, from: 2 }, { param: inv, from: 3 });
-    body.outputs.push({ result: 0, to: 0 }, { result: 1, to: -1, extra: { purpose: 'execution_condition' } });
-    setBackEdges(body, [{ result: 0, param: 0 }], 2, 2);
-    return { b, bp, inv, add, out };
-  }
-
-  it('a carried Parameter takes its initial value\'s shape and an invariant one the bound value\'s, not the shapes declared', () => {
-    const { b, bp, inv, add, out } = irLoop();
-    const r = b.infer();
-    expect(errors(r)).toEqual([]);
-    // OpenVINO: bp [?,?] → [3], inv [?,?,?] → [3], the Add and the output [3]
-    expect([bp, inv, add.outputs[0]!, out].map((v) => shapeOf(r, v))).toEqual<Shape[]>([[3], [3], [3], [3]]);
   });
 });

@@ -3,7 +3,6 @@ import type { Dim } from '../../../graph/shape.js';
 import { readIntegers } from '../../../graph/tensor.js';
 import type { ValueType } from '../../../graph/types.js';
 import { out, type InferFn, type OutputInfo, type Rule, type RuleContext } from '../../rule.js';
-import { subgraphParam } from './tensor-iterator.js';
 
 /**
  * OpenVINO Loop-5, as Loop::validate_and_infer_types: an output that takes the last iteration's
@@ -11,8 +10,7 @@ import { subgraphParam } from './tensor-iterator.js';
  * Result's type with the axis grown by the iteration count — exact when the count is known (a
  * constant trip count ≥ 0, the execution condition a constant true and the body's condition a
  * constant true), unknown otherwise. A loop-carried output whose shape the body changes has those
- * dimensions dynamic. Body Parameters start from what is bound to them (subgraphParam: a carried
- * one from its initial value's shape, not the shape declared in the file). A back edge must keep the element type of the value it carries
+ * dimensions dynamic. A back edge must keep the element type of the value it carries
  * (SHAPE_LOOP_BACK_EDGE).
  */
 
@@ -86,5 +84,5 @@ const loop: InferFn = (c) => {
 };
 
 export const ovLoopRules: Rule[] = [
-  { dialect: 'ov', op: 'Loop', since: 5, infer: loop, bodyParam: subgraphParam },
+  { dialect: 'ov', op: 'Loop', since: 5, infer: loop },
 ];

@@ -41,13 +41,7 @@ function part(bound: ValueType | null, b: InputBinding): ValueType | null {
   return { kind: 'tensor', elem: bound.elem, shape: dims };
 }
 
-/**
- * The type a TensorIterator or Loop body Parameter starts from (SubGraphOp's input descriptions,
- * as both ops' validate_and_infer_types set them): a sliced input's part, a loop-carried one's
- * initial value's shape, an invariant one the bound value. Measured on OpenVINO 2026.4 for Loop-5:
- * a carried Parameter declared [?,?] bound to an f32[3] becomes [3], an invariant one too.
- */
-export const subgraphParam: Rule['bodyParam'] = (node, formal, bound, declared) => {
+const tiParam: Rule['bodyParam'] = (node, formal, bound, declared) => {
   const body = bodyOf(node);
   const param = body?.graph.inputs[formal];
   const b = body?.inputs.find((x) => x.param === param);
@@ -143,5 +137,5 @@ const tensorIterator: InferFn = (c) => {
 };
 
 export const ovTensorIteratorRules: Rule[] = [
-  { dialect: 'ov', op: 'TensorIterator', since: 1, infer: tensorIterator, bodyParam: subgraphParam },
+  { dialect: 'ov', op: 'TensorIterator', since: 1, infer: tensorIterator, bodyParam: tiParam },
 ];
