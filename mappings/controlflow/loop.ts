@@ -263,9 +263,8 @@ function loopToOnnx(c: ConvertContext): void {
     // condition Result is read, then refused at compile time); ONNX Loop's cond output is a
     // bool scalar (onnxruntime fails at run time on any other type).
     const t = c.typeOf(g.outputs[condOut.result]!);
-    if (t && t.kind === 'tensor') {
-      const oneElement = t.shape === null || t.shape.every((d) => d === 1 || typeof d !== 'number');
-      if ((t.elem !== 'boolean' && t.elem !== 'dynamic') || !oneElement) fail(`the execution_condition Result is ${describeType(t)}; the condition is one boolean`);
+    if (t && t.kind === 'tensor' && ((t.elem !== 'boolean' && t.elem !== 'dynamic') || notOneElement(t) !== null)) {
+      fail(`the execution_condition Result is ${describeType(t)}; the condition is one boolean`);
     }
   }
   // ONNX's iteration_num is an int64 scalar; OpenVINO also takes an i32 and a shape [1] (the
