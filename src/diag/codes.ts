@@ -134,6 +134,8 @@ export const CODES = {
   EQUIV_DATAFLOW: E((p: P<'node' | 'index' | 'detail'>) => `'${p.node}' reads input ${p.index} from another value than its counterpart: ${p.detail}`),
   EQUIV_CONST_PAYLOAD: E((p: P<'name' | 'pathB' | 'detail'>) => `constant '${p.name}' holds other numbers than its counterpart (B: ${p.pathB}): ${p.detail}`),
   EQUIV_NAME_HINT: W((p: P<'name' | 'pathB' | 'detail'>) => `same-named '${p.name}' differs between the two forms (B: ${p.pathB}): ${p.detail}; names inside the graphs are hints in two-file mode, so this does not decide the verdict`),
+  EQUIV_FORM_DIFFERS: E((p: P<'detail' | 'pathB' | 'compared'>) => `the two forms are not written alike here: ${p.detail} (B: ${p.pathB}; compared: ${p.compared}), so the computation is not proven the same (\`--run\` compares the numbers)`),
+  EQUIV_FORM_UNCOMPARED: E((p: P<'detail'>) => `the computations of the two forms could not be compared: ${p.detail}; the computation is not proven the same (\`--run\` compares the numbers)`),
   EQUIV_BODY_UNMATCHED: W((p: P<'node' | 'side' | 'other'>) => `'${p.node}' of ${p.side} has bodies but no counterpart in ${p.other}: values inside are not compared`),
 
   // ── CLI and batch (src/cli) ───────────────────────────────────────────────────

@@ -1,10 +1,11 @@
 import { applyIrV10Interface } from '../convert/ir-v10-interface.js';
-import { Diagnostics } from '../diag/diagnostic.js';
+import { diag, Diagnostics } from '../diag/diagnostic.js';
 import type { Model } from '../graph/model.js';
 import { inferTypes } from '../shape/index.js';
 import { compareInferred, type NamePolicy } from './compare.js';
 import { stateNamesOf } from '../graph/state-metadata.js';
 import { inferenceErrors, type EquivReport } from './report.js';
+import { sameComputation } from './same-computation.js';
 
 /** The If-merge policies shape inference knows (onnx, symbolic, openvino). */
 type InferOptions = NonNullable<Parameters<typeof inferTypes>[1]>;
@@ -62,5 +63,25 @@ function compare(a: Model, b: Model, opts: CheckOptions, legacy: Diagnostics): E
   // a form that does not infer is no valid model: the check proves nothing (a Softmax axis 5 on
   // rank 1 in both files was "equivalent", exit 0)
   if (inferenceErrors(report) > 0) report.ok = false;
+  // Two files produced apart: the types agreeing says nothing of what is computed (a Relu and a
+  // Sigmoid have one type), so the computations are compared too — when nothing else has
+  // decided the verdict already (a contradiction, an inference error).
+  if ((opts.names ?? 'decide') === 'hint' && report.ok) {
+    const c = sameComputation(a, b);
+    report.computation = { proven: c.proven, compared: c.compared, differences: c.count };
+    if (!c.proven) {
+      report.ok = false;
+      for (const f of c.differences) {
+        const d = diag('EQUIV_FORM_DIFFERS', f.pathA, { detail: f.detail, pathB: f.pathB, compared: c.compared });
+        d.file = opts.labelA ?? 'A';
+        report.diagnostics.push(d);
+      }
+      if (!c.differences.length) {
+        const d = diag('EQUIV_FORM_UNCOMPARED', '', { detail: c.notes.join('; ') || 'no comparison could be made' });
+        d.file = opts.labelA ?? 'A';
+        report.diagnostics.push(d);
+      }
+    }
+  }
   return report;
 }

@@ -5,7 +5,9 @@
  * See docs/check.md.
  */
 export type { EquivEntry, EquivReport, TypeSummary, EquivCounts } from './report.js';
-export { countEntries, inferenceErrors, proven } from './report.js';
+export { computationUnproven, countEntries, inferenceErrors, proven } from './report.js';
+export { sameComputation, type ComputationCheck } from './same-computation.js';
+export { compareComputation, type FormDifference, type ComputationResult } from './computation.js';
 export type { Status, Verdict } from './compare-type.js';
 export { compareDim, compareShape, compareType, typeSummary } from './compare-type.js';
 export type { Unmatched, ValuePair, Via, Correspondence } from './correspond.js';

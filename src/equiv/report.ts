@@ -47,6 +47,12 @@ export interface EquivReport {
   b?: string;
   /** With `roundtrip`: the original against the form converted there and back. */
   roundtrip?: EquivReport;
+  /**
+   * Two independently produced files: whether they compute the same, op for op, once brought to
+   * one dialect by ovir's conversion (same-computation.ts). Absent when one form is ovir's
+   * conversion of the other made in this check (one-file mode, roundtrip, batch --check).
+   */
+  computation?: { proven: boolean; compared: string; differences: number };
 }
 
 export interface EquivCounts { equal: number; compatible: number; contradiction: number; hints: number }
@@ -64,9 +70,17 @@ export function countEntries(r: EquivReport): EquivCounts {
     else c[e.status]++;
   }
   for (const d of r.diagnostics) {
-    if (d.severity === 'error' && d.code.startsWith('EQUIV_') && d.code !== 'EQUIV_CONTRADICTION' && d.code !== 'EQUIV_CONST_PAYLOAD') c.contradiction++;
+    if (d.severity === 'error' && d.code.startsWith('EQUIV_') && d.code !== 'EQUIV_CONTRADICTION' && d.code !== 'EQUIV_CONST_PAYLOAD' && !FORM_CODES.has(d.code)) c.contradiction++;
   }
   return c;
+}
+
+/** What says the computation is not proven the same: neither a contradiction nor an inference error. */
+const FORM_CODES: ReadonlySet<string> = new Set(['EQUIV_FORM_DIFFERS', 'EQUIV_FORM_UNCOMPARED']);
+
+/** Whether the computation of two files was compared and not proven the same (see EquivReport.computation). */
+export function computationUnproven(r: EquivReport): boolean {
+  return r.computation !== undefined && !r.computation.proven;
 }
 
 /**
@@ -80,7 +94,7 @@ export function inferenceErrors(r: EquivReport): number {
   return n;
 }
 
-/** This comparison's verdict (not its roundtrip's): no contradiction and no inference error. */
+/** This comparison's verdict (not its roundtrip's): no contradiction, no inference error, and a computation not found to differ. */
 export function proven(r: EquivReport): boolean {
-  return countEntries(r).contradiction === 0 && inferenceErrors(r) === 0;
+  return countEntries(r).contradiction === 0 && inferenceErrors(r) === 0 && !computationUnproven(r);
 }

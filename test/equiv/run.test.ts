@@ -31,16 +31,19 @@ describe('ovir check --run', () => {
     expect(r.stdout).toContain(`run: B (${f.onnx} (as ov)) is IR: converted to ONNX by ovir to run in onnxruntime\n`);
   });
 
-  it('what the types cannot see, the engine does: Add where the source has Sub is exit 1 with the outputs that differ', async () => {
+  it('what the types cannot see, the forms and the engine do: Add where the source has Sub is exit 1, named, and with --run the outputs that differ', async () => {
     // Both branches (the random condition picks either): then's x - z and else's z - x become sums.
     const edited = f.text.replaceAll('type="Subtract"', 'type="Add"');
     const xml = writeEdited(f, 'add', edited);
-    const typesOnly = await runCli('check', f.onnx, xml);
-    expect(typesOnly.code).toBe(0); // the same types everywhere; Add/Sub is no one-to-one op pair
+    // the same types everywhere, but not the same ops: not proven (it was "equivalent", exit 0)
+    const formsOnly = await runCli('check', f.onnx, xml);
+    expect(formsOnly.code).toBe(1);
+    expect(formsOnly.stdout).toContain('Subtract (opset1) in A, Add (opset1) in B');
+    expect(formsOnly.stdout).toMatch(/^NOT proven \(the computation is written differently at 2 places/m);
     const r = await runCli('check', f.onnx, xml, '--run', '--json');
     expect(r.code).toBe(1);
     const o = JSON.parse(r.stdout.trim()) as { ok: boolean; run: { ok: boolean; detail: string; converted: string[] } };
-    expect(o.ok).toBe(true);
+    expect(o.ok).toBe(false);
     expect(o.run.ok).toBe(false);
     expect(o.run.detail).toMatch(/'y[01]': \d+ of 8 values differ/);
   }, 60_000);
