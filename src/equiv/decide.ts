@@ -123,7 +123,11 @@ export function decide(seeds: readonly ValuePair[], paths: Paths): Decision {
     if (pa.bodies.size > 0 || pb.bodies.size > 0) {
       // If ⇄ If: captures are paired through the bodies' bindings (above); the condition here.
       if (pa.bodies.size > 0 && pb.bodies.size > 0 && pa.op === 'If' && pb.op === 'If') {
-        pairInputs(pa, pb, [0], scope);
+        // An If condition holds one element whatever its layout: a converter may reshape it (IR
+        // takes [] or [1]; ovir reshapes an ONNX [1,1] condition), so re-layouts are looked through.
+        const ca = pa.inputs[0] ? throughReshapes(pa.inputs[0]) : null;
+        const cb = pb.inputs[0] ? throughReshapes(pb.inputs[0]) : null;
+        if (ca && cb) pairValues(pa, pb, 0, ca, cb);
       }
       continue;
     }
@@ -166,19 +170,20 @@ export function decide(seeds: readonly ValuePair[], paths: Paths): Decision {
       }
       if (found.length === ins.length) order = found;
     }
-    ins.forEach((i, k) => {
-      const va = na.inputs[i]!;
-      const vb = nb.inputs[order[k]!]!;
-      const rel = relation(va, vb);
-      if (rel === 'yes') add({ a: va, b: vb, via: 'dataflow', scope: paths.graph(va.graph) });
-      else if (rel === 'no') {
-        problems.push(onA(diag('EQUIV_DATAFLOW', paths.node(na), {
-          node: paths.node(na), index: i,
-          detail: `${paths.node(nb)} reads ${paths.value(vb)} in B, ${paths.node(na)} reads ${paths.value(va)} in A (whose counterpart in B is ${wiring(va)})`,
-        })));
-      }
-    });
+    ins.forEach((i, k) => pairValues(na, nb, i, na.inputs[i]!, nb.inputs[order[k]!]!));
     void scope;
+  }
+
+  /** Input `i` of `na` reads `va` and its counterpart in `nb` reads `vb`: they pair, or the two forms read different things. */
+  function pairValues(na: Node, nb: Node, i: number, va: Value, vb: Value): void {
+    const rel = relation(va, vb);
+    if (rel === 'yes') add({ a: va, b: vb, via: 'dataflow', scope: paths.graph(va.graph) });
+    else if (rel === 'no') {
+      problems.push(onA(diag('EQUIV_DATAFLOW', paths.node(na), {
+        node: paths.node(na), index: i,
+        detail: `${paths.node(nb)} reads ${paths.value(vb)} in B, ${paths.node(na)} reads ${paths.value(va)} in A (whose counterpart in B is ${wiring(va)})`,
+      })));
+    }
   }
 
   return { pairs, problems, decides: (p) => keyOf.has(key(p.a, p.b)) };
@@ -192,6 +197,13 @@ const RESHAPING = new Set(['squeeze', 'unsqueeze', 'reshape', 'identity']);
  * Gather of the last iteration), walked through from data input 0.
  */
 const RELAYOUT = new Set([...RESHAPING, 'transpose', 'slice', 'gather']);
+/** What `v` is a reshape of, through any chain of reshaping ops (v itself when none makes it). */
+function throughReshapes(v: Value): Value {
+  let x = v;
+  for (let q = x.producer; q && RESHAPING.has(q.op.toLowerCase()) && q.inputs[0]; q = x.producer) x = q.inputs[0];
+  return x;
+}
+
 /** v, and what it reshapes when a reshaping op makes it; through a chain of re-layouts of a loop's output. */
 function reshaped(v: Value): Value[] {
   const out = [v];

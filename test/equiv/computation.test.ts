@@ -109,6 +109,24 @@ describe('a file ovir wrote is proven the same computation as its source, either
     expect(r.computation).toEqual({ proven: true, compared: 'both converted to IR by ovir', differences: 0 });
   });
 
+  it('an If whose condition is boolean[1,1] (ovir reshapes it to [1] for IR): equivalent, not a rank contradiction of the condition (was NOT equivalent: openWakeWord hey_jarvis)', () => {
+    const b = new Builder('onnx', 13);
+    const cond = b.input('cond', 'boolean', [1, 1]);
+    const x = b.input('x', 'f32', [2, 3]);
+    const n = b.ifNode(b.graph, cond, ['y']);
+    const then = b.body(n, 'then_branch');
+    b.results(then, [b.op(then, 'Relu', [x], 't')]);
+    const other = b.body(n, 'else_branch');
+    b.results(other, [b.op(other, 'Neg', [x], 'e')]);
+    b.output(n.outputs[0]!);
+    const onnx = join(dir, 'cond11.onnx');
+    saveModel(b.model, onnx);
+    const r = checkFile(onnx, irOf(onnx));
+    expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(r.computation?.proven).toBe(true);
+    expect(r.ok).toBe(true);
+  });
+
   it('every bundled sample (If, nested Ifs, Loop, Scan): its ONNX and its IR prove each other', () => {
     for (const s of ['if-shared-outer', 'if-nested', 'if-inside-loop', 'loop', 'scan-if-inside', 'if-direct-output', 'if-different-outer']) {
       const r = checkFile(`samples/${s}/model.onnx`, `samples/${s}/model.xml`);
