@@ -19,7 +19,7 @@
  *    give the expected outputs. No IR to start from (ovc cannot convert, OpenVINO cannot run or is
  *    wrong on its IR) is a skip: the reference engine cannot. The gap column compares with
  *    onnxruntime on the original ONNX model; `skip` for ours only when it fails the same way there.
- *  - real-models: the npm models (Silero VAD, openWakeWord, PaddleOCR; pinned): ONNX → IR in
+ *  - real-models: the npm models (Silero VAD, openWakeWord, PaddleOCR, ISNet, BlazeFace, M-LSD; pinned): ONNX → IR in
  *    OpenVINO == onnxruntime on the original with seeded random inputs fixed to static shapes (both
  *    If branches of Silero: sr 16000 and 8000), the reference being ovc on the same model with the
  *    same input shapes (`ovc --input`); Silero also with `--freeze sr=<rate>`; and ONNX → IR → ONNX
@@ -638,7 +638,7 @@ describe('conversion judged by the engines', () => {
   });
 
   it('real-models: the npm models convert both ways and compute what onnxruntime computes', async () => {
-    describeSuite('real-models', 'npm models (scripts/fetch-npm-models.sh: Silero VAD, openWakeWord, PaddleOCR, ISNet background removal): ONNX → IR in OpenVINO == '
+    describeSuite('real-models', 'npm models (scripts/fetch-npm-models.sh: Silero VAD, openWakeWord, PaddleOCR, ISNet background removal, BlazeFace, M-LSD): ONNX → IR in OpenVINO == '
       + 'onnxruntime on the original (seeded random inputs fixed to static shapes; Silero at sr 16000 and 8000; skip only when ovc on the '
       + 'same model with the same input shapes fails the same way), and ONNX → IR → ONNX in onnxruntime == the original.', versions(),
     // the real models always all run (unless OVIR_REAL_FILTER), but a filtered (targeted) run of the file publishes nothing
