@@ -119,18 +119,21 @@ export function correspond(rootA: Graph, rootB: Graph, paths: Paths = new Paths(
   const order = new Map<Value, number>();
 
   const problems: Diagnostic[] = [];
+  /** Where each A value's pairs are in `pairs`, in the order of its partners (a binding confirming a name pair finds it there). */
+  const at = new Map<Value, number[]>();
   const addPair = (a: Value, b: Value, via: Via, scope: string, iface = false): void => {
     const list = partners.get(a);
-    if (list?.includes(b)) {
+    const k = list ? list.indexOf(b) : -1;
+    if (k >= 0) {
       // Already paired (by name): a binding or the interface confirms the pair, which says so.
       if (iface || via === 'binding' || via === 'result') {
-        const i = pairs.findIndex((p) => p.a === a && p.b === b);
+        const i = at.get(a)![k]!;
         pairs[i] = iface ? { ...pairs[i]!, interface: true } : { ...pairs[i]!, via };
       }
       return; // a value has one or two partners: a list is enough
     }
     pairs.push(iface ? { a, b, via, scope, interface: true } : { a, b, via, scope });
-    if (list) list.push(b); else partners.set(a, [b]);
+    if (list) { list.push(b); at.get(a)!.push(pairs.length - 1); } else { partners.set(a, [b]); at.set(a, [pairs.length - 1]); }
     pairedB.add(b);
   };
 

@@ -4,7 +4,7 @@ import { stateNamesOf } from '../graph/state-metadata.js';
 import type { Model } from '../graph/model.js';
 import type { Value } from '../graph/value.js';
 import { compareComputation, type FormDifference } from './computation.js';
-import { correspond } from './correspond.js';
+import { pairInterface } from './interface.js';
 import { Paths } from './paths.js';
 
 /**
@@ -77,17 +77,19 @@ export function sameComputation(a: Model, b: Model): ComputationCheck {
 function compareModels(x: Model, y: Model): { differences: FormDifference[]; count: number } | null {
   const paths = new Paths();
   const states = { a: stateNamesOf(x.onnx?.metadataProps), b: stateNamesOf(y.onnx?.metadataProps) };
-  const corr = correspond(x.graph, y.graph, paths, { ...(states.a ? { a: states.a } : {}), ...(states.b ? { b: states.b } : {}) });
-  if (corr.problems.length) return null;
+  const pairs: [Value, Value][] = [];
+  const problems = pairInterface(x.graph, y.graph, 'main', (a, b) => { pairs.push([a, b]); }, paths, {
+    ...(states.a ? { a: states.a } : {}), ...(states.b ? { b: states.b } : {}),
+  });
+  if (problems.length) return null;
   const inputs = new Map<Value, Value>();
   const outputs: [Value, Value][] = [];
   const mainInputs = new Set(x.graph.inputs);
-  for (const p of corr.pairs) {
-    if (!p.interface) continue;
+  for (const [a, b] of pairs) {
     // graph inputs pair as the interface says; every other interface value (an output, a state
     // variable's value read or written) is a computation to compare
-    if (mainInputs.has(p.a) && !p.a.producer) inputs.set(p.a, p.b);
-    else outputs.push([p.a, p.b]);
+    if (mainInputs.has(a) && !a.producer) inputs.set(a, b);
+    else outputs.push([a, b]);
   }
   return compareComputation(inputs, outputs, paths);
 }
