@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
 import { OvirError } from '../../src/diag/diagnostic.js';
-import { checkModels } from '../../src/equiv/index.js';
+import { checkFile, checkModels } from '../../src/equiv/index.js';
 import type { Model } from '../../src/graph/index.js';
 import { loadModel, saveModel } from '../../src/io/load.js';
 import { applyInferred, inferTypes } from '../../src/shape/index.js';
@@ -13,8 +13,9 @@ import { randomIfs } from './random-ifs.js';
 
 /**
  * Random nested Ifs (random-ifs.ts) without engines: each model, written to a file and read back,
- * converts to the other format, `ovir check` proves the two forms equivalent, and the round trip
- * back to the source format is equivalent to the source too. (The engines judge the numbers of a
+ * converts to the other format, `ovir check` proves the two forms equivalent — in memory, and as
+ * two files (the converted form written out: the same computation op for op, src/equiv/computation.ts,
+ * checked in both orders) — and the round trip back to the source format is equivalent to the source too. (The engines judge the numbers of a
  * subset: test/conformance/if.test.ts.)
  */
 const tmp = mkdtempSync(join(tmpdir(), 'ovir-random-ifs-'));
@@ -41,6 +42,12 @@ describe('random nested Ifs: converted, proved equivalent, round-tripped', () =>
           const source = loadModel(file);
           const other = convertModel(source, dialect === 'ov' ? { opset: 17 } : {});
           bad.push(...problems(`${where}, conversion`, source, other));
+          const otherFile = join(tmp, `m.${dialect === 'onnx' ? 'xml' : 'onnx'}`);
+          saveModel(other, otherFile);
+          for (const [x, y] of [[file, otherFile], [otherFile, file]] as const) {
+            const r = checkFile(x, y);
+            if (!r.ok) bad.push(`${where}, two files ${x.slice(-4)} against ${y.slice(-4)}: ${r.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message).slice(0, 2).join('; ')}`);
+          }
           const back = convertModel(other, dialect === 'onnx' ? { opset: 17 } : {});
           bad.push(...problems(`${where}, round trip`, source, back));
         } catch (e) {
