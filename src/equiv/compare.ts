@@ -49,7 +49,9 @@ export function compareInferred(a: InferredSide, b: InferredSide, opts: CompareO
   // Seeds: what the interface and the bindings pair, and body parameters/results paired by name
   // (a same-named parameter or result is checked against its binding: a name pair whose wiring
   // disagrees is how a swapped port map shows when the types cannot tell).
-  const seeds = corr.pairs.filter((p) => trustNames || p.interface || p.via === 'binding' || p.via === 'result' || p.via === 'position' ||
+  // (Parameters left over on both sides pair by position, `via: position`: a guess, which in two-file
+  // mode only hints; a swap it would show is then the computation comparison's to name.)
+  const seeds = corr.pairs.filter((p) => trustNames || p.interface || p.via === 'binding' || p.via === 'result' ||
     (isBodyParam(p.a) && isBodyParam(p.b)) || (isBodyResult(p.a) && isBodyResult(p.b)));
   const decision = decide(seeds, paths);
   const seen = new Set(corr.pairs.map((p) => `${p.a.id}:${p.b.id}`));
@@ -116,7 +118,7 @@ export function compareInferred(a: InferredSide, b: InferredSide, opts: CompareO
         d.file = a.label ?? 'A';
         contradictions.push(d);
       } else {
-        const d = diag('EQUIV_NAME_HINT', pathA, { name, detail: entry.detail ?? '', pathB });
+        const d = diag('EQUIV_NAME_HINT', pathA, { name, detail: entry.detail ?? '', pathB, ...(p.via === 'position' ? { how: 'the parameter paired by position with' } : {}) });
         d.file = a.label ?? 'A';
         hints.push(d);
       }

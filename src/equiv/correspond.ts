@@ -220,6 +220,7 @@ function findNodeCounterpart(na: Node, gb: Graph, partners: Map<Value, Value[]>,
 /** A input index → B input indices whose value corresponds; unnamed inputs by position when the counts agree. */
 function mapInputs(na: Node, nb: Node, partners: Map<Value, Value[]>): Map<number, number[]> {
   const m = new Map<number, number[]>();
+  const positional = samePositions(na, nb);
   na.inputs.forEach((va, i) => {
     if (!va) return;
     const ps = partners.get(va);
@@ -227,20 +228,34 @@ function mapInputs(na: Node, nb: Node, partners: Map<Value, Value[]>): Map<numbe
       const js: number[] = [];
       nb.inputs.forEach((vb, j) => { if (vb && ps.includes(vb)) js.push(j); });
       m.set(i, js);
-    } else if (na.inputs.length === nb.inputs.length && nb.inputs[i]) {
+    } else if (na.inputs.length === nb.inputs.length && nb.inputs[i] && i < positional) {
       m.set(i, [i]);
     }
   });
   return m;
 }
 
+/**
+ * How many leading inputs of two nodes with bodies mean the same by position alone: all of them in
+ * one dialect and for If (ONNX If's captures are in the order ovir's If-8 writes them); across
+ * dialects a Loop's trip count and condition only (ONNX Loop lists its carried values, then its
+ * captures; Loop-5 any order its port map says), and nothing of a Scan against a TensorIterator.
+ */
+function samePositions(na: Node, nb: Node): number {
+  if (na.dialect === nb.dialect || na.op === 'If') return Infinity;
+  if (na.op === 'Loop' && nb.op === 'Loop') return 2;
+  return 0;
+}
+
 function mapOutputs(na: Node, nb: Node, partners: Map<Value, Value[]>): Map<number, number> {
   const m = new Map<number, number>();
+  // outputs by position only where inputs are (ONNX Loop's final carried values come first, Loop-5's in any order)
+  const positional = samePositions(na, nb) === Infinity;
   na.outputs.forEach((va, t) => {
     const ps = partners.get(va) ?? [];
     const j = nb.outputs.findIndex((vb) => ps.includes(vb));
     if (j >= 0) m.set(t, j);
-    else if (na.outputs.length === nb.outputs.length) m.set(t, t);
+    else if (positional && na.outputs.length === nb.outputs.length) m.set(t, t);
   });
   return m;
 }

@@ -12,12 +12,18 @@ let plain: Set<string> | undefined;
 function plainPairs(): Set<string> {
   if (plain) return plain;
   plain = new Set();
+  // A pair is plain only when every entry relating the two ops is: the key holds no opset, and
+  // PRelu-6 (plain) and PRelu-7+ (a slope unsqueezed to ONNX's broadcasting) are one key.
+  const mixed = new Set<string>();
   for (const e of defaultConvertRegistry().entries) {
     // Escape hatches and operand moves reorder, add or drop inputs; a decomposition has no IR op.
     const ir = irSideOf(e);
-    if (e.toIr || e.toOnnx || e.moves?.length || !ir) continue;
-    plain.add(`${e.onnx.domain ?? ''}:${e.onnx.op}|${ir.op.toLowerCase()}`);
+    if (!ir) continue;
+    const key = `${e.onnx.domain ?? ''}:${e.onnx.op}|${ir.op.toLowerCase()}`;
+    if (e.toIr || e.toOnnx || e.moves?.length) mixed.add(key);
+    else plain.add(key);
   }
+  for (const k of mixed) plain.delete(k);
   return plain;
 }
 

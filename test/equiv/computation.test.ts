@@ -127,6 +127,39 @@ describe('a file ovir wrote is proven the same computation as its source, either
     expect(r.ok).toBe(true);
   });
 
+  it('an LSTM with peepholes (an IR Loop-5 of ovir\'s own layout, written back as an ONNX Loop whose inputs come in another order): both files prove each other, no contradiction from pairing Loop inputs by position (13 such backend models were NOT equivalent)', () => {
+    const b = new Builder('onnx', 14);
+    const ins = [
+      b.input('X', 'f32', [1, 2, 4]), b.input('W', 'f32', [1, 12, 4]), b.input('R', 'f32', [1, 12, 3]), b.input('B', 'f32', [1, 24]),
+      b.input('sequence_lens', 'i32', [2]), b.input('initial_h', 'f32', [1, 2, 3]), b.input('initial_c', 'f32', [1, 2, 3]), b.input('P', 'f32', [1, 9]),
+    ];
+    const n = b.node(b.graph, 'LSTM', ins, ['', 'Y_h'], { hidden_size: A.int(3) }, { name: 'lstm' });
+    b.output(n.outputs[1]!);
+    const onnx = join(dir, 'lstm-peep.onnx');
+    saveModel(b.model, onnx);
+    const xml = irOf(onnx);
+    const back = join(dir, 'lstm-peep-back.onnx');
+    saveModel(convertModel(loadModel(xml), { to: 'onnx' }), back);
+    for (const [x, y] of [[onnx, xml], [xml, back], [back, xml]] as const) {
+      const r = checkFile(x, y);
+      expect([x, y, r.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message)]).toEqual([x, y, []]);
+      expect(r.computation?.proven).toBe(true);
+    }
+  });
+
+  it('IR PRelu of a 1-D slope against its ONNX form (the slope unsqueezed to ONNX broadcasting): equivalent (PRelu-6 is a plain pair, PRelu-7 not: the slope was paired with its Unsqueeze, rank 1 vs 3)', () => {
+    const b = new Builder('ov');
+    const x = b.input('x', 'f32', [2, 3, 4]);
+    b.output(b.op(b.graph, 'PRelu', [x, b.init('slope', tensorFromFloat32([0.1, 0.2, 0.3], [3]))], 'y'));
+    const xml = join(dir, 'prelu-ir.xml');
+    saveModel(b.model, xml);
+    const onnx = join(dir, 'prelu-ir.onnx');
+    saveModel(convertModel(loadModel(xml), { to: 'onnx' }), onnx);
+    const r = checkFile(xml, onnx);
+    expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(r.ok).toBe(true);
+  });
+
   it('every bundled sample (If, nested Ifs, Loop, Scan): its ONNX and its IR prove each other', () => {
     for (const s of ['if-shared-outer', 'if-nested', 'if-inside-loop', 'loop', 'scan-if-inside', 'if-direct-output', 'if-different-outer']) {
       const r = checkFile(`samples/${s}/model.onnx`, `samples/${s}/model.xml`);
