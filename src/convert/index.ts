@@ -122,7 +122,7 @@ function convertOnce(model: Model, opts: ConvertOptions): Model {
     });
   }
 
-  if (opts.compressToFp16) compressToFp16(out.graph);
+  if (opts.compressToFp16) compressToFp16(out.graph, diags);
   pruneUnused(out.graph);
   if (to === 'onnx') {
     assignOnnxNames(out.graph);

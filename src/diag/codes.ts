@@ -104,6 +104,7 @@ export const CODES = {
   CONVERT_STATE_RESTORED: W((p: P<'variable' | 'input' | 'output' | 'detail'>) => `graph input ${p.input} and output ${p.output} are state variable '${p.variable}' again, as the model's metadata ovir.state_variables records (ReadValue / Assign, ${p.detail})`),
   CONVERT_STATE_NOT_RESTORED: W((p: P<'variable' | 'input' | 'output' | 'detail'>) => `state variable '${p.variable}' stays graph input ${p.input} and output ${p.output}: ${p.detail}`),
   CONVERT_IR_V10_INTERFACE: W((p: P<'detail'>) => `an IR version 10 file runs in OpenVINO with its old API's interface types, so the ONNX model has them too (Casts at the main graph's inputs and outputs): ${p.detail}`),
+  CONVERT_FP16_CLAMPED: W((p: P<'value' | 'count' | 'total'>) => `constant '${p.value}': ${p.count} of ${p.total} values lie beyond f16's range (±65504) and are stored as ±65504, as OpenVINO's compress_to_fp16 stores them — the IR computes other numbers there, not a rounding (convert without --compress_to_fp16 to keep the constant f32)`),
   CONVERT_CONSTANT_WIDENED: W((p: P<'value' | 'from' | 'to' | 'bytes'>) => `constant '${p.value}' of element type ${p.from}, which ONNX cannot hold, is stored as ${p.to} (the same numbers: only Converts read it; ${p.bytes})`),
   CONVERT_SEMANTICS_CHOICE: W((p: P<'op' | 'detail'>) => `${p.op}: ${p.detail}`),
   CONVERT_BAD_OPTION: E((p: P<'detail'>) => `${p.detail}`),

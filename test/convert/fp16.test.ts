@@ -47,6 +47,28 @@ describe('--compress-to-fp16 keeps what f16 cannot hold (OpenVINO CompressFloatC
     expect(compressTensorToF16(tensorFromFloat32([Infinity], [1]))).toBeNull();
     expect(compressTensorToF16(makeTensor('f32', [0], new Uint8Array(0)))).toBeNull();
   });
+
+  it('says so when it clamps (other numbers, not a rounding: ovc does it without a word); not for values below 2^-24, which f16 rounds to 0 within its precision', () => {
+    const model = (values: number[]) => {
+      const b = new Builder('onnx');
+      const x = b.input('x', 'f32', [values.length]);
+      b.output(b.op(b.graph, 'Mul', [x, b.init('w', tensorFromFloat32(values, [values.length]))], 'y'));
+      return b.model;
+    };
+    const warnings = (values: number[]) => {
+      const got: string[] = [];
+      convertModel(model(values), { compressToFp16: true, onWarning: (d) => { if (d.code === 'CONVERT_FP16_CLAMPED') got.push(`${d.where}: ${d.message}`); } });
+      return got;
+    };
+    expect(warnings([1, 2, 1e6, -7e4])).toEqual([
+      "main/w: constant 'w': 2 of 4 values lie beyond f16's range (±65504) and are stored as ±65504, as OpenVINO's compress_to_fp16 stores them — the IR computes other numbers there, not a rounding (convert without --compress_to_fp16 to keep the constant f32)",
+    ]);
+    expect(warnings([1, 2, 1e-9, 65504])).toEqual([]); // 1e-9 rounds to 0; 65504 is f16's own
+    expect(warnings([1e6, 2e6, 3e6, 1])).toEqual([]); // 3 of 4 out of range: stays f32, nothing changed
+    const counts = { outside: 0, beyondMax: 0 };
+    compressTensorToF16(tensorFromFloat32([1e6, 1e-9, 2, 1], [4]), counts);
+    expect(counts).toEqual({ outside: 2, beyondMax: 1 });
+  });
 });
 
 /** Silero VAD legacy (npm): two constants 1048576 inside If bodies used to overflow to inf in f16. */
