@@ -16,7 +16,7 @@ import type {
 import { T } from './schema.js';
 import { LazyGraph, readModel, WireError, type ModelRec, type NodeList } from './proto-read.js';
 import { dependencyOrder } from './topo-order.js';
-import { NEWEST_ONNX_OPSET } from './versions.js';
+import { NEWEST_ONNX_IR_VERSION, NEWEST_ONNX_OPSET } from './versions.js';
 import { decodeTensor, type TensorContext } from './tensor-data.js';
 import { typeFromProto } from './value-type.js';
 import { encodeMessage, has, int64, list, str } from './wire.js';
@@ -97,8 +97,11 @@ export function decodeModelProto(mp: ModelProto | ModelRec, opts: DecodeOptions,
   const opsets = new Map<string, number>();
   for (const o of list<object>(mp, 'opset_import')) opsets.set(str(o, 'domain'), Number(int64(o, 'version')));
   checkOpsetImports(opsets, diags);
+  const irVersion = int64(mp, 'ir_version');
+  // a newer IR version may mean fields ovir does not know (the protobuf reader skips them, as onnx's does)
+  if (irVersion > NEWEST_ONNX_IR_VERSION) diags.add('ONNX_IR_VERSION_NEWER', '', { version: String(irVersion), newest: String(NEWEST_ONNX_IR_VERSION) });
   const info: OnnxModelInfo = {
-    irVersion: int64(mp, 'ir_version'),
+    irVersion,
     opsetImports: opsets,
     producerName: str(mp, 'producer_name'),
     producerVersion: str(mp, 'producer_version'),

@@ -4,6 +4,9 @@ export const DEFAULT_ONNX_OPSET = 17;
 /** The newest ai.onnx opset whose operator schemas ovir has (scripts/gen-onnx-schemas.py MAX_OPSET). */
 export const NEWEST_ONNX_OPSET = 28;
 
+/** The newest ONNX IR version ovir knows (onnx.IR_VERSION of the onnx whose schemas ovir has). */
+export const NEWEST_ONNX_IR_VERSION = 14n;
+
 /** ai.onnx opset → the IR version onnx released with it (onnx/helper.py VERSION_TABLE). */
 const RELEASED: ReadonlyArray<readonly [number, number]> = [[9, 4], [10, 5], [11, 6], [12, 7], [15, 8], [19, 9], [21, 10], [23, 11], [24, 12], [25, 13], [28, 14]];
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
 import { decodeOnnx } from '../../src/onnx/decode.js';
-import { NEWEST_ONNX_OPSET } from '../../src/onnx/versions.js';
+import { NEWEST_ONNX_IR_VERSION, NEWEST_ONNX_OPSET } from '../../src/onnx/versions.js';
 import { diagnosticsOf } from '../helpers/diagnostics.js';
 import * as ob from '../helpers/onnx-builder.js';
 
@@ -14,7 +14,7 @@ import * as ob from '../helpers/onnx-builder.js';
  */
 const REPO = join(import.meta.dirname, '..', '..');
 
-function reluModel(opsets: { domain: string; version: bigint }[]): Uint8Array {
+function reluModel(opsets: { domain: string; version: bigint }[], irVersion?: bigint): Uint8Array {
   const m = ob.model({
     graph: ob.graph({
       name: 'main',
@@ -23,7 +23,7 @@ function reluModel(opsets: { domain: string; version: bigint }[]): Uint8Array {
       nodes: [ob.node('Relu', ['x'], ['y']), ob.node('Relu', ['y'], ['z'])],
     }),
   });
-  return ob.encodeModelProto({ ...m, opset_import: opsets });
+  return ob.encodeModelProto({ ...m, opset_import: opsets, ...(irVersion !== undefined ? { ir_version: irVersion } : {}) });
 }
 
 describe('opset imports', () => {
@@ -48,6 +48,20 @@ describe('opset imports', () => {
     const warnings: string[] = [];
     convertModel(m, { onWarning: (d) => warnings.push(d.code) });
     expect(warnings).toEqual(['ONNX_OPSET_NEWER']);
+  });
+
+  it('an IR version past the newest ovir knows is read, with a warning (it converted silently; onnx\'s checker and onnxruntime refuse it)', () => {
+    const m = decodeOnnx(reluModel([{ domain: '', version: 17n }], 999n));
+    const warned = (m.graph.meta['diagnostics'] as { code: string; message: string }[]).map((d) => `${d.code}: ${d.message}`);
+    expect(warned).toEqual([
+      `ONNX_IR_VERSION_NEWER: the model declares ONNX IR version 999, past ${NEWEST_ONNX_IR_VERSION}, the newest ovir knows: it is read as IR version ${NEWEST_ONNX_IR_VERSION} (fields a newer IR added are not read; onnx's checker and onnxruntime refuse such a model)`,
+    ]);
+    expect(decodeOnnx(reluModel([{ domain: '', version: 17n }], NEWEST_ONNX_IR_VERSION)).graph.meta['diagnostics']).toBeUndefined();
+  });
+
+  it('the newest IR version is the schema descriptor\'s (onnx.proto of the onnx the schemas come from)', () => {
+    const desc = readFileSync(join(REPO, 'src/onnx/schema-descriptor.ts'), 'utf8');
+    expect(BigInt(/IR_VERSION: (\d+)/.exec(desc)![1]!)).toBe(NEWEST_ONNX_IR_VERSION);
   });
 
   it('the newest opset is the one the schema table was generated for', () => {
