@@ -44,9 +44,9 @@ export function sameComputation(a: Model, b: Model): ComputationCheck {
     try {
       return convertModel(m, { to, ...(opset !== undefined ? { opset } : {}) });
     } catch (e) {
-      if (!(e instanceof OvirError)) throw e;
-      const first = e.diagnostics.find((d) => d.severity === 'error');
-      notes.push(`${side} does not convert to ${dialectName(to)}${first ? `: ${first.message}` : ''}`);
+      // (an internal error of the converter is reported as such, not thrown: the types were compared)
+      const first = e instanceof OvirError ? e.diagnostics.find((d) => d.severity === 'error')?.message : `internal error of ovir's converter (please report): ${String(e)}`;
+      notes.push(`${side} does not convert to ${dialectName(to)}${first ? `: ${first}` : ''}`);
       return null;
     }
   };
