@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { convertModel } from '../../src/convert/index.js';
+import { A, allNodes, tensorFromInt32, tensorFromInt64, makeTensor, type Model } from '../../src/graph/index.js';
+import { encodeOnnx } from '../../src/onnx/encode.js';
+import type { OracleTensor } from '../helpers/oracle.js';
+import { runOrt } from '../helpers/ort.js';
+import { Builder } from './builder.js';
+
+/**
+ * IR → ONNX on forms OpenVINO's TensorFlow / TFLite frontends write (and ovc's ONNX frontend does
+ * not): each case is the smallest IR of a pattern met in a Keras or tf.function model converted by
+ * `openvino.convert_model`, and onnxruntime must compute what the IR computes.
+ */
+const f32 = (shape: number[], v: number[]): OracleTensor => ({ dtype: 'f32', shape, data: new Uint8Array(new Float32Array(v).buffer) });
+const i32 = (shape: number[], v: number[]): OracleTensor => ({ dtype: 'i32', shape, data: new Uint8Array(new Int32Array(v).buffer) });
+const floats = (t: OracleTensor): number[] => [...new Float32Array(t.data.buffer.slice(t.data.byteOffset, t.data.byteOffset + t.data.byteLength))];
+const run = async (m: Model, inputs: Record<string, OracleTensor>) => runOrt(encodeOnnx(convertModel(m)).bytes, inputs);
+const iota = (n: number): number[] => Array.from({ length: n }, (_, k) => k);
+
+describe('IR → ONNX of TensorFlow-frontend forms', () => {
+  it('index operands of mixed or unaccepted integer types are cast to int64 (Keras LSTM: Slice-8 i32 start/stop/axes with an i64 step; Broadcast-1 of an i32 target with an axes_mapping)', async () => {
+    const b = new Builder('ov');
+    const x = b.input('x', 'f32', [4, 5]);
+    const start = b.input('start', 'i32', [1]);
+    const target = b.input('target', 'i32', [3]);
+    const stop = b.init('stop', tensorFromInt32([5]));
+    const step = b.init('step', tensorFromInt64([2n]));
+    const axes = b.init('axes', tensorFromInt32([1]));
+    const sliced = b.op(b.graph, 'Slice', [x, start, stop, step, axes], 'y', {}, { version: 'opset8' });
+    b.output(sliced);
+    // TensorFlow's BroadcastTo: Broadcast-1 numpy with an (unused) u8 axes_mapping, as OpenVINO writes it
+    const mapping = b.init('mapping', makeTensor('u8', [0], new Uint8Array(0)));
+    b.output(b.op(b.graph, 'Broadcast', [sliced, target, mapping], 'z', { mode: A.raw('numpy') }, { version: 'opset1' }));
+    const onnx = convertModel(b.model);
+    for (const n of allNodes(onnx.graph)) {
+      if (n.op === 'Slice' || n.op === 'Expand') for (const v of n.inputs.slice(1)) expect(v?.type?.kind === 'tensor' && v.type.elem).toBe('i64');
+    }
+    const data = iota(20);
+    const out = await run(b.model, { x: f32([4, 5], data), start: i32([1], [1]), target: i32([3], [2, 4, 2]) });
+    const want = [0, 1, 2, 3].flatMap((r) => [data[r * 5 + 1]!, data[r * 5 + 3]!]);
+    expect(out['y']!.shape).toEqual([4, 2]);
+    expect(floats(out['y']!)).toEqual(want);
+    expect(out['z']!.shape).toEqual([2, 4, 2]);
+    expect(floats(out['z']!)).toEqual([...want, ...want]);
+  });
+
+  it.each([
+    [0, 3, [2, 2, 3, 4]], // tf.reverse of an NHWC tensor over its last axis (Keras GRU go_backwards after Conv1D)
+    [2, 0, [3, 2, 2, 2]],
+    [-1, 1, [2, 3, 2]],
+  ] as const)('ReverseSequence-1 over batch_axis %d, seq_axis %d (ONNX takes axes 0 and 1 only) is transposed around, data %j', async (batch, seq, shape) => {
+    const b = new Builder('ov');
+    const x = b.input('x', 'f32', [...shape]);
+    const r = shape.length;
+    const [bAx, sAx] = [batch < 0 ? batch + r : batch, seq < 0 ? seq + r : seq];
+    const lens = iota(shape[bAx]!).map((k) => Math.min(shape[sAx]!, k + 2));
+    const l = b.init('lens', tensorFromInt32(lens));
+    b.output(b.op(b.graph, 'ReverseSequence', [x, l], 'y', { batch_axis: A.raw(String(batch)), seq_axis: A.raw(String(seq)) }));
+    const n = shape.reduce((p, d) => p * d, 1);
+    const out = await run(b.model, { x: f32([...shape], iota(n)) });
+    // reference: y[..., i_b, ..., i_s, ...] = x[..., i_b, ..., i_s < len[i_b] ? len[i_b] - 1 - i_s : i_s, ...]
+    const strides = shape.map((_, k) => shape.slice(k + 1).reduce((p, d) => p * d, 1));
+    const want = iota(n).map((flat) => {
+      const idx = shape.map((_, k) => Math.floor(flat / strides[k]!) % shape[k]!);
+      const len = lens[idx[bAx]!]!;
+      if (idx[sAx]! < len) idx[sAx] = len - 1 - idx[sAx]!;
+      return idx.reduce((p, v, k) => p + v * strides[k]!, 0);
+    });
+    expect(out['y']!.shape).toEqual([...shape]);
+    expect(floats(out['y']!)).toEqual(want);
+  });
+});
