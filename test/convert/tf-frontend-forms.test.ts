@@ -69,4 +69,25 @@ describe('IR → ONNX of TensorFlow-frontend forms', () => {
     expect(out['y']!.shape).toEqual([...shape]);
     expect(floats(out['y']!)).toEqual(want);
   });
+
+  it('FloorMod of floats (tf.math.floormod) is x − floor(x / y) · y, not an ONNX Mod with fmod = 0 (integers only; onnxruntime refuses it)', async () => {
+    const b = new Builder('ov');
+    const x = b.input('x', 'f32', [6]);
+    const y = b.input('y', 'f32', [6]);
+    b.output(b.op(b.graph, 'FloorMod', [x, y], 'z', { auto_broadcast: A.raw('numpy') }));
+    const onnx = convertModel(b.model);
+    expect([...allNodes(onnx.graph)].map((n) => n.op)).toEqual(['Div', 'Floor', 'Mul', 'Sub']);
+    const xs = [5.5, -5.5, 5.5, -5.5, 0.25, -7];
+    const ys = [0.7, 0.7, -0.7, -0.7, 2, 7];
+    const out = await run(b.model, { x: f32([6], xs), y: f32([6], ys) });
+    const fr = Math.fround;
+    expect(floats(out['z']!)).toEqual(xs.map((v, k) => fr(fr(v) - fr(Math.floor(fr(fr(v) / fr(ys[k]!))) * fr(ys[k]!)))));
+  });
+
+  it('FloorMod of integers stays an ONNX Mod (fmod = 0)', () => {
+    const b = new Builder('ov');
+    const x = b.input('x', 'i32', [3]);
+    b.output(b.op(b.graph, 'FloorMod', [x, b.init('y', tensorFromInt32([3]))], 'z', { auto_broadcast: A.raw('numpy') }));
+    expect([...allNodes(convertModel(b.model).graph)].map((n) => n.op)).toEqual(['Mod']);
+  });
 });
