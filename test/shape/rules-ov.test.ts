@@ -49,6 +49,8 @@ const CASES: [string, string, string, In[], Record<string, Attr>, Shape[], Eleme
   ['Squeeze-1 no axes: every static 1', 'Squeeze', 'opset1', [t([1, 2, 1, 3])], {}, [[2, 3]], 'f32'],
   ['Unsqueeze-1 axes [0,-1] of (3,4) → (1,3,4,1)', 'Unsqueeze', 'opset1', [t([3, 4]), k([0, -1])], {}, [[1, 3, 4, 1]], 'f32'],
   ['Reshape-1 special_zero: (2,3,4) with (0,-1) → (2,12)', 'Reshape', 'opset1', [t([2, 3, 4]), k([0, -1])], { special_zero: raw('true') }, [[2, 12]], 'f32'],
+  ['Reshape-1 special_zero: a copied dynamic dim cancels its input dim, (?,3,8,24) with (0,-1) → (?,576) (a TensorFlow flatten)', 'Reshape', 'opset1', [t([null, 3, 8, 24]), k([0, -1])], { special_zero: raw('true') }, [[null, 576]], 'f32'],
+  ['Reshape-1 special_zero: (?,3,?,4) with (0,0,-1) → (?,3,?): the -1 is still unknown', 'Reshape', 'opset1', [t([null, 3, null, 4]), k([0, 0, -1])], { special_zero: raw('true') }, [[null, 3, null]], 'f32'],
   ['Reshape-1 -1 over an interval: (2..10,3) → (-1) = 6..30', 'Reshape', 'opset1', [t([iv(2, 10), 3]), k([-1])], { special_zero: raw('false') }, [[iv(6, 30)]], 'f32'],
   ['Reshape-1 (?,3) → (-1,6) = (?,6)', 'Reshape', 'opset1', [t([null, 3]), k([-1, 6])], { special_zero: raw('false') }, [[null, 6]], 'f32'],
   ['ShapeOf-3 output_type=i32', 'ShapeOf', 'opset3', [t([2, null, 4])], { output_type: raw('i32') }, [[3]], 'i32'],
