@@ -90,4 +90,34 @@ describe('IR → ONNX of TensorFlow-frontend forms', () => {
     b.output(b.op(b.graph, 'FloorMod', [x, b.init('y', tensorFromInt32([3]))], 'z', { auto_broadcast: A.raw('numpy') }));
     expect([...allNodes(convertModel(b.model).graph)].map((n) => n.op)).toEqual(['Mod']);
   });
+
+  it.each([2, -1, 0])('StridedSlice-1 at a run-time begin (x[i] in a tf.while_loop body: shrink axis 0, the rest masked whole) is an ONNX Slice of that element; i = %d', async (i) => {
+    const b = new Builder('ov');
+    const x = b.input('x', 'f32', [4, 3, 5]);
+    const begin = b.input('begin', 'i32', [2]);
+    const end = b.input('end', 'i32', [2]);
+    const ones = b.init('ones', tensorFromInt32([1, 1]));
+    const masks = { begin_mask: A.raw('0,1'), end_mask: A.raw('0,1'), new_axis_mask: A.raw('0,0'), shrink_axis_mask: A.raw('1,0'), ellipsis_mask: A.raw('0,0') };
+    b.output(b.op(b.graph, 'StridedSlice', [x, begin, end, ones], 'y', masks));
+    const out = await run(b.model, { x: f32([4, 3, 5], iota(60)), begin: i32([2], [i, 0]), end: i32([2], [i + 1, 0]) });
+    const row = i < 0 ? i + 4 : i;
+    expect(out['y']!.shape).toEqual([3, 5]);
+    expect(floats(out['y']!)).toEqual(iota(15).map((k) => row * 15 + k));
+  });
+
+  it('StridedSlice-1 with run-time begin, end and stride and no masks: one Slice of run-time operands; a begin mask with a run-time stride still needs a constant stride', async () => {
+    const b = new Builder('ov');
+    const x = b.input('x', 'f32', [8]);
+    const [s, e, st] = ['s', 'e', 'st'].map((n) => b.input(n, 'i64', [1]));
+    const zero = { begin_mask: A.raw('0'), end_mask: A.raw('0'), new_axis_mask: A.raw('0'), shrink_axis_mask: A.raw('0'), ellipsis_mask: A.raw('0') };
+    b.output(b.op(b.graph, 'StridedSlice', [x, s!, e!, st!], 'y', zero));
+    const i64 = (v: number): OracleTensor => ({ dtype: 'i64', shape: [1], data: new Uint8Array(new BigInt64Array([BigInt(v)]).buffer) });
+    const out = await run(b.model, { x: f32([8], iota(8)), s: i64(6), e: i64(0), st: i64(-2) });
+    expect(floats(out['y']!)).toEqual([6, 4, 2]);
+    const m = new Builder('ov');
+    const y = m.input('x', 'f32', [8]);
+    const [s2, e2, st2] = ['s', 'e', 'st'].map((n) => m.input(n, 'i64', [1]));
+    m.output(m.op(m.graph, 'StridedSlice', [y, s2!, e2!, st2!], 'y', { ...zero, begin_mask: A.raw('1') }));
+    expect(() => convertModel(m.model)).toThrow(/CONVERT_NEEDS_CONSTANT|stride/);
+  });
 });

@@ -267,11 +267,18 @@ const stridedSlice: InferFn = (c) => {
   const nm = intsAttr(c, 'new_axis_mask') ?? [];
   const sm = intsAttr(c, 'shrink_axis_mask') ?? [];
   const el = intsAttr(c, 'ellipsis_mask') ?? [];
-  const begin = c.value(1);
-  const end = c.value(2);
+  let begin = c.value(1);
+  let end = c.value(2);
   const strides = c.has(3) ? c.ints(3) : null;
   if (s === null) return [out(c.elem(0), null)];
   const n = Math.max(begin?.length ?? 0, end?.length ?? 0, c.shape(1)?.[0] as number ?? 0);
+  // run-time bounds of a known count (x[i] in a TensorFlow loop body): the masks still decide the
+  // rank and the axes they cover; an axis a run-time bound cuts is 0..d (OpenVINO 2026.4)
+  const count = c.shape(1)?.length === 1 ? c.shape(1)![0]! : null;
+  if ((!begin || !end) && isStatic(count) && count === n && (!c.has(3) || strides)) {
+    begin ??= new Array<Dim>(n).fill(null);
+    end ??= new Array<Dim>(n).fill(null);
+  }
   if (!begin || !end || (c.has(3) && !strides)) {
     // bounds unknown: only the rank when no masks change it
     if ([...nm, ...sm, ...el].some((m) => m !== 0)) return [out(c.elem(0), null)];
@@ -296,7 +303,7 @@ const stridedSlice: InferFn = (c) => {
     if (sm[i]) continue;
     const bb = bm[i] ? (st > 0 ? 0 : -1) : b;
     const ee = em[i] ? (st > 0 ? Infinity : -Infinity) : e;
-    if (!isStatic(bb) || !isStatic(ee)) { dims.push(null); continue; }
+    if (!isStatic(bb) || !isStatic(ee)) { dims.push(upTo(d)); continue; }
     dims.push(sliceDim(bb, ee, st, d, true));
   }
   while (k < s.length) dims.push(s[k++]!);
