@@ -22,3 +22,17 @@ export function floorModToIr(c: ConvertContext): void {
   const signsDiffer = one('Less', [one('Multiply', [x, y]), irBuilder(c).scalar(elem, 0)]);
   c.output(0, one('Select', [finiteByInfinite, one('Select', [signsDiffer, y, x]), mod]));
 }
+
+/**
+ * IR → ONNX: FloorMod of integers is ONNX Mod (fmod = 0). ONNX allows fmod = 0 on integers only
+ * (onnxruntime refuses a float Mod without fmod at run time: TensorFlow's frontend writes
+ * tf.math.floormod of floats as FloorMod), so floats are what FloorMod computes in OpenVINO,
+ * x − floor(x / y) · y (an infinite divisor gives NaN there as here; see floorModToIr).
+ */
+export function floorModToOnnx(c: ConvertContext): void {
+  const [x, y] = [c.input(0)!, c.input(1)!];
+  const elem = c.elem(0);
+  if (!elem || elem === 'dynamic' || elementType(elem).kind !== 'float') { c.output(0, c.emit('Mod', [x, y])[0]!); return; }
+  const one = (op: string, inputs: typeof x[]) => c.emit(op, inputs)[0]!;
+  c.output(0, one('Sub', [x, one('Mul', [one('Floor', [one('Div', [x, y])]), y])]));
+}

@@ -1,7 +1,7 @@
 import { attrInt } from '../../src/graph/attr-read.js';
 import { A } from '../../src/graph/attr.js';
 import { boolInt, float, int, irOnly, NUMPY_BROADCAST, type OpMapping } from '../spec.js';
-import { floorModToIr } from './floor-mod.js';
+import { floorModToIr, floorModToOnnx } from './floor-mod.js';
 import { roundToOnnx } from './round.js';
 
 /**
@@ -70,12 +70,13 @@ export const UNARY: readonly OpMapping[] = [
     attrs: [boolInt('exclusive').default(0n).irDefaultTo('false'), boolInt('reverse').default(0n).irDefaultTo('false')],
   },
   {
-    // ONNX Mod with fmod=0 (integers) takes the divisor's sign: IR FloorMod; fmod=1 truncates: IR Mod.
+    // ONNX Mod with fmod=0 (integers) takes the divisor's sign: IR FloorMod (of floats: its formula); fmod=1 truncates: IR Mod.
     onnx: { op: 'Mod', since: 10 },
     ir: { op: 'FloorMod', version: 'opset1' },
     when: (n) => (attrInt(n, 'fmod') ?? 0n) === 0n,
     attrs: [NUMPY_BROADCAST, int('fmod').onnxOnly().default(0n).onlyValues(0n)],
     toIr: floorModToIr,
+    toOnnx: floorModToOnnx,
   },
   {
     onnx: { op: 'Mod', since: 10 },

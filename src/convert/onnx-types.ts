@@ -1,11 +1,11 @@
-import { elementType, type ElementTypeName } from '../graph/element-type.js';
+import { ELEMENT_TYPES, elementType, type ElementTypeName } from '../graph/element-type.js';
 import { A } from '../graph/attr.js';
 import { allGraphs } from '../graph/graph.js';
 import type { Model } from '../graph/model.js';
 import { Node } from '../graph/node.js';
 import { tensorType } from '../graph/types.js';
 import { Value } from '../graph/value.js';
-import { formalInput, formalOutput, onnxSchema, type OnnxSchemaRow } from '../onnx/op-schema.js';
+import { allowedElems, formalInput, formalOutput, onnxSchema, type OnnxSchemaRow } from '../onnx/op-schema.js';
 import { ortLacks } from '../onnx/ort-gaps.js';
 
 /**
@@ -73,7 +73,8 @@ export function legalizeOnnxTypes(model: Model, opset: number): boolean {
     let nodes: Node[] | null = null;
     for (let k = 0; k < list.length; k++) {
       const n = list[k]!;
-      const casts = n.dialect === 'onnx' && (n.domain === '' || n.domain === 'ai.onnx') && WIDEN[n.op] ? widen(n, opset) : null;
+      const onnxOp = n.dialect === 'onnx' && (n.domain === '' || n.domain === 'ai.onnx');
+      const casts = onnxOp ? (WIDEN[n.op] ? widen(n, opset) : null) ?? widenIndices(n, opset) : null;
       if (casts) {
         nodes ??= list.slice(0, k);
         nodes.push(...casts.before, n, ...casts.after);
@@ -83,6 +84,53 @@ export function legalizeOnnxTypes(model: Model, opset: number): boolean {
     if (nodes) g.nodes = nodes;
   }
   return added;
+}
+
+const INTEGERS: ReadonlySet<string> = new Set(ELEMENT_TYPES.filter((t) => t.kind === 'int' || t.kind === 'uint').map((t) => t.name));
+const isInteger = (elem: string): boolean => INTEGERS.has(elem);
+
+/**
+ * Index operands: an ONNX input whose formal parameter takes integers only and binds no output
+ * (Expand's and Reshape's shape, Tile's repeats, Slice's starts/ends/axes/steps, Gather's indices)
+ * where IR takes any integer type for the same operand, and each operand its own: TensorFlow's
+ * frontend writes i32 shapes beside i64 constants (a Slice-8 of i32 start/stop/axes and i64 step;
+ * a Broadcast of an i32 target). Such operands are Cast to int64, exact for every index and shape
+ * value, when the parameter's type is not one the op takes or its operands disagree.
+ */
+function widenIndices(n: Node, opset: number): { before: Node[]; after: Node[] } | null {
+  // most nodes: no integer operand other than int64 (which every such parameter takes)
+  if (!n.inputs.some((v) => v?.type?.kind === 'tensor' && v.type.elem !== 'i64' && isInteger(v.type.elem))) return null;
+  const s = onnxSchema(n.op, opset);
+  if (!s) return null;
+  const byParam = new Map<string, number[]>();
+  n.inputs.forEach((v, i) => {
+    const p = v ? formalInput(s, i) : null;
+    if (p) byParam.set(p.type, [...(byParam.get(p.type) ?? []), i]);
+  });
+  const elemAt = (i: number): string | null => {
+    const t = n.inputs[i]?.type;
+    return t?.kind === 'tensor' && t.elem !== 'dynamic' ? t.elem : null;
+  };
+  let before: Node[] | null = null;
+  for (const [param, idx] of byParam) {
+    const allowed = allowedElems(s, formalInput(s, idx[0]!)!);
+    if (!allowed.includes('i64') || !allowed.every(isInteger)) continue;
+    if (s.outputs.some((o) => o.type === param)) continue;
+    const elems = idx.map(elemAt);
+    if (elems.some((e) => e === null || !isInteger(e))) continue;
+    if (elems.every((e) => e === elems[0] && allowed.includes(e!) && !ortLacks(n.op, opset, e!))) continue;
+    for (const i of idx) {
+      if (elems[idx.indexOf(i)] === 'i64') continue;
+      const v = n.inputs[i]!;
+      const c = new Node(n.graph, { dialect: 'onnx', op: 'Cast', version: n.version, name: `${n.name || n.op}/Cast_i64` });
+      c.attrs.set('to', A.int(elementType('i64').onnx!));
+      c.addInput(v);
+      c.addOutput(v.type?.kind === 'tensor' ? tensorType('i64', v.type.shape) : null);
+      n.setInput(i, c.outputs[0]!);
+      (before ??= []).push(c);
+    }
+  }
+  return before ? { before, after: [] } : null;
 }
 
 function takes(s: OnnxSchemaRow, op: string, opset: number, param: string, elem: string): boolean {

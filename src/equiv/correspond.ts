@@ -217,7 +217,7 @@ function findNodeCounterpart(na: Node, gb: Graph, partners: Map<Value, Value[]>,
   return undefined;
 }
 
-/** A input index → B input indices whose value corresponds; unnamed inputs by position when the counts agree. */
+/** A input index → B input indices whose value corresponds; unnamed inputs by position when the counts agree (and the nodes order inputs alike: samePositions). */
 function mapInputs(na: Node, nb: Node, partners: Map<Value, Value[]>): Map<number, number[]> {
   const m = new Map<number, number[]>();
   const positional = samePositions(na, nb);
@@ -247,6 +247,9 @@ function samePositions(na: Node, nb: Node): number {
   return 0;
 }
 
+/** Whether two nodes order all their inputs and body parameters alike (samePositions). */
+const sameOrder = (na: Node, nb: Node): boolean => samePositions(na, nb) === Infinity;
+
 function mapOutputs(na: Node, nb: Node, partners: Map<Value, Value[]>): Map<number, number> {
   const m = new Map<number, number>();
   // outputs by position only where inputs are (ONNX Loop's final carried values come first, Loop-5's in any order)
@@ -264,6 +267,17 @@ function mapOutputs(na: Node, nb: Node, partners: Map<Value, Value[]>): Map<numb
 function isIterationCounter(n: Node, b: Body['inputs'][number]): boolean {
   if (n.dialect === 'ov') return b.from === -1 && b.extra?.['purpose'] === 'current_iteration';
   return n.op === 'Loop' && b.from === 0 && b.param.metaView['onnxCapture'] !== true && b.param === n.bodies.get('body')?.graph.inputs[0];
+}
+
+/**
+ * A loop's condition Parameter: ONNX Loop's second body input (cond_in, bound to the node's cond),
+ * a Loop-5 body Parameter bound to the execution condition (input 1). Paired only with each other,
+ * never by elimination: a Loop-5 body without one (TensorFlow's frontend writes its while loops so)
+ * leaves ONNX's cond_in without a counterpart.
+ */
+function isLoopCondition(n: Node, b: Body['inputs'][number]): boolean {
+  if (n.op !== 'Loop' || b.from !== 1) return false;
+  return n.dialect === 'ov' || (b.param.metaView['onnxCapture'] !== true && b.param === n.bodies.get('body')?.graph.inputs[1]);
 }
 
 const isConcatenated = (o: Body['outputs'][number]): boolean => o.extra !== undefined && 'axis' in o.extra;
@@ -284,6 +298,11 @@ function matchParameters(
       // Cast/Reshape of ONNX's int64 scalar that carries its name.)
       if (counter && !pairedB.has(counter.param) && !partners.has(ba.param)) addPair(ba.param, counter.param, 'binding', scope);
       if (counter) continue;
+    }
+    if (isLoopCondition(nodeA, ba)) {
+      const cond = bodyB.inputs.find((bb) => isLoopCondition(nodeB, bb));
+      if (cond && !pairedB.has(cond.param) && !partners.has(ba.param)) addPair(ba.param, cond.param, 'binding', scope);
+      continue;
     }
     const expected = inputMap.get(ba.from);
     const candidates = expected ? bodyB.inputs.filter((bb) => expected.includes(bb.from) && !isIterationCounter(nodeB, bb)).map((bb) => bb.param) : [];
@@ -307,9 +326,9 @@ function matchParameters(
   }
   // By elimination: as many parameters left unpaired on both sides (no name, and bindings that
   // disagree) pair in declaration order; their wiring differs, so say so.
-  const leftA = bodyA.inputs.filter((b) => !partners.has(b.param) && !isIterationCounter(nodeA, b));
-  const leftB = bodyB.inputs.filter((b) => !pairedB.has(b.param) && !isIterationCounter(nodeB, b));
-  if (leftA.length > 0 && leftA.length === leftB.length) {
+  const leftA = bodyA.inputs.filter((b) => !partners.has(b.param) && !isIterationCounter(nodeA, b) && !isLoopCondition(nodeA, b));
+  const leftB = bodyB.inputs.filter((b) => !pairedB.has(b.param) && !isIterationCounter(nodeB, b) && !isLoopCondition(nodeB, b));
+  if (leftA.length > 0 && leftA.length === leftB.length && sameOrder(nodeA, nodeB)) {
     leftA.forEach((ba, k) => {
       const bb = leftB[k]!;
       addPair(ba.param, bb.param, 'position', scope);

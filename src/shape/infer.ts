@@ -1,5 +1,5 @@
 import { AttrTypeError } from '../graph/attr-read.js';
-import { bindingLookup, type Body } from '../graph/body.js';
+import { backEdgeIndices, bindingLookup, type Body } from '../graph/body.js';
 import { irBodyKind, onnxBodyKind } from '../graph/body-kinds.js';
 import { diag, type Diagnostic } from '../diag/diagnostic.js';
 import type { DiagCode, DiagParams } from '../diag/codes.js';
@@ -7,13 +7,14 @@ import type { ElementTypeName } from '../graph/element-type.js';
 import { allGraphs, type Graph } from '../graph/graph.js';
 import type { Model } from '../graph/model.js';
 import type { Node } from '../graph/node.js';
-import type { Dim, Shape } from '../graph/shape.js';
+import { dimsEqual, type Dim, type Shape } from '../graph/shape.js';
 import type { Tensor } from '../graph/tensor.js';
 import { showType, type TensorType, type ValueType } from '../graph/types.js';
 import type { Value } from '../graph/value.js';
 import { ValueTable } from '../graph/id-table.js';
 import { arityProblems, attributeProblems } from '../onnx/validate.js';
 import { contradictions } from './check.js';
+import { mergeShape } from './dim.js';
 import { TypeInterner } from './intern.js';
 import { partialFromTensor, staticValues } from './partial.js';
 import { nodeVersion, type Registry } from './registry.js';
@@ -110,6 +111,20 @@ interface Frame {
   untakenOf?: { node: Node; cond: boolean; start: number };
   /** A branch of an If whose condition inference does not know (with relaxBranches). */
   branchOf?: BranchAttempt;
+  /** A body of an IR Loop-5, typed from the Loop's inputs until its loop-carried types settle. */
+  loopOf?: LoopRound;
+}
+
+/**
+ * One inference of a Loop-5 body: where its diagnostics start, and the loop-carried Parameters
+ * relaxed so far (dims the body changes made dynamic), as OpenVINO's Loop::validate_and_infer_types
+ * relaxes them and validates the body again.
+ */
+interface LoopRound {
+  readonly node: Node;
+  start: number;
+  readonly relaxed: Map<Value, ValueType>;
+  readonly round: number;
 }
 
 /**
@@ -144,9 +159,14 @@ export function inferTypes(model: Model, opts: InferOptions = {}): InferenceResu
     // its diagnostics start when the frame does (not when it was pushed: a sibling body may run first)
     if (f.untakenOf && f.untakenOf.start < 0) f.untakenOf.start = state.diagnostics.length;
     if (f.branchOf && f.branchOf.start < 0) f.branchOf.start = state.diagnostics.length;
+    if (f.loopOf && f.loopOf.start < 0) f.loopOf.start = state.diagnostics.length;
     if (f.next >= f.graph.nodes.length) {
       stack.pop();
       if (f.untakenOf) state.closeUntaken(f.untakenOf);
+      if (f.loopOf) {
+        const again = state.closeLoopRound(f.loopOf, f.graph);
+        if (again) stack.push({ graph: f.graph, next: 0, bodiesDone: false, loopOf: again });
+      }
       if (f.branchOf) {
         const again = state.closeBranch(f.branchOf, f.graph);
         if (again) stack.push({ graph: f.graph, next: 0, bodiesDone: false, branchOf: again });
@@ -168,6 +188,7 @@ export function inferTypes(model: Model, opts: InferOptions = {}): InferenceResu
         const [key, body] = bodies[k]!;
         state.seedGraph(body.graph, node);
         const frame: Frame = { graph: body.graph, next: 0, bodiesDone: false };
+        if (node.dialect === 'ov' && node.op === 'Loop') frame.loopOf = { node, start: -1, relaxed: new Map(), round: 0 };
         if (key === untakenKey) frame.untakenOf = { node, cond: cond!, start: -1 };
         else if (relax && cond === null && node.op === 'If') frame.branchOf = { node, key, level: 0, start: -1, first: null, params: [], ranks: NO_RANKS };
         stack.push(frame);
@@ -254,7 +275,13 @@ class State {
     for (const p of g.inputs) {
       const binding = bindingOf(p);
       const outer = binding ? owner!.inputs[binding.from] : null;
-      if (outer && (rule?.bodyInputsAreBound || p.metaView['onnxCapture'] === true)) {
+      if (outer && owner!.dialect === 'ov' && owner!.op === 'Loop' && binding && !(binding.extra && 'axis' in binding.extra)) {
+        // Loop-5: a Parameter fed from an input (loop-carried or invariant) starts from that
+        // input's type, as OpenVINO types it (the declared shape may be a relaxed one OpenVINO
+        // computes again: kept where it says more); loop-carried ones are relaxed by closeLoopRound
+        const t = this.types.get(outer) ?? outer.type;
+        this.set(p, loopParamType(t, p.type), null);
+      } else if (outer && (rule?.bodyInputsAreBound || p.metaView['onnxCapture'] === true)) {
         const t = this.types.get(outer) ?? outer.type;
         const loose = relax !== 0 && !outer.constant ? relaxedType(t, relax) : null;
         if (loose) relaxed?.push(p);
@@ -297,6 +324,36 @@ class State {
       }
     }
     this.untaken.set(u.node, { cond: u.cond, errors });
+  }
+
+  /**
+   * A round of a Loop-5 body is done. A loop-carried Parameter whose back-edge Result has another
+   * shape is relaxed (the dims that differ dynamic; another rank: the whole shape) and the body is
+   * inferred again from the start, its earlier diagnostics dropped; returned for the caller to
+   * infer. Each round relaxes something, so rounds end; past 16 the types stand as they are.
+   */
+  closeLoopRound(r: LoopRound, g: Graph): LoopRound | null {
+    const body = [...r.node.bodies.values()].find((b) => b.graph === g);
+    if (!body || r.round >= 16) return null;
+    let changed = false;
+    // as OpenVINO: only a back edge whose Result is also a last-iteration output relaxes its Parameter
+    const lastValue = new Set(body.outputs.filter((o) => o.to >= 0 && !(o.extra && 'axis' in o.extra)).map((o) => o.result));
+    for (const e of backEdgeIndices(body)) {
+      if (!e || !lastValue.has(e.result)) continue;
+      const param = g.inputs[e.param];
+      const res = g.outputs[e.result];
+      if (!param || !res) continue;
+      const pt = this.types.get(param) ?? null;
+      const rt = this.types.get(res) ?? null;
+      const wider = relaxToward(pt, rt);
+      if (wider) { r.relaxed.set(param, wider); changed = true; }
+    }
+    if (!changed) return null;
+    this.diagnostics.length = r.start;
+    this.forget(g);
+    this.seedGraph(g, r.node);
+    for (const [p, t] of r.relaxed) this.set(p, t, null);
+    return { node: r.node, start: -1, relaxed: r.relaxed, round: r.round + 1 };
   }
 
   /**
@@ -559,4 +616,34 @@ class Context implements RuleContext {
   warn(detail: string): void { this.st.diagnostics.push(diag('SHAPE_RULE_WARNING', this.where, { op: this.node.op, detail })); }
   info(detail: string): void { this.st.diagnostics.push(diag('SHAPE_RULE_INFO', this.where, { op: this.node.op, detail })); }
   report(code: DiagCode, params: DiagParams): void { this.st.diagnostics.push(diag(code, this.where, params)); }
+}
+
+/**
+ * A Loop-5 body Parameter's first type: the bound input's, where it is a tensor of known rank (the
+ * declaration's dims kept where they say more and agree), else the declared one.
+ */
+function loopParamType(bound: ValueType | null, declared: ValueType | null): ValueType | null {
+  if (!bound || bound.kind !== 'tensor' || bound.elem === 'dynamic') return declared;
+  if (bound.shape === null) return declared && declared.kind === 'tensor' && declared.elem === bound.elem ? declared : bound;
+  if (!declared || declared.kind !== 'tensor' || declared.shape === null || declared.shape.length !== bound.shape.length) return bound;
+  const merged = mergeShape(bound.shape, declared.shape);
+  return merged === undefined ? bound : { kind: 'tensor', elem: bound.elem, shape: merged };
+}
+
+/**
+ * A loop-carried Parameter's next type, as OpenVINO 2026.4 relaxes it (measured: a Keras LSTM
+ * list [1,1,1] → Result [1,2,8] gives [1,?,?]; ONNX test_loop11's y [1] → Result [..5] gives [?];
+ * TFLite's [7,2,8] → [1..15,2,8] gives [?,2,8]), or null when it stands: the dims where the back
+ * edge's `result` differs dynamic, the others kept; another rank or an unknown one: rank dynamic.
+ */
+function relaxToward(param: ValueType | null, result: ValueType | null): ValueType | null {
+  if (!param || !result || param.kind !== 'tensor' || result.kind !== 'tensor' || param.shape === null) return null;
+  if (result.shape === null || result.shape.length !== param.shape.length) return { kind: 'tensor', elem: param.elem, shape: null };
+  let changed = false;
+  const dims = param.shape.map((d, k) => {
+    if (d === null || dimsEqual(d, result.shape![k]!)) return d;
+    changed = true;
+    return null;
+  });
+  return changed ? { kind: 'tensor', elem: param.elem, shape: dims } : null;
 }

@@ -9,8 +9,9 @@ import { out, type InferFn, type OutputInfo, type Rule, type RuleContext } from 
  * value has the body Result's type; a concatenated output (`axis` in its port map entry) has the
  * Result's type with the axis grown by the iteration count — exact when the count is known (a
  * constant trip count ≥ 0, the execution condition a constant true and the body's condition a
- * constant true), unknown otherwise. A loop-carried output whose shape the body changes has those
- * dimensions dynamic. A back edge must keep the element type of the value it carries
+ * constant true), unknown otherwise. A last-iteration output has the body Result's type (inference
+ * relaxes a loop-carried Parameter until its Result fits it, as OpenVINO: src/shape/infer.ts
+ * closeLoopRound). A back edge must keep the element type of the value it carries
  * (SHAPE_LOOP_BACK_EDGE).
  */
 
@@ -42,13 +43,6 @@ function concatenated(t: ValueType | null, extra: Readonly<Record<string, string
   return out(t.elem, dims);
 }
 
-/** The body Result's type with the dimensions where it differs from the initial value's made dynamic. */
-function relaxed(t: ValueType | null, initial: ValueType | null): ValueType | null {
-  if (!t || t.kind !== 'tensor' || t.shape === null || !initial || initial.kind !== 'tensor' || initial.shape === null) return t;
-  if (initial.shape.length !== t.shape.length) return { kind: 'tensor', elem: t.elem, shape: null };
-  return { kind: 'tensor', elem: t.elem, shape: t.shape.map((d, k) => (d === initial.shape![k] ? d : null)) };
-}
-
 const loop: InferFn = (c) => {
   const body = c.node.bodies.get('body');
   if (!body) { c.error('missing body'); return []; }
@@ -65,20 +59,15 @@ const loop: InferFn = (c) => {
       c.report('SHAPE_LOOP_BACK_EDGE', { result: e.result, param: String(e.param.metaView['layerName'] ?? e.param.label), from: init.elem, to: res.elem });
     }
   }
-  // A loop-carried value whose shape the body changes: OpenVINO relaxes the differing dimensions
-  // (a different rank: the whole shape) of the Parameter, hence of the Result and the output.
-  const initialOf = new Map<number, ValueType | null>();
-  for (const e of edges) {
-    const b = binding.get(e.param);
-    if (b && b.from >= 0) initialOf.set(e.result, c.type(b.from));
-  }
   const count = iterations(c);
   const outs: (OutputInfo | null)[] = c.node.outputs.map(() => null);
   for (const o of body.outputs) {
     if (o.to < 0 || o.to >= outs.length) continue;
     const t = c.bodyResult('body', o.result);
     if (o.extra && 'axis' in o.extra) outs[o.to] = concatenated(t, o.extra, count);
-    else outs[o.to] = { type: initialOf.has(o.result) ? relaxed(t, initialOf.get(o.result)!) : t };
+    // the last iteration's value: the body Result's type, its loop-carried Parameter relaxed
+    // by inference until the Result fits it (src/shape/infer.ts closeLoopRound), as OpenVINO
+    else outs[o.to] = { type: t };
   }
   return outs;
 };

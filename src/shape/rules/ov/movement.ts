@@ -64,16 +64,24 @@ const unsqueeze: InferFn = (c) => {
   return [out(c.elem(0), dims, c.value(0))];
 };
 
-/** Reshape-1: special_zero copies input dims for 0; one -1 solved from bounds. */
+/**
+ * Reshape-1: special_zero copies input dims for 0; one -1 solved from bounds. A dim copied by
+ * special_zero is the input's own, so it cancels that input dim when -1 is solved (OpenVINO's
+ * inference: [?, 3, 8, 24] by [0, -1] is [?, 576], as TensorFlow's frontend writes a flatten).
+ */
 const reshape: InferFn = (c) => {
   const target = shapeFromInput(c, 1);
   if (!target) return [out(c.elem(0), null)];
   const special = attrBool(c.node, 'special_zero') ?? false;
   const input = c.shape(0);
   const dims: Dim[] = [];
+  const copied = new Set<number>();
   let minus = -1;
   target.dims.forEach((d, i) => {
-    if (isStatic(d) && d === 0 && special) dims.push(input === null || i >= input.length ? null : input[i]!);
+    if (isStatic(d) && d === 0 && special) {
+      if (input !== null && i < input.length) copied.add(i);
+      dims.push(input === null || i >= input.length ? null : input[i]!);
+    }
     else if (isStatic(d) && d === -1) { if (minus >= 0) c.error('more than one -1 in the target shape'); minus = i; dims.push(null); }
     else if (isStatic(d) && d < -1) { c.error(`invalid dimension ${d} in the target shape`); dims.push(null); }
     else dims.push(d);
@@ -82,7 +90,7 @@ const reshape: InferFn = (c) => {
     const total = shapeProduct(input, true);
     const rest = shapeProduct(dims.filter((_, i) => i !== minus), true);
     if (isStatic(total) && isStatic(rest) && rest !== 0 && total % rest !== 0) c.error(`cannot reshape ${total} elements with ${countText(rest)} in the other dimensions`);
-    dims[minus] = solveMinusOne(input, dims.filter((_, i) => i !== minus), true);
+    dims[minus] = solveMinusOne(input.filter((_, i) => !copied.has(i)), dims.filter((_, i) => i !== minus && !copied.has(i)), true);
   } else if (minus < 0 && input !== null) {
     const a = shapeProduct(input, false);
     const b = shapeProduct(dims, false);
@@ -259,11 +267,18 @@ const stridedSlice: InferFn = (c) => {
   const nm = intsAttr(c, 'new_axis_mask') ?? [];
   const sm = intsAttr(c, 'shrink_axis_mask') ?? [];
   const el = intsAttr(c, 'ellipsis_mask') ?? [];
-  const begin = c.value(1);
-  const end = c.value(2);
+  let begin = c.value(1);
+  let end = c.value(2);
   const strides = c.has(3) ? c.ints(3) : null;
   if (s === null) return [out(c.elem(0), null)];
   const n = Math.max(begin?.length ?? 0, end?.length ?? 0, c.shape(1)?.[0] as number ?? 0);
+  // run-time bounds of a known count (x[i] in a TensorFlow loop body): the masks still decide the
+  // rank and the axes they cover; an axis a run-time bound cuts is 0..d (OpenVINO 2026.4)
+  const count = c.shape(1)?.length === 1 ? c.shape(1)![0]! : null;
+  if ((!begin || !end) && isStatic(count) && count === n && (!c.has(3) || strides)) {
+    begin ??= new Array<Dim>(n).fill(null);
+    end ??= new Array<Dim>(n).fill(null);
+  }
   if (!begin || !end || (c.has(3) && !strides)) {
     // bounds unknown: only the rank when no masks change it
     if ([...nm, ...sm, ...el].some((m) => m !== 0)) return [out(c.elem(0), null)];
@@ -288,7 +303,7 @@ const stridedSlice: InferFn = (c) => {
     if (sm[i]) continue;
     const bb = bm[i] ? (st > 0 ? 0 : -1) : b;
     const ee = em[i] ? (st > 0 ? Infinity : -Infinity) : e;
-    if (!isStatic(bb) || !isStatic(ee)) { dims.push(null); continue; }
+    if (!isStatic(bb) || !isStatic(ee)) { dims.push(upTo(d)); continue; }
     dims.push(sliceDim(bb, ee, st, d, true));
   }
   while (k < s.length) dims.push(s[k++]!);

@@ -1,5 +1,7 @@
 import { ovAutoBroadcast, ovNumpyBroadcast } from '../../broadcast.js';
-import { out, type InferFn, type Rule } from '../../rule.js';
+import { interval, isStatic, type Dim } from '../../../graph/shape.js';
+import { dimRange } from '../../dim.js';
+import { out, type InferFn, type Rule, type RuleContext } from '../../rule.js';
 import { fromIrElementType } from '../../../graph/element-type.js';
 import { broadcastOr, family, intAttr, strAttr } from '../common.js';
 import { mergeElem } from './elementwise.js';
@@ -17,11 +19,27 @@ const shift: InferFn = (c) => {
   return [out(elem, broadcastOr(c, ovAutoBroadcast(strAttr(c, 'auto_broadcast', 'numpy'), c.shape(0), c.shape(1), intAttr(c, 'axis', -1))))];
 };
 
-/** NonMaxSuppression-5/9: selected indices and scores [?, 3], valid_outputs [1]. */
+/**
+ * NonMaxSuppression-5/9: selected indices and scores [rows, 3], valid_outputs [1]. As OpenVINO's
+ * nms shape_infer: with a static box count n and a constant max_output_boxes_per_class m, rows is
+ * 0..min(n, m), times the largest batch and class counts of scores when its rank is known (an
+ * unbounded one: unknown); otherwise unknown.
+ */
 const nms: InferFn = (c) => {
   const t = fromIrElementType(strAttr(c, 'output_type', 'i64').trim())?.name ?? 'i64';
-  return [out(t, [null, 3]), out(c.elem(1), [null, 3]), out(t, [1])];
+  return [out(t, [nmsRows(c), 3]), out(c.elem(1), [nmsRows(c), 3]), out(t, [1])];
 };
+
+function nmsRows(c: RuleContext): Dim {
+  const boxes = c.shape(0);
+  const n = boxes && boxes.length > 1 ? boxes[1]! : null;
+  const max = c.numInputs > 2 ? c.ints(2) : null;
+  if (!isStatic(n) || !max || max.length !== 1 || max[0]! < 0) return null;
+  let rows = Math.min(n, max[0]!);
+  const scores = c.shape(1);
+  if (scores && scores.length > 1) rows *= dimRange(scores[0]!)[1] * dimRange(scores[1]!)[1];
+  return rows === Infinity ? null : interval(0, rows);
+}
 
 /**
  * MulticlassNms-8/9, MatrixNms-8: selected_outputs [?, 6] of the boxes' type, selected_indices
