@@ -3,12 +3,17 @@ import { Value } from '../../src/graph/value.js';
 import type { ConvertContext } from '../spec.js';
 
 /**
- * IR → ONNX: an i32 Convolution whose operands are 8-bit tensors converted to i32, each less an
- * 8-bit zero point converted alike (what ovc and ovir write for ONNX ConvInteger), is ONNX
- * ConvInteger of the 8-bit tensors: ONNX Conv takes no integers, and ConvInteger computes exactly
+ * IR → ONNX: an i32 Convolution or GroupConvolution whose operands are 8-bit tensors converted to
+ * i32, each less an 8-bit zero point converted alike (what ovc and ovir write for ONNX ConvInteger;
+ * grouped: its depthwise convolutions, as in quantized MobileNets), is ONNX ConvInteger of the
+ * 8-bit tensors: ONNX Conv takes no integers, and ConvInteger computes exactly
  * this (x − x_zero_point) ⊛ (w − w_zero_point) in int32. Null when the operands are anything else.
  */
-export interface IntegerConvOperands { x: Value; w: Value; xZero: Value | null; wZero: Value | null }
+export interface IntegerConvOperands {
+  x: Value; w: Value; xZero: Value | null; wZero: Value | null;
+  /** GroupConvolution: the weights are ONNX's [O, I/G, k…] already (ovir's IR reshapes them after the 8-bit widening). */
+  onnxLayout: boolean;
+}
 
 const EIGHT_BIT = new Set(['u8', 'i8']);
 
@@ -32,7 +37,12 @@ function narrowed(t: Tensor): { q: Tensor; z: Tensor | null } | null {
   return { q: makeTensor('u8', [...t.dims], out), z: z ? makeTensor('u8', [], new Uint8Array([z])) : null };
 }
 
-export function integerConvOperands(c: ConvertContext): IntegerConvOperands | null {
+/**
+ * `grouped`: a GroupConvolution, whose weights [G, O/G, I/G, k…] become ConvInteger's [O, I/G, k…]
+ * with `group` G (conv.ts reshapes them): its weight zero point must then be one value, not one per
+ * IR weight position.
+ */
+export function integerConvOperands(c: ConvertContext, grouped = false): IntegerConvOperands | null {
   if (c.elem(0) !== 'i32' || c.elem(1) !== 'i32') return null;
   const elemOf = (v: Value): string | null => { const t = c.typeOf(v); return t?.kind === 'tensor' ? t.elem : null; };
   /** The 8-bit source of `v` = Convert(8-bit → i32), else null. */
@@ -61,8 +71,16 @@ export function integerConvOperands(c: ConvertContext): IntegerConvOperands | nu
     return a && z && elemOf(a) === elemOf(z) ? [a, z] : null;
   };
   const x = operand(c.node.inputs[0]);
-  const w = operand(c.node.inputs[1]);
+  // ovir's IR of a grouped ConvInteger: the widened [O, I/G, k…] weights less their zero point, Reshaped to [G, O/G, I/G, k…]
+  const wIn = c.node.inputs[1];
+  const reshape = grouped && wIn?.producer?.op === 'Reshape' ? wIn.producer : null;
+  const onnxLayout = reshape !== null && mergesGroups(c, reshape.inputs[0] ?? null, wIn ?? null);
+  const w = operand(onnxLayout ? reshape!.inputs[0] : wIn);
   if (!x || !w) return null;
+  const count = (v: Value | Tensor): number | null => {
+    const dims = v instanceof Value ? (() => { const t = c.typeOf(v); return t?.kind === 'tensor' ? t.shape : null; })() : v.dims;
+    return dims && dims.every((d) => typeof d === 'number') ? (dims as number[]).reduce((a, d) => a * d, 1) : null;
+  };
   const rank = (v: Value | Tensor | null): number | null => {
     if (v === null || !(v instanceof Value)) return v ? v.dims.length : null;
     const t = c.typeOf(v);
@@ -73,8 +91,19 @@ export function integerConvOperands(c: ConvertContext): IntegerConvOperands | nu
   const wr = rank(w[1]);
   if (x[1] && (xr === null || xr > 1)) return null;
   if (w[1] && (wr === null || wr > 1)) return null;
+  if (grouped && !onnxLayout && w[1] && count(w[1]) !== 1) return null;
   const conv = (v: Value | Tensor | null): Value | null => (v === null ? null : v instanceof Value ? c.converted(v) : c.constant(v));
   const [cx, cw] = [conv(x[0]), conv(w[0])];
   if (!cx || !cw) return null;
-  return { x: cx, w: cw, xZero: conv(x[1]), wZero: conv(w[1]) };
+  return { x: cx, w: cw, xZero: conv(x[1]), wZero: conv(w[1]), onnxLayout };
+}
+
+/** Whether `from` is [G·O/G, I/G, k…] for `to` of static dims [G, O/G, I/G, k…] (a Reshape merging the first two dims). */
+function mergesGroups(c: ConvertContext, from: Value | null, to: Value | null): boolean {
+  const dims = (v: Value | null): readonly (number | unknown)[] | null => { const t = v ? c.typeOf(v) : null; return t?.kind === 'tensor' ? t.shape : null; };
+  const [a, b] = [dims(from), dims(to)];
+  if (!a || !b || b.length !== a.length + 1 || ![...a, ...b].every((d) => typeof d === 'number')) return false;
+  const [g, per, ...rest] = b as number[];
+  const [o, ...aRest] = a as number[];
+  return o === g! * per! && rest.every((d, i) => d === aRest[i]);
 }

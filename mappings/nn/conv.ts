@@ -98,23 +98,38 @@ export function withChannelBias(c: ConvertContext, y: Value, spatial: number, in
   return c.emit('Add', [y, b], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
 }
 
+/** A GroupConvolution's static weight dims [G, O/G, I/G, k…], else an error and null. */
+function groupedWeightDims(c: ConvertContext): number[] | null {
+  const wt = c.type(1);
+  const dims = wt?.kind === 'tensor' ? wt.shape : null;
+  if (!dims || !dims.every((d) => typeof d === 'number')) { c.error('GroupConvolution needs static weight dims'); return null; }
+  return dims as number[];
+}
+
 function convToOnnx(c: ConvertContext, grouped: boolean): void {
   const attrs = spatialToOnnx(c, true);
   if (!attrs) return;
-  const integer = grouped ? null : integerConvOperands(c);
+  const integer = integerConvOperands(c, grouped);
   if (integer) {
-    const { x, w, xZero, wZero } = integer;
+    const { x, xZero, wZero } = integer;
+    let w = integer.w;
+    if (grouped) {
+      const dims = groupedWeightDims(c);
+      if (!dims) return;
+      const [groups, perGroup, ...rest] = dims;
+      attrs['group'] = A.int(groups!);
+      if (!integer.onnxLayout) w = c.emit('Reshape', [w, c.constant(tensorFromInt64([BigInt(groups! * perGroup!), ...rest.map(BigInt)], [rest.length + 1]))])[0]!;
+    }
     const ins = wZero ? [x, w, xZero, wZero] : xZero ? [x, w, xZero] : [x, w];
     c.output(0, c.emit('ConvInteger', ins, attrs)[0]!);
     return;
   }
   let w: Value | null = c.input(1);
   if (grouped) {
-    const wt = c.type(1);
-    const dims = wt?.kind === 'tensor' ? wt.shape : null;
-    if (!dims || !dims.every((d) => typeof d === 'number')) { c.error('GroupConvolution needs static weight dims'); return; }
+    const dims = groupedWeightDims(c);
+    if (!dims) return;
     // [G, O/G, I/G, k…] → [O, I/G, k…]
-    const [groups, perGroup, ...rest] = dims as number[];
+    const [groups, perGroup, ...rest] = dims;
     attrs['group'] = A.int(groups!);
     w = reshaped(c, 1, w!, [groups! * perGroup!, ...rest]);
   }

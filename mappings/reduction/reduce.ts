@@ -1,7 +1,9 @@
 import { A, type Attr } from '../../src/graph/attr.js';
+import { elementType } from '../../src/graph/element-type.js';
 import type { Node } from '../../src/graph/node.js';
 import type { Value } from '../../src/graph/value.js';
 import { i64Const, i64Scalar } from '../helpers.js';
+import { irBuilder } from '../nn/ir-build.js';
 import { attrToInput, type ConvertContext, type OpMapping } from '../spec.js';
 
 /**
@@ -46,19 +48,19 @@ function runtimeAxes(c: ConvertContext, x: Value, axes: Value): Value {
  * which is x when the axes are empty and the reduction over them otherwise. Axes of a known,
  * non-zero length go as they are.
  */
-function noopRuntimeAxes(c: ConvertContext, x: Value, axes: Value, keep: boolean, composite?: Composite): Value | null {
+function noopRuntimeAxes(
+  c: ConvertContext, x: Value, axes: Value, keep: boolean, reduceOver: (x: Value, axes: Value, keepDims: boolean) => Value,
+): Value | null {
   const t = c.type(1);
   const len = t?.kind === 'tensor' && t.shape?.length === 1 ? t.shape[0] : null;
-  const reduce = (inputs: Value[]): Value =>
-    (composite ? c.emit(composite.reduce, inputs, { keep_dims: keep ? 'true' : 'false' }, 1, 'opset1') : c.emitOwn(inputs, { keep_dims: keep ? 'true' : 'false' }))[0]!;
-  if (typeof len === 'number' && len > 0) return reduce([x, axes]);
+  if (typeof len === 'number' && len > 0) return reduceOver(x, axes, keep);
   const r = c.rank(0);
   if (r === null) { c.error('noop_with_empty_axes=1 with axes computed at run time needs the rank of the data'); return null; }
   if (c.elem(0) === 'boolean') { c.error('noop_with_empty_axes=1 with axes computed at run time is not converted for booleans'); return null; }
   const ax = c.elem(1) === 'i64' ? axes : c.emit('Convert', [axes], { destination_type: 'i64' }, 1, 'opset1')[0]!;
   const shifted = c.emit('Add', [c.emit('FloorMod', [ax, i64Scalar(c, BigInt(r))], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!, i64Scalar(c, 1n)], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
   const all = c.emit('Concat', [i64Const(c, [0n]), shifted], { axis: '0' }, 1, 'opset1')[0]!;
-  const y = reduce([c.emit('Unsqueeze', [x, i64Const(c, [0n])], {}, 1, 'opset1')[0]!, all]);
+  const y = reduceOver(c.emit('Unsqueeze', [x, i64Const(c, [0n])], {}, 1, 'opset1')[0]!, all, keep);
   return keep ? c.emit('Squeeze', [y, i64Const(c, [0n])], {}, 1, 'opset1')[0]! : y;
 }
 
@@ -72,24 +74,56 @@ interface Composite {
   readonly ops: readonly string[];
   readonly pre?: (c: ConvertContext, x: Value) => Value;
   readonly post?: (c: ConvertContext, y: Value) => Value;
+  /**
+   * ReduceLogSumExp of floats: shifted by the largest element m of each reduced set, as
+   * onnxruntime computes it, log Σ exp(x − m) + m (m taken as 0 where it is ±inf): the function
+   * body's form, whose Σ exp(x) ONNX computes in doubles, overflows or underflows in f32 (every
+   * element below about −104 gives log 0 = −inf; skl2onnx's GaussianNB normalizes its
+   * log-likelihoods so).
+   */
+  readonly shifted?: true;
+}
+
+/**
+ * log Σ exp(x − m) + m over `axes`, m the largest element of each reduced set (0 where it is
+ * ±inf: a set of −inf gives log 0 = −inf, one holding +inf gives +inf, as onnxruntime).
+ */
+function shiftedLogSumExp(c: ConvertContext, x: Value, axes: Value, keep: boolean, elem: Parameters<typeof elementType>[0]): Value {
+  const nb = { auto_broadcast: 'numpy' };
+  const one = (op: string, inputs: Value[], attrs: Record<string, string> = nb, version = 'opset1'): Value => c.emit(op, inputs, attrs, 1, version)[0]!;
+  const finiteMax = (keepDims: boolean): Value => {
+    const m = one('ReduceMax', [x, axes], { keep_dims: keepDims ? 'true' : 'false' });
+    const inf = one('IsInf', [m], { detect_negative: 'true', detect_positive: 'true' }, 'opset10');
+    return one('Select', [inf, irBuilder(c).scalar(elem, 0), m]);
+  };
+  const mKept = finiteMax(true);
+  const sum = one('ReduceSum', [one('Exp', [one('Subtract', [x, mKept])], {}), axes], { keep_dims: keep ? 'true' : 'false' });
+  return one('Add', [one('Log', [sum], {}), keep ? mKept : finiteMax(false)]);
 }
 
 /** ONNX → IR (axes as input 1 whatever the opset: the `moves` line turns the attribute into one). */
 const reduceToIr = (c: ConvertContext): void => reduceToIrAs(c);
 
 function reduceToIrAs(c: ConvertContext, composite?: Composite): void {
-  const finish = (y: Value): void => c.output(0, composite?.post ? composite.post(c, y) : y);
-  const own = (inputs: Value[], attrs: Record<string, string>): Value =>
-    (composite ? c.emit(composite.reduce, inputs, attrs, 1, 'opset1') : c.emitOwn(inputs, attrs))[0]!;
   const keep = c.attr.int('keepdims', 1n) !== 0n;
   const noop = c.attr.int('noop_with_empty_axes', 0n) !== 0n;
-  const x = composite?.pre ? composite.pre(c, c.input(0)!) : c.input(0)!;
+  const data = c.input(0)!;
+  const elem = c.elem(0);
+  const shifted = composite?.shifted && elem && elem !== 'dynamic' && elementType(elem).kind === 'float' ? elem : null;
+  /** The reduction of `x` over `axes` (the composite's ops around the IR one, or the shifted form). */
+  const reduceOver = (x: Value, axesV: Value, keepDims: boolean): Value => {
+    if (shifted) return shiftedLogSumExp(c, x, axesV, keepDims, shifted);
+    const attrs = { keep_dims: keepDims ? 'true' : 'false' };
+    const input = composite?.pre ? composite.pre(c, x) : x;
+    const y = (composite ? c.emit(composite.reduce, [input, axesV], attrs, 1, 'opset1') : c.emitOwn([input, axesV], attrs))[0]!;
+    return composite?.post ? composite.post(c, y) : y;
+  };
   let axes = c.numInputs > 1 ? c.input(1) : null;
   const known = axes ? c.constInts(1) : null;
   if (known !== null && known.length === 0) axes = null;
   else if (axes && noop && known === null) {
-    const dummy = noopRuntimeAxes(c, x, axes, keep, composite);
-    if (dummy) finish(dummy);
+    const dummy = noopRuntimeAxes(c, data, axes, keep, reduceOver);
+    if (dummy) c.output(0, dummy);
     return;
   }
   else if (axes && known === null) {
@@ -98,23 +132,28 @@ function reduceToIrAs(c: ConvertContext, composite?: Composite): void {
     const t = c.type(1);
     const len = t?.kind === 'tensor' && t.shape?.length === 1 ? t.shape[0] : null;
     if (len === 0) axes = null;
-    else if (typeof len !== 'number') axes = runtimeAxes(c, x, axes);
+    else if (typeof len !== 'number') axes = runtimeAxes(c, data, axes);
   }
-  if (!axes && noop) { finish(c.emit('Identity', [x], {}, 1, 'opset16')[0]!); return; }
+  if (!axes && noop) {
+    // Nothing reduced: the composite's ops over each element (the shifted form's log exp(x − x) + x is x).
+    const x = shifted ? data : composite?.pre ? composite.pre(c, data) : data;
+    const id = c.emit('Identity', [x], {}, 1, 'opset16')[0]!;
+    c.output(0, !shifted && composite?.post ? composite.post(c, id) : id);
+    return;
+  }
   // Every axis: a constant when the rank is known (as ovc writes it), else range(0, rank(x)),
   // which IR → ONNX reads back as absent axes.
   const rank = c.rank(0);
-  if (!axes) axes = rank !== null ? i64Const(c, Array.from({ length: rank }, (_, i) => BigInt(i))) : allAxes(c, x);
-  const keepDims = { keep_dims: keep ? 'true' : 'false' };
-  if (c.elem(0) === 'boolean') {
+  if (!axes) axes = rank !== null ? i64Const(c, Array.from({ length: rank }, (_, i) => BigInt(i))) : allAxes(c, data);
+  if (elem === 'boolean') {
     // OpenVINO's ReduceMax/Min take no booleans, and its CPU plugin has no kernel for
     // ReduceLogicalOr/And once booleans run as u8 (f32 precision hint): reduce them as i32.
-    const asInt = c.emit('Convert', [x], { destination_type: 'i32' }, 1, 'opset1')[0]!;
-    const reduced = own([asInt, axes], keepDims);
+    const asInt = c.emit('Convert', [data], { destination_type: 'i32' }, 1, 'opset1')[0]!;
+    const reduced = reduceOver(asInt, axes, keep);
     c.output(0, c.emit('Convert', [reduced], { destination_type: 'boolean' }, 1, 'opset1')[0]!);
     return;
   }
-  finish(own([x, axes], keepDims));
+  c.output(0, reduceOver(data, axes, keep));
 }
 
 // ── IR → ONNX: reading axes back, ovir's own decompositions included ─────────────────────────
@@ -241,7 +280,9 @@ const composite = (op: string, axesInputSince: number, how: Composite): OpMappin
   decomposes: how.ops,
   moves: [attrToInput('axes', 1, axesInputSince)],
   handles: { onnx: ['keepdims', 'noop_with_empty_axes'] },
-  note: `IR: ${how.ops.join(', ')} (the ONNX function body)`,
+  note: how.shifted
+    ? `IR: ${how.ops.join(', ')} (floats: shifted by each set's largest element, as onnxruntime computes it; others the ONNX function body)`
+    : `IR: ${how.ops.join(', ')} (the ONNX function body)`,
   toIr: (c) => reduceToIrAs(c, how),
 });
 
@@ -250,7 +291,9 @@ const irUnary = (op: string) => (c: ConvertContext, v: Value): Value => c.emit(o
 export const REDUCE: readonly OpMapping[] = [
   composite('ReduceSumSquare', 18, { reduce: 'ReduceSum', ops: ['Multiply', 'ReduceSum'], pre: (c, x) => c.emit('Multiply', [x, x], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]! }),
   composite('ReduceLogSum', 18, { reduce: 'ReduceSum', ops: ['ReduceSum', 'Log'], post: irUnary('Log') }),
-  composite('ReduceLogSumExp', 18, { reduce: 'ReduceSum', ops: ['Exp', 'ReduceSum', 'Log'], pre: irUnary('Exp'), post: irUnary('Log') }),
+  composite('ReduceLogSumExp', 18, {
+    reduce: 'ReduceSum', ops: ['Exp', 'ReduceSum', 'Log', 'ReduceMax', 'IsInf', 'Select', 'Subtract', 'Add'], pre: irUnary('Exp'), post: irUnary('Log'), shifted: true,
+  }),
   reduce('ReduceMax', 18),
   reduce('ReduceMin', 18),
   reduce('ReduceMean', 18),

@@ -5,7 +5,7 @@ import type { ValueType } from '../graph/types.js';
 import type { Value } from '../graph/value.js';
 import { ValueTable } from '../graph/id-table.js';
 import type { Diagnostic } from '../diag/diagnostic.js';
-import { contradictions } from '../shape/check.js';
+import { contradictions, shapeOnly } from '../shape/check.js';
 import { inferTypes } from '../shape/infer.js';
 import { constantValue } from './fold.js';
 
@@ -31,17 +31,20 @@ export class SourceInfo {
   /** The other errors inference found in the source (an op's rule refusing its operands or attributes). */
   readonly invalid: Diagnostic[] = [];
 
-  private readonly mainInputs: ReadonlySet<Value>;
+  /** The main graph's inputs and the outputs whose declaration is kept even where inference contradicts it. */
+  private readonly interface: ReadonlySet<Value>;
 
   constructor(private readonly model: Model, strict = false) {
     this.folded = new ValueTable(model.graph);
-    this.mainInputs = new Set([...model.graph.inputs, ...model.graph.outputs]);
+    // an ONNX output's declared shape is a hint unless strict (SHAPE_OUTPUT_DECLARED_HINT): its type is then inference's
+    const outputsKept = strict || model.dialect !== 'onnx';
+    this.interface = new Set([...model.graph.inputs, ...(outputsKept ? model.graph.outputs : [])]);
     try {
       const r = inferTypes(model, { strict });
       this.inferred = r.types;
       this.partial = r.values;
       for (const d of r.diagnostics) {
-        if (d.code === 'SHAPE_DECLARED_CONTRADICTS' || d.code === 'SHAPE_DECLARED_HINT') this.declared.push(d);
+        if (d.code === 'SHAPE_DECLARED_CONTRADICTS' || d.code === 'SHAPE_DECLARED_HINT' || d.code === 'SHAPE_OUTPUT_DECLARED_HINT') this.declared.push(d);
         else if (d.severity === 'error') this.invalid.push(d);
       }
     } catch {
@@ -51,13 +54,14 @@ export class SourceInfo {
 
   /**
    * Declared, completed by inference; where inference contradicts the declaration of an
-   * intermediate value (a hint), inference; a main-graph input's or output's declaration is kept.
+   * intermediate value or the shape of an ONNX main-graph output (hints), inference; a main-graph
+   * input's declaration is kept, and an output's when its element type is contradicted (an error).
    */
   type(v: Value): ValueType | null {
     const d = v.type;
     const i = this.inferred.get(v) ?? null;
     if (!d || d.kind === 'unknown') return i && i.kind !== 'unknown' ? i : d;
-    if (i && !this.mainInputs.has(v) && contradictions(this.model.dialect, d, i).length) return i;
+    if (i && !this.interface.has(v) && contradictions(this.model.dialect, d, i).length && !this.outputElemContradicted(v, d, i)) return i;
     if (d.kind === 'tensor' && i?.kind === 'tensor') {
       // asked for every operand and output converted: a fully declared type is itself, no new object
       if (d.elem !== 'dynamic' && d.shape !== null) return d;
@@ -66,6 +70,11 @@ export class SourceInfo {
       return { kind: 'tensor', elem, shape };
     }
     return d;
+  }
+
+  /** Whether `v` is a main-graph output whose declared kind or element type inference contradicts (kept: an error reports it). */
+  private outputElemContradicted(v: Value, d: ValueType, i: ValueType): boolean {
+    return !shapeOnly(d, i) && this.model.graph.outputs.includes(v);
   }
 
   /**

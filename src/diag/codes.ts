@@ -119,6 +119,7 @@ export const CODES = {
   SHAPE_BAD_ATTR: E((p: P<'op' | 'detail'>) => `${p.op}: ${p.detail}`),
   SHAPE_DECLARED_CONTRADICTS: E((p: P<'value' | 'declared' | 'inferred' | 'detail'>) => `value '${p.value}' is declared ${p.declared} but inferred ${p.inferred}: ${p.detail}`),
   SHAPE_DECLARED_HINT: W((p: P<'value' | 'declared' | 'inferred' | 'detail'>) => `value '${p.value}' is declared ${p.declared} but inferred ${p.inferred}: ${p.detail}; an intermediate value's declaration is a hint, the inferred type is used (--strict makes this an error)`),
+  SHAPE_OUTPUT_DECLARED_HINT: W((p: P<'value' | 'declared' | 'inferred' | 'detail'>) => `graph output '${p.value}' is declared ${p.declared} but inferred ${p.inferred}: ${p.detail}; an ONNX graph output's declared shape is a hint, as onnxruntime (its lenient merge) and OpenVINO's frontend take it: the inferred shape is used (its element type must agree; --strict makes this an error)`),
   SHAPE_IF_TYPE_MISMATCH: E((p: P<'index' | 'value' | 'detail' | 'policy'>) => `If output ${p.index} ('${p.value}'): branches disagree (${p.detail}) under the ${p.policy} merge policy`),
   SHAPE_IF_RANK_MISMATCH: E((p: P<'index' | 'value' | 'detail' | 'policy'>) => `If output ${p.index} ('${p.value}'): ${p.detail}, which the ${p.policy} merge policy rejects`),
   SHAPE_IF_BRANCH_OUTPUTS: E((p: P<'body' | 'got' | 'expected'>) => `If body '${p.body}' gives ${p.got} outputs, the node has ${p.expected}`),

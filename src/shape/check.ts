@@ -28,6 +28,16 @@ export function contradictions(dialect: Dialect, declared: ValueType | null, inf
 
 const NONE: readonly string[] = Object.freeze([]);
 
+/**
+ * Whether a declared and an inferred type can contradict on their shapes only: both tensors whose
+ * element types agree (or either is dynamic). An ONNX graph output's declared shape is a hint
+ * (SHAPE_OUTPUT_DECLARED_HINT); its kind and element type are not.
+ */
+export function shapeOnly(declared: ValueType, inferred: ValueType | null): boolean {
+  if (declared.kind !== 'tensor' || inferred?.kind !== 'tensor') return false;
+  return declared.elem === inferred.elem || declared.elem === 'dynamic' || inferred.elem === 'dynamic';
+}
+
 /** Whether two shapes are the same list of static dims (or both of unknown rank). */
 function sameStaticShape(a: Shape, b: Shape): boolean {
   if (a === b) return true;

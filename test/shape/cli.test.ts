@@ -9,13 +9,13 @@ import { runCli } from '../cli/run-cli.js';
 import { A, B } from './build.js';
 
 /** then: Relu(x) → [2,3]; else: Concat(x, x, axis 0) → [4,3]; both read the outer x. */
-function ifModel(declaredY: (number | string | null)[] | null): Uint8Array {
+function ifModel(declaredY: (number | string | null)[] | null, elemY: 'f32' | 'f64' = 'f32'): Uint8Array {
   return ob.encodeModelProto(ob.model({
     opset: 17,
     graph: ob.graph({
       name: 'g',
       inputs: [ob.valueInfo('c', 'boolean', []), ob.valueInfo('x', 'f32', [2, 3])],
-      outputs: [ob.valueInfo('y', 'f32', declaredY)],
+      outputs: [ob.valueInfo('y', elemY, declaredY)],
       nodes: [
         ob.node('If', ['c'], ['y'], {
           then_branch: ob.graph({ name: 't', outputs: [ob.valueInfo('t0', 'f32')], nodes: [ob.node('Relu', ['x'], ['t0'])] }),
@@ -35,7 +35,7 @@ beforeAll(() => {
   onnx = join(dir, 'if.onnx');
   bad = join(dir, 'bad.onnx');
   writeFileSync(onnx, ifModel(null));
-  writeFileSync(bad, ifModel([5]));
+  writeFileSync(bad, ifModel([5], 'f64'));
   const b = new B('ov');
   const x = b.input('x', 'f32', [{ min: 1, max: 8 }, 3]);
   const s = b.node('ShapeOf', [x], {}, { version: 'opset3', name: 'shape' }).outputs[0]!;
@@ -81,11 +81,11 @@ describe('ovir shapes', () => {
     expect(r.stdout).toContain('  main/If_1/else\n    x: f32[2,3]\n    e0: f32[4,3]\n'); // x: the capture parameter
   });
 
-  it('a declared shape that contradicts inference is an error (exit 1), reported with the path; the others still print', async () => {
+  it('a declared output type that contradicts inference is an error (exit 1), reported with the path; the others still print', async () => {
     const r = await runCli('shapes', '--json', bad, onnx);
     expect(r.code).toBe(1);
     expect(json(r.stdout)).toHaveLength(2);
-    expect(r.stderr).toMatch(/bad\.onnx: main\/If_1: value 'y' is declared f32\[5\] but inferred f32\[\?,3\]: rank 1 \[5\] vs 2 \[\?,3\] \[SHAPE_DECLARED_CONTRADICTS\]/);
+    expect(r.stderr).toMatch(/bad\.onnx: main\/If_1: value 'y' is declared f64\[5\] but inferred f32\[\?,3\]: element type f64 vs f32; rank 1 \[5\] vs 2 \[\?,3\] \[SHAPE_DECLARED_CONTRADICTS\]/);
   });
 
   it('an unreadable file: exit 1 after the others are printed', async () => {

@@ -135,13 +135,16 @@ describe('If bodies', () => {
     expect(d.map((x) => [x.severity, x.where])).toEqual([['error', 'main/If_1/else/Pass']]);
   });
 
-  it('a wrong declaration of a main-graph output stays an error without strict', () => {
+  it("a wrong declared shape of an ONNX main-graph output is a warning without strict; a wrong element type stays an error", () => {
     const b = new B('onnx');
     const { out } = ifOf(b, b.input('c', 'boolean', []), b.input('x', 'f32', [2, 3]), b.input('z', 'f32', [2, 3]));
     b.g.outputs.push(out);
     out.type = tensorType('f32', [5]);
-    const d = b.infer().diagnostics.filter((x) => x.code === 'SHAPE_DECLARED_CONTRADICTS');
-    expect(d.map((x) => [x.severity, x.where])).toEqual([['error', 'main/If_1']]);
+    const d = b.infer().diagnostics.filter((x) => x.code.startsWith('SHAPE_'));
+    expect(d.map((x) => [x.code, x.severity, x.where])).toEqual([['SHAPE_OUTPUT_DECLARED_HINT', 'warning', 'main/If_1']]);
+    out.type = tensorType('f64', [2, 3]);
+    const e = b.infer().diagnostics.filter((x) => x.code === 'SHAPE_DECLARED_CONTRADICTS');
+    expect(e.map((x) => [x.severity, x.where])).toEqual([['error', 'main/If_1']]);
   });
 
   it('ONNX keeps no declared If output shape that the branches contradict ([2,3] declared, [2,3] | [4,3] inferred)', () => {
