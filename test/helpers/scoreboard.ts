@@ -101,7 +101,8 @@ function suiteEntry(suite: string): SuiteState {
 /** Records one case; recording the same case again replaces it. `gap`: the reference passes, ovir does not. */
 export function record(suite: string, caseName: string, status: CaseStatus, reason?: string, opts: { gap?: boolean } = {}): void {
   const r: CaseResult = { name: caseName, status };
-  if (reason !== undefined && reason !== '') r.reason = oneLine(reason);
+  // paths under the repository as the repository names them: the published board says the same on every machine
+  if (reason !== undefined && reason !== '') r.reason = oneLine(reason).split(`${REPO_ROOT}/`).join('');
   if (opts.gap && status !== 'pass') r.gap = true;
   suiteEntry(suite).cases.set(caseName, r);
 }
