@@ -69,8 +69,8 @@ export interface OutOfRange { outside: number; beyondMax: number }
 
 /**
  * The f16 bits of f32 bytes `src` into `dst` (half as many bytes), where an f16 infinity from a
- * finite or infinite f32 (beyond ±65504) is ±65504; returns how many were out of f16 range
- * (outOfF16Range as bit ranges: NaN is not). One pass over the bits (through numbers, two passes
+ * finite or infinite f32 (beyond ±65504) is ±65504; adds to `c` how many were out of f16 range
+ * (outOfF16Range as bit ranges: NaN is not) and beyond ±65504. One pass over the bits (through numbers, two passes
  * were most of compressing a 400 MB model).
  */
 function toF16(src: Uint8Array, dst: Uint8Array, c: OutOfRange): void {

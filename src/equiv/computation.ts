@@ -1,5 +1,5 @@
 import type { Attr } from '../graph/attr.js';
-import { backEdgeIndices, bindingLookup, type Body, type InputBinding } from '../graph/body.js';
+import { backEdgeIndices, bindingLookup, boundOuterValue, type Body, type InputBinding } from '../graph/body.js';
 import type { Node } from '../graph/node.js';
 import type { Value } from '../graph/value.js';
 import { formatAttr } from '../ir/attr-format.js';
@@ -205,8 +205,8 @@ class Walk {
   private looksAlike(x0: Value | null | undefined, y0: Value | null | undefined): boolean {
     if (!x0 || !y0) return !x0 && !y0;
     // body parameters by what feeds them, at any depth
-    const x = this.fedFrom(throughIdentity(x0));
-    const y = this.fedFrom(throughIdentity(y0));
+    const x = boundOuterValue(throughIdentity(x0));
+    const y = boundOuterValue(throughIdentity(y0));
     if (!x || !y) return x === y;
     if (this.seen.has(key(x, y))) return true;
     const px = payloadOf(x);
@@ -217,19 +217,6 @@ class Walk {
     if (k === 'input') return this.inputs.get(x) === y;
     if (k === 'parameter') return x.graph.inputs.indexOf(x) === y.graph.inputs.indexOf(y);
     return x.outputIndex === y.outputIndex && opDifference(x.producer!, y.producer!) === null && attrDifference(x.producer!, y.producer!) === null;
-  }
-
-  /** The outer value a body parameter is bound to, at any depth (the parameter itself when unbound). */
-  private fedFrom(v: Value): Value | null {
-    let x = v;
-    for (let owner = x.graph.owner; owner && !x.producer && x.graph.inputs.includes(x); owner = x.graph.owner) {
-      const b = this.binding(owner.node.bodies.get(owner.key)!, x);
-      if (!b) return x;
-      const outer = owner.node.inputs[b.from];
-      if (!outer) return null;
-      x = outer;
-    }
-    return x;
   }
 }
 

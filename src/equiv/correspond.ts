@@ -253,7 +253,7 @@ const sameOrder = (na: Node, nb: Node): boolean => samePositions(na, nb) === Inf
 function mapOutputs(na: Node, nb: Node, partners: Map<Value, Value[]>): Map<number, number> {
   const m = new Map<number, number>();
   // outputs by position only where inputs are (ONNX Loop's final carried values come first, Loop-5's in any order)
-  const positional = samePositions(na, nb) === Infinity;
+  const positional = sameOrder(na, nb);
   na.outputs.forEach((va, t) => {
     const ps = partners.get(va) ?? [];
     const j = nb.outputs.findIndex((vb) => ps.includes(vb));

@@ -2,6 +2,7 @@ import type { ElementTypeName } from '../graph/element-type.js';
 import { rawData, type Tensor } from '../graph/tensor.js';
 import { PIECE_BYTES, readPiece, sameBytes } from '../fs/sparse-file.js';
 import type { Value } from '../graph/value.js';
+import { boundOuterValue } from '../graph/body.js';
 import { bf16BitsToNumber, f16BitsToNumber, f32BitsToF16Bits, f32ToF16Bits } from '../graph/f16.js';
 
 /**
@@ -32,13 +33,8 @@ const RANK: Partial<Record<ElementTypeName, number>> = { bf16: 0, f16: 1, f32: 2
 export function payloadOf(value: Value): Payload | undefined {
   // A body parameter fed (at any depth) from a constant holds that constant: ONNX captures an
   // outer initializer where ovc puts a Const inside the body.
-  let v = value;
-  for (let owner = v.graph.owner; owner && !v.producer && !v.constant; owner = v.graph.owner) {
-    const b = owner.node.bodies.get(owner.key)?.inputs.find((x) => x.param === v);
-    const feeder = b ? owner.node.inputs[b.from] : undefined;
-    if (!feeder) break;
-    v = feeder;
-  }
+  const v = boundOuterValue(value);
+  if (!v) return undefined;
   if (v.constant) return { tensor: v.constant, kept: v.constant.elem };
   const p = v.producer;
   if (!p) return undefined;

@@ -88,7 +88,7 @@ function compareModels(x: Model, y: Model): { differences: FormDifference[]; cou
   for (const [a, b] of pairs) {
     // graph inputs pair as the interface says; every other interface value (an output, a state
     // variable's value read or written) is a computation to compare
-    if (mainInputs.has(a) && !a.producer) inputs.set(a, b);
+    if (mainInputs.has(a)) inputs.set(a, b);
     else outputs.push([a, b]);
   }
   return compareComputation(inputs, outputs, paths);

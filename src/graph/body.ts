@@ -59,6 +59,24 @@ export function bindingLookup(body: Body | undefined): (param: Value) => InputBi
   };
 }
 
+/**
+ * What a body parameter stands for: the outer value its binding reads, at any depth (through the
+ * parameters of the enclosing bodies); `v` itself when it is no bound parameter (a node output, a
+ * constant, a main-graph input, a formal input no binding feeds); null when a binding names an
+ * input the node does not have.
+ */
+export function boundOuterValue(v: Value): Value | null {
+  let x = v;
+  for (let owner = x.graph.owner; owner && !x.producer && !x.constant; owner = x.graph.owner) {
+    const b = owner.node.bodies.get(owner.key)?.inputs.find((i) => i.param === x);
+    if (!b) return x;
+    const outer = owner.node.inputs[b.from];
+    if (!outer) return null;
+    x = outer;
+  }
+  return x;
+}
+
 interface LayerIds { params: [string, number][]; results: [string, number][] }
 
 /**
