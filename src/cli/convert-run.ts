@@ -6,6 +6,7 @@ import { aboutFile, diagnosticToJson, isUsageError, OvirError, usageError, type 
 import { groupedText } from '../diag/group.js';
 import { formatOf, loadModel, saveModel, type ModelFormat } from '../io/load.js';
 import { convertOptionsFrom } from './convert-options.js';
+import { ConvertSteps } from './convert-verbose.js';
 import { printErr, stdout } from './stdio.js';
 
 const EXT: Record<ModelFormat, string> = { ir: '.xml', onnx: '.onnx' };
@@ -52,6 +53,8 @@ function convertCommand(input: string, raw: Record<string, unknown>): string[] {
   const a = raw.output_model as string | undefined;
   const b = raw.outputModel as string | undefined;
   if (a !== undefined && b !== undefined && a !== b) problems.push(`--output_model ${a} and --output-model ${b}: give one output`);
+  if (raw.extension !== undefined) problems.push(`--extension ${String(raw.extension)}: ovir has no frontend extensions (ovc loads them into its C++ or Python frontends); it converts the ops of its own table (docs/ops.md) and reports every op it cannot`);
+  if (raw.dynamo === true) problems.push('--dynamo: ovc\'s option for PyTorch models; ovir reads ONNX and OpenVINO IR only');
   const out = outputPathFor(input, from, a ?? b);
   if (typeof out === 'string') problems.push(out);
   else {
@@ -61,9 +64,20 @@ function convertCommand(input: string, raw: Record<string, unknown>): string[] {
   }
   if (problems.length || typeof out === 'string') throw new OvirError(problems.map((p) => usageError(p).diagnostics[0]!));
   const warnings: Diagnostic[] = [];
-  const model = aboutFile(input, () => convertTo(loadModel(input), out.to, { ...options, to: out.to }, (d) => warnings.push({ ...d, file: d.file ?? input })));
+  const steps = raw.verbose === true ? new ConvertSteps() : null;
+  const model = aboutFile(input, () => {
+    const source = loadModel(input);
+    steps?.read(input, source);
+    return convertTo(source, out.to, { ...options, to: out.to }, (d) => warnings.push({ ...d, file: d.file ?? input }));
+  });
+  steps?.converted(model);
   printErr(groupedText(warnings));
   // what the writer finds (a value of no known type) is about the model read from `input`
   aboutFile(input, () => saveModel(model, out.path, { fsync: options.fsync === true }));
-  return out.to === 'ir' ? [out.path, binOf(out.path)] : [out.path];
+  const written = out.to === 'ir' ? [out.path, binOf(out.path)] : [out.path];
+  if (steps) {
+    steps.wrote(written);
+    printErr(steps.text());
+  }
+  return written;
 }

@@ -4,6 +4,7 @@ import { groupedText } from '../diag/group.js';
 import { COMMANDS } from './commands.js';
 import { stderr, stdout } from './stdio.js';
 import { VERSION } from '../version.js';
+import { formatOf } from '../io/format.js';
 
 /** For bin/ovir.js: whether the process may exit at once (see stdio.ts). */
 export { outputDrained } from './stdio.js';
@@ -32,7 +33,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return EXIT.USAGE;
   }
   try {
-    await program.parseAsync([...argv]);
+    await program.parseAsync(asOvcCall(program, argv));
     return code;
   } catch (e) {
     if (e instanceof CommanderError) {
@@ -49,6 +50,17 @@ export async function main(argv: readonly string[]): Promise<number> {
     else stderr().write(`ovir: ${failure.diagnostics[0]!.message}\n`);
     return usage ? EXIT.USAGE : EXIT.FAILURE;
   }
+}
+
+/**
+ * ovc is called with the model first (`ovc model.onnx --output_model out.xml`): a first argument
+ * that is no command but a model file by its extension (.onnx, .xml) is `ovir convert` of it.
+ */
+function asOvcCall(program: Command, argv: readonly string[]): string[] {
+  const first = argv[2]!;
+  const commands = new Set(['help', ...program.commands.flatMap((c) => [c.name(), ...c.aliases()])]);
+  if (first.startsWith('-') || commands.has(first) || formatOf(first) === null) return [...argv];
+  return [argv[0]!, argv[1]!, 'convert', ...argv.slice(2)];
 }
 
 /** Whether `--json` is among the options (before a `--` that ends them). */

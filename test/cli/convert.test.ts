@@ -64,6 +64,44 @@ describe('ovir convert speaks ovc', () => {
     expect(loadModel(join(cwd, 'first.onnx')).dialect).toBe('onnx');
   });
 
+  it('`ovir INPUT_MODEL …` is `ovir convert INPUT_MODEL …`, as ovc is called; a first argument that is no command and no model is a usage error', async () => {
+    const src = seed('shorthand.onnx');
+    const out = join(dir, 'shorthand-out.xml');
+    const r = await runCli(src, '--output_model', out);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`[ SUCCESS ] XML file: ${out}\n[ SUCCESS ] BIN file: ${join(dir, 'shorthand-out.bin')}\n`);
+    expect(loadModel(out).dialect).toBe('ov');
+    const bad = await runCli(join(dir, 'notes.txt'));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("unknown command");
+  });
+
+  it('--verbose prints each step with its time, the nodes before and after, the files and the peak memory (stderr); stdout stays ovc\'s', async () => {
+    const src = seed('verbose.onnx');
+    const out = join(dir, 'verbose.xml');
+    const r = await runCli('convert', src, '-o', out, '--verbose');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`[ SUCCESS ] XML file: ${out}\n[ SUCCESS ] BIN file: ${join(dir, 'verbose.bin')}\n`);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toMatch(new RegExp(`^ovir: read ${src.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: ONNX, \\d+ nodes in 3 graphs \\(the main graph and 2 bodies\\), in \\d+\\.\\d\\d s$`));
+    expect(lines[1]).toMatch(/^ovir: converted to OpenVINO IR: \d+ layers in 3 graphs \(the main graph and 2 bodies\), in \d+\.\d\d s$/);
+    expect(lines[2]).toMatch(/^ovir: wrote .*verbose\.xml \([\d.]+ KB\) and .*verbose\.bin \(\d+ B\) in \d+\.\d\d s$/);
+    expect(lines[3]).toMatch(/^ovir: peak memory [\d.]+ MB$/);
+    // without it, nothing on stderr
+    expect((await runCli('convert', src, '-o', out)).stderr).toBe('');
+  });
+
+  it("ovc's --extension and --dynamo: a usage error (2) saying why they do not apply, nothing written", async () => {
+    const src = seed('ext.onnx');
+    const out = join(dir, 'ext.xml');
+    const r = await runCli('convert', src, '-o', out, '--extension', 'libcustom.so', '--dynamo');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--extension libcustom.so: ovir has no frontend extensions');
+    expect(r.stderr).toContain("--dynamo: ovc's option for PyTorch models");
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('--output_model is a file or a directory, as ovc means it; -o and --output-model are the same option', async () => {
     const src = seed('m.onnx');
     const out = join(dir, 'outdir');
