@@ -139,11 +139,24 @@ class Walk {
       if (ea !== eb) { this.differ(u, v, `body parameters bound with other port-map attributes (${ea || 'none'} in A, ${eb || 'none'} in B)`); return; }
       this.push(ou.node.inputs[bu.from], ov.node.inputs[bv.from]);
     }
-    const ra = carriedFrom(ou.node, bodyA, u, ku);
-    const rb = carriedFrom(ov.node, bodyB, v, kv);
+    const ra = carriedFrom(ou.node, bodyA, u, ku, this.backEdgesOf);
+    const rb = carriedFrom(ov.node, bodyB, v, kv, this.backEdgesOf);
     if ((ra === null) !== (rb === null)) { this.differ(u, v, `a loop-carried parameter in ${ra === null ? 'B' : 'A'} only`); return; }
     if (ra !== null && rb !== null) this.push(bodyA.graph.outputs[ra], bodyB.graph.outputs[rb]);
   }
+
+  /** An IR body's back edges as indices, parameter → result, made once per body (as binding lookups are). */
+  private readonly backEdgesOf = (body: Body): ReadonlyMap<number, number> => {
+    let m = this.backEdgeMaps.get(body);
+    if (!m) {
+      m = new Map();
+      for (const e of backEdgeIndices(body)) if (e && !m.has(e.param)) m.set(e.param, e.result);
+      this.backEdgeMaps.set(body, m);
+    }
+    return m;
+  };
+
+  private readonly backEdgeMaps = new Map<Body, Map<number, number>>();
 
   private binding(body: Body, p: Value): InputBinding | undefined {
     let f = this.lookups.get(body);
@@ -335,15 +348,12 @@ function outputKey(to: number, extra: Readonly<Record<string, string>> | undefin
 
 /**
  * The body result that feeds parameter `k` back in the next iteration, or null: IR Loop and
- * TensorIterator by their back edges; ONNX Loop by position (`cond` and every carried value: body
+ * TensorIterator by their back edges (the first edge into `k`, as the scan before this map found it); ONNX Loop by position (`cond` and every carried value: body
  * input k ≥ 1 is fed by body output k − 1); ONNX Scan's state variables (input k < N of N states
  * is fed by output k).
  */
-function carriedFrom(node: Node, body: Body, param: Value, k: number): number | null {
-  if (node.dialect === 'ov') {
-    for (const e of backEdgeIndices(body)) if (e && e.param === k) return e.result;
-    return null;
-  }
+function carriedFrom(node: Node, body: Body, param: Value, k: number, backEdges: (b: Body) => ReadonlyMap<number, number>): number | null {
+  if (node.dialect === 'ov') return backEdges(body).get(k) ?? null;
   // an outer value the body reads (ONNX scoping) is no formal input: never carried
   if (param.metaView['onnxCapture'] === true || node.domain !== '' && node.domain !== 'ai.onnx') return null;
   if (node.op === 'Loop') return k >= 1 && k - 1 < body.graph.outputs.length ? k - 1 : null;
