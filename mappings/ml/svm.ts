@@ -4,6 +4,7 @@ import { i64Const, i64Scalar } from '../helpers.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
 import { typedTensor } from '../typed-consts.js';
 import { mlArith, POST_TRANSFORM_OPS, readPostTransform, type MlArith } from './post-transform.js';
+import { svmProbabilities } from './svm-probability.js';
 
 /**
  * ai.onnx.ml SVMRegressor and SVMClassifier (OpenVINO has no op), as onnxruntime computes them
@@ -22,8 +23,10 @@ import { mlArith, POST_TRANSFORM_OPS, readPostTransform, type MlArith } from './
  *   Σ coef[j−1][sv of i]·K + Σ coef[i][sv of j]·K + rho[pair] (one linear map of the kernels, built
  *   here), a vote for i where it is > 0, else for j; label of the first class with most votes;
  *   Z the pair scores, transformed (2+ pairs), or for two classes (−s, s) under NONE, else
- *   (1 − t, t), t the sigmoid of s under LOGISTIC and s itself under SOFTMAX(_ZERO) (measured). prob_a / prob_b (Platt scaling and an iterative pairwise coupling that stops on a
- *   tolerance per sample) are refused, as is PROBIT on two classes (onnxruntime writes one column).
+ *   (1 − t, t), t the sigmoid of s under LOGISTIC and s itself under SOFTMAX(_ZERO) (measured). With
+ *   prob_a / prob_b, Z is the classes' probabilities (Platt scaling of the pair scores, then libsvm's
+ *   pairwise coupling: svm-probability.ts), post_transform applied to them; without, PROBIT on two
+ *   classes is refused (onnxruntime writes one column).
  * String labels cannot be held in IR: refused.
  */
 interface Kernel { readonly type: string; readonly gamma: number; readonly coef0: number; readonly degree: number }
@@ -139,12 +142,14 @@ function classifier(c: ConvertContext): void {
     c.output(1, m.applyBatched(post, scores));
     return;
   }
-  if (probA.length) { c.unsupportedAttr('prob_a', `${probA.length} values`, 'onnxruntime\'s probability estimates iterate a pairwise coupling to a tolerance per sample; not written as IR'); return; }
+  const probB = c.attr.floats('prob_b') ?? [];
+  if (probA.length !== probB.length) { c.error(`prob_a has ${probA.length} values and prob_b ${probB.length}: they come in pairs`); return; }
   if (perClass.length !== classes) { c.error(`vectors_per_class has ${perClass.length} values for ${classes} classes`); return; }
   const pairs = (classes * (classes - 1)) / 2;
   if (coefficients.length !== (classes - 1) * v) { c.error(`coefficients has ${coefficients.length} values: (classes − 1) × support vectors is ${(classes - 1) * v}`); return; }
   if (rho.length < pairs) { c.error(`rho has ${rho.length} values for ${pairs} class pairs`); return; }
-  if (classes === 2 && post === 'PROBIT') { c.unsupportedAttr('post_transform', 'PROBIT', 'two classes: onnxruntime writes the probit of the one score and leaves Z\'s second column unwritten'); return; }
+  if (probA.length && probA.length < pairs) { c.error(`prob_a and prob_b have ${probA.length} values for ${pairs} class pairs`); return; }
+  if (classes === 2 && post === 'PROBIT' && !probA.length) { c.unsupportedAttr('post_transform', 'PROBIT', 'two classes: onnxruntime writes the probit of the one score and leaves Z\'s second column unwritten'); return; }
   const x = rows(c, m, vectors.length / v);
   if (!x) return;
   const kx = kernel(c, m, k, x, vectors, v, vectors.length / v);
@@ -168,13 +173,16 @@ function classifier(c: ConvertContext): void {
   const mm = (a: Value, b: readonly number[]): Value => m.op('MatMul', [a, f32(c, b, [pairs, classes])], { transpose_a: 'false', transpose_b: 'false' });
   const votes = m.op('Add', [mm(win, forI), mm(lose, forJ)], nb);
   c.output(0, pick(firstMax(votes)));
+  // with prob_a/prob_b, Z is the classes' probabilities (the label stays the vote's)
+  if (probA.length) { c.output(1, m.applyBatched(post, svmProbabilities(c, m, scores, probA, probB, classes))); return; }
   if (classes > 2) { c.output(1, m.applyBatched(post, scores)); return; }
   if (post === 'NONE') { c.output(1, m.op('Concat', [m.op('Negative', [scores]), scores], { axis: '1' })); return; }
   const t = post === 'LOGISTIC' ? m.op('Sigmoid', [scores]) : scores;
   c.output(1, m.op('Concat', [m.op('Subtract', [m.scalar(1), t], nb), t], { axis: '1' }));
 }
 
-const OPS = [...POST_TRANSFORM_OPS, 'Unsqueeze', 'MatMul', 'Tanh', 'Power', 'Squeeze', 'Concat', 'TopK', 'Gather', 'GreaterEqual'];
+const OPS = [...POST_TRANSFORM_OPS, 'Unsqueeze', 'MatMul', 'Tanh', 'Power', 'Squeeze', 'Concat', 'TopK', 'Gather', 'GreaterEqual', 'Minimum', 'Reshape', 'Transpose',
+  'ShapeOf', 'Broadcast', 'Loop'];
 
 export const SVM: readonly OpMapping[] = [
   {
@@ -191,7 +199,7 @@ export const SVM: readonly OpMapping[] = [
     decomposes: OPS,
     handles: { onnx: ['classlabels_ints', 'classlabels_strings', 'coefficients', 'kernel_params', 'kernel_type', 'post_transform', 'prob_a', 'prob_b', 'rho',
       'support_vectors', 'vectors_per_class'] },
-    note: 'IR: one-vs-one pair scores from the kernels and votes (liblinear: per-class scores); prob_a/prob_b refused',
+    note: 'IR: one-vs-one pair scores from the kernels and votes (liblinear: per-class scores); with prob_a/prob_b the classes\' probabilities by libsvm\'s pairwise coupling in a Loop of 100 rounds',
     toIr: classifier,
   },
 ];

@@ -381,7 +381,12 @@ single("svc_binary_softmax", "SVMClassifier", SVX, dict(classlabels_ints=[0, 1],
 single("svc_liblinear_multi", "SVMClassifier", SVX, dict(classlabels_ints=[1, 2, 3], coefficients=coef(3, 4), rho=[0.2], **svm_attrs("LINEAR")), LABELS)
 single("svc_liblinear_binary", "SVMClassifier", SVX, dict(classlabels_ints=[1, 2], coefficients=coef(2, 4), rho=[0.2], **svm_attrs("LINEAR")), LABELS)
 single("svc_liblinear_binary_positive", "SVMClassifier", np.abs(SVX), dict(classlabels_ints=[1, 2], coefficients=[abs(v) * 0.3 for v in coef(2, 4)], rho=[0.0], **svm_attrs("LINEAR")), LABELS)
-single("svc_refused_prob", "SVMClassifier", SVX, dict(classlabels_ints=[0, 1, 2], vectors_per_class=[2, 2, 3], support_vectors=coef(7, 4),
-       coefficients=coef(2, 7), rho=coef(3, 1), prob_a=[1.0, 1.0, 1.0], prob_b=[0.0, 0.0, 0.0], **svm_attrs("RBF")), LABELS, refused=True)
+single("svc_prob_rbf", "SVMClassifier", SVX, dict(classlabels_ints=[0, 1, 2], vectors_per_class=[2, 2, 3], support_vectors=coef(7, 4),
+       coefficients=coef(2, 7), rho=coef(3, 1), prob_a=[-1.5, -2.0, -0.7], prob_b=[0.1, -0.2, 0.0], **svm_attrs("RBF")), LABELS)
+single("svc_prob_softmax_4", "SVMClassifier", SVX, dict(classlabels_ints=[3, 5, 7, 9], vectors_per_class=[1, 2, 2, 1], support_vectors=coef(6, 4),
+       coefficients=coef(3, 6), rho=coef(6, 1), prob_a=[-1.0, -3.0, -0.5, -2.0, -1.2, -0.8], prob_b=[0.0, 0.3, -0.1, 0.2, 0.0, 0.1],
+       post_transform="SOFTMAX", **svm_attrs("POLY")), LABELS)
+single("svc_prob_binary", "SVMClassifier", SVX, dict(classlabels_ints=[2, 9], vectors_per_class=[3, 2], support_vectors=coef(5, 4),
+       coefficients=coef(1, 5), rho=[0.1], prob_a=[-2.5], prob_b=[0.05], **svm_attrs("LINEAR")), LABELS)
 
 print(json.dumps(cases))

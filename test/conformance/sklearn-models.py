@@ -1,7 +1,7 @@
 """Builds the ONNX models of test/conformance/sklearn-models.test.ts: scikit-learn estimators and
 pipelines trained on small seeded random data and converted by skl2onnx (pinned in
 scripts/setup-oracle.sh), as a user exports them: ai.onnx.ml ops (linear models, SVMs, tree
-ensembles, scalers, imputers, one-hot, normalizers) and ordinary ops (k-NN, PCA, naive Bayes,
+ensembles, scalers, imputers, one-hot, normalizers; SVMs with and without probabilities) and ordinary ops (k-NN, PCA, naive Bayes,
 MLP, discretizers) as the converter writes them, probabilities as tensors (zipmap off).
 
 Usage: sklearn-models.py OUT_DIR → writes OUT_DIR/<case>.onnx and prints one JSON list:
@@ -29,6 +29,7 @@ N, F = 200, 6
 X = rng.standard_normal((N, F)).astype(np.float32)
 y2 = (X[:, 0] + 0.5 * X[:, 1] + 0.3 * rng.standard_normal(N) > 0).astype(np.int64)
 y3 = np.digitize(X[:, 0] + 0.5 * X[:, 2], [-0.5, 0.5]).astype(np.int64)
+y4 = np.digitize(X[:, 0] - 0.7 * X[:, 3], [-0.8, 0, 0.8]).astype(np.int64)  # (no draw: later data unchanged)
 yr = (X @ rng.standard_normal(F) + 0.1 * rng.standard_normal(N)).astype(np.float32)
 yr2 = np.stack([yr, X[:, 1] * 2 - X[:, 3]], 1).astype(np.float32)
 XT = rng.standard_normal((37, F)).astype(np.float32)
@@ -64,6 +65,11 @@ CASES = [
     ("svc_poly", svm.SVC(kernel="poly"), X, y3),
     ("svc_sigmoid", svm.SVC(kernel="sigmoid"), X, y3),
     ("svc_bin_linear", svm.SVC(kernel="linear"), X, y2),
+    # probability=True (deprecated in scikit-learn 1.9, in many exported models): prob_a/prob_b, libsvm's pairwise coupling
+    ("svc_rbf_proba", svm.SVC(probability=True, random_state=0), X, y3),
+    ("svc_bin_proba", svm.SVC(probability=True, random_state=0), X, y2),
+    ("svc_linear_proba_4", svm.SVC(kernel="linear", probability=True, random_state=0), X, y4),
+    ("nusvc_poly_proba", svm.NuSVC(kernel="poly", probability=True, random_state=0), X, y3),
     ("svr_rbf", svm.SVR(), X, yr),
     ("nusvr_poly", svm.NuSVR(kernel="poly"), X, yr),
     ("one_class_svm", svm.OneClassSVM(), X, None),

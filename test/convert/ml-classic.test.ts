@@ -145,8 +145,15 @@ describe('SVMs', () => {
     expect(ir.graph.outputs.map((o) => o.type)).toMatchObject([{ elem: 'i64', shape: [4] }, { elem: 'f32', shape: [4, 3] }]);
     expect(verifyGraph(ir.graph)).toEqual([]);
   });
-  it('probability estimates (prob_a, prob_b) are refused naming the attribute', () => {
-    expect(refusal(svc({ prob_a: A.floats([1, 1, 1]), prob_b: A.floats([0, 0, 0]) }))).toEqual([expect.stringMatching(/'prob_a' = 3 values is not supported/)]);
+  it('probability estimates (prob_a, prob_b): Z is the classes\' probabilities, from libsvm\'s pairwise coupling in a Loop of 100 rounds; unpaired ones are refused', () => {
+    const ir = convertModel(svc({ prob_a: A.floats([-1, -2, -1]), prob_b: A.floats([0, 0.1, 0]) }));
+    expect(ops(ir)).toEqual(expect.arrayContaining(['Loop', 'TopK']));
+    const loop = [...allNodes(ir.graph)].find((n) => n.op === 'Loop')!;
+    expect(loop.inputs[0]!.constant?.dims).toEqual([]);
+    expect(ir.graph.outputs.map((o) => o.type)).toMatchObject([{ elem: 'i64', shape: [4] }, { elem: 'f32', shape: [4, 3] }]);
+    expect(verifyGraph(ir.graph)).toEqual([]);
+    expect(refusal(svc({ prob_a: A.floats([1, 1, 1]), prob_b: A.floats([0, 0]) }))).toEqual([expect.stringMatching(/prob_a has 3 values and prob_b 2/)]);
+    expect(refusal(svc({ prob_a: A.floats([1]), prob_b: A.floats([0]) }))).toEqual([expect.stringMatching(/prob_a and prob_b have 1 values for 3 class pairs/)]);
   });
   it('SVMRegressor: kernels · coefficients + rho, one_class as ±1: [N, 1]', () => {
     const ir = convertModel(single('SVMRegressor', { n_supports: A.int(2), support_vectors: A.floats([1, 0, 0, 0, 1, 0]), coefficients: A.floats([1, -1]), rho: A.floats([0.5]),
