@@ -1,4 +1,5 @@
 import { irSideOf, type BodyOptions, type ConvertContext, type OpMapping, type OperandMove, type SequenceElement, type StateInitial } from '../../mappings/spec.js';
+import { cutBeforeHint } from './cut-hint.js';
 import { A, type Attr } from '../graph/attr.js';
 import { attrFloat, attrFloats, attrInts, attrReader, AttrTypeError, type AttrReader } from '../graph/attr-read.js';
 import type { Body } from '../graph/body.js';
@@ -220,7 +221,7 @@ export class Engine {
     }
     if (!entry) {
       const detail = wrongDialect ? `the node is already ${TARGET_NAME[this.target]}`
-        : this.target === 'onnx' ? this.registry.irSupport(n.op, n.version) : '';
+        : this.target === 'onnx' ? this.registry.irSupport(n.op, n.version) : cutBeforeHint(n);
       const later = !wrongDialect && this.target === 'onnx'
         ? this.registry.entries.filter((e) => e.ir?.op.toLowerCase() === n.op.toLowerCase() && e.onnx.since > opset).map((e) => e.onnx.since) : [];
       this.diags.add('CONVERT_UNSUPPORTED_OP', n.path, {

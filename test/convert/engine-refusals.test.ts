@@ -129,3 +129,29 @@ describe("ONNX → IR: what onnx's inference refuses is refused, though the IR w
     expect(refusal(oneNode('Conv', [['x', [1, 1, 5, 5]], ['w', [1, 1, 3, 3]]], { kernel_shape: [3, 3] }))).toEqual([]);
   });
 });
+
+describe('an op without a conversion that only makes model outputs: the refusal says how --output converts the rest', () => {
+  const withTail = (tailFeedsMore: boolean): Uint8Array => ob.encodeModelProto(ob.model({
+    opset: 17,
+    opsets: { 'com.example': 1 },
+    graph: ob.graph({
+      name: 'main',
+      inputs: [ob.valueInfo('x', 'f32', [2, 3])],
+      outputs: [ob.valueInfo('r', 'f32', null), ob.valueInfo('post', 'f32', null), ...(tailFeedsMore ? [ob.valueInfo('again', 'f32', null)] : [])],
+      nodes: [
+        ob.node('Relu', ['x'], ['r']),
+        ob.node('Sigmoid', ['x'], ['s']),
+        ob.node('Postprocess', ['s', 'r'], ['post'], {}, { domain: 'com.example' }),
+        ...(tailFeedsMore ? [ob.node('Neg', ['post'], ['again'])] : []),
+      ],
+    }),
+  }));
+  it("names the op's outputs and the --output list: the model's other outputs, then the op's inputs", () => {
+    expect(refusal(withTail(false))).toEqual([
+      "CONVERT_UNSUPPORTED_OP main/Postprocess#2: Postprocess (domain com.example) (ONNX 1) has no conversion to OpenVINO IR: it only makes the model's output 'post'; `--output r,s` converts the model without it",
+    ]);
+  });
+  it('no such hint when its output feeds another node', () => {
+    expect(refusal(withTail(true))).toEqual(['CONVERT_UNSUPPORTED_OP main/Postprocess#2: Postprocess (domain com.example) (ONNX 1) has no conversion to OpenVINO IR']);
+  });
+});
