@@ -1,5 +1,6 @@
 import { formatOf, loadModel, saveModel } from '../io/load.js';
-import { aboutFile, OvirError } from '../diag/diagnostic.js';
+import { unknownFormat } from '../io/format.js';
+import { aboutFile } from '../diag/diagnostic.js';
 import { otherFormat } from './plan.js';
 import { convertTo } from './task.js';
 import type { ConvertFileOptions } from './types.js';
@@ -11,9 +12,9 @@ import type { ConvertFileOptions } from './types.js';
  */
 export function convertFile(input: string, output: string, opts: ConvertFileOptions = {}): void {
   const from = formatOf(input);
-  if (!from) throw OvirError.of('FILE_UNKNOWN_FORMAT', '', { path: input }, input);
+  if (!from) throw unknownFormat(input);
   const to = opts.to ?? formatOf(output) ?? otherFormat(from);
-  if (formatOf(output) !== to) throw OvirError.of('FILE_UNKNOWN_FORMAT', '', { path: output }, output);
+  if (formatOf(output) !== to) throw unknownFormat(output);
   // what conversion and the writer find is about the model read from `input`
   aboutFile(input, () => saveModel(convertTo(loadModel(input), to, opts), output, { fsync: opts.fsync === true }));
 }

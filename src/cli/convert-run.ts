@@ -5,6 +5,7 @@ import { convertTo } from '../batch/task.js';
 import { aboutFile, diagnosticToJson, isUsageError, OvirError, usageError, type Diagnostic } from '../diag/diagnostic.js';
 import { groupedText } from '../diag/group.js';
 import { formatOf, loadModel, saveModel, type ModelFormat } from '../io/load.js';
+import { unknownFormat } from '../io/format.js';
 import { convertOptionsFrom } from './convert-options.js';
 import { ConvertSteps } from './convert-verbose.js';
 import { printErr, stdout } from './stdio.js';
@@ -49,7 +50,7 @@ export function runConvert(input: string, raw: Record<string, unknown>, setExit:
 function convertCommand(input: string, raw: Record<string, unknown>): string[] {
   const { options, problems } = convertOptionsFrom(raw);
   const from = formatOf(input);
-  if (!from) throw OvirError.of('FILE_UNKNOWN_FORMAT', '', { path: input }, input);
+  if (!from) throw unknownFormat(input);
   const a = raw.output_model as string | undefined;
   const b = raw.outputModel as string | undefined;
   if (a !== undefined && b !== undefined && a !== b) problems.push(`--output_model ${a} and --output-model ${b}: give one output`);

@@ -2,6 +2,7 @@ import { diagnosticToJson, OvirError } from '../diag/diagnostic.js';
 import { errorText } from '../batch/error-text.js';
 import type { Model } from '../graph/model.js';
 import { formatOf, loadModel } from '../io/load.js';
+import { unknownFormat } from '../io/format.js';
 import { outputClosed, stderr, stdout } from './stdio.js';
 
 /**
@@ -17,7 +18,7 @@ export function forEachModel(paths: readonly string[], json: boolean, report: (m
     if (outputClosed()) break; // `| head`: nobody reads any more
     let model: Model;
     try {
-      if (!formatOf(path)) throw OvirError.of('FILE_UNKNOWN_FORMAT', '', { path }, path);
+      if (!formatOf(path)) throw unknownFormat(path);
       model = loadModel(path);
     } catch (e) {
       failed = true;

@@ -4,7 +4,8 @@ import { groupedText } from '../diag/group.js';
 import { COMMANDS } from './commands.js';
 import { stderr, stdout } from './stdio.js';
 import { VERSION } from '../version.js';
-import { formatOf } from '../io/format.js';
+import { existsSync } from 'node:fs';
+import { foreignFormat, formatOf } from '../io/format.js';
 
 /** For bin/ovir.js: whether the process may exit at once (see stdio.ts). */
 export { outputDrained } from './stdio.js';
@@ -54,12 +55,14 @@ export async function main(argv: readonly string[]): Promise<number> {
 
 /**
  * ovc is called with the model first (`ovc model.onnx --output_model out.xml`): a first argument
- * that is no command but a model file by its extension (.onnx, .xml) is `ovir convert` of it.
+ * that is no command but a model file — by its extension (.onnx, .xml, or another framework's,
+ * which convert then names), or a file that exists — is `ovir convert` of it.
  */
 function asOvcCall(program: Command, argv: readonly string[]): string[] {
   const first = argv[2]!;
   const commands = new Set(['help', ...program.commands.flatMap((c) => [c.name(), ...c.aliases()])]);
-  if (first.startsWith('-') || commands.has(first) || formatOf(first) === null) return [...argv];
+  if (first.startsWith('-') || commands.has(first)) return [...argv];
+  if (formatOf(first) === null && foreignFormat(first) === '' && !existsSync(first)) return [...argv];
   return [argv[0]!, argv[1]!, 'convert', ...argv.slice(2)];
 }
 

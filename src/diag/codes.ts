@@ -21,7 +21,7 @@ const I = <T>(message: (p: T) => string): CodeDef<T> => ({ severity: 'info', mes
 export const CODES = {
   // ── files and I/O ─────────────────────────────────────────────────────────────
   FILE_NOT_FOUND: E((p: P<'reason'>) => `cannot read file: ${p.reason}`),
-  FILE_UNKNOWN_FORMAT: E((p: P<'path'>) => `cannot tell the format of '${p.path}' (expected .onnx, or .xml with a .bin beside it)`),
+  FILE_UNKNOWN_FORMAT: E((p: P<'path', 'detail'>) => `cannot tell the format of '${p.path}' (expected .onnx, or .xml with a .bin beside it)${p.detail ?? ''}`),
   FILE_WRITE_FAILED: E((p: P<'path' | 'reason'>) => `cannot write '${p.path}': ${p.reason}`),
   FILE_TOO_BIG: E((p: P<'path' | 'detail'>) => `'${p.path}' is too big: ${p.detail}`),
   FILE_CHANGED: E((p: P<'path' | 'reason'>) => `cannot read the weights of '${p.path}' any more: ${p.reason} (big models' weights are read from the file when they are needed)`),

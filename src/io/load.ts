@@ -1,15 +1,14 @@
-import { OvirError } from '../diag/diagnostic.js';
 import type { Model } from '../graph/model.js';
 import type { WriteOptions } from '../fs/atomic.js';
 import { readIrFile, writeIrFile } from '../ir/file.js';
 import { readOnnxFile, writeOnnxFile } from '../onnx/file.js';
-import { formatOf, type ModelFormat } from './format.js';
+import { formatOf, unknownFormat, type ModelFormat } from './format.js';
 
 export { formatOf, type ModelFormat };
 
 function requireFormat(path: string): ModelFormat {
   const f = formatOf(path);
-  if (!f) throw OvirError.of('FILE_UNKNOWN_FORMAT', '', { path }, path);
+  if (!f) throw unknownFormat(path);
   return f;
 }
 

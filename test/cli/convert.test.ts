@@ -74,6 +74,10 @@ describe('ovir convert speaks ovc', () => {
     const bad = await runCli(join(dir, 'notes.txt'));
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("unknown command");
+    // another framework's model: converted as ovc would be asked to, and refused saying what it is
+    const tflite = await runCli(join(dir, 'model.tflite'));
+    expect(tflite.code).toBe(1);
+    expect(tflite.stderr).toContain('it is TensorFlow Lite; ovir reads ONNX and OpenVINO IR only (ovc reads it, or export it to ONNX first) [FILE_UNKNOWN_FORMAT]');
   });
 
   it('--verbose prints each step with its time, the nodes before and after, the files and the peak memory (stderr); stdout stays ovc\'s', async () => {
