@@ -24,6 +24,7 @@ import { onnxTrainingRules } from './onnx/training.js';
 import { onnxTextRules } from './onnx/text.js';
 import { onnxMlRules } from './onnx/ml.js';
 import { onnxMlClassicRules } from './onnx/ml-classic.js';
+import { onnxMicrosoftTransformerRules } from './onnx/microsoft-transformer.js';
 import { onnxImageRules } from './onnx/image.js';
 import { ovElementwiseRules } from './ov/elementwise.js';
 import { ovMovementRules } from './ov/movement.js';
@@ -66,6 +67,7 @@ export const ALL_RULES: readonly Rule[] = [
   ...ovDetectionRules,
   ...ovStateRules,
   ...onnxTrainingRules, ...onnxTextRules, ...onnxMlRules, ...onnxMlClassicRules, ...onnxImageRules,
+  ...onnxMicrosoftTransformerRules,
 ];
 
 let cached: Registry | undefined;

@@ -1,0 +1,89 @@
+import type { Dim, Shape } from '../../../graph/shape.js';
+import { onnxBroadcast } from '../../broadcast.js';
+import { normAxis } from '../../dim.js';
+import { out, type InferFn, type OutputInfo, type Rule, type RuleContext } from '../../rule.js';
+import { broadcastOr, intAttr } from '../common.js';
+import { matmulShape } from '../shared.js';
+import { gemm } from './math.js';
+import { conv } from './nn.js';
+
+/**
+ * onnxruntime's contrib ops of transformer models (com.microsoft, and SimplifiedLayerNormalization,
+ * which onnxruntime registers in the ONNX domain), after onnxruntime's own inference functions
+ * (onnxruntime/core/graph/contrib_ops/bert_defs.cc, contrib_defs.cc):
+ * - Gelu, QuickGelu: X's type and shape. BiasGelu, FastGelu, BiasAdd: the inputs broadcast.
+ * - FusedMatMul: MatMul of A and B after transBatch ([1 … r-2, 0, r-1]) and transA / transB.
+ * - FusedConv: Conv's shape (Z has it). FusedGemm: Gemm's.
+ * - SkipLayerNormalization, SkipSimplifiedLayerNormalization: output and input_skip_bias_sum have
+ *   input's shape; mean and inv_std_var its shape with the last dim 1.
+ * - SimplifiedLayerNormalization: Y X's shape; inv_std_var f32 with dims [axis, rank) 1.
+ * - EmbedLayerNormalization: output and embedding_sum [B, S, hidden] of word_embedding's type
+ *   (hidden: word_embedding's dim 1); mask_index int32 [B].
+ */
+const MS = 'com.microsoft';
+
+const broadcastAll: InferFn = (c) => {
+  const shapes: Shape[] = [];
+  for (let i = 0; i < c.numInputs; i++) if (c.has(i)) shapes.push(c.shape(i));
+  return [out(c.elem(0), broadcastOr(c, onnxBroadcast(shapes)))];
+};
+
+const batchMoved = (s: Shape, on: boolean): Shape => {
+  if (s === null || !on || s.length < 3) return s;
+  return [...s.slice(1, -1), s[0]!, s[s.length - 1]!];
+};
+
+const fusedMatMul: InferFn = (c) => {
+  const a = batchMoved(c.shape(0), intAttr(c, 'transBatchA', 0) !== 0);
+  const b = batchMoved(c.shape(1), intAttr(c, 'transBatchB', 0) !== 0);
+  const shape = matmulShape(c, a, b, intAttr(c, 'transA', 0) !== 0, intAttr(c, 'transB', 0) !== 0, (x, y) => onnxBroadcast([x, y]));
+  return [out(c.elem(0), shape)];
+};
+
+/** X's shape with the dims from `axis` on 1 (null when unknown). */
+const statShape = (x: Shape, axis: number): Shape => {
+  if (x === null) return null;
+  const a = normAxis(axis, x.length);
+  return a === undefined ? null : x.map((d, i): Dim => (i < a ? d : 1));
+};
+
+/** Outputs: [output, mean, inv_std_var, input_skip_bias_sum] as many as the node has. */
+const skipNorm: InferFn = (c) => {
+  const x = c.shape(0);
+  const stat = statShape(x, -1);
+  const kinds: OutputInfo[] = [out(c.elem(0), x), out('f32', stat), out('f32', stat), out(c.elem(0), x)];
+  return c.node.outputs.map((_, i) => kinds[i] ?? null);
+};
+
+const simplified: InferFn = (c) => {
+  const x = c.shape(0);
+  const outs: OutputInfo[] = [out(c.elem(0), x)];
+  if (c.node.outputs.length > 1) outs.push(out('f32', statShape(x, intAttr(c, 'axis', -1))));
+  return outs;
+};
+
+const embed: InferFn = (c: RuleContext) => {
+  const ids = c.shape(0);
+  const w = c.shape(2);
+  const dims: Shape = [ids?.[0] ?? null, ids?.[1] ?? null, w?.[1] ?? null];
+  if (ids !== null && ids.length !== 2) c.error(`input_ids must be 2-D [batch, sequence], not rank ${ids.length}`);
+  const kinds: OutputInfo[] = [out(c.elem(2), dims), out('i32', [ids?.[0] ?? null]), out(c.elem(2), dims)];
+  return c.node.outputs.map((_, i) => kinds[i] ?? null);
+};
+
+const rule = (op: string, infer: InferFn, domain = MS): Rule => ({ dialect: 'onnx', domain, op, since: 1, infer });
+
+export const onnxMicrosoftTransformerRules: Rule[] = [
+  rule('Gelu', (c) => [out(c.elem(0), c.shape(0))]),
+  rule('QuickGelu', (c) => [out(c.elem(0), c.shape(0))]),
+  rule('BiasGelu', broadcastAll),
+  rule('FastGelu', broadcastAll),
+  rule('BiasAdd', broadcastAll),
+  rule('FusedMatMul', fusedMatMul),
+  rule('FusedConv', conv),
+  rule('FusedGemm', gemm),
+  rule('SkipLayerNormalization', skipNorm),
+  rule('SkipSimplifiedLayerNormalization', skipNorm),
+  rule('SimplifiedLayerNormalization', simplified, ''),
+  rule('EmbedLayerNormalization', embed),
+];
