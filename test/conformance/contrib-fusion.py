@@ -1,0 +1,150 @@
+"""Builds the ONNX models of test/conformance/contrib-fusion.test.ts: onnxruntime's com.microsoft
+contrib ops of transformer models (and SimplifiedLayerNormalization, its contrib op in the ONNX
+domain), one node per model, with seeded inputs.
+
+Usage: contrib-fusion.py OUT_DIR → writes OUT_DIR/<case>.onnx and prints one JSON list:
+[{"name", "onnx", "inputs": {name: {"dtype", "shape", "hex"}}, "refused": bool}]
+("refused": ovir is meant to refuse the model with a coded diagnostic naming the node).
+"""
+import json
+import os
+import sys
+
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper
+
+OUT = sys.argv[1]
+MS = "com.microsoft"
+cases = []
+rng = np.random.default_rng(20261128)
+
+ELEM = {np.float32: TensorProto.FLOAT, np.float16: TensorProto.FLOAT16, np.int32: TensorProto.INT32, np.int64: TensorProto.INT64}
+WIRE = {np.float32: "f32", np.float16: "f16", np.int32: "i32", np.int64: "i64"}
+
+
+def tensor_json(a):
+    return {"dtype": WIRE[a.dtype.type], "shape": list(a.shape), "hex": np.ascontiguousarray(a).tobytes().hex()}
+
+
+def f32(*shape, scale=1.0):
+    return (rng.standard_normal(shape) * scale).astype(np.float32)
+
+
+def save(name, op, inputs, outputs, attrs=None, domain=MS, refused=False, consts=None, out_types=None):
+    """inputs: list of (name, array) with "" for an absent optional input; outputs: names ("" absent);
+    consts: names among the inputs written as initializers (not fed)."""
+    consts = consts or set()
+    node = helper.make_node(op, [n for n, _ in inputs], outputs, domain=domain, **(attrs or {}))
+    feeds = {n: a for n, a in inputs if n and n not in consts}
+    inits = [numpy_helper.from_array(a, n) for n, a in inputs if n and n in consts]
+    ins = [helper.make_tensor_value_info(n, ELEM[a.dtype.type], list(a.shape)) for n, a in feeds.items()]
+    out_types = out_types or {}
+    outs = [helper.make_tensor_value_info(o, out_types.get(o, ELEM[inputs[0][1].dtype.type] if inputs[0][0] else TensorProto.FLOAT), None) for o in outputs if o]
+    graph = helper.make_graph([node], name, ins, outs, initializer=inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid(MS, 1)])
+    model.ir_version = 8
+    path = os.path.join(OUT, name + ".onnx")
+    with open(path, "wb") as f:
+        f.write(model.SerializeToString())
+    cases.append({"name": name, "onnx": path, "inputs": {k: tensor_json(v) for k, v in feeds.items()}, "refused": refused})
+
+
+# ── GELU family, BiasAdd ──────────────────────────────────────────────────────────────────────
+save("gelu", "Gelu", [("X", f32(2, 3, 8, scale=2))], ["Y"])
+save("bias_gelu", "BiasGelu", [("A", f32(2, 3, 8, scale=2)), ("B", f32(8))], ["Y"])
+save("bias_gelu_const_bias", "BiasGelu", [("A", f32(2, 3, 8, scale=2)), ("B", f32(8))], ["Y"], consts={"B"})
+save("fast_gelu", "FastGelu", [("X", f32(2, 3, 8, scale=2))], ["Y"])
+save("fast_gelu_bias", "FastGelu", [("X", f32(2, 3, 8, scale=2)), ("bias", f32(8))], ["Y"])
+save("quick_gelu", "QuickGelu", [("X", f32(2, 3, 8, scale=3))], ["Y"])
+save("quick_gelu_alpha_1", "QuickGelu", [("X", f32(2, 3, 8, scale=3))], ["Y"], {"alpha": 1.0})
+save("quick_gelu_alpha_neg", "QuickGelu", [("X", f32(4, 5, scale=3))], ["Y"], {"alpha": -0.75})
+save("bias_add", "BiasAdd", [("X", f32(2, 3, 8)), ("bias", f32(8)), ("skip", f32(2, 3, 8))], ["Y"])
+
+# ── FusedMatMul ───────────────────────────────────────────────────────────────────────────────
+save("fused_matmul_alpha", "FusedMatMul", [("A", f32(2, 3, 4, 5)), ("B", f32(2, 3, 5, 6))], ["Y"], {"alpha": 0.125})
+save("fused_matmul_2d", "FusedMatMul", [("A", f32(4, 5)), ("B", f32(5, 6))], ["Y"], {"alpha": 2.0})
+save("fused_matmul_transA", "FusedMatMul", [("A", f32(3, 5, 4)), ("B", f32(3, 5, 6))], ["Y"], {"transA": 1})
+save("fused_matmul_transB", "FusedMatMul", [("A", f32(3, 4, 5)), ("B", f32(3, 6, 5))], ["Y"], {"transB": 1, "alpha": -0.5})
+save("fused_matmul_transAB", "FusedMatMul", [("A", f32(2, 5, 4)), ("B", f32(6, 5))], ["Y"], {"transA": 1, "transB": 1})
+save("fused_matmul_broadcast", "FusedMatMul", [("A", f32(2, 1, 4, 5)), ("B", f32(3, 5, 6))], ["Y"], {"alpha": 0.5})
+save("fused_matmul_vector", "FusedMatMul", [("A", f32(5)), ("B", f32(2, 5, 6))], ["Y"], {"alpha": 3.0})
+save("fused_matmul_const_B", "FusedMatMul", [("A", f32(2, 4, 5)), ("B", f32(5, 6))], ["Y"], {"alpha": 0.25}, consts={"B"})
+save("fused_matmul_transBatchA", "FusedMatMul", [("A", f32(4, 2, 3, 5)), ("B", f32(2, 3, 5, 6))], ["Y"], {"transBatchA": 1})
+save("fused_matmul_transBatchB", "FusedMatMul", [("A", f32(2, 3, 4, 5)), ("B", f32(5, 2, 3, 6))], ["Y"], {"transBatchB": 1})
+save("fused_matmul_transBatchA_transA", "FusedMatMul", [("A", f32(5, 2, 3, 4)), ("B", f32(2, 3, 5, 6))], ["Y"], {"transBatchA": 1, "transA": 1})
+save("fused_matmul_transBatchB_transB", "FusedMatMul", [("A", f32(2, 3, 4, 5)), ("B", f32(6, 2, 3, 5))], ["Y"], {"transBatchB": 1, "transB": 1, "alpha": 0.5})
+save("fused_matmul_transBatch_3d", "FusedMatMul", [("A", f32(4, 3, 5)), ("B", f32(5, 3, 6))], ["Y"], {"transBatchA": 1, "transBatchB": 1})
+
+# ── FusedConv ─────────────────────────────────────────────────────────────────────────────────
+CONV_ACTS = {"Relu": [], "Tanh": [], "Sigmoid": [], "LeakyRelu": [0.15], "Clip": [-0.6, 0.8], "HardSigmoid": [0.3, 0.45]}
+for act, params in CONV_ACTS.items():
+    attrs = {"activation": act}
+    if params:
+        attrs["activation_params"] = params
+    save(f"fused_conv_{act.lower()}", "FusedConv", [("X", f32(1, 2, 6, 6)), ("W", f32(3, 2, 3, 3)), ("B", f32(3))], ["Y"], {**attrs, "pads": [1, 1, 1, 1]}, consts={"W", "B"})
+save("fused_conv_relu_z", "FusedConv", [("X", f32(1, 2, 5, 5)), ("W", f32(3, 2, 3, 3)), ("B", f32(3)), ("Z", f32(1, 3, 3, 3))], ["Y"], {"activation": "Relu"}, consts={"W", "B"})
+save("fused_conv_z_no_bias", "FusedConv", [("X", f32(1, 2, 5, 5)), ("W", f32(3, 2, 3, 3)), ("", None), ("Z", f32(1, 3, 3, 3))], ["Y"], {"activation": "Sigmoid"}, consts={"W"})
+save("fused_conv_no_activation", "FusedConv", [("X", f32(1, 2, 5, 5)), ("W", f32(3, 2, 3, 3))], ["Y"], {"strides": [2, 2]}, consts={"W"})
+save("fused_conv_grouped", "FusedConv", [("X", f32(2, 4, 6, 6)), ("W", f32(4, 2, 3, 3)), ("B", f32(4))], ["Y"], {"activation": "LeakyRelu", "activation_params": [0.01], "group": 2, "auto_pad": "SAME_UPPER"}, consts={"W", "B"})
+save("fused_conv_1d_dilated", "FusedConv", [("X", f32(1, 3, 12)), ("W", f32(4, 3, 3)), ("B", f32(4))], ["Y"], {"activation": "Tanh", "dilations": [2]}, consts={"W", "B"})
+save("fused_conv_runtime_weights", "FusedConv", [("X", f32(1, 2, 5, 5)), ("W", f32(3, 2, 3, 3)), ("B", f32(3))], ["Y"], {"activation": "Relu"})
+# onnxruntime refuses these (unknown activation, missing parameters): skipped, never judged
+save("fused_conv_elu", "FusedConv", [("X", f32(1, 2, 5, 5)), ("W", f32(3, 2, 3, 3))], ["Y"], {"activation": "Elu", "activation_params": [1.0]}, consts={"W"}, refused=True)
+save("fused_conv_leakyrelu_no_params", "FusedConv", [("X", f32(1, 2, 5, 5)), ("W", f32(3, 2, 3, 3))], ["Y"], {"activation": "LeakyRelu"}, consts={"W"}, refused=True)
+
+# ── FusedGemm ─────────────────────────────────────────────────────────────────────────────────
+GEMM_ACTS = {"Relu": {}, "Tanh": {}, "Sigmoid": {}, "LeakyRelu": {"activation_alpha": 0.2}, "HardSigmoid": {"activation_alpha": 0.3, "activation_beta": 0.45},
+             "Elu": {"activation_alpha": 0.7}, "Selu": {"activation_alpha": 1.6, "activation_gamma": 1.05}, "ThresholdedRelu": {"activation_alpha": 0.4},
+             "Softsign": {}, "Softplus": {}, "ScaledTanh": {"activation_alpha": 1.5, "activation_beta": 0.6}, "ParametricSoftplus": {"activation_alpha": 0.8, "activation_beta": 1.3}}
+for act, extra in GEMM_ACTS.items():
+    save(f"fused_gemm_{act.lower()}", "FusedGemm", [("A", f32(3, 4)), ("B", f32(4, 5)), ("C", f32(5))], ["Y"], {"activation": act, "alpha": 0.75, "beta": 1.5, **extra}, consts={"B", "C"})
+save("fused_gemm_trans", "FusedGemm", [("A", f32(4, 3)), ("B", f32(5, 4)), ("C", f32(3, 5))], ["Y"], {"activation": "Relu", "transA": 1, "transB": 1})
+save("fused_gemm_no_c", "FusedGemm", [("A", f32(3, 4)), ("B", f32(4, 5))], ["Y"], {"activation": "Tanh"}, consts={"B"})
+save("fused_gemm_leakyrelu_no_alpha", "FusedGemm", [("A", f32(3, 4)), ("B", f32(4, 5))], ["Y"], {"activation": "LeakyRelu"}, consts={"B"}, refused=True)
+save("fused_gemm_clip", "FusedGemm", [("A", f32(3, 4)), ("B", f32(4, 5))], ["Y"], {"activation": "Clip"}, consts={"B"}, refused=True)
+
+# ── SkipLayerNormalization, SkipSimplifiedLayerNormalization, SimplifiedLayerNormalization ────
+H = 16
+save("skip_layer_norm_full", "SkipLayerNormalization",
+     [("input", f32(2, 5, H)), ("skip", f32(2, 5, H)), ("gamma", f32(H)), ("beta", f32(H)), ("bias", f32(H))],
+     ["output", "mean", "inv_std_var", "input_skip_bias_sum"], {"epsilon": 1e-5}, consts={"gamma", "beta", "bias"})
+save("skip_layer_norm_min", "SkipLayerNormalization", [("input", f32(2, 5, H)), ("skip", f32(2, 5, H)), ("gamma", f32(H))], ["output"], consts={"gamma"})
+save("skip_layer_norm_sum_only", "SkipLayerNormalization",
+     [("input", f32(2, 5, H)), ("skip", f32(2, 5, H)), ("gamma", f32(H)), ("beta", f32(H))], ["output", "", "", "input_skip_bias_sum"], {"epsilon": 1e-6}, consts={"gamma", "beta"})
+save("skip_layer_norm_skip_broadcast", "SkipLayerNormalization", [("input", f32(2, 5, H)), ("skip", f32(5, H)), ("gamma", f32(H)), ("beta", f32(H))], ["output"], {"epsilon": 1e-5})
+save("skip_layer_norm_2d", "SkipLayerNormalization", [("input", f32(6, H)), ("skip", f32(6, H)), ("gamma", f32(H)), ("", None), ("bias", f32(H))], ["output", "mean"], {"epsilon": 1e-5})
+save("skip_simplified_layer_norm", "SkipSimplifiedLayerNormalization",
+     [("input", f32(2, 5, H)), ("skip", f32(2, 5, H)), ("gamma", f32(H)), ("bias", f32(H))], ["output", "", "inv_std_var", "input_skip_bias_sum"], {"epsilon": 1e-5}, consts={"gamma", "bias"})
+save("skip_simplified_layer_norm_min", "SkipSimplifiedLayerNormalization", [("input", f32(2, 5, H)), ("skip", f32(2, 5, H)), ("gamma", f32(H))], ["output"], {"epsilon": 1e-6})
+# its mean output onnxruntime never writes: refused when read
+save("skip_simplified_layer_norm_mean", "SkipSimplifiedLayerNormalization", [("input", f32(2, 5, H)), ("skip", f32(2, 5, H)), ("gamma", f32(H))], ["output", "mean"], {"epsilon": 1e-6}, refused=True)
+save("simplified_layer_norm", "SimplifiedLayerNormalization", [("X", f32(2, 5, H)), ("scale", f32(H))], ["Y"], {"epsilon": 1e-5, "axis": -1}, domain="", consts={"scale"})
+save("simplified_layer_norm_inv", "SimplifiedLayerNormalization", [("X", f32(2, 5, H)), ("scale", f32(H))], ["Y", "inv_std_var"], {"epsilon": 1e-6}, domain="")
+save("simplified_layer_norm_axis1", "SimplifiedLayerNormalization", [("X", f32(2, 3, 4)), ("scale", f32(3, 4))], ["Y", "inv_std_var"], {"axis": 1}, domain="")
+# stash_type 10 with inv_std_var unread: onnxruntime still computes in f32
+save("simplified_layer_norm_stash_f16", "SimplifiedLayerNormalization", [("X", f32(2, 3, 4, scale=30)), ("scale", f32(4))], ["Y"], {"stash_type": 10}, domain="")
+
+# ── EmbedLayerNormalization ───────────────────────────────────────────────────────────────────
+B, S, V, P, G = 2, 6, 20, 9, 3
+def ids(hi, *shape):
+    return rng.integers(0, hi, shape).astype(np.int32)
+mask = np.array([[1, 1, 1, 1, 0, 0], [1, 0, 1, 1, 1, 0]], np.int32)
+emb = lambda: [("word_embedding", f32(V, H)), ("position_embedding", f32(P, H))]
+save("embed_layer_norm_full", "EmbedLayerNormalization",
+     [("input_ids", ids(V, B, S)), ("segment_ids", ids(G, B, S)), *emb(), ("segment_embedding", f32(G, H)), ("gamma", f32(H)), ("beta", f32(H)), ("mask", mask)],
+     ["output", "mask_index", "embedding_sum"], {"epsilon": 1e-5}, consts={"word_embedding", "position_embedding", "segment_embedding", "gamma", "beta"},
+     out_types={"output": TensorProto.FLOAT, "mask_index": TensorProto.INT32, "embedding_sum": TensorProto.FLOAT})
+save("embed_layer_norm_no_segment_no_mask", "EmbedLayerNormalization",
+     [("input_ids", ids(V, B, S)), ("", None), *emb(), ("", None), ("gamma", f32(H)), ("beta", f32(H))],
+     ["output", "mask_index"], consts={"word_embedding", "position_embedding", "gamma", "beta"},
+     out_types={"output": TensorProto.FLOAT, "mask_index": TensorProto.INT32})
+save("embed_layer_norm_position_ids", "EmbedLayerNormalization",
+     [("input_ids", ids(V, B, S)), ("segment_ids", ids(G, B, S)), *emb(), ("segment_embedding", f32(G, H)), ("gamma", f32(H)), ("beta", f32(H)), ("mask", mask), ("position_ids", ids(P, B, S))],
+     ["output", "mask_index", "embedding_sum"], {"epsilon": 1e-5}, consts={"word_embedding", "position_embedding", "segment_embedding", "gamma", "beta"},
+     out_types={"output": TensorProto.FLOAT, "mask_index": TensorProto.INT32, "embedding_sum": TensorProto.FLOAT})
+save("embed_layer_norm_position_ids_row", "EmbedLayerNormalization",
+     [("input_ids", ids(V, B, S)), ("segment_ids", ids(G, B, S)), *emb(), ("segment_embedding", f32(G, H)), ("gamma", f32(H)), ("beta", f32(H)), ("", None), ("position_ids", ids(P, 1, S))],
+     ["output", "mask_index"], {"epsilon": 1e-5, "mask_index_type": 0},
+     out_types={"output": TensorProto.FLOAT, "mask_index": TensorProto.INT32})
+
+json.dump(cases, sys.stdout)
