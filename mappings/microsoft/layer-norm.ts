@@ -14,8 +14,8 @@ import type { ConvertContext, OpMapping } from '../spec.js';
  *     output = s / √(mean(s²) + epsilon) · gamma; inv_std_var; input_skip_bias_sum. Its `mean`
  *     output onnxruntime never writes (an unwritten buffer): refused when something reads it.
  *   SimplifiedLayerNormalization(X, scale) — onnxruntime registers it in the ONNX domain (''),
- *     not com.microsoft (OpenVINO's frontend lists it under com.microsoft, where onnxruntime has
- *     no such op): Y = X / √(mean(X², [axis, rank)) + epsilon) · scale computed in f32, as
+ *     not com.microsoft (OpenVINO's frontend first registered it under com.microsoft, where
+ *     onnxruntime has no such op, and moved it to the ONNX domain): Y = X / √(mean(X², [axis, rank)) + epsilon) · scale computed in f32, as
  *     onnxruntime's CPU kernel computes it whatever stash_type says; inv_std_var (f32).
  */
 const MS = 'com.microsoft';
