@@ -153,3 +153,49 @@ describe('layer normalizations', () => {
       .toEqual([expect.stringMatching(/segment_ids and segment_embedding must be given together/)]);
   });
 });
+
+describe('Attention, RotaryEmbedding, Range, Trilu', () => {
+  const D = 16;
+  const attnIns = (extra: (In | null)[] = []): (In | null)[] => [named('input', [2, 5, D]), named('weights', [D, 3 * D]), named('bias', [3 * D]), ...extra];
+  it('Attention: the merged projection split into heads, Softmax(scale · QKᵀ + mask)·V as [B, S, hidden]; present [2, B, N, T, head]', () => {
+    const m = convertModel(model('Attention', attnIns([named('mask_index', [2], 'i32'), named('past', [2, 2, 2, 3, 8])]), ['output', 'present'],
+      { num_heads: A.int(2), unidirectional: A.int(1) }));
+    expect(ops(m)).toEqual(expect.arrayContaining(['MatMul', 'Softmax', 'Select', 'GreaterEqual', 'Concat']));
+    expect(ops(m)).not.toContain('Attention');
+    expect(outTypes(m)).toMatchObject([{ elem: 'f32', shape: [2, 5, D] }, { elem: 'f32', shape: [2, 2, 2, 8, 8] }]);
+    expect(verifyGraph(m.graph)).toEqual([]);
+  });
+  it('Attention: a [2B] mask_index adds the start positions (LogicalOr); raw masks are compared with 0', () => {
+    expect(ops(convertModel(model('Attention', attnIns([named('mask_index', [4], 'i32')]), ['output'], { num_heads: A.int(2) })))).toContain('LogicalOr');
+    expect(ops(convertModel(model('Attention', attnIns([named('mask_index', [2, 5, 5], 'i32')]), ['output'], { num_heads: A.int(2) })))).toContain('Greater');
+  });
+  it('Attention refuses what onnxruntime\'s CPU kernel does not compute or ovir does not convert, naming the node', () => {
+    expect(refusal(model('Attention', attnIns(), ['output'], { num_heads: A.int(2), do_rotary: A.int(1) })))
+      .toEqual([expect.stringMatching(/^CONVERT_UNSUPPORTED_ATTR main\/attention: .*'do_rotary' = 1/)]);
+    expect(refusal(model('Attention', attnIns([named('mask_index', [7], 'i32')]), ['output'], { num_heads: A.int(2) })))
+      .toEqual([expect.stringMatching(/1-D mask_index of 7 values for batch 2/)]);
+    expect(refusal(model('Attention', attnIns([named('mask_index', [2, 1, 5, 5], 'i32')]), ['output'], { num_heads: A.int(2) })))
+      .toEqual([expect.stringMatching(/mask_index of rank 4/)]);
+    expect(refusal(model('Attention', attnIns(), ['output'], {}))).toEqual([expect.stringMatching(/'num_heads' = absent/)]);
+  });
+  it('RotaryEmbedding (com.microsoft): position_ids [B, S] gathered, [1] an offset; scale ignored with a warning', () => {
+    const ins = (pos: Shape) => [named('input', [2, 4, 16]), named('position_ids', pos, 'i64'), named('cos', [12, 4]), named('sin', [12, 4])];
+    const m = convertModel(model('RotaryEmbedding', ins([2, 4]), ['output']));
+    expect(ops(m)).toEqual(expect.arrayContaining(['Gather', 'Split', 'Concat']));
+    expect(ops(m)).not.toContain('Range');
+    expect(outTypes(m)).toMatchObject([{ elem: 'f32', shape: [2, 4, 16] }]);
+    expect(ops(convertModel(model('RotaryEmbedding', ins([1]), ['output'])))).toContain('Range');
+    expect(refusal(model('RotaryEmbedding', ins([1]), ['output'], { is_packed_batching: A.int(1) }))).toEqual([expect.stringMatching(/'is_packed_batching' = 1/)]);
+    const warnings: string[] = [];
+    convertModel(model('RotaryEmbedding', ins([1]), ['output'], { scale: A.float(2) }), { onWarning: (d) => warnings.push(`${d.code} ${d.message}`) });
+    expect(warnings).toEqual([expect.stringMatching(/^CONVERT_SEMANTICS_CHOICE RotaryEmbedding: scale 2 is ignored, as onnxruntime's RotaryEmbedding kernels ignore it/)]);
+  });
+  it('Range (com.microsoft) is Range-4, delta 1 when absent; Trilu (com.microsoft) is ONNX Trilu\'s band mask', () => {
+    const r = convertModel(model('Range', [named('start', [], 'i64'), named('limit', [], 'i64')], ['Y']));
+    expect(ops(r)).toEqual(['Range']);
+    expect(outTypes(r)).toMatchObject([{ elem: 'i64' }]);
+    const t = convertModel(model('Trilu', [X([3, 4])], ['Y'], { upper: A.int(0) }));
+    expect(ops(t)).toEqual(expect.arrayContaining(['LessEqual', 'Select']));
+    expect(outTypes(t)).toMatchObject([{ elem: 'f32', shape: [3, 4] }]);
+  });
+});

@@ -2,8 +2,8 @@ import type { Dim, Shape } from '../../../graph/shape.js';
 import { onnxBroadcast } from '../../broadcast.js';
 import { normAxis } from '../../dim.js';
 import { out, type InferFn, type OutputInfo, type Rule, type RuleContext } from '../../rule.js';
-import { broadcastOr, intAttr } from '../common.js';
-import { matmulShape } from '../shared.js';
+import { broadcastOr, intAttr, intsAttr, sameAsInput } from '../common.js';
+import { matmulShape, rangeLength, scalarOf } from '../shared.js';
 import { gemm } from './math.js';
 import { conv } from './nn.js';
 
@@ -17,6 +17,9 @@ import { conv } from './nn.js';
  * - SkipLayerNormalization, SkipSimplifiedLayerNormalization: output and input_skip_bias_sum have
  *   input's shape; mean and inv_std_var its shape with the last dim 1.
  * - SimplifiedLayerNormalization: Y X's shape; inv_std_var f32 with dims [axis, rank) 1.
+ * - Attention: output [B, S, v_hidden]; present [2, B, num_heads, past + S, head_size].
+ * - RotaryEmbedding, Trilu: the input's type and shape. Range: start's type, its length when
+ *   start, limit and delta (1 when absent) are known.
  * - EmbedLayerNormalization: output and embedding_sum [B, S, hidden] of word_embedding's type
  *   (hidden: word_embedding's dim 1); mask_index int32 [B].
  */
@@ -71,6 +74,30 @@ const embed: InferFn = (c: RuleContext) => {
   return c.node.outputs.map((_, i) => kinds[i] ?? null);
 };
 
+/** Q, K, V hidden sizes: qkv_hidden_sizes, else the weights' last dim in three. */
+function hiddenSizes(c: RuleContext): [Dim, Dim, Dim] {
+  const sizes = intsAttr(c, 'qkv_hidden_sizes');
+  if (sizes && sizes.length === 3) return [sizes[0]!, sizes[1]!, sizes[2]!];
+  const w = c.shape(1)?.[1];
+  const third = typeof w === 'number' && w % 3 === 0 ? w / 3 : null;
+  return [third, third, third];
+}
+
+const attention: InferFn = (c) => {
+  const x = c.shape(0);
+  const [, hk, hv] = hiddenSizes(c);
+  const n = intAttr(c, 'num_heads', 0);
+  const b = x?.[0] ?? null;
+  const s = x?.[1] ?? null;
+  const past = c.has(4) ? c.shape(4)?.[3] ?? null : 0;
+  const total = typeof past === 'number' && typeof s === 'number' ? past + s : past === 0 ? s : null;
+  const head = typeof hk === 'number' && n > 0 ? hk / n : null;
+  const kinds: OutputInfo[] = [out(c.elem(0), [b, s, hv]), out(c.elem(0), [2, b, n > 0 ? n : null, total, head])];
+  return c.node.outputs.map((_, i) => kinds[i] ?? null);
+};
+
+const range: InferFn = (c) => [out(c.elem(0), [rangeLength(scalarOf(c, 0), scalarOf(c, 1), c.has(2) ? scalarOf(c, 2) : 1)])];
+
 const rule = (op: string, infer: InferFn, domain = MS): Rule => ({ dialect: 'onnx', domain, op, since: 1, infer });
 
 export const onnxMicrosoftTransformerRules: Rule[] = [
@@ -86,4 +113,8 @@ export const onnxMicrosoftTransformerRules: Rule[] = [
   rule('SkipSimplifiedLayerNormalization', skipNorm),
   rule('SimplifiedLayerNormalization', simplified, ''),
   rule('EmbedLayerNormalization', embed),
+  rule('Attention', attention),
+  rule('RotaryEmbedding', (c) => [out(c.elem(0), c.shape(0))]),
+  rule('Range', range),
+  rule('Trilu', sameAsInput),
 ];
