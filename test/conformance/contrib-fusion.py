@@ -1,6 +1,7 @@
 """Builds the ONNX models of test/conformance/contrib-fusion.test.ts: onnxruntime's com.microsoft
-contrib ops of transformer models (and SimplifiedLayerNormalization, its contrib op in the ONNX
-domain), one node per model, with seeded inputs.
+contrib ops of transformer models (GELU family, BiasAdd, fused MatMul / Conv / Gemm, layer
+normalizations, Attention, RotaryEmbedding, Range, Trilu; and SimplifiedLayerNormalization, its
+contrib op in the ONNX domain), one node per model, with seeded inputs.
 
 Usage: contrib-fusion.py OUT_DIR → writes OUT_DIR/<case>.onnx and prints one JSON list:
 [{"name", "onnx", "inputs": {name: {"dtype", "shape", "hex"}}, "refused": bool}]
@@ -146,5 +147,52 @@ save("embed_layer_norm_position_ids_row", "EmbedLayerNormalization",
      [("input_ids", ids(V, B, S)), ("segment_ids", ids(G, B, S)), *emb(), ("segment_embedding", f32(G, H)), ("gamma", f32(H)), ("beta", f32(H)), ("", None), ("position_ids", ids(P, 1, S))],
      ["output", "mask_index"], {"epsilon": 1e-5, "mask_index_type": 0},
      out_types={"output": TensorProto.FLOAT, "mask_index": TensorProto.INT32})
+
+# ── Attention ─────────────────────────────────────────────────────────────────────────────────
+D, NH = 16, 2
+def attn(name, extra_inputs=(), attrs=None, outputs=("output",), S=5, W=None, bias=True, refused=False, consts=("weights", "bias")):
+    W = W if W is not None else 3 * D
+    ins = [("input", f32(2, S, D)), ("weights", f32(D, W, scale=0.5)), ("bias", f32(W, scale=0.2)) if bias else ("", None)]
+    ins += list(extra_inputs)
+    while ins and ins[-1][0] == "":
+        ins.pop()
+    save(name, "Attention", ins, list(outputs), {"num_heads": NH, **(attrs or {})}, consts=set(consts), refused=refused)
+i32 = lambda *a: np.array(a, np.int32)
+save_mask = lambda m: [("mask_index", m)]
+attn("attention")
+attn("attention_no_bias", bias=False, consts=("weights",))
+attn("attention_runtime_weights", consts=())
+attn("attention_mask_raw_2d", save_mask(np.array([[1, 1, 1, 0, 0], [1, 1, 1, 1, 1]], np.int32)))
+attn("attention_mask_raw_3d", save_mask((rng.random((2, 5, 5)) < 0.7).astype(np.int32)))
+attn("attention_mask_end", save_mask(i32(3, 5)))
+attn("attention_mask_end_start", save_mask(i32(5, 4, 1, 0)))
+attn("attention_mask_all_masked_row", save_mask(i32(0, 2)))
+attn("attention_unidirectional", attrs={"unidirectional": 1})
+attn("attention_unidirectional_mask", save_mask(np.array([[1, 1, 1, 1, 0], [0, 1, 1, 1, 1]], np.int32)), attrs={"unidirectional": 1})
+attn("attention_unidirectional_mask_zero_length", save_mask(i32(0, 3)), attrs={"unidirectional": 1})
+attn("attention_scale_filter", save_mask(i32(4, 2)), attrs={"scale": 0.3, "mask_filter_value": -50.0})
+attn("attention_qkv_hidden_sizes", W=40, attrs={"qkv_hidden_sizes": [16, 16, 8]})
+attn("attention_attention_bias", [("", None), ("", None), ("attention_bias", f32(1, NH, 5, 5))])
+attn("attention_present", outputs=("output", "present"))
+attn("attention_past", [("", None), ("past", f32(2, 2, NH, 3, D // NH))], attrs={"unidirectional": 1}, outputs=("output", "present"), S=2)
+attn("attention_past_mask", [("mask_index", np.array([[0, 1, 1, 1, 1], [1, 1, 1, 1, 1]], np.int32)), ("past", f32(2, 2, NH, 3, D // NH))], outputs=("output", "present"), S=2)
+attn("attention_do_rotary", attrs={"do_rotary": 1}, refused=True)
+
+# ── RotaryEmbedding, Range, Trilu ─────────────────────────────────────────────────────────────
+RB, RS, RN, RH = 2, 4, 2, 8
+cos_cache, sin_cache = f32(12, RH // 2), f32(12, RH // 2)
+pos_ids = rng.integers(0, 12, (RB, RS)).astype(np.int64)
+def rot(name, x, pos, attrs=None, caches=(cos_cache, sin_cache)):
+    save(name, "RotaryEmbedding", [("input", x), ("position_ids", pos), ("cos_cache", caches[0]), ("sin_cache", caches[1])], ["output"], attrs or {}, consts={"cos_cache", "sin_cache"})
+rot("rotary_embedding", f32(RB, RS, RN * RH), pos_ids)
+rot("rotary_embedding_interleaved", f32(RB, RS, RN * RH), pos_ids, {"interleaved": 1})
+rot("rotary_embedding_offset", f32(RB, RS, RN * RH), np.array([5], np.int64))
+rot("rotary_embedding_4d", f32(RB, RN, RS, RH), pos_ids, {"interleaved": 1})
+rot("rotary_embedding_partial", f32(RB, RS, RN * RH), pos_ids, {"num_heads": RN, "rotary_embedding_dim": 4}, caches=(f32(12, 2), f32(12, 2)))
+rot("rotary_embedding_num_heads_scale", f32(RB, RS, RN * RH), np.array([0], np.int64), {"num_heads": RN, "scale": 2.0})
+save("range", "Range", [("start", np.array(2, np.int64)), ("limit", np.array(17, np.int64)), ("delta", np.array(4, np.int64))], ["Y"], out_types={"Y": TensorProto.INT64})
+save("range_no_delta", "Range", [("start", np.array(-1.5, np.float32)), ("limit", np.array(3.0, np.float32))], ["Y"])
+save("trilu", "Trilu", [("X", f32(2, 4, 5)), ("k", np.array(1, np.int64))], ["Y"])
+save("trilu_lower", "Trilu", [("X", f32(5, 3))], ["Y"], {"upper": 0})
 
 json.dump(cases, sys.stdout)
