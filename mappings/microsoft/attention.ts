@@ -74,19 +74,21 @@ function attentionToIr(c: ConvertContext): void {
   if (isWanted(c, 1) && hk !== hv) { c.error('present stacks K and V: their hidden sizes must be equal'); return; }
 
   // mask_index form
-  let maskForm: 'raw2' | 'raw3' | 'end' | 'endStart' | null = null;
+  let maskForm: 'raw2' | 'raw3' | 'index' | null = null;
   if (present(c, 3)) {
     if (c.elem(3) !== 'i32') { c.error(`mask_index must be int32 (got ${c.elem(3) ?? 'unknown'})`); return; }
     const r = c.rank(3);
     if (r === 2) maskForm = 'raw2';
     else if (r === 3) maskForm = 'raw3';
     else if (r === 1) {
+      // [B] or [2B]: told apart at run time when the lengths are not known here (read as [rows, B])
       const len = staticDim(shapeOf(c, 3), 0);
       const batch = staticDim(shapeOf(c, 0), 0);
-      if (len === null || batch === null) { c.error('a 1-D mask_index needs its length and the batch size known (it is [batch] or [2 · batch])'); return; }
-      if (len === batch) maskForm = 'end';
-      else if (len === 2 * batch) maskForm = 'endStart';
-      else { c.error(`a 1-D mask_index of ${len} values for batch ${batch}: onnxruntime's CPU kernel reads [batch] or [2 · batch]`); return; }
+      if (len !== null && batch !== null && len !== batch && len !== 2 * batch) {
+        c.error(`a 1-D mask_index of ${len} values for batch ${batch}: onnxruntime's CPU kernel reads [batch] or [2 · batch]`);
+        return;
+      }
+      maskForm = 'index';
     } else { c.error(`mask_index of rank ${r ?? 'unknown'}: the converted forms are [B, T], [B, S, T], [B] and [2B]`); return; }
   }
 
@@ -118,14 +120,17 @@ function attentionToIr(c: ConvertContext): void {
   if (maskForm === 'raw2' || maskForm === 'raw3') {
     const kept = c.emit('Greater', [c.input(3)!, b.scalar('i32', 0)], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
     addMask(b.unsqueeze(b.select(kept, zero, masked), maskForm === 'raw2' ? [1n, 2n] : [1n]));
-  } else if (maskForm !== null) {
-    const idx = b.convert(c.input(3)!, 'i64');
-    const batch = b.dim(c.input(0)!, 0n);
+  } else if (maskForm === 'index') {
+    // as [rows, B] (rows 1: end positions; 2: end, then start positions): keys from end[b] on and
+    // before start[b] masked; with one row the start is 0 (its row times rows - 1)
+    const batch = b.reshape(b.dim(c.input(0)!, 0n), [1n]);
+    const idx = b.reshape(b.convert(c.input(3)!, 'i64'), b.concat([i64Const(c, [-1n]), batch], 0));
+    const rows = b.dim(idx, 0n);
+    const one = i64Const(c, [1n]);
+    const end = b.reshape(b.gather(idx, i64Const(c, [0n]), 0n), [-1n, 1n]);
+    const start = b.mul(b.reshape(b.gather(idx, b.sub(rows, one), 0n), [-1n, 1n]), b.sub(rows, one));
     const cols = b.unsqueeze(b.range(total), [0n]); // [1, T]
-    const column = (from: bigint): Value => b.reshape(c.emit('Slice', [idx, b.reshape(from === 0n ? i64Const(c, [0n]) : batch, [1n]),
-      b.reshape(from === 0n ? batch : b.add(batch, batch), [1n]), i64Const(c, [1n]), i64Const(c, [0n])], {}, 1, 'opset8')[0]!, [-1n, 1n]);
-    let out = b.compare('GreaterEqual', cols, column(0n)); // key ≥ end
-    if (maskForm === 'endStart') out = c.emit('LogicalOr', [out, b.compare('Less', cols, column(1n))], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
+    const out = c.emit('LogicalOr', [b.compare('GreaterEqual', cols, end), b.compare('Less', cols, start)], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
     addMask(b.unsqueeze(b.select(out, masked, zero), [1n, 2n]));
   }
   if (mask !== null) scores = b.add(scores, mask);

@@ -169,6 +169,12 @@ describe('Attention, RotaryEmbedding, Range, Trilu', () => {
     expect(ops(convertModel(model('Attention', attnIns([named('mask_index', [4], 'i32')]), ['output'], { num_heads: A.int(2) })))).toContain('LogicalOr');
     expect(ops(convertModel(model('Attention', attnIns([named('mask_index', [2, 5, 5], 'i32')]), ['output'], { num_heads: A.int(2) })))).toContain('Greater');
   });
+  it('Attention: a 1-D mask_index whose length or batch is not known here is told [B] from [2B] at run time (an optimized BERT\'s EmbedLayerNormalization feeds one)', () => {
+    const ins: (In | null)[] = [named('input', [null, 5, D]), named('weights', [D, 3 * D]), named('bias', [3 * D]), named('mask_index', [null], 'i32')];
+    const m = convertModel(model('Attention', ins, ['output'], { num_heads: A.int(2) }));
+    expect(ops(m)).toEqual(expect.arrayContaining(['LogicalOr', 'Softmax']));
+    expect(outTypes(m)).toMatchObject([{ elem: 'f32', shape: [null, 5, D] }]);
+  });
   it('Attention refuses what onnxruntime\'s CPU kernel does not compute or ovir does not convert, naming the node', () => {
     expect(refusal(model('Attention', attnIns(), ['output'], { num_heads: A.int(2), do_rotary: A.int(1) })))
       .toEqual([expect.stringMatching(/^CONVERT_UNSUPPORTED_ATTR main\/attention: .*'do_rotary' = 1/)]);
