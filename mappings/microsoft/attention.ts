@@ -156,7 +156,7 @@ export const MS_ATTENTION: readonly OpMapping[] = [
     decomposes: ['MatMul', 'Add', 'Slice', 'Reshape', 'Transpose', 'Concat', 'Squeeze', 'Unsqueeze', 'Multiply', 'Greater', 'Select',
       'Convert', 'ShapeOf', 'Gather', 'Range', 'GreaterEqual', 'Less', 'LessEqual', 'LogicalOr', 'Softmax'],
     handles: { onnx: ['num_heads', 'qkv_hidden_sizes', 'unidirectional', 'mask_filter_value', 'scale', 'do_rotary', 'rotary_embedding_dim', 'past_present_share_buffer'] },
-    note: 'IR: the merged QKV projection split into heads, scale · QKᵀ + additive masks (raw, [B], [2B], unidirectional) + attention_bias, Softmax · V; present when read',
+    note: 'IR: the merged QKV projection split into heads, scale · QKᵀ + additive masks (raw, [B], [2B]) + attention_bias, future keys the lowest value when unidirectional, Softmax · V; present when read',
     toIr: attentionToIr,
   },
 ];
