@@ -195,4 +195,77 @@ save("range_no_delta", "Range", [("start", np.array(-1.5, np.float32)), ("limit"
 save("trilu", "Trilu", [("X", f32(2, 4, 5)), ("k", np.array(1, np.int64))], ["Y"])
 save("trilu_lower", "Trilu", [("X", f32(5, 3))], ["Y"], {"upper": 0})
 
+# ── a small BERT encoder as PyTorch exports it, fused by onnxruntime's transformers optimizer ──
+# (EmbedLayerNormalization, Attention with the mask it computes, SkipLayerNormalization, BiasGelu
+# or FastGelu: the contrib ops as they meet in a real optimized model)
+def bert(name, gelu="erf", layers=2):
+    import contextlib
+    from onnx import checker
+    from onnxruntime.transformers.fusion_options import FusionOptions
+    from onnxruntime.transformers.optimizer import optimize_model
+    Bb, Sb, Db, Nb, Vb, Pb, FFb = 2, 8, 32, 4, 50, 16, 64
+    hd = Db // Nb
+    nodes, inits, count = [], [], [0]
+
+    def fresh(p):
+        count[0] += 1
+        return f"{p}_{count[0]}"
+
+    def const(a):
+        n = fresh("c")
+        inits.append(numpy_helper.from_array(np.asarray(a), n))
+        return n
+
+    def op(t, ins, **attrs):
+        o = fresh(t)
+        nodes.append(helper.make_node(t, ins, [o], **attrs))
+        return o
+
+    i64 = lambda *v: const(np.array(v, np.int64))
+    scalar = lambda v: const(np.array(v, np.float32))
+    layer_norm = lambda x: op("LayerNormalization", [x, const(1 + f32(Db, scale=0.1)), const(f32(Db, scale=0.1))], axis=-1, epsilon=1e-12)
+    linear = lambda x, i, o: op("Add", [op("MatMul", [x, const(f32(i, o, scale=0.2))]), const(f32(o, scale=0.05))])
+    heads = lambda t: op("Transpose", [op("Reshape", [t, i64(0, 0, Nb, hd)])], perm=[0, 2, 1, 3])
+    seqlen = op("Unsqueeze", [op("Gather", [op("Shape", ["input_ids"]), const(np.array(1, np.int64))], axis=0), i64(0)])
+    positions = op("Slice", [const(np.arange(Pb, dtype=np.int64)[None, :]), i64(0), seqlen, i64(1), i64(1)])
+    emb = op("Add", [op("Add", [op("Gather", [const(f32(Vb, Db)), "input_ids"]), op("Gather", [const(f32(Pb, Db)), positions])]),
+                     op("Gather", [const(f32(3, Db)), "token_type_ids"])])
+    x = layer_norm(emb)
+    m = op("Unsqueeze", [op("Unsqueeze", ["attention_mask", i64(1)]), i64(2)])
+    m = op("Mul", [op("Sub", [scalar(1.0), op("Cast", [m], to=TensorProto.FLOAT)]), scalar(-10000.0)])
+    for _ in range(layers):
+        q, k, v = heads(linear(x, Db, Db)), heads(linear(x, Db, Db)), heads(linear(x, Db, Db))
+        scores = op("Add", [op("Div", [op("MatMul", [q, op("Transpose", [k], perm=[0, 1, 3, 2])]), scalar(np.sqrt(hd))]), m])
+        ctx = op("MatMul", [op("Softmax", [scores], axis=-1), v])
+        ctx = op("Reshape", [op("Transpose", [ctx], perm=[0, 2, 1, 3]), i64(0, 0, Db)])
+        x = layer_norm(op("Add", [linear(ctx, Db, Db), x]))
+        h = linear(x, Db, FFb)
+        if gelu == "erf":
+            g = op("Mul", [op("Mul", [h, op("Add", [op("Erf", [op("Div", [h, scalar(np.sqrt(2))])]), scalar(1.0)])]), scalar(0.5)])
+        else:  # the tanh approximation as PyTorch's gelu(approximate="tanh") exports it
+            inner = op("Mul", [op("Add", [h, op("Mul", [op("Pow", [h, scalar(3.0)]), scalar(0.044715)])]), scalar(np.sqrt(2 / np.pi))])
+            g = op("Mul", [op("Mul", [h, scalar(0.5)]), op("Add", [op("Tanh", [inner]), scalar(1.0)])])
+        x = layer_norm(op("Add", [linear(g, FFb, Db), x]))
+    nodes.append(helper.make_node("Identity", [x], ["last_hidden_state"]))
+    ins = [helper.make_tensor_value_info(n, TensorProto.INT64, ["batch", "sequence"]) for n in ("input_ids", "token_type_ids", "attention_mask")]
+    graph = helper.make_graph(nodes, name, ins, [helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, ["batch", "sequence", Db])], initializer=inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    checker.check_model(model)
+    options = FusionOptions("bert")
+    options.enable_shape_inference = False  # symbolic shape inference needs sympy, which the oracle venv lacks
+    with contextlib.redirect_stdout(sys.stderr):
+        fused = optimize_model(model, model_type="bert", num_heads=Nb, hidden_size=Db, opt_level=0, optimization_options=options)
+    ops = sorted({n.op_type for n in fused.model.graph.node if n.domain == MS})
+    path = os.path.join(OUT, name + ".onnx")
+    fused.save_model_to_file(path)
+    attention_mask = np.ones((Bb, Sb), np.int64)
+    attention_mask[0, 5:] = 0
+    feeds = {"input_ids": rng.integers(0, Vb, (Bb, Sb)).astype(np.int64), "token_type_ids": (np.arange(Sb)[None, :] >= 4).repeat(Bb, 0).astype(np.int64),
+             "attention_mask": attention_mask}
+    cases.append({"name": name, "onnx": path, "inputs": {k: tensor_json(v) for k, v in feeds.items()}, "refused": False, "fused": ops})
+
+bert("bert_ort_optimized")
+bert("bert_ort_optimized_fast_gelu", gelu="tanh")
+
 json.dump(cases, sys.stdout)
