@@ -205,3 +205,18 @@ describe('Attention, RotaryEmbedding, Range, Trilu', () => {
     expect(outTypes(t)).toMatchObject([{ elem: 'f32', shape: [3, 4] }]);
   });
 });
+
+describe('Pad, GatherND', () => {
+  it('Pad (com.microsoft): pads [1, 2r] flattened and split; the value reshaped to a scalar; modes constant, reflect, edge', () => {
+    const m = convertModel(model('Pad', [X([3, 4]), named('pads', [1, 4], 'i64'), named('value', [1])], ['Y']));
+    expect(ops(m)).toEqual(['Reshape', 'Split', 'Reshape', 'Pad']);
+    expect(ops(convertModel(model('Pad', [X([3, 4]), named('pads', [4], 'i64')], ['Y'], { mode: A.string('edge') })))).toEqual(['Split', 'Pad']);
+    expect(refusal(model('Pad', [X([3, 4]), named('pads', [4], 'i64')], ['Y'], { mode: A.string('wrap') })))
+      .toEqual([expect.stringMatching(/^CONVERT_UNSUPPORTED_ATTR main\/pad: Pad: attribute 'mode' = wrap is not supported/)]);
+  });
+  it('GatherND (com.microsoft) is GatherND-8, batch_dims 0', () => {
+    const m = convertModel(model('GatherND', [X([3, 4, 5]), named('I', [3, 2], 'i64')], ['Y']));
+    expect(ops(m)).toEqual(['GatherND']);
+    expect(outTypes(m)).toMatchObject([{ elem: 'f32', shape: [3, 5] }]);
+  });
+});

@@ -1,11 +1,12 @@
 import type { Dim, Shape } from '../../../graph/shape.js';
+import { addDims } from '../../dim.js';
 import { onnxBroadcast } from '../../broadcast.js';
 import { normAxis } from '../../dim.js';
 import { out, type InferFn, type OutputInfo, type Rule, type RuleContext } from '../../rule.js';
 import { broadcastOr, intAttr, intsAttr, sameAsInput } from '../common.js';
 import { matmulShape, rangeLength, scalarOf } from '../shared.js';
 import { gemm } from './math.js';
-import { conv } from './nn.js';
+import { conv, gatherNd } from './nn.js';
 
 /**
  * onnxruntime's contrib ops of transformer models (com.microsoft, and SimplifiedLayerNormalization,
@@ -20,6 +21,8 @@ import { conv } from './nn.js';
  * - Attention: output [B, S, v_hidden]; present [2, B, num_heads, past + S, head_size].
  * - RotaryEmbedding, Trilu: the input's type and shape. Range: start's type, its length when
  *   start, limit and delta (1 when absent) are known.
+ * - Pad: data's type; each dim grown by its begin and end pads when pads ([2r] or [1, 2r]) is known.
+ *   GatherND: ONNX GatherND's (batch_dims 0).
  * - EmbedLayerNormalization: output and embedding_sum [B, S, hidden] of word_embedding's type
  *   (hidden: word_embedding's dim 1); mask_index int32 [B].
  */
@@ -98,6 +101,14 @@ const attention: InferFn = (c) => {
 
 const range: InferFn = (c) => [out(c.elem(0), [rangeLength(scalarOf(c, 0), scalarOf(c, 1), c.has(2) ? scalarOf(c, 2) : 1)])];
 
+const pad: InferFn = (c) => {
+  const x = c.shape(0);
+  if (x === null) return [out(c.elem(0), null)];
+  const pads = c.ints(1);
+  if (!pads || pads.length !== 2 * x.length) return [out(c.elem(0), x.map(() => null))];
+  return [out(c.elem(0), x.map((d, i) => addDims(addDims(d, pads[i]!, false), pads[i + x.length]!, false)))];
+};
+
 const rule = (op: string, infer: InferFn, domain = MS): Rule => ({ dialect: 'onnx', domain, op, since: 1, infer });
 
 export const onnxMicrosoftTransformerRules: Rule[] = [
@@ -117,4 +128,6 @@ export const onnxMicrosoftTransformerRules: Rule[] = [
   rule('RotaryEmbedding', (c) => [out(c.elem(0), c.shape(0))]),
   rule('Range', range),
   rule('Trilu', sameAsInput),
+  rule('Pad', pad),
+  rule('GatherND', gatherNd),
 ];
