@@ -1,6 +1,6 @@
 """Builds the ONNX models of test/conformance/contrib-fusion.test.ts: onnxruntime's com.microsoft
 contrib ops of transformer models (GELU family, BiasAdd, fused MatMul / Conv / Gemm, layer
-normalizations, Attention, RotaryEmbedding, Range, Trilu; and SimplifiedLayerNormalization, its
+normalizations, Attention, RotaryEmbedding, Range, Trilu, Pad, GatherND; and SimplifiedLayerNormalization, its
 contrib op in the ONNX domain), one node per model, with seeded inputs.
 
 Usage: contrib-fusion.py OUT_DIR → writes OUT_DIR/<case>.onnx and prints one JSON list:
@@ -194,6 +194,13 @@ save("range", "Range", [("start", np.array(2, np.int64)), ("limit", np.array(17,
 save("range_no_delta", "Range", [("start", np.array(-1.5, np.float32)), ("limit", np.array(3.0, np.float32))], ["Y"])
 save("trilu", "Trilu", [("X", f32(2, 4, 5)), ("k", np.array(1, np.int64))], ["Y"])
 save("trilu_lower", "Trilu", [("X", f32(5, 3))], ["Y"], {"upper": 0})
+
+save("pad_constant_2d_pads", "Pad", [("X", f32(3, 4)), ("pads", np.array([[0, 1, 2, 0]], np.int64)), ("value", np.array([7.5], np.float32))], ["Y"])
+save("pad_reflect", "Pad", [("X", f32(2, 3, 4)), ("pads", np.array([0, 1, 2, 0, 2, 1], np.int64))], ["Y"], {"mode": "reflect"}, consts={"pads"})
+save("pad_edge_default_value", "Pad", [("X", f32(3, 4)), ("pads", np.array([1, 0, 0, 2], np.int64))], ["Y"], {"mode": "edge"})
+save("pad_constant_zero", "Pad", [("X", f32(3, 4)), ("pads", np.array([1, 1, 1, 1], np.int64))], ["Y"], consts={"pads"})
+save("gather_nd", "GatherND", [("X", f32(3, 4, 5)), ("I", np.array([[0, 1], [2, -1], [1, 3]], np.int64))], ["Y"])
+save("gather_nd_full_index", "GatherND", [("X", f32(3, 4)), ("I", np.array([[[0, 1]], [[2, 3]]], np.int64))], ["Y"])
 
 # ── a small BERT encoder as PyTorch exports it, fused by onnxruntime's transformers optimizer ──
 # (EmbedLayerNormalization, Attention with the mask it computes, SkipLayerNormalization, BiasGelu
