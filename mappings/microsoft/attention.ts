@@ -1,8 +1,6 @@
-import type { Shape } from '../../src/graph/shape.js';
-import type { Value } from '../../src/graph/value.js';
-import { i64Const } from '../helpers.js';
-import { irBuilder, type IrBuilder } from '../nn/ir-build.js';
+import { irBuilder } from '../nn/ir-build.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
+import { ATTEND_IR_OPS, attend, isWanted, maskFormOf, present, shapeOf, splitHeads, staticDim } from './attention-core.js';
 
 /**
  * com.microsoft Attention (BERT / GPT-2 self-attention as onnxruntime's transformers optimizer
@@ -23,26 +21,6 @@ import type { ConvertContext, OpMapping } from '../spec.js';
  * mask_index of 4 dims or [3B + 2] (not onnxruntime's CPU forms), a non-int32 mask_index.
  */
 const MS = 'com.microsoft';
-
-/** The lowest finite value of each float type onnxruntime's Attention takes. */
-const LOWEST: Record<string, number> = { f32: -3.4028234663852886e38, f16: -65504, bf16: -3.3895313892515355e38 };
-
-const isWanted = (c: ConvertContext, i: number): boolean => {
-  const o = c.node.outputs[i];
-  return !!o && (o.uses.length > 0 || o.graph.outputs.includes(o));
-};
-const present = (c: ConvertContext, i: number): boolean => c.numInputs > i && c.input(i) !== null;
-const shapeOf = (c: ConvertContext, i: number): Shape => {
-  const t = c.type(i);
-  return t && t.kind === 'tensor' ? t.shape : null;
-};
-const staticDim = (s: Shape, i: number): number | null => {
-  const d = s?.[i < 0 ? s.length + i : i];
-  return typeof d === 'number' ? d : null;
-};
-
-/** [B, S, N·h] → [B, N, S, h]. */
-const heads = (b: IrBuilder, x: Value, n: bigint): Value => b.transpose(b.reshape(x, [0n, 0n, n, -1n]), [0n, 2n, 1n, 3n]);
 
 function attentionToIr(c: ConvertContext): void {
   const elem = c.elem(0);
@@ -73,31 +51,15 @@ function attentionToIr(c: ConvertContext): void {
   if (hasPast && hk !== hv) { c.error('with past, the K and V hidden sizes must be equal (onnxruntime\'s rule)'); return; }
   if (isWanted(c, 1) && hk !== hv) { c.error('present stacks K and V: their hidden sizes must be equal'); return; }
 
-  // mask_index form
-  let maskForm: 'raw2' | 'raw3' | 'index' | null = null;
-  if (present(c, 3)) {
-    if (c.elem(3) !== 'i32') { c.error(`mask_index must be int32 (got ${c.elem(3) ?? 'unknown'})`); return; }
-    const r = c.rank(3);
-    if (r === 2) maskForm = 'raw2';
-    else if (r === 3) maskForm = 'raw3';
-    else if (r === 1) {
-      // [B] or [2B]: told apart at run time when the lengths are not known here (read as [rows, B])
-      const len = staticDim(shapeOf(c, 3), 0);
-      const batch = staticDim(shapeOf(c, 0), 0);
-      if (len !== null && batch !== null && len !== batch && len !== 2 * batch) {
-        c.error(`a 1-D mask_index of ${len} values for batch ${batch}: onnxruntime's CPU kernel reads [batch] or [2 · batch]`);
-        return;
-      }
-      maskForm = 'index';
-    } else { c.error(`mask_index of rank ${r ?? 'unknown'}: the converted forms are [B, T], [B, S, T], [B] and [2B]`); return; }
-  }
+  const maskForm = maskFormOf(c, 3, 'mask_index', true);
+  if (maskForm === undefined) return;
 
   const b = irBuilder(c);
   let qkv = b.matmul(c.input(0)!, c.input(1)!);
   if (present(c, 2)) qkv = b.add(qkv, c.input(2)!);
-  const q = heads(b, b.slice(qkv, 0n, BigInt(hq), 2n), n);
-  let k = heads(b, b.slice(qkv, BigInt(hq), BigInt(hq + hk), 2n), n);
-  let v = heads(b, b.slice(qkv, BigInt(hq + hk), BigInt(hq + hk + hv), 2n), n);
+  const q = splitHeads(b, b.slice(qkv, 0n, BigInt(hq), 2n), n);
+  let k = splitHeads(b, b.slice(qkv, BigInt(hq), BigInt(hq + hk), 2n), n);
+  let v = splitHeads(b, b.slice(qkv, BigInt(hq + hk), BigInt(hq + hk + hv), 2n), n);
   if (hasPast) {
     const past = c.input(4)!;
     k = b.concat([b.squeeze(b.slice(past, 0n, 1n, 0n), [0n]), k], 2);
@@ -107,54 +69,21 @@ function attentionToIr(c: ConvertContext): void {
     if (isWanted(c, 1)) c.output(1, b.concat([b.unsqueeze(k, [0n]), b.unsqueeze(v, [0n])], 0));
     else c.unused(1);
   }
-
-  const scale = c.attr.float('scale') ?? 1 / Math.sqrt(headQ);
-  let scores = b.mul(b.matmul(q, k, true), b.scalar(elem, scale));
-
-  const filter = c.attr.float('mask_filter_value', -10000);
-  const zero = b.scalar(elem, 0);
-  const masked = b.scalar(elem, filter);
-  const total = b.dim(k, 2n);
-  let mask: Value | null = null;
-  const addMask = (x: Value): void => { mask = mask === null ? x : b.add(mask, x); };
-  if (maskForm === 'raw2' || maskForm === 'raw3') {
-    const kept = c.emit('Greater', [c.input(3)!, b.scalar('i32', 0)], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
-    addMask(b.unsqueeze(b.select(kept, zero, masked), maskForm === 'raw2' ? [1n, 2n] : [1n]));
-  } else if (maskForm === 'index') {
-    // as [rows, B] (rows 1: end positions; 2: end, then start positions): keys from end[b] on and
-    // before start[b] masked; with one row the start is 0 (its row times rows - 1)
-    const batch = b.reshape(b.dim(c.input(0)!, 0n), [1n]);
-    const idx = b.reshape(b.convert(c.input(3)!, 'i64'), b.concat([i64Const(c, [-1n]), batch], 0));
-    const rows = b.dim(idx, 0n);
-    const one = i64Const(c, [1n]);
-    const end = b.reshape(b.gather(idx, i64Const(c, [0n]), 0n), [-1n, 1n]);
-    const start = b.mul(b.reshape(b.gather(idx, b.sub(rows, one), 0n), [-1n, 1n]), b.sub(rows, one));
-    const cols = b.unsqueeze(b.range(total), [0n]); // [1, T]
-    const out = c.emit('LogicalOr', [b.compare('GreaterEqual', cols, end), b.compare('Less', cols, start)], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
-    addMask(b.unsqueeze(b.select(out, masked, zero), [1n, 2n]));
-  }
-  if (mask !== null) scores = b.add(scores, mask);
-  if (present(c, 5)) scores = b.add(scores, c.input(5)!);
-  if (c.attr.int('unidirectional', 0n) !== 0n) {
-    // a future key's score is the type's lowest value, whatever the mask says (onnxruntime
-    // overwrites the mask there: a query whose past keys are all masked still sees none of them)
-    const past = hasPast ? b.dim(c.input(4)!, 3n) : null;
-    const rows = b.unsqueeze(b.range(b.dim(c.input(0)!, 1n)), [1n]); // [S, 1]
-    const last = past ? b.add(rows, past) : rows;
-    const cols = b.unsqueeze(b.range(total), [0n]);
-    scores = b.select(b.compare('LessEqual', cols, last), scores, b.scalar(elem, LOWEST[elem]!));
-  }
-
-  const y = b.matmul(b.softmax(scores), v);
-  c.output(0, b.reshape(b.transpose(y, [0n, 2n, 1n, 3n]), [0n, 0n, -1n]));
+  c.output(0, attend(c, b, elem, {
+    q, k, v,
+    scale: c.attr.float('scale') ?? 1 / Math.sqrt(headQ),
+    mask: maskForm === null ? null : { input: 3, form: maskForm },
+    bias: present(c, 5) ? 5 : null,
+    unidirectional: c.attr.int('unidirectional', 0n) !== 0n,
+    pastLen: hasPast ? b.dim(c.input(4)!, 3n) : null,
+  }));
 }
 
 export const MS_ATTENTION: readonly OpMapping[] = [
   {
     onnx: { op: 'Attention', domain: MS, since: 1 },
     ir: null,
-    decomposes: ['MatMul', 'Add', 'Slice', 'Reshape', 'Transpose', 'Concat', 'Squeeze', 'Unsqueeze', 'Multiply', 'Greater', 'Select',
-      'Convert', 'ShapeOf', 'Gather', 'Range', 'GreaterEqual', 'Less', 'LessEqual', 'LogicalOr', 'Softmax'],
+    decomposes: [...ATTEND_IR_OPS, 'Slice', 'Squeeze'],
     handles: { onnx: ['num_heads', 'qkv_hidden_sizes', 'unidirectional', 'mask_filter_value', 'scale', 'do_rotary', 'rotary_embedding_dim', 'past_present_share_buffer'] },
     note: 'IR: the merged QKV projection split into heads, scale · QKᵀ + additive masks (raw, [B], [2B]) + attention_bias, future keys the lowest value when unidirectional, Softmax · V; present when read',
     toIr: attentionToIr,
