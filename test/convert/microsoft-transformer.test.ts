@@ -220,3 +220,31 @@ describe('Pad, GatherND', () => {
     expect(outTypes(m)).toMatchObject([{ elem: 'f32', shape: [3, 5] }]);
   });
 });
+
+describe('MultiHeadAttention', () => {
+  const qkv = (k: Shape = [2, 7, 16], v: Shape = [2, 7, 16]): (In | null)[] => [named('query', [2, 5, 16]), named('key', k), named('value', v)];
+  it('separate Q, K, V split in heads, bias split by their hidden sizes, past ++ K / V = present; output [B, S, v_hidden]', () => {
+    const ins = [...qkv([2, 2, 16], [2, 2, 16]), named('bias', [48]), null, null, named('past_key', [2, 2, 3, 8]), named('past_value', [2, 2, 3, 8])];
+    ins[0] = named('query', [2, 2, 16]);
+    const m = convertModel(model('MultiHeadAttention', ins, ['output', 'present_key', 'present_value'], { num_heads: A.int(2), unidirectional: A.int(1) }));
+    expect(ops(m)).toEqual(expect.arrayContaining(['Slice', 'Concat', 'Softmax', 'LessEqual']));
+    expect(ops(m)).not.toContain('MultiHeadAttention');
+    expect(outTypes(m)).toMatchObject([{ elem: 'f32', shape: [2, 2, 16] }, { shape: [2, 2, 5, 8] }, { shape: [2, 2, 5, 8] }]);
+    expect(verifyGraph(m.graph)).toEqual([]);
+  });
+  it('4-D key / value are used as they are; packed KV and QKV are split on axis 3', () => {
+    const bnsh = convertModel(model('MultiHeadAttention', qkv([2, 2, 7, 8], [2, 2, 7, 8]), ['output'], { num_heads: A.int(2) }));
+    expect(outTypes(bnsh)).toMatchObject([{ shape: [2, 5, 16] }]);
+    expect(ops(convertModel(model('MultiHeadAttention', [named('query', [2, 5, 16]), named('key', [2, 7, 2, 2, 8])], ['output'], { num_heads: A.int(2) })))).toContain('Split');
+    const packed = convertModel(model('MultiHeadAttention', [named('query', [2, 5, 2, 3, 8])], ['output'], { num_heads: A.int(2) }));
+    expect(outTypes(packed)).toMatchObject([{ shape: [2, 5, 16] }]);
+  });
+  it('refuses the shared buffer, bias with 4-D key / value, a [3B + 2] key_padding_mask and the qk output, naming the node', () => {
+    expect(refusal(model('MultiHeadAttention', [...qkv([2, 2, 7, 8], [2, 2, 7, 8]), named('bias', [48])], ['output'], { num_heads: A.int(2) })))
+      .toEqual([expect.stringMatching(/^CONVERT_OP main\/multiheadattention: .*bias with 4-D key \/ value is not converted/)]);
+    expect(refusal(model('MultiHeadAttention', [...qkv(), null, named('key_padding_mask', [8], 'i32')], ['output'], { num_heads: A.int(2) })))
+      .toEqual([expect.stringMatching(/1-D key_padding_mask of 8 values for batch 2/)]);
+    expect(refusal(model('MultiHeadAttention', [...qkv(), null, null, null, null, null, named('past_sequence_length', [1], 'i32')], ['output'], { num_heads: A.int(2) })))
+      .toEqual([expect.stringMatching(/past_sequence_length \/ cache_indirection/)]);
+  });
+});

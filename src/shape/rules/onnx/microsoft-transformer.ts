@@ -19,6 +19,8 @@ import { conv, gatherNd } from './nn.js';
  *   input's shape; mean and inv_std_var its shape with the last dim 1.
  * - SimplifiedLayerNormalization: Y X's shape; inv_std_var f32 with dims [axis, rank) 1.
  * - Attention: output [B, S, v_hidden]; present [2, B, num_heads, past + S, head_size].
+ * - MultiHeadAttention: output [B, S, v_hidden] (v_hidden: value's last dim, N · head of a 4-D or
+ *   packed value); present_key / present_value [B, N, past + L, head].
  * - RotaryEmbedding, Trilu: the input's type and shape. Range: start's type, its length when
  *   start, limit and delta (1 when absent) are known.
  * - Pad: data's type; each dim grown by its begin and end pads when pads ([2r] or [1, 2r]) is known.
@@ -99,6 +101,34 @@ const attention: InferFn = (c) => {
   return c.node.outputs.map((_, i) => kinds[i] ?? null);
 };
 
+const mha: InferFn = (c) => {
+  const q = c.shape(0);
+  const n = intAttr(c, 'num_heads', 0);
+  const heads = n > 0 ? n : null;
+  const b = q?.[0] ?? null;
+  const s = q?.[1] ?? null;
+  const mul = (x: Dim | undefined, y: Dim | undefined): Dim => (typeof x === 'number' && typeof y === 'number' ? x * y : null);
+  let vHidden: Dim = null; let kLen: Dim = null; let kHead: Dim = null; let vHead: Dim = null;
+  if (!c.has(1)) { // packed QKV [B, S, N, 3, head]
+    vHidden = mul(q?.[2], q?.[4]); kLen = s; kHead = vHead = q?.[4] ?? null;
+  } else if (!c.has(2)) { // packed KV [B, L, N, 2, head]
+    const k = c.shape(1);
+    vHidden = mul(k?.[2], k?.[4]); kLen = k?.[1] ?? null; kHead = vHead = k?.[4] ?? null;
+  } else {
+    const k = c.shape(1); const v = c.shape(2);
+    if (v?.length === 4) { vHidden = mul(v[1], v[3]); kLen = k?.[2] ?? null; kHead = k?.[3] ?? null; vHead = v[3] ?? null; }
+    else {
+      vHidden = v?.[2] ?? null; kLen = k?.[1] ?? null;
+      const per = (d: Dim | undefined): Dim => (typeof d === 'number' && heads ? d / heads : null);
+      kHead = per(k?.[2]); vHead = per(v?.[2]);
+    }
+  }
+  const past = c.has(6) ? c.shape(6)?.[2] ?? null : 0;
+  const total = past === 0 ? kLen : typeof past === 'number' && typeof kLen === 'number' ? past + kLen : null;
+  const kinds: OutputInfo[] = [out(c.elem(0), [b, s, vHidden]), out(c.elem(0), [b, heads, total, kHead]), out(c.elem(0), [b, heads, total, vHead])];
+  return c.node.outputs.map((_, i) => kinds[i] ?? null);
+};
+
 const range: InferFn = (c) => [out(c.elem(0), [rangeLength(scalarOf(c, 0), scalarOf(c, 1), c.has(2) ? scalarOf(c, 2) : 1)])];
 
 const pad: InferFn = (c) => {
@@ -125,6 +155,7 @@ export const onnxMicrosoftTransformerRules: Rule[] = [
   rule('SimplifiedLayerNormalization', simplified, ''),
   rule('EmbedLayerNormalization', embed),
   rule('Attention', attention),
+  rule('MultiHeadAttention', mha),
   rule('RotaryEmbedding', (c) => [out(c.elem(0), c.shape(0))]),
   rule('Range', range),
   rule('Trilu', sameAsInput),
