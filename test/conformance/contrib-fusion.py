@@ -1,6 +1,6 @@
 """Builds the ONNX models of test/conformance/contrib-fusion.test.ts: onnxruntime's com.microsoft
 contrib ops of transformer models (GELU family, BiasAdd, fused MatMul / Conv / Gemm, layer
-normalizations, Attention, RotaryEmbedding, Range, Trilu, Pad, GatherND; and SimplifiedLayerNormalization, its
+normalizations, Attention, MultiHeadAttention, RotaryEmbedding, Range, Trilu, Pad, GatherND; and SimplifiedLayerNormalization, its
 contrib op in the ONNX domain), one node per model, with seeded inputs.
 
 Usage: contrib-fusion.py OUT_DIR → writes OUT_DIR/<case>.onnx and prints one JSON list:
@@ -201,6 +201,25 @@ save("pad_edge_default_value", "Pad", [("X", f32(3, 4)), ("pads", np.array([1, 0
 save("pad_constant_zero", "Pad", [("X", f32(3, 4)), ("pads", np.array([1, 1, 1, 1], np.int64))], ["Y"], consts={"pads"})
 save("gather_nd", "GatherND", [("X", f32(3, 4, 5)), ("I", np.array([[0, 1], [2, -1], [1, 3]], np.int64))], ["Y"])
 save("gather_nd_full_index", "GatherND", [("X", f32(3, 4)), ("I", np.array([[[0, 1]], [[2, 3]]], np.int64))], ["Y"])
+
+
+# ── MultiHeadAttention ────────────────────────────────────────────────────────────────────────
+def mha(name, ins, outputs=("output",), attrs=None, consts=(), refused=False):
+    while ins and ins[-1][0] == "":
+        ins = ins[:-1]
+    save(name, "MultiHeadAttention", ins, list(outputs), {"num_heads": 2, **(attrs or {})}, consts=set(consts), refused=refused)
+E = ("", None)
+mha("mha_self_bias", [("query", f32(2, 5, 16)), ("key", f32(2, 5, 16)), ("value", f32(2, 5, 16)), ("bias", f32(48))], consts=("bias",))
+mha("mha_cross_raw_mask", [("query", f32(2, 5, 16)), ("key", f32(2, 7, 16)), ("value", f32(2, 7, 12)), E, ("key_padding_mask", np.array([[1, 1, 1, 1, 1, 0, 0], [1, 1, 1, 1, 1, 1, 1]], np.int32))])
+mha("mha_key_lengths", [("query", f32(2, 5, 16)), ("key", f32(2, 7, 16)), ("value", f32(2, 7, 16)), E, ("key_padding_mask", np.array([4, 7], np.int32))])
+mha("mha_mask_3d_scale", [("query", f32(2, 5, 16)), ("key", f32(2, 5, 16)), ("value", f32(2, 5, 16)), E, ("key_padding_mask", (rng.random((2, 5, 5)) < 0.8).astype(np.int32))], attrs={"scale": 0.2})
+mha("mha_attention_bias", [("query", f32(2, 5, 16)), ("key", f32(2, 6, 16)), ("value", f32(2, 6, 16)), E, E, ("attention_bias", f32(1, 2, 5, 6))])
+mha("mha_bnsh_kv", [("query", f32(2, 5, 16)), ("key", f32(2, 2, 7, 8)), ("value", f32(2, 2, 7, 8))])
+mha("mha_packed_kv", [("query", f32(2, 5, 16)), ("key", f32(2, 7, 2, 2, 8))])
+mha("mha_packed_qkv", [("query", f32(2, 5, 2, 3, 8))])
+mha("mha_past_unidirectional", [("query", f32(2, 2, 16)), ("key", f32(2, 2, 16)), ("value", f32(2, 2, 16)), ("bias", f32(48)), E, E, ("past_key", f32(2, 2, 3, 8)), ("past_value", f32(2, 2, 3, 8))],
+    outputs=("output", "present_key", "present_value"), attrs={"unidirectional": 1})
+mha("mha_unidirectional_mask", [("query", f32(2, 5, 16)), ("key", f32(2, 5, 16)), ("value", f32(2, 5, 16)), E, ("key_padding_mask", np.array([[0, 1, 1, 1, 1], [1, 1, 1, 0, 0]], np.int32))], attrs={"unidirectional": 1})
 
 # ── a small BERT encoder as PyTorch exports it, fused by onnxruntime's transformers optimizer ──
 # (EmbedLayerNormalization, Attention with the mask it computes, SkipLayerNormalization, BiasGelu

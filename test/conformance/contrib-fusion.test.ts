@@ -2,21 +2,22 @@
  * ONNX → IR of onnxruntime's contrib ops of transformer models (mappings/microsoft/: Gelu,
  * BiasGelu, FastGelu, QuickGelu, BiasAdd, FusedMatMul, FusedConv, FusedGemm,
  * SkipLayerNormalization, SkipSimplifiedLayerNormalization, SimplifiedLayerNormalization,
- * EmbedLayerNormalization, Attention, RotaryEmbedding, Range, Trilu, Pad, GatherND), judged by the engines on one-node models test/conformance/contrib-fusion.py
- * builds with seeded inputs: onnxruntime on the model gives the expected outputs, OpenVINO on ovir's
- * IR must give the same (f32 rtol 1e-4, the shared comparator's small atol; integers exactly), and
- * so must onnxruntime on that IR converted back to ONNX (standard ops only).
+ * EmbedLayerNormalization, Attention, MultiHeadAttention, RotaryEmbedding, Range, Trilu, Pad,
+ * GatherND), judged by the engines on one-node models test/conformance/contrib-fusion.py builds
+ * with seeded inputs: onnxruntime on the model gives the expected outputs, OpenVINO on ovir's IR
+ * must give the same (f32 rtol 1e-4, the shared comparator's small atol; integers exactly), and so
+ * must onnxruntime on that IR converted back to ONNX (standard ops only).
  *
  * Statuses (suite `contrib-fusion` of the scoreboard): `pass`; `fail` (other numbers, a crash, a
  * refusal without a code or a node); `refused` (a clean coded refusal naming the node: the cases
  * the generator marks as meant to be refused, e.g. an output onnxruntime never writes; any other
  * refusal fails the test); `skip` only where onnxruntime itself cannot run the model (BiasAdd has
  * no CPU kernel; an activation or parameter onnxruntime refuses; Attention with do_rotary or
- * without bias, which its CPU kernel refuses or crashes on). The gap column: ovc's IR of the
- * same model in OpenVINO gives onnxruntime's numbers and ovir's does not. Two cases are a small BERT
- * encoder as PyTorch exports it, fused by onnxruntime's own transformers optimizer
- * (EmbedLayerNormalization → Attention with its mask_index → SkipLayerNormalization → BiasGelu or
- * FastGelu): the ops as they meet in a real optimized model.
+ * without bias, which its CPU kernel refuses or crashes on; MultiHeadAttention's packed forms).
+ * The gap column: ovc's IR of the same model in OpenVINO gives onnxruntime's numbers and ovir's
+ * does not. Two cases are a small BERT encoder as PyTorch exports it, fused by onnxruntime's own
+ * transformers optimizer (EmbedLayerNormalization → Attention with its mask_index →
+ * SkipLayerNormalization → BiasGelu or FastGelu): the ops as they meet in a real optimized model.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -47,7 +48,7 @@ beforeAll(async () => {
   oracle = await Oracle.start();
   tmp = mkdtempSync(join(tmpdir(), 'ovir-contrib-fusion-out-'));
   describeSuite(SUITE, 'onnxruntime\'s com.microsoft contrib ops of transformer models (GELU family, BiasAdd, FusedMatMul/Conv/Gemm, '
-    + 'Skip/Simplified/Embed layer normalizations, Attention, RotaryEmbedding, Range, Trilu, Pad, GatherND; a small BERT fused by onnxruntime\'s optimizer) → IR: OpenVINO on ovir\'s IR and onnxruntime on IR → ONNX against onnxruntime on the model; '
+    + 'Skip/Simplified/Embed layer normalizations, Attention, MultiHeadAttention, RotaryEmbedding, Range, Trilu, Pad, GatherND; a small BERT fused by onnxruntime\'s optimizer) → IR: OpenVINO on ovir\'s IR and onnxruntime on IR → ONNX against onnxruntime on the model; '
     + 'one-node models built by contrib-fusion.py with seeded inputs', {
     openvino: oracle.versions.openvino, onnxruntime: oracle.versions.onnxruntime, onnx: oracle.versions.onnx,
   }, { reference: 'ovc', filter: null });
