@@ -130,9 +130,6 @@ const OWN_SUITE: Record<string, string> = {
     .map((op) => [`${op}>${op}`, 'test/convert/sequence.test.ts'])),
 };
 
-/** Domains of runtime vendors' contrib ops, whose op names may repeat ONNX's (their OWN_SUITE keys name the domain). */
-const CONTRIB_DOMAINS: ReadonlySet<string> = new Set(['com.microsoft']);
-
 /** Gaps that existed when the completeness test was introduced: `problem` → reason. */
 const ALLOWED: Record<string, string> = {
   'Constant>Const (ONNX 1..): no OpenVINO shape rule for Const opset1':
@@ -166,11 +163,11 @@ function gaps(e: OpMapping): string[] {
     if (e.ir !== null) out.push(`${name}: legacy spelling version: 'decomposed' (write ir: null, decomposes: [...])`);
   }
   const key = sampleKey(e);
-  // an op of a contrib domain is looked up as '<domain>:<key>' (com.microsoft Gelu is not ONNX Gelu-20)
-  const own = CONTRIB_DOMAINS.has(e.onnx.domain ?? '') ? OWN_SUITE[`${e.onnx.domain}:${key}`] : OWN_SUITE[key];
+  // an op of another domain may name its suite as '<domain>:<key>' (com.microsoft Gelu is not ONNX Gelu-20, whose samples its key finds)
+  const own = (e.onnx.domain ? OWN_SUITE[`${e.onnx.domain}:${key}`] : undefined) ?? OWN_SUITE[key];
   if (own !== undefined) {
     if (!existsSync(own) || !readFileSync(own, 'utf8').includes(e.onnx.op)) out.push(`${name}: its own suite ${own} does not exist or does not name ${e.onnx.op}`);
-  } else if (CONTRIB_DOMAINS.has(e.onnx.domain ?? '') || !SAMPLES[key]?.length) {
+  } else if (!SAMPLES[key]?.length) {
     out.push(`${name}: no samples in test/convert/op-samples.ts (key '${key}') and no suite of its own`);
   }
   return out;
