@@ -5,6 +5,7 @@ import { einsumRules } from './einsum.js';
 import { softmaxRules } from './softmax.js';
 import { imageOpsRules } from './image-ops.js';
 import { onnxAttentionRules } from './onnx/attention.js';
+import { onnxMicrosoftTransformerRules } from './onnx/microsoft-transformer.js';
 import { onnxCausalConvWithStateRules } from './onnx/causal-conv-with-state.js';
 import { onnxLinearAttentionRules } from './onnx/linear-attention.js';
 import { onnxFlexAttentionRules } from './onnx/flex-attention.js';
@@ -24,7 +25,6 @@ import { onnxTrainingRules } from './onnx/training.js';
 import { onnxTextRules } from './onnx/text.js';
 import { onnxMlRules } from './onnx/ml.js';
 import { onnxMlClassicRules } from './onnx/ml-classic.js';
-import { onnxMicrosoftTransformerRules } from './onnx/microsoft-transformer.js';
 import { onnxImageRules } from './onnx/image.js';
 import { ovElementwiseRules } from './ov/elementwise.js';
 import { ovMovementRules } from './ov/movement.js';
@@ -51,6 +51,7 @@ export const ALL_RULES: readonly Rule[] = [
   ...controlFlowRules, ...einsumRules, ...softmaxRules,
   ...ovTensorExtraRules, ...onnxTensorExtraRules,
   ...onnxAttentionRules,
+  ...onnxMicrosoftTransformerRules,
   ...onnxCausalConvWithStateRules,
   ...onnxLinearAttentionRules,
   ...onnxFlexAttentionRules,
@@ -67,7 +68,6 @@ export const ALL_RULES: readonly Rule[] = [
   ...ovDetectionRules,
   ...ovStateRules,
   ...onnxTrainingRules, ...onnxTextRules, ...onnxMlRules, ...onnxMlClassicRules, ...onnxImageRules,
-  ...onnxMicrosoftTransformerRules,
 ];
 
 let cached: Registry | undefined;
