@@ -221,6 +221,19 @@ mha("mha_past_unidirectional", [("query", f32(2, 2, 16)), ("key", f32(2, 2, 16))
     outputs=("output", "present_key", "present_value"), attrs={"unidirectional": 1})
 mha("mha_unidirectional_mask", [("query", f32(2, 5, 16)), ("key", f32(2, 5, 16)), ("value", f32(2, 5, 16)), E, ("key_padding_mask", np.array([[0, 1, 1, 1, 1], [1, 1, 1, 0, 0]], np.int32))], attrs={"unidirectional": 1})
 
+
+# ── float16 (onnxruntime's CPU kernels run these in f16; compared at the f16 tolerance) ────────
+h16 = lambda *shape, scale=1.0: f32(*shape, scale=scale).astype(np.float16)
+save("gelu_f16", "Gelu", [("X", h16(2, 3, 8, scale=2))], ["Y"])
+save("fast_gelu_bias_f16", "FastGelu", [("X", h16(2, 3, 8, scale=2)), ("bias", h16(8))], ["Y"])
+save("bias_gelu_f16", "BiasGelu", [("A", h16(2, 3, 8, scale=2)), ("B", h16(8))], ["Y"])
+save("quick_gelu_f16", "QuickGelu", [("X", h16(2, 3, 8, scale=3))], ["Y"])
+save("fused_matmul_f16", "FusedMatMul", [("A", h16(2, 4, 5)), ("B", h16(2, 6, 5))], ["Y"], {"transB": 1, "alpha": 0.5})
+save("skip_layer_norm_f16", "SkipLayerNormalization", [("input", h16(2, 5, 16)), ("skip", h16(2, 5, 16)), ("gamma", h16(16)), ("beta", h16(16)), ("bias", h16(16))],
+     ["output", "", "", "input_skip_bias_sum"], {"epsilon": 1e-5})
+save("skip_simplified_layer_norm_f16", "SkipSimplifiedLayerNormalization", [("input", h16(2, 5, 16)), ("skip", h16(2, 5, 16)), ("gamma", h16(16))], ["output"], {"epsilon": 1e-5})
+save("simplified_layer_norm_f16", "SimplifiedLayerNormalization", [("X", h16(2, 5, 16)), ("scale", h16(16))], ["Y"], {"epsilon": 1e-5}, domain="")
+
 # ── a small BERT encoder as PyTorch exports it, fused by onnxruntime's transformers optimizer ──
 # (EmbedLayerNormalization, Attention with the mask it computes, SkipLayerNormalization, BiasGelu
 # or FastGelu: the contrib ops as they meet in a real optimized model)
