@@ -6,8 +6,7 @@
  * GatherND), judged by the engines on one-node models test/conformance/contrib-fusion.py builds
  * with seeded inputs: onnxruntime on the model gives the expected outputs, OpenVINO on ovir's IR
  * must give the same (f32 rtol 1e-4, the shared comparator's small atol; f16 its f16 tolerance;
- * integers exactly), and so
- * must onnxruntime on that IR converted back to ONNX (standard ops only).
+ * integers exactly), and so must onnxruntime on that IR converted back to ONNX (standard ops only).
  *
  * Statuses (suite `contrib-fusion` of the scoreboard): `pass`; `fail` (other numbers, a crash, a
  * refusal without a code or a node); `refused` (a clean coded refusal naming the node: the cases
