@@ -64,25 +64,34 @@ export function reshaped(c: ConvertContext, i: number, v: Value, dims: number[])
   return c.emit('Reshape', [v, i64Const(c, dims.map(BigInt))], ov ? { special_zero: 'false' } : {}, 1, ov ? 'opset1' : undefined)[0]!;
 }
 
-function convToIr(c: ConvertContext): void {
+/**
+ * ONNX Conv's IR form (Convolution or GroupConvolution, the bias B added), or null after a
+ * diagnostic; com.microsoft FusedConv builds on it (mappings/microsoft/fused.ts).
+ */
+export function convToIrValue(c: ConvertContext): Value | null {
   const wr = c.rank(1);
-  if (wr === null) { c.error('Conv needs the rank of its weights'); return; }
+  if (wr === null) { c.error(`${c.node.op} needs the rank of its weights`); return null; }
   const spatial = wr - 2;
   const attrs = spatialToIr(c, spatial, true);
-  if (!attrs) return;
+  if (!attrs) return null;
   const group = c.attr.int('group', 1n);
   let w = c.input(1)!;
   let op = 'Convolution';
   if (group !== 1n) {
     const wt = c.type(1);
     const dims = wt?.kind === 'tensor' ? wt.shape : null;
-    if (!dims || !dims.every((d) => typeof d === 'number')) { c.error('grouped Conv needs static weight dims'); return; }
+    if (!dims || !dims.every((d) => typeof d === 'number')) { c.error(`grouped ${c.node.op} needs static weight dims`); return null; }
     // [O, I/G, k…] → [G, O/G, I/G, k…]
     const [o, ...rest] = dims as number[];
     w = reshaped(c, 1, w, [Number(group), o! / Number(group), ...rest]);
     op = 'GroupConvolution';
   }
-  c.output(0, withChannelBias(c, c.emit(op, [c.input(0), w], attrs, 1, 'opset1')[0]!, spatial));
+  return withChannelBias(c, c.emit(op, [c.input(0), w], attrs, 1, 'opset1')[0]!, spatial);
+}
+
+function convToIr(c: ConvertContext): void {
+  const y = convToIrValue(c);
+  if (y) c.output(0, y);
 }
 
 /**
@@ -292,7 +301,7 @@ function poolToOnnx(c: ConvertContext, op: 'MaxPool' | 'AveragePool'): void {
   }
 }
 
-const CONV_ONNX = ['strides', 'dilations', 'pads', 'auto_pad', 'group', 'kernel_shape'];
+export const CONV_ONNX = ['strides', 'dilations', 'pads', 'auto_pad', 'group', 'kernel_shape'];
 const CONV_IR = ['strides', 'dilations', 'pads_begin', 'pads_end', 'auto_pad'];
 const POOL_ONNX = ['strides', 'dilations', 'pads', 'auto_pad', 'kernel_shape', 'ceil_mode'];
 const POOL_IR = ['strides', 'pads_begin', 'pads_end', 'auto_pad', 'kernel', 'rounding_type'];

@@ -1,6 +1,6 @@
 import type { Value } from '../../src/graph/value.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
-import { irBuilder } from './ir-build.js';
+import { irBuilder, type IrBuilder } from './ir-build.js';
 
 /**
  * ONNX RotaryEmbedding-23 has no OpenVINO op of the ONNX form: IR writes its definition.
@@ -22,16 +22,22 @@ function rotaryToIr(c: ConvertContext): void {
   const b = irBuilder(c);
   const x = c.input(0)!;
   const x4 = rank === 4 ? b.transpose(x, [0n, 2n, 1n, 3n]) : b.reshape(x, [0n, 0n, heads, -1n]);
-  const rotated = dim > 0n ? b.slice(x4, 0n, dim, 3n) : x4;
-  const kept = dim > 0n ? b.slice(x4, dim, BigInt(Number.MAX_SAFE_INTEGER), 3n) : null;
-
   const perPosition = (cache: Value): Value => {
     const picked = c.numInputs > 3 && c.input(3) ? b.gather(cache, c.input(3)!, 0n) : cache;
     return b.unsqueeze(picked, [2n]); // [B, S, 1, dim/2]
   };
-  const cos = perPosition(c.input(1)!);
-  const sin = perPosition(c.input(2)!);
+  const y4 = rotate(b, x4, perPosition(c.input(1)!), perPosition(c.input(2)!), dim, interleaved);
+  c.output(0, rank === 4 ? b.transpose(y4, [0n, 2n, 1n, 3n]) : b.reshape(y4, b.shapeOf(x)));
+}
 
+/**
+ * The rotation itself, on x4 [B, S, heads, head_size] with cos / sin [B or 1, S, 1, dim/2]: the
+ * first `dim` (0: all) of head_size rotate in halves (interleaved: even and odd elements), the rest
+ * pass through. Shared with com.microsoft RotaryEmbedding (mappings/microsoft/rotary-embedding.ts).
+ */
+export function rotate(b: IrBuilder, x4: Value, cos: Value, sin: Value, dim: bigint, interleaved: boolean): Value {
+  const rotated = dim > 0n ? b.slice(x4, 0n, dim, 3n) : x4;
+  const kept = dim > 0n ? b.slice(x4, dim, BigInt(Number.MAX_SAFE_INTEGER), 3n) : null;
   let x1: Value;
   let x2: Value;
   if (interleaved) {
@@ -46,8 +52,7 @@ function rotaryToIr(c: ConvertContext): void {
   const turned = interleaved
     ? b.reshape(b.concat([b.unsqueeze(real, [4n]), b.unsqueeze(imag, [4n])], 4), [0n, 0n, 0n, -1n])
     : b.concat([real, imag], 3);
-  const y4 = kept ? b.concat([turned, kept], 3) : turned;
-  c.output(0, rank === 4 ? b.transpose(y4, [0n, 2n, 1n, 3n]) : b.reshape(y4, b.shapeOf(x)));
+  return kept ? b.concat([turned, kept], 3) : turned;
 }
 
 export const ROTARY_EMBEDDING: readonly OpMapping[] = [

@@ -12,7 +12,7 @@ function axisLength(c: ConvertContext, shape: Value, axis: bigint): Value {
   return c.emit('Gather', [shape, i64Scalar(c, axis), i64Scalar(c, 0n)], { batch_dims: '0' }, 1, 'opset8')[0]!;
 }
 
-const TRILU: OpMapping = {
+export const TRILU: OpMapping = {
   onnx: { op: 'Trilu', since: 14 },
   ir: null,
   decomposes: ['ShapeOf', 'Gather', 'Add', 'Range', 'Unsqueeze', 'GreaterEqual', 'LessEqual', 'Select'],

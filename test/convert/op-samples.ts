@@ -68,6 +68,13 @@ export const SAMPLES: Record<string, Sample[]> = {
   'LinearRegressor>LinearRegressor': [], 'LinearClassifier>LinearClassifier': [], 'Scaler>Scaler': [], 'Normalizer>Normalizer': [],
   'Imputer>Imputer': [], 'OneHotEncoder>OneHotEncoder': [], 'FeatureVectorizer>FeatureVectorizer': [],
   'SVMRegressor>SVMRegressor': [], 'SVMClassifier>SVMClassifier': [],
+  // onnxruntime's com.microsoft transformer ops (ONNX → IR only; Gelu, Attention, RotaryEmbedding, Range, Trilu share ONNX ops' keys):
+  // test/convert/microsoft-transformer.test.ts, engines in test/conformance/contrib-fusion.test.ts
+  'BiasGelu>BiasGelu': [], 'FastGelu>FastGelu': [], 'QuickGelu>QuickGelu': [], 'BiasAdd>BiasAdd': [],
+  'FusedMatMul>FusedMatMul': [], 'FusedConv>FusedConv': [], 'FusedGemm>FusedGemm': [],
+  'SkipLayerNormalization>SkipLayerNormalization': [], 'SkipSimplifiedLayerNormalization>SkipSimplifiedLayerNormalization': [],
+  'SimplifiedLayerNormalization>SimplifiedLayerNormalization': [], 'EmbedLayerNormalization>EmbedLayerNormalization': [],
+  'MultiHeadAttention>MultiHeadAttention': [],
   'Sub>Sub': [], 'Mul>Mul': [], 'Div>Div': [], 'Pow>Pow': [], 'And>And': [], 'Or>Or': [], 'Xor>Xor': [],
   // sequence ops, resolved at conversion time (IR has no sequence; no IR → ONNX): test/convert/sequence.test.ts
   'SequenceEmpty>SequenceEmpty': [], 'SequenceConstruct>SequenceConstruct': [], 'SequenceInsert>SequenceInsert': [],

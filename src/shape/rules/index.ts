@@ -5,6 +5,7 @@ import { einsumRules } from './einsum.js';
 import { softmaxRules } from './softmax.js';
 import { imageOpsRules } from './image-ops.js';
 import { onnxAttentionRules } from './onnx/attention.js';
+import { onnxMicrosoftTransformerRules } from './onnx/microsoft-transformer.js';
 import { onnxCausalConvWithStateRules } from './onnx/causal-conv-with-state.js';
 import { onnxLinearAttentionRules } from './onnx/linear-attention.js';
 import { onnxFlexAttentionRules } from './onnx/flex-attention.js';
@@ -50,6 +51,7 @@ export const ALL_RULES: readonly Rule[] = [
   ...controlFlowRules, ...einsumRules, ...softmaxRules,
   ...ovTensorExtraRules, ...onnxTensorExtraRules,
   ...onnxAttentionRules,
+  ...onnxMicrosoftTransformerRules,
   ...onnxCausalConvWithStateRules,
   ...onnxLinearAttentionRules,
   ...onnxFlexAttentionRules,

@@ -9,7 +9,7 @@ const onnxPair = (x: Shape, y: Shape) => onnxBroadcast([x, y]);
 
 const matmul: InferFn = (c) => [out(c.elem(0), matmulShape(c, c.shape(0), c.shape(1), false, false, onnxPair))];
 
-const gemm: InferFn = (c) => {
+export const gemm: InferFn = (c) => {
   const a = c.shape(0);
   const b = c.shape(1);
   const ta = intAttr(c, 'transA', 0) !== 0;

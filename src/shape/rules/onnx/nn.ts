@@ -207,7 +207,7 @@ const upsample: InferFn = (c) => {
 
 const gatherElements: InferFn = (c) => [out(c.elem(0), c.shape(1))];
 
-const gatherNd: InferFn = (c) => {
+export const gatherNd: InferFn = (c) => {
   const data = c.shape(0);
   const idx = c.shape(1);
   const batch = intAttr(c, 'batch_dims', 0);
