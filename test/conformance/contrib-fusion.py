@@ -222,6 +222,77 @@ mha("mha_past_unidirectional", [("query", f32(2, 2, 16)), ("key", f32(2, 2, 16))
 mha("mha_unidirectional_mask", [("query", f32(2, 5, 16)), ("key", f32(2, 5, 16)), ("value", f32(2, 5, 16)), E, ("key_padding_mask", np.array([[0, 1, 1, 1, 1], [1, 1, 1, 0, 0]], np.int32))], attrs={"unidirectional": 1})
 
 
+# ── GroupQueryAttention (onnxruntime-genai's LLM attention) ──────────────────────────────────
+# query / key / value [B, S, N·h] / [B, S, N_kv·h] (or query packed), past [B, N_kv, P, h],
+# seqlens_k [B] (each row's keys − 1), total_sequence_length; present = past ++ new per row
+
+
+def rope_caches(positions, half, dtype):
+    inv = 1.0 / (10000 ** (np.arange(half) / half))
+    ang = np.arange(positions)[:, None] * inv[None, :]
+    return np.cos(ang).astype(dtype), np.sin(ang).astype(dtype)
+
+
+def gqa(name, B, S, P, seqlens, T, N=4, Nkv=2, h=8, dtype=np.float32, attrs=None, packed=False, past=True, rotary=None, extra=(), refused=False):
+    """P None: no past inputs; rotary: (positions, half) of the caches (do_rotary set by attrs)."""
+    x = lambda *shape: f32(*shape).astype(dtype)
+    if packed:
+        ins = [("query", x(B, S, (N + 2 * Nkv) * h)), ("", None), ("", None)]
+    else:
+        ins = [("query", x(B, S, N * h)), ("key", x(B, S, Nkv * h)), ("value", x(B, S, Nkv * h))]
+    ins += [("past_key", x(B, Nkv, P, h)), ("past_value", x(B, Nkv, P, h))] if past else [("", None), ("", None)]
+    ins += [("seqlens_k", np.array(seqlens, np.int32)), ("total_sequence_length", np.array(T, np.int32))]
+    consts = set()
+    if rotary:
+        cos, sin = rope_caches(*rotary, dtype)
+        ins += [("cos_cache", cos), ("sin_cache", sin)]
+        consts = {"cos_cache", "sin_cache"}
+    ins += list(extra)
+    while ins and ins[-1][0] == "":
+        ins.pop()
+    outputs = ["output", "present_key", "present_value"]
+    if attrs and attrs.get("qk_output"):
+        outputs.append("output_qk")
+    save(name, "GroupQueryAttention", ins, outputs, {"num_heads": N, "kv_num_heads": Nkv, **(attrs or {})}, consts=consts, refused=refused)
+
+
+gqa("gqa_prompt_no_past", 2, 4, 0, [3, 3], 4, past=False)
+gqa("gqa_prompt_empty_past", 2, 4, 0, [3, 3], 4)
+gqa("gqa_prompt_heads_equal", 2, 3, 0, [2, 2], 3, N=2, Nkv=2)
+gqa("gqa_prompt_padded_rows", 2, 4, 0, [3, 1], 4)
+gqa("gqa_decode_past_1", 2, 1, 1, [1, 1], 2)
+gqa("gqa_decode_past_5_rows_differ", 2, 1, 5, [5, 3], 6)
+gqa("gqa_decode_past_2_three_rows", 3, 1, 2, [2, 1, 0], 3)
+gqa("gqa_decode_static_cache", 2, 1, 8, [5, 2], 6)
+gqa("gqa_decode_one_kv_head", 2, 1, 4, [4, 2], 5, N=4, Nkv=1)
+gqa("gqa_subsequent_prompt", 1, 3, 5, [7], 8)
+# batch 1 with a past: the one form OpenVINO's own GroupQueryAttention (ovc) takes
+gqa("gqa_decode_batch_1", 1, 1, 5, [5], 6)
+gqa("gqa_rotary_prompt_batch_1", 1, 4, 0, [3], 4, h=16, attrs={"do_rotary": 1}, rotary=(8, 8))
+gqa("gqa_scale", 2, 1, 3, [3, 1], 4, attrs={"scale": 0.3})
+gqa("gqa_packed_prompt", 2, 4, 0, [3, 3], 4, packed=True)
+gqa("gqa_packed_decode", 2, 1, 4, [4, 1], 5, packed=True)
+gqa("gqa_rotary_prompt", 2, 4, 0, [3, 3], 4, h=16, attrs={"do_rotary": 1}, rotary=(12, 8))
+gqa("gqa_rotary_decode", 2, 1, 5, [5, 2], 6, h=16, attrs={"do_rotary": 1}, rotary=(12, 8))
+gqa("gqa_rotary_interleaved_decode", 2, 1, 5, [5, 3], 6, h=16, attrs={"do_rotary": 1, "rotary_interleaved": 1}, rotary=(12, 8))
+gqa("gqa_rotary_partial", 2, 1, 3, [3, 1], 4, h=32, attrs={"do_rotary": 1}, rotary=(8, 8))
+gqa("gqa_rotary_packed_decode", 2, 1, 3, [3, 2], 4, h=16, packed=True, attrs={"do_rotary": 1}, rotary=(8, 8))
+gqa("gqa_rotary_subsequent_prompt", 1, 3, 4, [6], 7, h=16, attrs={"do_rotary": 1, "rotary_interleaved": 1}, rotary=(10, 8))
+gqa("gqa_softcap_prompt", 2, 4, 0, [3, 3], 4, attrs={"softcap": 2.0})
+gqa("gqa_softcap_decode", 2, 1, 4, [4, 2], 5, attrs={"softcap": 1.5, "scale": 0.9})
+gqa("gqa_local_window_prompt", 1, 6, 0, [5], 6, attrs={"local_window_size": 2})
+gqa("gqa_local_window_decode", 2, 1, 6, [6, 3], 7, attrs={"local_window_size": 3})
+gqa("gqa_prompt_f16", 2, 4, 0, [3, 3], 4, dtype=np.float16)
+gqa("gqa_decode_f16", 2, 1, 5, [5, 3], 6, dtype=np.float16)
+gqa("gqa_rotary_decode_f16", 2, 1, 5, [5, 2], 6, h=16, dtype=np.float16, attrs={"do_rotary": 1}, rotary=(12, 8))
+gqa("gqa_packed_softcap_window_f16", 2, 1, 5, [5, 4], 6, dtype=np.float16, packed=True, attrs={"softcap": 3.0, "local_window_size": 2})
+# what the IR does not compute: refused by name
+gqa("gqa_smooth_softmax", 2, 1, 3, [3, 1], 4, attrs={"smooth_softmax": 1}, refused=True)
+gqa("gqa_qk_output", 2, 1, 3, [3, 1], 4, attrs={"qk_output": 1}, refused=True)
+gqa("gqa_head_sink", 2, 1, 3, [3, 1], 4, extra=[("", None), ("", None), ("", None), ("", None), ("head_sink", f32(4))], refused=True)
+gqa("gqa_attention_bias", 2, 1, 3, [3, 1], 4, extra=[("", None), ("", None), ("", None), ("attention_bias", f32(2, 1, 1, 4))], refused=True)
+gqa("gqa_position_ids", 2, 1, 3, [3, 1], 4, h=16, attrs={"do_rotary": 1}, rotary=(8, 8), extra=[("position_ids", np.array([[3], [1]], np.int64))], refused=True)
+
 # ── float16 (onnxruntime's CPU kernels run these in f16; compared at the f16 tolerance) ────────
 h16 = lambda *shape, scale=1.0: f32(*shape, scale=scale).astype(np.float16)
 save("gelu_f16", "Gelu", [("X", h16(2, 3, 8, scale=2))], ["Y"])
