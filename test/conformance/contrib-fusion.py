@@ -1,6 +1,6 @@
 """Builds the ONNX models of test/conformance/contrib-fusion.test.ts: onnxruntime's com.microsoft
 contrib ops of transformer models (GELU family, BiasAdd, fused MatMul / Conv / Gemm, layer
-normalizations, Attention, MultiHeadAttention, RotaryEmbedding, Range, Trilu, Pad, GatherND; and SimplifiedLayerNormalization, its
+normalizations, Attention, MultiHeadAttention, GroupQueryAttention, RotaryEmbedding, Range, Trilu, Pad, GatherND; and SimplifiedLayerNormalization, its
 contrib op in the ONNX domain), one node per model, with seeded inputs.
 
 Usage: contrib-fusion.py OUT_DIR → writes OUT_DIR/<case>.onnx and prints one JSON list:
