@@ -31,14 +31,15 @@ def f32(*shape, scale=1.0):
     return (rng.standard_normal(shape) * scale).astype(np.float32)
 
 
-def save(name, op, inputs, outputs, attrs=None, domain=MS, refused=False, consts=None, out_types=None):
+def save(name, op, inputs, outputs, attrs=None, domain=MS, refused=False, consts=None, out_types=None, dims=None):
     """inputs: list of (name, array) with "" for an absent optional input; outputs: names ("" absent);
-    consts: names among the inputs written as initializers (not fed)."""
+    consts: names among the inputs written as initializers (not fed); dims: an input's declared dims
+    (symbolic names allowed) where they are not the array's."""
     consts = consts or set()
     node = helper.make_node(op, [n for n, _ in inputs], outputs, domain=domain, **(attrs or {}))
     feeds = {n: a for n, a in inputs if n and n not in consts}
     inits = [numpy_helper.from_array(a, n) for n, a in inputs if n and n in consts]
-    ins = [helper.make_tensor_value_info(n, ELEM[a.dtype.type], list(a.shape)) for n, a in feeds.items()]
+    ins = [helper.make_tensor_value_info(n, ELEM[a.dtype.type], (dims or {}).get(n, list(a.shape))) for n, a in feeds.items()]
     out_types = out_types or {}
     outs = [helper.make_tensor_value_info(o, out_types.get(o, ELEM[inputs[0][1].dtype.type] if inputs[0][0] else TensorProto.FLOAT), None) for o in outputs if o]
     graph = helper.make_graph([node], name, ins, outs, initializer=inits)
@@ -233,7 +234,7 @@ def rope_caches(positions, half, dtype):
     return np.cos(ang).astype(dtype), np.sin(ang).astype(dtype)
 
 
-def gqa(name, B, S, P, seqlens, T, N=4, Nkv=2, h=8, dtype=np.float32, attrs=None, packed=False, past=True, rotary=None, extra=(), refused=False):
+def gqa(name, B, S, P, seqlens, T, N=4, Nkv=2, h=8, dtype=np.float32, attrs=None, packed=False, past=True, rotary=None, extra=(), refused=False, symbolic=False):
     """P None: no past inputs; rotary: (positions, half) of the caches (do_rotary set by attrs)."""
     x = lambda *shape: f32(*shape).astype(dtype)
     if packed:
@@ -253,7 +254,12 @@ def gqa(name, B, S, P, seqlens, T, N=4, Nkv=2, h=8, dtype=np.float32, attrs=None
     outputs = ["output", "present_key", "present_value"]
     if attrs and attrs.get("qk_output"):
         outputs.append("output_qk")
-    save(name, "GroupQueryAttention", ins, outputs, {"num_heads": N, "kv_num_heads": Nkv, **(attrs or {})}, consts=consts, refused=refused)
+    # symbolic: batch, sequence and past length as an LLM export declares them (hidden sizes known)
+    # ("all": the hidden sizes too)
+    dims = {n: ["batch", "sequence", f"{n}_hidden" if symbolic == "all" else a.shape[2]] if a.ndim == 3
+            else ["batch", a.shape[1], "past_sequence", "head" if symbolic == "all" else a.shape[3]] if a.ndim == 4 else ["batch"]
+            for n, a in ins if n and symbolic and n not in consts and n != "total_sequence_length"}
+    save(name, "GroupQueryAttention", ins, outputs, {"num_heads": N, "kv_num_heads": Nkv, **(attrs or {})}, consts=consts, refused=refused, dims=dims)
 
 
 gqa("gqa_prompt_no_past", 2, 4, 0, [3, 3], 4, past=False)
@@ -269,6 +275,10 @@ gqa("gqa_subsequent_prompt", 1, 3, 5, [7], 8)
 # batch 1 with a past: the one form OpenVINO's own GroupQueryAttention (ovc) takes
 gqa("gqa_decode_batch_1", 1, 1, 5, [5], 6)
 gqa("gqa_rotary_prompt_batch_1", 1, 4, 0, [3], 4, h=16, attrs={"do_rotary": 1}, rotary=(8, 8))
+# batch, sequence and past length symbolic, as onnxruntime-genai's exports declare them
+gqa("gqa_symbolic_dims_decode", 2, 1, 5, [5, 3], 6, symbolic=True)
+gqa("gqa_symbolic_dims_rotary_packed_prompt", 2, 4, 0, [3, 3], 4, h=16, packed=True, attrs={"do_rotary": 1}, rotary=(8, 8), symbolic=True)
+gqa("gqa_symbolic_all_rotary_partial_decode", 2, 1, 3, [3, 1], 4, h=32, attrs={"do_rotary": 1}, rotary=(8, 8), symbolic="all")
 gqa("gqa_scale", 2, 1, 3, [3, 1], 4, attrs={"scale": 0.3})
 gqa("gqa_packed_prompt", 2, 4, 0, [3, 3], 4, packed=True)
 gqa("gqa_packed_decode", 2, 1, 4, [4, 1], 5, packed=True)

@@ -3,6 +3,7 @@ import { convertModel } from '../../src/convert/index.js';
 import { OvirError } from '../../src/diag/diagnostic.js';
 import { A, allNodes, verifyGraph, type Attr, type ElementTypeName, type Model } from '../../src/graph/index.js';
 import type { Shape } from '../../src/graph/shape.js';
+import { tensorFromInt32 } from '../../src/graph/tensor.js';
 import { Builder } from './builder.js';
 
 /**
@@ -272,6 +273,14 @@ describe('GroupQueryAttention', () => {
     // f16, no past, only the output read
     const h = convertModel(gqa([named('query', [2, 3, 32], 'f16'), named('key', [2, 3, 16], 'f16'), named('value', [2, 3, 16], 'f16'), null, null, ...lens()], {}, ['output']));
     expect(outTypes(h)).toMatchObject([{ elem: 'f16', shape: [2, 3, 32] }]);
+  });
+  it('a constant total_sequence_length sizes present: max(T, the past buffer)', () => {
+    for (const [t, want] of [[9, 9], [3, 5]] as const) {
+      const m = gqa([...sep(), ...past(), named('seqlens_k', [2], 'i32'), null]);
+      const node = m.graph.nodes[0]!;
+      node.setInput(6, m.graph.addInitializer(tensorFromInt32([t], []), ['total_sequence_length']));
+      expect(outTypes(convertModel(m))).toMatchObject([{ shape: [2, 1, 32] }, { shape: [2, 2, want, 8] }, { shape: [2, 2, want, 8] }]);
+    }
   });
   it('refuses by name what it does not compute: position_ids, attention_bias, head_sink, k_scale, smooth_softmax, qk_output, causal 0, a quantized cache, odd head counts', () => {
     const base = [...sep(), ...past(), ...lens()];
