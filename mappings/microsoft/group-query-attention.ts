@@ -108,8 +108,10 @@ function gqaToIr(c: ConvertContext): void {
     const at = (cache: number): Value => b.unsqueeze(b.gather(c.input(cache)!, pos, 0n), [2n]); // [B, S, 1, d/2]
     const dim = headSize !== null && 2 * half! === headSize ? 0n : BigInt(2 * half!);
     const interleaved = c.attr.int('rotary_interleaved', 0n) !== 0n;
-    q4 = rotate(b, q4, at(7), at(8), dim, interleaved);
-    k4 = rotate(b, k4, at(7), at(8), dim, interleaved);
+    const cos = at(7);
+    const sin = at(8);
+    q4 = rotate(b, q4, cos, sin, dim, interleaved);
+    k4 = rotate(b, k4, cos, sin, dim, interleaved);
   }
   // the present buffers: [B, N_kv, L, h], L = max(T, P); position j of row b is past j (j < past_b),
   // new j − past_b (j < past_b + S), else 0

@@ -278,6 +278,7 @@ gqa("gqa_rotary_prompt_batch_1", 1, 4, 0, [3], 4, h=16, attrs={"do_rotary": 1}, 
 # batch, sequence and past length symbolic, as onnxruntime-genai's exports declare them
 gqa("gqa_symbolic_dims_decode", 2, 1, 5, [5, 3], 6, symbolic=True)
 gqa("gqa_symbolic_dims_rotary_packed_prompt", 2, 4, 0, [3, 3], 4, h=16, packed=True, attrs={"do_rotary": 1}, rotary=(8, 8), symbolic=True)
+gqa("gqa_symbolic_all_rotary_interleaved_decode", 2, 1, 4, [4, 2], 5, h=16, attrs={"do_rotary": 1, "rotary_interleaved": 1}, rotary=(8, 8), symbolic="all")
 gqa("gqa_symbolic_all_rotary_partial_decode", 2, 1, 3, [3, 1], 4, h=32, attrs={"do_rotary": 1}, rotary=(8, 8), symbolic="all")
 gqa("gqa_scale", 2, 1, 3, [3, 1], 4, attrs={"scale": 0.3})
 gqa("gqa_packed_prompt", 2, 4, 0, [3, 3], 4, packed=True)
@@ -296,6 +297,35 @@ gqa("gqa_prompt_f16", 2, 4, 0, [3, 3], 4, dtype=np.float16)
 gqa("gqa_decode_f16", 2, 1, 5, [5, 3], 6, dtype=np.float16)
 gqa("gqa_rotary_decode_f16", 2, 1, 5, [5, 2], 6, h=16, dtype=np.float16, attrs={"do_rotary": 1}, rotary=(12, 8))
 gqa("gqa_packed_softcap_window_f16", 2, 1, 5, [5, 4], 6, dtype=np.float16, packed=True, attrs={"softcap": 3.0, "local_window_size": 2})
+
+
+def gqa_chain(name, B=2, S=4, N=4, Nkv=2, h=16):
+    """A prompt step, then a decode step reading its present as past (as a generation loop feeds
+    them), in one model: rotary on, symbolic batch / sequence / past; rows of different lengths."""
+    E = TensorProto.FLOAT
+    nodes = [
+        helper.make_node("GroupQueryAttention", ["q0", "k0", "v0", "", "", "seqlens_0", "total_0", "cos_cache", "sin_cache"], ["out_0", "pk", "pv"],
+                         domain=MS, num_heads=N, kv_num_heads=Nkv, do_rotary=1),
+        helper.make_node("GroupQueryAttention", ["q1", "k1", "v1", "pk", "pv", "seqlens_1", "total_1", "cos_cache", "sin_cache"], ["out_1", "present_key", "present_value"],
+                         domain=MS, num_heads=N, kv_num_heads=Nkv, do_rotary=1),
+    ]
+    cos, sin = rope_caches(S + 2, h // 2, np.float32)
+    feeds = {"q0": f32(B, S, N * h), "k0": f32(B, S, Nkv * h), "v0": f32(B, S, Nkv * h), "seqlens_0": np.full(B, S - 1, np.int32), "total_0": np.array(S, np.int32),
+             "q1": f32(B, 1, N * h), "k1": f32(B, 1, Nkv * h), "v1": f32(B, 1, Nkv * h), "seqlens_1": np.array([S, S - 2] + [S] * (B - 2), np.int32), "total_1": np.array(S + 1, np.int32)}
+    dims = lambda n, a: ["batch", "sequence" if n.endswith("0") else 1, a.shape[2]] if a.ndim == 3 else ["batch"] if a.ndim == 1 else []
+    ins = [helper.make_tensor_value_info(n, TensorProto.INT32 if a.dtype == np.int32 else E, dims(n, a)) for n, a in feeds.items()]
+    outs = [helper.make_tensor_value_info(o, E, None) for o in ("out_0", "out_1", "present_key", "present_value")]
+    graph = helper.make_graph(nodes, name, ins, outs, initializer=[numpy_helper.from_array(cos, "cos_cache"), numpy_helper.from_array(sin, "sin_cache")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid(MS, 1)])
+    model.ir_version = 8
+    path = os.path.join(OUT, name + ".onnx")
+    with open(path, "wb") as f:
+        f.write(model.SerializeToString())
+    cases.append({"name": name, "onnx": path, "inputs": {k: tensor_json(v) for k, v in feeds.items()}, "refused": False})
+
+
+gqa_chain("gqa_prompt_then_decode_chained")
+
 # what the IR does not compute: refused by name
 gqa("gqa_smooth_softmax", 2, 1, 3, [3, 1], 4, attrs={"smooth_softmax": 1}, refused=True)
 gqa("gqa_qk_output", 2, 1, 3, [3, 1], 4, attrs={"qk_output": 1}, refused=True)
