@@ -144,6 +144,7 @@ import { MS_ATTENTION } from './microsoft/attention.js';
 import { MS_ROTARY_EMBEDDING } from './microsoft/rotary-embedding.js';
 import { MS_RANGE_TRILU } from './microsoft/range-trilu.js';
 import { MS_PAD_GATHER_ND } from './microsoft/pad-gather-nd.js';
+import { MS_GROUP_QUERY_ATTENTION } from './microsoft/group-query-attention.js';
 import { MS_MULTI_HEAD_ATTENTION } from './microsoft/multi-head-attention.js';
 /** Every op relation ovir converts, both ways, by family. */
 export const ALL_MAPPINGS: readonly OpMapping[] = [
@@ -185,7 +186,7 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...BINARIZER, ...ARRAY_FEATURE_EXTRACTOR, ...LABEL_ENCODER, ...TREE_ENSEMBLE, ...TREE_ENSEMBLE_CLASSIC,
   ...LINEAR_MODELS, ...SCALER, ...NORMALIZER, ...IMPUTER, ...ONE_HOT_ENCODER, ...FEATURE_VECTORIZER, ...SVM,
   // com.microsoft (onnxruntime's contrib ops of transformer models; SimplifiedLayerNormalization is its op in the ONNX domain)
-  ...MS_GELU, ...MS_FUSED, ...MS_LAYER_NORM, ...MS_EMBED_LAYER_NORM, ...MS_ATTENTION, ...MS_MULTI_HEAD_ATTENTION, ...MS_ROTARY_EMBEDDING, ...MS_RANGE_TRILU, ...MS_PAD_GATHER_ND,
+  ...MS_GELU, ...MS_FUSED, ...MS_LAYER_NORM, ...MS_EMBED_LAYER_NORM, ...MS_ATTENTION, ...MS_MULTI_HEAD_ATTENTION, ...MS_GROUP_QUERY_ATTENTION, ...MS_ROTARY_EMBEDDING, ...MS_RANGE_TRILU, ...MS_PAD_GATHER_ND,
   // IR ops ONNX lacks at some opsets, as ONNX subgraphs
   ...IR_DECOMPOSE, ...IR_ELEMENTWISE, ...CONVERT_PROMOTE_TYPES, ...REORG_YOLO, ...REGION_YOLO, ...COLOR_CONVERSION, ...EXTRACT_IMAGE_PATCHES, ...CTC_GREEDY_DECODER, ...BUCKETIZE, ...GRN, ...EMBEDDING_BAG, ...ROLL, ...SCATTER_UPDATE, ...ADAPTIVE_POOL, ...SPACE_BATCH, ...SEGMENT_MAX, ...STATE_VARIABLES,
 ];

@@ -18,7 +18,7 @@ import type { ConvertContext } from '../spec.js';
 export type MaskForm = 'raw2' | 'raw3' | 'index';
 
 /** The lowest finite value of each float type onnxruntime's attention takes. */
-const LOWEST: Record<string, number> = { f32: -3.4028234663852886e38, f16: -65504, bf16: -3.3895313892515355e38 };
+export const LOWEST: Record<string, number> = { f32: -3.4028234663852886e38, f16: -65504, bf16: -3.3895313892515355e38 };
 
 export const isWanted = (c: ConvertContext, i: number): boolean => {
   const o = c.node.outputs[i];

@@ -1,6 +1,6 @@
 """Builds the ONNX models of test/conformance/contrib-fusion.test.ts: onnxruntime's com.microsoft
 contrib ops of transformer models (GELU family, BiasAdd, fused MatMul / Conv / Gemm, layer
-normalizations, Attention, MultiHeadAttention, RotaryEmbedding, Range, Trilu, Pad, GatherND; and SimplifiedLayerNormalization, its
+normalizations, Attention, MultiHeadAttention, GroupQueryAttention, RotaryEmbedding, Range, Trilu, Pad, GatherND; and SimplifiedLayerNormalization, its
 contrib op in the ONNX domain), one node per model, with seeded inputs.
 
 Usage: contrib-fusion.py OUT_DIR → writes OUT_DIR/<case>.onnx and prints one JSON list:
@@ -31,14 +31,15 @@ def f32(*shape, scale=1.0):
     return (rng.standard_normal(shape) * scale).astype(np.float32)
 
 
-def save(name, op, inputs, outputs, attrs=None, domain=MS, refused=False, consts=None, out_types=None):
+def save(name, op, inputs, outputs, attrs=None, domain=MS, refused=False, consts=None, out_types=None, dims=None):
     """inputs: list of (name, array) with "" for an absent optional input; outputs: names ("" absent);
-    consts: names among the inputs written as initializers (not fed)."""
+    consts: names among the inputs written as initializers (not fed); dims: an input's declared dims
+    (symbolic names allowed) where they are not the array's."""
     consts = consts or set()
     node = helper.make_node(op, [n for n, _ in inputs], outputs, domain=domain, **(attrs or {}))
     feeds = {n: a for n, a in inputs if n and n not in consts}
     inits = [numpy_helper.from_array(a, n) for n, a in inputs if n and n in consts]
-    ins = [helper.make_tensor_value_info(n, ELEM[a.dtype.type], list(a.shape)) for n, a in feeds.items()]
+    ins = [helper.make_tensor_value_info(n, ELEM[a.dtype.type], (dims or {}).get(n, list(a.shape))) for n, a in feeds.items()]
     out_types = out_types or {}
     outs = [helper.make_tensor_value_info(o, out_types.get(o, ELEM[inputs[0][1].dtype.type] if inputs[0][0] else TensorProto.FLOAT), None) for o in outputs if o]
     graph = helper.make_graph([node], name, ins, outs, initializer=inits)
@@ -221,6 +222,116 @@ mha("mha_past_unidirectional", [("query", f32(2, 2, 16)), ("key", f32(2, 2, 16))
     outputs=("output", "present_key", "present_value"), attrs={"unidirectional": 1})
 mha("mha_unidirectional_mask", [("query", f32(2, 5, 16)), ("key", f32(2, 5, 16)), ("value", f32(2, 5, 16)), E, ("key_padding_mask", np.array([[0, 1, 1, 1, 1], [1, 1, 1, 0, 0]], np.int32))], attrs={"unidirectional": 1})
 
+
+# ── GroupQueryAttention (onnxruntime-genai's LLM attention) ──────────────────────────────────
+# query / key / value [B, S, N·h] / [B, S, N_kv·h] (or query packed), past [B, N_kv, P, h],
+# seqlens_k [B] (each row's keys − 1), total_sequence_length; present = past ++ new per row
+
+
+def rope_caches(positions, half, dtype):
+    inv = 1.0 / (10000 ** (np.arange(half) / half))
+    ang = np.arange(positions)[:, None] * inv[None, :]
+    return np.cos(ang).astype(dtype), np.sin(ang).astype(dtype)
+
+
+def gqa(name, B, S, P, seqlens, T, N=4, Nkv=2, h=8, dtype=np.float32, attrs=None, packed=False, past=True, rotary=None, extra=(), refused=False, symbolic=False):
+    """P None: no past inputs; rotary: (positions, half) of the caches (do_rotary set by attrs)."""
+    x = lambda *shape: f32(*shape).astype(dtype)
+    if packed:
+        ins = [("query", x(B, S, (N + 2 * Nkv) * h)), ("", None), ("", None)]
+    else:
+        ins = [("query", x(B, S, N * h)), ("key", x(B, S, Nkv * h)), ("value", x(B, S, Nkv * h))]
+    ins += [("past_key", x(B, Nkv, P, h)), ("past_value", x(B, Nkv, P, h))] if past else [("", None), ("", None)]
+    ins += [("seqlens_k", np.array(seqlens, np.int32)), ("total_sequence_length", np.array(T, np.int32))]
+    consts = set()
+    if rotary:
+        cos, sin = rope_caches(*rotary, dtype)
+        ins += [("cos_cache", cos), ("sin_cache", sin)]
+        consts = {"cos_cache", "sin_cache"}
+    ins += list(extra)
+    while ins and ins[-1][0] == "":
+        ins.pop()
+    outputs = ["output", "present_key", "present_value"]
+    if attrs and attrs.get("qk_output"):
+        outputs.append("output_qk")
+    # symbolic: batch, sequence and past length as an LLM export declares them (hidden sizes known)
+    # ("all": the hidden sizes too)
+    dims = {n: ["batch", "sequence", f"{n}_hidden" if symbolic == "all" else a.shape[2]] if a.ndim == 3
+            else ["batch", a.shape[1], "past_sequence", "head" if symbolic == "all" else a.shape[3]] if a.ndim == 4 else ["batch"]
+            for n, a in ins if n and symbolic and n not in consts and n != "total_sequence_length"}
+    save(name, "GroupQueryAttention", ins, outputs, {"num_heads": N, "kv_num_heads": Nkv, **(attrs or {})}, consts=consts, refused=refused, dims=dims)
+
+
+gqa("gqa_prompt_no_past", 2, 4, 0, [3, 3], 4, past=False)
+gqa("gqa_prompt_empty_past", 2, 4, 0, [3, 3], 4)
+gqa("gqa_prompt_heads_equal", 2, 3, 0, [2, 2], 3, N=2, Nkv=2)
+gqa("gqa_prompt_padded_rows", 2, 4, 0, [3, 1], 4)
+gqa("gqa_decode_past_1", 2, 1, 1, [1, 1], 2)
+gqa("gqa_decode_past_5_rows_differ", 2, 1, 5, [5, 3], 6)
+gqa("gqa_decode_past_2_three_rows", 3, 1, 2, [2, 1, 0], 3)
+gqa("gqa_decode_static_cache", 2, 1, 8, [5, 2], 6)
+gqa("gqa_decode_one_kv_head", 2, 1, 4, [4, 2], 5, N=4, Nkv=1)
+gqa("gqa_subsequent_prompt", 1, 3, 5, [7], 8)
+# batch 1 with a past: the one form OpenVINO's own GroupQueryAttention (ovc) takes
+gqa("gqa_decode_batch_1", 1, 1, 5, [5], 6)
+gqa("gqa_rotary_prompt_batch_1", 1, 4, 0, [3], 4, h=16, attrs={"do_rotary": 1}, rotary=(8, 8))
+# batch, sequence and past length symbolic, as onnxruntime-genai's exports declare them
+gqa("gqa_symbolic_dims_decode", 2, 1, 5, [5, 3], 6, symbolic=True)
+gqa("gqa_symbolic_dims_rotary_packed_prompt", 2, 4, 0, [3, 3], 4, h=16, packed=True, attrs={"do_rotary": 1}, rotary=(8, 8), symbolic=True)
+gqa("gqa_symbolic_all_rotary_interleaved_decode", 2, 1, 4, [4, 2], 5, h=16, attrs={"do_rotary": 1, "rotary_interleaved": 1}, rotary=(8, 8), symbolic="all")
+gqa("gqa_symbolic_all_rotary_partial_decode", 2, 1, 3, [3, 1], 4, h=32, attrs={"do_rotary": 1}, rotary=(8, 8), symbolic="all")
+gqa("gqa_scale", 2, 1, 3, [3, 1], 4, attrs={"scale": 0.3})
+gqa("gqa_packed_prompt", 2, 4, 0, [3, 3], 4, packed=True)
+gqa("gqa_packed_decode", 2, 1, 4, [4, 1], 5, packed=True)
+gqa("gqa_rotary_prompt", 2, 4, 0, [3, 3], 4, h=16, attrs={"do_rotary": 1}, rotary=(12, 8))
+gqa("gqa_rotary_decode", 2, 1, 5, [5, 2], 6, h=16, attrs={"do_rotary": 1}, rotary=(12, 8))
+gqa("gqa_rotary_interleaved_decode", 2, 1, 5, [5, 3], 6, h=16, attrs={"do_rotary": 1, "rotary_interleaved": 1}, rotary=(12, 8))
+gqa("gqa_rotary_partial", 2, 1, 3, [3, 1], 4, h=32, attrs={"do_rotary": 1}, rotary=(8, 8))
+gqa("gqa_rotary_packed_decode", 2, 1, 3, [3, 2], 4, h=16, packed=True, attrs={"do_rotary": 1}, rotary=(8, 8))
+gqa("gqa_rotary_subsequent_prompt", 1, 3, 4, [6], 7, h=16, attrs={"do_rotary": 1, "rotary_interleaved": 1}, rotary=(10, 8))
+gqa("gqa_softcap_prompt", 2, 4, 0, [3, 3], 4, attrs={"softcap": 2.0})
+gqa("gqa_softcap_decode", 2, 1, 4, [4, 2], 5, attrs={"softcap": 1.5, "scale": 0.9})
+gqa("gqa_local_window_prompt", 1, 6, 0, [5], 6, attrs={"local_window_size": 2})
+gqa("gqa_local_window_decode", 2, 1, 6, [6, 3], 7, attrs={"local_window_size": 3})
+gqa("gqa_prompt_f16", 2, 4, 0, [3, 3], 4, dtype=np.float16)
+gqa("gqa_decode_f16", 2, 1, 5, [5, 3], 6, dtype=np.float16)
+gqa("gqa_rotary_decode_f16", 2, 1, 5, [5, 2], 6, h=16, dtype=np.float16, attrs={"do_rotary": 1}, rotary=(12, 8))
+gqa("gqa_packed_softcap_window_f16", 2, 1, 5, [5, 4], 6, dtype=np.float16, packed=True, attrs={"softcap": 3.0, "local_window_size": 2})
+
+
+def gqa_chain(name, B=2, S=4, N=4, Nkv=2, h=16):
+    """A prompt step, then a decode step reading its present as past (as a generation loop feeds
+    them), in one model: rotary on, symbolic batch / sequence / past; rows of different lengths."""
+    E = TensorProto.FLOAT
+    nodes = [
+        helper.make_node("GroupQueryAttention", ["q0", "k0", "v0", "", "", "seqlens_0", "total_0", "cos_cache", "sin_cache"], ["out_0", "pk", "pv"],
+                         domain=MS, num_heads=N, kv_num_heads=Nkv, do_rotary=1),
+        helper.make_node("GroupQueryAttention", ["q1", "k1", "v1", "pk", "pv", "seqlens_1", "total_1", "cos_cache", "sin_cache"], ["out_1", "present_key", "present_value"],
+                         domain=MS, num_heads=N, kv_num_heads=Nkv, do_rotary=1),
+    ]
+    cos, sin = rope_caches(S + 2, h // 2, np.float32)
+    feeds = {"q0": f32(B, S, N * h), "k0": f32(B, S, Nkv * h), "v0": f32(B, S, Nkv * h), "seqlens_0": np.full(B, S - 1, np.int32), "total_0": np.array(S, np.int32),
+             "q1": f32(B, 1, N * h), "k1": f32(B, 1, Nkv * h), "v1": f32(B, 1, Nkv * h), "seqlens_1": np.array([S, S - 2] + [S] * (B - 2), np.int32), "total_1": np.array(S + 1, np.int32)}
+    dims = lambda n, a: ["batch", "sequence" if n.endswith("0") else 1, a.shape[2]] if a.ndim == 3 else ["batch"] if a.ndim == 1 else []
+    ins = [helper.make_tensor_value_info(n, TensorProto.INT32 if a.dtype == np.int32 else E, dims(n, a)) for n, a in feeds.items()]
+    outs = [helper.make_tensor_value_info(o, E, None) for o in ("out_0", "out_1", "present_key", "present_value")]
+    graph = helper.make_graph(nodes, name, ins, outs, initializer=[numpy_helper.from_array(cos, "cos_cache"), numpy_helper.from_array(sin, "sin_cache")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid(MS, 1)])
+    model.ir_version = 8
+    path = os.path.join(OUT, name + ".onnx")
+    with open(path, "wb") as f:
+        f.write(model.SerializeToString())
+    cases.append({"name": name, "onnx": path, "inputs": {k: tensor_json(v) for k, v in feeds.items()}, "refused": False})
+
+
+gqa_chain("gqa_prompt_then_decode_chained")
+
+# what the IR does not compute: refused by name
+gqa("gqa_smooth_softmax", 2, 1, 3, [3, 1], 4, attrs={"smooth_softmax": 1}, refused=True)
+gqa("gqa_qk_output", 2, 1, 3, [3, 1], 4, attrs={"qk_output": 1}, refused=True)
+gqa("gqa_head_sink", 2, 1, 3, [3, 1], 4, extra=[("", None), ("", None), ("", None), ("", None), ("head_sink", f32(4))], refused=True)
+gqa("gqa_attention_bias", 2, 1, 3, [3, 1], 4, extra=[("", None), ("", None), ("", None), ("attention_bias", f32(2, 1, 1, 4))], refused=True)
+gqa("gqa_position_ids", 2, 1, 3, [3, 1], 4, h=16, attrs={"do_rotary": 1}, rotary=(8, 8), extra=[("position_ids", np.array([[3], [1]], np.int64))], refused=True)
 
 # ── float16 (onnxruntime's CPU kernels run these in f16; compared at the f16 tolerance) ────────
 h16 = lambda *shape, scale=1.0: f32(*shape, scale=scale).astype(np.float16)

@@ -2,8 +2,8 @@
  * ONNX → IR of onnxruntime's contrib ops of transformer models (mappings/microsoft/: Gelu,
  * BiasGelu, FastGelu, QuickGelu, BiasAdd, FusedMatMul, FusedConv, FusedGemm,
  * SkipLayerNormalization, SkipSimplifiedLayerNormalization, SimplifiedLayerNormalization,
- * EmbedLayerNormalization, Attention, MultiHeadAttention, RotaryEmbedding, Range, Trilu, Pad,
- * GatherND), judged by the engines on one-node models test/conformance/contrib-fusion.py builds
+ * EmbedLayerNormalization, Attention, MultiHeadAttention, GroupQueryAttention, RotaryEmbedding,
+ * Range, Trilu, Pad, GatherND), judged by the engines on one-node models test/conformance/contrib-fusion.py builds
  * with seeded inputs: onnxruntime on the model gives the expected outputs, OpenVINO on ovir's IR
  * must give the same (f32 rtol 1e-4, the shared comparator's small atol; f16 its f16 tolerance;
  * integers exactly), and so must onnxruntime on that IR converted back to ONNX (standard ops only).
@@ -48,7 +48,7 @@ beforeAll(async () => {
   oracle = await Oracle.start();
   tmp = mkdtempSync(join(tmpdir(), 'ovir-contrib-fusion-out-'));
   describeSuite(SUITE, 'onnxruntime\'s com.microsoft contrib ops of transformer models (GELU family, BiasAdd, FusedMatMul/Conv/Gemm, '
-    + 'Skip/Simplified/Embed layer normalizations, Attention, MultiHeadAttention, RotaryEmbedding, Range, Trilu, Pad, GatherND; a small BERT fused by onnxruntime\'s optimizer) → IR: OpenVINO on ovir\'s IR and onnxruntime on IR → ONNX against onnxruntime on the model; '
+    + 'Skip/Simplified/Embed layer normalizations, Attention, MultiHeadAttention, GroupQueryAttention, RotaryEmbedding, Range, Trilu, Pad, GatherND; a small BERT fused by onnxruntime\'s optimizer) → IR: OpenVINO on ovir\'s IR and onnxruntime on IR → ONNX against onnxruntime on the model; '
     + 'one-node models built by contrib-fusion.py with seeded inputs', {
     openvino: oracle.versions.openvino, onnxruntime: oracle.versions.onnxruntime, onnx: oracle.versions.onnx,
   }, { reference: 'ovc', filter: null });

@@ -3,6 +3,7 @@ import { convertModel } from '../../src/convert/index.js';
 import { OvirError } from '../../src/diag/diagnostic.js';
 import { A, allNodes, verifyGraph, type Attr, type ElementTypeName, type Model } from '../../src/graph/index.js';
 import type { Shape } from '../../src/graph/shape.js';
+import { tensorFromInt32 } from '../../src/graph/tensor.js';
 import { Builder } from './builder.js';
 
 /**
@@ -246,5 +247,56 @@ describe('MultiHeadAttention', () => {
       .toEqual([expect.stringMatching(/1-D key_padding_mask of 8 values for batch 2/)]);
     expect(refusal(model('MultiHeadAttention', [...qkv(), null, null, null, null, null, named('past_sequence_length', [1], 'i32')], ['output'], { num_heads: A.int(2) })))
       .toEqual([expect.stringMatching(/past_sequence_length \/ cache_indirection/)]);
+  });
+});
+
+describe('GroupQueryAttention', () => {
+  const lens = (): In[] => [named('seqlens_k', [2], 'i32'), named('total_sequence_length', [], 'i32')];
+  const past = (): In[] => [named('past_key', [2, 2, 5, 8]), named('past_value', [2, 2, 5, 8])];
+  const sep = (): In[] => [named('query', [2, 1, 32]), named('key', [2, 1, 16]), named('value', [2, 1, 16])];
+  const gqa = (ins: (In | null)[], attrs: Record<string, Attr> = {}, outs = ['output', 'present_key', 'present_value']): Model =>
+    model('GroupQueryAttention', ins, outs, { num_heads: A.int(4), kv_num_heads: A.int(2), ...attrs });
+  it('separate Q, K, V with a past: each row\'s past ++ new gathered into present (zeros behind), kv heads shared by query head pairs, the causal mask per seqlens_k', () => {
+    const m = convertModel(gqa([...sep(), ...past(), ...lens()]));
+    expect(ops(m)).not.toContain('GroupQueryAttention');
+    expect(ops(m)).toEqual(expect.arrayContaining(['Maximum', 'Minimum', 'Gather', 'Equal', 'LessEqual', 'LogicalAnd', 'Softmax', 'MatMul']));
+    expect(ops(m)).not.toContain('Tanh');
+    expect(outTypes(m)).toMatchObject([{ elem: 'f32', shape: [2, 1, 32] }, { elem: 'f32', shape: [2, 2, null, 8] }, { elem: 'f32', shape: [2, 2, null, 8] }]);
+    expect(verifyGraph(m.graph)).toEqual([]);
+  });
+  it('packed QKV sliced into 4 + 2 + 2 heads; do_rotary gathers the caches at each row\'s positions; softcap is Tanh; local_window_size bounds the keys from below', () => {
+    const ins = [named('query', [2, 1, 128]), null, null, ...[named('past_key', [2, 2, 5, 16]), named('past_value', [2, 2, 5, 16])], ...lens(), named('cos_cache', [8, 8]), named('sin_cache', [8, 8])];
+    const m = convertModel(gqa(ins, { do_rotary: A.int(1), softcap: A.float(2), local_window_size: A.int(3) }));
+    expect(ops(m)).toEqual(expect.arrayContaining(['Slice', 'Tanh', 'GreaterEqual', 'Split']));
+    expect(outTypes(m)).toMatchObject([{ shape: [2, 1, 64] }, { shape: [2, 2, null, 16] }, { shape: [2, 2, null, 16] }]);
+    expect(verifyGraph(m.graph)).toEqual([]);
+    // f16, no past, only the output read
+    const h = convertModel(gqa([named('query', [2, 3, 32], 'f16'), named('key', [2, 3, 16], 'f16'), named('value', [2, 3, 16], 'f16'), null, null, ...lens()], {}, ['output']));
+    expect(outTypes(h)).toMatchObject([{ elem: 'f16', shape: [2, 3, 32] }]);
+  });
+  it('a constant total_sequence_length sizes present: max(T, the past buffer)', () => {
+    for (const [t, want] of [[9, 9], [3, 5]] as const) {
+      const m = gqa([...sep(), ...past(), named('seqlens_k', [2], 'i32'), null]);
+      const node = m.graph.nodes[0]!;
+      node.setInput(6, m.graph.addInitializer(tensorFromInt32([t], []), ['total_sequence_length']));
+      expect(outTypes(convertModel(m))).toMatchObject([{ shape: [2, 1, 32] }, { shape: [2, 2, want, 8] }, { shape: [2, 2, want, 8] }]);
+    }
+  });
+  it('refuses by name what it does not compute: position_ids, attention_bias, head_sink, k_scale, smooth_softmax, qk_output, causal 0, a quantized cache, odd head counts', () => {
+    const base = [...sep(), ...past(), ...lens()];
+    const pad = (k: number): null[] => Array<null>(k).fill(null);
+    expect(refusal(gqa([...base, null, null, named('position_ids', [2, 1], 'i64')])))
+      .toEqual([expect.stringMatching(/^CONVERT_OP main\/groupqueryattention: .*input 9 \(position_ids\) is given/)]);
+    expect(refusal(gqa([...base, ...pad(3), named('attention_bias', [2, 1, 1, 6])]))).toEqual([expect.stringMatching(/attention_bias/)]);
+    expect(refusal(gqa([...base, ...pad(4), named('head_sink', [4])]))).toEqual([expect.stringMatching(/head_sink/)]);
+    expect(refusal(gqa([...base, ...pad(5), named('k_scale', [1])]))).toEqual([expect.stringMatching(/k_scale/)]);
+    expect(refusal(gqa(base, { smooth_softmax: A.int(1) }))).toEqual([expect.stringMatching(/main\/groupqueryattention.*smooth_softmax/)]);
+    expect(refusal(gqa(base, { qk_output: A.int(1) }))).toEqual([expect.stringMatching(/qk_output/)]);
+    expect(refusal(gqa(base, {}, ['output', 'present_key', 'present_value', 'output_qk']))).toEqual([expect.stringMatching(/output 3 \(output_qk\) is read/)]);
+    expect(refusal(gqa(base, { causal: A.int(0) }))).toEqual([expect.stringMatching(/causal/)]);
+    expect(refusal(gqa(base, { k_quant_type: A.string('PER_TENSOR') }))).toEqual([expect.stringMatching(/k_quant_type/)]);
+    expect(refusal(gqa(base, { kv_num_heads: A.int(3) }))).toEqual([expect.stringMatching(/kv_num_heads/)]);
+    expect(refusal(gqa([...sep(), named('past_key', [2, 2, 5, 8]), null, ...lens()]))).toEqual([expect.stringMatching(/past_key and past_value must be given together/)]);
+    expect(refusal(gqa([...base], { do_rotary: A.int(1) }))).toEqual([expect.stringMatching(/do_rotary needs cos_cache and sin_cache/)]);
   });
 });

@@ -74,7 +74,7 @@ export const SAMPLES: Record<string, Sample[]> = {
   'FusedMatMul>FusedMatMul': [], 'FusedConv>FusedConv': [], 'FusedGemm>FusedGemm': [],
   'SkipLayerNormalization>SkipLayerNormalization': [], 'SkipSimplifiedLayerNormalization>SkipSimplifiedLayerNormalization': [],
   'SimplifiedLayerNormalization>SimplifiedLayerNormalization': [], 'EmbedLayerNormalization>EmbedLayerNormalization': [],
-  'MultiHeadAttention>MultiHeadAttention': [],
+  'MultiHeadAttention>MultiHeadAttention': [], 'GroupQueryAttention>GroupQueryAttention': [],
   'Sub>Sub': [], 'Mul>Mul': [], 'Div>Div': [], 'Pow>Pow': [], 'And>And': [], 'Or>Or': [], 'Xor>Xor': [],
   // sequence ops, resolved at conversion time (IR has no sequence; no IR → ONNX): test/convert/sequence.test.ts
   'SequenceEmpty>SequenceEmpty': [], 'SequenceConstruct>SequenceConstruct': [], 'SequenceInsert>SequenceInsert': [],

@@ -21,6 +21,9 @@ import { conv, gatherNd } from './nn.js';
  * - Attention: output [B, S, v_hidden]; present [2, B, num_heads, past + S, head_size].
  * - MultiHeadAttention: output [B, S, v_hidden] (v_hidden: value's last dim, N · head of a 4-D or
  *   packed value); present_key / present_value [B, N, past + L, head].
+ * - GroupQueryAttention: output [B, S, N · h] (h: query's hidden size over num_heads, or over
+ *   num_heads + 2 · kv_num_heads when packed); present_key / present_value [B, kv_num_heads, L, h],
+ *   L = max(total_sequence_length, the past buffer's length) when total_sequence_length is known.
  * - RotaryEmbedding, Trilu: the input's type and shape. Range: start's type, its length when
  *   start, limit and delta (1 when absent) are known.
  * - Pad: data's type; each dim grown by its begin and end pads when pads ([2r] or [1, 2r]) is known.
@@ -129,6 +132,21 @@ const mha: InferFn = (c) => {
   return c.node.outputs.map((_, i) => kinds[i] ?? null);
 };
 
+const gqa: InferFn = (c) => {
+  const q = c.shape(0);
+  const n = intAttr(c, 'num_heads', 0);
+  const nkv = intAttr(c, 'kv_num_heads', 0);
+  const d = q?.[2];
+  const heads = c.has(1) ? n : n + 2 * nkv;
+  const head = typeof d === 'number' && n > 0 && nkv > 0 && d % heads === 0 ? d / heads : null;
+  const total = c.has(6) ? scalarOf(c, 6) : null;
+  const buf = c.has(3) ? c.shape(3)?.[2] ?? null : 0;
+  const len = total !== null && typeof buf === 'number' ? Math.max(total, buf) : null;
+  const cache = out(c.elem(0), [q?.[0] ?? null, nkv > 0 ? nkv : null, len, head]);
+  const kinds: OutputInfo[] = [out(c.elem(0), [q?.[0] ?? null, q?.[1] ?? null, head === null ? null : head * n]), cache, cache];
+  return c.node.outputs.map((_, i) => kinds[i] ?? null);
+};
+
 const range: InferFn = (c) => [out(c.elem(0), [rangeLength(scalarOf(c, 0), scalarOf(c, 1), c.has(2) ? scalarOf(c, 2) : 1)])];
 
 const pad: InferFn = (c) => {
@@ -156,6 +174,7 @@ export const onnxMicrosoftTransformerRules: Rule[] = [
   rule('EmbedLayerNormalization', embed),
   rule('Attention', attention),
   rule('MultiHeadAttention', mha),
+  rule('GroupQueryAttention', gqa),
   rule('RotaryEmbedding', (c) => [out(c.elem(0), c.shape(0))]),
   rule('Range', range),
   rule('Trilu', sameAsInput),
