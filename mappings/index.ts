@@ -84,6 +84,7 @@ import { EXPERIMENTAL_DETECTRON_PRIOR_GRID } from './object_detection/experiment
 import { EXPERIMENTAL_DETECTRON_GENERATE_PROPOSALS } from './object_detection/experimental-detectron-generate-proposals.js';
 import { INTEGER_OPS } from './quantization/integer-ops.js';
 import { QUANTIZATION } from './quantization/quantize-linear.js';
+import { MS_QLINEAR } from './quantization/ms-qlinear.js';
 import { FAKE_CONVERT } from './quantization/fake-convert.js';
 import { ARG_MAX } from './reduction/argmax.js';
 import { REDUCE } from './reduction/reduce.js';
@@ -165,6 +166,8 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...OPTIONAL,
   // quantization
   ...QUANTIZATION, ...INTEGER_OPS, ...FAKE_CONVERT,
+  // onnxruntime's com.microsoft quantization contrib ops (ONNX → IR only)
+  ...MS_QLINEAR,
   // object_detection
   ...NON_MAX_SUPPRESSION, ...ROI_ALIGN, ...ROI_POOLING, ...PRIOR_BOX_CLUSTERED, ...PRIOR_BOX, ...DETECTION_OUTPUT,
   // IR-only ops written as longer ONNX subgraphs (a summed-area table, Loops)

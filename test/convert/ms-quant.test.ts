@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import { typedScalar } from '../../mappings/typed-consts.js';
+import { convertModel } from '../../src/convert/index.js';
+import { OvirError } from '../../src/diag/diagnostic.js';
+import { A, allNodes, verifyGraph, type Attr, type ElementTypeName, type Model } from '../../src/graph/index.js';
+import type { Shape } from '../../src/graph/shape.js';
+import type { Value } from '../../src/graph/value.js';
+import { inferTypes } from '../../src/shape/infer.js';
+import { Builder } from './builder.js';
+
+/**
+ * ONNX → IR of onnxruntime's com.microsoft quantization contrib ops (mappings/quantization/ms-*.ts):
+ * what the IR holds, the types inference gives the ONNX node, and what is refused (a coded
+ * diagnostic naming the node). The numbers are judged by the engines in
+ * test/conformance/contrib-ops.test.ts (onnxruntime on the model, OpenVINO on ovir's IR).
+ */
+const MS = 'com.microsoft';
+
+type In = { name: string; elem: ElementTypeName; shape: Shape } | { name: string; const: number; elem: ElementTypeName } | null;
+
+function model(op: string, ins: In[], attrs: Record<string, Attr> = {}, outputs = 1): Model {
+  const b = new Builder('onnx', 17);
+  b.model.onnx!.opsetImports.set(MS, 1);
+  const n = b.graph.addNode({ dialect: 'onnx', op, domain: MS, version: '1', name: op.toLowerCase() });
+  for (const i of ins) {
+    let v: Value | null = null;
+    if (i && 'const' in i) v = b.init(i.name, typedScalar(i.elem, i.const)!);
+    else if (i) v = b.input(i.name, i.elem, i.shape);
+    n.addInput(v);
+  }
+  for (const [k, a] of Object.entries(attrs)) n.attrs.set(k, a);
+  for (let k = 0; k < outputs; k++) b.output(n.addOutput(null, [k === 0 ? 'Y' : `Y${k}`]));
+  return b.model;
+}
+const x = (name: string, elem: ElementTypeName, shape: Shape): In => ({ name, elem, shape });
+const s = (name: string, v = 0.05): In => ({ name, const: v, elem: 'f32' });
+const z = (name: string, elem: ElementTypeName, v = 3): In => ({ name, const: v, elem });
+const ops = (m: Model) => [...allNodes(m.graph)].map((n) => n.op);
+const refusal = (m: Model): string[] => {
+  try { convertModel(m); return []; } catch (e) {
+    if (!(e instanceof OvirError)) throw e;
+    return e.diagnostics.map((d) => `${d.code} ${d.where}: ${d.message}`);
+  }
+};
+const converted = (m: Model): Model => {
+  const ir = convertModel(m);
+  expect(verifyGraph(ir.graph)).toEqual([]);
+  return ir;
+};
+const outType = (m: Model) => m.graph.outputs[0]!.type;
+
+const binaryIns = (elem: ElementTypeName, a: Shape, b: Shape): In[] =>
+  [x('A', elem, a), s('as'), z('az', elem), x('B', elem, b), s('bs'), z('bz', elem), s('cs', 0.1), z('cz', elem)];
+
+describe('QLinearAdd / QLinearMul', () => {
+  it.each(['QLinearAdd', 'QLinearMul'])('%s: both operands dequantized, the float op, requantized with Round half to even and Clamp', (op) => {
+    const ir = converted(model(op, binaryIns('u8', [2, 3], [3])));
+    expect(ops(ir)).toEqual(expect.arrayContaining([op === 'QLinearAdd' ? 'Add' : 'Multiply', 'Divide', 'Round', 'Clamp', 'Convert']));
+    expect(ops(ir)).not.toContain(op);
+    expect(outType(ir)).toMatchObject({ elem: 'u8', shape: [2, 3] });
+  });
+  it('ONNX-side inference broadcasts A and B and keeps A\'s type', () => {
+    const m = model('QLinearAdd', binaryIns('i8', [4, 1], [1, 5]));
+    const r = inferTypes(m);
+    expect(r.diagnostics).toEqual([]);
+    expect(r.types.get(m.graph.outputs[0]!)).toMatchObject({ elem: 'i8', shape: [4, 5] });
+  });
+  it('absent zero points are 0: no Subtract for A, no Add for C', () => {
+    const ir = converted(model('QLinearMul', [x('A', 'i8', [4]), s('as'), null, x('B', 'i8', [4]), s('bs'), null, s('cs')]));
+    expect(ops(ir)).not.toContain('Subtract');
+    expect(ops(ir).filter((o) => o === 'Add')).toEqual([]);
+    expect(outType(ir)).toMatchObject({ elem: 'i8', shape: [4] });
+  });
+  it('refuses int32 operands, naming the node', () => {
+    const r = refusal(model('QLinearAdd', binaryIns('i32', [2], [2])));
+    expect(r.join('\n')).toMatch(/^CONVERT_OP main\/qlinearadd: .*uint8 or int8/);
+  });
+  it('refuses operands of two types', () => {
+    const ins = binaryIns('u8', [2], [2]);
+    ins[3] = x('B', 'i8', [2]);
+    expect(refusal(model('QLinearAdd', ins)).join('\n')).toMatch(/main\/qlinearadd: .*A is u8 and B i8/);
+  });
+});
+
+describe('QLinearSigmoid / QLinearLeakyRelu', () => {
+  const ins = (elem: ElementTypeName): In[] => [x('X', elem, [2, 8]), s('xs'), z('xz', elem), s('ys', 1 / 256), z('yz', elem, 0)];
+  it('QLinearSigmoid is Sigmoid between dequantize and requantize', () => {
+    const ir = converted(model('QLinearSigmoid', ins('u8')));
+    expect(ops(ir)).toEqual(expect.arrayContaining(['Sigmoid', 'Round', 'Clamp']));
+    expect(outType(ir)).toMatchObject({ elem: 'u8', shape: [2, 8] });
+  });
+  it('QLinearLeakyRelu is Select(x ≥ 0, x, alpha·x), alpha read from the node', () => {
+    const ir = converted(model('QLinearLeakyRelu', ins('i8'), { alpha: A.float(0.2) }));
+    expect(ops(ir)).toEqual(expect.arrayContaining(['GreaterEqual', 'Select']));
+    const alphas = [...ir.graph.initializers].map((v) => v.constant).filter((t) => t && t.elem === 'f32' && t.dims.length === 0 && Math.abs(new Float32Array(t.data.buffer.slice(t.data.byteOffset, t.data.byteOffset + 4))[0]! - 0.2) < 1e-7);
+    expect(alphas.length).toBe(1);
+  });
+  it('an attribute the op does not have is refused by name', () => {
+    expect(refusal(model('QLinearSigmoid', ins('u8'), { beta: A.float(1) })).join('\n')).toMatch(/main\/qlinearsigmoid.*beta/);
+  });
+});
+
+describe('QLinearConcat', () => {
+  it('each X is dequantized with its own scale and zero point, concatenated along axis, requantized', () => {
+    const ir = converted(model('QLinearConcat', [s('ys'), z('yz', 'u8'), x('X0', 'u8', [2, 3]), s('s0'), z('z0', 'u8'), x('X1', 'u8', [2, 5]), s('s1', 0.02), z('z1', 'u8', 7)], { axis: A.int(-1) }));
+    expect(ops(ir)).toContain('Concat');
+    expect(outType(ir)).toMatchObject({ elem: 'u8', shape: [2, 8] });
+  });
+  it('inputs that are not (X, scale, zero point) triples are refused', () => {
+    const r = refusal(model('QLinearConcat', [s('ys'), z('yz', 'u8'), x('X0', 'u8', [2, 3]), s('s0')], { axis: A.int(0) }));
+    expect(r.join('\n')).toMatch(/main\/qlinearconcat: .*triples/);
+  });
+});
+
+describe('QLinearGlobalAveragePool / QLinearAveragePool', () => {
+  const ins = (shape: Shape): In[] => [x('X', 'u8', shape), s('xs'), z('xz', 'u8'), s('ys'), z('yz', 'u8')];
+  it('QLinearGlobalAveragePool is ReduceMean over the spatial dims (channels_last: between N and C)', () => {
+    expect(outType(converted(model('QLinearGlobalAveragePool', ins([2, 3, 5, 5]))))).toMatchObject({ elem: 'u8', shape: [2, 3, 1, 1] });
+    const last = converted(model('QLinearGlobalAveragePool', ins([2, 5, 5, 3]), { channels_last: A.int(1) }));
+    expect(ops(last)).toContain('ReduceMean');
+    expect(outType(last)).toMatchObject({ shape: [2, 1, 1, 3] });
+  });
+  it('QLinearAveragePool is AvgPool; channels_last puts it between Transposes', () => {
+    const attrs = { kernel_shape: A.ints([3, 3]), strides: A.ints([2, 2]), pads: A.ints([1, 1, 1, 1]) };
+    const ir = converted(model('QLinearAveragePool', ins([1, 3, 9, 9]), attrs));
+    expect(ops(ir)).toContain('AvgPool');
+    expect(outType(ir)).toMatchObject({ shape: [1, 3, 5, 5] });
+    const last = converted(model('QLinearAveragePool', ins([1, 9, 9, 3]), { ...attrs, channels_last: A.int(1) }));
+    expect(ops(last).filter((o) => o === 'Transpose')).toHaveLength(2);
+    expect(outType(last)).toMatchObject({ shape: [1, 5, 5, 3] });
+  });
+  it('ONNX-side inference of QLinearAveragePool with channels_last', () => {
+    const m = model('QLinearAveragePool', ins([1, 9, 9, 3]), { kernel_shape: A.ints([3, 3]), strides: A.ints([2, 2]), channels_last: A.int(1) });
+    const r = inferTypes(m);
+    expect(r.diagnostics).toEqual([]);
+    expect(r.types.get(m.graph.outputs[0]!)).toMatchObject({ elem: 'u8', shape: [1, 4, 4, 3] });
+  });
+  it('a kernel of another rank than X\'s spatial dims is refused', () => {
+    expect(refusal(model('QLinearAveragePool', ins([1, 3, 9, 9]), { kernel_shape: A.ints([3]) })).join('\n')).toMatch(/main\/qlinearaveragepool: .*kernel_shape/);
+  });
+});
+
+describe('QLinearSoftmax', () => {
+  const ins: In[] = [x('X', 'u8', [2, 3, 4]), s('xs'), z('xz', 'u8'), s('ys', 1 / 256), z('yz', 'u8', 0)];
+  it('opset 13 and later: Softmax over axis', () => {
+    const ir = converted(model('QLinearSoftmax', ins, { axis: A.int(1), opset: A.int(13) }));
+    expect(ops(ir)).toContain('Softmax');
+    expect(ops(ir)).not.toContain('Reshape');
+  });
+  it('before opset 13 over an inner axis: X coerced to 2-D at axis and reshaped back', () => {
+    const ir = converted(model('QLinearSoftmax', ins, { axis: A.int(1), opset: A.int(12) }));
+    expect(ops(ir).filter((o) => o === 'Reshape')).toHaveLength(2);
+    expect(outType(ir)).toMatchObject({ elem: 'u8', shape: [2, 3, 4] });
+  });
+  it('without the required opset attribute: refused', () => {
+    expect(refusal(model('QLinearSoftmax', ins)).join('\n')).toMatch(/main\/qlinearsoftmax: .*opset/);
+  });
+});
+
