@@ -1,0 +1,202 @@
+"""Builds the ONNX models of test/conformance/contrib-ops.test.ts: onnxruntime's com.microsoft
+quantization contrib ops as quantize_static / quantize_dynamic write them, with seeded inputs.
+
+Usage: contrib-ops.py OUT_DIR → writes OUT_DIR/<case>.onnx and prints one JSON list:
+[{"name", "onnx", "inputs": {name: {"dtype", "shape", "hex"}}, "refused": bool, "ties": hex | null}].
+
+`ties` (quantized outputs of the QLinear* ops): one byte per element of output 0, 1 where the
+value before rounding, computed by a float twin of the model in standard ops (DequantizeLinear,
+the float op, Div by y_scale, Add y_zero_point) in onnxruntime, lies within 1e-3 of a half
+(x.5): there two float computations of the same formula may round to neighbours, and an
+off-by-one is a rounding difference, not a wrong conversion.
+"""
+import json
+import os
+import sys
+
+import numpy as np
+import onnxruntime as ort
+from onnx import TensorProto, helper, numpy_helper
+
+OUT = sys.argv[1]
+MS = "com.microsoft"
+cases = []
+rng = np.random.default_rng(20261128)
+
+NP = {np.float32: TensorProto.FLOAT, np.uint8: TensorProto.UINT8, np.int8: TensorProto.INT8, np.int32: TensorProto.INT32, np.float16: TensorProto.FLOAT16}
+WIRE = {np.float32: "f32", np.uint8: "u8", np.int8: "i8", np.int32: "i32", np.float16: "f16"}
+
+
+def wire(a):
+    return {"dtype": WIRE[a.dtype.type], "shape": list(a.shape), "hex": np.ascontiguousarray(a).tobytes().hex()}
+
+
+def qdata(dtype, shape):
+    lo, hi = (0, 256) if dtype == np.uint8 else (-128, 128)
+    return rng.integers(lo, hi, size=shape).astype(dtype)
+
+
+def zp(dtype, v=None):
+    if v is None:
+        v = int(rng.integers(100, 156)) if dtype == np.uint8 else int(rng.integers(-20, 21))
+    return np.array(v, dtype=dtype)
+
+
+def scale(lo=0.005, hi=0.05):
+    return np.array(rng.uniform(lo, hi), dtype=np.float32)
+
+
+def model(nodes, inputs, out_elem, inits, opset_ms=1, out_shape=None):
+    ins = [helper.make_tensor_value_info(k, NP[v.dtype.type], list(v.shape)) for k, v in inputs.items()]
+    outs = [helper.make_tensor_value_info("Y", out_elem, out_shape)]
+    g = helper.make_graph(nodes, "g", ins, outs, [numpy_helper.from_array(v, k) for k, v in inits.items()])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid(MS, opset_ms)])
+    m.ir_version = 8
+    return m
+
+
+def run(m, inputs):
+    s = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"])
+    return s.run(None, inputs)
+
+
+def save(name, m, inputs, refused=False, twin=None):
+    path = os.path.join(OUT, name + ".onnx")
+    with open(path, "wb") as f:
+        f.write(m.SerializeToString())
+    ties = None
+    if twin is not None:
+        try:
+            v = run(twin, inputs)[0].astype(np.float64)
+            ties = (np.abs(v - np.floor(v) - 0.5) < 1e-3).astype(np.uint8).tobytes().hex()
+        except Exception as e:  # the twin is a harness aid: without it no off-by-one is accepted
+            print(f"twin of {name}: {e}", file=sys.stderr)
+    cases.append({"name": name, "onnx": path, "inputs": {k: wire(v) for k, v in inputs.items()}, "refused": refused, "ties": ties})
+
+
+def deq(x, s, z, out):
+    return helper.make_node("DequantizeLinear", [x, s, z] if z else [x, s], [out])
+
+
+def twin_model(pre_nodes, float_nodes, y_float, inputs, inits, y_scale, y_zp):
+    """Standard ops: dequantize, the float op, then y / y_scale + y_zp (no rounding)."""
+    nodes = pre_nodes + float_nodes + [
+        helper.make_node("Div", [y_float, y_scale], ["tw_div"]),
+        helper.make_node("Cast", [y_zp], ["tw_zp"], to=TensorProto.FLOAT) if y_zp else helper.make_node("Constant", [], ["tw_zp"], value=numpy_helper.from_array(np.array(0, np.float32))),
+        helper.make_node("Add", ["tw_div", "tw_zp"], ["Y"]),
+    ]
+    return model(nodes, inputs, TensorProto.FLOAT, inits)
+
+
+# ── QLinearAdd / QLinearMul ────────────────────────────────────────────────────────────────────
+for op, fop in [("QLinearAdd", "Add"), ("QLinearMul", "Mul")]:
+    for dt in (np.uint8, np.int8):
+        # an absent A_zero_point / B_zero_point: onnxruntime 1.31 refuses the model ("[TypeInferenceError] Input
+        # data type does not match"), so only the trailing C_zero_point is left out
+        for variant in ("same", "broadcast", "no_c_zp"):
+            sa, sb = (scale(0.01, 0.05), scale(0.01, 0.05)) if op == "QLinearAdd" else (scale(0.02, 0.08), scale(0.02, 0.08))
+            sc = scale(0.02, 0.1) if op == "QLinearAdd" else scale(0.05, 0.4)
+            shape_a, shape_b = ([2, 3, 8], [2, 3, 8]) if variant != "broadcast" else ([2, 3, 8], [3, 1])
+            inputs = {"A": qdata(dt, shape_a), "B": qdata(dt, shape_b)}
+            inits = {"a_s": sa, "b_s": sb, "c_s": sc}
+            za = zb = zc = None
+            if variant != "no_zps":
+                inits.update({"a_zp": zp(dt), "b_zp": zp(dt)})
+                za, zb = "a_zp", "b_zp"
+            if variant not in ("no_c_zp", "no_zps"):
+                inits["c_zp"] = zp(dt)
+                zc = "c_zp"
+            ins = ["A", "a_s", za or "", "B", "b_s", zb or ""] + ["c_s"] + ([zc] if zc else [])
+            node = helper.make_node(op, ins, ["Y"], domain=MS)
+            m = model([node], inputs, NP[dt], inits)
+            twin = twin_model([deq("A", "a_s", za, "fa"), deq("B", "b_s", zb, "fb")], [helper.make_node(fop, ["fa", "fb"], ["fy"])], "fy", inputs, inits, "c_s", zc)
+            save(f"{op}_{WIRE[dt]}_{variant}", m, inputs, twin=twin)
+
+# ── QLinearSigmoid / QLinearLeakyRelu ──────────────────────────────────────────────────────────
+for op in ("QLinearSigmoid", "QLinearLeakyRelu"):
+    for dt in (np.uint8, np.int8):
+        for variant in ("zps", "no_zps"):
+            inputs = {"X": qdata(dt, [2, 4, 16])}
+            ys = scale(1 / 256, 1 / 200) if op == "QLinearSigmoid" else scale(0.01, 0.05)
+            inits = {"x_s": scale(0.02, 0.06), "y_s": ys}
+            zx = zy = None
+            if variant == "zps":
+                inits.update({"x_zp": zp(dt), "y_zp": zp(dt, 0 if (op == "QLinearSigmoid" and dt == np.uint8) else None)})
+                zx, zy = "x_zp", "y_zp"
+            attrs = {"alpha": 0.1} if (op == "QLinearLeakyRelu" and variant == "zps") else {}
+            # no zero points: both named empty (onnxruntime 1.31 aborts on a node of 4 inputs, Y_zero_point not written)
+            node = helper.make_node(op, ["X", "x_s", zx or "", "y_s", zy or ""], ["Y"], domain=MS, **attrs)
+            m = model([node], inputs, NP[dt], inits)
+            fnode = helper.make_node("Sigmoid", ["fx"], ["fy"]) if op == "QLinearSigmoid" else helper.make_node("LeakyRelu", ["fx"], ["fy"], alpha=attrs.get("alpha", 0.01))
+            twin = twin_model([deq("X", "x_s", zx, "fx")], [fnode], "fy", inputs, inits, "y_s", zy)
+            save(f"{op}_{WIRE[dt]}_{variant}", m, inputs, twin=twin)
+
+# ── QLinearConcat ──────────────────────────────────────────────────────────────────────────────
+for dt in (np.uint8, np.int8):
+    for axis, shapes in [(1, [[2, 3, 4], [2, 5, 4], [2, 1, 4]]), (-1, [[3, 2], [3, 6]])]:
+        inputs = {f"X{i}": qdata(dt, s) for i, s in enumerate(shapes)}
+        inits = {"y_s": scale(0.02, 0.05), "y_zp": zp(dt)}
+        ins = ["y_s", "y_zp"]
+        pre = []
+        for i in range(len(shapes)):
+            # the first input shares Y's quantization (onnxruntime copies it as it is)
+            inits[f"s{i}"] = inits["y_s"] if i == 0 else scale(0.01, 0.08)
+            inits[f"z{i}"] = inits["y_zp"] if i == 0 else zp(dt)
+            ins += [f"X{i}", f"s{i}", f"z{i}"]
+            pre.append(deq(f"X{i}", f"s{i}", f"z{i}", f"f{i}"))
+        node = helper.make_node("QLinearConcat", ins, ["Y"], domain=MS, axis=axis)
+        m = model([node], inputs, NP[dt], inits)
+        twin = twin_model(pre, [helper.make_node("Concat", [f"f{i}" for i in range(len(shapes))], ["fy"], axis=axis)], "fy", inputs, inits, "y_s", "y_zp")
+        save(f"QLinearConcat_{WIRE[dt]}_axis{axis}_{len(shapes)}in", m, inputs, twin=twin)
+
+# ── QLinearGlobalAveragePool / QLinearAveragePool ──────────────────────────────────────────────
+POOLS = [
+    ("k3_s2_p1", [1, 3, 9, 9], dict(kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])),
+    ("k3_s2_p1_incl", [1, 3, 9, 9], dict(kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1], count_include_pad=1)),
+    ("k2_ceil", [2, 2, 7, 7], dict(kernel_shape=[2, 2], strides=[2, 2], ceil_mode=1)),
+    ("k3_same_upper", [1, 4, 8, 8], dict(kernel_shape=[3, 3], auto_pad="SAME_UPPER")),
+    ("k3_1d", [2, 3, 11], dict(kernel_shape=[3], strides=[1], pads=[1, 1])),
+    ("k3_s2_p1_nhwc", [1, 9, 9, 3], dict(kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1], channels_last=1)),
+]
+for dt in (np.uint8, np.int8):
+    for last in (0, 1):
+        shape = [2, 5, 5, 3] if last else [2, 3, 5, 5]
+        inputs = {"X": qdata(dt, shape)}
+        inits = {"x_s": scale(), "x_zp": zp(dt), "y_s": scale(0.005, 0.02), "y_zp": zp(dt)}
+        node = helper.make_node("QLinearGlobalAveragePool", ["X", "x_s", "x_zp", "y_s", "y_zp"], ["Y"], domain=MS, channels_last=last)
+        m = model([node], inputs, NP[dt], inits)
+        fl = [helper.make_node("ReduceMean", ["fx"], ["fy"], axes=[1, 2] if last else [2, 3], keepdims=1)]
+        twin = twin_model([deq("X", "x_s", "x_zp", "fx")], fl, "fy", inputs, inits, "y_s", "y_zp")
+        save(f"QLinearGlobalAveragePool_{WIRE[dt]}_{'nhwc' if last else 'nchw'}", m, inputs, twin=twin)
+    for name, shape, attrs in POOLS:
+        inputs = {"X": qdata(dt, shape)}
+        inits = {"x_s": scale(), "x_zp": zp(dt), "y_s": scale(0.005, 0.03), "y_zp": zp(dt)}
+        node = helper.make_node("QLinearAveragePool", ["X", "x_s", "x_zp", "y_s", "y_zp"], ["Y"], domain=MS, **attrs)
+        m = model([node], inputs, NP[dt], inits)
+        fattrs = {k: v for k, v in attrs.items() if k != "channels_last"}
+        if attrs.get("channels_last"):
+            fl = [helper.make_node("Transpose", ["fx"], ["fxt"], perm=[0, 3, 1, 2]), helper.make_node("AveragePool", ["fxt"], ["fyt"], **fattrs),
+                  helper.make_node("Transpose", ["fyt"], ["fy"], perm=[0, 2, 3, 1])]
+        else:
+            fl = [helper.make_node("AveragePool", ["fx"], ["fy"], **fattrs)]
+        twin = twin_model([deq("X", "x_s", "x_zp", "fx")], fl, "fy", inputs, inits, "y_s", "y_zp")
+        save(f"QLinearAveragePool_{WIRE[dt]}_{name}", m, inputs, twin=twin)
+
+# ── QLinearSoftmax ─────────────────────────────────────────────────────────────────────────────
+for dt in (np.uint8, np.int8):
+    for opset, axis, shape in [(13, -1, [2, 3, 10]), (13, 1, [2, 6, 4]), (12, 1, [2, 3, 4]), (12, -1, [4, 12])]:
+        inputs = {"X": qdata(dt, shape)}
+        inits = {"x_s": scale(0.02, 0.1), "x_zp": zp(dt), "y_s": np.array(1 / 256, np.float32), "y_zp": zp(dt, 0 if dt == np.uint8 else -128)}
+        node = helper.make_node("QLinearSoftmax", ["X", "x_s", "x_zp", "y_s", "y_zp"], ["Y"], domain=MS, axis=axis, opset=opset)
+        m = model([node], inputs, NP[dt], inits)
+        if opset >= 13:
+            fl = [helper.make_node("Softmax", ["fx"], ["fy"], axis=axis)]
+        else:
+            a = axis % len(shape)
+            fl = [helper.make_node("Flatten", ["fx"], ["ff"], axis=a), helper.make_node("Softmax", ["ff"], ["fs"], axis=1),
+                  helper.make_node("Reshape", ["fs", "shp"], ["fy"])]
+            inits_tw = dict(inits, shp=np.array(shape, np.int64))
+        twin = twin_model([deq("X", "x_s", "x_zp", "fx")], fl, "fy", inputs, inits if opset >= 13 else inits_tw, "y_s", "y_zp")
+        save(f"QLinearSoftmax_{WIRE[dt]}_opset{opset}_axis{axis}", m, inputs, twin=twin)
+
+print(json.dumps(cases))
