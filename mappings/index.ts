@@ -85,6 +85,8 @@ import { EXPERIMENTAL_DETECTRON_GENERATE_PROPOSALS } from './object_detection/ex
 import { INTEGER_OPS } from './quantization/integer-ops.js';
 import { QUANTIZATION } from './quantization/quantize-linear.js';
 import { MS_QLINEAR } from './quantization/ms-qlinear.js';
+import { MS_MATMUL } from './quantization/ms-matmul.js';
+import { MS_QUANTIZE_LINEAR } from './quantization/ms-quantize-linear.js';
 import { FAKE_CONVERT } from './quantization/fake-convert.js';
 import { ARG_MAX } from './reduction/argmax.js';
 import { REDUCE } from './reduction/reduce.js';
@@ -167,7 +169,7 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   // quantization
   ...QUANTIZATION, ...INTEGER_OPS, ...FAKE_CONVERT,
   // onnxruntime's com.microsoft quantization contrib ops (ONNX → IR only)
-  ...MS_QLINEAR,
+  ...MS_QLINEAR, ...MS_QUANTIZE_LINEAR, ...MS_MATMUL,
   // object_detection
   ...NON_MAX_SUPPRESSION, ...ROI_ALIGN, ...ROI_POOLING, ...PRIOR_BOX_CLUSTERED, ...PRIOR_BOX, ...DETECTION_OUTPUT,
   // IR-only ops written as longer ONNX subgraphs (a summed-area table, Loops)

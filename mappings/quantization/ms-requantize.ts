@@ -48,12 +48,22 @@ export function dequantize8(c: ConvertContext, x: number, scale: number, zp: num
 
 /** Saturate(RoundHalfToEven(y / scale) + zp) as type q, of a float y and source inputs scale, zp. */
 export function requantize8(c: ConvertContext, y: Value, scale: number, zp: number | null, q: ElementTypeName, fe: ElementTypeName): Value | null {
-  const range = RANGE8[q];
-  if (!range) { c.error(`a quantized output of ${q}: ${c.node.op} gives uint8 or int8`); return null; }
-  const scaled = bin(c, 'Divide', y, c.input(scale)!, { m_pythondiv: 'true' });
+  if (!RANGE8[q]) { c.error(`a quantized output of ${q}: ${c.node.op} gives uint8 or int8`); return null; }
+  return quantizeTo(c, y, c.input(scale)!, zp === null ? null : opt(c, zp), q, fe);
+}
+
+/** Integer types a com.microsoft QuantizeLinear / DequantizeLinear takes, with their ranges. */
+export const RANGES: Partial<Record<ElementTypeName, readonly [number, number]>> = {
+  ...RANGE8, u16: [0, 65535], i16: [-32768, 32767], u4: [0, 15], i4: [-8, 7],
+};
+
+/** Saturate(RoundHalfToEven(y / scale) + zp) as type q (one of RANGES), of target values. */
+export function quantizeTo(c: ConvertContext, y: Value, scale: Value, zp: Value | null, q: ElementTypeName, fe: ElementTypeName): Value | null {
+  const range = RANGES[q];
+  if (!range) { c.error(`quantizing to ${q}: ${c.node.op} gives 4-, 8- or 16-bit integers`); return null; }
+  const scaled = bin(c, 'Divide', y, scale, { m_pythondiv: 'true' });
   let r = c.emit('Round', [scaled], { mode: 'half_to_even' }, 1, 'opset5')[0]!;
-  const z = zp === null ? null : opt(c, zp);
-  if (z) r = bin(c, 'Add', r, convert(c, z, fe));
+  if (zp) r = bin(c, 'Add', r, convert(c, zp, fe));
   const clamped = c.emit('Clamp', [r], { min: String(range[0]), max: String(range[1]) }, 1, 'opset1')[0]!;
   return convert(c, clamped, q);
 }

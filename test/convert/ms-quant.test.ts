@@ -157,3 +157,58 @@ describe('QLinearSoftmax', () => {
   });
 });
 
+
+describe('MatMulIntegerToFloat / DynamicQuantizeMatMul / QGemm', () => {
+  it('MatMulIntegerToFloat: an int32 MatMul of the shifted operands, times a_scale·b_scale, plus bias', () => {
+    const ir = converted(model('MatMulIntegerToFloat', [x('A', 'u8', [2, 3, 16]), x('B', 'i8', [16, 8]), s('as'), s('bs'), z('az', 'u8'), z('bz', 'i8'), x('bias', 'f32', [8])]));
+    expect(ops(ir)).toEqual(expect.arrayContaining(['MatMul', 'Subtract', 'Multiply', 'Add']));
+    expect(outType(ir)).toMatchObject({ elem: 'f32', shape: [2, 3, 8] });
+  });
+  it('MatMulIntegerToFloat refuses a 2-D b_scale', () => {
+    const r = refusal(model('MatMulIntegerToFloat', [x('A', 'u8', [2, 16]), x('B', 'u8', [16, 8]), s('as'), x('bs', 'f32', [1, 8])]));
+    expect(r.join('\n')).toMatch(/^CONVERT_OP main\/matmulintegertofloat: .*input 3 must be a scalar or 1-D/);
+  });
+  it('DynamicQuantizeMatMul quantizes A over the whole tensor (ReduceMin/Max, a scale of 1 for an all-zero A) before the int32 MatMul', () => {
+    const ir = converted(model('DynamicQuantizeMatMul', [x('A', 'f32', [4, 16]), x('B', 'u8', [16, 8]), s('bs'), z('bz', 'u8')]));
+    expect(ops(ir)).toEqual(expect.arrayContaining(['ReduceMin', 'ReduceMax', 'Equal', 'Select', 'Round', 'Clamp', 'MatMul']));
+    expect(outType(ir)).toMatchObject({ elem: 'f32', shape: [4, 8] });
+  });
+  it('DynamicQuantizeMatMul refuses a float16 A', () => {
+    expect(refusal(model('DynamicQuantizeMatMul', [x('A', 'f16', [4, 16]), x('B', 'u8', [16, 8]), s('bs')])).join('\n')).toMatch(/main\/dynamicquantizematmul: .*A must be float/);
+  });
+  it('QGemm with y_zero_point requantizes to its type; without, gives float', () => {
+    const base: In[] = [x('A', 'u8', [16, 4]), s('as'), z('az', 'u8'), x('B', 'i8', [8, 16]), s('bs'), z('bz', 'i8'), x('C', 'i32', [8])];
+    const q = converted(model('QGemm', [...base, s('ys'), z('yz', 'u8')], { transA: A.int(1), transB: A.int(1), alpha: A.float(0.5) }));
+    expect(ops(q)).toEqual(expect.arrayContaining(['MatMul', 'Round', 'Clamp']));
+    expect(outType(q)).toMatchObject({ elem: 'u8', shape: [4, 8] });
+    const f = converted(model('QGemm', base, { transA: A.int(1), transB: A.int(1) }));
+    expect(ops(f)).not.toContain('Round');
+    expect(outType(f)).toMatchObject({ elem: 'f32' });
+  });
+  it('QGemm refuses a float C', () => {
+    const r = refusal(model('QGemm', [x('A', 'u8', [4, 16]), s('as'), z('az', 'u8'), x('B', 'u8', [16, 8]), s('bs'), z('bz', 'u8'), x('C', 'f32', [8])]));
+    expect(r.join('\n')).toMatch(/main\/qgemm: .*C is f32/);
+  });
+});
+
+describe('com.microsoft QuantizeLinear / DequantizeLinear', () => {
+  it('QuantizeLinear rounds half to even and saturates to the zero point\'s type (16-bit too)', () => {
+    const ir = converted(model('QuantizeLinear', [x('X', 'f32', [2, 3]), s('ys'), z('yz', 'i16', 100)]));
+    expect(ops(ir)).toEqual(expect.arrayContaining(['Divide', 'Round', 'Clamp', 'Convert']));
+    expect(ops(ir)).not.toContain('FakeQuantize');
+    expect(outType(ir)).toMatchObject({ elem: 'i16', shape: [2, 3] });
+  });
+  it('QuantizeLinear without a zero point gives uint8; a per-axis scale is unsqueezed along axis', () => {
+    expect(outType(converted(model('QuantizeLinear', [x('X', 'f32', [2, 3]), s('ys')])))).toMatchObject({ elem: 'u8' });
+    const ir = converted(model('QuantizeLinear', [x('X', 'f32', [2, 3, 4]), x('ys', 'f32', [3]), x('yz', 'u8', [3])], { axis: A.int(1) }));
+    expect(ops(ir)).toContain('Unsqueeze');
+  });
+  it('QuantizeLinear refuses an int32 zero point', () => {
+    expect(refusal(model('QuantizeLinear', [x('X', 'f32', [2]), s('ys'), z('yz', 'i32')])).join('\n')).toMatch(/main\/quantizelinear: .*y_zero_point is i32/);
+  });
+  it('DequantizeLinear is (x - zp) · scale of the scale\'s type', () => {
+    const ir = converted(model('DequantizeLinear', [x('X', 'i16', [2, 3]), s('xs'), z('xz', 'i16')]));
+    expect(ops(ir)).toEqual(expect.arrayContaining(['Convert', 'Subtract', 'Multiply']));
+    expect(outType(ir)).toMatchObject({ elem: 'f32', shape: [2, 3] });
+  });
+});

@@ -21,7 +21,7 @@ import { pool } from './nn.js';
  * - QuantizeLinear / DequantizeLinear (com.microsoft): x's shape; y_zero_point's type (u8 without
  *   one) / the scale's type.
  * - QGemm(A, a_scale, a_zp, B, b_scale, b_zp, C?, y_scale?, y_zp?): Gemm's [M, N]; y_zero_point's
- *   type when y_scale is given, else f32.
+ *   type when given, else f32.
  * - MatMulNBits(A, B, scales, …): A's dims but the last, then N; A's type.
  */
 export const MS = 'com.microsoft';
@@ -82,7 +82,7 @@ const quantize: InferFn = (c) => [out(c.has(2) ? c.elem(2) : 'u8', c.shape(0))];
 const dequantize: InferFn = (c) => [out(c.elem(1), c.shape(0))];
 
 const qgemm: InferFn = (c) => {
-  const elem: ElementTypeName = c.has(7) ? (c.has(8) ? c.elem(8) : 'u8') : 'f32';
+  const elem: ElementTypeName = c.has(8) ? c.elem(8) : 'f32';
   const a = c.shape(0);
   const b = c.shape(3);
   if (a === null || b === null) return [out(elem, [null, null])];
