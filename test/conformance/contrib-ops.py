@@ -6,8 +6,8 @@ Usage: contrib-ops.py OUT_DIR → writes OUT_DIR/<case>.onnx and prints one JSON
 
 `ties` (quantized outputs of the QLinear* ops): one byte per element of output 0, 1 where the
 value before rounding, computed by a float twin of the model in standard ops (DequantizeLinear,
-the float op, Div by y_scale, Add y_zero_point) in onnxruntime, lies within 1e-3 of a half
-(x.5): there two float computations of the same formula may round to neighbours, and an
+the float op, Div by y_scale, Add y_zero_point) in onnxruntime or by numpy in float64, lies within
+1e-3 of a half (x.5): there two float computations of the same formula may round to neighbours, and an
 off-by-one is a rounding difference, not a wrong conversion.
 """
 import json
@@ -23,8 +23,9 @@ MS = "com.microsoft"
 cases = []
 rng = np.random.default_rng(20261128)
 
-NP = {np.float32: TensorProto.FLOAT, np.uint8: TensorProto.UINT8, np.int8: TensorProto.INT8, np.int32: TensorProto.INT32, np.float16: TensorProto.FLOAT16}
-WIRE = {np.float32: "f32", np.uint8: "u8", np.int8: "i8", np.int32: "i32", np.float16: "f16"}
+NP = {np.float32: TensorProto.FLOAT, np.uint8: TensorProto.UINT8, np.int8: TensorProto.INT8, np.int32: TensorProto.INT32, np.float16: TensorProto.FLOAT16,
+      np.uint16: TensorProto.UINT16, np.int16: TensorProto.INT16}
+WIRE = {np.float32: "f32", np.uint8: "u8", np.int8: "i8", np.int32: "i32", np.float16: "f16", np.uint16: "u16", np.int16: "i16"}
 
 
 def wire(a):
@@ -60,11 +61,14 @@ def run(m, inputs):
     return s.run(None, inputs)
 
 
-def save(name, m, inputs, refused=False, twin=None):
+def save(name, m, inputs, refused=False, twin=None, before_rounding=None):
     path = os.path.join(OUT, name + ".onnx")
     with open(path, "wb") as f:
         f.write(m.SerializeToString())
     ties = None
+    if before_rounding is not None:
+        v = np.asarray(before_rounding, np.float64)
+        ties = (np.abs(v - np.floor(v) - 0.5) < 1e-3).astype(np.uint8).tobytes().hex()
     if twin is not None:
         try:
             v = run(twin, inputs)[0].astype(np.float64)
@@ -198,5 +202,116 @@ for dt in (np.uint8, np.int8):
             inits_tw = dict(inits, shp=np.array(shape, np.int64))
         twin = twin_model([deq("X", "x_s", "x_zp", "fx")], fl, "fy", inputs, inits if opset >= 13 else inits_tw, "y_s", "y_zp")
         save(f"QLinearSoftmax_{WIRE[dt]}_opset{opset}_axis{axis}", m, inputs, twin=twin)
+
+# ── MatMulIntegerToFloat / DynamicQuantizeMatMul / QGemm ───────────────────────────────────────
+def mm_model(op, ins, inputs, inits, out_elem=TensorProto.FLOAT, **attrs):
+    return model([helper.make_node(op, ins, ["Y"], domain=MS, **attrs)], inputs, out_elem, inits)
+
+
+for bt in (np.uint8, np.int8):
+    for variant in ("zps_bias", "plain", "per_column"):
+        inputs = {"A": qdata(np.uint8, [2, 3, 16])}
+        inits = {"B": qdata(bt, [16, 8]), "a_s": scale(), "b_s": scale()}
+        ins = ["A", "B", "a_s", "b_s"]
+        if variant == "zps_bias":
+            inits.update({"a_zp": zp(np.uint8), "b_zp": zp(bt), "bias": rng.normal(size=[8]).astype(np.float32)})
+            ins += ["a_zp", "b_zp", "bias"]
+        if variant == "per_column":
+            inits.update({"b_s": rng.uniform(0.005, 0.05, size=[8]).astype(np.float32), "a_zp": zp(np.uint8), "b_zp": np.array([zp(bt) for _ in range(8)], bt)})
+            ins += ["a_zp", "b_zp"]
+        save(f"MatMulIntegerToFloat_u8x{WIRE[bt]}_{variant}", mm_model("MatMulIntegerToFloat", ins, inputs, inits), inputs)
+
+for bt in (np.uint8, np.int8):
+    for variant in ("zp_bias", "plain", "negative", "zeros", "per_column"):
+        a = rng.normal(size=[4, 16]).astype(np.float32)
+        if variant == "negative":
+            a = -np.abs(a)
+        if variant == "zeros":
+            a = np.zeros([4, 16], np.float32)
+        inputs = {"A": a}
+        inits = {"B": qdata(bt, [16, 8]), "b_s": scale()}
+        ins = ["A", "B", "b_s"]
+        if variant in ("zp_bias", "negative", "zeros"):
+            inits.update({"b_zp": zp(bt), "bias": rng.normal(size=[8]).astype(np.float32)})
+            ins += ["b_zp", "bias"]
+        if variant == "per_column":
+            inits.update({"b_s": rng.uniform(0.005, 0.05, size=[8]).astype(np.float32), "b_zp": np.array([zp(bt) for _ in range(8)], bt)})
+            ins += ["b_zp"]
+        save(f"DynamicQuantizeMatMul_{WIRE[bt]}_{variant}", mm_model("DynamicQuantizeMatMul", ins, inputs, inits), inputs)
+
+
+def qgemm_case(name, at, bt, ta=0, tb=0, alpha=1.0, with_c=True, out_q=True, per_column=False):
+    m_, k_, n_ = 4, 16, 8
+    a = qdata(at, [k_, m_] if ta else [m_, k_])
+    b = qdata(bt, [n_, k_] if tb else [k_, n_])
+    inputs = {"A": a}
+    a_s, a_zp = scale(), zp(at)
+    b_s = rng.uniform(0.005, 0.05, size=[n_]).astype(np.float32) if per_column else scale()
+    b_zp = np.array([zp(bt) for _ in range(n_)], bt) if per_column else zp(bt)
+    inits = {"a_s": a_s, "a_zp": a_zp, "B": b, "b_s": b_s, "b_zp": b_zp}
+    ins = ["A", "a_s", "a_zp", "B", "b_s", "b_zp"]
+    c = rng.integers(-2000, 2000, size=[n_]).astype(np.int32) if with_c else None
+    ins.append("C" if with_c else "")
+    if with_c:
+        inits["C"] = c
+    y_elem = TensorProto.FLOAT
+    if out_q:
+        inits.update({"y_s": scale(0.05, 0.2), "y_zp": zp(at)})
+        ins += ["y_s", "y_zp"]
+        y_elem = NP[at]
+    attrs = {k: v for k, v in dict(transA=ta, transB=tb).items() if v}
+    if alpha != 1.0:
+        attrs["alpha"] = alpha
+    acc = ((a.T if ta else a).astype(np.int64) - int(a_zp)) @ ((b.T if tb else b).astype(np.int64) - b_zp.astype(np.int64))
+    if with_c:
+        acc = acc + c
+    before = None
+    if out_q:
+        before = acc * (np.float64(alpha) * np.float64(a_s) * b_s.astype(np.float64) / np.float64(inits["y_s"])) + int(inits["y_zp"])
+    save(name, mm_model("QGemm", ins, inputs, inits, y_elem, **attrs), inputs, before_rounding=before)
+
+
+for at, bt in ((np.uint8, np.uint8), (np.uint8, np.int8), (np.int8, np.int8)):
+    tag = f"{WIRE[at]}x{WIRE[bt]}"
+    qgemm_case(f"QGemm_{tag}_q_out", at, bt)
+    qgemm_case(f"QGemm_{tag}_float_out", at, bt, out_q=False)
+    qgemm_case(f"QGemm_{tag}_transB_per_column", at, bt, tb=1, per_column=True)
+qgemm_case("QGemm_u8xu8_transA_alpha_no_c", np.uint8, np.uint8, ta=1, alpha=0.5, with_c=False)
+qgemm_case("QGemm_i8xi8_float_transA_transB", np.int8, np.int8, ta=1, tb=1, out_q=False)
+
+# ── com.microsoft QuantizeLinear / DequantizeLinear ────────────────────────────────────────────
+for qt in (np.uint8, np.int8, np.uint16, np.int16, None):
+    for per_axis in (False, True):
+        x = (rng.normal(size=[2, 3, 4]) * 3).astype(np.float32)
+        inputs = {"X": x}
+        name = f"QuantizeLinear_{WIRE.get(qt, 'noZp') if qt else 'noZp'}_{'axis-1' if per_axis else 'tensor'}"
+        if qt is None:
+            inits = {"y_s": np.array(0.03, np.float32)}
+            ins, out_t, z_f = ["X", "y_s"], TensorProto.UINT8, 0.0
+        else:
+            info = np.iinfo(qt)
+            lo, hi = int(info.min), int(info.max)
+            span = hi - lo
+            s_ = (np.array([0.02, 0.05, 0.03, 0.04]) * 255 / span).astype(np.float32) if per_axis else np.array(0.03 * 255 / span, np.float32)
+            zz = np.array([lo + span // 2 + d for d in (-3, 0, 5, 9)], qt) if per_axis else np.array(lo + span // 2 + 7, qt)
+            inits = {"y_s": s_, "y_zp": zz}
+            ins, out_t, z_f = ["X", "y_s", "y_zp"], NP.get(qt, TensorProto.INT16), zz.astype(np.float64)
+        if qt is None and per_axis:
+            continue
+        attrs = {"axis": -1} if per_axis else {}
+        m = model([helper.make_node("QuantizeLinear", ins, ["Y"], domain=MS, **attrs)], inputs, out_t, inits)
+        before = x.astype(np.float64) / inits["y_s"].astype(np.float64) + z_f
+        save(name, m, inputs, before_rounding=before)
+
+for xt in (np.uint8, np.int8, np.uint16, np.int16, np.int32):
+    for per_axis in (False, True):
+        info = np.iinfo(xt)
+        x = rng.integers(max(info.min, -30000), min(info.max, 30000) + 1, size=[2, 3, 4]).astype(xt)
+        inputs = {"X": x}
+        s_ = rng.uniform(0.001, 0.05, size=[3]).astype(np.float32) if per_axis else scale()
+        zz = rng.integers(max(info.min, -100), min(info.max, 100) + 1, size=[3] if per_axis else []).astype(xt)
+        inits = {"x_s": s_, "x_zp": zz}
+        m = model([helper.make_node("DequantizeLinear", ["X", "x_s", "x_zp"], ["Y"], domain=MS, **({"axis": 1} if per_axis else {}))], inputs, TensorProto.FLOAT, inits)
+        save(f"DequantizeLinear_{WIRE.get(xt, str(xt))}_{'axis1' if per_axis else 'tensor'}", m, inputs)
 
 print(json.dumps(cases))

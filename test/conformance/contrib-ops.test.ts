@@ -58,7 +58,7 @@ const tensor = (w: WireInput): OracleTensor => ({ dtype: w.dtype, shape: w.shape
 /** null when equal; quantized outputs may differ by one where `ties` marks a rounding tie (counted in `ties.used`). */
 function compare(got: OracleTensor, want: OracleTensor, ties: Uint8Array | null, used: { n: number }): string | null {
   const exact = compareTensors(got, want);
-  if (exact === null || !ties || !['u8', 'i8'].includes(want.dtype) || got.dtype !== want.dtype || got.shape.join() !== want.shape.join()) return exact;
+  if (exact === null || !ties || !['u8', 'i8', 'u16', 'i16'].includes(want.dtype) || got.dtype !== want.dtype || got.shape.join() !== want.shape.join()) return exact;
   const g = tensorValues(got) as number[];
   const w = tensorValues(want) as number[];
   let n = 0;
