@@ -86,6 +86,7 @@ import { INTEGER_OPS } from './quantization/integer-ops.js';
 import { QUANTIZATION } from './quantization/quantize-linear.js';
 import { MS_QLINEAR } from './quantization/ms-qlinear.js';
 import { MS_MATMUL } from './quantization/ms-matmul.js';
+import { MS_MATMUL_NBITS } from './quantization/ms-matmul-nbits.js';
 import { MS_QUANTIZE_LINEAR } from './quantization/ms-quantize-linear.js';
 import { FAKE_CONVERT } from './quantization/fake-convert.js';
 import { ARG_MAX } from './reduction/argmax.js';
@@ -169,7 +170,7 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   // quantization
   ...QUANTIZATION, ...INTEGER_OPS, ...FAKE_CONVERT,
   // onnxruntime's com.microsoft quantization contrib ops (ONNX → IR only)
-  ...MS_QLINEAR, ...MS_QUANTIZE_LINEAR, ...MS_MATMUL,
+  ...MS_QLINEAR, ...MS_QUANTIZE_LINEAR, ...MS_MATMUL, ...MS_MATMUL_NBITS,
   // object_detection
   ...NON_MAX_SUPPRESSION, ...ROI_ALIGN, ...ROI_POOLING, ...PRIOR_BOX_CLUSTERED, ...PRIOR_BOX, ...DETECTION_OUTPUT,
   // IR-only ops written as longer ONNX subgraphs (a summed-area table, Loops)

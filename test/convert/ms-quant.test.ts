@@ -4,6 +4,7 @@ import { convertModel } from '../../src/convert/index.js';
 import { OvirError } from '../../src/diag/diagnostic.js';
 import { A, allNodes, verifyGraph, type Attr, type ElementTypeName, type Model } from '../../src/graph/index.js';
 import type { Shape } from '../../src/graph/shape.js';
+import { makeTensor, type Tensor } from '../../src/graph/tensor.js';
 import type { Value } from '../../src/graph/value.js';
 import { inferTypes } from '../../src/shape/infer.js';
 import { Builder } from './builder.js';
@@ -16,7 +17,7 @@ import { Builder } from './builder.js';
  */
 const MS = 'com.microsoft';
 
-type In = { name: string; elem: ElementTypeName; shape: Shape } | { name: string; const: number; elem: ElementTypeName } | null;
+type In = { name: string; elem: ElementTypeName; shape: Shape } | { name: string; const: number; elem: ElementTypeName } | { name: string; tensor: Tensor } | null;
 
 function model(op: string, ins: In[], attrs: Record<string, Attr> = {}, outputs = 1): Model {
   const b = new Builder('onnx', 17);
@@ -25,6 +26,7 @@ function model(op: string, ins: In[], attrs: Record<string, Attr> = {}, outputs 
   for (const i of ins) {
     let v: Value | null = null;
     if (i && 'const' in i) v = b.init(i.name, typedScalar(i.elem, i.const)!);
+    else if (i && 'tensor' in i) v = b.init(i.name, i.tensor);
     else if (i) v = b.input(i.name, i.elem, i.shape);
     n.addInput(v);
   }
@@ -210,5 +212,37 @@ describe('com.microsoft QuantizeLinear / DequantizeLinear', () => {
     const ir = converted(model('DequantizeLinear', [x('X', 'i16', [2, 3]), s('xs'), z('xz', 'i16')]));
     expect(ops(ir)).toEqual(expect.arrayContaining(['Convert', 'Subtract', 'Multiply']));
     expect(outType(ir)).toMatchObject({ elem: 'f32', shape: [2, 3] });
+  });
+});
+
+describe('MatMulNBits', () => {
+  // K 40 in blocks of 16 (3 blocks, the last padded), N 8, 4 bits: B [8, 3, 8] bytes, zero points [8 · 2] bytes
+  const attrs = { K: A.int(40), N: A.int(8), block_size: A.int(16), bits: A.int(4) };
+  const bytes = (n: number): Uint8Array => Uint8Array.from({ length: n }, (_, k) => (k * 37) % 256);
+  const ins = (b: In = { name: 'B', tensor: makeTensor('u8', [8, 3, 8], bytes(192)) }): In[] =>
+    [x('A', 'f32', [2, 40]), b, x('scales', 'f32', [24]), { name: 'zp', tensor: makeTensor('u8', [16], bytes(16)) }, null, x('bias', 'f32', [8])];
+  it('a constant B is the same bytes as a u4 constant, dequantized per block, cut to K, MatMul with transpose_b', () => {
+    const ir = converted(model('MatMulNBits', ins(), attrs));
+    const u4 = [...ir.graph.initializers].map((v) => v.constant).filter((t) => t?.elem === 'u4');
+    expect(u4.map((t) => t!.dims)).toEqual(expect.arrayContaining([[8, 3, 16], [8, 4]]));
+    expect(ops(ir)).toEqual(expect.arrayContaining(['Convert', 'Subtract', 'Multiply', 'Slice', 'MatMul', 'Add']));
+    expect(ops(ir)).not.toContain('FloorMod');
+    expect(outType(ir)).toMatchObject({ elem: 'f32', shape: [2, 8] });
+  });
+  it('a B computed at run time is unpacked with Divide and FloorMod, low bits first', () => {
+    const ir = converted(model('MatMulNBits', ins(x('B', 'u8', [8, 3, 8])), attrs));
+    expect(ops(ir)).toContain('FloorMod');
+  });
+  it('ONNX-side inference: A\'s dims but the last, then N', () => {
+    const m = model('MatMulNBits', [x('A', 'f16', [1, 5, 40]), x('B', 'u8', [8, 3, 8]), x('scales', 'f16', [24])], attrs);
+    const r = inferTypes(m);
+    expect(r.types.get(m.graph.outputs[0]!)).toMatchObject({ elem: 'f16', shape: [1, 5, 8] });
+  });
+  it('refuses g_idx, 3-bit weights and prepacked weights, naming the node', () => {
+    const withGidx = ins();
+    withGidx[4] = x('g_idx', 'i32', [40]);
+    expect(refusal(model('MatMulNBits', withGidx, attrs)).join('\n')).toMatch(/main\/matmulnbits: .*g_idx/);
+    expect(refusal(model('MatMulNBits', ins(), { ...attrs, bits: A.int(3) })).join('\n')).toMatch(/CONVERT_UNSUPPORTED_ATTR main\/matmulnbits: .*'bits' = 3/);
+    expect(refusal(model('MatMulNBits', ins(), { ...attrs, weight_prepacked: A.int(1) })).join('\n')).toMatch(/main\/matmulnbits: .*weight_prepacked/);
   });
 });
