@@ -2,7 +2,9 @@
 quantization contrib ops as quantize_static / quantize_dynamic write them, with seeded inputs.
 
 Usage: contrib-ops.py OUT_DIR → writes OUT_DIR/<case>.onnx and prints one JSON list:
-[{"name", "onnx", "inputs": {name: {"dtype", "shape", "hex"}}, "refused": bool, "ties": hex | null}].
+[{"name", "onnx", "inputs": {name: {"dtype", "shape", "hex"}}, "refused": bool, "ties": hex | null,
+"reference": path | null}] (`reference`: the model whose onnxruntime outputs are expected, when not the case's own;
+MatMulNBits accuracy_level 4 only, see below).
 
 `ties` (quantized outputs of the QLinear* ops): one byte per element of output 0, 1 where the
 value before rounding, computed by a float twin of the model in standard ops (DequantizeLinear,
@@ -61,10 +63,15 @@ def run(m, inputs):
     return s.run(None, inputs)
 
 
-def save(name, m, inputs, refused=False, twin=None, before_rounding=None):
+def save(name, m, inputs, refused=False, twin=None, before_rounding=None, reference=None):
     path = os.path.join(OUT, name + ".onnx")
     with open(path, "wb") as f:
         f.write(m.SerializeToString())
+    ref_path = None
+    if reference is not None:
+        ref_path = os.path.join(OUT, name + ".reference.onnx")
+        with open(ref_path, "wb") as f:
+            f.write(reference.SerializeToString())
     ties = None
     if before_rounding is not None:
         v = np.asarray(before_rounding, np.float64)
@@ -75,7 +82,7 @@ def save(name, m, inputs, refused=False, twin=None, before_rounding=None):
             ties = (np.abs(v - np.floor(v) - 0.5) < 1e-3).astype(np.uint8).tobytes().hex()
         except Exception as e:  # the twin is a harness aid: without it no off-by-one is accepted
             print(f"twin of {name}: {e}", file=sys.stderr)
-    cases.append({"name": name, "onnx": path, "inputs": {k: wire(v) for k, v in inputs.items()}, "refused": refused, "ties": ties})
+    cases.append({"name": name, "onnx": path, "inputs": {k: wire(v) for k, v in inputs.items()}, "refused": refused, "ties": ties, "reference": ref_path})
 
 
 def deq(x, s, z, out):
@@ -313,5 +320,65 @@ for xt in (np.uint8, np.int8, np.uint16, np.int16, np.int32):
         inits = {"x_s": s_, "x_zp": zz}
         m = model([helper.make_node("DequantizeLinear", ["X", "x_s", "x_zp"], ["Y"], domain=MS, **({"axis": 1} if per_axis else {}))], inputs, TensorProto.FLOAT, inits)
         save(f"DequantizeLinear_{WIRE.get(xt, str(xt))}_{'axis1' if per_axis else 'tensor'}", m, inputs)
+
+# ── MatMulNBits ────────────────────────────────────────────────────────────────────────────────
+def pack(values, bits):
+    """Rows of small unsigned values → bytes, low bits first (onnxruntime's MatMulNBits layout)."""
+    per = 8 // bits
+    v = values.reshape(values.shape[0], -1)
+    pad = (-v.shape[1]) % per
+    v = np.concatenate([v, np.zeros([v.shape[0], pad], v.dtype)], axis=1).reshape(v.shape[0], -1, per).astype(np.uint16)
+    out = np.zeros(v.shape[:2], np.uint16)
+    for j in range(per):
+        out |= v[:, :, j] << (bits * j)
+    return out.astype(np.uint8)
+
+
+def nbits_case(name, K, N, bits, bs, zp_kind="u8", bias=True, b_input=False, level=None, a_dtype=np.float32, scales_2d=False):
+    nb = (K + bs - 1) // bs
+    q = rng.integers(0, 2 ** bits, size=[N, nb, bs])
+    B = pack(q.reshape(N * nb, bs), bits).reshape(N, nb, bs * bits // 8)
+    sc = rng.uniform(0.01, 0.05, size=[N, nb] if scales_2d else [N * nb]).astype(a_dtype)
+    inputs = {"A": rng.normal(size=[2, 3, K]).astype(a_dtype)}
+    inits = {"scales": sc}
+    if b_input:
+        inputs["B"] = B
+    else:
+        inits["B"] = B
+    ins = ["A", "B", "scales"]
+    if zp_kind == "u8":
+        inits["zp"] = pack(rng.integers(0, 2 ** bits, size=[N, nb]), bits).reshape(-1)
+        ins.append("zp")
+    elif zp_kind == "float":
+        inits["zp"] = rng.uniform(0, 2 ** bits - 1, size=[N * nb]).astype(a_dtype)
+        ins.append("zp")
+    if bias:
+        ins += ["", ""] if zp_kind is None else [""]
+        inits["bias"] = rng.normal(size=[N]).astype(a_dtype)
+        ins.append("bias")
+    attrs = dict(K=K, N=N, bits=bits, block_size=bs)
+    if level is not None:
+        attrs["accuracy_level"] = level
+    out_t = NP[a_dtype.type if hasattr(a_dtype, "type") else a_dtype]
+    m = model([helper.make_node("MatMulNBits", ins, ["Y"], domain=MS, **attrs)], inputs, out_t, inits)
+    # accuracy_level 4 lets onnxruntime compute A in int8 (its numbers then are the float product up
+    # to its quantization of A): the reference is the same model at accuracy_level 0, the op's float
+    # product; the test notes how far onnxruntime's level-4 numbers are from it
+    ref = None
+    if level:
+        ref = model([helper.make_node("MatMulNBits", ins, ["Y"], domain=MS, **dict(attrs, accuracy_level=0))], inputs, out_t, inits)
+    save(name, m, inputs, reference=ref)
+
+
+nbits_case("MatMulNBits_4bit_bs32_zp_bias", 64, 16, 4, 32)
+nbits_case("MatMulNBits_4bit_bs16_no_zp", 64, 8, 4, 16, zp_kind=None, bias=False)
+nbits_case("MatMulNBits_4bit_bs16_K40_odd_blocks", 40, 8, 4, 16)
+nbits_case("MatMulNBits_4bit_float_zp", 64, 8, 4, 32, zp_kind="float")
+nbits_case("MatMulNBits_4bit_scales_2d", 64, 8, 4, 32, scales_2d=True)
+nbits_case("MatMulNBits_8bit_bs16", 48, 8, 8, 16)
+nbits_case("MatMulNBits_2bit_bs16", 64, 8, 2, 16)
+nbits_case("MatMulNBits_4bit_B_input", 64, 8, 4, 32, b_input=True)
+nbits_case("MatMulNBits_4bit_accuracy_level4", 64, 16, 4, 32, level=4)
+nbits_case("MatMulNBits_4bit_f16", 64, 8, 4, 32, a_dtype=np.float16)
 
 print(json.dumps(cases))
