@@ -381,4 +381,71 @@ nbits_case("MatMulNBits_4bit_B_input", 64, 8, 4, 32, b_input=True)
 nbits_case("MatMulNBits_4bit_accuracy_level4", 64, 16, 4, 32, level=4)
 nbits_case("MatMulNBits_4bit_f16", 64, 8, 4, 32, a_dtype=np.float16)
 
+# ── whole models as onnxruntime's quantizers write them ────────────────────────────────────────
+# A small float CNN + MLP head (Conv, LeakyRelu, Sigmoid, Mul, Add, AveragePool, GlobalAveragePool,
+# Concat, MatMul, Gemm, Softmax), quantized by onnxruntime.quantization: quantize_static in the
+# QOperator format (QLinearConv, QLinearMatMul and the com.microsoft QLinear* ops, QGemm), and
+# quantize_dynamic saved after onnxruntime's own graph optimizations (DynamicQuantizeMatMul).
+def float_model():
+    r = np.random.default_rng(7)
+    w = lambda *s: r.normal(size=s).astype(np.float32) * 0.3
+    inits = {"cw": w(8, 3, 3, 3), "cb": w(8), "cw2": w(8, 8, 1, 1), "gw": w(16, 32), "gb": w(16), "mw": w(16, 32)}
+    nodes = [
+        helper.make_node("Conv", ["x", "cw", "cb"], ["c1"], pads=[1, 1, 1, 1]),
+        helper.make_node("LeakyRelu", ["c1"], ["r1"], alpha=0.1),
+        helper.make_node("Conv", ["r1", "cw2"], ["c2"]),
+        helper.make_node("Sigmoid", ["c2"], ["s2"]),
+        helper.make_node("Mul", ["r1", "s2"], ["m1"]),
+        helper.make_node("Add", ["m1", "c1"], ["a1"]),
+        helper.make_node("AveragePool", ["a1"], ["p1"], kernel_shape=[2, 2], strides=[2, 2]),
+        helper.make_node("Concat", ["p1", "p1"], ["cc"], axis=1),
+        helper.make_node("GlobalAveragePool", ["cc"], ["g2"]),
+        helper.make_node("Flatten", ["g2"], ["f2"]),
+        helper.make_node("MatMul", ["f2", "mw"], ["mm"]),
+        helper.make_node("Gemm", ["mm", "gw", "gb"], ["gm"], transB=1),
+        helper.make_node("Softmax", ["gm"], ["y"], axis=-1),
+    ]
+    g = helper.make_graph(nodes, "cnn", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3, 8, 8])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 16])], [numpy_helper.from_array(v, k) for k, v in inits.items()])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    m.ir_version = 8
+    return m
+
+
+def quantizer_cases():
+    import logging
+
+    import onnx
+
+    logging.getLogger().setLevel(logging.ERROR)  # the quantizers' advice to pre-process
+    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_dynamic, quantize_static
+
+    fpath = os.path.join(OUT, "cnn_float.onnx")
+    onnx.save(float_model(), fpath)
+
+    class Reader(CalibrationDataReader):
+        def __init__(self):
+            r = np.random.default_rng(11)
+            self.data = iter([{"x": r.normal(size=[2, 3, 8, 8]).astype(np.float32)} for _ in range(6)])
+
+        def get_next(self):
+            return next(self.data, None)
+
+    x = {"x": np.random.default_rng(12).normal(size=[2, 3, 8, 8]).astype(np.float32)}
+    for act, per_channel in ((QuantType.QUInt8, False), (QuantType.QInt8, False), (QuantType.QUInt8, True)):
+        name = f"quantize_static_QOperator_{'u8' if act == QuantType.QUInt8 else 'i8'}{'_per_channel' if per_channel else ''}"
+        out = os.path.join(OUT, name + ".onnx")
+        quantize_static(fpath, out, Reader(), quant_format=QuantFormat.QOperator, activation_type=act, weight_type=QuantType.QInt8, per_channel=per_channel)
+        save(name, onnx.load(out), x)
+    dyn = os.path.join(OUT, "quantize_dynamic_raw.onnx")
+    quantize_dynamic(fpath, dyn, weight_type=QuantType.QInt8)
+    so = ort.SessionOptions()
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
+    so.optimized_model_filepath = os.path.join(OUT, "quantize_dynamic_ort_optimized.onnx")
+    ort.InferenceSession(dyn, so, providers=["CPUExecutionProvider"])
+    save("quantize_dynamic_ort_optimized", onnx.load(so.optimized_model_filepath), x)
+
+
+quantizer_cases()
+
 print(json.dumps(cases))
