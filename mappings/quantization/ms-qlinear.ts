@@ -19,6 +19,8 @@ import { dequantize8, floatOf, floatScalar, is8bit, MS, requantize8 } from './ms
  *    AvgPool (channels_last: Transpose to channels first and back).
  *  - QLinearSoftmax(X, X_scale, x_zp?, y_scale, y_zp, axis = -1, opset): Softmax over `axis`; an
  *    `opset` before 13 coerces X to 2-D at `axis` as Softmax did then.
+ *  - QLinearWhere(condition, X, x_scale, x_zp, Y, y_scale, y_zp, z_scale, z_zp): Select of the
+ *    dequantized X and Y (onnxruntime requantizes each by a lookup table, then selects: the same).
  */
 const bin = (c: ConvertContext, op: string, a: Value, b: Value): Value => c.emit(op, [a, b], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
 
@@ -131,6 +133,22 @@ const softmax = (c: ConvertContext, x: Value): Value | null => {
   return c.emit('Reshape', [s, shape], { special_zero: 'false' }, 1, 'opset1')[0]!;
 };
 
+function where(c: ConvertContext): void {
+  if (c.numInputs !== 9) { c.error(`${c.numInputs} inputs: QLinearWhere takes 9 (condition, X, x_scale, x_zero_point, Y, y_scale, y_zero_point, z_scale, z_zero_point)`); return; }
+  if (c.elem(0) !== 'boolean') { c.error(`condition is ${c.elem(0) ?? 'of unknown type'}: boolean`); return; }
+  const q = is8bit(c, 8, 'z_zero_point');
+  const fe = floatOf(c, 7);
+  if (!q || !fe || !floatOf(c, 2) || !floatOf(c, 5)) return;
+  for (const [i, what] of [[1, 'X'], [3, 'x_zero_point'], [4, 'Y'], [6, 'y_zero_point']] as const) {
+    const e = is8bit(c, i, what);
+    if (!e) return;
+    if (e !== q) { c.error(`${what} is ${e} and z_zero_point ${q}: QLinearWhere takes one type`); return; }
+  }
+  const y = c.emit('Select', [c.input(0), dequantize8(c, 1, 2, 3, fe), dequantize8(c, 4, 5, 6, fe)], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
+  const out = requantize8(c, y, 7, 8, q, fe);
+  if (out) c.output(0, out);
+}
+
 const POOL_ATTRS = ['auto_pad', 'ceil_mode', 'channels_last', 'count_include_pad', 'kernel_shape', 'pads', 'strides'];
 const DEQ = ['Convert', 'Subtract', 'Multiply'];
 const REQ = ['Divide', 'Round', 'Add', 'Clamp', 'Convert'];
@@ -196,5 +214,12 @@ export const MS_QLINEAR: readonly OpMapping[] = [
     handles: { onnx: ['axis', 'opset'] },
     note: 'IR: dequantized X, Softmax over axis (opset < 13: X coerced to 2-D at axis), requantized',
     toIr: unary(softmax),
+  },
+  {
+    onnx: { op: 'QLinearWhere', domain: MS, since: 1 },
+    ir: null,
+    decomposes: [...DEQ, 'Select', ...REQ],
+    note: 'IR: Select of the dequantized X and Y, requantized',
+    toIr: where,
   },
 ];

@@ -27,7 +27,7 @@ rng = np.random.default_rng(20261128)
 
 NP = {np.float32: TensorProto.FLOAT, np.uint8: TensorProto.UINT8, np.int8: TensorProto.INT8, np.int32: TensorProto.INT32, np.float16: TensorProto.FLOAT16,
       np.uint16: TensorProto.UINT16, np.int16: TensorProto.INT16}
-WIRE = {np.float32: "f32", np.uint8: "u8", np.int8: "i8", np.int32: "i32", np.float16: "f16", np.uint16: "u16", np.int16: "i16"}
+WIRE = {np.bool_: "boolean", np.float32: "f32", np.uint8: "u8", np.int8: "i8", np.int32: "i32", np.float16: "f16", np.uint16: "u16", np.int16: "i16"}
 
 
 def wire(a):
@@ -444,6 +444,23 @@ def quantizer_cases():
     so.optimized_model_filepath = os.path.join(OUT, "quantize_dynamic_ort_optimized.onnx")
     ort.InferenceSession(dyn, so, providers=["CPUExecutionProvider"])
     save("quantize_dynamic_ort_optimized", onnx.load(so.optimized_model_filepath), x)
+
+# ── QLinearWhere ───────────────────────────────────────────────────────────────────────────────
+def fx(a, s_, z_):
+    return (a.astype(np.float64) - float(z_)) * float(s_)
+
+
+for dt in (np.uint8, np.int8):
+    for variant, (cs, xs, ys) in {"same_shape": ([2, 3, 4], [2, 3, 4], [2, 3, 4]), "broadcast": ([2, 1, 4], [3, 1], [2, 3, 4])}.items():
+        inputs = {"cond": rng.integers(0, 2, size=cs).astype(bool), "X": qdata(dt, xs), "Y": qdata(dt, ys)}
+        inits = {"x_s": scale(), "x_zp": zp(dt), "y_s": scale(), "y_zp": zp(dt), "z_s": scale(0.02, 0.06), "z_zp": zp(dt)}
+        node = helper.make_node("QLinearWhere", ["cond", "X", "x_s", "x_zp", "Y", "y_s", "y_zp", "z_s", "z_zp"], ["Y_out"], domain=MS)
+        g = helper.make_graph([node], "g", [helper.make_tensor_value_info(k, TensorProto.BOOL if v.dtype == bool else NP[v.dtype.type], list(v.shape)) for k, v in inputs.items()],
+                              [helper.make_tensor_value_info("Y_out", NP[dt], None)], [numpy_helper.from_array(v, k) for k, v in inits.items()])
+        m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid(MS, 1)])
+        m.ir_version = 8
+        before = np.where(inputs["cond"], fx(inputs["X"], inits["x_s"], inits["x_zp"]), fx(inputs["Y"], inits["y_s"], inits["y_zp"])) / float(inits["z_s"]) + float(inits["z_zp"])
+        save(f"QLinearWhere_{WIRE[dt]}_{variant}", m, inputs, before_rounding=before)
 
 
 quantizer_cases()

@@ -246,3 +246,15 @@ describe('MatMulNBits', () => {
     expect(refusal(model('MatMulNBits', ins(), { ...attrs, weight_prepacked: A.int(1) })).join('\n')).toMatch(/main\/matmulnbits: .*weight_prepacked/);
   });
 });
+
+describe('QLinearWhere', () => {
+  const ins = (elem: ElementTypeName): In[] => [x('cond', 'boolean', [2, 1]), x('X', elem, [2, 4]), s('xs'), z('xz', elem), x('Y', elem, [4]), s('ys', 0.02), z('yz', elem, 5), s('zs', 0.03), z('zz', elem, 1)];
+  it('selects between the dequantized X and Y, requantized to z\'s parameters', () => {
+    const ir = converted(model('QLinearWhere', ins('i8')));
+    expect(ops(ir)).toEqual(expect.arrayContaining(['Select', 'Round', 'Clamp']));
+    expect(outType(ir)).toMatchObject({ elem: 'i8', shape: [2, 4] });
+  });
+  it('refuses fewer than nine inputs', () => {
+    expect(refusal(model('QLinearWhere', ins('u8').slice(0, 7))).join('\n')).toMatch(/main\/qlinearwhere: .*takes 9/);
+  });
+});

@@ -14,6 +14,7 @@ import { pool } from './nn.js';
  * - QLinearSigmoid / QLinearLeakyRelu / QLinearSoftmax: X's type and shape.
  * - QLinearConcat(Y_scale, Y_zero_point, (X, X_scale, X_zero_point)…): the Xs concatenated along
  *   `axis`, of Y_zero_point's type.
+ * - QLinearWhere(condition, X, …, Y, …, z_scale, z_zero_point): the three broadcast, of z_zero_point's type.
  * - QLinearGlobalAveragePool: spatial dims 1 (channels_last: the dims between N and C).
  * - QLinearAveragePool: AveragePool's dims (channels_last: the channel dim last).
  * - DynamicQuantizeMatMul(A, B, …) / MatMulIntegerToFloat(A, B, a_scale, …): MatMul's dims, of
@@ -113,6 +114,7 @@ export const onnxMsQuantRules: Rule[] = [
   rule('QLinearLeakyRelu', sameAsX),
   rule('QLinearSoftmax', sameAsX),
   rule('QLinearConcat', concat),
+  rule('QLinearWhere', (c) => [out(c.elem(8), broadcastOr(c, onnxBroadcast([c.shape(0), c.shape(1), c.shape(4)])))]),
   rule('QLinearGlobalAveragePool', globalAveragePool),
   rule('QLinearAveragePool', averagePool),
   rule('DynamicQuantizeMatMul', matmulTo((c) => c.elem(0))),
