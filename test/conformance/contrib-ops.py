@@ -462,6 +462,17 @@ for dt in (np.uint8, np.int8):
         before = np.where(inputs["cond"], fx(inputs["X"], inits["x_s"], inits["x_zp"]), fx(inputs["Y"], inits["y_s"], inits["y_zp"])) / float(inits["z_s"]) + float(inits["z_zp"])
         save(f"QLinearWhere_{WIRE[dt]}_{variant}", m, inputs, before_rounding=before)
 
+# ── com.microsoft QLinearConv (channels_last, as onnxruntime's layout optimizer writes it) ─────
+for dt in (np.uint8, np.int8):
+    for last, group in ((1, 1), (1, 2), (0, 1)):
+        shape = [1, 7, 7, 4] if last else [1, 4, 7, 7]
+        inputs = {"X": qdata(dt, shape)}
+        inits = {"x_s": scale(), "x_zp": zp(dt), "w": qdata(np.int8, [6, 4 // group, 3, 3]), "w_s": scale(0.005, 0.02), "w_zp": np.array(0, np.int8),
+                 "y_s": scale(0.05, 0.2), "y_zp": zp(dt), "b": rng.integers(-500, 500, size=[6]).astype(np.int32)}
+        node = helper.make_node("QLinearConv", ["X", "x_s", "x_zp", "w", "w_s", "w_zp", "y_s", "y_zp", "b"], ["Y"], domain=MS,
+                                channels_last=last, group=group, pads=[1, 1, 1, 1], strides=[2, 2])
+        save(f"QLinearConv_{WIRE[dt]}_{'nhwc' if last else 'nchw'}_group{group}", model([node], inputs, NP[dt], inits), inputs)
+
 
 quantizer_cases()
 

@@ -258,3 +258,22 @@ describe('QLinearWhere', () => {
     expect(refusal(model('QLinearWhere', ins('u8').slice(0, 7))).join('\n')).toMatch(/main\/qlinearwhere: .*takes 9/);
   });
 });
+
+describe('com.microsoft QLinearConv', () => {
+  const ins: In[] = [x('X', 'u8', [1, 7, 7, 4]), s('xs'), z('xz', 'u8'), { name: 'w', tensor: makeTensor('i8', [6, 4, 3, 3], new Uint8Array(216).fill(3)) }, s('ws'), z('wz', 'i8', 0), s('ys'), z('yz', 'u8')];
+  it('channels_last: the ai.onnx QLinearConv between Transposes to channels first and back', () => {
+    const ir = converted(model('QLinearConv', ins, { channels_last: A.int(1), pads: A.ints([1, 1, 1, 1]), strides: A.ints([2, 2]) }));
+    expect(ops(ir).filter((o) => o === 'Transpose')).toHaveLength(2);
+    expect(ops(ir)).toContain('Convolution');
+    expect(outType(ir)).toMatchObject({ elem: 'u8', shape: [1, 4, 4, 6] });
+  });
+  it('ONNX-side inference keeps the channels last', () => {
+    const m = model('QLinearConv', ins, { channels_last: A.int(1), pads: A.ints([1, 1, 1, 1]), strides: A.ints([2, 2]) });
+    const r = inferTypes(m);
+    expect(r.diagnostics).toEqual([]);
+    expect(r.types.get(m.graph.outputs[0]!)).toMatchObject({ elem: 'u8', shape: [1, 4, 4, 6] });
+  });
+  it('refuses channels_last = 2', () => {
+    expect(refusal(model('QLinearConv', ins, { channels_last: A.int(2) })).join('\n')).toMatch(/CONVERT_UNSUPPORTED_ATTR main\/qlinearconv: .*channels_last/);
+  });
+});

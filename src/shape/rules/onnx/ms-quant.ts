@@ -5,7 +5,7 @@ import { onnxBroadcast } from '../../broadcast.js';
 import { out, type InferFn, type Rule, type RuleContext } from '../../rule.js';
 import { broadcastOr, intAttr } from '../common.js';
 import { concatShapes, matmulShape } from '../shared.js';
-import { pool } from './nn.js';
+import { conv, pool } from './nn.js';
 
 /**
  * onnxruntime's com.microsoft quantization contrib ops (docs/ContribOperators.md in onnxruntime),
@@ -17,6 +17,7 @@ import { pool } from './nn.js';
  * - QLinearWhere(condition, X, …, Y, …, z_scale, z_zero_point): the three broadcast, of z_zero_point's type.
  * - QLinearGlobalAveragePool: spatial dims 1 (channels_last: the dims between N and C).
  * - QLinearAveragePool: AveragePool's dims (channels_last: the channel dim last).
+ * - QLinearConv: Conv's dims over X and w (channels_last alike), of y_zero_point's type.
  * - DynamicQuantizeMatMul(A, B, …) / MatMulIntegerToFloat(A, B, a_scale, …): MatMul's dims, of
  *   A's / a_scale's float type.
  * - QuantizeLinear / DequantizeLinear (com.microsoft): x's shape; y_zero_point's type (u8 without
@@ -76,6 +77,15 @@ const averagePool: InferFn = (c) => {
   return [out(c.elem(0), last && s !== null ? toLast(s) : s)];
 };
 
+/** QLinearConv: Conv's dims over X and w (channels_last: X and Y channels last), of y_zero_point's type. */
+const qlinearConv: InferFn = (c) => {
+  const x = c.shape(0);
+  const last = channelsLast(c) && x !== null && x.length >= 3;
+  const r = conv(view(c, [0, 3], last ? { 0: toFirst(x) } : {}))[0];
+  const s = r?.type?.kind === 'tensor' ? r.type.shape : null;
+  return [out(c.elem(7), last && s !== null ? toLast(s) : s)];
+};
+
 const onnxPair = (x: Shape, y: Shape) => onnxBroadcast([x, y]);
 const matmulTo = (elem: (c: RuleContext) => ElementTypeName): InferFn => (c) => [out(elem(c), matmulShape(c, c.shape(0), c.shape(1), false, false, onnxPair))];
 
@@ -117,6 +127,7 @@ export const onnxMsQuantRules: Rule[] = [
   rule('QLinearWhere', (c) => [out(c.elem(8), broadcastOr(c, onnxBroadcast([c.shape(0), c.shape(1), c.shape(4)])))]),
   rule('QLinearGlobalAveragePool', globalAveragePool),
   rule('QLinearAveragePool', averagePool),
+  rule('QLinearConv', qlinearConv),
   rule('DynamicQuantizeMatMul', matmulTo((c) => c.elem(0))),
   rule('MatMulIntegerToFloat', matmulTo((c) => c.elem(2))),
   rule('QuantizeLinear', quantize),
