@@ -277,3 +277,30 @@ describe('com.microsoft QLinearConv', () => {
     expect(refusal(model('QLinearConv', ins, { channels_last: A.int(2) })).join('\n')).toMatch(/CONVERT_UNSUPPORTED_ATTR main\/qlinearconv: .*channels_last/);
   });
 });
+
+describe('DynamicQuantizeLSTM', () => {
+  // quantize_dynamic's form: W [dirs, input, 4H], R [dirs, H, 4H] int8, per-direction scales and zero points
+  const ins = (dirs: number, extra: In[] = []): In[] => [x('X', 'f32', [5, 1, 3]), { name: 'W', tensor: makeTensor('i8', [dirs, 3, 16], bytes(dirs * 48)) },
+    { name: 'R', tensor: makeTensor('i8', [dirs, 4, 16], bytes(dirs * 64)) }, x('B', 'f32', [dirs, 32]), null, null, null, null,
+    x('W_scale', 'f32', [dirs]), { name: 'W_zero_point', tensor: makeTensor('i8', [dirs], new Uint8Array(dirs)) },
+    x('R_scale', 'f32', [dirs]), { name: 'R_zero_point', tensor: makeTensor('i8', [dirs], new Uint8Array(dirs)) }, ...extra];
+  const bytes = (n: number): Uint8Array => Uint8Array.from({ length: n }, (_, k) => (k * 29) % 256);
+  it('one Loop-5 per direction; X quantized once, H at every step, by ReduceMin/Max and Round', () => {
+    const ir = converted(model('DynamicQuantizeLSTM', ins(2), { hidden_size: A.int(4), direction: A.string('bidirectional') }, 3));
+    const all = ops(ir);
+    expect(all.filter((o) => o === 'Loop')).toHaveLength(2);
+    expect(all.filter((o) => o === 'ReduceMin').length).toBeGreaterThanOrEqual(3);
+    expect(ir.graph.outputs.map((o) => o.type)).toMatchObject([{ elem: 'f32', shape: [5, 2, 1, 4] }, { shape: [2, 1, 4] }, { shape: [2, 1, 4] }]);
+  });
+  it('ONNX-side inference gives LSTM\'s outputs, H from R when hidden_size is absent', () => {
+    const m = model('DynamicQuantizeLSTM', ins(1), {}, 3);
+    const r = inferTypes(m);
+    expect(m.graph.outputs.map((o) => r.types.get(o))).toMatchObject([{ elem: 'f32', shape: [5, 1, 1, 4] }, { shape: [1, 1, 4] }, { shape: [1, 1, 4] }]);
+  });
+  it('refuses sequence_lens and input_forget, naming the node', () => {
+    const withLens = ins(1);
+    withLens[4] = x('lens', 'i32', [1]);
+    expect(refusal(model('DynamicQuantizeLSTM', withLens, { hidden_size: A.int(4) }, 3)).join('\n')).toMatch(/main\/dynamicquantizelstm: .*sequence_lens/);
+    expect(refusal(model('DynamicQuantizeLSTM', ins(1), { hidden_size: A.int(4), input_forget: A.int(1) }, 3)).join('\n')).toMatch(/CONVERT_UNSUPPORTED_ATTR main\/dynamicquantizelstm: .*input_forget/);
+  });
+});

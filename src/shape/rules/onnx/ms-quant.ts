@@ -1,4 +1,4 @@
-import { attrInt } from '../../../graph/attr-read.js';
+import { attrInt, attrString } from '../../../graph/attr-read.js';
 import type { ElementTypeName } from '../../../graph/element-type.js';
 import type { Dim, Shape } from '../../../graph/shape.js';
 import { onnxBroadcast } from '../../broadcast.js';
@@ -25,6 +25,7 @@ import { conv, pool } from './nn.js';
  * - QGemm(A, a_scale, a_zp, B, b_scale, b_zp, C?, y_scale?, y_zp?): Gemm's [M, N]; y_zero_point's
  *   type when given, else f32.
  * - MatMulNBits(A, B, scales, …): A's dims but the last, then N; A's type.
+ * - DynamicQuantizeLSTM: LSTM's outputs, float.
  */
 export const MS = 'com.microsoft';
 
@@ -115,6 +116,18 @@ const matmulNBits: InferFn = (c) => {
   return [out(c.elem(0), [...a.slice(0, -1), Number(n)])];
 };
 
+/** DynamicQuantizeLSTM: Y [S, dirs, batch, H], Y_h and Y_c [dirs, batch, H] (H: hidden_size, else R's dim 1). */
+const dynamicQuantizeLstm: InferFn = (c) => {
+  const x = c.shape(0);
+  const r = c.shape(2);
+  const dirs = attrString(c.node, 'direction') === 'bidirectional' ? 2 : 1;
+  const hs = attrInt(c.node, 'hidden_size');
+  const h: Dim = hs !== undefined ? Number(hs) : r !== null && r.length === 3 ? r[1]! : null;
+  const s: Dim = x !== null && x.length === 3 ? x[0]! : null;
+  const n: Dim = x !== null && x.length === 3 ? x[1]! : null;
+  return c.node.outputs.map((_, i) => out('f32', i === 0 ? [s, dirs, n, h] : [dirs, n, h]));
+};
+
 const rule = (op: string, infer: InferFn): Rule => ({ dialect: 'onnx', domain: MS, op, since: 1, infer });
 
 export const onnxMsQuantRules: Rule[] = [
@@ -134,4 +147,5 @@ export const onnxMsQuantRules: Rule[] = [
   rule('DequantizeLinear', dequantize),
   rule('QGemm', qgemm),
   rule('MatMulNBits', matmulNBits),
+  rule('DynamicQuantizeLSTM', dynamicQuantizeLstm),
 ];
