@@ -6,7 +6,7 @@ import { i64Const, i64Scalar } from '../helpers.js';
 import { irLoop } from '../ir-loop.js';
 import { irBuilder } from '../nn/ir-build.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
-import { MS, opt } from './ms-requantize.js';
+import { dynamicQuantizeU8, MS, opt } from './ms-requantize.js';
 
 /**
  * com.microsoft DynamicQuantizeLSTM(X, W, R, B?, sequence_lens?, initial_h?, initial_c?, P?,
@@ -26,22 +26,6 @@ import { MS, opt } from './ms-requantize.js';
  * ovir's (one part) may differ; a warning says so.
  */
 const ACTS = new Map([['Sigmoid', 'Sigmoid'], ['Tanh', 'Tanh'], ['Relu', 'Relu']]);
-
-/** The quantization of a float operand, written with `op` (the main graph's or a body's). */
-function quantized(op: (name: string, ins: Value[], attrs?: Record<string, string>, version?: string) => Value, f32: (v: number) => Value, axes: Value, x: Value): { shifted: Value; scale: Value } {
-  const nb = { auto_broadcast: 'numpy' };
-  const reduce = (name: string): Value => op(name, [x, axes], { keep_dims: 'false' });
-  const lo = op('Minimum', [reduce('ReduceMin'), f32(0)], nb);
-  const hi = op('Maximum', [reduce('ReduceMax'), f32(0)], nb);
-  const range = op('Divide', [op('Subtract', [hi, lo], nb), f32(255)], { ...nb, m_pythondiv: 'true' });
-  const scale = op('Select', [op('Equal', [hi, lo], nb), f32(1), range], nb);
-  const round = (v: Value): Value => op('Round', [v], { mode: 'half_to_even' }, 'opset5');
-  const clamp = (v: Value): Value => op('Clamp', [v], { min: '0', max: '255' });
-  const zp = round(clamp(op('Divide', [op('Subtract', [f32(0), lo], nb), scale], { ...nb, m_pythondiv: 'true' })));
-  const xq = clamp(op('Add', [round(op('Divide', [x, scale], { ...nb, m_pythondiv: 'true' })), zp], nb));
-  const i32 = (v: Value): Value => op('Convert', [v], { destination_type: 'i32' });
-  return { shifted: op('Subtract', [i32(xq), i32(zp)], nb), scale };
-}
 
 function lstm(c: ConvertContext): void {
   const direction = c.attr.string('direction', 'forward');
@@ -87,7 +71,7 @@ function lstm(c: ConvertContext): void {
   const h0 = initial(5);
   const c0 = initial(6);
   // X quantized once over all steps (and both directions: the same values)
-  const xq = quantized(mainOp, f32, i64Const(c, [0n, 1n, 2n]), x);
+  const xq = dynamicQuantizeU8(mainOp, f32, i64Const(c, [0n, 1n, 2n]), x);
   const at = (v: Value, d: number): Value => b.squeeze(b.slice(v, BigInt(d), BigInt(d + 1), 0n), [0n]);
   const i32 = (v: Value): Value => mainOp('Convert', [v], { destination_type: 'i32' });
   /** Scale (per direction [dirs] or per column [dirs, 4H]) of direction d, as [4H] or a scalar. */
@@ -163,7 +147,7 @@ function recurrence(c: ConvertContext, h: number, known: { steps: Dim; batch: Di
     const add = (a: Value, v: Value): Value => op('Add', [a, v], nb);
     const mul = (a: Value, v: Value): Value => op('Multiply', [a, v], nb);
     const act = (name: string, v: Value): Value => op(name, [clip === null ? v : op('Clamp', [v], { min: String(-clip), max: String(clip) })]);
-    const hq = quantized(op, (v) => ops.scalar('f32', v), ops.i64s([0n, 1n]), hp!);
+    const hq = dynamicQuantizeU8(op, (v) => ops.scalar('f32', v), ops.i64s([0n, 1n]), hp!);
     const hr = mul(op('Convert', [op('MatMul', [hq.shifted, r!], { transpose_a: 'false', transpose_b: 'false' })], { destination_type: 'f32' }), mul(hq.scale, rScale!));
     const gates = add(add(op('Gather', [xw!, t, ops.i64(0n)], { batch_dims: '0' }, 'opset8'), hr), wrb!); // [batch, 4H]
     const [gi, go, gf, gc] = ops.node('Split', [gates, ops.i64(1n)], 'opset1', { num_splits: '4' }, 4) as [Value, Value, Value, Value];

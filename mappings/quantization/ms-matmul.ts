@@ -2,7 +2,7 @@ import type { ElementTypeName } from '../../src/graph/element-type.js';
 import type { Value } from '../../src/graph/value.js';
 import { i64Const } from '../helpers.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
-import { floatOf, floatScalar, is8bit, MS, opt, quantizeTo } from './ms-requantize.js';
+import { dynamicQuantizeU8, floatOf, floatScalar, is8bit, MS, opt, quantizeTo } from './ms-requantize.js';
 
 /**
  * onnxruntime's com.microsoft quantized matrix products (quantize_dynamic / quantize_static), as
@@ -72,19 +72,10 @@ function dynamicQuantizeMatMul(c: ConvertContext): void {
   const bZp = bZpRaw && perColumn(c, bZpRaw, 3, false);
   const bScale = perColumn(c, c.input(2)!, 2, false);
   if (!bScale || (bZpRaw && !bZp)) return;
-  const x = c.input(0)!;
-  const f = (v: number): Value => floatScalar(c, 'f32', v);
+  const emit = (op: string, ins: Value[], attrs: Record<string, string> = {}, version = 'opset1'): Value => c.emit(op, ins, attrs, 1, version)[0]!;
   const all = i64Const(c, Array.from({ length: r }, (_, k) => BigInt(k)));
-  const reduce = (op: string): Value => c.emit(op, [x, all], { keep_dims: 'false' }, 1, 'opset1')[0]!;
-  const lo = bin(c, 'Minimum', reduce('ReduceMin'), f(0));
-  const hi = bin(c, 'Maximum', reduce('ReduceMax'), f(0));
-  const range = bin(c, 'Divide', bin(c, 'Subtract', hi, lo), f(255));
-  const scale = c.emit('Select', [bin(c, 'Equal', hi, lo), f(1), range], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
-  const round = (v: Value): Value => c.emit('Round', [v], { mode: 'half_to_even' }, 1, 'opset5')[0]!;
-  const clamp = (v: Value): Value => c.emit('Clamp', [v], { min: '0', max: '255' }, 1, 'opset1')[0]!;
-  const zp = round(clamp(bin(c, 'Divide', bin(c, 'Subtract', f(0), lo), scale)));
-  const aq = clamp(bin(c, 'Add', round(bin(c, 'Divide', x, scale)), zp));
-  const acc = matmul(c, shifted(c, aq, zp), shifted(c, c.input(1)!, bZp));
+  const { shifted: aq, scale } = dynamicQuantizeU8(emit, (v) => floatScalar(c, 'f32', v), all, c.input(0)!);
+  const acc = matmul(c, aq, shifted(c, c.input(1)!, bZp));
   c.output(0, scaled(c, acc, bin(c, 'Multiply', scale, bScale), opt(c, 4), 'f32'));
 }
 

@@ -70,3 +70,25 @@ export function quantizeTo(c: ConvertContext, y: Value, scale: Value, zp: Value 
 
 /** A scalar constant of float type fe. */
 export const floatScalar = (c: ConvertContext, fe: ElementTypeName, v: number): Value => c.constant(typedScalar(fe, v)!);
+
+/**
+ * x (f32) quantized to uint8 over `axes` (all of them: the whole tensor) as onnxruntime's
+ * GetQuantizationParameter and MlasQuantizeLinear do for its dynamically quantized ops: the range
+ * [min(x, 0), max(x, 0)], scale (max - min) / 255 (1 when max = min), zero point
+ * RoundHalfToEven(Clamp(-min / scale)), x_q = Clamp(RoundHalfToEven(x / scale) + zp). Written with
+ * `op` (the main graph's emit or a Loop body's); gives i32(x_q) - i32(zp) and the scale.
+ */
+export function dynamicQuantizeU8(op: (name: string, ins: Value[], attrs?: Record<string, string>, version?: string) => Value, f32: (v: number) => Value, axes: Value, x: Value): { shifted: Value; scale: Value } {
+  const nb = { auto_broadcast: 'numpy' };
+  const reduce = (name: string): Value => op(name, [x, axes], { keep_dims: 'false' });
+  const lo = op('Minimum', [reduce('ReduceMin'), f32(0)], nb);
+  const hi = op('Maximum', [reduce('ReduceMax'), f32(0)], nb);
+  const range = op('Divide', [op('Subtract', [hi, lo], nb), f32(255)], { ...nb, m_pythondiv: 'true' });
+  const scale = op('Select', [op('Equal', [hi, lo], nb), f32(1), range], nb);
+  const round = (v: Value): Value => op('Round', [v], { mode: 'half_to_even' }, 'opset5');
+  const clamp = (v: Value): Value => op('Clamp', [v], { min: '0', max: '255' });
+  const zp = round(clamp(op('Divide', [op('Subtract', [f32(0), lo], nb), scale], { ...nb, m_pythondiv: 'true' })));
+  const xq = clamp(op('Add', [round(op('Divide', [x, scale], { ...nb, m_pythondiv: 'true' })), zp], nb));
+  const i32 = (v: Value): Value => op('Convert', [v], { destination_type: 'i32' });
+  return { shifted: op('Subtract', [i32(xq), i32(zp)], nb), scale };
+}
