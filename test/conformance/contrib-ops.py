@@ -437,6 +437,15 @@ def quantizer_cases():
         out = os.path.join(OUT, name + ".onnx")
         quantize_static(fpath, out, Reader(), quant_format=QuantFormat.QOperator, activation_type=act, weight_type=QuantType.QInt8, per_channel=per_channel)
         save(name, onnx.load(out), x)
+        if act == QuantType.QUInt8 and not per_channel:
+            # as saved after onnxruntime's optimizations at level ALL: its layout optimizer makes
+            # QLinearConv, the pools and the elementwise ops channels_last (com.microsoft QLinearConv)
+            so = ort.SessionOptions()
+            so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+            so.log_severity_level = 3  # its warning that such a file fits this machine
+            so.optimized_model_filepath = os.path.join(OUT, name + "_ort_optimized_all.onnx")
+            ort.InferenceSession(out, so, providers=["CPUExecutionProvider"])
+            save(name + "_ort_optimized_all", onnx.load(so.optimized_model_filepath), x)
     dyn = os.path.join(OUT, "quantize_dynamic_raw.onnx")
     quantize_dynamic(fpath, dyn, weight_type=QuantType.QInt8)
     so = ort.SessionOptions()
