@@ -34,7 +34,7 @@ const sliceTo = (c: ConvertContext, x: Value, n: number, axis: number): Value =>
  * constant of the same bytes (converted before any other op: ONNX has no Reshape or Slice of
  * 4-bit types before opset 21, onnxruntime none at all), else by integer arithmetic.
  */
-function unpacked(c: ConvertContext, i: number, rows: number, bytes: number, bits: number, dims: readonly number[], fe: ElementTypeName): Value | null {
+export function unpacked(c: ConvertContext, i: number, rows: number, bytes: number, bits: number, dims: readonly number[], fe: ElementTypeName): Value | null {
   const per = 8 / bits;
   const toFloat = (v: Value): Value => c.emit('Convert', [v], { destination_type: fe }, 1, 'opset1')[0]!;
   const t = c.folded(i);

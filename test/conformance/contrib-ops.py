@@ -482,6 +482,48 @@ for dt in (np.uint8, np.int8):
                                 channels_last=last, group=group, pads=[1, 1, 1, 1], strides=[2, 2])
         save(f"QLinearConv_{WIRE[dt]}_{'nhwc' if last else 'nchw'}_group{group}", model([node], inputs, NP[dt], inits), inputs)
 
+# ── GatherBlockQuantized (quantized embedding tables of LLM exports) ──────────────────────────
+def gbq_case(name, kind, V, K, block, bits=4, with_zp=True, scale_t=np.float32, gather_axis=0, quantize_axis=1, idx_t=np.int64):
+    nb = (K + block - 1) // block
+    inits = []
+    if kind == "u8":
+        q = rng.integers(0, 2 ** bits, size=[V, K])
+        inits.append(numpy_helper.from_array(pack(q, bits).reshape(V, -1), "data"))
+    else:
+        lo, hi = (-8, 8) if kind == "i4" else (0, 16)
+        q = rng.integers(lo, hi, size=[V, K])
+        inits.append(helper.make_tensor("data", TensorProto.INT4 if kind == "i4" else TensorProto.UINT4, [V, K], q.ravel().tolist()))
+    inits.append(numpy_helper.from_array(rng.uniform(0.01, 0.1, size=[V, nb]).astype(scale_t), "scales"))
+    ins = ["data", "indices", "scales"]
+    if with_zp:
+        if kind == "u8":
+            inits.append(numpy_helper.from_array(pack(rng.integers(0, 2 ** bits, size=[V, nb]), bits).reshape(V, -1), "zp"))
+        else:
+            lo, hi = (-8, 8) if kind == "i4" else (0, 16)
+            inits.append(helper.make_tensor("zp", TensorProto.INT4 if kind == "i4" else TensorProto.UINT4, [V, nb], rng.integers(lo, hi, size=[V * nb]).tolist()))
+        ins.append("zp")
+    attrs = dict(block_size=block, gather_axis=gather_axis, quantize_axis=quantize_axis)
+    if kind == "u8":
+        attrs["bits"] = bits
+    inputs = {"indices": rng.integers(0, V, size=[2, 3]).astype(idx_t)}
+    node = helper.make_node("GatherBlockQuantized", ins, ["Y"], domain=MS, **attrs)
+    g = helper.make_graph([node], "g", [helper.make_tensor_value_info("indices", NP[idx_t] if idx_t in NP else TensorProto.INT64, [2, 3])],
+                          [helper.make_tensor_value_info("Y", NP[scale_t], None)], inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 21), helper.make_opsetid(MS, 1)])
+    m.ir_version = 10
+    save(f"GatherBlockQuantized_{name}", m, inputs)
+
+
+NP[np.int64] = TensorProto.INT64
+WIRE[np.int64] = "i64"
+gbq_case("u8_4bit_zp", "u8", 10, 32, 16)
+gbq_case("u8_4bit_no_zp_K40", "u8", 10, 40, 16, with_zp=False)
+gbq_case("u8_8bit", "u8", 6, 32, 16, bits=8)
+gbq_case("u8_4bit_odd_blocks_zp", "u8", 7, 48, 16)
+gbq_case("i4_zp", "i4", 10, 32, 16, idx_t=np.int32)
+gbq_case("u4_no_zp", "u4", 10, 32, 16, with_zp=False)
+gbq_case("u8_4bit_f16", "u8", 10, 32, 16, scale_t=np.float16)
+
 
 quantizer_cases()
 

@@ -47,7 +47,7 @@ beforeAll(async () => {
     + '(quantized outputs exactly, an off-by-one only where the value before rounding is within 1e-3 of a half); '
     + 'MatMulIntegerToFloat, DynamicQuantizeMatMul, QGemm, com.microsoft QuantizeLinear / DequantizeLinear, MatMulNBits (2-, 4- and 8-bit; '
     + 'at accuracy_level 4, where onnxruntime computes A in int8, the expected outputs are onnxruntime\'s at accuracy_level 0, the op\'s float product), '
-    + 'com.microsoft QLinearConv (channels_last), DynamicQuantizeLSTM as quantize_dynamic writes it (batch 1: with more rows onnxruntime quantizes H '
+    + 'GatherBlockQuantized (int4, uint4, packed uint8), com.microsoft QLinearConv (channels_last), DynamicQuantizeLSTM as quantize_dynamic writes it (batch 1: with more rows onnxruntime quantizes H '
     + 'per part of the batch its threads take, so its numbers depend on its thread count)', {
     openvino: oracle.versions.openvino, onnxruntime: oracle.versions.onnxruntime, onnx: oracle.versions.onnx,
   }, { filter: null });

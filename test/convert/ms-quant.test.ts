@@ -304,3 +304,24 @@ describe('DynamicQuantizeLSTM', () => {
     expect(refusal(model('DynamicQuantizeLSTM', ins(1), { hidden_size: A.int(4), input_forget: A.int(1) }, 3)).join('\n')).toMatch(/CONVERT_UNSUPPORTED_ATTR main\/dynamicquantizelstm: .*input_forget/);
   });
 });
+
+describe('GatherBlockQuantized', () => {
+  // 10 rows of 32 4-bit values packed in uint8 [10, 16], blocks of 16 along the last dim
+  const ins = (zp: boolean): In[] => [{ name: 'data', tensor: makeTensor('u8', [10, 16], Uint8Array.from({ length: 160 }, (_, k) => (k * 13) % 256)) },
+    x('indices', 'i64', [2, 3]), x('scales', 'f32', [10, 2]), ...(zp ? [{ name: 'zp', tensor: makeTensor('u8', [10, 1], new Uint8Array(10).fill(0x87)) }] : [])];
+  it('dequantizes the table block-wise (the packed data as a u4 constant), then Gathers', () => {
+    const ir = converted(model('GatherBlockQuantized', ins(true), { block_size: A.int(16), bits: A.int(4) }));
+    expect([...ir.graph.initializers].some((v) => v.constant?.elem === 'u4')).toBe(true);
+    expect(ops(ir)).toEqual(expect.arrayContaining(['Broadcast', 'Subtract', 'Multiply', 'Gather']));
+    expect(outType(ir)).toMatchObject({ elem: 'f32', shape: [2, 3, 32] });
+  });
+  it('ONNX-side inference: Gather over the unpacked dims', () => {
+    const m = model('GatherBlockQuantized', ins(false), { block_size: A.int(16) });
+    const r = inferTypes(m);
+    expect(r.types.get(m.graph.outputs[0]!)).toMatchObject({ elem: 'f32', shape: [2, 3, 32] });
+  });
+  it('refuses packed data quantized along another dim than the last', () => {
+    expect(refusal(model('GatherBlockQuantized', ins(false), { block_size: A.int(16), quantize_axis: A.int(0), gather_axis: A.int(1) })).join('\n'))
+      .toMatch(/CONVERT_UNSUPPORTED_ATTR main\/gatherblockquantized: .*quantize_axis/);
+  });
+});

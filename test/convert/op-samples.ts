@@ -68,6 +68,7 @@ export const SAMPLES: Record<string, Sample[]> = {
   'QLinearConcat>QLinearConcat': [], 'QLinearGlobalAveragePool>QLinearGlobalAveragePool': [], 'QLinearAveragePool>QLinearAveragePool': [],
   'QLinearSoftmax>QLinearSoftmax': [], 'QLinearWhere>QLinearWhere': [], 'MatMulIntegerToFloat>MatMulIntegerToFloat': [],
   'DynamicQuantizeMatMul>DynamicQuantizeMatMul': [], 'QGemm>QGemm': [], 'MatMulNBits>MatMulNBits': [], 'DynamicQuantizeLSTM>DynamicQuantizeLSTM': [],
+  'GatherBlockQuantized>GatherBlockQuantized': [],
   // classic ai.onnx.ml ops (ONNX → IR only): test/convert/ml-classic.test.ts, engines in test/conformance/ml-ops.test.ts
   'TreeEnsembleRegressor>TreeEnsembleRegressor': [], 'TreeEnsembleClassifier>TreeEnsembleClassifier': [],
   'LinearRegressor>LinearRegressor': [], 'LinearClassifier>LinearClassifier': [], 'Scaler>Scaler': [], 'Normalizer>Normalizer': [],

@@ -26,6 +26,7 @@ import { conv, pool } from './nn.js';
  *   type when given, else f32.
  * - MatMulNBits(A, B, scales, …): A's dims but the last, then N; A's type.
  * - DynamicQuantizeLSTM: LSTM's outputs, float.
+ * - GatherBlockQuantized: Gather's dims over the unpacked data, of the scales' type.
  */
 export const MS = 'com.microsoft';
 
@@ -128,6 +129,23 @@ const dynamicQuantizeLstm: InferFn = (c) => {
   return c.node.outputs.map((_, i) => out('f32', i === 0 ? [s, dirs, n, h] : [dirs, n, h]));
 };
 
+/** GatherBlockQuantized: Gather's dims over the unpacked data (uint8: bits per value, packed along the last dim), of the scales' type. */
+const gatherBlockQuantized: InferFn = (c) => {
+  const data = c.shape(0);
+  const idx = c.shape(1);
+  const elem = c.elem(2);
+  if (data === null || idx === null) return [out(elem, null)];
+  const r = data.length;
+  const bits = Number(attrInt(c.node, 'bits') ?? 4n);
+  const per = c.elem(0) === 'u8' && [2, 4, 8].includes(bits) ? 8 / bits : 1;
+  const last = data[r - 1];
+  const dims: Dim[] = [...data.slice(0, -1), typeof last === 'number' ? last * per : null];
+  const a = Number(attrInt(c.node, 'gather_axis') ?? 0n);
+  const ga = a < 0 ? a + r : a;
+  if (ga < 0 || ga >= r) { c.error(`gather_axis ${a} out of range for data of rank ${r}`); return [out(elem, null)]; }
+  return [out(elem, [...dims.slice(0, ga), ...idx, ...dims.slice(ga + 1)])];
+};
+
 const rule = (op: string, infer: InferFn): Rule => ({ dialect: 'onnx', domain: MS, op, since: 1, infer });
 
 export const onnxMsQuantRules: Rule[] = [
@@ -148,4 +166,5 @@ export const onnxMsQuantRules: Rule[] = [
   rule('QGemm', qgemm),
   rule('MatMulNBits', matmulNBits),
   rule('DynamicQuantizeLSTM', dynamicQuantizeLstm),
+  rule('GatherBlockQuantized', gatherBlockQuantized),
 ];
