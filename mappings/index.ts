@@ -84,6 +84,13 @@ import { EXPERIMENTAL_DETECTRON_PRIOR_GRID } from './object_detection/experiment
 import { EXPERIMENTAL_DETECTRON_GENERATE_PROPOSALS } from './object_detection/experimental-detectron-generate-proposals.js';
 import { INTEGER_OPS } from './quantization/integer-ops.js';
 import { QUANTIZATION } from './quantization/quantize-linear.js';
+import { MS_QLINEAR } from './quantization/ms-qlinear.js';
+import { MS_MATMUL } from './quantization/ms-matmul.js';
+import { MS_MATMUL_NBITS } from './quantization/ms-matmul-nbits.js';
+import { MS_QLINEAR_CONV } from './quantization/ms-qlinear-conv.js';
+import { MS_DYNAMIC_QUANTIZE_LSTM } from './quantization/ms-dynamic-quantize-lstm.js';
+import { MS_GATHER_BLOCK_QUANTIZED } from './quantization/ms-gather-block-quantized.js';
+import { MS_QUANTIZE_LINEAR } from './quantization/ms-quantize-linear.js';
 import { FAKE_CONVERT } from './quantization/fake-convert.js';
 import { ARG_MAX } from './reduction/argmax.js';
 import { REDUCE } from './reduction/reduce.js';
@@ -175,6 +182,8 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...OPTIONAL,
   // quantization
   ...QUANTIZATION, ...INTEGER_OPS, ...FAKE_CONVERT,
+  // onnxruntime's com.microsoft quantization contrib ops (ONNX → IR only)
+  ...MS_QLINEAR, ...MS_QLINEAR_CONV, ...MS_QUANTIZE_LINEAR, ...MS_MATMUL, ...MS_MATMUL_NBITS, ...MS_GATHER_BLOCK_QUANTIZED, ...MS_DYNAMIC_QUANTIZE_LSTM,
   // object_detection
   ...NON_MAX_SUPPRESSION, ...ROI_ALIGN, ...ROI_POOLING, ...PRIOR_BOX_CLUSTERED, ...PRIOR_BOX, ...DETECTION_OUTPUT,
   // IR-only ops written as longer ONNX subgraphs (a summed-area table, Loops)

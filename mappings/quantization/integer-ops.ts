@@ -81,26 +81,31 @@ function convInteger(c: ConvertContext): void {
 }
 
 function qlinearConv(c: ConvertContext): void {
+  const y = qlinearConvOf(c, c.input(0)!);
+  if (y) c.output(0, y);
+}
+
+/** QLinearConv of the node's operands with x (channels first) in place of input 0. */
+export function qlinearConvOf(c: ConvertContext, xIn: Value): Value | null {
   const wr = c.rank(3);
   const fe = c.elem(1);
   const q = c.elem(7);
-  if (wr === null || fe === null || q === null) { c.error('QLinearConv needs the rank of w and the types of x_scale and y_zero_point'); return; }
-  const x = dequantize(c, c.input(0)!, c.input(1)!, fe, c.input(2));
+  if (wr === null || fe === null || q === null) { c.error('QLinearConv needs the rank of w and the types of x_scale and y_zero_point'); return null; }
+  const x = dequantize(c, xIn, c.input(1)!, fe, c.input(2));
   const ws = along(c, c.input(4)!, 4, 0, wr);
   const wz = along(c, c.input(5)!, 5, 0, wr);
-  if (!x || !ws || !wz) return;
+  if (!x || !ws || !wz) return null;
   const w = dequantize(c, c.input(3)!, ws, c.elem(4), wz);
-  if (!w) return;
+  if (!w) return null;
   let y = convolution(c, x, w, staticDims(c, 3));
-  if (!y) return;
+  if (!y) return null;
   const bias = opt(c, 8);
   if (bias) {
     const scaled = bin(c, 'Multiply', c.emit('Convert', [bias], { destination_type: fe }, 1, 'opset1')[0]!, bin(c, 'Multiply', c.input(1)!, c.input(4)!));
     const b = c.emit('Reshape', [scaled, i64Const(c, [1n, -1n, ...new Array<bigint>(wr - 2).fill(1n)])], { special_zero: 'false' }, 1, 'opset1')[0]!;
     y = bin(c, 'Add', y, b);
   }
-  const out = quantize(c, y, fe, c.input(6)!, c.elem(6), c.input(7), q as ElementTypeName);
-  if (out) c.output(0, out);
+  return quantize(c, y, fe, c.input(6)!, c.elem(6), c.input(7), q as ElementTypeName);
 }
 
 const CONV_ATTRS = ['auto_pad', 'dilations', 'group', 'kernel_shape', 'pads', 'strides'];

@@ -28,7 +28,7 @@ const ov = (c: ConvertContext, op: string, ins: (Value | null)[], attrs: Record<
   c.emit(op, ins, op === 'Convert' ? attrs : { auto_broadcast: 'numpy', ...attrs }, 1, 'opset1')[0]!;
 
 /** A per-axis (1-D, length > 1) or blocked scale / zero point shaped to broadcast along `axis` of x. */
-function alongAxis(c: ConvertContext, v: Value, i: number, xIndex = 0): Value | null {
+export function alongAxis(c: ConvertContext, v: Value, i: number, xIndex = 0): Value | null {
   const s = c.type(i);
   const shape = s?.kind === 'tensor' ? s.shape : null;
   const block = c.attr.int('block_size') ?? 0n;
@@ -130,7 +130,7 @@ const QUANTIZE: OpMapping = {
   },
 };
 
-const DEQUANTIZE: OpMapping = {
+export const DEQUANTIZE: OpMapping = {
   onnx: { op: 'DequantizeLinear', since: 10 },
   ir: null,
   decomposes: ['Convert', 'Subtract', 'Multiply', 'Unsqueeze', 'Broadcast', 'Reshape', 'Slice'],

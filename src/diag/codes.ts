@@ -50,6 +50,7 @@ export const CODES = {
   ONNX_OPSET_MISSING: E((p: P<'domain'>) => `the node's domain ${p.domain} has no opset import (ModelProto.opset_import): its version, and so what its ops mean, is unknown`),
   ONNX_OPSET_BAD: E((p: P<'domain' | 'version'>) => `opset import of domain ${p.domain}: version ${p.version} is not a positive integer`),
   ONNX_IR_VERSION_NEWER: W((p: P<'version' | 'newest'>) => `the model declares ONNX IR version ${p.version}, past ${p.newest}, the newest ovir knows: it is read as IR version ${p.newest} (fields a newer IR added are not read; onnx's checker and onnxruntime refuse such a model)`),
+  ONNX_OPSET_ASSUMED: W((p: P<'domain' | 'version'>) => `the node's domain ${p.domain} has no opset import: read at version ${p.version}, its only one (as onnxruntime runs such a model)`),
   ONNX_OPSET_NEWER: W((p: P<'version' | 'newest'>) => `the model imports ai.onnx opset ${p.version}, past opset ${p.newest}, the newest ovir knows: its ops are read as at opset ${p.newest} (as OpenVINO's frontend does; onnxruntime refuses such a model)`),
   ONNX_NODE_ARITY: E((p: P<'op' | 'detail'>) => `${p.op}: ${p.detail} (onnx.checker and onnxruntime refuse the node)`),
   ONNX_BAD_TYPE: E((p: P<'what' | 'detail'>) => `${p.what}: ${p.detail}`),

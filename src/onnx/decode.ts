@@ -228,6 +228,13 @@ function laterNames(fr: Frame): Set<string> {
  */
 const STANDARD_DOMAINS: ReadonlySet<string> = new Set(['', 'ai.onnx', 'ai.onnx.ml']);
 
+/**
+ * Domains whose ops have one version (onnxruntime's com.microsoft contrib ops: since 1): a node of
+ * one without an import is read at that version (ONNX_OPSET_ASSUMED), as onnxruntime runs such a
+ * model (it imports the domain's version itself).
+ */
+const SINGLE_VERSION_DOMAINS: ReadonlyMap<string, number> = new Map([['com.microsoft', 1]]);
+
 /** Per node with bodies: outer value → index of its capture input (shared by all bodies). */
 const CAPTURE_INDEX = new WeakMap<Node, Map<Value, number>>();
 
@@ -460,11 +467,14 @@ class GraphDecoder {
     // megamorphic (slow) on this path; the values are as str()/list() would give them
     const domain = this.intern(text(np.domain));
     const op = this.intern(text(np.op_type));
-    const opset = this.inliner?.opsetOf(np, domain) ?? this.opsets.get(domain === 'ai.onnx' ? '' : domain) ?? this.opsets.get(domain);
+    let opset = this.inliner?.opsetOf(np, domain) ?? this.opsets.get(domain === 'ai.onnx' ? '' : domain) ?? this.opsets.get(domain);
+    const assumed = opset === undefined ? SINGLE_VERSION_DOMAINS.get(domain) : undefined;
+    if (assumed !== undefined) opset = assumed;
     const version = this.intern(opset === undefined ? '' : String(opset));
     // the node's ordinal is its index in the order read: its path is `${fr.path}/${node.label}` (at())
     const node = fr.graph.addNode({ dialect: 'onnx', op, domain, version, name: text(np.name) });
     if (opset === undefined && STANDARD_DOMAINS.has(domain)) this.missingOpset(fr, node, domain);
+    if (assumed !== undefined) this.assumedOpset(fr, node, domain, assumed);
     if (text(np.doc_string)) node.meta['docString'] = text(np.doc_string);
     if (text(np.overload)) node.meta['overload'] = text(np.overload);
     if (items(np.metadata_props).length) node.meta['metadataProps'] = kv(np);
@@ -530,6 +540,12 @@ class GraphDecoder {
     if (this.unimported.has(d)) return;
     this.unimported.add(d);
     this.diags.add('ONNX_OPSET_MISSING', at(fr, node), { domain: d });
+  }
+
+  private assumedOpset(fr: Frame, node: Node, domain: string, version: number): void {
+    if (this.unimported.has(domain)) return;
+    this.unimported.add(domain);
+    this.diags.add('ONNX_OPSET_ASSUMED', at(fr, node), { domain, version: String(version) });
   }
 
   /** Defines a node's outputs once its bodies are decoded (its own bodies must not see them). */

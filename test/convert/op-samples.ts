@@ -63,6 +63,12 @@ export const SAMPLES: Record<string, Sample[]> = {
   // ai.onnx.preview.training optimizers and ai.onnx.ml ops as IR arithmetic (ONNX → IR only): test/convert/training-ml.test.ts
   'Adagrad>Adagrad': [], 'Momentum>Momentum': [], 'Adam>Adam': [],
   'Binarizer>Binarizer': [], 'ArrayFeatureExtractor>ArrayFeatureExtractor': [], 'LabelEncoder>LabelEncoder': [], 'TreeEnsemble>TreeEnsemble': [],
+  // onnxruntime's com.microsoft quantization ops (ONNX → IR only): test/convert/ms-quant.test.ts, engines in test/conformance/contrib-ops.test.ts
+  'QLinearAdd>QLinearAdd': [], 'QLinearMul>QLinearMul': [], 'QLinearSigmoid>QLinearSigmoid': [], 'QLinearLeakyRelu>QLinearLeakyRelu': [],
+  'QLinearConcat>QLinearConcat': [], 'QLinearGlobalAveragePool>QLinearGlobalAveragePool': [], 'QLinearAveragePool>QLinearAveragePool': [],
+  'QLinearSoftmax>QLinearSoftmax': [], 'QLinearWhere>QLinearWhere': [], 'MatMulIntegerToFloat>MatMulIntegerToFloat': [],
+  'DynamicQuantizeMatMul>DynamicQuantizeMatMul': [], 'QGemm>QGemm': [], 'MatMulNBits>MatMulNBits': [], 'DynamicQuantizeLSTM>DynamicQuantizeLSTM': [],
+  'GatherBlockQuantized>GatherBlockQuantized': [],
   // classic ai.onnx.ml ops (ONNX → IR only): test/convert/ml-classic.test.ts, engines in test/conformance/ml-ops.test.ts
   'TreeEnsembleRegressor>TreeEnsembleRegressor': [], 'TreeEnsembleClassifier>TreeEnsembleClassifier': [],
   'LinearRegressor>LinearRegressor': [], 'LinearClassifier>LinearClassifier': [], 'Scaler>Scaler': [], 'Normalizer>Normalizer': [],

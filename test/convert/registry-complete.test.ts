@@ -83,6 +83,10 @@ const OWN_SUITE: Record<string, string> = {
   'CumProd>CumProd': 'test/convert/cumprod.test.ts',
   ...Object.fromEntries(['RandomUniform>RandomUniform', 'RandomUniformLike>RandomUniformLike', 'RandomNormal>RandomNormal',
       'RandomNormalLike>RandomNormalLike', 'Bernoulli>Bernoulli', 'Multinomial>Multinomial'].map((key) => [key, 'test/convert/random-ops.test.ts'])),
+  // onnxruntime's com.microsoft quantization contrib ops (ONNX → IR only; engines in test/conformance/contrib-ops.test.ts)
+  ...Object.fromEntries(['QLinearAdd', 'QLinearMul', 'QLinearSigmoid', 'QLinearLeakyRelu', 'QLinearConcat', 'QLinearGlobalAveragePool',
+      'QLinearAveragePool', 'QLinearSoftmax', 'QLinearWhere', 'MatMulIntegerToFloat', 'DynamicQuantizeMatMul', 'QGemm', 'MatMulNBits', 'DynamicQuantizeLSTM', 'GatherBlockQuantized']
+    .map((op) => [`${op}>${op}`, 'test/convert/ms-quant.test.ts'])),
   'Det>Det': 'test/convert/det.test.ts',
   'MelWeightMatrix>MelWeightMatrix': 'test/convert/mel-weight-matrix.test.ts',
   'CausalConvWithState>CausalConvWithState': 'test/convert/causal-conv-with-state.test.ts',

@@ -69,3 +69,20 @@ describe('opset imports', () => {
     expect(Number(/^MAX_OPSET = (\d+)/m.exec(gen)?.[1])).toBe(NEWEST_ONNX_OPSET);
   });
 });
+
+describe('a single-version domain without an import', () => {
+  it('a com.microsoft node without its import is read at version 1 with one warning (onnxruntime runs such a model)', () => {
+    const m = ob.model({
+      graph: ob.graph({
+        name: 'main',
+        inputs: [ob.valueInfo('x', 'f32', [2])],
+        outputs: [ob.valueInfo('z', 'f32', [2])],
+        nodes: [ob.node('Gelu', ['x'], ['y'], {}, { domain: 'com.microsoft' }), ob.node('Gelu', ['y'], ['z'], {}, { domain: 'com.microsoft' })],
+      }),
+    });
+    const model = decodeOnnx(ob.encodeModelProto({ ...m, opset_import: [{ domain: '', version: 17n }] }));
+    expect(model.graph.nodes.map((n) => n.version)).toEqual(['1', '1']);
+    const warnings = (model.graph.meta['diagnostics'] as { code: string; where: string }[]).map((d) => `${d.code} ${d.where}`);
+    expect(warnings).toEqual(['ONNX_OPSET_ASSUMED main/Gelu#0']);
+  });
+});

@@ -25,6 +25,7 @@ import { onnxTrainingRules } from './onnx/training.js';
 import { onnxTextRules } from './onnx/text.js';
 import { onnxMlRules } from './onnx/ml.js';
 import { onnxMlClassicRules } from './onnx/ml-classic.js';
+import { onnxMsQuantRules } from './onnx/ms-quant.js';
 import { onnxImageRules } from './onnx/image.js';
 import { ovElementwiseRules } from './ov/elementwise.js';
 import { ovMovementRules } from './ov/movement.js';
@@ -67,7 +68,7 @@ export const ALL_RULES: readonly Rule[] = [
   ...ovFrontendOpsRules,
   ...ovDetectionRules,
   ...ovStateRules,
-  ...onnxTrainingRules, ...onnxTextRules, ...onnxMlRules, ...onnxMlClassicRules, ...onnxImageRules,
+  ...onnxTrainingRules, ...onnxTextRules, ...onnxMlRules, ...onnxMlClassicRules, ...onnxMsQuantRules, ...onnxImageRules,
 ];
 
 let cached: Registry | undefined;

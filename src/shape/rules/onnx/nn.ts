@@ -61,7 +61,7 @@ export const conv: InferFn = (c) => {
   return [out(c.elem(0), [x[0]!, w?.[0] ?? null, ...spatial(c, x, kernel, false)])];
 };
 
-const pool: InferFn = (c) => {
+export const pool: InferFn = (c) => {
   const x = c.shape(0);
   const kernel = intsAttr(c, 'kernel_shape');
   if (kernel) kernelProblems(c, kernel);
