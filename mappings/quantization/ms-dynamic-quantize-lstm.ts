@@ -7,6 +7,7 @@ import { irLoop } from '../ir-loop.js';
 import { irBuilder } from '../nn/ir-build.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
 import { dynamicQuantizeU8, MS, opt } from './ms-requantize.js';
+import { emitReadOutputs } from '../rnn/read-outputs.js';
 
 /**
  * com.microsoft DynamicQuantizeLSTM(X, W, R, B?, sequence_lens?, initial_h?, initial_c?, P?,
@@ -104,10 +105,7 @@ function lstm(c: ConvertContext): void {
     cs.push(b.unsqueeze(cLast, [0n]));
   }
   const outs = [dirs === 1 ? ys[0]! : b.concat(ys, 1), dirs === 1 ? hs[0]! : b.concat(hs, 0), dirs === 1 ? cs[0]! : b.concat(cs, 0)];
-  c.node.outputs.forEach((o, i) => {
-    if (o.uses.length === 0 && !o.graph.outputs.includes(o)) c.unused(i);
-    else c.output(i, outs[i]!);
-  });
+  emitReadOutputs(c, (i) => outs[i]!);
 }
 
 interface Operands {

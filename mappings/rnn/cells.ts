@@ -7,6 +7,7 @@ import { i64Const, onnxAxesOp } from '../helpers.js';
 import { never } from '../ir-only/onnx-build.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
 import { hiddenSize } from './hidden-size.js';
+import { emitReadOutputs } from './read-outputs.js';
 
 /**
  * IR LSTMCell-4 (and LSTMCell-1), GRUCell-3 and RNNCell-0 → ONNX LSTM / GRU / RNN over a sequence
@@ -291,8 +292,5 @@ export function oneStepToIr(c: ConvertContext, step: OneStep, h: number, attrs: 
   const outs = c.emit(step.irOp, [sq(0), ...states, w, r, b], cellAttrs, step.states, step.version);
   const un = (v: Value): Value => c.emit('Unsqueeze', [v, i64Const(c, [0n])], {}, 1, 'opset1')[0]!;
   const yh = outs.map(un);
-  c.node.outputs.forEach((o, i) => {
-    if (o.uses.length === 0 && !o.graph.outputs.includes(o)) c.unused(i);
-    else c.output(i, i === 0 ? un(yh[0]!) : yh[i - 1]!);
-  });
+  emitReadOutputs(c, (i) => (i === 0 ? un(yh[0]!) : yh[i - 1]!));
 }

@@ -8,6 +8,7 @@ import { scalarLike } from '../generator/constant-of-shape.js';
 import { i64Const, i64Scalar } from '../helpers.js';
 import { irBuilder } from '../nn/ir-build.js';
 import type { ConvertContext } from '../spec.js';
+import { emitReadOutputs } from './read-outputs.js';
 
 /**
  * ONNX LSTM with peephole weights (input P) → IR. LSTMSequence-5 has no peepholes (and
@@ -99,10 +100,7 @@ export function lstmPeepholeToIr(c: ConvertContext, h: number, direction: string
   const yh = dirs === 1 ? hs[0]! : b.concat(hs, 0); // [dirs, batch, H]
   const yc = dirs === 1 ? cs[0]! : b.concat(cs, 0);
   const outs = seqMajor ? [y, yh, yc] : [tr(y, [2n, 0n, 1n, 3n]), tr(yh, [1n, 0n, 2n]), tr(yc, [1n, 0n, 2n])];
-  c.node.outputs.forEach((o, i) => {
-    if (o.uses.length === 0 && !o.graph.outputs.includes(o)) c.unused(i);
-    else c.output(i, outs[i]!);
-  });
+  emitReadOutputs(c, (i) => outs[i]!);
 }
 
 interface Operands {

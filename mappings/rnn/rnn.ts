@@ -7,6 +7,7 @@ import type { ConvertContext, OpMapping } from '../spec.js';
 import { lstmPeepholeToIr } from './lstm-peephole.js';
 import { hiddenSize } from './hidden-size.js';
 import { FICO_TO_IOFC, GRU_STEP, IOFC_TO_FICO, isOneStep, LSTM_STEP, oneStepToIr, RNN_STEP, zeroTensor } from './cells.js';
+import { emitReadOutputs } from './read-outputs.js';
 
 /**
  * ONNX LSTM-7/14 ↔ IR LSTMSequence-5 and GRU-7/14 ↔ GRUSequence-5. What differs (LSTM; GRU alike
@@ -133,10 +134,7 @@ const seqToIr = (cell: Cell) => (c: ConvertContext): void => {
   const outs = c.emit(cell.ir, [x, ...states, lens, w, r, b], attrs, 1 + states.length, 'opset5');
   const mapped = [seqMajor ? tr(outs[0]!, [2n, 1n, 0n, 3n]) : tr(outs[0]!, [0n, 2n, 1n, 3n])];
   for (const s of outs.slice(1)) mapped.push(seqMajor ? tr(s, [1n, 0n, 2n]) : s);
-  c.node.outputs.forEach((o, i) => {
-    if (o.uses.length === 0 && !o.graph.outputs.includes(o)) c.unused(i);
-    else c.output(i, mapped[i]!);
-  });
+  emitReadOutputs(c, (i) => mapped[i]!);
 };
 
 const seqToOnnx = (cell: Cell) => (c: ConvertContext): void => {
