@@ -64,6 +64,8 @@ const scan: InferFn = (c) => {
   const v8 = c.version < 9;
   const formal = formalInputs(c);
   const nState = formal - nScan;
+  // a count the node's inputs cannot hold (2^62 would make every loop below endless)
+  if (!(nScan >= 1 && nState >= 0)) { c.error(`num_scan_inputs = ${nScan} does not fit the node's ${formal} state and scan inputs (it must be 1 to ${formal})`); return []; }
   const first = (v8 ? 1 : 0) + nState; // node input of the first scan input
   const inAxes = intsAttr(c, 'scan_input_axes') ?? [];
   const outAxes = intsAttr(c, 'scan_output_axes') ?? [];
