@@ -1,0 +1,55 @@
+/**
+ * What the hostile-input campaign (test/hostile/fuzz-run.ts) found, each as the smallest model
+ * made by hand that shows it: a crash, a hang, an internal error or an output ovir cannot read back
+ * turned into coded diagnostics naming the place.
+ */
+import { describe, expect, it } from 'vitest';
+import { convertModel } from '../../src/convert/index.js';
+import { readIr } from '../../src/ir/read.js';
+import { diagnosticsOf } from '../helpers/diagnostics.js';
+import { A, B, errors } from '../shape/build.js';
+import { netXml, type LayerSpec } from '../ir/build.js';
+
+const i64Bytes = (...v: bigint[]): Uint8Array => new Uint8Array(new BigInt64Array(v).buffer);
+
+describe('hostile inputs found by the fuzz campaign', () => {
+  it('a Scan whose num_scan_inputs does not fit its body is a shape error (2^62 looped without end)', () => {
+    for (const n of [0n, 5n, 1n << 62n]) {
+      const b = new B('onnx', '11');
+      const s0 = b.input('s0', 'f32', [2]);
+      const xs = b.input('xs', 'f32', [3, 2]);
+      const node = b.g.addNode({ dialect: 'onnx', op: 'Scan', version: '11', name: 'Scan_1' });
+      node.addInput(s0); node.addInput(xs);
+      node.attrs.set('num_scan_inputs', A.int(n));
+      node.addOutput(null, ['o0']); node.addOutput(null, ['o1']);
+      const body = b.g.addBody(node, 'body');
+      const [p0, p1] = [body.graph.addInput(null, ['p0']), body.graph.addInput(null, ['p1'])];
+      body.inputs.push({ param: p0, from: 0 }, { param: p1, from: 1 });
+      const add = b.node('Add', [p0, p1], {}, { g: body.graph, name: 'add' });
+      body.graph.outputs.push(add.outputs[0]!, add.outputs[0]!);
+      body.outputs.push({ result: 0, to: 0 }, { result: 1, to: 1 });
+      const r = b.infer();
+      expect(errors(r).map((d) => `${d.code} ${d.where}: ${d.message}`)).toEqual([
+        `SHAPE_RULE main/Scan_1: Scan: num_scan_inputs = ${Number(n)} does not fit the node's 2 state and scan inputs (it must be 1 to 2)`,
+      ]);
+    }
+  });
+
+  it('IR → ONNX: a shape operand known past 2^53 only as a partial value is refused with shape errors, not an internal error', () => {
+    // Reshape(x, Concat(Const [2^62], ShapeOf(x))): the Concat's partial value holds Infinity
+    const layers: LayerSpec[] = [
+      { id: 0, name: 'x', type: 'Parameter', data: { shape: '3', element_type: 'f32' }, outputs: [{ precision: 'FP32', names: 'x', dims: [3] }] },
+      { id: 1, name: 'big', type: 'Const', data: { element_type: 'i64', shape: '1', offset: '0', size: '8' }, outputs: [{ precision: 'I64', dims: [1] }] },
+      { id: 2, name: 'shape', type: 'ShapeOf', version: 'opset3', data: { output_type: 'i64' }, inputs: [{ precision: 'FP32', dims: [3] }], outputs: [{ precision: 'I64', dims: [1] }] },
+      { id: 3, name: 'cat', type: 'Concat', data: { axis: '0' }, inputs: [{ precision: 'I64', dims: [1] }, { precision: 'I64', dims: [1] }], outputs: [{ precision: 'I64', dims: [2] }] },
+      { id: 4, name: 'reshape', type: 'Reshape', data: { special_zero: 'false' }, inputs: [{ precision: 'FP32', dims: [3] }, { precision: 'I64', dims: [2] }], outputs: [{ precision: 'FP32', dims: [1, 3] }] },
+      { id: 5, name: 'y', type: 'Result', inputs: [{ precision: 'FP32', dims: [1, 3] }] },
+    ];
+    const xml = netXml(layers, [[0, 0, 2, 0], [1, 0, 3, 0], [2, 1, 3, 1], [0, 0, 4, 0], [3, 2, 4, 1], [4, 2, 5, 0]]);
+    const model = readIr(xml, i64Bytes(1n << 62n));
+    const found = diagnosticsOf(() => convertModel(model, { to: 'onnx' }));
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.filter((d) => d.startsWith('INTERNAL'))).toEqual([]);
+    expect(found.some((d) => d.startsWith('SHAPE_RULE main/reshape: Reshape:'))).toBe(true);
+  });
+});
