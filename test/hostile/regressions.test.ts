@@ -6,6 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
 import { readIr } from '../../src/ir/read.js';
+import { decodeOnnx } from '../../src/onnx/decode.js';
+import { inferTypes } from '../../src/shape/index.js';
+import * as ob from '../helpers/onnx-builder.js';
 import { diagnosticsOf } from '../helpers/diagnostics.js';
 import { A, B, errors } from '../shape/build.js';
 import { netXml, type LayerSpec } from '../ir/build.js';
@@ -51,5 +54,37 @@ describe('hostile inputs found by the fuzz campaign', () => {
     expect(found.length).toBeGreaterThan(0);
     expect(found.filter((d) => d.startsWith('INTERNAL'))).toEqual([]);
     expect(found.some((d) => d.startsWith('SHAPE_RULE main/reshape: Reshape:'))).toBe(true);
+  });
+
+  it('a Scan or Loop with more inputs than its body takes is refused: the IR written had inputs no port map fed, which ovir could not read back', () => {
+    const body = ob.graph({
+      name: 'body', inputs: [ob.valueInfo('s', 'f32', [2]), ob.valueInfo('x', 'f32', [2])], outputs: [ob.valueInfo('s_next', 'f32'), ob.valueInfo('y', 'f32')],
+      nodes: [ob.node('Add', ['s', 'x'], ['s_next']), ob.node('Neg', ['s_next'], ['y'])],
+    });
+    const scan = ob.model({
+      opset: 17,
+      graph: ob.graph({
+        name: 'g', inputs: [ob.valueInfo('s0', 'f32', [2]), ob.valueInfo('xs', 'f32', [4, 2])], outputs: [ob.valueInfo('s_final', 'f32'), ob.valueInfo('ys', 'f32')],
+        nodes: [ob.node('Scan', ['s0', 'xs', 's0'], ['s_final', 'ys'], { body, num_scan_inputs: 1 }, { name: 'Scan_0' })],
+      }),
+    });
+    const m = decodeOnnx(ob.encodeModelProto(scan));
+    expect(diagnosticsOf(() => convertModel(m, { to: 'ov' }))).toEqual(['SHAPE_RULE main/Scan_0: Scan: 3 input(s) but its body takes 2: each input is one body input, in order']);
+    const loopBody = ob.graph({
+      name: 'lb', inputs: [ob.valueInfo('i', 'i64', []), ob.valueInfo('c', 'boolean', []), ob.valueInfo('v', 'f32', [2])],
+      outputs: [ob.valueInfo('c_out', 'boolean'), ob.valueInfo('v_out', 'f32')],
+      nodes: [ob.node('Identity', ['c'], ['c_out']), ob.node('Neg', ['v'], ['v_out'])],
+    });
+    const loop = ob.model({
+      opset: 17,
+      graph: ob.graph({
+        name: 'g', inputs: [ob.valueInfo('n', 'i64', []), ob.valueInfo('c0', 'boolean', []), ob.valueInfo('v0', 'f32', [2])], outputs: [ob.valueInfo('v_final', 'f32')],
+        nodes: [ob.node('Loop', ['n', 'c0', 'v0', 'v0'], ['v_final'], { body: loopBody }, { name: 'Loop_0' })],
+      }),
+    });
+    const l = decodeOnnx(ob.encodeModelProto(loop));
+    // the converter refused such a Loop already; `ovir shapes` and `check` now say so too
+    expect(inferTypes(l).diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code} ${d.where}: ${d.message}`))
+      .toEqual(['SHAPE_RULE main/Loop_0: Loop: 4 input(s) but its body takes 3: each input is one body input, in order']);
   });
 });
