@@ -102,4 +102,20 @@ describe('hostile inputs found by the fuzz campaign', () => {
     expect(diagnosticsOf(() => readIr(net('2', '1152921504606846976'), null))).toEqual([]);
     expect(diagnosticsOf(() => readIr(net('2', '2'), null))).toEqual([]);
   });
+
+  it('a mapping that trips over a node its source inference refuses reports that refusal, not an internal error (Conv weights of rank 1)', () => {
+    for (const attrs of [{ kernel_shape: [3, 1] }, {}]) {
+      const m = decodeOnnx(ob.encodeModelProto(ob.model({
+        opset: 17,
+        graph: ob.graph({
+          name: 'g', inputs: [ob.valueInfo('x', 'f32', [1, 1, 4, 4])], outputs: [ob.valueInfo('y', 'f32')],
+          initializers: [ob.floatTensor('w', [3], [1, 2, 3])],
+          nodes: [ob.node('Conv', ['x', 'w'], ['y'], attrs, { name: 'conv' })],
+        }),
+      })));
+      const found = diagnosticsOf(() => convertModel(m, { to: 'ov' }));
+      expect(found.length).toBeGreaterThan(0);
+      expect(found.every((d) => d.startsWith('SHAPE_RULE main/conv: Conv:')), found.join('\n')).toBe(true);
+    }
+  });
 });
