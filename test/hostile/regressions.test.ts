@@ -118,4 +118,20 @@ describe('hostile inputs found by the fuzz campaign', () => {
       expect(found.every((d) => d.startsWith('SHAPE_RULE main/conv: Conv:')), found.join('\n')).toBe(true);
     }
   });
+
+  it('a Slice whose starts is declared 2^31 - 1 long is refused, not made into 2^31 steps (out of memory)', () => {
+    const m = decodeOnnx(ob.encodeModelProto(ob.model({
+      opset: 17,
+      graph: ob.graph({
+        name: 'g',
+        inputs: [ob.valueInfo('x', 'f32', [20, 10, 5]), ob.valueInfo('starts', 'i64', [2147483647]), ob.valueInfo('ends', 'i64', [3]), ob.valueInfo('axes', 'i64', [3])],
+        outputs: [ob.valueInfo('y', 'f32')],
+        nodes: [ob.node('Slice', ['x', 'starts', 'ends', 'axes'], ['y'], {}, { name: 'slice' })],
+      }),
+    })));
+    expect(inferTypes(m).diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code} ${d.where}: ${d.message}`)).toEqual([
+      'SHAPE_RULE main/slice: Slice: starts has 2147483647 elements; starts 2147483647, ends 3, axes 3, data of rank 3 (one per sliced axis, as many as each other)',
+    ]);
+    expect(diagnosticsOf(() => convertModel(m, { to: 'ov' }))).toEqual(['CONVERT_OP main/slice: Slice: starts has 2147483647 elements, more than the 3 axes of the data']);
+  });
 });
