@@ -17,6 +17,14 @@ import { decodeMessage, encodeMessage } from '../../src/onnx/wire.js';
 
 export type Rnd = () => number;
 
+/** Sizes of the big mutations (nesting depth, repeated inputs, XML depth, attribute length); the unit test makes them small. */
+export const LIMITS = {
+  ifDepths: [1, 2, 30, 300, 1200],
+  hugeCounts: [1000, 20000],
+  xmlDepths: [1000, 100000],
+  hugeValues: [100000, 2000000],
+};
+
 /** mulberry32: small, fast, deterministic. */
 export function generator(seed: number): Rnd {
   let a = seed >>> 0;
@@ -387,7 +395,7 @@ const onnxMutations: Record<string, OnnxMutation> = {
   wrapInIfs(m, rnd) {
     // the main graph's nodes moved into nested If branches (deep nesting, outer reads at every level)
     const g = m.graph; if (!g || !(g.node ?? []).length || !(g.output ?? []).length || (g.input ?? []).some((v) => v.name === 'fuzz_cond')) return false;
-    const depth = pick(rnd, [1, 2, 30, 300, 1200]);
+    const depth = pick(rnd, LIMITS.ifDepths);
     const original = g.node!;
     let nodes = original;
     const outs = g.output!.map((o) => o.name ?? '');
@@ -462,7 +470,7 @@ const onnxMutations: Record<string, OnnxMutation> = {
   hugeCounts(m, rnd) {
     const ns = nodesOf(m).filter(({ n }) => (n.input ?? []).length); if (!ns.length) return false;
     const { n } = pick(rnd, ns);
-    const k = pick(rnd, [1000, 20000]);
+    const k = pick(rnd, LIMITS.hugeCounts);
     if (rnd() < 0.5) n.input = Array.from({ length: k }, () => n.input![0]!);
     else n.output = Array.from({ length: k }, (_, i) => `big_${i}`);
     return true;
@@ -520,7 +528,6 @@ export function mutateOnnx(source: Uint8Array, rnd: Rnd, only?: string): OnnxCas
   const k = 1 + (rnd() < 0.3 ? int(rnd, 3) : 0);
   for (let i = 0; i < k; i++) {
     const name = only ?? (rnd() < 0.15 ? 'generic' : pick(rnd, ONNX_MUTATIONS));
-    if (process.env['OVIR_FUZZ_DEBUG']) console.error(`  mutation ${name}`);
     let ok = false;
     // a mutation that trips over what an earlier one left (a node list with holes) is skipped
     try { ok = name === 'generic' ? genericEdit(m, rnd) : onnxMutations[name]!(m, rnd, { files }); } catch { ok = false; }
@@ -688,7 +695,7 @@ const irMutations: Record<string, IrMutation> = {
   },
   deepNesting(x, _b, rnd) {
     const ds = allMatches(x, /<data [^>]*\/>/g);
-    const depth = pick(rnd, [1000, 100000]);
+    const depth = pick(rnd, LIMITS.xmlDepths);
     const blob = '<a>'.repeat(depth) + '</a>'.repeat(depth);
     if (!ds.length) return x.replace('<layers>', `<layers>${blob}`);
     const d = pick(rnd, ds);
@@ -757,7 +764,7 @@ const irMutations: Record<string, IrMutation> = {
   },
   hugeValue(x, _b, rnd) {
     const ns = attrSpans(x, 'name'); if (!ns.length) return null;
-    return splice(x, pick(rnd, ns), `name="${'n'.repeat(pick(rnd, [100000, 2000000]))}"`);
+    return splice(x, pick(rnd, ns), `name="${'n'.repeat(pick(rnd, LIMITS.hugeValues))}"`);
   },
 };
 

@@ -110,7 +110,6 @@ function makeCaseOf(sources: Source[], seed: number, index: number, only: string
   let group = groups[0]!;
   for (const g of groups) { r -= GROUP_WEIGHTS[g] ?? 1; if (r <= 0) { group = g; break; } }
   const source = pick(rnd, sources.filter((s) => s.group === group));
-  if (process.env['OVIR_FUZZ_DEBUG']) console.error(`case ${index}: ${source.group} ${source.path}`);
   const orig = original(source);
   if (!orig) return null;
   const files = new Map(orig.files);
