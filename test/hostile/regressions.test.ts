@@ -6,6 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
 import { readIr } from '../../src/ir/read.js';
+import { boundOuterValue } from '../../src/graph/body.js';
+import { checkModels } from '../../src/equiv/check-models.js';
 import { decodeOnnx } from '../../src/onnx/decode.js';
 import { inferTypes } from '../../src/shape/index.js';
 import * as ob from '../helpers/onnx-builder.js';
@@ -133,5 +135,30 @@ describe('hostile inputs found by the fuzz campaign', () => {
       'SHAPE_RULE main/slice: Slice: starts has 2147483647 elements; starts 2147483647, ends 3, axes 3, data of rank 3 (one per sliced axis, as many as each other)',
     ]);
     expect(diagnosticsOf(() => convertModel(m, { to: 'ov' }))).toEqual(['CONVERT_OP main/slice: Slice: starts has 2147483647 elements, more than the 3 axes of the data']);
+  });
+
+  it('the check walks a chain of nested bodies once: each parameter memoized (1,200 nested Ifs took 4.2 s, quadratic in the depth)', () => {
+    // main: If(c) { If(c) { … Neg(x) … } }, x read at the innermost level: a capture at every level
+    const depth = 400;
+    let inner = ob.graph({ name: `b${depth}`, outputs: [ob.valueInfo('y0', 'f32')], nodes: [ob.node('Neg', ['x'], ['y0'])] });
+    for (let k = depth - 1; k >= 1; k--) {
+      inner = ob.graph({ name: `b${k}`, outputs: [ob.valueInfo(`y${depth - k}`, 'f32')], nodes: [ob.ifNode('c', [`y${depth - k}`], inner, ob.graph({ name: `e${k}`, outputs: [ob.valueInfo(`z${k}`, 'f32')], nodes: [ob.node('Neg', ['x'], [`z${k}`])] }))] });
+    }
+    const m = decodeOnnx(ob.encodeModelProto(ob.model({
+      opset: 17,
+      graph: ob.graph({
+        name: 'g', inputs: [ob.valueInfo('c', 'boolean', []), ob.valueInfo('x', 'f32', [2])], outputs: [ob.valueInfo('y', 'f32')],
+        nodes: [ob.ifNode('c', ['y'], inner, ob.graph({ name: 'e0', outputs: [ob.valueInfo('z0', 'f32')], nodes: [ob.node('Neg', ['x'], ['z0'])] }))],
+      }),
+    })));
+    // the innermost capture of x: its chain walked once, every parameter on it remembered
+    let g = m.graph;
+    const params = [];
+    while (g.nodes[0]?.bodies.size) { g = g.nodes[0].bodies.get('then_branch')!.graph; params.push(g.inputs.find((v) => v.name === 'x')!); }
+    const memo = new Map();
+    expect(boundOuterValue(params.at(-1)!, memo)).toBe(m.graph.inputs[1]);
+    expect(memo.size).toBe(params.length);
+    expect(params.every((p) => memo.get(p) === m.graph.inputs[1] && boundOuterValue(p) === m.graph.inputs[1])).toBe(true);
+    expect(checkModels(m, convertModel(m, { to: 'ov' })).ok).toBe(true);
   });
 });
