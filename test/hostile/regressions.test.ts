@@ -106,7 +106,7 @@ describe('hostile inputs found by the fuzz campaign', () => {
   });
 
   it('a mapping that trips over a node its source inference refuses reports that refusal, not an internal error (Conv weights of rank 1)', () => {
-    for (const attrs of [{ kernel_shape: [3, 1] }, {}]) {
+    for (const attrs of [{ kernel_shape: [3, 1] }, {}] as Record<string, number[]>[]) {
       const m = decodeOnnx(ob.encodeModelProto(ob.model({
         opset: 17,
         graph: ob.graph({
