@@ -79,7 +79,9 @@ function convToIr(c: ConvertContext): void {
     if (!dims || !dims.every((d) => typeof d === 'number')) { c.error('grouped Conv needs static weight dims'); return; }
     // [O, I/G, k…] → [G, O/G, I/G, k…]
     const [o, ...rest] = dims as number[];
-    w = reshaped(c, 1, w, [Number(group), o! / Number(group), ...rest]);
+    const g = Number(group);
+    if (g < 1 || o! % g !== 0) { c.error(`weights have ${o} output channels, not divisible by group ${group}`); return; }
+    w = reshaped(c, 1, w, [g, o! / g, ...rest]);
     op = 'GroupConvolution';
   }
   c.output(0, withChannelBias(c, c.emit(op, [c.input(0), w], attrs, 1, 'opset1')[0]!, spatial));

@@ -161,4 +161,24 @@ describe('hostile inputs found by the fuzz campaign', () => {
     expect(params.every((p) => memo.get(p) === m.graph.inputs[1] && boundOuterValue(p) === m.graph.inputs[1])).toBe(true);
     expect(checkModels(m, convertModel(m, { to: 'ov' })).ok).toBe(true);
   });
+
+  it('a Conv whose group does not divide its channels is refused, not reshaped by a fraction (group 2^32 - 1: an internal error)', () => {
+    const conv = (group: number) => decodeOnnx(ob.encodeModelProto(ob.model({
+      opset: 17,
+      graph: ob.graph({
+        name: 'g', inputs: [ob.valueInfo('x', 'f32', [1, 4, 5])], outputs: [ob.valueInfo('y', 'f32')],
+        initializers: [ob.floatTensor('w', [4, 2, 3], new Array(24).fill(1))],
+        nodes: [ob.node('Conv', ['x', 'w'], ['y'], { group }, { name: 'conv' })],
+      }),
+    })));
+    expect(diagnosticsOf(() => convertModel(conv(2), { to: 'ov' }))).toEqual([]);
+    for (const group of [3, 0, -2, 4294967295]) {
+      const m = conv(group);
+      const inferred = inferTypes(m).diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code} ${d.where}`);
+      expect(inferred, String(group)).toEqual(['SHAPE_RULE main/conv']);
+      const found = diagnosticsOf(() => convertModel(m, { to: 'ov' }));
+      expect(found.length, String(group)).toBeGreaterThan(0);
+      expect(found.filter((d) => d.startsWith('INTERNAL')), String(group)).toEqual([]);
+    }
+  });
 });
