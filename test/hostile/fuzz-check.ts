@@ -39,7 +39,7 @@ export interface CaseResult {
 const describe = (e: unknown): string => (e instanceof Error ? `${e.constructor.name}: ${e.message}\n${(e.stack ?? '').split('\n').slice(1, 8).join('\n')}` : String(e));
 
 /** Writes the case into `dir` (emptied first) and runs it. `steps`: which to run (default all). */
-export function runCase(dir: string, c: CaseFiles, opts: { slowMs?: number; check?: boolean } = {}): CaseResult {
+export function runCase(dir: string, c: CaseFiles, opts: { slowMs?: number; check?: boolean; pairWith?: string } = {}): CaseResult {
   rmSync(dir, { recursive: true, force: true });
   const inDir = join(dir, 'in');
   const outDir = join(dir, 'out');
@@ -100,6 +100,8 @@ export function runCase(dir: string, c: CaseFiles, opts: { slowMs?: number; chec
       }
     }
     if (opts.check !== false) step('check', () => checkFile(inPath));
+    // two files: the unmutated source against the mutated model (ours against a hand-edited one)
+    if (opts.pairWith) step('check2', () => checkFile(opts.pairWith!, inPath));
   }
   return { findings, codes: [...new Set(codes)], ms, converted };
 }

@@ -22,7 +22,7 @@ import { runCase, type CaseFiles, type CaseResult } from './fuzz-check.js';
 import { generator, int, mutateBytes, mutateIr, mutateOnnx, pick, type Rnd } from './fuzz-mutate.js';
 
 interface Source { kind: 'onnx' | 'ir'; group: string; path: string }
-interface Options { seed: number; rounds: number; start: number; cliEvery: number; timeoutMs: number; out: string; root: string; keep: string | null; jobs: number; memMb: number; only: string | null; groups: string[] | null }
+interface Options { pairs: boolean; seed: number; rounds: number; start: number; cliEvery: number; timeoutMs: number; out: string; root: string; keep: string | null; jobs: number; memMb: number; only: string | null; groups: string[] | null }
 
 function findRoot(): string {
   let d = resolve(fileURLToPath(new URL('.', import.meta.url)));
@@ -178,7 +178,7 @@ function workerMain(): void {
     if (!c) { reply({ index: job.index, skipped: true, rss: process.memoryUsage().rss }); return; }
     // written before the case runs, synchronously: a case that takes the process down is named
     writeFileSync(`${dir}.current`, `${job.index} ${c.source.group} ${c.source.path} [${c.what.join(',')}]\n`);
-    const result = runCase(dir, c.files, { check: true });
+    const result = runCase(dir, c.files, { check: true, ...(opts.pairs ? { pairWith: c.source.path } : {}) });
     const cli = opts.cliEvery > 0 && job.index % opts.cliEvery === 0 ? runCli(opts.root, dir, c.files).findings : undefined;
     reply({ index: job.index, source: c.source.path, group: c.source.group, what: c.what, result, ...(cli ? { cli } : {}), rss: process.memoryUsage().rss });
   });
@@ -188,12 +188,13 @@ function workerMain(): void {
 // ── main ───────────────────────────────────────────────────────────────────────
 
 function parseArgs(argv: string[], root: string): Options & { replay: number | null } {
-  const o: Options & { replay: number | null } = { seed: 1, rounds: 200, start: 0, cliEvery: 20, timeoutMs: 60_000, out: join(root, '.fuzz-findings.jsonl'), root, keep: null, jobs: 1, memMb: 3072, only: null, groups: null, replay: null };
+  const o: Options & { replay: number | null } = { pairs: false, seed: 1, rounds: 200, start: 0, cliEvery: 20, timeoutMs: 60_000, out: join(root, '.fuzz-findings.jsonl'), root, keep: null, jobs: 1, memMb: 3072, only: null, groups: null, replay: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!; const v = argv[i + 1];
     if (a === '--seed') { o.seed = Number(v); i++; } else if (a === '--rounds') { o.rounds = Number(v); i++; } else if (a === '--start') { o.start = Number(v); i++; }
     else if (a === '--cli-every') { o.cliEvery = Number(v); i++; } else if (a === '--timeout') { o.timeoutMs = Number(v) * 1000; i++; } else if (a === '--out') { o.out = resolve(v!); i++; }
     else if (a === '--jobs') { o.jobs = Number(v); i++; } else if (a === '--mem') { o.memMb = Number(v); i++; } else if (a === '--only') { o.only = v!; i++; }
+    else if (a === '--pairs') o.pairs = true;
     else if (a === '--groups') { o.groups = v!.split(','); i++; } else if (a === '--replay') { o.replay = Number(v); i++; } else if (a === '--keep') { o.keep = resolve(v!); i++; }
     else throw new Error(`unknown option ${a}`);
   }
