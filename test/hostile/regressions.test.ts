@@ -181,4 +181,24 @@ describe('hostile inputs found by the fuzz campaign', () => {
       expect(found.filter((d) => d.startsWith('INTERNAL')), String(group)).toEqual([]);
     }
   });
+
+  it('a shape operand declared 2^32 long leaves the rank unknown instead of making 2^32 dims (a shape rule failed: Invalid array length)', () => {
+    const layers: LayerSpec[] = [
+      { id: 0, name: 'x', type: 'Parameter', data: { shape: '4294967296', element_type: 'i64' }, outputs: [{ precision: 'I64', names: 'x', dims: [4294967296] }] },
+      { id: 1, name: 'one', type: 'Const', data: { element_type: 'i32', shape: '', offset: '0', size: '4' }, outputs: [{ precision: 'I32' }] },
+      { id: 2, name: 'y', type: 'Broadcast', version: 'opset3', data: { mode: 'bidirectional' }, inputs: [{ precision: 'I32' }, { precision: 'I64', dims: [4294967296] }], outputs: [{ precision: 'I32', names: 'y', dims: [-1] }] },
+      { id: 3, name: 'out', type: 'Result', inputs: [{ precision: 'I32', dims: [-1] }] },
+    ];
+    const m = readIr(netXml(layers, [[0, 0, 2, 1], [1, 0, 2, 0], [2, 2, 3, 0]]), new Uint8Array(4));
+    expect(inferTypes(m).diagnostics.map((d) => d.code)).not.toContain('SHAPE_RULE_FAILED');
+    expect(diagnosticsOf(() => convertModel(m, { to: 'onnx' }))).toEqual([]);
+    const e = decodeOnnx(ob.encodeModelProto(ob.model({
+      opset: 17,
+      graph: ob.graph({
+        name: 'g', inputs: [ob.valueInfo('x', 'f32', [1]), ob.valueInfo('shape', 'i64', [4294967296])], outputs: [ob.valueInfo('y', 'f32')],
+        nodes: [ob.node('Expand', ['x', 'shape'], ['y'], {}, { name: 'expand' })],
+      }),
+    })));
+    expect(inferTypes(e).diagnostics.map((d) => d.code)).not.toContain('SHAPE_RULE_FAILED');
+  });
 });
