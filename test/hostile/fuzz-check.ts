@@ -36,6 +36,9 @@ export interface CaseResult {
   converted: boolean;
 }
 
+/** ovir's own faults ("please report"): a crash inside the converter or a shape rule. */
+const INTERNAL_CODES: ReadonlySet<string> = new Set(['INTERNAL', 'SHAPE_RULE_FAILED']);
+
 const describe = (e: unknown): string => (e instanceof Error ? `${e.constructor.name}: ${e.message}\n${(e.stack ?? '').split('\n').slice(1, 8).join('\n')}` : String(e));
 
 /** Writes the case into `dir` (emptied first) and runs it. `steps`: which to run (default all). */
@@ -61,7 +64,7 @@ export function runCase(dir: string, c: CaseFiles, opts: { slowMs?: number; chec
     } catch (e) {
       if (!(e instanceof OvirError)) findings.push({ step: name, kind: 'exception', message: describe(e) });
       else {
-        const internal = e.diagnostics.filter((d) => d.code === 'INTERNAL');
+        const internal = e.diagnostics.filter((d) => INTERNAL_CODES.has(d.code));
         if (internal.length) findings.push({ step: name, kind: 'internal', message: internal.map((d) => `${d.where}: ${d.message}`).join('\n') });
         codes.push(...new Set(e.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code)));
         const unnamed = e.diagnostics.filter((d) => d.severity === 'error' && !d.file);
@@ -81,7 +84,7 @@ export function runCase(dir: string, c: CaseFiles, opts: { slowMs?: number; chec
     step('info', () => describeModel(model, inPath));
     const inferred = step('shapes', () => inferTypes(model));
     if (inferred) {
-      const internal = inferred.diagnostics.filter((d) => d.code === 'INTERNAL');
+      const internal = inferred.diagnostics.filter((d) => INTERNAL_CODES.has(d.code));
       if (internal.length) findings.push({ step: 'shapes', kind: 'internal', message: internal.map((d) => `${d.where}: ${d.message}`).join('\n') });
     }
     const to = model.dialect === 'onnx' ? 'ov' : 'onnx';
