@@ -201,4 +201,16 @@ describe('hostile inputs found by the fuzz campaign', () => {
     })));
     expect(inferTypes(e).diagnostics.map((d) => d.code)).not.toContain('SHAPE_RULE_FAILED');
   });
+
+  it('an IR AdaptiveAvgPool whose output_shape is declared longer than the data\'s rank is a shape error (2^32: Invalid array length)', () => {
+    const pool = (n: number) => readIr(netXml([
+      { id: 0, name: 'x', type: 'Parameter', data: { shape: '1,2,8,8', element_type: 'f32' }, outputs: [{ precision: 'FP32', names: 'x', dims: [1, 2, 8, 8] }] },
+      { id: 1, name: 'os', type: 'Parameter', data: { shape: String(n), element_type: 'i64' }, outputs: [{ precision: 'I64', names: 'os', dims: [n] }] },
+      { id: 2, name: 'pool', type: 'AdaptiveAvgPool', version: 'opset8', inputs: [{ precision: 'FP32', dims: [1, 2, 8, 8] }, { precision: 'I64', dims: [n] }], outputs: [{ precision: 'FP32', dims: [1, 2, -1, -1] }] },
+      { id: 3, name: 'r', type: 'Result', inputs: [{ precision: 'FP32', dims: [1, 2, -1, -1] }] },
+    ], [[0, 0, 2, 0], [1, 0, 2, 1], [2, 2, 3, 0]]), null);
+    const errs = (n: number) => inferTypes(pool(n)).diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code} ${d.where}: ${d.message}`);
+    expect(errs(2)).toEqual([]);
+    expect(errs(4294967296)).toEqual(['SHAPE_RULE main/pool: AdaptiveAvgPool: output_shape has 4294967296 elements, more than the 4 axes of the data']);
+  });
 });
