@@ -213,4 +213,18 @@ describe('hostile inputs found by the fuzz campaign', () => {
     expect(errs(2)).toEqual([]);
     expect(errs(4294967296)).toEqual(['SHAPE_RULE main/pool: AdaptiveAvgPool: output_shape has 4294967296 elements, more than the 4 axes of the data']);
   });
+
+  it('RoiAlign mode max with output_width 2^40 is refused by name (its sample constant ended Node with a fatal invalid size error)', () => {
+    const m = decodeOnnx(ob.encodeModelProto(ob.model({
+      opset: 16,
+      graph: ob.graph({
+        name: 'g', inputs: [ob.valueInfo('X', 'f32', [1, 1, 10, 10]), ob.valueInfo('rois', 'f32', [3, 4]), ob.valueInfo('batch_indices', 'i64', [3])],
+        outputs: [ob.valueInfo('Y', 'f32')],
+        nodes: [ob.node('RoiAlign', ['X', 'rois', 'batch_indices'], ['Y'], { mode: 'max', output_height: 5, output_width: 2 ** 40, sampling_ratio: 2 }, { name: 'roi' })],
+      }),
+    })));
+    expect(diagnosticsOf(() => convertModel(m, { to: 'ov' }))).toEqual([
+      'CONVERT_OP main/roi: RoiAlign: output_height / output_width × sampling_ratio make 2199023255552 samples per ROI axis, more than the 16777216 ovir writes as a constant',
+    ]);
+  });
 });
