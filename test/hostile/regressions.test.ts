@@ -227,4 +227,16 @@ describe('hostile inputs found by the fuzz campaign', () => {
       'CONVERT_OP main/roi: RoiAlign: output_height / output_width × sampling_ratio make 2199023255552 samples per ROI axis, more than the 16777216 ovir writes as a constant',
     ]);
   });
+
+  it('a sparse initializer with float indices is ONNX_TENSOR_BAD, not an uncaught error (readIntegers threw)', () => {
+    const g = ob.graph({
+      name: 'g', inputs: [ob.valueInfo('x', 'f32', [4])], outputs: [ob.valueInfo('y', 'f32')],
+      nodes: [ob.node('Add', ['x', 'sp'], ['y'], {}, { name: 'add' })],
+    });
+    g.sparse_initializer = [{ values: ob.floatTensor('sp', [2], [1, 2]), indices: ob.floatTensor('', [2], [0, 3]), dims: [4n] }];
+    const m = decodeOnnx(ob.encodeModelProto(ob.model({ opset: 17, graph: g })));
+    expect(diagnosticsOf(() => convertModel(m, { to: 'ov' }))).toEqual([
+      "ONNX_TENSOR_BAD main: tensor 'sp': sparse initializer: indices must be integers (int64), got f32",
+    ]);
+  });
 });
