@@ -85,7 +85,7 @@ function convTransposeToIr(c: ConvertContext): void {
     if (!wdims.every((d) => typeof d === 'number')) { c.error('grouped ConvTranspose needs static weight dims'); return; }
     const [cin, ...rest] = wdims as number[];
     const g = Number(group);
-    if (cin! % g !== 0) { c.error(`weights have ${cin} input channels, not divisible by group ${g}`); return; }
+    if (g < 1 || cin! % g !== 0) { c.error(`weights have ${cin} input channels, not divisible by group ${g}`); return; }
     w = reshaped(c, 1, w, [g, cin! / g, ...rest]);
     op = 'GroupConvolutionBackpropData';
   }

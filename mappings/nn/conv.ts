@@ -83,7 +83,9 @@ export function convToIrValue(c: ConvertContext): Value | null {
     if (!dims || !dims.every((d) => typeof d === 'number')) { c.error(`grouped ${c.node.op} needs static weight dims`); return null; }
     // [O, I/G, k…] → [G, O/G, I/G, k…]
     const [o, ...rest] = dims as number[];
-    w = reshaped(c, 1, w, [Number(group), o! / Number(group), ...rest]);
+    const g = Number(group);
+    if (g < 1 || o! % g !== 0) { c.error(`weights have ${o} output channels, not divisible by group ${group}`); return null; }
+    w = reshaped(c, 1, w, [g, o! / g, ...rest]);
     op = 'GroupConvolution';
   }
   return withChannelBias(c, c.emit(op, [c.input(0), w], attrs, 1, 'opset1')[0]!, spatial);

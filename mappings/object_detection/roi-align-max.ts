@@ -19,6 +19,8 @@ import type { ConvertContext } from '../spec.js';
  * the four, ReduceMax over each bin's grid. An adaptive grid (sampling_ratio 0: ceil(roi size / output) samples, per ROI) has no
  * fixed shape in the graph: refused.
  */
+const MAX_SAMPLES = 2 ** 24;
+
 export function roiAlignMaxToIr(c: ConvertContext, halfPixel: boolean): void {
   const ratio = Number(c.attr.int('sampling_ratio', 0n));
   const ph = Number(c.attr.int('output_height', 1n));
@@ -26,6 +28,10 @@ export function roiAlignMaxToIr(c: ConvertContext, halfPixel: boolean): void {
   const scale = c.attr.float('spatial_scale', 1);
   if (ratio <= 0) { c.unsupportedAttr('mode', 'max', 'with sampling_ratio 0 (a grid of ceil(roi size / output) samples per ROI, which has no fixed shape in the graph); OpenVINO ROIAlign max-pools the interpolated samples, ONNX the weighted corner terms'); return; }
   if (ph < 1 || pw < 1) { c.error(`output_height and output_width must be positive (got ${ph}, ${pw})`); return; }
+  // the sample positions of an axis are a constant of output × sampling_ratio elements (2^40 of
+  // them ended Node with a fatal "invalid size error", no diagnostic): past 2^24 they are refused
+  const samples = Math.max(ph, pw) * ratio;
+  if (samples > MAX_SAMPLES) { c.error(`output_height / output_width × sampling_ratio make ${samples} samples per ROI axis, more than the ${MAX_SAMPLES} ovir writes as a constant`); return; }
   const elem = c.elem(0);
   if (elem !== 'f32' && elem !== 'f16' && elem !== 'f64' && elem !== 'bf16') { c.error(`RoiAlign mode max is written in f32 IR ops for float X only (X is ${elem ?? 'of unknown type'})`); return; }
   const b = irBuilder(c);

@@ -50,6 +50,7 @@ function convolution(c: ConvertContext, x: Value, w: Value, wDims: readonly numb
   if (group === 1) return c.emit('Convolution', [x, w], attrs, 1, 'opset1')[0]!;
   if (!wDims) { c.error(`a grouped ${c.node.op} needs static weight dims`); return null; }
   const [o, ...rest] = wDims;
+  if (group < 1 || o! % group !== 0) { c.error(`weights have ${o} output channels, not divisible by group ${group}`); return null; }
   const gw = c.emit('Reshape', [w, i64Const(c, [group, o! / group, ...rest].map(BigInt))], { special_zero: 'false' }, 1, 'opset1')[0]!;
   return c.emit('GroupConvolution', [x, gw], attrs, 1, 'opset1')[0]!;
 }

@@ -150,6 +150,9 @@ export const SHAPE: readonly OpMapping[] = [
       const n = c.type(1)?.kind === 'tensor' ? (c.type(1) as { shape: readonly unknown[] | null }).shape?.[0] : undefined;
       if (!steps) {
         if (typeof n !== 'number') { c.error('Slice without steps needs the length of starts to be known'); return; }
+        // one step per sliced axis: never more than the data's rank (a declared length of 2^31 made 2^31 steps)
+        const rank = c.rank(0);
+        if (rank !== null && n > rank) { c.error(`starts has ${n} elements, more than the ${rank} axes of the data`); return; }
         steps = i64Const(c, new Array<bigint>(n).fill(1n));
       }
       const inputs = axes ? [data, starts, ends, steps, axes] : [data, starts, ends, steps];

@@ -266,7 +266,13 @@ export class Engine {
       }
     } catch (e) {
       if (e instanceof AttrTypeError) ctx.unsupportedAttr(e.attr, e.got, `should be ${e.expected}`);
-      else this.diags.add('INTERNAL', n.path, { detail: `converting ${n.op}: ${e instanceof Error ? e.message : String(e)}` });
+      else {
+        // A mapping that trips over a node its source's own inference refuses (a Conv whose weights
+        // have rank 1) fails because of that node: the refusal is the error, not ovir's fault.
+        const refused = this.source.invalid.filter((d) => d.where === n.path);
+        if (refused.length) this.diags.push(...refused);
+        else this.diags.add('INTERNAL', n.path, { detail: `converting ${n.op}: ${e instanceof Error ? e.message : String(e)}` });
+      }
       ctx.failed = true;
     }
     if (ctx.failed) { this.placeholders(n, dst); return; }

@@ -119,7 +119,8 @@ export class SourceInfo {
       if (a?.type === 'int') return [a.value];
     }
     const part = this.partial.get(v);
-    if (part && part.every((d) => typeof d === 'number')) return (part as number[]).map((d) => BigInt(d));
+    // a partial value's ±Infinity is an integer past ±2^53 (toDimNumber): not known exactly, so not a constant here
+    if (part && part.every((d) => Number.isSafeInteger(d))) return (part as number[]).map((d) => BigInt(d));
     return null;
   }
 

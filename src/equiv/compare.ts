@@ -72,6 +72,10 @@ export function compareInferred(a: InferredSide, b: InferredSide, opts: CompareO
   const order = new Map(allPairs.map((p, i) => [p, i]));
 
   const made: [EquivEntry, number][] = [];
+  // per model, not per pair: a chain of nested bodies' parameters walked once (else quadratic in the depth)
+  const outer = new Map<Value, Value | null>();
+  const relaxed = new Map<Graph, boolean>();
+  const inRelaxedBranch = (v: Value): boolean => inRelaxed(v.graph, relaxed);
   for (const p of ordered) {
     // A body value bound with slicing (an IR port map entry with `axis`: TensorIterator/Loop
     // inputs cut into parts, outputs concatenated) has a per-iteration type each form spells its
@@ -83,7 +87,7 @@ export function compareInferred(a: InferredSide, b: InferredSide, opts: CompareO
     // dims of 1 to differ (`[]` vs `[1,1,1]`, as an elementwise op broadcasts them).
     // A same-named constant that is only a hint but holds the same numbers (ovc's f16 storage of
     // an f32 weight) is judged the same way: its type differs in storage only.
-    const payloads = bothPayloads(p.a, p.b);
+    const payloads = bothPayloads(p.a, p.b, outer);
     const payloadDiff = payloads ? comparePayloads(payloads[0], payloads[1]) : undefined;
     const byPayload = payloadDiff !== undefined && (decides ? p.via === 'dataflow' || p.via === 'feeder' : payloadDiff === null);
     const ta = a.types.get(p.a) ?? null;
@@ -157,18 +161,27 @@ export function compareInferred(a: InferredSide, b: InferredSide, opts: CompareO
   return report;
 }
 
-function bothPayloads(a: Value, b: Value): [Payload, Payload] | undefined {
-  const pa = payloadOf(a);
-  const pb = pa ? payloadOf(b) : undefined;
+function bothPayloads(a: Value, b: Value, outer: Map<Value, Value | null>): [Payload, Payload] | undefined {
+  const pa = payloadOf(a, outer);
+  const pb = pa ? payloadOf(b, outer) : undefined;
   return pa && pb ? [pa, pb] : undefined;
 }
 
-/** A body parameter or result whose binding slices or concatenates (`axis` in the port map). */
-/** Whether `v` is inside a body marked `relaxedBranch` (at any depth). */
-function inRelaxedBranch(v: Value): boolean {
-  for (let g: Graph | undefined = v.graph; g; g = g.owner?.node.graph) if (g.meta.relaxedBranch) return true;
-  return false;
+/** Whether graph `g` is inside a body marked `relaxedBranch` (at any depth); `memo` per graph. */
+function inRelaxed(g: Graph, memo: Map<Graph, boolean>): boolean {
+  const walked: Graph[] = [];
+  let found = false;
+  for (let x: Graph | undefined = g; x; x = x.owner?.node.graph) {
+    const known = memo.get(x);
+    if (known !== undefined) { found = known; break; }
+    walked.push(x);
+    if (x.meta.relaxedBranch) { found = true; break; }
+  }
+  for (const w of walked) memo.set(w, found);
+  return found;
 }
+
+/** A body parameter or result whose binding slices or concatenates (`axis` in the port map). */
 
 function sliced(v: Value): boolean {
   const owner = v.graph.owner;

@@ -30,10 +30,10 @@ const FLOAT_BITS: Partial<Record<ElementTypeName, [mantissa: number, minExp: num
 };
 const RANK: Partial<Record<ElementTypeName, number>> = { bf16: 0, f16: 1, f32: 2, f64: 3 };
 
-export function payloadOf(value: Value): Payload | undefined {
+export function payloadOf(value: Value, memo?: Map<Value, Value | null>): Payload | undefined {
   // A body parameter fed (at any depth) from a constant holds that constant: ONNX captures an
   // outer initializer where ovc puts a Const inside the body.
-  const v = boundOuterValue(value);
+  const v = boundOuterValue(value, memo);
   if (!v) return undefined;
   if (v.constant) return { tensor: v.constant, kept: v.constant.elem };
   const p = v.producer;

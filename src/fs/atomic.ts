@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmdirSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmdirSync, rmSync, writeSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import { eachPieceOf } from './sparse-file.js';
 
@@ -19,6 +19,46 @@ function installCleanup(): void {
   process.once('exit', () => {
     for (const t of temps) rmSync(t, { force: true });
   });
+}
+
+/**
+ * A signal (Ctrl-C, SIGTERM, a timeout's kill) ends Node without its 'exit' event while a write
+ * runs synchronously, and the temp file stays (measured: 160 MB left beside an output by a kill
+ * mid-write). The next write of the same target removes such files: `.<name>.<pid>.<random>.tmp`
+ * whose process no longer exists. Each folder is listed once per process (the candidates kept).
+ */
+const staleCandidates = new Map<string, string[]>();
+const TEMP_NAME = /^\.(.+)\.(\d+)\.[0-9a-z]+\.tmp$/;
+
+function alive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: it exists, another user's
+    return (e as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+function sweepStale(dir: string, base: string): void {
+  let names = staleCandidates.get(dir);
+  if (names === undefined) {
+    try {
+      names = readdirSync(dir).filter((n) => TEMP_NAME.test(n));
+    } catch {
+      names = [];
+    }
+    staleCandidates.set(dir, names);
+  }
+  if (!names.length) return;
+  const kept: string[] = [];
+  for (const n of names) {
+    const m = TEMP_NAME.exec(n)!;
+    if (m[1] === base && !alive(Number(m[2]))) rmSync(join(dir, n), { force: true });
+    else kept.push(n);
+  }
+  staleCandidates.set(dir, kept);
 }
 
 /** How a write ends. */
@@ -62,6 +102,7 @@ export class StagedFile {
     installCleanup();
     const dir = dirname(path);
     this.made = mkdirSync(dir, { recursive: true });
+    sweepStale(dir, basename(path));
     // unique beside the target: the process, a count and a random part; opened exclusively ('wx'), so never another writer's file
     this.tmp = join(dir, `.${basename(path)}.${process.pid}.${(stageCount++).toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`);
     try {

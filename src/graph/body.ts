@@ -63,18 +63,27 @@ export function bindingLookup(body: Body | undefined): (param: Value) => InputBi
  * What a body parameter stands for: the outer value its binding reads, at any depth (through the
  * parameters of the enclosing bodies); `v` itself when it is no bound parameter (a node output, a
  * constant, a main-graph input, a formal input no binding feeds); null when a binding names an
- * input the node does not have.
+ * input the node does not have. `memo`: what earlier calls found, shared by a caller that asks
+ * for many parameters of one model (each of a chain of nested bodies' parameters would walk the
+ * chain again: quadratic in the nesting depth).
  */
-export function boundOuterValue(v: Value): Value | null {
+export function boundOuterValue(v: Value, memo?: Map<Value, Value | null>): Value | null {
   let x = v;
+  const walked: Value[] = [];
+  let found: Value | null | undefined;
   for (let owner = x.graph.owner; owner && !x.producer && !x.constant; owner = x.graph.owner) {
+    const known = memo?.get(x);
+    if (known !== undefined) { found = known; break; }
     const b = owner.node.bodies.get(owner.key)?.inputs.find((i) => i.param === x);
-    if (!b) return x;
+    if (!b) break;
+    walked.push(x);
     const outer = owner.node.inputs[b.from];
-    if (!outer) return null;
+    if (!outer) { found = null; break; }
     x = outer;
   }
-  return x;
+  const result = found === undefined ? x : found;
+  if (memo) for (const w of walked) memo.set(w, result);
+  return result;
 }
 
 interface LayerIds { params: [string, number][]; results: [string, number][] }

@@ -18,7 +18,7 @@ import { attrKind } from './attr-schema.js';
 import { constFromBin } from './blob.js';
 import { canonicalOp } from './op-names.js';
 import { splitPortNames } from './port-names.js';
-import { parseShapeText } from './shape-text.js';
+import { hasHugeDim, parseShapeText } from './shape-text.js';
 import { IrSink, type DimText, type IdKey, type IdText, type IrEdges, type IrGraph, type IrLayer, type IrPorts } from './read-events.js';
 import { child, childrenOf, scanXml, setOwn, type XNode } from './xml-tree.js';
 
@@ -587,7 +587,7 @@ class Reader {
     }
     const shape = parseShapeText(shapeText);
     const elem = fromIrElementType(elemText.trim());
-    if (shape === undefined) this.err('IR_ATTR_BAD', L.path, { op: L.op, layer: L.name, attr: 'shape', value: shapeText, detail: 'is not a shape' });
+    if (shape === undefined) this.err('IR_ATTR_BAD', L.path, { op: L.op, layer: L.name, attr: 'shape', value: shapeText, detail: hasHugeDim(shapeText) ? 'has a dimension beyond 2^53, which cannot be represented exactly' : 'is not a shape' });
     if (!elem) this.err('IR_ATTR_BAD', L.path, { op: L.op, layer: L.name, attr: 'element_type', value: elemText, detail: 'is not an element type' });
     if (shape === undefined || !elem) return undefined;
     const type = tensorType(elem.name, shape);

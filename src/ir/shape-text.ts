@@ -21,15 +21,23 @@ export function parseShapeText(text: string): Shape | undefined {
 
 const INT = /^\d+$/;
 
+/** One dim of that syntax; undefined when it does not parse, or names a number past 2^53 (not exact as a dim). */
 export function parseDimText(p: string): Dim | undefined {
   if (p === '?' || p === '-1') return null;
-  if (INT.test(p)) return Number(p);
+  if (INT.test(p)) return exact(Number(p));
   const m = /^(\d*)\.\.(\d*)$/.exec(p);
   if (!m) return undefined;
-  const min = m[1] === '' ? 0 : Number(m[1]);
-  const max = m[2] === '' ? Infinity : Number(m[2]);
-  if (min > max) return undefined;
+  const min = m[1] === '' ? 0 : exact(Number(m[1]));
+  const max = m[2] === '' ? Infinity : exact(Number(m[2]));
+  if (min === undefined || max === undefined || min > max) return undefined;
   return interval(min, max);
+}
+
+const exact = (n: number): number | undefined => (Number.isSafeInteger(n) ? n : undefined);
+
+/** Whether a shape text names a dim past 2^53 (which parseShapeText refuses): for the message. */
+export function hasHugeDim(text: string): boolean {
+  return (text.match(/\d+/g) ?? []).some((d) => !Number.isSafeInteger(Number(d)));
 }
 
 /** One dim as OpenVINO prints it: `3`, `?`, `2..8`, `..8`, `2..`; symbols print as `?`. */

@@ -42,6 +42,8 @@ export function denseOfSparse(bytes: Uint8Array, diags: Diagnostics, where: stri
   const linear = indices.dims.length === 1 && indices.dims[0] === nnz;
   const coords = indices.dims.length === 2 && indices.dims[0] === nnz && indices.dims[1] === dims.length;
   if (!linear && !coords) return bad(`indices ${JSON.stringify(indices.dims)} are neither [${nnz}] nor [${nnz}, ${dims.length}] for ${nnz} values of a rank-${dims.length} tensor`);
+  // onnx: int64 indices (a float or string tensor made readIntegers throw: a crash, not a diagnostic)
+  if (elementType(indices.elem).kind !== 'int' && elementType(indices.elem).kind !== 'uint') return bad(`indices must be integers (int64), got ${indices.elem}`);
   const idx = readIntegers(indices);
   const data = new Uint8Array(denseBytes);
   const src = values.data;

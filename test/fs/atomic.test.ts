@@ -46,3 +46,21 @@ describe('writeFilesAtomic: temp files renamed into place, flushed to the disk o
     expect(readdirSync(dir).sort()).toEqual(['m.xml', 'plain']);
   });
 });
+
+describe('a temp file left by a process a signal ended is removed by the next write of its target', () => {
+  it('stale temps of dead processes go; those of live processes and of other targets stay', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const dir = mkdtempSync(join(tmpdir(), 'ovir-atomic-stale-'));
+    try {
+      // a pid that surely ended: a child that has exited
+      const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+      const stale = [`.m.xml.${dead}.0abc123.tmp`, `.m.bin.${dead}.1def456.tmp`];
+      const kept = [`.m.xml.${process.ppid}.2aaaaaa.tmp`, `.other.xml.${dead}.3bbbbbb.tmp`, 'm.xml.tmp'];
+      for (const n of [...stale, ...kept]) fs.writeFileSync(join(dir, n), 'partial');
+      writeFilesAtomic([{ path: join(dir, 'm.bin'), chunks: [new Uint8Array([1])] }, { path: join(dir, 'm.xml'), chunks: '<net/>' }]);
+      expect(readdirSync(dir).sort()).toEqual([...kept, 'm.bin', 'm.xml'].sort());
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -93,12 +93,19 @@ export function shapeAsValue(s: Shape): PartialValue | null {
   return s === null ? null : [...s];
 }
 
+/**
+ * Past this many axes a shape operand's declared length is not made into a rank: no engine runs
+ * such a tensor, and a length of 2^32 declared on an input made an array of 2^32 dims (Invalid
+ * array length; 10^8 would have taken gigabytes). The rank is then unknown, which is never wrong.
+ */
+export const MAX_MATERIALIZED_RANK = 4096;
+
 /** The shape a 1-D shape tensor describes: from its data when known, else rank from its length. */
 export function shapeFromInput(c: RuleContext, i: number): { dims: Dim[] } | null {
   const v = c.value(i);
   if (v) return { dims: [...v] };
   const s = c.shape(i);
-  if (s && s.length === 1 && isStatic(s[0]!)) return { dims: Array.from({ length: s[0] }, () => null) };
+  if (s && s.length === 1 && isStatic(s[0]!) && s[0] <= MAX_MATERIALIZED_RANK) return { dims: Array.from({ length: s[0] }, () => null) };
   return null;
 }
 

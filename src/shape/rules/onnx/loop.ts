@@ -13,6 +13,20 @@ import { intAttr, intsAttr } from '../common.js';
  */
 const formalInputs = (c: RuleContext): number => c.node.bodies.get('body')?.graph.inputs.filter((p) => p.metaView['onnxCapture'] !== true).length ?? 0;
 
+/**
+ * The node's own inputs (captures, the outer values its body reads, come after them) against the
+ * body's formal inputs: onnx.checker requires as many (Scan-8: one more, sequence_lens). An input
+ * no formal takes would never be fed (and an IR port map could not name it).
+ */
+function checkFormalCount(c: RuleContext, formal: number, extra: number): boolean {
+  const body = c.node.bodies.get('body');
+  let own = c.node.inputs.length;
+  for (const b of body?.inputs ?? []) if (b.param.metaView['onnxCapture'] === true) own = Math.min(own, b.from);
+  if (own === formal + extra) return true;
+  c.error(`${own} input(s) but its body takes ${formal}${extra ? ` (plus sequence_lens: ${formal + extra} expected)` : ''}: each input is one body input, in order`);
+  return false;
+}
+
 function stacked(t: ValueType | null, axis: number, length: Dim): OutputInfo {
   if (!t || t.kind !== 'tensor') return { type: null };
   if (t.shape === null) return out(t.elem, null);
@@ -43,6 +57,7 @@ function checkCarriedTypes(c: RuleContext, carried: number): void {
 const loop: InferFn = (c) => {
   const body = c.body('body');
   if (!body) { c.error('missing body'); return []; }
+  if (!checkFormalCount(c, formalInputs(c), 0)) return [];
   const carried = Math.max(0, formalInputs(c) - 2);
   checkCarriedTypes(c, carried);
   return c.node.outputs.map((_, j) => (j < carried ? { type: body.types[j] ?? null } : stacked(body.types[j] ?? null, 0, null)));
@@ -63,7 +78,10 @@ const scan: InferFn = (c) => {
   const nScan = intAttr(c, 'num_scan_inputs', 0);
   const v8 = c.version < 9;
   const formal = formalInputs(c);
+  if (!checkFormalCount(c, formal, v8 ? 1 : 0)) return [];
   const nState = formal - nScan;
+  // a count the node's inputs cannot hold (2^62 would make every loop below endless)
+  if (!(nScan >= 1 && nState >= 0)) { c.error(`num_scan_inputs = ${nScan} does not fit the node's ${formal} state and scan inputs (it must be 1 to ${formal})`); return []; }
   const first = (v8 ? 1 : 0) + nState; // node input of the first scan input
   const inAxes = intsAttr(c, 'scan_input_axes') ?? [];
   const outAxes = intsAttr(c, 'scan_output_axes') ?? [];

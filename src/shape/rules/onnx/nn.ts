@@ -48,6 +48,11 @@ export const conv: InferFn = (c) => {
   const w = c.shape(1);
   if (x === null) return [out(c.elem(0), null)];
   if (x.length < 3) { c.error(`input of rank ${x.length}: rank ≥ 3 is needed (batch, channels, then one dim per spatial dim)`); return [out(c.elem(0), null)]; }
+  // groups, as onnxruntime checks them: a positive count dividing W's output channels (the input
+  // channels against W's × group: the IR's Convolution rule says it, after conversion)
+  const group = intAttr(c, 'group', 1);
+  if (!(group >= 1)) { c.error(`group ${group} is not a positive count`); return [out(c.elem(0), null)]; }
+  if (w !== null && isStatic(w[0]!) && w[0]! % group !== 0) { c.error(`W's ${w[0]} output channels are not divisible by group ${group}`); return [out(c.elem(0), null)]; }
   let kernel = intsAttr(c, 'kernel_shape');
   if (kernel && !kernelProblems(c, kernel)) {
     // onnxruntime refuses a kernel_shape other than W's spatial dims (the IR reads W's)

@@ -190,6 +190,8 @@ const gather: InferFn = (c) => {
 };
 
 /** Slice-1 (attributes) and 10/11/13 (inputs starts, ends, axes, steps). */
+const SLICE_OPERANDS = ['data', 'starts', 'ends', 'axes', 'steps'];
+
 const slice: InferFn = (c) => {
   const s = c.shape(0);
   if (s === null) return [out(c.elem(0), null)];
@@ -200,6 +202,14 @@ const slice: InferFn = (c) => {
   if (c.version < 10) {
     starts = intsAttr(c, 'starts'); ends = intsAttr(c, 'ends'); axes = intsAttr(c, 'axes');
   } else {
+    // starts, ends, axes and steps: one element per sliced axis, as many as each other, at most the rank
+    const lengths = [1, 2, 3, 4].filter((i) => c.has(i)).map((i) => [i, c.shape(i)?.length === 1 ? c.shape(i)![0] : null] as const)
+      .filter((l): l is readonly [number, number] => typeof l[1] === 'number');
+    const bad = lengths.find(([, n]) => n > s.length || n !== lengths[0]![1]);
+    if (bad) {
+      c.error(`${SLICE_OPERANDS[bad[0]]} has ${bad[1]} elements; ${lengths.map(([i, n]) => `${SLICE_OPERANDS[i]} ${n}`).join(', ')}, data of rank ${s.length} (one per sliced axis, as many as each other)`);
+      return [out(c.elem(0), s.map(() => null))];
+    }
     starts = c.ints(1); ends = c.ints(2);
     axes = c.has(3) ? c.ints(3) : undefined;
     steps = c.has(4) ? c.ints(4) : undefined;

@@ -35,7 +35,9 @@ const adaptive = (withIndices: boolean): InferFn => (c) => {
   const sizes = c.ints(1);
   const n = c.shape(1)?.[0];
   let shape: Shape = null;
-  if (s !== null && typeof n === 'number') shape = [...s.slice(0, s.length - n), ...(sizes ?? new Array<Dim>(n).fill(null))];
+  // one output size per spatial axis: never more than the data has axes (a declared [2^32] made 2^32 dims)
+  if (s !== null && typeof n === 'number' && n > s.length) c.error(`output_shape has ${n} elements, more than the ${s.length} axes of the data`);
+  else if (s !== null && typeof n === 'number') shape = [...s.slice(0, s.length - n), ...(sizes ?? new Array<Dim>(n).fill(null))];
   const y = out(c.elem(0), shape);
   return withIndices ? [y, out(elemAttr(c, 'index_element_type', 'i64'), shape)] : [y];
 };

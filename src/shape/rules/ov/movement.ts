@@ -7,7 +7,7 @@ import { out, type InferFn, type PartialValue, type Rule, type RuleContext } fro
 import { upTo } from './nn.js';
 import { evaluateTile } from './evaluate.js';
 import { concatShapes, concatValues, gatherShape, gatherValue, rangeLength, scalarOf, splitValue } from '../shared.js';
-import { axisOr, broadcastOr, countText, intAttr, intsAttr, shapeAsValue, shapeFromInput, strAttr } from '../common.js';
+import { axisOr, broadcastOr, countText, intAttr, MAX_MATERIALIZED_RANK, intsAttr, shapeAsValue, shapeFromInput, strAttr } from '../common.js';
 
 /**
  * OpenVINO data-movement and shape ops, after each op's validate_and_infer_types (shape_infer)
@@ -275,7 +275,7 @@ const stridedSlice: InferFn = (c) => {
   // run-time bounds of a known count (x[i] in a TensorFlow loop body): the masks still decide the
   // rank and the axes they cover; an axis a run-time bound cuts is 0..d (OpenVINO 2026.4)
   const count = c.shape(1)?.length === 1 ? c.shape(1)![0]! : null;
-  if ((!begin || !end) && isStatic(count) && count === n && (!c.has(3) || strides)) {
+  if ((!begin || !end) && isStatic(count) && count === n && count <= MAX_MATERIALIZED_RANK && (!c.has(3) || strides)) {
     begin ??= new Array<Dim>(n).fill(null);
     end ??= new Array<Dim>(n).fill(null);
   }
