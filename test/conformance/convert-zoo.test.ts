@@ -55,6 +55,7 @@ import { mapPool } from '../helpers/pool.js';
 import { describeSuite, finishSuite, reasonOf, record, suiteResult, summaryLines, writeScoreboard } from '../helpers/scoreboard.js';
 import { backendCases, inputRecord, loadDataSet, type BackendCase, type TestDataSet } from '../helpers/testdata.js';
 import { unreferenced, verdict, type Outcome, type Verdict } from '../helpers/verdict.js';
+import { mulberry32 } from '../helpers/mulberry32.js';
 
 const WORKERS = Number(process.env.OVIR_ORACLE_WORKERS ?? 2);
 /** Where the real models are unpacked: scripts/fetch-npm-models.sh's, then scripts/fetch-pypi-models.sh's. */
@@ -270,17 +271,8 @@ function realModels(): { name: string; path: string }[] {
   return out;
 }
 
-/** A small seeded generator (mulberry32), so the inputs are the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small seeded generator, so the inputs are the same on every run. */
+const rng = mulberry32;
 
 /**
  * Input shapes for models whose dynamic dims need sizes they were trained for (by the end of the

@@ -14,6 +14,7 @@ import type {
 } from '../../src/onnx/proto-types.js';
 import { T } from '../../src/onnx/schema.js';
 import { decodeMessage, encodeMessage } from '../../src/onnx/wire.js';
+import { mulberry32 } from '../helpers/mulberry32.js';
 
 export type Rnd = () => number;
 
@@ -26,17 +27,8 @@ export const LIMITS = {
   hugeValues: [100000, 2000000],
 };
 
-/** mulberry32: small, fast, deterministic. */
-export function generator(seed: number): Rnd {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The fuzz driver's generator: mulberry32 (small, fast, deterministic). */
+export const generator = (seed: number): Rnd => mulberry32(seed);
 
 export const int = (rnd: Rnd, n: number): number => Math.floor(rnd() * n);
 export const pick = <T>(rnd: Rnd, xs: readonly T[]): T => xs[int(rnd, xs.length)]!;
