@@ -151,6 +151,9 @@ describe('an op without a conversion that only makes model outputs: the refusal 
       "CONVERT_UNSUPPORTED_OP main/Postprocess#2: Postprocess (domain com.example) (ONNX 1) has no conversion to OpenVINO IR: it only makes the model's output 'post'; `--output r,s` converts the model without it",
     ]);
   });
+  it('no such hint when the cut would leave no node (the op reads only graph inputs)', () => {
+    expect(refusal(oneNode('Frobnicate', [['x', [2]]]))).toEqual(['CONVERT_UNSUPPORTED_OP main/Frobnicate#0: Frobnicate (ONNX 18) has no conversion to OpenVINO IR']);
+  });
   it('no such hint when its output feeds another node', () => {
     expect(refusal(withTail(true))).toEqual(['CONVERT_UNSUPPORTED_OP main/Postprocess#2: Postprocess (domain com.example) (ONNX 1) has no conversion to OpenVINO IR']);
   });
