@@ -5,6 +5,7 @@ import { bodyOps } from '../body-ops.js';
 import { i64Const } from '../helpers.js';
 import { irLoop } from '../ir-loop.js';
 import type { ConvertContext } from '../spec.js';
+import { irBuilder } from '../nn/ir-build.js';
 import { typedTensor } from '../typed-consts.js';
 import type { MlArith } from './post-transform.js';
 
@@ -30,32 +31,30 @@ export function svmProbabilities(c: ConvertContext, m: MlArith, scores: Value, p
   const pairs = (k * (k - 1)) / 2;
   const nb = { auto_broadcast: 'numpy' };
   const f = Math.fround;
+  const b = irBuilder(c);
   const f32 = (values: readonly number[], dims: number[]): Value => c.constant(typedTensor('f32', values, dims)!);
-  const bin = (op: string, a: Value, b: Value): Value => m.op(op, [a, b], op === 'Divide' ? { ...nb, m_pythondiv: 'true' } : nb);
   // r of each pair, clipped as onnxruntime clips it (1 − 1e-7 rounded to f32, as C++ computes it)
-  const val = bin('Add', bin('Multiply', scores, f32(probA.slice(0, pairs), [pairs])), f32(probB.slice(0, pairs), [pairs]));
-  const r = bin('Minimum', bin('Maximum', bin('Subtract', m.scalar(1), m.logistic(val)), m.scalar(f(1e-7))), m.scalar(f(1 - f(1e-7))));
+  const val = b.add(b.mul(scores, f32(probA.slice(0, pairs), [pairs])), f32(probB.slice(0, pairs), [pairs]));
+  const r = m.op('Minimum', [m.op('Maximum', [b.sub(m.scalar(1), m.logistic(val)), m.scalar(f(1e-7))], nb), m.scalar(f(1 - f(1e-7)))], nb);
   // R [N, k, k]: r, 1 − r and 0 gathered into place
   const index: bigint[] = [];
   const pairOf = (i: number, j: number): number => i * k - (i * (i + 1)) / 2 + (j - i - 1); // pairs in onnxruntime's order: (0,1), (0,2)…, (1,2)…
   for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) index.push(BigInt(i < j ? pairOf(i, j) : i > j ? pairs + pairOf(j, i) : 2 * pairs));
   // zeros [N, 1] (from the batch size, not from r: a NaN score must not spread into other rows)
-  const batch = m.op('Gather', [m.op('ShapeOf', [scores], { output_type: 'i64' }, 'opset3'), i64Const(c, [0n]), c.constant(tensorFromInt64([0n], []))], { batch_dims: '0' }, 'opset8');
-  const zero = m.op('Broadcast', [m.scalar(0), m.op('Concat', [batch, i64Const(c, [1n])], { axis: '0' })], { mode: 'numpy' }, 'opset3');
-  const table = m.op('Concat', [r, bin('Subtract', m.scalar(1), r), zero], { axis: '1' });
-  const flat = m.op('Gather', [table, c.constant(tensorFromInt64(index, [k * k])), c.constant(tensorFromInt64([1n], []))], { batch_dims: '0' }, 'opset8');
-  const R = m.op('Reshape', [flat, i64Const(c, [0n, BigInt(k), BigInt(k)])], { special_zero: 'true' });
+  const batch = b.gather(b.shapeOf(scores), i64Const(c, [0n]), 0n);
+  const zero = m.op('Broadcast', [m.scalar(0), b.concat([batch, i64Const(c, [1n])], 0)], { mode: 'numpy' }, 'opset3');
+  const table = b.concat([r, b.sub(m.scalar(1), r), zero], 1);
+  const R = b.reshape(b.gather(table, c.constant(tensorFromInt64(index, [k * k])), 1n), [0n, BigInt(k), BigInt(k)]);
   // Q: −r[j][i]·r[i][j] off the diagonal, Σ_j r[j][i]² on it
-  const Rt = m.op('Transpose', [R, i64Const(c, [0n, 2n, 1n])]);
-  const off = m.op('Negative', [bin('Multiply', Rt, R)]);
-  const diag = m.op('ReduceSum', [bin('Multiply', R, R), i64Const(c, [1n])], { keep_dims: 'true' }); // [N, 1, k]
+  const off = b.unary('Negative', b.mul(b.transpose(R, [0n, 2n, 1n]), R));
+  const diag = m.op('ReduceSum', [b.mul(R, R), i64Const(c, [1n])], { keep_dims: 'true' }); // [N, 1, k]
   const eye: boolean[] = [];
   for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) eye.push(i === j);
-  const Q = m.op('Select', [c.constant(tensorFromBool(eye, [k, k])), diag, off], nb);
-  const Qdiag = m.op('Squeeze', [diag, i64Const(c, [1n])]); // [N, k]
+  const Q = b.select(c.constant(tensorFromBool(eye, [k, k])), diag, off);
+  const Qdiag = b.squeeze(diag, [1n]); // [N, k]
   // the starting state: p = 1/k for every sample, none stopped
-  const p0 = bin('Add', zero, f32(new Array<number>(k).fill(f(1 / k)), [k]));
-  const stopped0 = m.op('Less', [m.op('Squeeze', [zero, i64Const(c, [1n])]), m.scalar(0)], nb); // [N], false
+  const p0 = b.add(zero, f32(new Array<number>(k).fill(f(1 / k)), [k]));
+  const stopped0 = m.op('Less', [b.squeeze(zero, [1n]), m.scalar(0)], nb); // [N], false
   const eps = f(0.005 / k);
   const [p] = irLoop(c, {
     trips: c.constant(tensorFromInt64([100n], [])),
@@ -72,25 +71,25 @@ export function svmProbabilities(c: ConvertContext, m: MlArith, scores: Value, p
   }, ({ graph: g, carried: [pIn, stoppedIn], invariant: [q, qd] }) => {
     const { op, i64 } = bodyOps(g, c.node.name || 'SVMClassifier');
     const s = (v: number): Value => g.addInitializer(typedTensor('f32', [v], [])!);
-    const b = (o: string, x: Value, y: Value): Value => op(o, [x, y], 'opset1', o === 'Divide' ? { ...nb, m_pythondiv: 'true' } : nb);
+    const bin = (o: string, x: Value, y: Value): Value => op(o, [x, y], 'opset1', o === 'Divide' ? { ...nb, m_pythondiv: 'true' } : nb);
     const column = (x: Value, i: number): Value => op('Gather', [x, i64(BigInt(i)), i64(1n)], 'opset8', { batch_dims: '0' });
     const keep = (x: Value): Value => op('Unsqueeze', [x, i64(1n)]);
     let Qp = op('Squeeze', [op('MatMul', [q!, op('Unsqueeze', [pIn!, i64(-1n)])], 'opset1', { transpose_a: 'false', transpose_b: 'false' }), i64(-1n)]);
-    let pQp = op('ReduceSum', [b('Multiply', pIn!, Qp), i64(-1n)], 'opset1', { keep_dims: 'true' }); // [N, 1]
-    const error = op('ReduceMax', [op('Abs', [b('Subtract', Qp, pQp)]), i64(-1n)], 'opset1', { keep_dims: 'false' });
-    const stopped = op('LogicalOr', [stoppedIn!, b('Less', error, s(eps))], 'opset1', nb);
+    let pQp = op('ReduceSum', [bin('Multiply', pIn!, Qp), i64(-1n)], 'opset1', { keep_dims: 'true' }); // [N, 1]
+    const error = op('ReduceMax', [op('Abs', [bin('Subtract', Qp, pQp)]), i64(-1n)], 'opset1', { keep_dims: 'false' });
+    const stopped = op('LogicalOr', [stoppedIn!, bin('Less', error, s(eps))], 'opset1', nb);
     let pNext = pIn!;
     for (let i = 0; i < k; i++) {
       const qpi = keep(column(Qp, i));
       const qii = keep(column(qd!, i));
-      const diff = b('Divide', b('Subtract', pQp, qpi), qii);
+      const diff = bin('Divide', bin('Subtract', pQp, qpi), qii);
       const onI = g.addInitializer(tensorFromBool(Array.from({ length: k }, (_, j) => j === i), [k]));
-      pNext = op('Select', [onI, b('Add', pNext, diff), pNext], 'opset1', nb);
-      const d1 = b('Add', s(1), diff);
-      pQp = b('Divide', b('Divide', b('Add', pQp, b('Multiply', diff, b('Add', b('Multiply', diff, qii), b('Multiply', s(2), qpi)))), d1), d1);
+      pNext = op('Select', [onI, bin('Add', pNext, diff), pNext], 'opset1', nb);
+      const d1 = bin('Add', s(1), diff);
+      pQp = bin('Divide', bin('Divide', bin('Add', pQp, bin('Multiply', diff, bin('Add', bin('Multiply', diff, qii), bin('Multiply', s(2), qpi)))), d1), d1);
       const row = op('Gather', [q!, i64(BigInt(i)), i64(1n)], 'opset8', { batch_dims: '0' }); // Q[i] [N, k]
-      Qp = b('Divide', b('Add', Qp, b('Multiply', diff, row)), d1);
-      pNext = b('Divide', pNext, d1);
+      Qp = bin('Divide', bin('Add', Qp, bin('Multiply', diff, row)), d1);
+      pNext = bin('Divide', pNext, d1);
     }
     return { carried: [op('Select', [keep(stopped), pIn!, pNext], 'opset1', nb), stopped] };
   });
