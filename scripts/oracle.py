@@ -186,7 +186,12 @@ def _pick(inputs, names, index, n_ports):
 def op_hello(req):
     import onnx
     import onnxruntime
-    return {"openvino": ov().get_version(), "onnx": onnx.__version__,
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        litert = version("ai-edge-litert")
+    except PackageNotFoundError:
+        litert = None
+    return {"openvino": ov().get_version(), "onnx": onnx.__version__, "litert": litert,
             "onnxruntime": onnxruntime.__version__, "numpy": np.__version__, "python": sys.version.split()[0]}
 
 
@@ -390,11 +395,61 @@ def op_run_ort(req):
     return {"outputs": outputs}
 
 
+def op_run_tflite(req):
+    """LiteRT (TensorFlow Lite's runtime, ai-edge-litert) on a .tflite model: the original's own engine."""
+    from ai_edge_litert.interpreter import Interpreter
+    it = Interpreter(model_path=req["tflite"], num_threads=int(os.environ.get("OVIR_ORACLE_THREADS", "1")))
+    it.allocate_tensors()
+    inputs = req.get("inputs", {})
+    details = it.get_input_details()
+    for i, d in enumerate(details):
+        arr = _pick(inputs, [d["name"]], i, len(details))
+        if isinstance(arr, Narrow):
+            raise HarnessLimit(f"LiteRT input {d['name']}: the bridge passes no {arr.dtype} to LiteRT")
+        it.set_tensor(d["index"], arr)
+    it.invoke()
+    return {"outputs": [{"index": i, "names": [d["name"]], "tensor": tensor_out(it.get_tensor(d["index"]))}
+                        for i, d in enumerate(it.get_output_details())]}
+
+
+def _widen_to_f64(graph):
+    """Every f32/f16 tensor of `graph` and its bodies made f64: initializers, Constant and
+    ConstantOfShape values, Cast targets and declared types (what an f64 evaluation of the same
+    arithmetic needs)."""
+    from onnx import AttributeProto, TensorProto, numpy_helper
+    narrow = (TensorProto.FLOAT, TensorProto.FLOAT16)
+    def wide(t):
+        return numpy_helper.from_array(numpy_helper.to_array(t).astype(np.float64), t.name)
+    for i, t in enumerate(graph.initializer):
+        if t.data_type in narrow:
+            graph.initializer[i].CopyFrom(wide(t))
+    for vi in list(graph.input) + list(graph.output) + list(graph.value_info):
+        if vi.type.tensor_type.elem_type in narrow:
+            vi.type.tensor_type.elem_type = TensorProto.DOUBLE
+    for n in graph.node:
+        for a in n.attribute:
+            if a.name == "to" and n.op_type == "Cast" and a.i in narrow:
+                a.i = TensorProto.DOUBLE
+            elif a.type == AttributeProto.TENSOR and a.t.data_type in narrow:
+                a.t.CopyFrom(wide(a.t))
+            elif a.type == AttributeProto.GRAPH:
+                _widen_to_f64(a.g)
+            elif a.type == AttributeProto.GRAPHS:
+                for g in a.graphs:
+                    _widen_to_f64(g)
+
+
 def op_run_onnx_reference(req):
-    """onnx.reference.ReferenceEvaluator (onnx's own Python implementation of the operators)."""
+    """onnx.reference.ReferenceEvaluator (onnx's own Python implementation of the operators). With
+    `f64`, the model's f32/f16 arithmetic is evaluated in f64 (inputs widened, outputs given back in
+    their declared types): a reference for f32 engines whose rounding differs."""
     import onnx
     from onnx.reference import ReferenceEvaluator
     model = onnx.load(req["onnx"])
+    declared = {o.name: o.type.tensor_type.elem_type for o in model.graph.output}
+    wide = bool(req.get("f64"))
+    if wide:
+        _widen_to_f64(model.graph)
     ref = ReferenceEvaluator(model)
     inputs = req.get("inputs", {})
     names = list(ref.input_names)
@@ -403,9 +458,9 @@ def op_run_onnx_reference(req):
         a = _pick(inputs, [n], i, len(names))
         if isinstance(a, Narrow):
             raise HarnessLimit(f"the onnx reference evaluator is not given {a.dtype} inputs by this bridge")
-        feed[n] = a
+        feed[n] = a.astype(np.float64) if wide and a.dtype in (np.float32, np.float16) else a
     results = ref.run(None, feed)
-    elem = {o.name: _ONNX_ELEM.get(o.type.tensor_type.elem_type) for o in model.graph.output}
+    elem = {n: _ONNX_ELEM.get(t) for n, t in declared.items()}
     outputs = []
     for i, (n, r) in enumerate(zip(ref.output_names, results)):
         a, d = np.asarray(r), elem.get(n)
@@ -420,6 +475,7 @@ OPS = {
     "run_onnx_reference": op_run_onnx_reference,
     "hello": op_hello,
     "run_ir": op_run_ir,
+    "run_tflite": op_run_tflite,
     "ovc": op_ovc,
     "partial_shapes": op_partial_shapes,
     "onnx_infer_shapes": op_onnx_infer_shapes,

