@@ -470,6 +470,31 @@ function asExpected(rec: Record<string, OracleTensor>): { name: string; tensor: 
   return out;
 }
 
+/**
+ * An IR converted both ways and run: IR → ONNX (`onnxPath`) in onnxruntime, and that ONNX back to
+ * IR (`backXml`) in OpenVINO, each against the sets' expected outputs (the round trip has the first
+ * conversion's outcome when that failed).
+ */
+async function irBothWays(xml: string, sets: TestDataSet[], dir: string, oracle: Oracle): Promise<{ onnxPath: string; backXml: string; toOnnx: Outcome; back: Outcome }> {
+  const onnxPath = join(dir, 'from-ir.onnx');
+  const backXml = join(dir, 'back.xml');
+  try {
+    writeOnnxFile(convertModel(readIrFile(xml), { to: 'onnx' }), onnxPath);
+  } catch (e) {
+    const failed = conversionOutcome(e, 'IR → ONNX');
+    return { onnxPath, backXml, toOnnx: failed, back: failed };
+  }
+  const toOnnx = await runOnnxOutcome(onnxPath, sets, oracle, 'ours');
+  let back: Outcome;
+  try {
+    writeIrFile(convertModel(readOnnxFile(onnxPath)), backXml);
+    back = await runIrOutcome(backXml, sets, oracle, 'the round trip');
+  } catch (e) {
+    back = conversionOutcome(e, 'IR → ONNX → IR');
+  }
+  return { onnxPath, backXml, toOnnx, back };
+}
+
 /** The oracle's (python) onnxruntime on the original model against the sets' expected outputs. */
 async function originalOrtOutcome(path: string, sets: TestDataSet[], oracle: Oracle): Promise<Outcome> {
   for (const ds of sets) {
@@ -522,16 +547,7 @@ async function judgeRealIr(path: string, oracle: Oracle, slot: string): Promise<
         continue;
       }
       const sets: TestDataSet[] = [{ dir: refXml, inputs: Object.entries(inputs).map(([name, tensor]) => ({ name, tensor })), outputs: want }];
-      const onnxPath = join(dir, 'from-ir.onnx');
-      let toOnnx: Outcome;
-      let converted = false;
-      try {
-        writeOnnxFile(convertModel(readIrFile(refXml), { to: 'onnx' }), onnxPath);
-        converted = true;
-        toOnnx = await runOnnxOutcome(onnxPath, sets, oracle, 'ours');
-      } catch (e) {
-        toOnnx = conversionOutcome(e, 'IR → ONNX');
-      }
+      const { toOnnx, back } = await irBothWays(refXml, sets, dir, oracle);
       // Wrong numbers: onnxruntime on the original ONNX model, given the same inputs, judged against
       // the same numbers; where it misses them on every output ours misses (an f16 model, which
       // OpenVINO computes in f32; a deep network whose f32 rounding drift onnxruntime shows against
@@ -539,18 +555,6 @@ async function judgeRealIr(path: string, oracle: Oracle, slot: string): Promise<
       // python build, which gave ours its verdict (runOnnxOutcome ends there on wrong numbers).
       const ref = toOnnx.kind === 'differs' ? await originalOrtOutcome(path, sets, oracle) : { kind: 'pass' as const };
       cases.push({ name: names[0]!, verdict: verdict(toOnnx, ref, "onnxruntime on the original ONNX (against OpenVINO on ovc's IR)") });
-      let back: Outcome;
-      if (!converted) {
-        back = toOnnx;
-      } else {
-        try {
-          const xml = join(dir, 'back.xml');
-          writeIrFile(convertModel(readOnnxFile(onnxPath)), xml);
-          back = await runIrOutcome(xml, sets, oracle, 'the round trip');
-        } catch (e) {
-          back = conversionOutcome(e, 'IR → ONNX → IR');
-        }
-      }
       cases.push({ name: names[1]!, verdict: verdict(back, { kind: 'pass' }, "OpenVINO on ovc's IR") });
     }
   });
@@ -681,28 +685,9 @@ async function judgeTfliteIr(path: string, oracle: Oracle, slot: string): Promis
         continue;
       }
       const sets: TestDataSet[] = [{ dir: refXml, inputs: Object.entries(inputs).map(([name, tensor]) => ({ name, tensor })), outputs: want }];
-      const onnxPath = join(dir, 'from-ir.onnx');
-      let toOnnx: Outcome;
-      let converted = false;
-      try {
-        writeOnnxFile(convertModel(readIrFile(refXml), { to: 'onnx' }), onnxPath);
-        converted = true;
-        toOnnx = await runOnnxOutcome(onnxPath, sets, oracle, 'ours');
-      } catch (e) {
-        toOnnx = conversionOutcome(e, 'IR → ONNX');
-      }
+      const { onnxPath, backXml, toOnnx, back } = await irBothWays(refXml, sets, dir, oracle);
       const toOnnxRef = await tfliteReference(toOnnx, onnxPath, path, sets, () => oracle.runOrt(onnxPath, inputs), oracle);
       cases.push({ name: names[0]!, verdict: verdict(toOnnx, toOnnxRef.ref, toOnnxRef.refName) });
-      let back: Outcome = toOnnx;
-      const backXml = join(dir, 'back.xml');
-      if (converted) {
-        try {
-          writeIrFile(convertModel(readOnnxFile(onnxPath)), backXml);
-          back = await runIrOutcome(backXml, sets, oracle, 'the round trip');
-        } catch (e) {
-          back = conversionOutcome(e, 'IR → ONNX → IR');
-        }
-      }
       const backRef = await tfliteReference(back, onnxPath, path, sets, () => oracle.runIr(backXml, inputs), oracle);
       cases.push({ name: names[1]!, verdict: verdict(back, backRef.ref, backRef.refName) });
     }
