@@ -9,6 +9,7 @@ first and the other nodes shuffled), every branch mode, thresholds and inputs on
 and NEQ decide), NaN inputs where nodes track missing values, targets / classes on every leaf or
 on some, repeated weights on a leaf, base values, every aggregate function and post_transform,
 ml opsets 1 and 3 (the *_as_tensor attributes), float, double and int64 inputs.
+Also ONNX's TfIdfVectorizer over integer tokens (the featurizer of text pipelines; cases at the end).
 """
 import json
 import os
@@ -388,5 +389,35 @@ single("svc_prob_softmax_4", "SVMClassifier", SVX, dict(classlabels_ints=[3, 5, 
        post_transform="SOFTMAX", **svm_attrs("POLY")), LABELS)
 single("svc_prob_binary", "SVMClassifier", SVX, dict(classlabels_ints=[2, 9], vectors_per_class=[3, 2], support_vectors=coef(5, 4),
        coefficients=coef(1, 5), rho=[0.1], prob_a=[-2.5], prob_b=[0.05], **svm_attrs("LINEAR")), LABELS)
+
+
+# TfIdfVectorizer (ai.onnx, the featurizer of text pipelines) over integer tokens: every mode with
+# and without weights, n-grams of 1-3 tokens at several skip distances, a pool with sizes outside
+# [min_gram_length, max_gram_length], columns shared by several n-grams (onnxruntime refuses a repeated
+# n-gram and weights of another length than ngram_indexes; its IDF/TFIDF weight is by column), int32
+# and int64 tokens, rows shorter than some n-gram spans, rank 1 and 2.
+def tfidf(name, x, refused=False, **attrs):
+    node = helper.make_node("TfIdfVectorizer", ["X"], ["Y"], **attrs)
+    save(name, node, x, [helper.make_tensor_value_info("Y", TensorProto.FLOAT, None)], 1, refused=refused)
+
+
+TOK = np.random.default_rng(301).integers(0, 6, size=(4, 12))
+POOL = dict(ngram_counts=[0, 4, 10], pool_int64s=[2, 3, 5, 4, 5, 6, 7, 8, 6, 7, 1, 2, 3, 4, 5, 0],
+            ngram_indexes=[0, 1, 2, 3, 4, 5, 6, 7, 8, 9])  # 4 unigrams, 3 bigrams, 2 trigrams, ...
+POOL3 = dict(ngram_counts=[0, 4, 10], pool_int64s=[2, 3, 5, 4, 5, 0, 1, 2, 3, 4, 1, 2, 3, 4, 5, 0], ngram_indexes=list(range(10)))
+for mode in ["TF", "IDF", "TFIDF"]:
+    tfidf(f"tfidf_{mode.lower()}_uni_bi_tri_skip2", TOK, mode=mode, min_gram_length=1, max_gram_length=3, max_skip_count=2, **POOL3)
+    tfidf(f"tfidf_{mode.lower()}_weights", TOK.astype(np.int32), mode=mode, min_gram_length=1, max_gram_length=2, max_skip_count=1,
+          weights=[0.5, 1.5, 2.0, 0.25, 3.0, 1.0, 0.75, 2.5, 0.1, 4.0], **POOL3)
+tfidf("tfidf_bigrams_only_rank1", TOK[0], mode="TF", min_gram_length=2, max_gram_length=2, max_skip_count=3, **POOL3)
+tfidf("tfidf_shared_columns", TOK, mode="TFIDF", min_gram_length=1, max_gram_length=2, max_skip_count=0,
+      ngram_counts=[0, 3], pool_int64s=[1, 2, 3, 0, 1, 2, 3, 1, 0], ngram_indexes=[0, 2, 1, 2, 0, 3], weights=[1.0, 2.0, 3.0, 4.0, 0.5, 0.25])
+tfidf("tfidf_idf_weights_shared_column", TOK, refused=True, mode="IDF", min_gram_length=1, max_gram_length=1, max_skip_count=0,
+      ngram_counts=[0], pool_int64s=[1, 2, 3, 0], ngram_indexes=[0, 0, 1, 1], weights=[1.0, 2.0, 3.0, 4.0])
+tfidf("tfidf_short_rows_skip5", TOK[:, :4].astype(np.int32), mode="TF", min_gram_length=2, max_gram_length=3, max_skip_count=5, **POOL3)
+# (tokens near the int32 limits: OpenVINO's CPU plugin computes int64 in 32 bits)
+BIG = np.array([[2**31 - 1, 7, 2**31 - 1, 7, -2**31], [7, -2**31, 2**31 - 1, 2**31 - 1, 7]], dtype=np.int64)
+tfidf("tfidf_int64_permuted_columns", BIG, mode="IDF", min_gram_length=1, max_gram_length=2, max_skip_count=1,
+      ngram_counts=[0, 2], pool_int64s=[2**31 - 1, -2**31, 2**31 - 1, 7, 7, -2**31], ngram_indexes=[3, 0, 1, 2], weights=[0.5, 0.25, 2.0, 1.5])
 
 print(json.dumps(cases))

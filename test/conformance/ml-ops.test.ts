@@ -1,6 +1,7 @@
 /**
- * ONNX → IR of the classic ai.onnx.ml ops skl2onnx / onnxmltools write (mappings/ml/), which
- * OpenVINO has no op for, judged by the engines on models test/conformance/ml-ops.py builds with
+ * ONNX → IR of the classic ai.onnx.ml ops skl2onnx / onnxmltools write (mappings/ml/) and of ONNX's
+ * TfIdfVectorizer over integer tokens (mappings/tensor/tfidf-vectorizer.ts), which OpenVINO has no
+ * op for, judged by the engines on models test/conformance/ml-ops.py builds with
  * seeded random attributes: onnxruntime on the original model gives the expected outputs, OpenVINO
  * on ovir's IR must give the same (f32 rtol 1e-4, labels exactly), and so must onnxruntime on that
  * IR converted back to ONNX (standard ops only). The `refused` models must be refused with a coded

@@ -56,6 +56,7 @@ export const SAMPLES: Record<string, Sample[]> = {
   'RandomUniform>RandomUniform': [], 'RandomUniformLike>RandomUniformLike': [], 'RandomNormal>RandomNormal': [],
   'RandomNormalLike>RandomNormalLike': [], 'Bernoulli>Bernoulli': [], 'Multinomial>Multinomial': [],
   'Det>Det': [], // elimination in a Loop: test/convert/det.test.ts
+  'TfIdfVectorizer>TfIdfVectorizer': [], // strided Slices against the pool: test/convert/tfidf-vectorizer.test.ts
   'MelWeightMatrix>MelWeightMatrix': [], // run-time scalars: test/convert/mel-weight-matrix.test.ts
   'CausalConvWithState>CausalConvWithState': [], // test/convert/causal-conv-with-state.test.ts
   'LinearAttention>LinearAttention': [], // a Loop over T: test/convert/linear-attention.test.ts

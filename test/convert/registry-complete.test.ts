@@ -88,6 +88,7 @@ const OWN_SUITE: Record<string, string> = {
       'QLinearAveragePool', 'QLinearSoftmax', 'QLinearWhere', 'MatMulIntegerToFloat', 'DynamicQuantizeMatMul', 'QGemm', 'MatMulNBits', 'DynamicQuantizeLSTM', 'GatherBlockQuantized']
     .map((op) => [`${op}>${op}`, 'test/convert/ms-quant.test.ts'])),
   'Det>Det': 'test/convert/det.test.ts',
+  'TfIdfVectorizer>TfIdfVectorizer': 'test/convert/tfidf-vectorizer.test.ts',
   'MelWeightMatrix>MelWeightMatrix': 'test/convert/mel-weight-matrix.test.ts',
   'CausalConvWithState>CausalConvWithState': 'test/convert/causal-conv-with-state.test.ts',
   'LinearAttention>LinearAttention': 'test/convert/linear-attention.test.ts',
