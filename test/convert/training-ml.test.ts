@@ -137,6 +137,10 @@ describe('ai.onnx.ml ops', () => {
     expect(refusal(ml('LabelEncoder', [f('X', [3], 'i64')], { keys_int64s: A.ints([1]), values_strings: A.strings(['a']) })))
       .toEqual(["CONVERT_UNSUPPORTED_ATTR main/labelencoder: LabelEncoder: attribute 'values_strings' = strings is not supported (OpenVINO IR has no string element type)"]);
   });
+  it('LabelEncoder-1 (classes_strings: strings to int64 and back) is refused by its own reason, not as an unknown attribute', () => {
+    expect(refusal(ml('LabelEncoder', [f('X', [3], 'string')], { classes_strings: A.strings(['a', 'b']), default_int64: A.int(-1) }, 1)))
+      .toEqual(["CONVERT_UNSUPPORTED_ATTR main/labelencoder: LabelEncoder: attribute 'classes_strings' = strings is not supported (LabelEncoder-1 maps strings to int64 and back: OpenVINO IR has no string element type)"]);
+  });
   it('LabelEncoder with a key twice is refused (engines differ on which value wins)', () => {
     expect(refusal(ml('LabelEncoder', [f('X', [3], 'i64')], { keys_int64s: A.ints([1, 2, 1]), values_int64s: A.ints([1, 2, 3]) })))
       .toEqual(["CONVERT_UNSUPPORTED_ATTR main/labelencoder: LabelEncoder: attribute 'keys_int64s' = 1 is not supported (a key appears twice: engines differ on which value it maps to)"]);

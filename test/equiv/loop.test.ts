@@ -3,7 +3,37 @@ import { convertModel } from '../../src/convert/index.js';
 import { checkModels } from '../../src/equiv/check-models.js';
 import type { Model } from '../../src/graph/index.js';
 import { decodeOnnx } from '../../src/onnx/decode.js';
+import * as ob from '../helpers/onnx-builder.js';
 import { accumulate, ifInsideLoop } from '../convert/loop-fixtures.js';
+
+/**
+ * y_final = Loop(M, cond, y0) with y ← y + x, whose body declares iteration_num as i64[1] (the spec's
+ * is a scalar; onnxruntime runs both; paddle2onnx writes [1]); `read`: y ← (y + x) · iteration_num.
+ */
+function counterOfShape1(read: boolean): Uint8Array {
+  const f32 = (name: string) => ob.valueInfo(name, 'f32', [2]);
+  const body = ob.graph({
+    name: 'body',
+    inputs: [ob.valueInfo('i', 'i64', [1]), ob.valueInfo('c', 'boolean', []), f32('y')],
+    outputs: [ob.valueInfo('c_out', 'boolean', []), f32('y_next')],
+    nodes: [
+      ob.node('Identity', ['c'], ['c_out']),
+      ...(read
+        ? [ob.node('Add', ['y', 'x'], ['s']), ob.node('Cast', ['i'], ['i_f'], { to: 1 }), ob.node('Mul', ['s', 'i_f'], ['y_next'])]
+        : [ob.node('Add', ['y', 'x'], ['y_next'])]),
+    ],
+  });
+  return ob.encodeModelProto(ob.model({
+    opset: 17,
+    irVersion: 8,
+    graph: ob.graph({
+      name: 'loop_counter_1d',
+      inputs: [ob.valueInfo('M', 'i64', []), ob.valueInfo('cond', 'boolean', []), f32('y0'), f32('x')],
+      outputs: [f32('y_final')],
+      nodes: [ob.node('Loop', ['M', 'cond', 'y0'], ['y_final'], { body: ob.attr.graph(body) }, { name: 'loop' })],
+    }),
+  }));
+}
 
 /** The ONNX form (A) of a Loop model against its IR form (B); where B is wired wrong, the check says where. */
 const onnxOf = (bytes: Uint8Array): Model => decodeOnnx(bytes);
@@ -18,6 +48,17 @@ describe('ovir check pairs values inside Loop bodies through the port map', () =
       const body = r.entries.filter((e) => e.scope === 'main/loop/body');
       expect(body.find((e) => e.pathA === 'main/loop/body/i')).toMatchObject({ status: 'equal', pathB: 'main/loop/body/i' });
       expect(body.find((e) => e.pathA === 'main/loop/body/x')).toMatchObject({ status: 'equal', pathB: 'main/loop/body/x' });
+    }
+  });
+
+  it('an iteration_num declared i64[1]: ONNX → IR → ONNX writes the spec\'s scalar (and a Reshape to [1] where the body reads it); the two forms are equivalent, read or not', () => {
+    for (const read of [true, false]) {
+      const bytes = counterOfShape1(read);
+      const back = convertModel(convertModel(onnxOf(bytes)), { to: 'onnx' });
+      expect(loopOf(back).bodies.get('body')!.graph.inputs[0]!.type).toMatchObject({ elem: 'i64', shape: [] });
+      const r = checkModels(onnxOf(bytes), back);
+      expect(r.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code}: ${d.message}`)).toEqual([]);
+      expect(r.ok).toBe(true);
     }
   });
 
