@@ -24,6 +24,7 @@ import { EMBEDDING_BAG } from './tensor/embedding-bag.js';
 import { ROLL } from './tensor/roll.js';
 import { SEGMENT_MAX } from './tensor/segment-max.js';
 import { TFIDF_VECTORIZER } from './tensor/tfidf-vectorizer.js';
+import { BITCAST } from './tensor/bitcast.js';
 import { SPACE_BATCH } from './tensor/space-batch.js';
 import { SCATTER_UPDATE } from './tensor/scatter-update.js';
 import { BITSHIFT } from './logical/bitshift.js';
@@ -198,5 +199,5 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   // com.microsoft (onnxruntime's contrib ops of transformer models; SimplifiedLayerNormalization is its op in the ONNX domain)
   ...MS_GELU, ...MS_FUSED, ...MS_LAYER_NORM, ...MS_EMBED_LAYER_NORM, ...MS_ATTENTION, ...MS_MULTI_HEAD_ATTENTION, ...MS_GROUP_QUERY_ATTENTION, ...MS_ROTARY_EMBEDDING, ...MS_RANGE_TRILU, ...MS_PAD_GATHER_ND,
   // IR ops ONNX lacks at some opsets, as ONNX subgraphs
-  ...IR_DECOMPOSE, ...IR_ELEMENTWISE, ...CONVERT_PROMOTE_TYPES, ...REORG_YOLO, ...REGION_YOLO, ...COLOR_CONVERSION, ...EXTRACT_IMAGE_PATCHES, ...CTC_GREEDY_DECODER, ...BUCKETIZE, ...GRN, ...EMBEDDING_BAG, ...ROLL, ...SCATTER_UPDATE, ...ADAPTIVE_POOL, ...SPACE_BATCH, ...SEGMENT_MAX, ...TFIDF_VECTORIZER, ...STATE_VARIABLES,
+  ...IR_DECOMPOSE, ...IR_ELEMENTWISE, ...CONVERT_PROMOTE_TYPES, ...REORG_YOLO, ...REGION_YOLO, ...COLOR_CONVERSION, ...EXTRACT_IMAGE_PATCHES, ...CTC_GREEDY_DECODER, ...BUCKETIZE, ...GRN, ...EMBEDDING_BAG, ...ROLL, ...SCATTER_UPDATE, ...ADAPTIVE_POOL, ...SPACE_BATCH, ...SEGMENT_MAX, ...TFIDF_VECTORIZER, ...BITCAST, ...STATE_VARIABLES,
 ];

@@ -57,6 +57,7 @@ export const SAMPLES: Record<string, Sample[]> = {
   'RandomNormalLike>RandomNormalLike': [], 'Bernoulli>Bernoulli': [], 'Multinomial>Multinomial': [],
   'Det>Det': [], // elimination in a Loop: test/convert/det.test.ts
   'TfIdfVectorizer>TfIdfVectorizer': [], // strided Slices against the pool: test/convert/tfidf-vectorizer.test.ts
+  'BitCast>BitCast': [], // a Convert where it keeps the bits: test/convert/bitcast.test.ts
   'MelWeightMatrix>MelWeightMatrix': [], // run-time scalars: test/convert/mel-weight-matrix.test.ts
   'CausalConvWithState>CausalConvWithState': [], // test/convert/causal-conv-with-state.test.ts
   'LinearAttention>LinearAttention': [], // a Loop over T: test/convert/linear-attention.test.ts

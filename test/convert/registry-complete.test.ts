@@ -89,6 +89,7 @@ const OWN_SUITE: Record<string, string> = {
     .map((op) => [`${op}>${op}`, 'test/convert/ms-quant.test.ts'])),
   'Det>Det': 'test/convert/det.test.ts',
   'TfIdfVectorizer>TfIdfVectorizer': 'test/convert/tfidf-vectorizer.test.ts',
+  'BitCast>BitCast': 'test/convert/bitcast.test.ts',
   'MelWeightMatrix>MelWeightMatrix': 'test/convert/mel-weight-matrix.test.ts',
   'CausalConvWithState>CausalConvWithState': 'test/convert/causal-conv-with-state.test.ts',
   'LinearAttention>LinearAttention': 'test/convert/linear-attention.test.ts',
