@@ -16,9 +16,10 @@ from onnx import helper, TensorProto
 
 ELEM = {"f32": TensorProto.FLOAT, "u8": TensorProto.UINT8, "i8": TensorProto.INT8, "u16": TensorProto.UINT16,
         "i16": TensorProto.INT16, "i32": TensorProto.INT32, "i64": TensorProto.INT64, "boolean": TensorProto.BOOL,
-        "f16": TensorProto.FLOAT16, "f64": TensorProto.DOUBLE, "u32": TensorProto.UINT32, "u64": TensorProto.UINT64}
+        "f16": TensorProto.FLOAT16, "f64": TensorProto.DOUBLE, "u32": TensorProto.UINT32, "u64": TensorProto.UINT64,
+        "bf16": TensorProto.BFLOAT16}
 ONNX_NAME = {"float": "f32", "uint8": "u8", "int8": "i8", "uint16": "u16", "int16": "i16", "int32": "i32", "int64": "i64",
-             "bool": "boolean", "float16": "f16", "double": "f64", "uint32": "u32", "uint64": "u64"}
+             "bool": "boolean", "float16": "f16", "double": "f64", "uint32": "u32", "uint64": "u64", "bfloat16": "bf16"}
 
 # op → (inputs as (constraint or fixed elem, shape), attrs). 'T' is the probed type.
 PROBES = {
@@ -54,6 +55,41 @@ PROBES = {
     "Clip": ([("T", [2])], {}),
     "CumSum": ([("T", [2]), ("i64", [])], {}),
     "Range": ([("T", []), ("T", []), ("T", [])], {}),
+    "Pad": ([("T", [2]), ("i64", [2])], {}),
+    "MatMul": ([("T", [2, 2]), ("T", [2, 2])], {}),
+    "Gemm": ([("T", [2, 2]), ("T", [2, 2])], {}),
+    "Softmax": ([("T", [2, 2])], {}),
+    "LogSoftmax": ([("T", [2, 2])], {}),
+    "ReduceMean": ([("T", [2, 2])], {"keepdims": 0}),
+    "Sqrt": ([("T", [2])], {}),
+    "Exp": ([("T", [2])], {}),
+    "Log": ([("T", [2])], {}),
+    "Tanh": ([("T", [2])], {}),
+    "Sigmoid": ([("T", [2])], {}),
+    "Erf": ([("T", [2])], {}),
+    "Reciprocal": ([("T", [2])], {}),
+    "Elu": ([("T", [2])], {}),
+    "Selu": ([("T", [2])], {}),
+    "LeakyRelu": ([("T", [2])], {}),
+    "HardSigmoid": ([("T", [2])], {}),
+    "HardSwish": ([("T", [2])], {}),
+    "Softplus": ([("T", [2])], {}),
+    "Softsign": ([("T", [2])], {}),
+    "Mish": ([("T", [2])], {}),
+    "ThresholdedRelu": ([("T", [2])], {}),
+    "Sin": ([("T", [2])], {}),
+    "Cos": ([("T", [2])], {}),
+    "Floor": ([("T", [2])], {}),
+    "Ceil": ([("T", [2])], {}),
+    "Concat": ([("T", [2]), ("T", [2])], {"axis": 0}),
+    "Transpose": ([("T", [2, 2])], {}),
+    "Reshape": ([("T", [2, 2]), ("i64", [1])], {}),
+    "Expand": ([("T", [2]), ("i64", [1])], {}),
+    "Gather": ([("T", [2]), ("i64", [1])], {}),
+    "Unsqueeze": ([("T", [2]), ("i64", [1])], {}),
+    "Squeeze": ([("T", [1, 2]), ("i64", [1])], {}),
+    "Identity": ([("T", [2])], {}),
+    "Slice": ([("T", [2]), ("i64", [1]), ("i64", [1])], {}),
 }
 
 
@@ -71,7 +107,7 @@ def build(op, opset, elem):
 
 def main():
     out = sys.argv[1]
-    opsets = [int(a) for a in sys.argv[2:]] or [11, 13, 17, 18, 21]
+    opsets = [int(a) for a in sys.argv[2:]] or [11, 13, 17, 18, 21, 22]
     os.makedirs(out, exist_ok=True)
     manifest = []
     for op in sorted(PROBES):

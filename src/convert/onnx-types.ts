@@ -18,7 +18,7 @@ import { ortLacks } from '../onnx/ort-gaps.js';
  *
  * Exact widening, per op (constraint parameter → why):
  */
-const WIDEN: Readonly<Record<string, { readonly param: string; readonly why: string; readonly alongside?: string; readonly copies?: true }>> = {
+const WIDEN: Readonly<Record<string, { readonly param: string; readonly why: string; readonly alongside?: string; readonly copies?: true; readonly bf16Only?: true }>> = {
   Max: { param: 'T', why: 'the larger of two values is the same in a wider type' },
   Min: { param: 'T', why: 'the smaller of two values is the same in a wider type' },
   // Selection only copies values: a type that goes to another and back bit for bit (u64 ⇄ i64
@@ -48,6 +48,51 @@ const WIDEN: Readonly<Record<string, { readonly param: string; readonly why: str
   // Integer Range values fit the narrow type (IR leaves overflow undefined) and are exact wider.
   Range: { param: 'T', why: 'start + i·delta computed in f32 (floats) or a wider integer and cast back' },
   Einsum: { param: 'T', why: 'products and sums in f32, rounded once to f16/bf16' },
+  // bf16, for which onnxruntime's CPU EP has almost no kernel (measured: scripts/probe-ort-kernels):
+  // one add, subtract, multiply, divide or square root of bf16 values computed in f32 and rounded to
+  // bf16 is the correctly rounded bf16 result (f32's 24 bits ≥ 2·8 + 2: the double rounding is
+  // harmless); sign, comparisons, rounding to integers and padding are exact.
+  Add: { param: 'T', why: 'correctly rounded in f32, so once more in bf16', bf16Only: true },
+  Sub: { param: 'T', why: 'correctly rounded in f32, so once more in bf16', bf16Only: true },
+  Mul: { param: 'T', why: 'correctly rounded in f32, so once more in bf16', bf16Only: true },
+  Div: { param: 'T', why: 'correctly rounded in f32, so once more in bf16', bf16Only: true },
+  Sqrt: { param: 'T', why: 'correctly rounded in f32, so once more in bf16', bf16Only: true },
+  Reciprocal: { param: 'T', why: 'correctly rounded in f32, so once more in bf16', bf16Only: true },
+  Abs: { param: 'T', why: 'exact in f32', bf16Only: true },
+  Neg: { param: 'T', why: 'exact in f32', bf16Only: true },
+  Floor: { param: 'T', why: 'exact in f32', bf16Only: true },
+  Ceil: { param: 'T', why: 'exact in f32', bf16Only: true },
+  Equal: { param: 'T', why: 'comparisons are the same in f32', bf16Only: true },
+  Less: { param: 'T', why: 'comparisons are the same in f32', bf16Only: true },
+  Greater: { param: 'T', why: 'comparisons are the same in f32', bf16Only: true },
+  LessOrEqual: { param: 'T', why: 'comparisons are the same in f32', bf16Only: true },
+  GreaterOrEqual: { param: 'T', why: 'comparisons are the same in f32', bf16Only: true },
+  Pad: { param: 'T', why: 'padding copies values', bf16Only: true },
+  Expand: { param: 'T', why: 'broadcasting copies values', bf16Only: true },
+  // Sums, products and transcendentals of bf16 in f32, rounded once to bf16: what OpenVINO's CPU
+  // plugin computes for bf16 at f32 inference precision (as Einsum above).
+  MatMul: { param: 'T', why: 'products and sums in f32, rounded once to bf16', bf16Only: true },
+  Gemm: { param: 'T', why: 'products and sums in f32, rounded once to bf16', bf16Only: true },
+  Softmax: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
+  LogSoftmax: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
+  ReduceMean: { param: 'T', why: 'the mean in f32, rounded once to bf16', bf16Only: true },
+  Exp: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
+  Log: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
+  Tanh: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
+  Sigmoid: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
+  Erf: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
+  // activations that take bf16 from opset 22
+  Elu: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
+  Selu: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
+  LeakyRelu: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
+  HardSigmoid: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
+  HardSwish: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
+  Softplus: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
+  Softsign: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
+  Mish: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
+  ThresholdedRelu: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
+  Sin: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
+  Cos: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
 };
 
 /** Wider types that hold every value of a type, nearest first. */
@@ -61,7 +106,11 @@ const ROUND_TRIP: Partial<Record<ElementTypeName, readonly ElementTypeName[]>> =
   u64: ['i64'], boolean: ['u8', 'i32'],
 };
 
-/** Integer-only widenings (a float result rounded to a wider float then back may differ). */
+/**
+ * Integer-only widenings (a float result rounded to a wider float then back may differ), but for
+ * bf16: onnxruntime has no bf16 kernel for them, and f32 sums rounded once to bf16 are what
+ * OpenVINO computes.
+ */
 const INTEGER_ONLY = new Set(['ReduceSum', 'ReduceProd', 'CumSum', 'Pow']);
 
 /** Widens where needed (see above); whether it added any node. */
@@ -149,7 +198,8 @@ function widen(n: Node, opset: number): { before: Node[]; after: Node[] } | null
     if (t?.kind === 'tensor' && t.elem !== 'dynamic' && formalInput(s, i)?.type === rule.param) elem = t.elem;
   }
   if (!elem || takes(s, n.op, opset, rule.param, elem)) return null;
-  if (INTEGER_ONLY.has(n.op) && elementType(elem).kind === 'float') return null;
+  if (rule.bf16Only && elem !== 'bf16') return null;
+  if (INTEGER_ONLY.has(n.op) && elementType(elem).kind === 'float' && elem !== 'bf16') return null;
   const ladder = [...(LADDER[elem] ?? []), ...(rule.copies ? ROUND_TRIP[elem] ?? [] : [])];
   const wide = ladder.find((w) => takes(s, n.op, opset, rule.param, w));
   if (!wide) return null;

@@ -91,6 +91,23 @@ describe('IR → ONNX element types the ONNX op or onnxruntime lacks', () => {
     expect(message).toMatch(/Conv: input 0 has element type i32, which the op does not take .* at ONNX opset 17.*ONNX_INVALID_AT_OPSET/s);
   });
 
+  it('bf16 arithmetic onnxruntime has no kernel for is computed in f32 and rounded back to bf16 after each op', () => {
+    const b = new Builder('ov');
+    const x = b.input('x', 'bf16', [2, 2]);
+    const y = b.input('y', 'bf16', [2, 2]);
+    const sum = b.op(b.graph, 'Add', [x, y], 's', { auto_broadcast: A.raw('numpy') });
+    const prod = b.op(b.graph, 'MatMul', [sum, y], 'p', { transpose_a: A.raw('false'), transpose_b: A.raw('false') });
+    b.output(b.op(b.graph, 'SoftMax', [prod], 'z', { axis: A.raw('1') }));
+    const onnx = convertModel(b.model);
+    expect(ops(onnx)).toEqual(['Cast', 'Cast', 'Add', 'Cast', 'Cast', 'Cast', 'MatMul', 'Cast', 'Cast', 'Softmax', 'Cast']);
+    expect(onnx.graph.outputs[0]!.type).toMatchObject({ elem: 'bf16' });
+    // f16, which onnxruntime runs, keeps its ops as they are
+    const half = new Builder('ov');
+    const h = half.input('x', 'f16', [2]);
+    half.output(half.op(half.graph, 'Add', [h, h], 's', { auto_broadcast: A.raw('numpy') }));
+    expect(ops(convertModel(half.model))).toEqual(['Add']);
+  });
+
   it('Pow on u64 has no exact wider type: refused, naming the type', () => {
     let message = '';
     try { convertModel(binary('Power', 'u64'), { opset: 11 }); } catch (e) { if (e instanceof OvirError) message = e.message; else throw e; }
