@@ -78,7 +78,7 @@ export const SAMPLES: Record<string, Sample[]> = {
   // test/convert/microsoft-transformer.test.ts, engines in test/conformance/contrib-fusion.test.ts
   'BiasGelu>BiasGelu': [], 'FastGelu>FastGelu': [], 'QuickGelu>QuickGelu': [], 'BiasAdd>BiasAdd': [],
   'FusedMatMul>FusedMatMul': [], 'FusedConv>FusedConv': [], 'FusedGemm>FusedGemm': [],
-  'SkipLayerNormalization>SkipLayerNormalization': [], 'SkipSimplifiedLayerNormalization>SkipSimplifiedLayerNormalization': [],
+  'SkipLayerNormalization>SkipLayerNormalization': [], 'GroupNorm>GroupNorm': [], 'SkipGroupNorm>SkipGroupNorm': [], 'SkipSimplifiedLayerNormalization>SkipSimplifiedLayerNormalization': [],
   'SimplifiedLayerNormalization>SimplifiedLayerNormalization': [], 'EmbedLayerNormalization>EmbedLayerNormalization': [],
   'MultiHeadAttention>MultiHeadAttention': [], 'GroupQueryAttention>GroupQueryAttention': [],
   'Sub>Sub': [], 'Mul>Mul': [], 'Div>Div': [], 'Pow>Pow': [], 'And>And': [], 'Or>Or': [], 'Xor>Xor': [],

@@ -114,7 +114,7 @@ const OWN_SUITE: Record<string, string> = {
   'NonMaxSuppression>ExperimentalDetectronGenerateProposalsSingleImage': 'test/convert/detection-nms.test.ts',
   // onnxruntime's contrib ops of transformer models (mappings/microsoft/; engines: test/conformance/contrib-fusion.test.ts)
   ...Object.fromEntries(['Gelu', 'BiasGelu', 'FastGelu', 'QuickGelu', 'BiasAdd', 'FusedMatMul', 'FusedConv', 'FusedGemm', 'SkipLayerNormalization',
-      'SkipSimplifiedLayerNormalization', 'EmbedLayerNormalization', 'Attention', 'MultiHeadAttention', 'GroupQueryAttention', 'RotaryEmbedding', 'Range', 'Trilu', 'Pad', 'GatherND'].map((op) => [`com.microsoft:${op}>${op}`, 'test/convert/microsoft-transformer.test.ts'])),
+      'SkipSimplifiedLayerNormalization', 'EmbedLayerNormalization', 'GroupNorm', 'SkipGroupNorm', 'Attention', 'MultiHeadAttention', 'GroupQueryAttention', 'RotaryEmbedding', 'Range', 'Trilu', 'Pad', 'GatherND'].map((op) => [`com.microsoft:${op}>${op}`, 'test/convert/microsoft-transformer.test.ts'])),
   'SimplifiedLayerNormalization>SimplifiedLayerNormalization': 'test/convert/microsoft-transformer.test.ts',
   'Identity>ReadValue': 'test/convert/state-variables.test.ts',
   'Identity>Assign': 'test/convert/state-variables.test.ts',

@@ -28,6 +28,7 @@ import { conv, gatherNd } from './nn.js';
  *   start, limit and delta (1 when absent) are known.
  * - Pad: data's type; each dim grown by its begin and end pads when pads ([2r] or [1, 2r]) is known.
  *   GatherND: ONNX GatherND's (batch_dims 0).
+ * - GroupNorm: X's type and shape. SkipGroupNorm: Y and S X's type and shape.
  * - EmbedLayerNormalization: output and embedding_sum [B, S, hidden] of word_embedding's type
  *   (hidden: word_embedding's dim 1); mask_index int32 [B].
  */
@@ -172,6 +173,8 @@ export const onnxMicrosoftTransformerRules: Rule[] = [
   rule('SkipSimplifiedLayerNormalization', skipNorm),
   rule('SimplifiedLayerNormalization', simplified, ''),
   rule('EmbedLayerNormalization', embed),
+  rule('GroupNorm', (c) => [out(c.elem(0), c.shape(0))]),
+  rule('SkipGroupNorm', (c) => c.node.outputs.map(() => out(c.elem(0), c.shape(0)))),
   rule('Attention', attention),
   rule('MultiHeadAttention', mha),
   rule('GroupQueryAttention', gqa),
