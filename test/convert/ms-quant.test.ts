@@ -160,6 +160,68 @@ describe('QLinearSoftmax', () => {
 });
 
 
+describe('QLinearReduceMean', () => {
+  const ins: In[] = [x('data', 'i8', [2, 3, 4, 5]), s('ds'), z('dz', 'i8'), s('rs', 0.02), z('rz', 'i8', -2)];
+  it('Dequantize(data) → ReduceMean over axes → Quantize (round half to even, saturate) as reduced_zero_point\'s type', () => {
+    const ir = converted(model('QLinearReduceMean', ins, { axes: A.ints([2n, -1n]), keepdims: A.int(1) }));
+    expect(ops(ir)).toEqual(['Convert', 'Convert', 'Subtract', 'Multiply', 'ReduceMean', 'Divide', 'Round', 'Convert', 'Add', 'Clamp', 'Convert']);
+    expect(outType(ir)).toMatchObject({ elem: 'i8', shape: [2, 3, 1, 1] });
+    const m = model('QLinearReduceMean', ins, { axes: A.ints([1n]), keepdims: A.int(0) });
+    expect(inferTypes(m).types.get(m.graph.outputs[0]!)).toMatchObject({ elem: 'i8', shape: [2, 4, 5] });
+  });
+  it('axes and keepdims are required; an axis out of range is refused, naming the node', () => {
+    expect(refusal(model('QLinearReduceMean', ins, { axes: A.ints([1n]) })).join('\n')).toMatch(/main\/qlinearreducemean: .*keepdims is required/);
+    expect(refusal(model('QLinearReduceMean', ins, { keepdims: A.int(1) })).join('\n')).toMatch(/main\/qlinearreducemean: .*axes is required/);
+    expect(refusal(model('QLinearReduceMean', ins, { axes: A.ints([4n]), keepdims: A.int(1) })).join('\n')).toMatch(/'axes' = 4 is not supported \(out of range for rank 4\)/);
+  });
+});
+
+describe('QAttention', () => {
+  // input u8 [B, S, D], weight i8 [D, 3H], bias f32 [3H], input_scale, weight_scale, mask_index?, input_zero_point?, weight_zero_point?, past?
+  const ins = (more: In[] = []): In[] => [x('input', 'u8', [2, 5, 8]), x('weight', 'i8', [8, 24]), x('bias', 'f32', [24]), s('is', 0.02), s('ws', 0.01), ...more];
+  it('the projection is an exact int32 MatMul of (input − zp)(weight − zp), times input_scale · weight_scale, plus bias; then Attention', () => {
+    const ir = converted(model('QAttention', ins([x('mask', 'i32', [2]), z('izp', 'u8', 128), z('wzp', 'i8', 1)]), { num_heads: A.int(2) }));
+    const nodes = [...allNodes(ir.graph)];
+    const mm = nodes.find((n) => n.op === 'MatMul')!;
+    expect(mm.inputs.map((v) => v?.type)).toMatchObject([{ elem: 'i32' }, { elem: 'i32' }]);
+    expect(ops(ir)).toEqual(expect.arrayContaining(['Subtract', 'Softmax']));
+    expect(outType(ir)).toMatchObject({ elem: 'f32', shape: [2, 5, 8] });
+  });
+  it('ONNX-side inference: output [B, S, hidden], present [2, B, N, past + S, head] of the bias\'s type', () => {
+    const m = model('QAttention', ins([null, null, null, x('past', 'f32', [2, 2, 2, 3, 4])]), { num_heads: A.int(2) }, 2);
+    const r = inferTypes(m);
+    expect(r.diagnostics).toEqual([]);
+    expect(m.graph.outputs.map((o) => r.types.get(o))).toMatchObject([{ elem: 'f32', shape: [2, 5, 8] }, { elem: 'f32', shape: [2, 2, 2, 8, 4] }]);
+  });
+  it('refuses a float input, a per-column input_scale and do_rotary, naming the node', () => {
+    expect(refusal(model('QAttention', [x('input', 'f32', [2, 5, 8]), ...ins().slice(1)], { num_heads: A.int(2) })).join('\n')).toMatch(/main\/qattention: .*input \(input 0\) is f32/);
+    expect(refusal(model('QAttention', [...ins().slice(0, 3), x('is', 'f32', [3]), s('ws')], { num_heads: A.int(2) })).join('\n')).toMatch(/input_scale \(input 3\) must be a scalar/);
+    expect(refusal(model('QAttention', ins(), { num_heads: A.int(2), do_rotary: A.int(1) })).join('\n')).toMatch(/'do_rotary' = 1 is not supported/);
+  });
+});
+
+describe('QEmbedLayerNormalization', () => {
+  const ins = (seg = true): In[] => [x('ids', 'i32', [2, 6]), seg ? x('seg', 'i32', [2, 6]) : null, x('word', 'u8', [20, 8]), x('pos', 'u8', [9, 8]), seg ? x('segemb', 'u8', [3, 8]) : null,
+    x('gamma', 'u8', [8]), x('beta', 'u8', [8]), x('mask', 'i32', [2, 6]), s('ws'), s('ps'), seg ? s('ss') : null, s('gs'), s('bs'),
+    z('wz', 'u8', 128), z('pz', 'u8', 127), seg ? z('sz', 'u8', 120) : null, z('gz', 'u8', 100), z('bz', 'u8', 128)];
+  it('the tables dequantized ((q − zp) · scale), gathered and summed, MVN · gamma + beta; mask_index counts the mask\'s 1s', () => {
+    const ir = converted(model('QEmbedLayerNormalization', ins(), {}, 2));
+    expect(ops(ir)).toEqual(expect.arrayContaining(['Gather', 'MVN', 'Equal', 'ReduceSum', 'Range']));
+    expect(ops(ir).filter((o) => o === 'Subtract')).toHaveLength(5);
+    expect(ir.graph.outputs.map((o) => o.type)).toMatchObject([{ elem: 'f32', shape: [2, 6, 8] }, { elem: 'i32', shape: [2] }]);
+    const gathers = (m: Model) => ops(m).filter((o) => o === 'Gather').length;
+    expect(gathers(converted(model('QEmbedLayerNormalization', ins(false), {}, 2)))).toBe(gathers(ir) - 1); // no segment table
+  });
+  it('refuses tables of two quantized types and a zero point of another type, naming the node', () => {
+    const mixed = ins();
+    mixed[3] = x('pos', 'i8', [9, 8]);
+    expect(refusal(model('QEmbedLayerNormalization', mixed, {}, 2)).join('\n')).toMatch(/main\/qembedlayernormalization: .*input 3 is i8 and word_embedding_quant u8/);
+    const zp = ins();
+    zp[16] = z('gz', 'i8', 0);
+    expect(refusal(model('QEmbedLayerNormalization', zp, {}, 2)).join('\n')).toMatch(/input 16 \(the zero point of input 5\) must be given, of u8/);
+  });
+});
+
 describe('MatMulIntegerToFloat / DynamicQuantizeMatMul / QGemm', () => {
   it('MatMulIntegerToFloat: an int32 MatMul of the shifted operands, times a_scale·b_scale, plus bias', () => {
     const ir = converted(model('MatMulIntegerToFloat', [x('A', 'u8', [2, 3, 16]), x('B', 'i8', [16, 8]), s('as'), s('bs'), z('az', 'u8'), z('bz', 'i8'), x('bias', 'f32', [8])]));

@@ -66,9 +66,9 @@ export const SAMPLES: Record<string, Sample[]> = {
   // onnxruntime's com.microsoft quantization ops (ONNX → IR only): test/convert/ms-quant.test.ts, engines in test/conformance/contrib-ops.test.ts
   'QLinearAdd>QLinearAdd': [], 'QLinearMul>QLinearMul': [], 'QLinearSigmoid>QLinearSigmoid': [], 'QLinearLeakyRelu>QLinearLeakyRelu': [],
   'QLinearConcat>QLinearConcat': [], 'QLinearGlobalAveragePool>QLinearGlobalAveragePool': [], 'QLinearAveragePool>QLinearAveragePool': [],
-  'QLinearSoftmax>QLinearSoftmax': [], 'QLinearWhere>QLinearWhere': [], 'MatMulIntegerToFloat>MatMulIntegerToFloat': [],
+  'QLinearSoftmax>QLinearSoftmax': [], 'QLinearReduceMean>QLinearReduceMean': [], 'QLinearWhere>QLinearWhere': [], 'MatMulIntegerToFloat>MatMulIntegerToFloat': [],
   'DynamicQuantizeMatMul>DynamicQuantizeMatMul': [], 'QGemm>QGemm': [], 'MatMulNBits>MatMulNBits': [], 'DynamicQuantizeLSTM>DynamicQuantizeLSTM': [],
-  'GatherBlockQuantized>GatherBlockQuantized': [],
+  'GatherBlockQuantized>GatherBlockQuantized': [], 'QAttention>QAttention': [], 'QEmbedLayerNormalization>QEmbedLayerNormalization': [],
   // classic ai.onnx.ml ops (ONNX → IR only): test/convert/ml-classic.test.ts, engines in test/conformance/ml-ops.test.ts
   'TreeEnsembleRegressor>TreeEnsembleRegressor': [], 'TreeEnsembleClassifier>TreeEnsembleClassifier': [],
   'LinearRegressor>LinearRegressor': [], 'LinearClassifier>LinearClassifier': [], 'Scaler>Scaler': [], 'Normalizer>Normalizer': [],

@@ -85,8 +85,9 @@ const OWN_SUITE: Record<string, string> = {
       'RandomNormalLike>RandomNormalLike', 'Bernoulli>Bernoulli', 'Multinomial>Multinomial'].map((key) => [key, 'test/convert/random-ops.test.ts'])),
   // onnxruntime's com.microsoft quantization contrib ops (ONNX → IR only; engines in test/conformance/contrib-ops.test.ts)
   ...Object.fromEntries(['QLinearAdd', 'QLinearMul', 'QLinearSigmoid', 'QLinearLeakyRelu', 'QLinearConcat', 'QLinearGlobalAveragePool',
-      'QLinearAveragePool', 'QLinearSoftmax', 'QLinearWhere', 'MatMulIntegerToFloat', 'DynamicQuantizeMatMul', 'QGemm', 'MatMulNBits', 'DynamicQuantizeLSTM', 'GatherBlockQuantized']
+      'QLinearAveragePool', 'QLinearSoftmax', 'QLinearReduceMean', 'QLinearWhere', 'MatMulIntegerToFloat', 'DynamicQuantizeMatMul', 'QGemm', 'MatMulNBits', 'DynamicQuantizeLSTM', 'GatherBlockQuantized']
     .map((op) => [`${op}>${op}`, 'test/convert/ms-quant.test.ts'])),
+  ...Object.fromEntries(['QAttention', 'QEmbedLayerNormalization'].map((op) => [`${op}>${op}`, 'test/convert/ms-quant.test.ts'])),
   'Det>Det': 'test/convert/det.test.ts',
   'MelWeightMatrix>MelWeightMatrix': 'test/convert/mel-weight-matrix.test.ts',
   'CausalConvWithState>CausalConvWithState': 'test/convert/causal-conv-with-state.test.ts',
