@@ -300,10 +300,21 @@ describe('MatMulNBits', () => {
     const r = inferTypes(m);
     expect(r.types.get(m.graph.outputs[0]!)).toMatchObject({ elem: 'f16', shape: [1, 5, 8] });
   });
-  it('refuses g_idx, 3-bit weights and prepacked weights, naming the node', () => {
+  it('g_idx: each column k takes block g_idx[k]\'s scale and zero point (Gather along the blocks), the values in their order', () => {
+    const withGidx = ins();
+    withGidx[3] = x('zp', 'f32', [24]);
+    withGidx[4] = x('g_idx', 'i32', [40]);
+    const ir = converted(model('MatMulNBits', withGidx, attrs));
+    expect(ops(ir).filter((o) => o === 'Gather')).toHaveLength(2);
+    expect(outType(ir)).toMatchObject({ elem: 'f32', shape: [2, 8] });
+    const noZp = [...withGidx];
+    noZp[3] = null;
+    expect(ops(converted(model('MatMulNBits', noZp, attrs))).filter((o) => o === 'Gather')).toHaveLength(1);
+  });
+  it('refuses g_idx with packed uint8 zero points (onnxruntime ignores them there), 3-bit weights and prepacked weights, naming the node', () => {
     const withGidx = ins();
     withGidx[4] = x('g_idx', 'i32', [40]);
-    expect(refusal(model('MatMulNBits', withGidx, attrs)).join('\n')).toMatch(/main\/matmulnbits: .*g_idx/);
+    expect(refusal(model('MatMulNBits', withGidx, attrs)).join('\n')).toMatch(/main\/matmulnbits: .*g_idx with packed uint8 zero_points is not converted/);
     expect(refusal(model('MatMulNBits', ins(), { ...attrs, bits: A.int(3) })).join('\n')).toMatch(/CONVERT_UNSUPPORTED_ATTR main\/matmulnbits: .*'bits' = 3/);
     expect(refusal(model('MatMulNBits', ins(), { ...attrs, weight_prepacked: A.int(1) })).join('\n')).toMatch(/main\/matmulnbits: .*weight_prepacked/);
   });
