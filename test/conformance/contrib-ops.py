@@ -676,4 +676,55 @@ nbits_case("MatMulNBits_4bit_g_idx_no_zp_bias", 64, 8, 4, 32, zp_kind=None, g_id
 nbits_case("MatMulNBits_2bit_g_idx_float_zp_K40", 40, 8, 2, 16, zp_kind="float", bias=False, g_idx=True)
 nbits_case("MatMulNBits_4bit_g_idx_packed_zp", 64, 8, 4, 16, g_idx=True, refused=True)
 
+
+# DynamicQuantizeLSTM with sequence_lens and input_forget. Batch 1, or batch 3 with hidden_size 260
+# (over 256: onnxruntime then does not split the batch over its threads, so its numbers do not
+# depend on their count); the batch-3 cases with rows of different lengths, Y read or not (onnxruntime
+# writes zeros to an ended row's H only when Y is an output).
+def lstm_more_cases():
+    import logging
+
+    import onnx
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    logging.getLogger().setLevel(logging.ERROR)
+    r = np.random.default_rng(22)
+    for name, direction, S, N, I, H, lens, forget, peep, outs in [
+            ("seq_lens_forward", "forward", 6, 1, 3, 8, [4], 0, False, ["Y", "Y_h", "Y_c"]),
+            ("seq_lens_reverse", "reverse", 5, 1, 4, 6, [3], 0, False, ["Y", "Y_h", "Y_c"]),
+            ("seq_lens_bidirectional", "bidirectional", 4, 1, 3, 5, [2], 0, False, ["Y", "Y_h", "Y_c"]),
+            ("input_forget", "forward", 5, 1, 3, 6, None, 1, False, ["Y", "Y_h", "Y_c"]),
+            ("input_forget_peephole_bidirectional", "bidirectional", 4, 1, 3, 4, None, 1, True, ["Y", "Y_h", "Y_c"]),
+            ("seq_lens_batch3_h260", "forward", 5, 3, 3, 260, [5, 2, 4], 0, False, ["Y", "Y_h", "Y_c"]),
+            ("seq_lens_batch3_h260_reverse_no_Y", "reverse", 5, 3, 3, 260, [5, 2, 4], 0, False, ["", "Y_h", "Y_c"])]:
+        D = 2 if direction == "bidirectional" else 1
+        inits = {"W": (r.normal(size=[D, 4 * H, I]) * 0.4).astype(np.float32), "R": (r.normal(size=[D, 4 * H, H]) * (0.4 if H < 100 else 0.05)).astype(np.float32),
+                 "B": (r.normal(size=[D, 8 * H]) * 0.1).astype(np.float32)}
+        ins = ["X", "W", "R", "B", "sequence_lens" if lens else ""]
+        if peep:
+            inits["P"] = (r.normal(size=[D, 3 * H]) * 0.1).astype(np.float32)
+            ins += ["", "", "P"]
+        attrs = {"hidden_size": H, "direction": direction}
+        if forget:
+            attrs["input_forget"] = 1
+        node = helper.make_node("LSTM", ins, outs, **attrs)
+        graph_ins = [helper.make_tensor_value_info("X", TensorProto.FLOAT, [S, N, I])]
+        if lens:
+            graph_ins.append(helper.make_tensor_value_info("sequence_lens", TensorProto.INT32, [N]))
+        g = helper.make_graph([node], "lstm", graph_ins, [helper.make_tensor_value_info(n, TensorProto.FLOAT, None) for n in outs if n],
+                              [numpy_helper.from_array(v, k) for k, v in inits.items()])
+        m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 14)])
+        m.ir_version = 8
+        fpath = os.path.join(OUT, f"lstm_{name}_float.onnx")
+        onnx.save(m, fpath)
+        qpath = os.path.join(OUT, f"DynamicQuantizeLSTM_{name}.onnx")
+        quantize_dynamic(fpath, qpath, weight_type=QuantType.QInt8)
+        feeds = {"X": r.normal(size=[S, N, I]).astype(np.float32)}
+        if lens:
+            feeds["sequence_lens"] = np.array(lens, np.int32)
+        save(f"DynamicQuantizeLSTM_{name}", onnx.load(qpath), feeds)
+
+
+lstm_more_cases()
+
 print(json.dumps(cases))

@@ -56,8 +56,8 @@ beforeAll(async () => {
     + 'at accuracy_level 4, where onnxruntime computes A in int8, the expected outputs are onnxruntime\'s at accuracy_level 0, the op\'s float product), '
     + 'QLinearReduceMean (no onnxruntime CPU kernel: skips judged against a numpy reference of its definition, a difference fails), '
     + 'QAttention (per-tensor and per-column weights, masks, past / present), QEmbedLayerNormalization, '
-    + 'GatherBlockQuantized (int4, uint4, packed uint8), com.microsoft QLinearConv (channels_last), DynamicQuantizeLSTM as quantize_dynamic writes it (batch 1: with more rows onnxruntime quantizes H '
-    + 'per part of the batch its threads take, so its numbers depend on its thread count)', {
+    + 'GatherBlockQuantized (int4, uint4, packed uint8), com.microsoft QLinearConv (channels_last), DynamicQuantizeLSTM as quantize_dynamic writes it, with sequence_lens and input_forget too (batch 1, or batch 3 at hidden_size 260: '
+    + 'with more rows, or 2 to 4 rows of at most 256, onnxruntime quantizes H per part of the batch its threads take, so its numbers depend on its thread count)', {
     openvino: oracle.versions.openvino, onnxruntime: oracle.versions.onnxruntime, onnx: oracle.versions.onnx,
   }, { filter: null });
 });

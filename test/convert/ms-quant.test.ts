@@ -370,11 +370,23 @@ describe('DynamicQuantizeLSTM', () => {
     const r = inferTypes(m);
     expect(m.graph.outputs.map((o) => r.types.get(o))).toMatchObject([{ elem: 'f32', shape: [5, 1, 1, 4] }, { shape: [1, 1, 4] }, { shape: [1, 1, 4] }]);
   });
-  it('refuses sequence_lens and input_forget, naming the node', () => {
+  it('sequence_lens: X\'s range over its first max(len) steps; steps past a row\'s length leave C, write zeros to Y and H; the reverse direction reversed within each length', () => {
     const withLens = ins(1);
     withLens[4] = x('lens', 'i32', [1]);
-    expect(refusal(model('DynamicQuantizeLSTM', withLens, { hidden_size: A.int(4) }, 3)).join('\n')).toMatch(/main\/dynamicquantizelstm: .*sequence_lens/);
-    expect(refusal(model('DynamicQuantizeLSTM', ins(1), { hidden_size: A.int(4), input_forget: A.int(1) }, 3)).join('\n')).toMatch(/CONVERT_UNSUPPORTED_ATTR main\/dynamicquantizelstm: .*input_forget/);
+    const ir = converted(model('DynamicQuantizeLSTM', withLens, { hidden_size: A.int(4), direction: A.string('reverse') }, 3));
+    expect(ops(ir)).toEqual(expect.arrayContaining(['ReduceMax', 'Slice', 'ReverseSequence', 'Less', 'Select']));
+    expect(ops(ir).filter((o) => o === 'ReverseSequence')).toHaveLength(2);
+    expect(ir.graph.outputs.map((o) => o.type)).toMatchObject([{ elem: 'f32', shape: [5, 1, 1, 4] }, { elem: 'f32', shape: [1, 1, 4] }, { elem: 'f32', shape: [1, 1, 4] }]);
+    expect(ops(converted(model('DynamicQuantizeLSTM', ins(1), { hidden_size: A.int(4) }, 3)))).not.toContain('Less');
+  });
+  it('input_forget couples the gates: the forget gate is 1 − i', () => {
+    const coupled = ops(converted(model('DynamicQuantizeLSTM', ins(1), { hidden_size: A.int(4), input_forget: A.int(1) }, 3)));
+    const plain = ops(converted(model('DynamicQuantizeLSTM', ins(1), { hidden_size: A.int(4) }, 3)));
+    expect(coupled.filter((o) => o === 'Sigmoid').length).toBe(plain.filter((o) => o === 'Sigmoid').length - 1);
+  });
+  it('refuses activations other than Sigmoid, Tanh and Relu, naming the node', () => {
+    expect(refusal(model('DynamicQuantizeLSTM', ins(1), { hidden_size: A.int(4), activations: A.strings(['Sigmoid', 'Elu', 'Tanh']) }, 3)).join('\n'))
+      .toMatch(/CONVERT_UNSUPPORTED_ATTR main\/dynamicquantizelstm: .*activations/);
   });
 });
 
