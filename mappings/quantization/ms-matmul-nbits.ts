@@ -19,12 +19,13 @@ import { floatScalar, MS, opt } from './ms-requantize.js';
  *  - W = (q - zero_point) · scale per block, cut to K columns;
  *  - g_idx (act-order, int32 [K]): column k takes the scale and zero point of block g_idx[k]
  *    instead of ⌊k / block_size⌋ (the values stay in their order): scales and zero points are
- *    gathered per column. onnxruntime 1.31's CPU kernel ignores packed uint8 zero_points when
- *    g_idx is given (measured: it subtracts 2^(bits − 1)), so that form is refused; zero points
- *    of A's type, or none, are converted.
+ *    gathered per column. Converted at 4 bits, the one width where onnxruntime 1.31's CPU kernel
+ *    computes that (measured: at 2 bits it reads B as 4-bit values, at 8 it refuses g_idx), with
+ *    zero points of A's type or none (it ignores packed uint8 zero_points there, subtracting
+ *    2^(bits − 1): refused).
  * Refused: weight_prepacked ≠ 0, bits other than 2, 4 and 8 (onnxruntime's CPU kernel refuses 3,
- * 5, 6 and 7 too: "Only 2b, 4b and 8b quantization is supported", 1.31), g_idx with packed
- * zero points. accuracy_level
+ * 5, 6 and 7 too: "Only 2b, 4b and 8b quantization is supported", 1.31), g_idx at 2 or 8 bits
+ * or with packed zero points. accuracy_level
  * is the precision onnxruntime may compute A in (4: int8); ovir computes in A's float type and
  * warns that onnxruntime's numbers then differ by its quantization of A.
  */
@@ -73,6 +74,9 @@ function matmulNBits(c: ConvertContext): void {
   if (prepacked !== 0n) { c.unsupportedAttr('weight_prepacked', String(prepacked), 'a layout onnxruntime prepacks for its own kernels'); return; }
   const gIdx = opt(c, 4);
   if (gIdx && c.elem(4) !== 'i32') { c.error(`g_idx is ${c.elem(4) ?? 'of unknown type'}: int32`); return; }
+  // onnxruntime 1.31's CPU kernel (measured): at 2 bits it reads B as 4-bit values when g_idx is
+  // given, at 8 bits it refuses g_idx: converted at 4 bits only, where it computes the definition
+  if (gIdx && bits !== 4) { c.error(`g_idx with ${bits}-bit weights is not converted: onnxruntime's CPU kernel ${bits === 2 ? 'reads 2-bit B as 4-bit values when g_idx is given (measured, 1.31)' : 'refuses it ("Only 2b and 4b quantization is supported for unpacked compute")'}, so there are no numbers to match`); return; }
   if (gIdx && opt(c, 3) && c.elem(3) === 'u8') { c.error('g_idx with packed uint8 zero_points is not converted: onnxruntime\'s CPU kernel ignores such zero points when g_idx is given (measured, 1.31: it subtracts 2^(bits − 1)), unlike the op\'s definition'); return; }
   const fe = c.elem(0);
   if (fe !== 'f32' && fe !== 'f16') { c.error(`A is ${fe ?? 'of unknown type'}: float or float16`); return; }

@@ -667,13 +667,16 @@ qembed_case("QEmbedLayerNormalization_i8_no_segment", qt=np.int8, segment=False,
 qembed_case("QEmbedLayerNormalization_u8_no_mask", mask=False)
 
 
-# MatMulNBits with g_idx (act-order), which onnxruntime's CPU kernel runs at 2 and 4 bits (at 8 it
-# refuses: "Only 2b and 4b quantization is supported for unpacked compute"); with packed uint8 zero
-# points it ignores them (measured, 1.31: it subtracts 2^(bits − 1)), a form ovir refuses. Bits 3, 5,
-# 6, 7 have no case: onnxruntime's CPU kernel refuses them ("Only 2b, 4b and 8b quantization").
+# MatMulNBits with g_idx (act-order), which ovir converts at 4 bits: there onnxruntime 1.31's CPU
+# kernel computes the op's definition; at 8 bits it refuses g_idx ("Only 2b and 4b quantization is
+# supported for unpacked compute"), at 2 bits it reads B as 4-bit values (measured: the implied
+# values are the bytes' nibbles), and with packed uint8 zero points it ignores them (it subtracts
+# 2^(bits − 1)) — the 2-bit and packed-zero-point cases are refused by name. Bits 3, 5, 6, 7 have
+# no case: onnxruntime's CPU kernel refuses them ("Only 2b, 4b and 8b quantization").
 nbits_case("MatMulNBits_4bit_g_idx_float_zp", 64, 8, 4, 16, zp_kind="float", g_idx=True)
 nbits_case("MatMulNBits_4bit_g_idx_no_zp_bias", 64, 8, 4, 32, zp_kind=None, g_idx=True)
-nbits_case("MatMulNBits_2bit_g_idx_float_zp_K40", 40, 8, 2, 16, zp_kind="float", bias=False, g_idx=True)
+nbits_case("MatMulNBits_4bit_g_idx_float_zp_K40", 40, 8, 4, 16, zp_kind="float", bias=False, g_idx=True)
+nbits_case("MatMulNBits_2bit_g_idx_no_zp_K40", 40, 8, 2, 16, zp_kind=None, bias=False, g_idx=True, refused=True)
 nbits_case("MatMulNBits_4bit_g_idx_packed_zp", 64, 8, 4, 16, g_idx=True, refused=True)
 
 

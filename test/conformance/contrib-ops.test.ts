@@ -52,7 +52,7 @@ beforeAll(async () => {
     + 'QLinearConcat, QLinearGlobalAveragePool, QLinearAveragePool, QLinearSoftmax, …) on seeded u8 / i8 inputs (test/conformance/contrib-ops.py): '
     + 'onnxruntime on the model is the reference; OpenVINO on ovir\'s IR and onnxruntime on the IR converted back to ONNX must compute the same '
     + '(quantized outputs exactly, an off-by-one only where the value before rounding is within 1e-3 of a half); '
-    + 'MatMulIntegerToFloat, DynamicQuantizeMatMul, QGemm, com.microsoft QuantizeLinear / DequantizeLinear, MatMulNBits (2-, 4- and 8-bit; g_idx at 2 and 4 bits, where onnxruntime runs it, with packed zero points refused, onnxruntime ignoring them there; '
+    + 'MatMulIntegerToFloat, DynamicQuantizeMatMul, QGemm, com.microsoft QuantizeLinear / DequantizeLinear, MatMulNBits (2-, 4- and 8-bit; g_idx at 4 bits, where onnxruntime computes it, with 2-bit weights or packed zero points refused, onnxruntime reading the first as 4-bit values and ignoring the second; '
     + 'at accuracy_level 4, where onnxruntime computes A in int8, the expected outputs are onnxruntime\'s at accuracy_level 0, the op\'s float product), '
     + 'QLinearReduceMean (no onnxruntime CPU kernel: skips judged against a numpy reference of its definition, a difference fails), '
     + 'QAttention (per-tensor and per-column weights, masks, past / present), QEmbedLayerNormalization, '

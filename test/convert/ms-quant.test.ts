@@ -311,10 +311,13 @@ describe('MatMulNBits', () => {
     noZp[3] = null;
     expect(ops(converted(model('MatMulNBits', noZp, attrs))).filter((o) => o === 'Gather')).toHaveLength(1);
   });
-  it('refuses g_idx with packed uint8 zero points (onnxruntime ignores them there), 3-bit weights and prepacked weights, naming the node', () => {
+  it('refuses g_idx with packed uint8 zero points (onnxruntime ignores them there) or 2-bit weights (it reads them as 4-bit), 3-bit weights and prepacked weights, naming the node', () => {
     const withGidx = ins();
     withGidx[4] = x('g_idx', 'i32', [40]);
     expect(refusal(model('MatMulNBits', withGidx, attrs)).join('\n')).toMatch(/main\/matmulnbits: .*g_idx with packed uint8 zero_points is not converted/);
+    const twoBit = [...withGidx];
+    twoBit[3] = null;
+    expect(refusal(model('MatMulNBits', twoBit, { ...attrs, bits: A.int(2) })).join('\n')).toMatch(/g_idx with 2-bit weights is not converted: onnxruntime's CPU kernel reads 2-bit B as 4-bit values/);
     expect(refusal(model('MatMulNBits', ins(), { ...attrs, bits: A.int(3) })).join('\n')).toMatch(/CONVERT_UNSUPPORTED_ATTR main\/matmulnbits: .*'bits' = 3/);
     expect(refusal(model('MatMulNBits', ins(), { ...attrs, weight_prepacked: A.int(1) })).join('\n')).toMatch(/main\/matmulnbits: .*weight_prepacked/);
   });
