@@ -147,6 +147,7 @@ import { FEATURE_VECTORIZER } from './ml/feature-vectorizer.js';
 import { SVM } from './ml/svm.js';
 import { MS_GELU } from './microsoft/gelu.js';
 import { MS_FUSED } from './microsoft/fused.js';
+import { MS_GROUP_NORM } from './microsoft/group-norm.js';
 import { MS_LAYER_NORM } from './microsoft/layer-norm.js';
 import { MS_EMBED_LAYER_NORM } from './microsoft/embed-layer-norm.js';
 import { MS_ATTENTION } from './microsoft/attention.js';
@@ -197,7 +198,7 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   ...BINARIZER, ...ARRAY_FEATURE_EXTRACTOR, ...LABEL_ENCODER, ...TREE_ENSEMBLE, ...TREE_ENSEMBLE_CLASSIC,
   ...LINEAR_MODELS, ...SCALER, ...NORMALIZER, ...IMPUTER, ...ONE_HOT_ENCODER, ...FEATURE_VECTORIZER, ...SVM,
   // com.microsoft (onnxruntime's contrib ops of transformer models; SimplifiedLayerNormalization is its op in the ONNX domain)
-  ...MS_GELU, ...MS_FUSED, ...MS_LAYER_NORM, ...MS_EMBED_LAYER_NORM, ...MS_ATTENTION, ...MS_MULTI_HEAD_ATTENTION, ...MS_GROUP_QUERY_ATTENTION, ...MS_ROTARY_EMBEDDING, ...MS_RANGE_TRILU, ...MS_PAD_GATHER_ND,
+  ...MS_GELU, ...MS_FUSED, ...MS_LAYER_NORM, ...MS_GROUP_NORM, ...MS_EMBED_LAYER_NORM, ...MS_ATTENTION, ...MS_MULTI_HEAD_ATTENTION, ...MS_GROUP_QUERY_ATTENTION, ...MS_ROTARY_EMBEDDING, ...MS_RANGE_TRILU, ...MS_PAD_GATHER_ND,
   // IR ops ONNX lacks at some opsets, as ONNX subgraphs
   ...IR_DECOMPOSE, ...IR_ELEMENTWISE, ...CONVERT_PROMOTE_TYPES, ...REORG_YOLO, ...REGION_YOLO, ...COLOR_CONVERSION, ...EXTRACT_IMAGE_PATCHES, ...CTC_GREEDY_DECODER, ...BUCKETIZE, ...GRN, ...EMBEDDING_BAG, ...ROLL, ...SCATTER_UPDATE, ...ADAPTIVE_POOL, ...SPACE_BATCH, ...SEGMENT_MAX, ...TFIDF_VECTORIZER, ...BITCAST, ...STATE_VARIABLES,
 ];

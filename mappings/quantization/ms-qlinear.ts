@@ -17,6 +17,9 @@ import { dequantize8, floatOf, floatScalar, is8bit, MS, requantize8 } from './ms
  *    the spatial dims.
  *  - QLinearAveragePool(X, x_scale, x_zp?, y_scale, y_zp?, AveragePool's attributes, channels_last):
  *    AvgPool (channels_last: Transpose to channels first and back).
+ *  - QLinearReduceMean(data, data_scale, data_zp?, reduced_scale, reduced_zp?, axes, keepdims):
+ *    ReduceMean over `axes` ("Dequantize(Input) -> ReduceMean on fp32 data -> Quantize(output)";
+ *    both attributes required, as its schema has them).
  *  - QLinearSoftmax(X, X_scale, x_zp?, y_scale, y_zp, axis = -1, opset): Softmax over `axis`; an
  *    `opset` before 13 coerces X to 2-D at `axis` as Softmax did then.
  *  - QLinearWhere(condition, X, x_scale, x_zp, Y, y_scale, y_zp, z_scale, z_zp): Select of the
@@ -117,6 +120,16 @@ const averagePool = (c: ConvertContext, x: Value): Value | null => {
   return last ? c.emit('Transpose', [y, perm(toLast)], {}, 1, 'opset1')[0]! : y;
 };
 
+const reduceMean = (c: ConvertContext, x: Value): Value | null => {
+  const axes = c.attr.ints('axes');
+  const keep = c.attr.int('keepdims');
+  if (!axes) { c.error('attribute axes is required'); return null; }
+  if (keep === undefined) { c.error('attribute keepdims is required'); return null; }
+  const r = c.rank(0);
+  if (r !== null && axes.some((a) => a < -r || a >= r)) { c.unsupportedAttr('axes', axes.join(','), `out of range for rank ${r}`); return null; }
+  return c.emit('ReduceMean', [x, i64Const(c, axes)], { keep_dims: keep !== 0n ? 'true' : 'false' }, 1, 'opset1')[0]!;
+};
+
 const softmax = (c: ConvertContext, x: Value): Value | null => {
   const r = c.rank(0);
   const opset = c.attr.int('opset');
@@ -206,6 +219,14 @@ export const MS_QLINEAR: readonly OpMapping[] = [
     handles: { onnx: POOL_ATTRS },
     note: 'IR: dequantized X, AvgPool (channels_last: between Transposes), requantized',
     toIr: unary(averagePool),
+  },
+  {
+    onnx: { op: 'QLinearReduceMean', domain: MS, since: 1 },
+    ir: null,
+    decomposes: [...DEQ, 'ReduceMean', ...REQ],
+    handles: { onnx: ['axes', 'keepdims'] },
+    note: 'IR: dequantized data, ReduceMean over axes, requantized',
+    toIr: unary(reduceMean),
   },
   {
     onnx: { op: 'QLinearSoftmax', domain: MS, since: 1 },

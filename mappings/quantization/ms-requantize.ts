@@ -76,11 +76,12 @@ export const floatScalar = (c: ConvertContext, fe: ElementTypeName, v: number): 
  * GetQuantizationParameter and MlasQuantizeLinear do for its dynamically quantized ops: the range
  * [min(x, 0), max(x, 0)], scale (max - min) / 255 (1 when max = min), zero point
  * RoundHalfToEven(Clamp(-min / scale)), x_q = Clamp(RoundHalfToEven(x / scale) + zp). Written with
- * `op` (the main graph's emit or a Loop body's); gives i32(x_q) - i32(zp) and the scale.
+ * `op` (the main graph's emit or a Loop body's); gives i32(x_q) - i32(zp) and the scale. `rangeOf`:
+ * the part of x whose range sets the parameters (x itself unless onnxruntime reads a part only).
  */
-export function dynamicQuantizeU8(op: (name: string, ins: Value[], attrs?: Record<string, string>, version?: string) => Value, f32: (v: number) => Value, axes: Value, x: Value): { shifted: Value; scale: Value } {
+export function dynamicQuantizeU8(op: (name: string, ins: Value[], attrs?: Record<string, string>, version?: string) => Value, f32: (v: number) => Value, axes: Value, x: Value, rangeOf: Value = x): { shifted: Value; scale: Value } {
   const nb = { auto_broadcast: 'numpy' };
-  const reduce = (name: string): Value => op(name, [x, axes], { keep_dims: 'false' });
+  const reduce = (name: string): Value => op(name, [rangeOf, axes], { keep_dims: 'false' });
   const lo = op('Minimum', [reduce('ReduceMin'), f32(0)], nb);
   const hi = op('Maximum', [reduce('ReduceMax'), f32(0)], nb);
   const range = op('Divide', [op('Subtract', [hi, lo], nb), f32(255)], { ...nb, m_pythondiv: 'true' });

@@ -1,11 +1,13 @@
 """Builds the ONNX models of test/conformance/contrib-fusion.test.ts: onnxruntime's com.microsoft
 contrib ops of transformer models (GELU family, BiasAdd, fused MatMul / Conv / Gemm, layer
-normalizations, Attention, MultiHeadAttention, GroupQueryAttention, RotaryEmbedding, Range, Trilu, Pad, GatherND; and SimplifiedLayerNormalization, its
+normalizations, Attention, MultiHeadAttention, GroupQueryAttention, RotaryEmbedding, Range, Trilu, Pad, GatherND, GroupNorm, SkipGroupNorm; and SimplifiedLayerNormalization, its
 contrib op in the ONNX domain), one node per model, with seeded inputs.
 
 Usage: contrib-fusion.py OUT_DIR → writes OUT_DIR/<case>.onnx and prints one JSON list:
-[{"name", "onnx", "inputs": {name: {"dtype", "shape", "hex"}}, "refused": bool}]
-("refused": ovir is meant to refuse the model with a coded diagnostic naming the node).
+[{"name", "onnx", "inputs": {name: {"dtype", "shape", "hex"}}, "refused": bool, "expected"?: [{"dtype", "shape", "hex"}]}]
+("refused": ovir is meant to refuse the model with a coded diagnostic naming the node; "expected": the
+outputs computed here in numpy from the op's definition, for ops onnxruntime's CPU EP has no kernel
+for — GroupNorm, SkipGroupNorm — the reference the conversion is judged against instead).
 """
 import json
 import os
@@ -31,10 +33,11 @@ def f32(*shape, scale=1.0):
     return (rng.standard_normal(shape) * scale).astype(np.float32)
 
 
-def save(name, op, inputs, outputs, attrs=None, domain=MS, refused=False, consts=None, out_types=None, dims=None):
+def save(name, op, inputs, outputs, attrs=None, domain=MS, refused=False, consts=None, out_types=None, dims=None, expected=None):
     """inputs: list of (name, array) with "" for an absent optional input; outputs: names ("" absent);
     consts: names among the inputs written as initializers (not fed); dims: an input's declared dims
-    (symbolic names allowed) where they are not the array's."""
+    (symbolic names allowed) where they are not the array's; expected: the outputs as numpy computes
+    them (ops onnxruntime cannot run)."""
     consts = consts or set()
     node = helper.make_node(op, [n for n, _ in inputs], outputs, domain=domain, **(attrs or {}))
     feeds = {n: a for n, a in inputs if n and n not in consts}
@@ -48,7 +51,10 @@ def save(name, op, inputs, outputs, attrs=None, domain=MS, refused=False, consts
     path = os.path.join(OUT, name + ".onnx")
     with open(path, "wb") as f:
         f.write(model.SerializeToString())
-    cases.append({"name": name, "onnx": path, "inputs": {k: tensor_json(v) for k, v in feeds.items()}, "refused": refused})
+    case = {"name": name, "onnx": path, "inputs": {k: tensor_json(v) for k, v in feeds.items()}, "refused": refused}
+    if expected is not None:
+        case["expected"] = [tensor_json(a) for a in expected]
+    cases.append(case)
 
 
 # ── GELU family, BiasAdd ──────────────────────────────────────────────────────────────────────
@@ -125,6 +131,58 @@ save("simplified_layer_norm_inv", "SimplifiedLayerNormalization", [("X", f32(2, 
 save("simplified_layer_norm_axis1", "SimplifiedLayerNormalization", [("X", f32(2, 3, 4)), ("scale", f32(3, 4))], ["Y", "inv_std_var"], {"axis": 1}, domain="")
 # stash_type 10 with inv_std_var unread: onnxruntime still computes in f32
 save("simplified_layer_norm_stash_f16", "SimplifiedLayerNormalization", [("X", f32(2, 3, 4, scale=30)), ("scale", f32(4))], ["Y"], {"stash_type": 10}, domain="")
+
+# ── GroupNorm, SkipGroupNorm (diffusion models; onnxruntime has CUDA / ROCm / WebGPU kernels only) ─
+# judged against this numpy reference of the schema's definition (diffusion_defs.cc): the groups of
+# C / groups channels normalized over them and the spatial dims (epsilon inside the root; the
+# kernels accumulate in float), · gamma + beta per channel, SiLU for activation 1; SkipGroupNorm
+# first sums X + skip (+ bias), skip [N, H, W, C], [N, 1, 1, C] or [N, C], and returns the sum as S
+def group_norm_ref(x, gamma, beta, groups, eps=1e-5, activation=0, channels_last=1):
+    t = x.astype(np.float64)
+    if channels_last:
+        t = np.moveaxis(t, -1, 1)
+    n, c = t.shape[:2]
+    g = t.reshape(n, groups, -1)
+    g = (g - g.mean(axis=2, keepdims=True)) / np.sqrt(g.var(axis=2, keepdims=True) + np.float32(eps))
+    per = (c,) + (1,) * (t.ndim - 2)
+    y = g.reshape(t.shape) * gamma.astype(np.float64).reshape(per) + beta.astype(np.float64).reshape(per)
+    if activation:
+        y = y / (1 + np.exp(-y))
+    if channels_last:
+        y = np.moveaxis(y, 1, -1)
+    return y.astype(x.dtype)
+
+
+def group_norm(name, shape, groups, attrs=None, elem=np.float32, consts=()):
+    attrs = {"groups": groups, "activation": 0, **(attrs or {})}
+    x, gamma, beta = f32(*shape, scale=2).astype(elem) + 0.5, 1 + f32(shape[-1 if attrs.get("channels_last", 1) else 1], scale=0.2), f32(shape[-1 if attrs.get("channels_last", 1) else 1], scale=0.2)
+    y = group_norm_ref(x, gamma, beta, groups, attrs.get("epsilon", 1e-5), attrs["activation"], attrs.get("channels_last", 1))
+    save(name, "GroupNorm", [("X", x), ("gamma", gamma), ("beta", beta)], ["Y"], attrs, consts=set(consts), expected=[y])
+
+
+def skip_group_norm(name, shape, groups, skip_shape=None, bias=True, attrs=None, elem=np.float32, outputs=("Y", "S")):
+    attrs = {"groups": groups, "activation": 0, **(attrs or {})}
+    C = shape[-1]
+    x, skip = f32(*shape).astype(elem), f32(*(skip_shape or shape)).astype(elem)
+    gamma, beta, b = 1 + f32(C, scale=0.2), f32(C, scale=0.2), f32(C, scale=0.5).astype(elem)
+    k = skip.reshape(skip.shape[0], *([1] * (len(shape) - 2)), C) if skip.ndim == 2 else skip
+    s = (x.astype(np.float32) + k + (b if bias else 0)).astype(elem)
+    y = group_norm_ref(s, gamma, beta, groups, attrs.get("epsilon", 1e-5), attrs["activation"])
+    ins = [("X", x), ("gamma", gamma), ("beta", beta), ("skip", skip)] + ([("bias", b)] if bias else [])
+    save(name, "SkipGroupNorm", ins, list(outputs), attrs, consts={"gamma", "beta"}, expected=[y, s][:len([o for o in outputs if o])])
+
+
+group_norm("group_norm", (2, 5, 6, 16), 4)
+group_norm("group_norm_silu_eps", (2, 4, 4, 32), 8, {"activation": 1, "epsilon": 1e-6}, consts=("gamma", "beta"))
+group_norm("group_norm_one_group", (1, 3, 5, 12), 1)
+group_norm("group_norm_group_per_channel", (2, 3, 3, 6), 6, {"activation": 1})
+group_norm("group_norm_nchw", (2, 12, 4, 5), 3, {"channels_last": 0, "activation": 1})
+group_norm("group_norm_f16", (2, 4, 4, 16), 4, {"activation": 1}, elem=np.float16)
+skip_group_norm("skip_group_norm", (2, 4, 4, 16), 4)
+skip_group_norm("skip_group_norm_skip_nc_silu", (2, 3, 5, 16), 8, skip_shape=(2, 16), attrs={"activation": 1})
+skip_group_norm("skip_group_norm_skip_n11c_no_bias", (2, 4, 3, 8), 2, skip_shape=(2, 1, 1, 8), bias=False)
+skip_group_norm("skip_group_norm_y_only", (1, 4, 4, 16), 4, attrs={"epsilon": 1e-6}, outputs=("Y",))
+skip_group_norm("skip_group_norm_f16", (2, 4, 4, 16), 4, attrs={"activation": 1}, elem=np.float16)
 
 # ── EmbedLayerNormalization ───────────────────────────────────────────────────────────────────
 B, S, V, P, G = 2, 6, 20, 9, 3

@@ -1,10 +1,14 @@
 """Builds the ONNX models of test/conformance/contrib-ops.test.ts: onnxruntime's com.microsoft
-quantization contrib ops as quantize_static / quantize_dynamic write them, with seeded inputs.
+quantization contrib ops as quantize_static / quantize_dynamic write them (QLinear* ops, quantized
+matmuls, MatMulNBits, GatherBlockQuantized, DynamicQuantizeLSTM, QLinearReduceMean, QAttention,
+QEmbedLayerNormalization), with seeded inputs.
 
 Usage: contrib-ops.py OUT_DIR → writes OUT_DIR/<case>.onnx and prints one JSON list:
 [{"name", "onnx", "inputs": {name: {"dtype", "shape", "hex"}}, "refused": bool, "ties": hex | null,
-"reference": path | null}] (`reference`: the model whose onnxruntime outputs are expected, when not the case's own;
-MatMulNBits accuracy_level 4 only, see below).
+"reference": path | null, "expected"?: [{"dtype", "shape", "hex"}]}] (`reference`: the model whose onnxruntime outputs are
+expected, when not the case's own; MatMulNBits accuracy_level 4 only, see below; `expected`: the outputs computed here in
+numpy from the op's definition, for an op onnxruntime's CPU EP has no kernel for — QLinearReduceMean — the reference the
+conversion is judged against instead).
 
 `ties` (quantized outputs of the QLinear* ops): one byte per element of output 0, 1 where the
 value before rounding, computed by a float twin of the model in standard ops (DequantizeLinear,
@@ -63,7 +67,7 @@ def run(m, inputs):
     return s.run(None, inputs)
 
 
-def save(name, m, inputs, refused=False, twin=None, before_rounding=None, reference=None):
+def save(name, m, inputs, refused=False, twin=None, before_rounding=None, reference=None, expected=None):
     path = os.path.join(OUT, name + ".onnx")
     with open(path, "wb") as f:
         f.write(m.SerializeToString())
@@ -82,7 +86,10 @@ def save(name, m, inputs, refused=False, twin=None, before_rounding=None, refere
             ties = (np.abs(v - np.floor(v) - 0.5) < 1e-3).astype(np.uint8).tobytes().hex()
         except Exception as e:  # the twin is a harness aid: without it no off-by-one is accepted
             print(f"twin of {name}: {e}", file=sys.stderr)
-    cases.append({"name": name, "onnx": path, "inputs": {k: wire(v) for k, v in inputs.items()}, "refused": refused, "ties": ties, "reference": ref_path})
+    case = {"name": name, "onnx": path, "inputs": {k: wire(v) for k, v in inputs.items()}, "refused": refused, "ties": ties, "reference": ref_path}
+    if expected is not None:
+        case["expected"] = [wire(a) for a in expected]
+    cases.append(case)
 
 
 def deq(x, s, z, out):
@@ -334,7 +341,7 @@ def pack(values, bits):
     return out.astype(np.uint8)
 
 
-def nbits_case(name, K, N, bits, bs, zp_kind="u8", bias=True, b_input=False, level=None, a_dtype=np.float32, scales_2d=False):
+def nbits_case(name, K, N, bits, bs, zp_kind="u8", bias=True, b_input=False, level=None, a_dtype=np.float32, scales_2d=False, g_idx=False, refused=False):
     nb = (K + bs - 1) // bs
     q = rng.integers(0, 2 ** bits, size=[N, nb, bs])
     B = pack(q.reshape(N * nb, bs), bits).reshape(N, nb, bs * bits // 8)
@@ -352,10 +359,18 @@ def nbits_case(name, K, N, bits, bs, zp_kind="u8", bias=True, b_input=False, lev
     elif zp_kind == "float":
         inits["zp"] = rng.uniform(0, 2 ** bits - 1, size=[N * nb]).astype(a_dtype)
         ins.append("zp")
+    else:
+        ins.append("")
+    ins.append("")  # g_idx
     if bias:
-        ins += ["", ""] if zp_kind is None else [""]
         inits["bias"] = rng.normal(size=[N]).astype(a_dtype)
         ins.append("bias")
+    if g_idx:
+        # act-order: each column's block drawn at random (its scale and zero point)
+        inits["g_idx"] = rng.integers(0, nb, size=[K]).astype(np.int32)
+        ins[4] = "g_idx"
+    while ins[-1] == "":
+        ins.pop()
     attrs = dict(K=K, N=N, bits=bits, block_size=bs)
     if level is not None:
         attrs["accuracy_level"] = level
@@ -367,7 +382,7 @@ def nbits_case(name, K, N, bits, bs, zp_kind="u8", bias=True, b_input=False, lev
     ref = None
     if level:
         ref = model([helper.make_node("MatMulNBits", ins, ["Y"], domain=MS, **dict(attrs, accuracy_level=0))], inputs, out_t, inits)
-    save(name, m, inputs, reference=ref)
+    save(name, m, inputs, reference=ref, refused=refused)
 
 
 nbits_case("MatMulNBits_4bit_bs32_zp_bias", 64, 16, 4, 32)
@@ -564,5 +579,155 @@ def lstm_cases():
 
 
 lstm_cases()
+
+# ── QLinearReduceMean (no CPU kernel in onnxruntime: NNAPI's and other EPs' op) ───────────────
+# judged against this numpy reference of its schema ("Dequantize(Input) -> ReduceMean on fp32 data ->
+# Quantize(output)"): mean of (x - x_zp) · x_scale over axes, then RoundHalfToEven(y / y_scale) + y_zp
+# saturated, as onnxruntime's QuantizeLinear; ties marked as for the other ops. (Without zero points
+# onnxruntime refuses even to load the model, a type inference error on the empty name, as for QLinearAdd.)
+for dt, shape, axes, keep, zps in [(np.uint8, [2, 3, 5, 5], [2, 3], 1, True), (np.int8, [2, 6, 4], [1], 0, True), (np.uint8, [3, 4, 7], [-1], 1, True),
+                                   (np.int8, [2, 3, 4], [0, 2], 1, True), (np.uint8, [2, 3, 4], [0, 1, 2], 0, True)]:
+    inputs = {"X": qdata(dt, shape)}
+    inits = {"x_s": scale(0.02, 0.06), "y_s": scale(0.005, 0.02)}
+    if zps:
+        inits.update({"x_zp": zp(dt), "y_zp": zp(dt)})
+    node = helper.make_node("QLinearReduceMean", ["X", "x_s", "x_zp" if zps else "", "y_s", "y_zp" if zps else ""], ["Y"], domain=MS, axes=axes, keepdims=keep)
+    m = model([node], inputs, NP[dt], inits)
+    xz, yz = (float(inits["x_zp"]), float(inits["y_zp"])) if zps else (0.0, 0.0)
+    y = ((inputs["X"].astype(np.float64) - xz) * float(inits["x_s"])).mean(axis=tuple(axes), keepdims=bool(keep))
+    v = y / float(inits["y_s"]) + yz
+    lo, hi = (0, 255) if dt == np.uint8 else (-128, 127)
+    q = np.clip(np.rint(v), lo, hi).astype(dt)
+    save(f"QLinearReduceMean_{WIRE[dt]}_axes{'_'.join(map(str, axes))}_keep{keep}{'' if zps else '_no_zps'}", m, inputs, before_rounding=v, expected=[q])
+
+
+# ── QAttention (quantize_dynamic's BERT attention) ─────────────────────────────────────────────
+def multi_model(op, ins, feeds, inits, outs, **attrs):
+    """One com.microsoft node; `ins` names ("" absent), feeds / inits by name, outs (name, elem)."""
+    node = helper.make_node(op, ins, [n for n, _ in outs], domain=MS, **attrs)
+    g = helper.make_graph([node], "g", [helper.make_tensor_value_info(k, NP[v.dtype.type], list(v.shape)) for k, v in feeds.items()],
+                          [helper.make_tensor_value_info(n, e, None) for n, e in outs], [numpy_helper.from_array(v, k) for k, v in inits.items()])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid(MS, 1)])
+    m.ir_version = 8
+    return m
+
+
+def qattention_case(name, wt=np.int8, per_column=False, zps=True, mask=None, past=False, attrs=None, B=2, S=5, D=16, N=2):
+    H3 = 3 * D
+    feeds = {"input": qdata(np.uint8, [B, S, D])}
+    inits = {"weight": qdata(wt, [D, H3]), "bias": (rng.standard_normal(H3) * 0.2).astype(np.float32), "input_scale": scale(0.01, 0.03),
+             "weight_scale": np.asarray(rng.uniform(0.002, 0.01, H3) if per_column else rng.uniform(0.002, 0.01), np.float32)}
+    ins = ["input", "weight", "bias", "input_scale", "weight_scale", "", "", "", ""]
+    if mask is not None:
+        feeds["mask_index"] = mask
+        ins[5] = "mask_index"
+    if zps:
+        inits["input_zero_point"] = zp(np.uint8)
+        inits["weight_zero_point"] = np.array([zp(wt) for _ in range(H3)], wt) if per_column else zp(wt)
+        ins[6], ins[7] = "input_zero_point", "weight_zero_point"
+    outs = [("output", TensorProto.FLOAT)]
+    if past:
+        feeds["past"] = rng.standard_normal([2, B, N, 3, D // N]).astype(np.float32)
+        ins[8] = "past"
+        outs.append(("present", TensorProto.FLOAT))
+    while ins[-1] == "":
+        ins.pop()
+    save(name, multi_model("QAttention", ins, feeds, inits, outs, num_heads=N, **(attrs or {})), feeds)
+
+
+qattention_case("QAttention_u8_i8")
+qattention_case("QAttention_u8_u8_mask_lengths", wt=np.uint8, mask=np.array([3, 5], np.int32))
+qattention_case("QAttention_per_column_mask_raw", per_column=True, mask=np.array([[1, 1, 1, 0, 0], [1, 1, 1, 1, 1]], np.int32))
+qattention_case("QAttention_no_zero_points_scale", zps=False, attrs={"scale": 0.2})
+qattention_case("QAttention_unidirectional_past_present", S=2, past=True, attrs={"unidirectional": 1})
+qattention_case("QAttention_mask_start_end_filter", mask=np.array([5, 4, 1, 0], np.int32), attrs={"mask_filter_value": -100.0})
+
+
+# ── QEmbedLayerNormalization (quantize_dynamic's BERT embeddings) ──────────────────────────────
+def qembed_case(name, qt=np.uint8, segment=True, mask=True, eps=None, B=2, S=6, V=20, P=9, G=3, D=16):
+    feeds = {"input_ids": rng.integers(0, V, (B, S)).astype(np.int32)}
+    ins = ["input_ids", "", "word", "position", "", "gamma", "beta", "", "word_s", "position_s", "", "gamma_s", "beta_s", "word_z", "position_z", "", "gamma_z", "beta_z"]
+    inits = {"word": qdata(qt, [V, D]), "position": qdata(qt, [P, D]), "gamma": qdata(qt, [D]), "beta": qdata(qt, [D])}
+    for t in ("word", "position", "gamma", "beta"):
+        inits[f"{t}_s"], inits[f"{t}_z"] = scale(0.005, 0.03), zp(qt)
+    if segment:
+        feeds["segment_ids"] = rng.integers(0, G, (B, S)).astype(np.int32)
+        inits.update({"segment": qdata(qt, [G, D]), "segment_s": scale(0.005, 0.03), "segment_z": zp(qt)})
+        ins[1], ins[4], ins[10], ins[15] = "segment_ids", "segment", "segment_s", "segment_z"
+    if mask:
+        # a 2 in the mask: onnxruntime counts only the elements equal to 1
+        feeds["mask"] = np.array([[1, 1, 1, 1, 0, 0], [1, 2, 1, 1, 1, 0]], np.int32)
+        ins[7] = "mask"
+    attrs = {} if eps is None else {"epsilon": eps}
+    save(name, multi_model("QEmbedLayerNormalization", ins, feeds, inits, [("layernorm_out", TensorProto.FLOAT), ("mask_index_out", TensorProto.INT32)], **attrs), feeds)
+
+
+qembed_case("QEmbedLayerNormalization_u8")
+qembed_case("QEmbedLayerNormalization_i8_no_segment", qt=np.int8, segment=False, eps=1e-5)
+qembed_case("QEmbedLayerNormalization_u8_no_mask", mask=False)
+
+
+# MatMulNBits with g_idx (act-order), which ovir converts at 4 bits: there onnxruntime 1.31's CPU
+# kernel computes the op's definition; at 8 bits it refuses g_idx ("Only 2b and 4b quantization is
+# supported for unpacked compute"), at 2 bits it reads B as 4-bit values (measured: the implied
+# values are the bytes' nibbles), and with packed uint8 zero points it ignores them (it subtracts
+# 2^(bits − 1)) — the 2-bit and packed-zero-point cases are refused by name. Bits 3, 5, 6, 7 have
+# no case: onnxruntime's CPU kernel refuses them ("Only 2b, 4b and 8b quantization").
+nbits_case("MatMulNBits_4bit_g_idx_float_zp", 64, 8, 4, 16, zp_kind="float", g_idx=True)
+nbits_case("MatMulNBits_4bit_g_idx_no_zp_bias", 64, 8, 4, 32, zp_kind=None, g_idx=True)
+nbits_case("MatMulNBits_4bit_g_idx_float_zp_K40", 40, 8, 4, 16, zp_kind="float", bias=False, g_idx=True)
+nbits_case("MatMulNBits_2bit_g_idx_no_zp_K40", 40, 8, 2, 16, zp_kind=None, bias=False, g_idx=True, refused=True)
+nbits_case("MatMulNBits_4bit_g_idx_packed_zp", 64, 8, 4, 16, g_idx=True, refused=True)
+
+
+# DynamicQuantizeLSTM with sequence_lens and input_forget. Batch 1, or batch 3 with hidden_size 260
+# (over 256: onnxruntime then does not split the batch over its threads, so its numbers do not
+# depend on their count); the batch-3 cases with rows of different lengths, Y read or not (onnxruntime
+# writes zeros to an ended row's H only when Y is an output).
+def lstm_more_cases():
+    import logging
+
+    import onnx
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    logging.getLogger().setLevel(logging.ERROR)
+    r = np.random.default_rng(22)
+    for name, direction, S, N, I, H, lens, forget, peep, outs in [
+            ("seq_lens_forward", "forward", 6, 1, 3, 8, [4], 0, False, ["Y", "Y_h", "Y_c"]),
+            ("seq_lens_reverse", "reverse", 5, 1, 4, 6, [3], 0, False, ["Y", "Y_h", "Y_c"]),
+            ("seq_lens_bidirectional", "bidirectional", 4, 1, 3, 5, [2], 0, False, ["Y", "Y_h", "Y_c"]),
+            ("input_forget", "forward", 5, 1, 3, 6, None, 1, False, ["Y", "Y_h", "Y_c"]),
+            ("input_forget_peephole_bidirectional", "bidirectional", 4, 1, 3, 4, None, 1, True, ["Y", "Y_h", "Y_c"]),
+            ("seq_lens_batch3_h260", "forward", 5, 3, 3, 260, [5, 2, 4], 0, False, ["Y", "Y_h", "Y_c"]),
+            ("seq_lens_batch3_h260_reverse_no_Y", "reverse", 5, 3, 3, 260, [5, 2, 4], 0, False, ["", "Y_h", "Y_c"])]:
+        D = 2 if direction == "bidirectional" else 1
+        inits = {"W": (r.normal(size=[D, 4 * H, I]) * 0.4).astype(np.float32), "R": (r.normal(size=[D, 4 * H, H]) * (0.4 if H < 100 else 0.05)).astype(np.float32),
+                 "B": (r.normal(size=[D, 8 * H]) * 0.1).astype(np.float32)}
+        ins = ["X", "W", "R", "B", "sequence_lens" if lens else ""]
+        if peep:
+            inits["P"] = (r.normal(size=[D, 3 * H]) * 0.1).astype(np.float32)
+            ins += ["", "", "P"]
+        attrs = {"hidden_size": H, "direction": direction}
+        if forget:
+            attrs["input_forget"] = 1
+        node = helper.make_node("LSTM", ins, outs, **attrs)
+        graph_ins = [helper.make_tensor_value_info("X", TensorProto.FLOAT, [S, N, I])]
+        if lens:
+            graph_ins.append(helper.make_tensor_value_info("sequence_lens", TensorProto.INT32, [N]))
+        g = helper.make_graph([node], "lstm", graph_ins, [helper.make_tensor_value_info(n, TensorProto.FLOAT, None) for n in outs if n],
+                              [numpy_helper.from_array(v, k) for k, v in inits.items()])
+        m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 14)])
+        m.ir_version = 8
+        fpath = os.path.join(OUT, f"lstm_{name}_float.onnx")
+        onnx.save(m, fpath)
+        qpath = os.path.join(OUT, f"DynamicQuantizeLSTM_{name}.onnx")
+        quantize_dynamic(fpath, qpath, weight_type=QuantType.QInt8)
+        feeds = {"X": r.normal(size=[S, N, I]).astype(np.float32)}
+        if lens:
+            feeds["sequence_lens"] = np.array(lens, np.int32)
+        save(f"DynamicQuantizeLSTM_{name}", onnx.load(qpath), feeds)
+
+
+lstm_more_cases()
 
 print(json.dumps(cases))

@@ -155,6 +155,47 @@ describe('layer normalizations', () => {
   });
 });
 
+describe('group normalizations (GroupNorm, SkipGroupNorm: diffusion models, NHWC by default)', () => {
+  const nhwc = (shape: Shape = [2, 4, 4, 8], elem: ElementTypeName = 'f32') => [named('X', shape, elem), named('gamma', [8]), named('beta', [8])];
+  const attrs = (more: Record<string, Attr> = {}) => ({ groups: A.int(2), activation: A.int(0), ...more });
+  it('GroupNorm: channels moved first, MVN over each of the groups (epsilon inside the root), moved back, · gamma + beta per channel', () => {
+    const m = convertModel(model('GroupNorm', nhwc(), ['Y'], attrs({ epsilon: A.float(1e-6) })));
+    expect(ops(m)).toEqual(['Transpose', 'Reshape', 'MVN', 'ShapeOf', 'Reshape', 'Transpose', 'Multiply', 'Add']);
+    const mvn = [...allNodes(m.graph)].find((n) => n.op === 'MVN')!;
+    expect(mvn.attrs.get('eps_mode')).toMatchObject({ value: 'inside_sqrt' });
+    expect(Number((mvn.attrs.get('eps') as { value: string }).value)).toBeCloseTo(1e-6, 12);
+    expect(outTypes(m)).toMatchObject([{ elem: 'f32', shape: [2, 4, 4, 8] }]);
+    expect(verifyGraph(m.graph)).toEqual([]);
+  });
+  it('GroupNorm: activation 1 is SiLU (y · sigmoid(y)); channels_last 0 reads [N, C, H, W] without Transposes, gamma and beta as [C, 1, 1]', () => {
+    expect(ops(convertModel(model('GroupNorm', nhwc(), ['Y'], attrs({ activation: A.int(1) }))))).toEqual(expect.arrayContaining(['Sigmoid']));
+    const nchw = convertModel(model('GroupNorm', [named('X', [2, 8, 3, 3]), named('gamma', [8]), named('beta', [8])], ['Y'], attrs({ channels_last: A.int(0) })));
+    expect(ops(nchw)).not.toContain('Transpose');
+    expect(ops(nchw).filter((o) => o === 'Unsqueeze')).toHaveLength(2);
+    expect(outTypes(nchw)).toMatchObject([{ elem: 'f32', shape: [2, 8, 3, 3] }]);
+  });
+  it('GroupNorm of f16 X computes its statistics in f32 and gives f16', () => {
+    const m = convertModel(model('GroupNorm', nhwc([1, 2, 2, 8], 'f16'), ['Y'], attrs()));
+    expect(ops(m)[0]).toBe('Convert');
+    expect(outTypes(m)).toMatchObject([{ elem: 'f16', shape: [1, 2, 2, 8] }]);
+  });
+  it('SkipGroupNorm: s = X + skip + bias ([N, C] skip broadcast over H, W), GroupNorm of s; S = s when read', () => {
+    const ins = [...nhwc(), named('skip', [2, 8]), named('bias', [8])];
+    const m = convertModel(model('SkipGroupNorm', ins, ['Y', 'S'], attrs({ activation: A.int(1) })));
+    expect(ops(m).slice(0, 3)).toEqual(['Unsqueeze', 'Add', 'Add']);
+    expect(outTypes(m)).toMatchObject([{ elem: 'f32', shape: [2, 4, 4, 8] }, { elem: 'f32', shape: [2, 4, 4, 8] }]);
+    expect(verifyGraph(m.graph)).toEqual([]);
+    expect(ops(convertModel(model('SkipGroupNorm', [...nhwc(), named('skip', [2, 4, 4, 8])], ['Y'], attrs())))).not.toContain('Unsqueeze');
+  });
+  it('refuses what the schema does not define, naming node and attribute: no or other activation, groups ≤ 0, X not 4-D or of integers', () => {
+    expect(refusal(model('GroupNorm', nhwc(), ['Y'], { groups: A.int(2) }))).toEqual([expect.stringMatching(/^CONVERT_UNSUPPORTED_ATTR main\/groupnorm: .*'activation' = absent/)]);
+    expect(refusal(model('GroupNorm', nhwc(), ['Y'], attrs({ activation: A.int(2) })))).toEqual([expect.stringMatching(/'activation' = 2 is not supported/)]);
+    expect(refusal(model('GroupNorm', nhwc(), ['Y'], attrs({ groups: A.int(0) })))).toEqual([expect.stringMatching(/'groups' = 0 is not supported/)]);
+    expect(refusal(model('GroupNorm', nhwc([2, 8]), ['Y'], attrs()))).toEqual([expect.stringMatching(/^CONVERT_OP main\/groupnorm: .*needs a 4-D X .*rank 2/)]);
+    expect(refusal(model('GroupNorm', nhwc([2, 2, 2, 8], 'i32'), ['Y'], attrs()))).toEqual([expect.stringMatching(/needs X of a float type/)]);
+  });
+});
+
 describe('Attention, RotaryEmbedding, Range, Trilu', () => {
   const D = 16;
   const attnIns = (extra: (In | null)[] = []): (In | null)[] => [named('input', [2, 5, D]), named('weights', [D, 3 * D]), named('bias', [3 * D]), ...extra];

@@ -160,6 +160,68 @@ describe('QLinearSoftmax', () => {
 });
 
 
+describe('QLinearReduceMean', () => {
+  const ins: In[] = [x('data', 'i8', [2, 3, 4, 5]), s('ds'), z('dz', 'i8'), s('rs', 0.02), z('rz', 'i8', -2)];
+  it('Dequantize(data) → ReduceMean over axes → Quantize (round half to even, saturate) as reduced_zero_point\'s type', () => {
+    const ir = converted(model('QLinearReduceMean', ins, { axes: A.ints([2n, -1n]), keepdims: A.int(1) }));
+    expect(ops(ir)).toEqual(['Convert', 'Convert', 'Subtract', 'Multiply', 'ReduceMean', 'Divide', 'Round', 'Convert', 'Add', 'Clamp', 'Convert']);
+    expect(outType(ir)).toMatchObject({ elem: 'i8', shape: [2, 3, 1, 1] });
+    const m = model('QLinearReduceMean', ins, { axes: A.ints([1n]), keepdims: A.int(0) });
+    expect(inferTypes(m).types.get(m.graph.outputs[0]!)).toMatchObject({ elem: 'i8', shape: [2, 4, 5] });
+  });
+  it('axes and keepdims are required; an axis out of range is refused, naming the node', () => {
+    expect(refusal(model('QLinearReduceMean', ins, { axes: A.ints([1n]) })).join('\n')).toMatch(/main\/qlinearreducemean: .*keepdims is required/);
+    expect(refusal(model('QLinearReduceMean', ins, { keepdims: A.int(1) })).join('\n')).toMatch(/main\/qlinearreducemean: .*axes is required/);
+    expect(refusal(model('QLinearReduceMean', ins, { axes: A.ints([4n]), keepdims: A.int(1) })).join('\n')).toMatch(/'axes' = 4 is not supported \(out of range for rank 4\)/);
+  });
+});
+
+describe('QAttention', () => {
+  // input u8 [B, S, D], weight i8 [D, 3H], bias f32 [3H], input_scale, weight_scale, mask_index?, input_zero_point?, weight_zero_point?, past?
+  const ins = (more: In[] = []): In[] => [x('input', 'u8', [2, 5, 8]), x('weight', 'i8', [8, 24]), x('bias', 'f32', [24]), s('is', 0.02), s('ws', 0.01), ...more];
+  it('the projection is an exact int32 MatMul of (input − zp)(weight − zp), times input_scale · weight_scale, plus bias; then Attention', () => {
+    const ir = converted(model('QAttention', ins([x('mask', 'i32', [2]), z('izp', 'u8', 128), z('wzp', 'i8', 1)]), { num_heads: A.int(2) }));
+    const nodes = [...allNodes(ir.graph)];
+    const mm = nodes.find((n) => n.op === 'MatMul')!;
+    expect(mm.inputs.map((v) => v?.type)).toMatchObject([{ elem: 'i32' }, { elem: 'i32' }]);
+    expect(ops(ir)).toEqual(expect.arrayContaining(['Subtract', 'Softmax']));
+    expect(outType(ir)).toMatchObject({ elem: 'f32', shape: [2, 5, 8] });
+  });
+  it('ONNX-side inference: output [B, S, hidden], present [2, B, N, past + S, head] of the bias\'s type', () => {
+    const m = model('QAttention', ins([null, null, null, x('past', 'f32', [2, 2, 2, 3, 4])]), { num_heads: A.int(2) }, 2);
+    const r = inferTypes(m);
+    expect(r.diagnostics).toEqual([]);
+    expect(m.graph.outputs.map((o) => r.types.get(o))).toMatchObject([{ elem: 'f32', shape: [2, 5, 8] }, { elem: 'f32', shape: [2, 2, 2, 8, 4] }]);
+  });
+  it('refuses a float input, a per-column input_scale and do_rotary, naming the node', () => {
+    expect(refusal(model('QAttention', [x('input', 'f32', [2, 5, 8]), ...ins().slice(1)], { num_heads: A.int(2) })).join('\n')).toMatch(/main\/qattention: .*input \(input 0\) is f32/);
+    expect(refusal(model('QAttention', [...ins().slice(0, 3), x('is', 'f32', [3]), s('ws')], { num_heads: A.int(2) })).join('\n')).toMatch(/input_scale \(input 3\) must be a scalar/);
+    expect(refusal(model('QAttention', ins(), { num_heads: A.int(2), do_rotary: A.int(1) })).join('\n')).toMatch(/'do_rotary' = 1 is not supported/);
+  });
+});
+
+describe('QEmbedLayerNormalization', () => {
+  const ins = (seg = true): In[] => [x('ids', 'i32', [2, 6]), seg ? x('seg', 'i32', [2, 6]) : null, x('word', 'u8', [20, 8]), x('pos', 'u8', [9, 8]), seg ? x('segemb', 'u8', [3, 8]) : null,
+    x('gamma', 'u8', [8]), x('beta', 'u8', [8]), x('mask', 'i32', [2, 6]), s('ws'), s('ps'), seg ? s('ss') : null, s('gs'), s('bs'),
+    z('wz', 'u8', 128), z('pz', 'u8', 127), seg ? z('sz', 'u8', 120) : null, z('gz', 'u8', 100), z('bz', 'u8', 128)];
+  it('the tables dequantized ((q − zp) · scale), gathered and summed, MVN · gamma + beta; mask_index counts the mask\'s 1s', () => {
+    const ir = converted(model('QEmbedLayerNormalization', ins(), {}, 2));
+    expect(ops(ir)).toEqual(expect.arrayContaining(['Gather', 'MVN', 'Equal', 'ReduceSum', 'Range']));
+    expect(ops(ir).filter((o) => o === 'Subtract')).toHaveLength(5);
+    expect(ir.graph.outputs.map((o) => o.type)).toMatchObject([{ elem: 'f32', shape: [2, 6, 8] }, { elem: 'i32', shape: [2] }]);
+    const gathers = (m: Model) => ops(m).filter((o) => o === 'Gather').length;
+    expect(gathers(converted(model('QEmbedLayerNormalization', ins(false), {}, 2)))).toBe(gathers(ir) - 1); // no segment table
+  });
+  it('refuses tables of two quantized types and a zero point of another type, naming the node', () => {
+    const mixed = ins();
+    mixed[3] = x('pos', 'i8', [9, 8]);
+    expect(refusal(model('QEmbedLayerNormalization', mixed, {}, 2)).join('\n')).toMatch(/main\/qembedlayernormalization: .*input 3 is i8 and word_embedding_quant u8/);
+    const zp = ins();
+    zp[16] = z('gz', 'i8', 0);
+    expect(refusal(model('QEmbedLayerNormalization', zp, {}, 2)).join('\n')).toMatch(/input 16 \(the zero point of input 5\) must be given, of u8/);
+  });
+});
+
 describe('MatMulIntegerToFloat / DynamicQuantizeMatMul / QGemm', () => {
   it('MatMulIntegerToFloat: an int32 MatMul of the shifted operands, times a_scale·b_scale, plus bias', () => {
     const ir = converted(model('MatMulIntegerToFloat', [x('A', 'u8', [2, 3, 16]), x('B', 'i8', [16, 8]), s('as'), s('bs'), z('az', 'u8'), z('bz', 'i8'), x('bias', 'f32', [8])]));
@@ -238,10 +300,24 @@ describe('MatMulNBits', () => {
     const r = inferTypes(m);
     expect(r.types.get(m.graph.outputs[0]!)).toMatchObject({ elem: 'f16', shape: [1, 5, 8] });
   });
-  it('refuses g_idx, 3-bit weights and prepacked weights, naming the node', () => {
+  it('g_idx: each column k takes block g_idx[k]\'s scale and zero point (Gather along the blocks), the values in their order', () => {
+    const withGidx = ins();
+    withGidx[3] = x('zp', 'f32', [24]);
+    withGidx[4] = x('g_idx', 'i32', [40]);
+    const ir = converted(model('MatMulNBits', withGidx, attrs));
+    expect(ops(ir).filter((o) => o === 'Gather')).toHaveLength(2);
+    expect(outType(ir)).toMatchObject({ elem: 'f32', shape: [2, 8] });
+    const noZp = [...withGidx];
+    noZp[3] = null;
+    expect(ops(converted(model('MatMulNBits', noZp, attrs))).filter((o) => o === 'Gather')).toHaveLength(1);
+  });
+  it('refuses g_idx with packed uint8 zero points (onnxruntime ignores them there) or 2-bit weights (it reads them as 4-bit), 3-bit weights and prepacked weights, naming the node', () => {
     const withGidx = ins();
     withGidx[4] = x('g_idx', 'i32', [40]);
-    expect(refusal(model('MatMulNBits', withGidx, attrs)).join('\n')).toMatch(/main\/matmulnbits: .*g_idx/);
+    expect(refusal(model('MatMulNBits', withGidx, attrs)).join('\n')).toMatch(/main\/matmulnbits: .*g_idx with packed uint8 zero_points is not converted/);
+    const twoBit = [...withGidx];
+    twoBit[3] = null;
+    expect(refusal(model('MatMulNBits', twoBit, { ...attrs, bits: A.int(2) })).join('\n')).toMatch(/g_idx with 2-bit weights is not converted: onnxruntime's CPU kernel reads 2-bit B as 4-bit values/);
     expect(refusal(model('MatMulNBits', ins(), { ...attrs, bits: A.int(3) })).join('\n')).toMatch(/CONVERT_UNSUPPORTED_ATTR main\/matmulnbits: .*'bits' = 3/);
     expect(refusal(model('MatMulNBits', ins(), { ...attrs, weight_prepacked: A.int(1) })).join('\n')).toMatch(/main\/matmulnbits: .*weight_prepacked/);
   });
@@ -297,11 +373,23 @@ describe('DynamicQuantizeLSTM', () => {
     const r = inferTypes(m);
     expect(m.graph.outputs.map((o) => r.types.get(o))).toMatchObject([{ elem: 'f32', shape: [5, 1, 1, 4] }, { shape: [1, 1, 4] }, { shape: [1, 1, 4] }]);
   });
-  it('refuses sequence_lens and input_forget, naming the node', () => {
+  it('sequence_lens: X\'s range over its first max(len) steps; steps past a row\'s length leave C, write zeros to Y and H; the reverse direction reversed within each length', () => {
     const withLens = ins(1);
     withLens[4] = x('lens', 'i32', [1]);
-    expect(refusal(model('DynamicQuantizeLSTM', withLens, { hidden_size: A.int(4) }, 3)).join('\n')).toMatch(/main\/dynamicquantizelstm: .*sequence_lens/);
-    expect(refusal(model('DynamicQuantizeLSTM', ins(1), { hidden_size: A.int(4), input_forget: A.int(1) }, 3)).join('\n')).toMatch(/CONVERT_UNSUPPORTED_ATTR main\/dynamicquantizelstm: .*input_forget/);
+    const ir = converted(model('DynamicQuantizeLSTM', withLens, { hidden_size: A.int(4), direction: A.string('reverse') }, 3));
+    expect(ops(ir)).toEqual(expect.arrayContaining(['ReduceMax', 'Slice', 'ReverseSequence', 'Less', 'Select']));
+    expect(ops(ir).filter((o) => o === 'ReverseSequence')).toHaveLength(2);
+    expect(ir.graph.outputs.map((o) => o.type)).toMatchObject([{ elem: 'f32', shape: [5, 1, 1, 4] }, { elem: 'f32', shape: [1, 1, 4] }, { elem: 'f32', shape: [1, 1, 4] }]);
+    expect(ops(converted(model('DynamicQuantizeLSTM', ins(1), { hidden_size: A.int(4) }, 3)))).not.toContain('Less');
+  });
+  it('input_forget couples the gates: the forget gate is 1 − i', () => {
+    const coupled = ops(converted(model('DynamicQuantizeLSTM', ins(1), { hidden_size: A.int(4), input_forget: A.int(1) }, 3)));
+    const plain = ops(converted(model('DynamicQuantizeLSTM', ins(1), { hidden_size: A.int(4) }, 3)));
+    expect(coupled.filter((o) => o === 'Sigmoid').length).toBe(plain.filter((o) => o === 'Sigmoid').length - 1);
+  });
+  it('refuses activations other than Sigmoid, Tanh and Relu, naming the node', () => {
+    expect(refusal(model('DynamicQuantizeLSTM', ins(1), { hidden_size: A.int(4), activations: A.strings(['Sigmoid', 'Elu', 'Tanh']) }, 3)).join('\n'))
+      .toMatch(/CONVERT_UNSUPPORTED_ATTR main\/dynamicquantizelstm: .*activations/);
   });
 });
 

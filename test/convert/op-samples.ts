@@ -68,9 +68,9 @@ export const SAMPLES: Record<string, Sample[]> = {
   // onnxruntime's com.microsoft quantization ops (ONNX → IR only): test/convert/ms-quant.test.ts, engines in test/conformance/contrib-ops.test.ts
   'QLinearAdd>QLinearAdd': [], 'QLinearMul>QLinearMul': [], 'QLinearSigmoid>QLinearSigmoid': [], 'QLinearLeakyRelu>QLinearLeakyRelu': [],
   'QLinearConcat>QLinearConcat': [], 'QLinearGlobalAveragePool>QLinearGlobalAveragePool': [], 'QLinearAveragePool>QLinearAveragePool': [],
-  'QLinearSoftmax>QLinearSoftmax': [], 'QLinearWhere>QLinearWhere': [], 'MatMulIntegerToFloat>MatMulIntegerToFloat': [],
+  'QLinearSoftmax>QLinearSoftmax': [], 'QLinearReduceMean>QLinearReduceMean': [], 'QLinearWhere>QLinearWhere': [], 'MatMulIntegerToFloat>MatMulIntegerToFloat': [],
   'DynamicQuantizeMatMul>DynamicQuantizeMatMul': [], 'QGemm>QGemm': [], 'MatMulNBits>MatMulNBits': [], 'DynamicQuantizeLSTM>DynamicQuantizeLSTM': [],
-  'GatherBlockQuantized>GatherBlockQuantized': [],
+  'GatherBlockQuantized>GatherBlockQuantized': [], 'QAttention>QAttention': [], 'QEmbedLayerNormalization>QEmbedLayerNormalization': [],
   // classic ai.onnx.ml ops (ONNX → IR only): test/convert/ml-classic.test.ts, engines in test/conformance/ml-ops.test.ts
   'TreeEnsembleRegressor>TreeEnsembleRegressor': [], 'TreeEnsembleClassifier>TreeEnsembleClassifier': [],
   'LinearRegressor>LinearRegressor': [], 'LinearClassifier>LinearClassifier': [], 'Scaler>Scaler': [], 'Normalizer>Normalizer': [],
@@ -80,7 +80,7 @@ export const SAMPLES: Record<string, Sample[]> = {
   // test/convert/microsoft-transformer.test.ts, engines in test/conformance/contrib-fusion.test.ts
   'BiasGelu>BiasGelu': [], 'FastGelu>FastGelu': [], 'QuickGelu>QuickGelu': [], 'BiasAdd>BiasAdd': [],
   'FusedMatMul>FusedMatMul': [], 'FusedConv>FusedConv': [], 'FusedGemm>FusedGemm': [],
-  'SkipLayerNormalization>SkipLayerNormalization': [], 'SkipSimplifiedLayerNormalization>SkipSimplifiedLayerNormalization': [],
+  'SkipLayerNormalization>SkipLayerNormalization': [], 'GroupNorm>GroupNorm': [], 'SkipGroupNorm>SkipGroupNorm': [], 'SkipSimplifiedLayerNormalization>SkipSimplifiedLayerNormalization': [],
   'SimplifiedLayerNormalization>SimplifiedLayerNormalization': [], 'EmbedLayerNormalization>EmbedLayerNormalization': [],
   'MultiHeadAttention>MultiHeadAttention': [], 'GroupQueryAttention>GroupQueryAttention': [],
   'Sub>Sub': [], 'Mul>Mul': [], 'Div>Div': [], 'Pow>Pow': [], 'And>And': [], 'Or>Or': [], 'Xor>Xor': [],

@@ -85,8 +85,9 @@ const OWN_SUITE: Record<string, string> = {
       'RandomNormalLike>RandomNormalLike', 'Bernoulli>Bernoulli', 'Multinomial>Multinomial'].map((key) => [key, 'test/convert/random-ops.test.ts'])),
   // onnxruntime's com.microsoft quantization contrib ops (ONNX → IR only; engines in test/conformance/contrib-ops.test.ts)
   ...Object.fromEntries(['QLinearAdd', 'QLinearMul', 'QLinearSigmoid', 'QLinearLeakyRelu', 'QLinearConcat', 'QLinearGlobalAveragePool',
-      'QLinearAveragePool', 'QLinearSoftmax', 'QLinearWhere', 'MatMulIntegerToFloat', 'DynamicQuantizeMatMul', 'QGemm', 'MatMulNBits', 'DynamicQuantizeLSTM', 'GatherBlockQuantized']
+      'QLinearAveragePool', 'QLinearSoftmax', 'QLinearReduceMean', 'QLinearWhere', 'MatMulIntegerToFloat', 'DynamicQuantizeMatMul', 'QGemm', 'MatMulNBits', 'DynamicQuantizeLSTM', 'GatherBlockQuantized']
     .map((op) => [`${op}>${op}`, 'test/convert/ms-quant.test.ts'])),
+  ...Object.fromEntries(['QAttention', 'QEmbedLayerNormalization'].map((op) => [`${op}>${op}`, 'test/convert/ms-quant.test.ts'])),
   'Det>Det': 'test/convert/det.test.ts',
   'TfIdfVectorizer>TfIdfVectorizer': 'test/convert/tfidf-vectorizer.test.ts',
   'BitCast>BitCast': 'test/convert/bitcast.test.ts',
@@ -116,7 +117,7 @@ const OWN_SUITE: Record<string, string> = {
   'NonMaxSuppression>ExperimentalDetectronGenerateProposalsSingleImage': 'test/convert/detection-nms.test.ts',
   // onnxruntime's contrib ops of transformer models (mappings/microsoft/; engines: test/conformance/contrib-fusion.test.ts)
   ...Object.fromEntries(['Gelu', 'BiasGelu', 'FastGelu', 'QuickGelu', 'BiasAdd', 'FusedMatMul', 'FusedConv', 'FusedGemm', 'SkipLayerNormalization',
-      'SkipSimplifiedLayerNormalization', 'EmbedLayerNormalization', 'Attention', 'MultiHeadAttention', 'GroupQueryAttention', 'RotaryEmbedding', 'Range', 'Trilu', 'Pad', 'GatherND'].map((op) => [`com.microsoft:${op}>${op}`, 'test/convert/microsoft-transformer.test.ts'])),
+      'SkipSimplifiedLayerNormalization', 'EmbedLayerNormalization', 'GroupNorm', 'SkipGroupNorm', 'Attention', 'MultiHeadAttention', 'GroupQueryAttention', 'RotaryEmbedding', 'Range', 'Trilu', 'Pad', 'GatherND'].map((op) => [`com.microsoft:${op}>${op}`, 'test/convert/microsoft-transformer.test.ts'])),
   'SimplifiedLayerNormalization>SimplifiedLayerNormalization': 'test/convert/microsoft-transformer.test.ts',
   'Identity>ReadValue': 'test/convert/state-variables.test.ts',
   'Identity>Assign': 'test/convert/state-variables.test.ts',

@@ -19,6 +19,7 @@ import { conv, gatherNd } from './nn.js';
  *   input's shape; mean and inv_std_var its shape with the last dim 1.
  * - SimplifiedLayerNormalization: Y X's shape; inv_std_var f32 with dims [axis, rank) 1.
  * - Attention: output [B, S, v_hidden]; present [2, B, num_heads, past + S, head_size].
+ *   QAttention: the same (past at input 8), of the bias's float type.
  * - MultiHeadAttention: output [B, S, v_hidden] (v_hidden: value's last dim, N · head of a 4-D or
  *   packed value); present_key / present_value [B, N, past + L, head].
  * - GroupQueryAttention: output [B, S, N · h] (h: query's hidden size over num_heads, or over
@@ -28,8 +29,10 @@ import { conv, gatherNd } from './nn.js';
  *   start, limit and delta (1 when absent) are known.
  * - Pad: data's type; each dim grown by its begin and end pads when pads ([2r] or [1, 2r]) is known.
  *   GatherND: ONNX GatherND's (batch_dims 0).
+ * - GroupNorm: X's type and shape. SkipGroupNorm: Y and S X's type and shape.
  * - EmbedLayerNormalization: output and embedding_sum [B, S, hidden] of word_embedding's type
- *   (hidden: word_embedding's dim 1); mask_index int32 [B].
+ *   (hidden: word_embedding's dim 1); mask_index int32 [B]. QEmbedLayerNormalization: the same, of
+ *   the scales' float type.
  */
 const MS = 'com.microsoft';
 
@@ -78,7 +81,8 @@ const embed: InferFn = (c: RuleContext) => {
   const w = c.shape(2);
   const dims: Shape = [ids?.[0] ?? null, ids?.[1] ?? null, w?.[1] ?? null];
   if (ids !== null && ids.length !== 2) c.error(`input_ids must be 2-D [batch, sequence], not rank ${ids.length}`);
-  const kinds: OutputInfo[] = [out(c.elem(2), dims), out('i32', [ids?.[0] ?? null]), out(c.elem(2), dims)];
+  const elem = c.node.op === 'QEmbedLayerNormalization' ? c.elem(8) : c.elem(2);
+  const kinds: OutputInfo[] = [out(elem, dims), out('i32', [ids?.[0] ?? null]), out(elem, dims)];
   return c.node.outputs.map((_, i) => kinds[i] ?? null);
 };
 
@@ -91,16 +95,18 @@ function hiddenSizes(c: RuleContext): [Dim, Dim, Dim] {
   return [third, third, third];
 }
 
-const attention: InferFn = (c) => {
+/** Attention (past at input 4, input's float type) and QAttention (past at 8, the bias's type). */
+const attentionAt = (pastIndex: number, elemIndex: number): InferFn => (c) => {
   const x = c.shape(0);
   const [, hk, hv] = hiddenSizes(c);
   const n = intAttr(c, 'num_heads', 0);
   const b = x?.[0] ?? null;
   const s = x?.[1] ?? null;
-  const past = c.has(4) ? c.shape(4)?.[3] ?? null : 0;
+  const past = c.has(pastIndex) ? c.shape(pastIndex)?.[3] ?? null : 0;
   const total = typeof past === 'number' && typeof s === 'number' ? past + s : past === 0 ? s : null;
   const head = typeof hk === 'number' && n > 0 ? hk / n : null;
-  const kinds: OutputInfo[] = [out(c.elem(0), [b, s, hv]), out(c.elem(0), [2, b, n > 0 ? n : null, total, head])];
+  const elem = c.elem(elemIndex);
+  const kinds: OutputInfo[] = [out(elem, [b, s, hv]), out(elem, [2, b, n > 0 ? n : null, total, head])];
   return c.node.outputs.map((_, i) => kinds[i] ?? null);
 };
 
@@ -172,7 +178,11 @@ export const onnxMicrosoftTransformerRules: Rule[] = [
   rule('SkipSimplifiedLayerNormalization', skipNorm),
   rule('SimplifiedLayerNormalization', simplified, ''),
   rule('EmbedLayerNormalization', embed),
-  rule('Attention', attention),
+  rule('QEmbedLayerNormalization', embed),
+  rule('GroupNorm', (c) => [out(c.elem(0), c.shape(0))]),
+  rule('SkipGroupNorm', (c) => c.node.outputs.map(() => out(c.elem(0), c.shape(0)))),
+  rule('Attention', attentionAt(4, 0)),
+  rule('QAttention', attentionAt(8, 2)),
   rule('MultiHeadAttention', mha),
   rule('GroupQueryAttention', gqa),
   rule('RotaryEmbedding', (c) => [out(c.elem(0), c.shape(0))]),

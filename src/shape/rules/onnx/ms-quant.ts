@@ -3,8 +3,8 @@ import type { ElementTypeName } from '../../../graph/element-type.js';
 import type { Dim, Shape } from '../../../graph/shape.js';
 import { onnxBroadcast } from '../../broadcast.js';
 import { out, type InferFn, type Rule, type RuleContext } from '../../rule.js';
-import { broadcastOr, intAttr } from '../common.js';
-import { concatShapes, matmulShape } from '../shared.js';
+import { broadcastOr, intAttr, intsAttr } from '../common.js';
+import { concatShapes, matmulShape, reduceShape } from '../shared.js';
 import { conv, pool } from './nn.js';
 
 /**
@@ -15,6 +15,7 @@ import { conv, pool } from './nn.js';
  * - QLinearConcat(Y_scale, Y_zero_point, (X, X_scale, X_zero_point)…): the Xs concatenated along
  *   `axis`, of Y_zero_point's type.
  * - QLinearWhere(condition, X, …, Y, …, z_scale, z_zero_point): the three broadcast, of z_zero_point's type.
+ * - QLinearReduceMean: ReduceMean's dims over axes and keepdims (both required), X's type.
  * - QLinearGlobalAveragePool: spatial dims 1 (channels_last: the dims between N and C).
  * - QLinearAveragePool: AveragePool's dims (channels_last: the channel dim last).
  * - QLinearConv: Conv's dims over X and w (channels_last alike), of y_zero_point's type.
@@ -56,6 +57,13 @@ const concat: InferFn = (c) => {
   for (let i = 2; i < c.numInputs; i += 3) shapes.push(c.shape(i));
   const axis = attrInt(c.node, 'axis');
   return [out(c.elem(1), axis === undefined ? null : concatShapes(c, shapes, Number(axis), false))];
+};
+
+const reduceMean: InferFn = (c) => {
+  const axes = intsAttr(c, 'axes');
+  const keep = attrInt(c.node, 'keepdims');
+  if (!axes || keep === undefined) { c.error('attributes axes and keepdims are required'); return [out(c.elem(0), null)]; }
+  return [out(c.elem(0), reduceShape(c, c.shape(0), axes, keep !== 0n, false))];
 };
 
 const channelsLast = (c: RuleContext): boolean => intAttr(c, 'channels_last', 0) !== 0;
@@ -154,6 +162,7 @@ export const onnxMsQuantRules: Rule[] = [
   rule('QLinearSigmoid', sameAsX),
   rule('QLinearLeakyRelu', sameAsX),
   rule('QLinearSoftmax', sameAsX),
+  rule('QLinearReduceMean', reduceMean),
   rule('QLinearConcat', concat),
   rule('QLinearWhere', (c) => [out(c.elem(8), broadcastOr(c, onnxBroadcast([c.shape(0), c.shape(1), c.shape(4)])))]),
   rule('QLinearGlobalAveragePool', globalAveragePool),
