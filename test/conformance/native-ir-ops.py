@@ -698,4 +698,76 @@ for name, attrs in [
                     o1.multiply(dl, np.float32(0.3)).output(0), o1.sigmoid(sc).output(0)], attrs)
     save(name, [dl, sc], list(y.outputs()))
 
+# ── s19-irops: the IR ops IR → ONNX read last ────────────────────────────────────────────────────
+# Where OpenVINO's CPU plugin cannot run an op (no kernel, no evaluate), the harness's inputs are
+# made here as native-ir-ops.test.ts makes them (seededF32) and numpy computes the op's definition:
+# the expected outputs, in references.json (raw little-endian bytes, base64).
+import base64
+references = {}
+
+
+def seeded_f32(shape, seed):
+    """test/helpers/oracle.ts seededF32, the same doubles (JavaScript's (s * 1103515245 + 12345) >>> 0)."""
+    s = (seed * 2654435761) % 2**32
+    out = np.empty(int(np.prod(shape)), np.float32)
+    for i in range(out.size):
+        s = int(float(s) * 1103515245.0 + 12345.0) % 2**32
+        out[i] = np.float32((s / 2**32) * 4 - 2)
+    return out.reshape(shape)
+
+
+def harness_inputs(name):
+    return {k: seeded_f32(s, i + 1) for i, (k, s) in enumerate(cases[name].items())}
+
+
+def reference(name, outputs):
+    references[name] = [{"dtype": {"float32": "f32", "int32": "i32", "int64": "i64", "bool": "boolean"}[str(o.dtype)],
+                         "shape": list(o.shape), "data": base64.b64encode(np.ascontiguousarray(o).tobytes()).decode()} for o in outputs]
+
+
+# GroupedMatMul-17 (MoE): mat_b [G, N, K] holds each group's weights transposed. 3-D × 3-D; 2-D × 3-D
+# with i32 / i64 offsets, an empty group, rows after the last offset (zeros), a group of all rows.
+# OpenVINO 2026.4's CPU plugin has no kernel for it (and the op no evaluate): numpy is the reference.
+import openvino.opset17 as o17
+
+
+def gmm_reference(a, b, offsets):
+    if offsets is None:
+        return np.einsum("gmk,gnk->gmn", a.astype(np.float64), b.astype(np.float64)).astype(np.float32)
+    y = np.zeros([a.shape[0], b.shape[1]], np.float64)
+    start = 0
+    for g, end in enumerate(offsets):
+        y[start:end] = a[start:end].astype(np.float64) @ b[g].astype(np.float64).T
+        start = end
+    return y.astype(np.float32)
+
+
+for name, ashape, bshape, offsets in [
+    ("grouped_matmul_3d", [3, 4, 5], [3, 6, 5], None),
+    ("grouped_matmul_2d_i32", [9, 5], [3, 4, 5], i32([2, 2, 7])),
+    ("grouped_matmul_2d_i64_tail", [10, 3], [4, 2, 3], i64([1, 4, 4, 8])),
+    ("grouped_matmul_2d_one_group", [6, 4], [1, 5, 4], i64([6])),
+]:
+    a, b = param("mat_a", ashape), param("mat_b", bshape)
+    y = o17.grouped_matmul(a, b, None if offsets is None else C(offsets))
+    save(name, [a, b], [y])
+    ins = harness_inputs(name)
+    reference(name, [gmm_reference(ins["mat_a"], ins["mat_b"], offsets)])
+# the weights a constant (as in an LLM IR), the tokens a run-time input: OpenVINO's CPU plugin runs
+# these (its GatherMatmul; it fails on rows after the last offset), so OpenVINO is the reference
+for name, ashape, bshape, offsets in [
+    ("grouped_matmul_const_weights", [7, 4], [3, 5, 4], i32([0, 3, 7])),
+    ("grouped_matmul_3d_const_weights", [3, 2, 4], [3, 5, 4], None),
+]:
+    a = param("mat_a", ashape)
+    save(name, [a], [o17.grouped_matmul(a, C(rng.uniform(-1, 1, bshape).astype(np.float32)), None if offsets is None else C(offsets))])
+
+# Xor-1 (v0::Xor of old IRs, LogicalXor before its rename): numpy broadcasting
+nf1 = NodeFactory("opset1")
+x, y = param("x", [2, 3, 4]), param("y", [3, 1])
+save("xor_v0", [x, y], [nf1.create("Xor", [o1.greater(x, np.float32(0)).output(0), o1.less(y, np.float32(0.3)).output(0)], {"auto_broadcast": "numpy"})])
+
+with open(f"{out}/references.json", "w") as f:
+    json.dump(references, f)
+
 print(json.dumps(cases))
