@@ -767,6 +767,32 @@ nf1 = NodeFactory("opset1")
 x, y = param("x", [2, 3, 4]), param("y", [3, 1])
 save("xor_v0", [x, y], [nf1.create("Xor", [o1.greater(x, np.float32(0)).output(0), o1.less(y, np.float32(0.3)).output(0)], {"auto_broadcast": "numpy"})])
 
+# DeformableConvolution-1 (and -8 with bilinear_interpolation_pad false): a point counts only inside
+# [0, H) × [0, W), past H − 1 it reads row H − 1; offsets of ±3 put many points outside and past the
+# border; groups, deformable groups, strides, pads, dilations; a mask (v8)
+for name, ver, cin, cout, g, dg, st, pb, pe, dil, mask in [
+    ("deform_v1_basic", 1, 2, 3, 1, 1, [1, 1], [0, 0], [0, 0], [1, 1], False),
+    ("deform_v1_groups_pads", 1, 4, 4, 2, 2, [1, 1], [1, 1], [1, 2], [1, 1], False),
+    ("deform_v1_strides_dil", 1, 2, 2, 1, 2, [2, 1], [1, 0], [0, 1], [1, 2], False),
+    ("deform_v8_no_pad_mask", 8, 4, 2, 2, 1, [1, 2], [2, 1], [1, 1], [2, 1], True),
+]:
+    kh, kw = 3, 2
+    H, W = 6, 5
+    oh = (H + pb[0] + pe[0] - ((kh - 1) * dil[0] + 1)) // st[0] + 1
+    ow = (W + pb[1] + pe[1] - ((kw - 1) * dil[1] + 1)) // st[1] + 1
+    x = param("x", [1, cin, H, W])
+    off = param("offset", [1, dg * kh * kw * 2, oh, ow])
+    w = rng.uniform(-1, 1, [cout, cin // g, kh, kw]).astype(np.float32)
+    params = [x, off]
+    wide = o1.multiply(off, np.float32(1.5))
+    if ver == 1:
+        y = o1.deformable_convolution(x, wide, w, st, pb, pe, dil, "explicit", g, dg)
+    else:
+        m = param("mask", [1, dg * kh * kw, oh, ow])
+        params.append(m)
+        y = o8.deformable_convolution(x, wide, w, st, pb, pe, dil, m, "explicit", g, dg, False)
+    save(name, params, [y])
+
 with open(f"{out}/references.json", "w") as f:
     json.dump(references, f)
 

@@ -176,7 +176,10 @@ describe('Detection post-processing IR → ONNX: onnxruntime agrees with OpenVIN
  * reference is numpy's (a skip for the reference engine, judged all the same).
  */
 const GROUPED_MATMUL_RUNTIME_WEIGHTS = ['grouped_matmul_3d', 'grouped_matmul_2d_i32', 'grouped_matmul_2d_i64_tail', 'grouped_matmul_2d_one_group'];
-const IR_OPS_S19 = ['grouped_matmul_const_weights', 'grouped_matmul_3d_const_weights', 'xor_v0'];
+const IR_OPS_S19 = [
+  'grouped_matmul_const_weights', 'grouped_matmul_3d_const_weights', 'xor_v0',
+  'deform_v1_basic', 'deform_v1_groups_pads', 'deform_v1_strides_dil', 'deform_v8_no_pad_mask',
+];
 
 describe('GroupedMatMul-17 with run-time weights IR → ONNX (OpenVINO cannot run it): onnxruntime and OpenVINO on IR → ONNX → IR agree with numpy', () => {
   it.each(GROUPED_MATMUL_RUNTIME_WEIGHTS)('%s', (name) => judgeWith(name, /Unsupported operation of type: GroupedMatMul/));

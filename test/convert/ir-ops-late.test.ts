@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
 import { OvirError } from '../../src/diag/diagnostic.js';
-import { A, allNodes, tensorFromInt32, tensorFromInt64, type Model } from '../../src/graph/index.js';
+import { A, allNodes, tensorFromFloat32, tensorFromInt32, tensorFromInt64, type Model } from '../../src/graph/index.js';
 import { encodeOnnx } from '../../src/onnx/encode.js';
 import type { OracleTensor } from '../helpers/oracle.js';
 import { runOrt } from '../helpers/ort.js';
@@ -90,3 +90,76 @@ describe('Xor-1 (v0::Xor of old IRs: LogicalXor before its rename)', () => {
   });
 });
 
+
+describe('DeformableConvolution-1 (-8 without mask, bilinear_interpolation_pad = false)', () => {
+  /**
+   * OpenVINO's reference (and CPU plugin, measured): a point (y, x) counts only inside [0, H) × [0, W),
+   * interpolated between rows ⌊y⌋ and min(⌈y⌉, H − 1) and columns ⌊x⌋ and min(⌈x⌉, W − 1).
+   */
+  function definition(x: number[], off: number[], w: number[], [C, H, W]: number[], [CO, kh, kw]: number[], [oh, ow]: number[], pad: number): number[] {
+    const y: number[] = [];
+    for (let co = 0; co < CO; co++) for (let i = 0; i < oh; i++) for (let j = 0; j < ow; j++) {
+      let s = 0;
+      for (let c = 0; c < C; c++) for (let a = 0; a < kh; a++) for (let b = 0; b < kw; b++) {
+        const k = a * kw + b;
+        const py = Math.fround(i - pad + a + off[((2 * k) * oh + i) * ow + j]!);
+        const px = Math.fround(j - pad + b + off[((2 * k + 1) * oh + i) * ow + j]!);
+        if (!(py >= 0 && py < H && px >= 0 && px < W)) continue;
+        const [y1, x1] = [Math.floor(py), Math.floor(px)];
+        const [y2, x2] = [Math.min(Math.ceil(py), H - 1), Math.min(Math.ceil(px), W - 1)];
+        const [dy, dx] = [py - y1, px - x1];
+        const v = (r: number, q: number): number => x[(c * H + r) * W + q]!;
+        s += ((1 - dx) * (1 - dy) * v(y1, x1) + (1 - dx) * dy * v(y2, x1) + dx * (1 - dy) * v(y1, x2) + dx * dy * v(y2, x2)) * w[((co * C + c) * kh + a) * kw + b]!;
+      }
+      y.push(s);
+    }
+    return y;
+  }
+
+  /** ONNX DeformConv (onnx's reference): bilinear sampling with zeros beyond the border, times the mask. */
+  function onnxDeformConv(x: number[], off: number[], mask: number[], w: number[], [C, H, W]: number[], [CO, kh, kw]: number[], [oh, ow]: number[], pad: number): number[] {
+    const y: number[] = [];
+    const v = (c: number, r: number, q: number): number => (r >= 0 && r < H && q >= 0 && q < W ? x[(c * H + r) * W + q]! : 0);
+    for (let co = 0; co < CO; co++) for (let i = 0; i < oh; i++) for (let j = 0; j < ow; j++) {
+      let s = 0;
+      for (let c = 0; c < C; c++) for (let a = 0; a < kh; a++) for (let b = 0; b < kw; b++) {
+        const k = a * kw + b;
+        const py = i - pad + a + off[((2 * k) * oh + i) * ow + j]!;
+        const px = j - pad + b + off[((2 * k + 1) * oh + i) * ow + j]!;
+        const [y0, x0] = [Math.floor(py), Math.floor(px)];
+        const [dy, dx] = [py - y0, px - x0];
+        const sample = (1 - dy) * (1 - dx) * v(c, y0, x0) + (1 - dy) * dx * v(c, y0, x0 + 1) + dy * (1 - dx) * v(c, y0 + 1, x0) + dy * dx * v(c, y0 + 1, x0 + 1);
+        s += sample * mask[(k * oh + i) * ow + j]! * w[((co * C + c) * kh + a) * kw + b]!;
+      }
+      y.push(s);
+    }
+    return y;
+  }
+
+  it('clamps points past the last row / column to it and drops points outside the image (a mask)', async () => {
+    const [C, H, W, CO, kh, kw, pad] = [2, 4, 5, 2, 2, 2, 1];
+    const [oh, ow] = [H + 2 * pad - kh + 1, W + 2 * pad - kw + 1];
+    const b = new Builder('ov');
+    const weights = seq(CO * C * kh * kw, (i) => Math.fround(((i * 3) % 7) / 3 - 1));
+    const ins = [b.input('x', 'f32', [1, C, H, W]), b.input('offset', 'f32', [1, 2 * kh * kw, oh, ow]), b.init('w', tensorFromFloat32(weights, [CO, C, kh, kw]))];
+    const ints = (v: number[]) => A.ints(v.map(BigInt));
+    b.output(b.node(b.graph, 'DeformableConvolution', ins, ['y'], {
+      strides: ints([1, 1]), dilations: ints([1, 1]), pads_begin: ints([pad, pad]), pads_end: ints([pad, pad]), auto_pad: A.string('explicit'),
+      group: A.int(1n), deformable_group: A.int(1n),
+    }, { name: 'dc', version: 'opset1' }).outputs[0]!);
+    const onnx = convertModel(b.model);
+    const deform = [...allNodes(onnx.graph)].find((n) => n.op === 'DeformConv')!;
+    expect(deform.inputs.length).toBe(5);
+    const x = seq(C * H * W, (i) => Math.fround(((i * 7) % 9) / 4 - 1));
+    // offsets of up to ±2.6: points before the first row, past the last, and between H − 1 and H
+    const off = seq(2 * kh * kw * oh * ow, (i) => Math.fround(((i * 11) % 27) / 5 - 2.6));
+    // onnxruntime-node has no DeformConv kernel (the engines judge it in native-ir-ops): the moved
+    // offsets and the mask come from onnxruntime, ONNX DeformConv's zero-padded bilinear sampling from here
+    onnx.graph.outputs.splice(0, onnx.graph.outputs.length, deform.inputs[2]!, deform.inputs[4]!);
+    onnx.graph.nodes = onnx.graph.nodes.filter((n) => n !== deform);
+    const r = await runOrt(encodeOnnx(onnx).bytes, { x: f32([1, C, H, W], x), offset: f32([1, 2 * kh * kw, oh, ow], off) });
+    const [moved, mask] = [r['#0'], r['#1']];
+    const y = onnxDeformConv(x, floats(moved!), floats(mask!), weights, [C, H, W], [CO, kh, kw], [oh, ow], pad);
+    close(y, definition(x, off, weights, [C, H, W], [CO, kh, kw], [oh, ow], pad));
+  });
+});
