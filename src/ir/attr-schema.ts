@@ -53,6 +53,8 @@ export const ATTR_SCHEMA: Readonly<Record<string, Schema>> = {
   ReduceMax: REDUCE, ReduceMin: REDUCE, ReduceMean: REDUCE, ReduceSum: REDUCE, ReduceProd: REDUCE,
   ReduceL1: REDUCE, ReduceL2: REDUCE, ReduceLogicalAnd: REDUCE, ReduceLogicalOr: REDUCE,
   MatMul: { transpose_a: 'bool', transpose_b: 'bool' },
+  RGBtoNV12: { single_plane: 'bool' },
+  BGRtoNV12: { single_plane: 'bool' },
   Broadcast: { mode: 'string' },
   Convolution: CONV,
   GroupConvolution: CONV,

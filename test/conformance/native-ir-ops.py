@@ -721,7 +721,7 @@ def harness_inputs(name):
 
 
 def reference(name, outputs):
-    references[name] = [{"dtype": {"float32": "f32", "int32": "i32", "int64": "i64", "bool": "boolean"}[str(o.dtype)],
+    references[name] = [{"dtype": {"float32": "f32", "int32": "i32", "int64": "i64", "bool": "boolean", "uint8": "u8"}[str(o.dtype)],
                          "shape": list(o.shape), "data": base64.b64encode(np.ascontiguousarray(o).tobytes()).decode()} for o in outputs]
 
 
@@ -792,6 +792,56 @@ for name, ver, cin, cout, g, dg, st, pb, pe, dil, mask in [
         params.append(m)
         y = o8.deformable_convolution(x, wide, w, st, pb, pe, dil, m, "explicit", g, dg, False)
     save(name, params, [y])
+
+# RGBtoNV12-17 / BGRtoNV12-17: OpenVINO 2026.4's CPU plugin has no kernel and the op no evaluate:
+# numpy computes OpenVINO's reference (convert_color_to_nv12.hpp). Pixels x·60 + 128 (past 0 and 255
+# at the ends: clamped), integers their floor as u8; one plane and two, RGB and BGR.
+nf17 = NodeFactory("opset17")
+
+
+def to_nv12_reference(img, bgr, single, integral):
+    f = np.float32
+    r, g, b = (img[..., 2], img[..., 1], img[..., 0]) if bgr else (img[..., 0], img[..., 1], img[..., 2])
+    r, g, b = r.astype(f), g.astype(f), b.astype(f)
+
+    def clip(a):
+        if integral:
+            a = np.where(a >= 0, np.floor(a + f(0.5)), np.ceil(a - f(0.5))).astype(f)
+        return np.clip(a, f(0), f(255))
+    y = clip(f(0.257) * r + f(0.504) * g + f(0.098) * b + f(16))
+    u = clip(f(-0.148) * r - f(0.291) * g + f(0.439) * b + f(128))
+    v = clip(f(0.439) * r - f(0.368) * g - f(0.071) * b + f(128))
+
+    def block(p):
+        s = p[:, 0::2, 0::2] + p[:, 0::2, 1::2] + p[:, 1::2, 0::2] + p[:, 1::2, 1::2]
+        m = (s / f(4)).astype(f)
+        return np.floor(m + f(0.5)) if integral else m
+    t = np.uint8 if integral else np.float32
+    Y = y[..., None].astype(t)
+    UV = np.stack([block(u), block(v)], axis=-1).astype(t)
+    if single:
+        n, h, w = img.shape[:3]
+        return [np.concatenate([Y, UV.reshape(n, h // 2, w, 1)], axis=1)]
+    return [Y, UV]
+
+
+for name, op, single, integral in [
+    ("rgb_to_nv12_one_plane_f32", "RGBtoNV12", True, False),
+    ("bgr_to_nv12_two_planes_f32", "BGRtoNV12", False, False),
+    ("rgb_to_nv12_two_planes_u8", "RGBtoNV12", False, True),
+    ("bgr_to_nv12_one_plane_u8", "BGRtoNV12", True, True),
+]:
+    x = param("x", [2, 4, 6, 3])
+    img = o1.add(o1.multiply(x, np.float32(60)), np.float32(128))
+    if integral:
+        img = o1.convert(o1.clamp(o1.floor(img), 0, 255), "u8")
+    y = nf17.create(op, [img.output(0)], {"single_plane": single})
+    save(name, [x], list(y.outputs()))
+    xin = harness_inputs(name)["x"]
+    pix = xin * np.float32(60) + np.float32(128)
+    if integral:
+        pix = np.clip(np.floor(pix), 0, 255).astype(np.uint8)
+    reference(name, to_nv12_reference(pix, op == "BGRtoNV12", single, integral))
 
 with open(f"{out}/references.json", "w") as f:
     json.dump(references, f)

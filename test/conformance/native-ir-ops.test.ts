@@ -185,6 +185,13 @@ describe('GroupedMatMul-17 with run-time weights IR → ONNX (OpenVINO cannot ru
   it.each(GROUPED_MATMUL_RUNTIME_WEIGHTS)('%s', (name) => judgeWith(name, /Unsupported operation of type: GroupedMatMul/));
 });
 
+/** RGBtoNV12-17 / BGRtoNV12-17: no CPU kernel and no evaluate in OpenVINO 2026.4: numpy computes its reference. */
+const TO_NV12 = ['rgb_to_nv12_one_plane_f32', 'bgr_to_nv12_two_planes_f32', 'rgb_to_nv12_two_planes_u8', 'bgr_to_nv12_one_plane_u8'];
+
+describe('RGBtoNV12-17 / BGRtoNV12-17 IR → ONNX (OpenVINO cannot run them): onnxruntime and OpenVINO on IR → ONNX → IR agree with numpy', () => {
+  it.each(TO_NV12)('%s', (name) => judgeWith(name, /(RGB|BGR)toNV12/));
+});
+
 describe('IR ops IR → ONNX read since session 19: onnxruntime agrees with OpenVINO on the IR', () => {
   it.each(IR_OPS_S19)('%s', judge);
 });

@@ -163,3 +163,26 @@ describe('DeformableConvolution-1 (-8 without mask, bilinear_interpolation_pad =
     close(y, definition(x, off, weights, [C, H, W], [CO, kh, kw], [oh, ow], pad));
   });
 });
+
+describe('RGBtoNV12-17 / BGRtoNV12-17 (OpenVINO\'s reference formulas in f32; 2×2 chroma means)', () => {
+  it('one u8 2×2 block: Y per pixel, U and V the rounded mean of the four clamped values', async () => {
+    const rgb = [255, 0, 0, 0, 255, 0, 0, 0, 255, 200, 100, 50];
+    const b = new Builder('ov');
+    const x = b.input('x', 'u8', [1, 2, 2, 3]);
+    const n = b.node(b.graph, 'RGBtoNV12', [x], ['y', 'uv'], { single_plane: A.bool(false) }, { name: 'nv12', version: 'opset17' });
+    n.outputs.forEach((o) => b.output(o));
+    const onnx = convertModel(b.model);
+    expect(ops(onnx)).toContain('Concat'); // U and V interleaved
+    const r = await runOrt(encodeOnnx(onnx).bytes, { x: { dtype: 'u8', shape: [1, 2, 2, 3], data: new Uint8Array(rgb) } });
+    const f = Math.fround;
+    const clip = (v: number): number => Math.min(Math.max(Math.sign(v) * Math.round(Math.abs(v)), 0), 255);
+    const px = [0, 1, 2, 3].map((i) => rgb.slice(i * 3, i * 3 + 3) as [number, number, number]);
+    const y = px.map(([R, G, B]) => clip(f(f(f(f(0.257) * R + f(f(0.504) * G)) + f(f(0.098) * B)) + 16)));
+    const u = px.map(([R, G, B]) => clip(f(f(f(f(-0.148) * R) - f(f(0.291) * G)) + f(f(0.439) * B)) + 128));
+    const v = px.map(([R, G, B]) => clip(f(f(f(f(0.439) * R) - f(f(0.368) * G)) - f(f(0.071) * B)) + 128));
+    const mean = (a: number[]): number => Math.round(a.reduce((s, t) => s + t, 0) / 4);
+    expect([...r['#0']!.data]).toEqual(y);
+    expect(r['#1']!.shape).toEqual([1, 1, 1, 2]);
+    expect([...r['#1']!.data]).toEqual([mean(u), mean(v)]);
+  });
+});

@@ -176,6 +176,15 @@ const colorConversion: InferFn = (c) => {
   return [out(c.elem(0), [s[0] ?? null, c.numInputs === 1 ? (typeof h === 'number' ? (h * 2) / 3 : null) : h ?? null, s[2] ?? null, 3])];
 };
 
+/** RGBtoNV12-17 / BGRtoNV12-17: one plane [N, 3H/2, W, 1] (single_plane, the default), else Y [N, H, W, 1] and UV [N, H/2, W/2, 2]. */
+const toNv12: InferFn = (c) => {
+  const s = c.shape(0);
+  const [n, h, w] = s !== null && s.length === 4 ? [s[0] ?? null, s[1] ?? null, s[2] ?? null] : [null, null, null];
+  const half = (d: Dim): Dim => (typeof d === 'number' ? d / 2 : null);
+  if (attrBool(c.node, 'single_plane') ?? true) return [out(c.elem(0), [n, typeof h === 'number' ? (h * 3) / 2 : null, w, 1])];
+  return [out(c.elem(0), [n, h, w, 1]), out(c.elem(0), [n, half(h), half(w), 2])];
+};
+
 /** PriorBoxClustered-1: f32 [2, 4·H·W·priors] (H, W the values of the first input). */
 const priorBoxClustered: InferFn = (c) => {
   const hw = c.value(0);
@@ -239,6 +248,7 @@ export const ovFrontendOpsRules: Rule[] = [
   { dialect: 'ov', op: 'PSROIPooling', since: 1, infer: psroiPooling },
   { dialect: 'ov', op: 'PriorBoxClustered', since: 1, infer: priorBoxClustered },
   ...family('ov', ['NV12toRGB', 'NV12toBGR', 'I420toRGB', 'I420toBGR'], 8, colorConversion),
+  ...family('ov', ['RGBtoNV12', 'BGRtoNV12'], 17, toNv12),
   { dialect: 'ov', op: 'ROIPooling', since: 2, infer: roiPooling },
   { dialect: 'ov', op: 'ExtractImagePatches', since: 3, infer: extractImagePatches },
   { dialect: 'ov', op: 'CTCGreedyDecoderSeqLen', since: 6, infer: ctcSeqLen },
