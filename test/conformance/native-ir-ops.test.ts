@@ -10,7 +10,9 @@
  * cases by convert-zoo.test.ts.) Col2Im of 3 spatial dims, which IR Col2Im-15 lacks, is written
  * as its definition when image_shape and block_shape are constants: judged on test_col2im_5d's
  * data with those two inputs made initializers (the backend case itself feeds them at run time,
- * which ovir refuses).
+ * which ovir refuses). Since session 19 also GroupedMatMul-17, Xor-1, DeformableConvolution-1 (and -8
+ * without bilinear_interpolation_pad) and RGBtoNV12-17 / BGRtoNV12-17; where OpenVINO's CPU plugin
+ * cannot run the original IR, numpy's computation of the op in native-ir-ops.py is the reference.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
