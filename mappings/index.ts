@@ -76,6 +76,7 @@ import { ISTFT } from './math/istft.js';
 import { INVERSE } from './math/inverse.js';
 import { SPARSE_FILL_EMPTY_ROWS } from './tensor/sparse-fill-empty-rows.js';
 import { CTC_LOSS } from './math/ctc-loss.js';
+import { GROUPED_MATMUL } from './math/grouped-matmul.js';
 import { PRIOR_BOX } from './object_detection/prior-box.js';
 import { DETECTION_OUTPUT } from './object_detection/detection-output.js';
 import { MULTICLASS_NMS } from './object_detection/multiclass-nms.js';
@@ -190,7 +191,7 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   // object_detection
   ...NON_MAX_SUPPRESSION, ...ROI_ALIGN, ...ROI_POOLING, ...PRIOR_BOX_CLUSTERED, ...PRIOR_BOX, ...DETECTION_OUTPUT,
   // IR-only ops written as longer ONNX subgraphs (a summed-area table, Loops)
-  ...PSROI_POOLING, ...GATHER_TREE, ...ISTFT, ...INVERSE, ...SPARSE_FILL_EMPTY_ROWS, ...CTC_LOSS,
+  ...PSROI_POOLING, ...GATHER_TREE, ...ISTFT, ...INVERSE, ...SPARSE_FILL_EMPTY_ROWS, ...CTC_LOSS, ...GROUPED_MATMUL,
   ...MULTICLASS_NMS, ...MATRIX_NMS, ...PROPOSAL, ...EXPERIMENTAL_DETECTRON_TOPK_ROIS, ...EXPERIMENTAL_DETECTRON_PRIOR_GRID, ...EXPERIMENTAL_DETECTRON_GENERATE_PROPOSALS,
   // ai.onnx.preview.training
   ...OPTIMIZERS,

@@ -2,6 +2,7 @@ import { elementType, type ElementTypeName } from '../../src/graph/element-type.
 import { A } from '../../src/graph/attr.js';
 import { makeTensor, readIntegers } from '../../src/graph/tensor.js';
 import type { Value } from '../../src/graph/value.js';
+import { never } from '../ir-only/onnx-build.js';
 import { convWithBias } from '../nn/conv-bias.js';
 import { NUMPY_BROADCAST, type ConvertContext, type OpMapping } from '../spec.js';
 
@@ -96,6 +97,8 @@ export const ELEMENTWISE: readonly OpMapping[] = [
   binary('Or', 'LogicalOr', 7),
   // LogicalXor-2 only renamed the op's opset (same semantics, numpy broadcasting); ovc writes it
   { ...binary('Xor', 'LogicalXor', 7), ir: { op: 'LogicalXor', version: 'opset1', reads: ['opset2'] } },
+  // Xor-1 (v0::Xor) is LogicalXor before its rename, read by old IRs: IR → ONNX only (ONNX → IR writes LogicalXor)
+  { ...binary('Xor', 'Xor', 7), when: never, note: 'v0::Xor of old IRs, LogicalXor before the rename (IR → ONNX only)' },
   { ...binary('BitwiseAnd', 'BitwiseAnd', 18), ir: { op: 'BitwiseAnd', version: 'opset13' } },
   { ...binary('BitwiseOr', 'BitwiseOr', 18), ir: { op: 'BitwiseOr', version: 'opset13' } },
   { ...binary('BitwiseXor', 'BitwiseXor', 18), ir: { op: 'BitwiseXor', version: 'opset13' } },

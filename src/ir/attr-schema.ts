@@ -25,14 +25,14 @@ const NONE: Schema = {};
 const broadcastOps = [
   'Add', 'Subtract', 'Multiply', 'Power', 'Maximum', 'Minimum', 'FloorMod', 'Mod', 'SquaredDifference', 'Equal',
   'NotEqual', 'Greater', 'GreaterEqual', 'Less', 'LessEqual', 'LogicalAnd', 'LogicalOr', 'LogicalXor', 'Select',
-  'BitwiseAnd', 'BitwiseOr', 'BitwiseXor', 'BitwiseLeftShift', 'BitwiseRightShift', 'PRelu',
+  'BitwiseAnd', 'BitwiseOr', 'BitwiseXor', 'BitwiseLeftShift', 'BitwiseRightShift', 'PRelu', 'Xor',
 ];
 const noAttrOps = [
   'Result', 'If', 'Loop', 'TensorIterator', 'Abs', 'Negative', 'LogicalNot', 'Relu', 'Sigmoid', 'Tanh', 'Exp', 'Log',
   'Sqrt', 'Sin', 'Cos', 'Tan', 'Asin', 'Acos', 'Atan', 'Sinh', 'Cosh', 'Asinh', 'Acosh', 'Atanh', 'Erf', 'Floor',
   'Ceiling', 'Sign', 'Unsqueeze', 'Transpose', 'VariadicSplit', 'Tile', 'ConvertLike', 'HSwish', 'HSigmoid',
   'Mish', 'SoftPlus', 'SoftSign', 'Swish', 'Selu', 'HardSigmoid', 'Slice', 'SpaceToBatch', 'BatchToSpace', 'Roll',
-  'BitwiseNot', 'IsNaN', 'Identity', 'ScatterUpdate', 'ScatterNDUpdate', 'DFT', 'IDFT', 'RDFT', 'IRDFT', 'Inverse',
+  'BitwiseNot', 'IsNaN', 'Identity', 'ScatterUpdate', 'ScatterNDUpdate', 'DFT', 'IDFT', 'RDFT', 'IRDFT', 'Inverse', 'GroupedMatMul',
 ];
 
 export const ATTR_SCHEMA: Readonly<Record<string, Schema>> = {
@@ -53,6 +53,8 @@ export const ATTR_SCHEMA: Readonly<Record<string, Schema>> = {
   ReduceMax: REDUCE, ReduceMin: REDUCE, ReduceMean: REDUCE, ReduceSum: REDUCE, ReduceProd: REDUCE,
   ReduceL1: REDUCE, ReduceL2: REDUCE, ReduceLogicalAnd: REDUCE, ReduceLogicalOr: REDUCE,
   MatMul: { transpose_a: 'bool', transpose_b: 'bool' },
+  RGBtoNV12: { single_plane: 'bool' },
+  BGRtoNV12: { single_plane: 'bool' },
   Broadcast: { mode: 'string' },
   Convolution: CONV,
   GroupConvolution: CONV,

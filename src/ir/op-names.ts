@@ -31,7 +31,7 @@ export const CANONICAL_OPS: readonly string[] = [
   'SpaceToBatch', 'SpaceToDepth', 'Split', 'Sqrt', 'SquaredDifference', 'Squeeze', 'STFT', 'ISTFT',
   'StridedSlice', 'StringTensorPack', 'StringTensorUnpack', 'Subtract', 'Swish', 'Tan', 'Tanh',
   'TensorIterator', 'Tile', 'TopK', 'Transpose', 'Unique', 'Unsqueeze', 'VariadicSplit', 'Identity',
-  'SegmentMax', 'AvgPool', 'Squeeze',
+  'SegmentMax', 'AvgPool', 'Squeeze', 'Xor', 'GroupedMatMul', 'RGBtoNV12', 'BGRtoNV12',
 ];
 
 const byLower = new Map<string, string>();

@@ -698,4 +698,152 @@ for name, attrs in [
                     o1.multiply(dl, np.float32(0.3)).output(0), o1.sigmoid(sc).output(0)], attrs)
     save(name, [dl, sc], list(y.outputs()))
 
+# ── s19-irops: the IR ops IR → ONNX read last ────────────────────────────────────────────────────
+# Where OpenVINO's CPU plugin cannot run an op (no kernel, no evaluate), the harness's inputs are
+# made here as native-ir-ops.test.ts makes them (seededF32) and numpy computes the op's definition:
+# the expected outputs, in references.json (raw little-endian bytes, base64).
+import base64
+references = {}
+
+
+def seeded_f32(shape, seed):
+    """test/helpers/oracle.ts seededF32, the same doubles (JavaScript's (s * 1103515245 + 12345) >>> 0)."""
+    s = (seed * 2654435761) % 2**32
+    out = np.empty(int(np.prod(shape)), np.float32)
+    for i in range(out.size):
+        s = int(float(s) * 1103515245.0 + 12345.0) % 2**32
+        out[i] = np.float32((s / 2**32) * 4 - 2)
+    return out.reshape(shape)
+
+
+def harness_inputs(name):
+    return {k: seeded_f32(s, i + 1) for i, (k, s) in enumerate(cases[name].items())}
+
+
+def reference(name, outputs):
+    references[name] = [{"dtype": {"float32": "f32", "int32": "i32", "int64": "i64", "bool": "boolean", "uint8": "u8"}[str(o.dtype)],
+                         "shape": list(o.shape), "data": base64.b64encode(np.ascontiguousarray(o).tobytes()).decode()} for o in outputs]
+
+
+# GroupedMatMul-17 (MoE): mat_b [G, N, K] holds each group's weights transposed. 3-D × 3-D; 2-D × 3-D
+# with i32 / i64 offsets, an empty group, rows after the last offset (zeros), a group of all rows.
+# OpenVINO 2026.4's CPU plugin has no kernel for it (and the op no evaluate): numpy is the reference.
+import openvino.opset17 as o17
+
+
+def gmm_reference(a, b, offsets):
+    if offsets is None:
+        return np.einsum("gmk,gnk->gmn", a.astype(np.float64), b.astype(np.float64)).astype(np.float32)
+    y = np.zeros([a.shape[0], b.shape[1]], np.float64)
+    start = 0
+    for g, end in enumerate(offsets):
+        y[start:end] = a[start:end].astype(np.float64) @ b[g].astype(np.float64).T
+        start = end
+    return y.astype(np.float32)
+
+
+for name, ashape, bshape, offsets in [
+    ("grouped_matmul_3d", [3, 4, 5], [3, 6, 5], None),
+    ("grouped_matmul_2d_i32", [9, 5], [3, 4, 5], i32([2, 2, 7])),
+    ("grouped_matmul_2d_i64_tail", [10, 3], [4, 2, 3], i64([1, 4, 4, 8])),
+    ("grouped_matmul_2d_one_group", [6, 4], [1, 5, 4], i64([6])),
+]:
+    a, b = param("mat_a", ashape), param("mat_b", bshape)
+    y = o17.grouped_matmul(a, b, None if offsets is None else C(offsets))
+    save(name, [a, b], [y])
+    ins = harness_inputs(name)
+    reference(name, [gmm_reference(ins["mat_a"], ins["mat_b"], offsets)])
+# the weights a constant (as in an LLM IR), the tokens a run-time input: OpenVINO's CPU plugin runs
+# these (its GatherMatmul; it fails on rows after the last offset), so OpenVINO is the reference
+for name, ashape, bshape, offsets in [
+    ("grouped_matmul_const_weights", [7, 4], [3, 5, 4], i32([0, 3, 7])),
+    ("grouped_matmul_3d_const_weights", [3, 2, 4], [3, 5, 4], None),
+]:
+    a = param("mat_a", ashape)
+    save(name, [a], [o17.grouped_matmul(a, C(rng.uniform(-1, 1, bshape).astype(np.float32)), None if offsets is None else C(offsets))])
+
+# Xor-1 (v0::Xor of old IRs, LogicalXor before its rename): numpy broadcasting
+nf1 = NodeFactory("opset1")
+x, y = param("x", [2, 3, 4]), param("y", [3, 1])
+save("xor_v0", [x, y], [nf1.create("Xor", [o1.greater(x, np.float32(0)).output(0), o1.less(y, np.float32(0.3)).output(0)], {"auto_broadcast": "numpy"})])
+
+# DeformableConvolution-1 (and -8 with bilinear_interpolation_pad false): a point counts only inside
+# [0, H) × [0, W), past H − 1 it reads row H − 1; offsets of ±3 put many points outside and past the
+# border; groups, deformable groups, strides, pads, dilations; a mask (v8)
+for name, ver, cin, cout, g, dg, st, pb, pe, dil, mask in [
+    ("deform_v1_basic", 1, 2, 3, 1, 1, [1, 1], [0, 0], [0, 0], [1, 1], False),
+    ("deform_v1_groups_pads", 1, 4, 4, 2, 2, [1, 1], [1, 1], [1, 2], [1, 1], False),
+    ("deform_v1_strides_dil", 1, 2, 2, 1, 2, [2, 1], [1, 0], [0, 1], [1, 2], False),
+    ("deform_v8_no_pad_mask", 8, 4, 2, 2, 1, [1, 2], [2, 1], [1, 1], [2, 1], True),
+]:
+    kh, kw = 3, 2
+    H, W = 6, 5
+    oh = (H + pb[0] + pe[0] - ((kh - 1) * dil[0] + 1)) // st[0] + 1
+    ow = (W + pb[1] + pe[1] - ((kw - 1) * dil[1] + 1)) // st[1] + 1
+    x = param("x", [1, cin, H, W])
+    off = param("offset", [1, dg * kh * kw * 2, oh, ow])
+    w = rng.uniform(-1, 1, [cout, cin // g, kh, kw]).astype(np.float32)
+    params = [x, off]
+    wide = o1.multiply(off, np.float32(1.5))
+    if ver == 1:
+        y = o1.deformable_convolution(x, wide, w, st, pb, pe, dil, "explicit", g, dg)
+    else:
+        m = param("mask", [1, dg * kh * kw, oh, ow])
+        params.append(m)
+        y = o8.deformable_convolution(x, wide, w, st, pb, pe, dil, m, "explicit", g, dg, False)
+    save(name, params, [y])
+
+# RGBtoNV12-17 / BGRtoNV12-17: OpenVINO 2026.4's CPU plugin has no kernel and the op no evaluate:
+# numpy computes OpenVINO's reference (convert_color_to_nv12.hpp). Pixels x·60 + 128 (past 0 and 255
+# at the ends: clamped), integers their floor as u8; one plane and two, RGB and BGR.
+nf17 = NodeFactory("opset17")
+
+
+def to_nv12_reference(img, bgr, single, integral):
+    f = np.float32
+    r, g, b = (img[..., 2], img[..., 1], img[..., 0]) if bgr else (img[..., 0], img[..., 1], img[..., 2])
+    r, g, b = r.astype(f), g.astype(f), b.astype(f)
+
+    def clip(a):
+        if integral:
+            a = np.where(a >= 0, np.floor(a + f(0.5)), np.ceil(a - f(0.5))).astype(f)
+        return np.clip(a, f(0), f(255))
+    y = clip(f(0.257) * r + f(0.504) * g + f(0.098) * b + f(16))
+    u = clip(f(-0.148) * r - f(0.291) * g + f(0.439) * b + f(128))
+    v = clip(f(0.439) * r - f(0.368) * g - f(0.071) * b + f(128))
+
+    def block(p):
+        s = p[:, 0::2, 0::2] + p[:, 0::2, 1::2] + p[:, 1::2, 0::2] + p[:, 1::2, 1::2]
+        m = (s / f(4)).astype(f)
+        return np.floor(m + f(0.5)) if integral else m
+    t = np.uint8 if integral else np.float32
+    Y = y[..., None].astype(t)
+    UV = np.stack([block(u), block(v)], axis=-1).astype(t)
+    if single:
+        n, h, w = img.shape[:3]
+        return [np.concatenate([Y, UV.reshape(n, h // 2, w, 1)], axis=1)]
+    return [Y, UV]
+
+
+for name, op, single, integral in [
+    ("rgb_to_nv12_one_plane_f32", "RGBtoNV12", True, False),
+    ("bgr_to_nv12_two_planes_f32", "BGRtoNV12", False, False),
+    ("rgb_to_nv12_two_planes_u8", "RGBtoNV12", False, True),
+    ("bgr_to_nv12_one_plane_u8", "BGRtoNV12", True, True),
+]:
+    x = param("x", [2, 4, 6, 3])
+    img = o1.add(o1.multiply(x, np.float32(60)), np.float32(128))
+    if integral:
+        img = o1.convert(o1.clamp(o1.floor(img), 0, 255), "u8")
+    y = nf17.create(op, [img.output(0)], {"single_plane": single})
+    save(name, [x], list(y.outputs()))
+    xin = harness_inputs(name)["x"]
+    pix = xin * np.float32(60) + np.float32(128)
+    if integral:
+        pix = np.clip(np.floor(pix), 0, 255).astype(np.uint8)
+    reference(name, to_nv12_reference(pix, op == "BGRtoNV12", single, integral))
+
+with open(f"{out}/references.json", "w") as f:
+    json.dump(references, f)
+
 print(json.dumps(cases))

@@ -10,7 +10,7 @@ import { diags, only, ops } from './graph-probes.js';
 /**
  * ONNX SwiGLU-28, MaxUnpool-9/11/22 and TensorScatter-24 (OpenVINO has no op) as IR subgraphs
  * (mappings/math/swiglu.ts, nn/max-unpool.ts, tensor/tensor-scatter.ts), and the coded refusals of
- * RoiAlign mode max and of IR DeformableConvolution without bilinear_interpolation_pad; Col2Im of
+ * RoiAlign mode max; IR DeformableConvolution without bilinear_interpolation_pad as DeformConv with a mask; Col2Im of
  * 3-D images as its definition; RoiAlign mode max with a fixed sampling_ratio as IR ops (object_detection/roi-align-max.ts). These tests check the graphs; the numbers are judged by the engines
  * on the ONNX backend cases (test/conformance/convert-zoo.test.ts: test_swiglu*, test_maxunpool_*,
  * test_tensorscatter*, test_roialign_*, test_col2im*, test_*deform_conv*) and, IR → ONNX, by
@@ -130,12 +130,17 @@ describe('native ops: what OpenVINO computes differently is refused, not approxi
     expect(only(rt, 'ScatterElementsUpdate').attrs.get('reduction')).toEqual(A.raw('sum'));
     expect(verifyGraph(rt.graph)).toEqual([]);
   });
-  it('IR DeformableConvolution with bilinear_interpolation_pad false has no ONNX form', () => {
+  it('IR DeformableConvolution with bilinear_interpolation_pad false: offsets clamped at the border, a mask of the points inside', () => {
     const ir = convertModel(model(19, 'DeformConv', [f(1, 2, 4, 4), f(3, 2, 2, 2), f(1, 8, 3, 3)]));
     const dc = only(ir, 'DeformableConvolution');
     expect(dc.attrs.get('bilinear_interpolation_pad')).toEqual(A.raw('true'));
     expect(dc.inputs[1]).toBe(ir.graph.inputs[2]);
     dc.attrs.set('bilinear_interpolation_pad', A.raw('false'));
-    expect(diags(() => convertModel(ir))).toMatchObject([{ code: 'CONVERT_UNSUPPORTED_ATTR' }]);
+    const back = convertModel(ir);
+    const deform = only(back, 'DeformConv');
+    expect(deform.inputs).toHaveLength(5);
+    expect(deform.inputs[3]).toBeNull();
+    expect(deform.inputs[4]?.producer?.op).toBe('Reshape');
+    expect(ops(back)).toContain('Where');
   });
 });

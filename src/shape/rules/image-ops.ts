@@ -7,7 +7,7 @@ import { windowDim } from './window.js';
 /**
  * Image folding, deformable convolution, unpooling and cache scatter, both dialects:
  * - Col2Im-18 / Col2Im-15: [N, C·∏k, L] → [N, C, *image_shape] (IR also [C·∏k, L] → [C, H, W]).
- * - DeformConv-19 / DeformableConvolution-8: [N, C_out (W's dim 0), oH, oW], each spatial dim as
+ * - DeformConv-19 / DeformableConvolution-1/8: [N, C_out (W's dim 0), oH, oW], each spatial dim as
  *   a convolution's: ⌊(in + pads − ((k − 1)·dilation + 1)) / stride⌋ + 1.
  * - MaxUnpool-9: output_shape when given, else N, C and (in − 1)·stride + k − pad_begin − pad_end.
  * - SwiGLU-28: A's type. TensorScatter-24: past_cache's type.
@@ -78,7 +78,7 @@ export const imageOpsRules: readonly Rule[] = [
   { dialect: 'onnx', op: 'Col2Im', since: 18, infer: col2im },
   { dialect: 'ov', op: 'Col2Im', since: 15, infer: col2im },
   { dialect: 'onnx', op: 'DeformConv', since: 19, infer: deformable(0, 1, false) },
-  { dialect: 'ov', op: 'DeformableConvolution', since: 8, infer: deformable(0, 2, true) },
+  { dialect: 'ov', op: 'DeformableConvolution', since: 1, infer: deformable(0, 2, true) },
   { dialect: 'onnx', op: 'MaxUnpool', since: 9, infer: maxUnpool },
   { dialect: 'onnx', op: 'SwiGLU', since: 28, infer: sameAs(0) },
   { dialect: 'onnx', op: 'TensorScatter', since: 24, infer: tensorScatter },

@@ -55,6 +55,7 @@ const COMPARE: Record<string, (x: number, y: number) => boolean> = {
   Equal: (x, y) => x === y, NotEqual: (x, y) => x !== y, Greater: (x, y) => x > y, GreaterEqual: (x, y) => x >= y,
   Less: (x, y) => x < y, LessEqual: (x, y) => x <= y,
   LogicalAnd: (x, y) => x !== 0 && y !== 0, LogicalOr: (x, y) => x !== 0 || y !== 0, LogicalXor: (x, y) => (x !== 0) !== (y !== 0),
+  Xor: (x, y) => (x !== 0) !== (y !== 0),
 };
 
 const comparison: InferFn = (c) => {
@@ -95,6 +96,6 @@ export const ovElementwiseRules: Rule[] = [
   ...family('ov', ['Add', 'Subtract', 'Multiply', 'Divide', 'Maximum', 'Minimum', 'Power', 'FloorMod', 'Mod',
     'SquaredDifference', 'BitwiseAnd', 'BitwiseOr', 'BitwiseXor'], 1, arithmetic),
   ...family('ov', ['Equal', 'NotEqual', 'Greater', 'GreaterEqual', 'Less', 'LessEqual'], 1, comparison),
-  ...family('ov', ['LogicalAnd', 'LogicalOr', 'LogicalXor'], 1, comparison),
+  ...family('ov', ['LogicalAnd', 'LogicalOr', 'LogicalXor', 'Xor'], 1, comparison),
   { dialect: 'ov', op: 'Select', since: 1, infer: select },
 ];

@@ -176,6 +176,15 @@ const colorConversion: InferFn = (c) => {
   return [out(c.elem(0), [s[0] ?? null, c.numInputs === 1 ? (typeof h === 'number' ? (h * 2) / 3 : null) : h ?? null, s[2] ?? null, 3])];
 };
 
+/** RGBtoNV12-17 / BGRtoNV12-17: one plane [N, 3H/2, W, 1] (single_plane, the default), else Y [N, H, W, 1] and UV [N, H/2, W/2, 2]. */
+const toNv12: InferFn = (c) => {
+  const s = c.shape(0);
+  const [n, h, w] = s !== null && s.length === 4 ? [s[0] ?? null, s[1] ?? null, s[2] ?? null] : [null, null, null];
+  const half = (d: Dim): Dim => (typeof d === 'number' ? d / 2 : null);
+  if (attrBool(c.node, 'single_plane') ?? true) return [out(c.elem(0), [n, typeof h === 'number' ? (h * 3) / 2 : null, w, 1])];
+  return [out(c.elem(0), [n, h, w, 1]), out(c.elem(0), [n, half(h), half(w), 2])];
+};
+
 /** PriorBoxClustered-1: f32 [2, 4·H·W·priors] (H, W the values of the first input). */
 const priorBoxClustered: InferFn = (c) => {
   const hw = c.value(0);
@@ -206,7 +215,32 @@ const sparseFillEmptyRows: InferFn = (c) => {
 /** CTCLoss-4: [B] of the logits' type. */
 const ctcLoss: InferFn = (c) => [out(c.elem(0), [c.shape(0)?.[0] ?? null])];
 
+/**
+ * GroupedMatMul-17 as OpenVINO 2026.4's shape_infer: mat_b is [G, N, K]; 3-D × 3-D [G, M, K] →
+ * [G, M, N], 2-D × 3-D with offsets [T, K] → [T, N] (G and K merged where both are known).
+ */
+const groupedMatMul: InferFn = (c) => {
+  const [a, b] = [c.shape(0), c.shape(1)];
+  if (a === null || b === null) return [out(c.elem(0), null)];
+  const merge = (x: Dim | undefined, y: Dim | undefined, what: string): Dim => {
+    if (typeof x === 'number' && typeof y === 'number' && x !== y) c.error(`GroupedMatMul: ${what} ${x} of mat_a and ${y} of mat_b differ`);
+    return typeof x === 'number' ? x : y ?? null;
+  };
+  if (a.length === 3 && b.length === 3) {
+    merge(a[2], b[2], 'inner dimension');
+    return [out(c.elem(0), [merge(a[0], b[0], 'group count'), a[1] ?? null, b[1] ?? null])];
+  }
+  if (a.length === 2 && b.length === 3) {
+    if (c.numInputs < 3) c.error('GroupedMatMul of a 2-D mat_a needs the offsets input');
+    merge(a[1], b[2], 'inner dimension');
+    return [out(c.elem(0), [a[0] ?? null, b[1] ?? null])];
+  }
+  c.error(`GroupedMatMul of a ${a.length}-D mat_a and a ${b.length}-D mat_b: OpenVINO 2026.4 takes 3-D × 3-D and 2-D × 3-D`);
+  return [out(c.elem(0), null)];
+};
+
 export const ovFrontendOpsRules: Rule[] = [
+  { dialect: 'ov', op: 'GroupedMatMul', since: 17, infer: groupedMatMul },
   { dialect: 'ov', op: 'CTCLoss', since: 4, infer: ctcLoss },
   { dialect: 'ov', op: 'SparseFillEmptyRows', since: 16, infer: sparseFillEmptyRows },
   { dialect: 'ov', op: 'Inverse', since: 14, infer: inverse },
@@ -214,6 +248,7 @@ export const ovFrontendOpsRules: Rule[] = [
   { dialect: 'ov', op: 'PSROIPooling', since: 1, infer: psroiPooling },
   { dialect: 'ov', op: 'PriorBoxClustered', since: 1, infer: priorBoxClustered },
   ...family('ov', ['NV12toRGB', 'NV12toBGR', 'I420toRGB', 'I420toBGR'], 8, colorConversion),
+  ...family('ov', ['RGBtoNV12', 'BGRtoNV12'], 17, toNv12),
   { dialect: 'ov', op: 'ROIPooling', since: 2, infer: roiPooling },
   { dialect: 'ov', op: 'ExtractImagePatches', since: 3, infer: extractImagePatches },
   { dialect: 'ov', op: 'CTCGreedyDecoderSeqLen', since: 6, infer: ctcSeqLen },
