@@ -6,6 +6,7 @@ import type { OracleTensor } from '../helpers/oracle.js';
 import { runOrt } from '../helpers/ort.js';
 import { Builder } from '../convert/builder.js';
 import { diags, only, ops } from './graph-probes.js';
+import { floats } from '../helpers/tensors.js';
 
 /**
  * ONNX SwiGLU-28, MaxUnpool-9/11/22 and TensorScatter-24 (OpenVINO has no op) as IR subgraphs
@@ -17,7 +18,6 @@ import { diags, only, ops } from './graph-probes.js';
  * test/conformance/native-ir-ops.test.ts.
  */
 const f32 = (v: number[], shape: number[]): OracleTensor => ({ dtype: 'f32', shape, data: new Uint8Array(new Float32Array(v).buffer) });
-const floats = (t: OracleTensor): number[] => [...new Float32Array(t.data.buffer, t.data.byteOffset, t.data.byteLength / 4)];
 type In = { elem?: ElementTypeName; shape: number[]; ints?: number[] };
 function model(opset: number, op: string, inputs: (In | null)[], attrs: Record<string, Attr> = {}): Model {
   const b = new Builder('onnx', opset);

@@ -6,6 +6,7 @@ import { encodeOnnx } from '../../src/onnx/encode.js';
 import type { OracleTensor } from '../helpers/oracle.js';
 import { runOrt } from '../helpers/ort.js';
 import { Builder } from './builder.js';
+import { floats } from '../helpers/tensors.js';
 
 /**
  * OpenVINO's detection post-processing ops written as ONNX subgraphs
@@ -13,7 +14,6 @@ import { Builder } from './builder.js';
  * on small cases worked out by hand from OpenVINO's spec and CPU plugin, and the coded refusals.
  * The engines judge the same ops on IRs OpenVINO writes in test/conformance/native-ir-ops.test.ts.
  */
-const floats = (t: OracleTensor): number[] => [...new Float32Array(t.data.buffer.slice(t.data.byteOffset, t.data.byteOffset + t.data.byteLength))];
 const ints = (t: OracleTensor): number[] => (t.dtype === 'i64'
   ? [...new BigInt64Array(t.data.buffer.slice(t.data.byteOffset, t.data.byteOffset + t.data.byteLength))].map(Number)
   : [...new Int32Array(t.data.buffer.slice(t.data.byteOffset, t.data.byteOffset + t.data.byteLength))]);

@@ -7,6 +7,7 @@ import type { OracleTensor } from '../helpers/oracle.js';
 import { runOrt } from '../helpers/ort.js';
 import { promotedType } from '../../src/shape/rules/ov/frontend-ops.js';
 import { Builder } from './builder.js';
+import { f32, floats } from '../helpers/tensors.js';
 
 /**
  * IR-only ops of OpenVINO's other frontends and of NNCF / the Open Model Zoo that ovir writes as
@@ -14,8 +15,6 @@ import { Builder } from './builder.js';
  * definition computed here, and the coded refusals. The engines judge the same ops on IRs
  * OpenVINO writes in test/conformance/native-ir-ops.test.ts.
  */
-const f32 = (shape: number[], v: number[]): OracleTensor => ({ dtype: 'f32', shape, data: new Uint8Array(new Float32Array(v).buffer) });
-const floats = (t: OracleTensor): number[] => [...new Float32Array(t.data.buffer.slice(t.data.byteOffset, t.data.byteOffset + t.data.byteLength))];
 const ops = (m: Model): string[] => [...allNodes(m.graph)].map((n) => n.op);
 
 function refusal(m: Model): string {

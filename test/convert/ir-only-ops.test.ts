@@ -6,6 +6,7 @@ import { OvirError } from '../../src/diag/diagnostic.js';
 import type { OracleTensor } from '../helpers/oracle.js';
 import { runOrt } from '../helpers/ort.js';
 import { Builder } from './builder.js';
+import { expectClose } from '../helpers/tensors.js';
 
 /**
  * IR-only ops of OpenVINO's other frontends written as ONNX subgraphs (mappings/tensor/
@@ -38,10 +39,6 @@ async function run(k: Case): Promise<number[]> {
 }
 
 const c = (b: Builder, t: Tensor): Value => b.init('', t);
-const close = (got: number[], want: number[]): void => {
-  expect(got.length).toBe(want.length);
-  got.forEach((g, i) => expect(Math.abs(g - want[i]!)).toBeLessThanOrEqual(1e-5 + 1e-4 * Math.abs(want[i]!)));
-};
 
 describe('IR-only ops as ONNX subgraphs, against the OpenVINO spec', () => {
   it('ScatterUpdate-3 (as ScatterElements): data[:, indices[i, j], :] = updates[:, i, j, :] along axis 1', async () => {
@@ -52,7 +49,7 @@ describe('IR-only ops as ONNX subgraphs, against the OpenVINO spec', () => {
     ] });
     const want = X.slice();
     for (let n = 0; n < 2; n++) for (const [j, idx] of [[0, 2], [1, 0]] as const) for (let k = 0; k < 2; k++) want[n * 6 + idx * 2 + k] = upd[n * 4 + j * 2 + k]!;
-    close(got, want);
+    expectClose(got, want);
   });
 
   it('SliceScatter-15 (as ScatterElements at a Slice of the positions): data[1:, ::-2] = updates', async () => {
@@ -62,24 +59,24 @@ describe('IR-only ops as ONNX subgraphs, against the OpenVINO spec', () => {
     ] });
     const want = X.slice();
     [[1, 3, 10], [1, 1, 11], [2, 3, 12], [2, 1, 13]].forEach(([r, col, v]) => { want[r! * 4 + col!] = v!; });
-    close(got, want);
+    expectClose(got, want);
   });
 
   it('Roll-7 (as Range): output[i] = data[(i − shift) mod d] along each axis, a repeated axis rolled again', async () => {
     const got = await run({ op: 'Roll', version: 'opset7', shape: [3, 4], extra: (b) => [c(b, tensorFromInt32([1, 5, -3])), c(b, tensorFromInt64([0, 1, -1]))] });
     // net shifts: axis 0 by 1, axis 1 by 5 − 3 = 2
-    close(got, X.map((_, i) => X[((Math.floor(i / 4) + 2) % 3) * 4 + ((i % 4) + 2) % 4]!));
+    expectClose(got, X.map((_, i) => X[((Math.floor(i / 4) + 2) % 3) * 4 + ((i % 4) + 2) % 4]!));
   });
 
   it('ShuffleChannels-1 (as Range): [group, C/group] channels read as [C/group, group]', async () => {
     const got = await run({ op: 'ShuffleChannels', version: 'opset1', shape: [1, 6, 2], attrs: { axis: A.raw('1'), group: A.raw('2') } });
     const from = [0, 3, 1, 4, 2, 5];
-    close(got, X.map((_, i) => X[from[Math.floor(i / 2)]! * 2 + (i % 2)]!));
+    expectClose(got, X.map((_, i) => X[from[Math.floor(i / 2)]! * 2 + (i % 2)]!));
   });
 
   it('GRN-1 (as ReduceSumSquare): x / sqrt(sum over channels of x² + bias)', async () => {
     const got = await run({ op: 'GRN', version: 'opset1', shape: [2, 3, 2], attrs: { bias: A.raw('0.5') } });
-    close(got, X.map((v, i) => {
+    expectClose(got, X.map((v, i) => {
       const n = Math.floor(i / 6); const s = i % 2;
       const sum = [0, 1, 2].reduce((a, ch) => a + X[n * 6 + ch * 2 + s]! ** 2, 0);
       return v / Math.sqrt(sum + 0.5);
@@ -117,30 +114,30 @@ describe('IR-only ops as ONNX subgraphs, against the OpenVINO spec', () => {
     const w = [0.5, 2, -1, 1];
     const sum = await run({ op: 'EmbeddingBagPackedSum', version: 'opset3', shape: [4, 3],
       extra: (b) => [c(b, tensorFromInt32(idx.flat(), [2, 2])), c(b, tensorFromFloat32(w, [2, 2]))] });
-    close(sum, [...add(row(0).map((v) => v * 0.5), row(2), 2), ...add(row(3).map((v) => -v), row(3))]);
+    expectClose(sum, [...add(row(0).map((v) => v * 0.5), row(2), 2), ...add(row(3).map((v) => -v), row(3))]);
     const mean = await run({ op: 'EmbeddingBagPacked', version: 'opset15', shape: [4, 3],
       extra: (b) => [c(b, tensorFromInt64(idx.flat(), [2, 2]))], attrs: { reduction: A.raw('mean') } });
-    close(mean, [...add(row(0), row(2)).map((v) => v / 2), ...row(3)]);
+    expectClose(mean, [...add(row(0), row(2)).map((v) => v / 2), ...row(3)]);
   });
 
   it('EmbeddingBagOffsetsSum-3 / EmbeddingBagOffsets-15 (as ScatterND add): bags from offsets, an empty bag is the default row', async () => {
     const ext = (b: Builder): Value[] => [c(b, tensorFromInt64([1, 2, 0, 1])), c(b, tensorFromInt64([0, 2, 2])), c(b, tensorFromInt64([3], []))];
-    close(await run({ op: 'EmbeddingBagOffsetsSum', version: 'opset3', shape: [4, 3], extra: ext }),
+    expectClose(await run({ op: 'EmbeddingBagOffsetsSum', version: 'opset3', shape: [4, 3], extra: ext }),
       [...add(row(1), row(2)), ...row(3), ...add(row(0), row(1))]);
-    close(await run({ op: 'EmbeddingBagOffsets', version: 'opset15', shape: [4, 3], extra: ext, attrs: { reduction: A.raw('mean') } }),
+    expectClose(await run({ op: 'EmbeddingBagOffsets', version: 'opset15', shape: [4, 3], extra: ext, attrs: { reduction: A.raw('mean') } }),
       [...add(row(1), row(2)).map((v) => v / 2), ...row(3), ...add(row(0), row(1)).map((v) => v / 2)]);
   });
 
   it('EmbeddingSegmentsSum-3 (as ScatterND add): rows summed into their segment, empty segments zero without a default', async () => {
     const got = await run({ op: 'EmbeddingSegmentsSum', version: 'opset3', shape: [4, 3],
       extra: (b) => [c(b, tensorFromInt32([2, 0, 3])), c(b, tensorFromInt32([2, 0, 2])), c(b, tensorFromInt32([4], []))] });
-    close(got, [...row(0), 0, 0, 0, ...add(row(2), row(3)), 0, 0, 0]);
+    expectClose(got, [...row(0), 0, 0, 0, ...add(row(2), row(3)), 0, 0, 0]);
   });
 
   it('NotEqual-1 (as Not(Equal)), SquaredDifference-1 (as Sub·Sub), IsFinite-10 (as Equal(x − x, 0))', async () => {
     const other = (b: Builder): Value[] => [c(b, tensorFromFloat32([0.25, 2, 0]))];
     expect(await run({ op: 'NotEqual', version: 'opset1', shape: [4, 3], extra: other })).toEqual(X.map((v, i) => Number(v !== [0.25, 2, 0][i % 3])));
-    close(await run({ op: 'SquaredDifference', version: 'opset1', shape: [4, 3], extra: other }), X.map((v, i) => (v - [0.25, 2, 0][i % 3]!) ** 2));
+    expectClose(await run({ op: 'SquaredDifference', version: 'opset1', shape: [4, 3], extra: other }), X.map((v, i) => (v - [0.25, 2, 0][i % 3]!) ** 2));
     const special = [1, Infinity, -Infinity, NaN, 0, -3.5];
     expect(await run({ op: 'IsFinite', version: 'opset10', shape: [6], x: special })).toEqual(special.map((v) => Number(Number.isFinite(v))));
   });
@@ -150,9 +147,9 @@ describe('IR-only ops as ONNX subgraphs, against the OpenVINO spec', () => {
     const binsOf = (ch: number[]): number[][] => [[0, 2], [1, 4], [3, 5]].map(([a, b]) => ch.slice(a, b));
     const ext = (b: Builder): Value[] => [c(b, tensorFromInt64([3]))];
     const chans = [x.slice(0, 5), x.slice(5)];
-    close(await run({ op: 'AdaptiveAvgPool', version: 'opset8', shape: [1, 2, 5], extra: ext, x }),
+    expectClose(await run({ op: 'AdaptiveAvgPool', version: 'opset8', shape: [1, 2, 5], extra: ext, x }),
       chans.flatMap((ch) => binsOf(ch).map((v) => v.reduce((s, e) => s + e, 0) / v.length)));
-    close(await run({ op: 'AdaptiveMaxPool', version: 'opset8', shape: [1, 2, 5], extra: ext, x }),
+    expectClose(await run({ op: 'AdaptiveMaxPool', version: 'opset8', shape: [1, 2, 5], extra: ext, x }),
       chans.flatMap((ch) => binsOf(ch).map((v) => Math.max(...v))));
   });
 
@@ -160,22 +157,22 @@ describe('IR-only ops as ONNX subgraphs, against the OpenVINO spec', () => {
     const blocks = (b: Builder): Value[] => [c(b, tensorFromInt64([1, 1, 2, 3])), c(b, tensorFromInt64([0, 0, 0, 0])), c(b, tensorFromInt64([0, 0, 0, 0]))];
     const want: number[] = [];
     for (let oh = 0; oh < 2; oh++) for (let ow = 0; ow < 3; ow++) for (let w = 0; w < 2; w++) want.push(X[oh * 6 + w * 3 + ow]!);
-    close(await run({ op: 'SpaceToBatch', version: 'opset2', shape: [1, 1, 2, 6], extra: blocks }), want);
+    expectClose(await run({ op: 'SpaceToBatch', version: 'opset2', shape: [1, 1, 2, 6], extra: blocks }), want);
     const b = new Builder('ov');
     const x = b.input('x', 'f32', [1, 1, 2, 6]);
     const batched = b.op(b.graph, 'SpaceToBatch', [x, ...blocks(b)], 's', {}, { version: 'opset2' });
     b.output(b.op(b.graph, 'BatchToSpace', [batched, ...blocks(b)], 'y', {}, { version: 'opset2' }));
     const y = (await runOrt(encodeOnnx(convertModel(b.model)).bytes, { x: { dtype: 'f32', shape: [1, 1, 2, 6], data: new Uint8Array(new Float32Array(X).buffer) } }))['y']!;
-    close([...new Float32Array(y.data.buffer.slice(y.data.byteOffset, y.data.byteOffset + y.data.byteLength))], X);
+    expectClose([...new Float32Array(y.data.buffer.slice(y.data.byteOffset, y.data.byteOffset + y.data.byteLength))], X);
   });
 
   it('SegmentMax-16 (as ScatterND max): the max of each segment\'s rows, an empty segment 0 (ZERO) or the lowest value (LOWEST)', async () => {
     const ext = (b: Builder): Value[] => [c(b, tensorFromInt64([0, 0, 2, 2])), c(b, tensorFromInt64([4], []))];
     const seg = (rows: number[]): number[] => [0, 1, 2].map((k) => Math.max(...rows.map((r) => X[r * 3 + k]!)));
-    close(await run({ op: 'SegmentMax', version: 'opset16', shape: [4, 3], extra: ext, attrs: { fill_mode: A.raw('ZERO') } }),
+    expectClose(await run({ op: 'SegmentMax', version: 'opset16', shape: [4, 3], extra: ext, attrs: { fill_mode: A.raw('ZERO') } }),
       [...seg([0, 1]), 0, 0, 0, ...seg([2, 3]), 0, 0, 0]);
     const lowest = -3.4028234663852886e38;
-    close(await run({ op: 'SegmentMax', version: 'opset16', shape: [4, 3], extra: ext, attrs: { fill_mode: A.raw('LOWEST') } }),
+    expectClose(await run({ op: 'SegmentMax', version: 'opset16', shape: [4, 3], extra: ext, attrs: { fill_mode: A.raw('LOWEST') } }),
       [...seg([0, 1]), lowest, lowest, lowest, ...seg([2, 3]), lowest, lowest, lowest]);
   });
 

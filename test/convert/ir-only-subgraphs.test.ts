@@ -6,6 +6,7 @@ import { encodeOnnx } from '../../src/onnx/encode.js';
 import type { OracleTensor } from '../helpers/oracle.js';
 import { runOrt } from '../helpers/ort.js';
 import { Builder } from './builder.js';
+import { expectClose, f32, floats } from '../helpers/tensors.js';
 
 /**
  * IR-only ops that ovir writes as longer ONNX subgraphs (a summed-area table, Loops, …): the ONNX
@@ -13,13 +14,7 @@ import { Builder } from './builder.js';
  * plugin computes it, and the coded refusals. The engines judge the same ops on IRs OpenVINO writes
  * in test/conformance/native-ir-ops.test.ts.
  */
-const f32 = (shape: number[], v: number[]): OracleTensor => ({ dtype: 'f32', shape, data: new Uint8Array(new Float32Array(v).buffer) });
-const floats = (t: OracleTensor): number[] => [...new Float32Array(t.data.buffer.slice(t.data.byteOffset, t.data.byteOffset + t.data.byteLength))];
 const ops = (m: Model): Set<string> => new Set([...allNodes(m.graph)].map((n) => n.op));
-const close = (got: number[], want: number[]): void => {
-  expect(got.length).toBe(want.length);
-  got.forEach((g, i) => expect(Math.abs(g - want[i]!), `element ${i}: ${g} vs ${want[i]}`).toBeLessThanOrEqual(1e-5 + 1e-4 * Math.abs(want[i]!)));
-};
 
 function refusal(m: Model): string {
   try { convertModel(m); } catch (e) { if (e instanceof OvirError) return e.message; throw e; }
@@ -98,7 +93,7 @@ describe('PSROIPooling-1 (average: a summed-area table; bilinear: four corner Ga
     const x = data(D * G * G);
     const y = (await runOrt(encodeOnnx(onnx).bytes, { x: f32([N, D * G * G, H, W], x) }))['y']!;
     expect(y.shape).toEqual([7, D, G, G]);
-    close(floats(y), average(x, D * G * G, pixelRois, D, G, scale));
+    expectClose(floats(y), average(x, D * G * G, pixelRois, D, G, scale));
   });
 
   it('bilinear: onnxruntime computes the mean of the spatial bins\' samples (outside the map: 0)', async () => {
@@ -109,7 +104,7 @@ describe('PSROIPooling-1 (average: a summed-area table; bilinear: four corner Ga
     const x = data(C);
     const y = (await runOrt(encodeOnnx(onnx).bytes, { x: f32([N, C, H, W], x) }))['y']!;
     expect(y.shape).toEqual([4, D, G, G]);
-    close(floats(y), bilinear(x, C, rois, D, G, bx, by));
+    expectClose(floats(y), bilinear(x, C, rois, D, G, bx, by));
   });
 
   it('refuses another mode and a non-positive output_dim, naming the layer and the attribute', () => {
@@ -214,7 +209,7 @@ describe('ISTFT-16 (inverse real DFT as a MatMul, window, overlap-add and window
     expect(ops(onnx)).toContain('ScatterElements');
     const x = Array.from({ length: shape.reduce((a: number, d: number) => a * d, 1) }, (_, i) => Math.sin(i * 1.7) * 2);
     const y = (await runOrt(encodeOnnx(onnx).bytes, { x: f32([...shape], x) }))['y']!;
-    close(floats(y), reference(x, shape[0]!, shape[1]!, shape[2]!, F, step, [...window], center, normalized, length));
+    expectClose(floats(y), reference(x, shape[0]!, shape[1]!, shape[2]!, F, step, [...window], center, normalized, length));
   });
 
   it('refuses a frame_size computed at run time, naming the input', () => {
@@ -241,7 +236,7 @@ describe('Inverse-14 (Gauss–Jordan with partial pivoting in a Loop of n steps)
       expect(ops(onnx)).toContain('Loop');
       const y = (await runOrt(encodeOnnx(onnx).bytes, { x: f32([2, 3, 3], a) }))['y']!;
       const want = adjoint ? inv.map((_, i) => inv[Math.floor(i / 9) * 9 + (i % 3) * 3 + Math.floor((i % 9) / 3)]!) : inv;
-      close(floats(y), want);
+      expectClose(floats(y), want);
     }
   });
 
@@ -299,7 +294,7 @@ describe('CTCLoss-4 (labels decoded and interleaved with blanks; the backward va
     expect(ops(onnx)).toContain('Loop');
     const x = Array.from({ length: 24 }, (_, i) => Math.cos(i * 2.3) * 1.5);
     const y = floats((await runOrt(encodeOnnx(onnx).bytes, { x: f32([2, 4, 3], x) }))['y']!);
-    close(y, [bruteForce(x, 0, 4, [0, 1]), bruteForce(x, 1, 3, [1, 1])]);
+    expectClose(y, [bruteForce(x, 0, 4, [0, 1]), bruteForce(x, 1, 3, [1, 1])]);
   });
 
   it('refuses integer logits, naming the layer', () => {

@@ -6,19 +6,14 @@ import { encodeOnnx } from '../../src/onnx/encode.js';
 import type { OracleTensor } from '../helpers/oracle.js';
 import { runOrt } from '../helpers/ort.js';
 import { Builder } from './builder.js';
+import { expectClose, f32, floats } from '../helpers/tensors.js';
 
 /**
  * The IR ops IR → ONNX read last (session 19): GroupedMatMul-17, Xor-1, … — the ONNX written,
  * onnxruntime's numbers against each op's definition computed here, and the coded refusals. The
  * engines judge the same ops on IRs OpenVINO writes in test/conformance/native-ir-ops.test.ts.
  */
-const f32 = (shape: number[], v: number[]): OracleTensor => ({ dtype: 'f32', shape, data: new Uint8Array(new Float32Array(v).buffer) });
-const floats = (t: OracleTensor): number[] => [...new Float32Array(t.data.buffer.slice(t.data.byteOffset, t.data.byteOffset + t.data.byteLength))];
 const ops = (m: Model): Set<string> => new Set([...allNodes(m.graph)].map((n) => n.op));
-const close = (got: number[], want: number[]): void => {
-  expect(got.length).toBe(want.length);
-  got.forEach((g, i) => expect(Math.abs(g - want[i]!), `element ${i}: ${g} vs ${want[i]}`).toBeLessThanOrEqual(1e-5 + 1e-4 * Math.abs(want[i]!)));
-};
 const seq = (n: number, f: (i: number) => number): number[] => Array.from({ length: n }, (_, i) => f(i));
 
 function refusal(m: Model): string {
@@ -58,7 +53,7 @@ describe('GroupedMatMul-17 (mat_b [G, N, K] holds each group\'s weights transpos
     const y = (await runOrt(encodeOnnx(onnx).bytes, { a: f32([2, 3, 4], a(24)), b: f32([2, 5, 4], w(40)) }))['y']!;
     expect(y.shape).toEqual([2, 3, 5]);
     const want = [0, 1].flatMap((g) => definition(a(24).slice(g * 12, g * 12 + 12), w(40).slice(g * 20, g * 20 + 20), 3, 4, 5, [3]));
-    close(floats(y), want);
+    expectClose(floats(y), want);
   });
 
   it('2-D × 3-D: each group\'s rows by its offsets (an empty group, i32 offsets), rows after the last offset 0', async () => {
@@ -69,7 +64,7 @@ describe('GroupedMatMul-17 (mat_b [G, N, K] holds each group\'s weights transpos
     expect(y.shape).toEqual([8, 4]);
     const want = definition(a(24), w(36), 8, 3, 4, offsets);
     expect(want.slice(24)).toEqual(new Array<number>(8).fill(0));
-    close(floats(y), want);
+    expectClose(floats(y), want);
   });
 
   it('refuses a 2-D mat_a without offsets, naming the layer', () => {
@@ -160,7 +155,7 @@ describe('DeformableConvolution-1 (-8 without mask, bilinear_interpolation_pad =
     const r = await runOrt(encodeOnnx(onnx).bytes, { x: f32([1, C, H, W], x), offset: f32([1, 2 * kh * kw, oh, ow], off) });
     const [moved, mask] = [r['#0'], r['#1']];
     const y = onnxDeformConv(x, floats(moved!), floats(mask!), weights, [C, H, W], [CO, kh, kw], [oh, ow], pad);
-    close(y, definition(x, off, weights, [C, H, W], [CO, kh, kw], [oh, ow], pad));
+    expectClose(y, definition(x, off, weights, [C, H, W], [CO, kh, kw], [oh, ow], pad));
   });
 });
 

@@ -6,6 +6,7 @@ import { encodeOnnx } from '../../src/onnx/encode.js';
 import type { OracleTensor } from '../helpers/oracle.js';
 import { runOrt } from '../helpers/ort.js';
 import { Builder } from './builder.js';
+import { floats } from '../helpers/tensors.js';
 
 /**
  * IR forms ovc writes that ONNX spells differently, run in onnxruntime against the OpenVINO op
@@ -15,7 +16,6 @@ import { Builder } from './builder.js';
  */
 const ops = (m: Model): string[] => [...allNodes(m.graph)].map((n) => n.op);
 const f32 = (v: number[], shape = [v.length]): OracleTensor => ({ dtype: 'f32', shape, data: new Uint8Array(new Float32Array(v).buffer) });
-const floats = (t: OracleTensor): number[] => [...new Float32Array(t.data.buffer, t.data.byteOffset, t.data.byteLength / 4)];
 
 function unaryIr(op: string, version: string, attrs: Record<string, Attr>, n: number): Model {
   const b = new Builder('ov');

@@ -3,10 +3,10 @@ import { convertModel } from '../../src/convert/index.js';
 import { OvirError } from '../../src/diag/diagnostic.js';
 import { A, allNodes, tensorFromFloat32, tensorFromInt64, type Attr, type Model } from '../../src/graph/index.js';
 import { encodeOnnx } from '../../src/onnx/encode.js';
-import type { OracleTensor } from '../helpers/oracle.js';
 import { runOrt } from '../helpers/ort.js';
 import { Builder } from './builder.js';
 import { B, shapeOf } from '../shape/build.js';
+import { f32, floats } from '../helpers/tensors.js';
 
 /**
  * The SSD head of the Open Model Zoo IR → ONNX: PriorBox-1/8 computed at conversion, as
@@ -14,8 +14,6 @@ import { B, shapeOf } from '../shape/build.js';
  * (onnxruntime's rows on hand-made cases), and the coded refusals. The engines judge both
  * ops on IRs OpenVINO writes in test/conformance/native-ir-ops.test.ts (SSD head).
  */
-const f32 = (shape: number[], v: number[]): OracleTensor => ({ dtype: 'f32', shape, data: new Uint8Array(new Float32Array(v).buffer) });
-const floats = (t: OracleTensor): number[] => [...new Float32Array(t.data.buffer.slice(t.data.byteOffset, t.data.byteOffset + t.data.byteLength))];
 const ops = (m: Model): string[] => [...allNodes(m.graph)].map((n) => n.op);
 const round = (v: number[]): number[] => v.map((x) => Math.round(x * 1e6) / 1e6);
 

@@ -5,15 +5,14 @@ import { encodeOnnx } from '../../src/onnx/encode.js';
 import type { OracleTensor } from '../helpers/oracle.js';
 import { runOrt } from '../helpers/ort.js';
 import { Builder } from './builder.js';
+import { f32, floats } from '../helpers/tensors.js';
 
 /**
  * IR → ONNX on forms OpenVINO's TensorFlow / TFLite frontends write (and ovc's ONNX frontend does
  * not): each case is the smallest IR of a pattern met in a Keras or tf.function model converted by
  * `openvino.convert_model`, and onnxruntime must compute what the IR computes.
  */
-const f32 = (shape: number[], v: number[]): OracleTensor => ({ dtype: 'f32', shape, data: new Uint8Array(new Float32Array(v).buffer) });
 const i32 = (shape: number[], v: number[]): OracleTensor => ({ dtype: 'i32', shape, data: new Uint8Array(new Int32Array(v).buffer) });
-const floats = (t: OracleTensor): number[] => [...new Float32Array(t.data.buffer.slice(t.data.byteOffset, t.data.byteOffset + t.data.byteLength))];
 const run = async (m: Model, inputs: Record<string, OracleTensor>) => runOrt(encodeOnnx(convertModel(m)).bytes, inputs);
 const iota = (n: number): number[] => Array.from({ length: n }, (_, k) => k);
 
