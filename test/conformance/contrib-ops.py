@@ -547,13 +547,28 @@ quantizer_cases()
 # splits the batch over its threads and quantizes H per part, so its numbers depend on its thread
 # count (measured on 2 cores, batch 3: ovir's whole-batch quantization 2.2e-4 off; the float LSTM
 # OpenVINO's frontend writes is 5e-3 off at batch 1 as at batch 3)
-def lstm_cases():
+def save_quantized_lstm(name, node, graph_ins, inits, weight_type, feeds):
+    """A float LSTM model of `node`, through onnxruntime's quantize_dynamic, saved as a case."""
     import logging
 
     import onnx
-    from onnxruntime.quantization import QuantType, quantize_dynamic
+    from onnxruntime.quantization import quantize_dynamic
 
     logging.getLogger().setLevel(logging.ERROR)
+    g = helper.make_graph([node], "lstm", graph_ins, [helper.make_tensor_value_info(n, TensorProto.FLOAT, None) for n in node.output if n],
+                          [numpy_helper.from_array(v, k) for k, v in inits.items()])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 14)])
+    m.ir_version = 8
+    fpath = os.path.join(OUT, f"lstm_{name}_float.onnx")
+    onnx.save(m, fpath)
+    qpath = os.path.join(OUT, f"DynamicQuantizeLSTM_{name}.onnx")
+    quantize_dynamic(fpath, qpath, weight_type=weight_type)
+    save(f"DynamicQuantizeLSTM_{name}", onnx.load(qpath), feeds)
+
+
+def lstm_cases():
+    from onnxruntime.quantization import QuantType
+
     r = np.random.default_rng(21)
     for name, direction, S, I, H, peep, wt in [("forward", "forward", 6, 3, 8, False, QuantType.QInt8), ("reverse", "reverse", 5, 4, 6, False, QuantType.QInt8),
                                                ("bidirectional", "bidirectional", 4, 3, 5, False, QuantType.QInt8), ("peephole", "forward", 5, 3, 4, True, QuantType.QInt8),
@@ -566,16 +581,8 @@ def lstm_cases():
             inits["P"] = (r.normal(size=[D, 3 * H]) * 0.1).astype(np.float32)
             ins += ["", "", "", "P"]
         node = helper.make_node("LSTM", ins, ["Y", "Y_h", "Y_c"], hidden_size=H, direction=direction)
-        g = helper.make_graph([node], "lstm", [helper.make_tensor_value_info("X", TensorProto.FLOAT, [S, 1, I])],
-                              [helper.make_tensor_value_info(n, TensorProto.FLOAT, None) for n in ["Y", "Y_h", "Y_c"]],
-                              [numpy_helper.from_array(v, k) for k, v in inits.items()])
-        m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 14)])
-        m.ir_version = 8
-        fpath = os.path.join(OUT, f"lstm_{name}_float.onnx")
-        onnx.save(m, fpath)
-        qpath = os.path.join(OUT, f"DynamicQuantizeLSTM_{name}.onnx")
-        quantize_dynamic(fpath, qpath, weight_type=wt)
-        save(f"DynamicQuantizeLSTM_{name}", onnx.load(qpath), {"X": r.normal(size=[S, 1, I]).astype(np.float32)})
+        feeds = {"X": r.normal(size=[S, 1, I]).astype(np.float32)}
+        save_quantized_lstm(name, node, [helper.make_tensor_value_info("X", TensorProto.FLOAT, [S, 1, I])], inits, wt, feeds)
 
 
 lstm_cases()
@@ -685,12 +692,8 @@ nbits_case("MatMulNBits_4bit_g_idx_packed_zp", 64, 8, 4, 16, g_idx=True, refused
 # depend on their count); the batch-3 cases with rows of different lengths, Y read or not (onnxruntime
 # writes zeros to an ended row's H only when Y is an output).
 def lstm_more_cases():
-    import logging
+    from onnxruntime.quantization import QuantType
 
-    import onnx
-    from onnxruntime.quantization import QuantType, quantize_dynamic
-
-    logging.getLogger().setLevel(logging.ERROR)
     r = np.random.default_rng(22)
     for name, direction, S, N, I, H, lens, forget, peep, outs in [
             ("seq_lens_forward", "forward", 6, 1, 3, 8, [4], 0, False, ["Y", "Y_h", "Y_c"]),
@@ -714,18 +717,10 @@ def lstm_more_cases():
         graph_ins = [helper.make_tensor_value_info("X", TensorProto.FLOAT, [S, N, I])]
         if lens:
             graph_ins.append(helper.make_tensor_value_info("sequence_lens", TensorProto.INT32, [N]))
-        g = helper.make_graph([node], "lstm", graph_ins, [helper.make_tensor_value_info(n, TensorProto.FLOAT, None) for n in outs if n],
-                              [numpy_helper.from_array(v, k) for k, v in inits.items()])
-        m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 14)])
-        m.ir_version = 8
-        fpath = os.path.join(OUT, f"lstm_{name}_float.onnx")
-        onnx.save(m, fpath)
-        qpath = os.path.join(OUT, f"DynamicQuantizeLSTM_{name}.onnx")
-        quantize_dynamic(fpath, qpath, weight_type=QuantType.QInt8)
         feeds = {"X": r.normal(size=[S, N, I]).astype(np.float32)}
         if lens:
             feeds["sequence_lens"] = np.array(lens, np.int32)
-        save(f"DynamicQuantizeLSTM_{name}", onnx.load(qpath), feeds)
+        save_quantized_lstm(name, node, graph_ins, inits, QuantType.QInt8, feeds)
 
 
 lstm_more_cases()
