@@ -57,23 +57,27 @@ for name, kw, kernel, size, L in [
 x = param("x", [12, 16])
 save("col2im_unbatched", [x], [o15.col2im(x, np.array([5, 5], np.int64), np.array([2, 2], np.int64))])
 
+def deform_operands(H, W, cin, cout, g, dg, st, pb, pe, dil, kh=3, kw=2):
+    """A DeformableConvolution's data and offset Parameters and seeded weights, and its output size."""
+    oh = (H + pb[0] + pe[0] - ((kh - 1) * dil[0] + 1)) // st[0] + 1
+    ow = (W + pb[1] + pe[1] - ((kw - 1) * dil[1] + 1)) // st[1] + 1
+    x = param("x", [1, cin, H, W])
+    off = param("offset", [1, dg * kh * kw * 2, oh, ow])
+    w = rng.uniform(-1, 1, [cout, cin // g, kh, kw]).astype(np.float32)
+    return x, off, w, [dg * kh * kw, oh, ow]
+
+
 # DeformableConvolution-8: groups, deformable groups, mask, strides / pads / dilations
 for name, cin, cout, g, dg, mask, st, pb, pe, dil in [
     ("deform_basic", 2, 3, 1, 1, False, [1, 1], [0, 0], [0, 0], [1, 1]),
     ("deform_mask_pads", 4, 4, 2, 2, True, [1, 1], [1, 1], [1, 1], [1, 1]),
     ("deform_strides_dil", 2, 2, 1, 2, True, [2, 1], [1, 0], [0, 1], [1, 2]),
 ]:
-    kh, kw = 3, 2
-    H, W = 7, 6
-    oh = (H + pb[0] + pe[0] - ((kh - 1) * dil[0] + 1)) // st[0] + 1
-    ow = (W + pb[1] + pe[1] - ((kw - 1) * dil[1] + 1)) // st[1] + 1
-    x = param("x", [1, cin, H, W])
-    off = param("offset", [1, dg * kh * kw * 2, oh, ow])
-    w = rng.uniform(-1, 1, [cout, cin // g, kh, kw]).astype(np.float32)
+    x, off, w, mask_shape = deform_operands(7, 6, cin, cout, g, dg, st, pb, pe, dil)
     params = [x, off]
     m = None
     if mask:
-        m = param("mask", [1, dg * kh * kw, oh, ow])
+        m = param("mask", [1, *mask_shape])
         params.append(m)
     y = o8.deformable_convolution(x, off, w, st, pb, pe, dil, m, "EXPLICIT", g, dg, True)
     save(name, params, [y])
@@ -776,19 +780,13 @@ for name, ver, cin, cout, g, dg, st, pb, pe, dil, mask in [
     ("deform_v1_strides_dil", 1, 2, 2, 1, 2, [2, 1], [1, 0], [0, 1], [1, 2], False),
     ("deform_v8_no_pad_mask", 8, 4, 2, 2, 1, [1, 2], [2, 1], [1, 1], [2, 1], True),
 ]:
-    kh, kw = 3, 2
-    H, W = 6, 5
-    oh = (H + pb[0] + pe[0] - ((kh - 1) * dil[0] + 1)) // st[0] + 1
-    ow = (W + pb[1] + pe[1] - ((kw - 1) * dil[1] + 1)) // st[1] + 1
-    x = param("x", [1, cin, H, W])
-    off = param("offset", [1, dg * kh * kw * 2, oh, ow])
-    w = rng.uniform(-1, 1, [cout, cin // g, kh, kw]).astype(np.float32)
+    x, off, w, mask_shape = deform_operands(6, 5, cin, cout, g, dg, st, pb, pe, dil)
     params = [x, off]
     wide = o1.multiply(off, np.float32(1.5))
     if ver == 1:
         y = o1.deformable_convolution(x, wide, w, st, pb, pe, dil, "explicit", g, dg)
     else:
-        m = param("mask", [1, dg * kh * kw, oh, ow])
+        m = param("mask", [1, *mask_shape])
         params.append(m)
         y = o8.deformable_convolution(x, wide, w, st, pb, pe, dil, m, "explicit", g, dg, False)
     save(name, params, [y])
