@@ -17,9 +17,9 @@ from onnx import helper, TensorProto
 ELEM = {"f32": TensorProto.FLOAT, "u8": TensorProto.UINT8, "i8": TensorProto.INT8, "u16": TensorProto.UINT16,
         "i16": TensorProto.INT16, "i32": TensorProto.INT32, "i64": TensorProto.INT64, "boolean": TensorProto.BOOL,
         "f16": TensorProto.FLOAT16, "f64": TensorProto.DOUBLE, "u32": TensorProto.UINT32, "u64": TensorProto.UINT64,
-        "bf16": TensorProto.BFLOAT16}
+        "bf16": TensorProto.BFLOAT16, "i4": TensorProto.INT4, "u4": TensorProto.UINT4}
 ONNX_NAME = {"float": "f32", "uint8": "u8", "int8": "i8", "uint16": "u16", "int16": "i16", "int32": "i32", "int64": "i64",
-             "bool": "boolean", "float16": "f16", "double": "f64", "uint32": "u32", "uint64": "u64", "bfloat16": "bf16"}
+             "bool": "boolean", "float16": "f16", "double": "f64", "uint32": "u32", "uint64": "u64", "bfloat16": "bf16", "int4": "i4", "uint4": "u4"}
 
 # op → (inputs as (constraint or fixed elem, shape), attrs). 'T' is the probed type.
 PROBES = {

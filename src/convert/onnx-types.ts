@@ -67,8 +67,13 @@ const WIDEN: Readonly<Record<string, { readonly param: string; readonly why: str
   Greater: { param: 'T', why: 'comparisons are the same in f32', bf16Only: true },
   LessOrEqual: { param: 'T', why: 'comparisons are the same in f32', bf16Only: true },
   GreaterOrEqual: { param: 'T', why: 'comparisons are the same in f32', bf16Only: true },
-  Pad: { param: 'T', why: 'padding copies values', bf16Only: true },
+  Pad: { param: 'T', why: 'padding copies values' },
   Expand: { param: 'T', why: 'broadcasting copies values', bf16Only: true },
+  // 4-bit integers, which onnxruntime reshapes in no kernel (measured): their values in 8 bits
+  Reshape: { param: 'T', why: 'reshaping copies values' },
+  Squeeze: { param: 'T', why: 'reshaping copies values' },
+  Unsqueeze: { param: 'T', why: 'reshaping copies values' },
+  Identity: { param: 'V', why: 'copies values' },
   // Sums, products and transcendentals of bf16 in f32, rounded once to bf16: what OpenVINO's CPU
   // plugin computes for bf16 at f32 inference precision (as Einsum above).
   MatMul: { param: 'T', why: 'products and sums in f32, rounded once to bf16', bf16Only: true },
@@ -98,7 +103,7 @@ const WIDEN: Readonly<Record<string, { readonly param: string; readonly why: str
 /** Wider types that hold every value of a type, nearest first. */
 const LADDER: Partial<Record<ElementTypeName, readonly ElementTypeName[]>> = {
   i8: ['i16', 'i32', 'i64'], u8: ['i16', 'i32', 'i64'], i16: ['i32', 'i64'], u16: ['i32', 'i64'], u32: ['i64'],
-  f16: ['f32', 'f64'], bf16: ['f32', 'f64'],
+  f16: ['f32', 'f64'], bf16: ['f32', 'f64'], i4: ['i8', 'i16', 'i32', 'i64'], u4: ['u8', 'i16', 'i32', 'i64'],
 };
 
 /** Same-width or lossless round trips through Cast, for ops that only copy values (`copies`). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
 import { OvirError } from '../../src/diag/diagnostic.js';
-import { A, allNodes, type ElementTypeName, type Model } from '../../src/graph/index.js';
+import { A, allNodes, tensorFromInt64, type ElementTypeName, type Model } from '../../src/graph/index.js';
 import { encodeOnnx } from '../../src/onnx/encode.js';
 import type { OracleTensor } from '../helpers/oracle.js';
 import { runOrt } from '../helpers/ort.js';
@@ -106,6 +106,15 @@ describe('IR → ONNX element types the ONNX op or onnxruntime lacks', () => {
     const h = half.input('x', 'f16', [2]);
     half.output(half.op(half.graph, 'Add', [h, h], 's', { auto_broadcast: A.raw('numpy') }));
     expect(ops(convertModel(half.model))).toEqual(['Add']);
+  });
+
+  it('4-bit integers, which onnxruntime reshapes in no kernel, are reshaped as 8-bit values', () => {
+    const b = new Builder('ov');
+    const x = b.input('x', 'i4', [2, 4]);
+    b.output(b.op(b.graph, 'Reshape', [x, b.init('', tensorFromInt64([8]))], 'y', { special_zero: A.raw('false') }));
+    const onnx = convertModel(b.model, { opset: 21 });
+    expect(ops(onnx)).toEqual(['Cast', 'Reshape', 'Cast']);
+    expect(onnx.graph.outputs[0]!.type).toMatchObject({ elem: 'i4', shape: [8] });
   });
 
   it('Pow on u64 has no exact wider type: refused, naming the type', () => {
