@@ -843,6 +843,28 @@ for name, op, single, integral in [
         pix = np.clip(np.floor(pix), 0, 255).astype(np.uint8)
     reference(name, to_nv12_reference(pix, op == "BGRtoNV12", single, integral))
 
+# ── s19-det: the detection ops IR → ONNX read last ───────────────────────────────────────────────
+# ROIAlignRotated-15: rois [cx, cy, w, h, angle]; a ROI inside, one crossing the top-left border, one
+# past the bottom-right (samples outside [−1, W] × [−1, H] count as 0), one of zero width (adaptive
+# sampling: no sample, 0), angles 0, ±, π/2 and past π; clockwise and not; sampling 0 (per ROI
+# ⌈bin⌉ samples), 1, 2; spatial scales; i32 and i64 batch indices; ROIs moved at run time.
+import openvino.opset15 as o15r
+rar_rois = np.array([[4, 4, 6, 3, 0.3], [1, 0.5, 5, 4, -1.2], [8.5, 7, 10, 2, 2.5], [4, 3, 0, 2, 0.7],
+                     [2.2, 5.1, 3.3, 6.6, np.pi / 2], [5, 2, 2.5, 9, 4.0]], np.float32)
+rar_batch = np.array([0, 1, 1, 0, 1, 0])
+for name, shape, ph, pw, sr, scale, cw, bt in [
+    ("roi_align_rotated_adaptive_cw", [2, 3, 8, 9], 2, 3, 0, 1.0, True, np.int32),
+    ("roi_align_rotated_s2_ccw_half_scale", [2, 2, 10, 7], 3, 2, 2, 0.5, False, np.int64),
+    ("roi_align_rotated_adaptive_ccw_scaled", [2, 4, 6, 6], 2, 2, 0, 0.8, False, np.int64),
+    ("roi_align_rotated_s1_one_bin", [2, 3, 7, 8], 1, 1, 1, 1.0, True, np.int32),
+]:
+    x = param("x", shape)
+    save(name, [x], [o15r.roi_align_rotated(x, C(rar_rois), C(rar_batch.astype(bt)), ph, pw, sr, scale, cw)])
+for name, sr, cw in [("roi_align_rotated_runtime_rois_adaptive", 0, True), ("roi_align_rotated_runtime_rois_s3", 3, False)]:
+    x, r = param("x", [2, 3, 9, 8]), param("rois", [6, 5])
+    rois = o1.add(C(rar_rois), o1.multiply(r, np.float32(0.75)))
+    save(name, [x, r], [o15r.roi_align_rotated(x, rois, C(rar_batch.astype(np.int32)), 3, 2, sr, 1.0, cw)])
+
 with open(f"{out}/references.json", "w") as f:
     json.dump(references, f)
 

@@ -216,3 +216,15 @@ describe('Col2Im of 3 spatial dims with constant shapes: OpenVINO computes test_
     expect(compareTensors(got[0]!, ds.outputs[0]!.tensor)).toBeNull();
   });
 });
+
+/**
+ * s19-det: the detection ops IR → ONNX read last (mappings/object_detection/roi-align-rotated.ts, …).
+ */
+const DETECTION_S19 = [
+  'roi_align_rotated_adaptive_cw', 'roi_align_rotated_s2_ccw_half_scale', 'roi_align_rotated_adaptive_ccw_scaled', 'roi_align_rotated_s1_one_bin',
+  'roi_align_rotated_runtime_rois_adaptive', 'roi_align_rotated_runtime_rois_s3',
+];
+
+describe('Detection ops IR → ONNX read since session 19: onnxruntime agrees with OpenVINO on the IR', () => {
+  it.each(DETECTION_S19)('%s', judge);
+});
