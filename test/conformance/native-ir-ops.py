@@ -865,6 +865,45 @@ for name, sr, cw in [("roi_align_rotated_runtime_rois_adaptive", 0, True), ("roi
     rois = o1.add(C(rar_rois), o1.multiply(r, np.float32(0.75)))
     save(name, [x, r], [o15r.roi_align_rotated(x, rois, C(rar_batch.astype(np.int32)), 3, 2, sr, 1.0, cw)])
 
+# NMSRotated-13: clusters of rotated boxes moved by a run-time input (scale 0.3), scores a run-time
+# input; thresholds that suppress little and much, a score threshold that drops boxes, a class full
+# before its boxes end, both rotations, each order, i32. Then the boxes as they are (two identical:
+# IoU 1, edges shared) with scores rounded to halves (many ties: lower index first; sorted rows by
+# batch, class, index).
+import openvino.opset13 as o13n
+nmsr_base = np.array([[2, 2, 3, 1.5, 0.2], [2.3, 2.1, 3, 1.6, 0.5], [2.1, 1.8, 2.5, 2, -0.6], [6, 6, 2, 2, 0], [6.2, 6.1, 2, 2, 0.785],
+                      [6, 6, 2, 2, 0], [9, 2, 4, 1, 1.3], [9.4, 2.2, 3.6, 1.2, -1.7], [1, 8, 1.5, 3, 3.1], [1.2, 7.7, 1.4, 3.2, 0.1]], np.float32)
+for name, batch, classes, most, iou, sthr, desc, cw, otype in [
+    ("nms_rotated_sorted_cw", 2, 2, 10, 0.3, -1.0, True, True, "i64"),
+    ("nms_rotated_by_class_ccw", 2, 3, 10, 0.5, -0.5, False, False, "i64"),
+    ("nms_rotated_few_i32", 1, 2, 3, 0.1, 0.0, True, False, "i32"),
+    ("nms_rotated_low_iou_by_class", 2, 1, 6, 0.05, -2.0, False, True, "i64"),
+]:
+    b, s = param("boxes", [batch, 10, 5]), param("scores", [batch, classes, 10])
+    boxes = o1.add(C(np.stack([nmsr_base] * batch)), o1.multiply(b, np.float32(0.3)))
+    y = o13n.nms_rotated(boxes, s, np.int64(most), np.float32(iou), np.float32(sthr), desc, otype, cw)
+    save(name, [b, s], list(y.outputs()))
+for name, desc, cw in [("nms_rotated_ties_identical_sorted", True, True), ("nms_rotated_ties_identical_by_class", False, False)]:
+    s = param("scores", [2, 2, 10])
+    ties = o1.divide(o1.floor(o1.multiply(s, np.float32(2))), np.float32(2))
+    y = o13n.nms_rotated(C(np.stack([nmsr_base, nmsr_base[::-1].copy()])), ties, np.int64(10), np.float32(0.4), np.float32(-1.5), desc, "i64", cw)
+    save(name, [s], list(y.outputs()))
+
+# GenerateProposals-9: anchors [H, W, A, 4] around each cell of a 3 × 4 map, two images; unnormalized
+# (+1 sizes) and normalized, im_info of 3 and 4 values, boxes under min_size (they hold their rank but
+# are never output), pre_nms_count below and above the proposals, post_nms_count cutting and not,
+# i32 roi_num. Scores are sigmoids (no ties: the plugin's partial_sort leaves them in no order).
+import openvino.opset9 as o9g
+g9_anchors = gp_anchors.reshape(3, 4, 3, 4)
+for name, info, kw in [
+    ("generate_proposals_unnormalized", [[40.0, 60.0, 1.0], [35.0, 50.0, 2.0]], dict(min_size=3.0, nms_threshold=0.5, pre_nms_count=25, post_nms_count=12, normalized=False)),
+    ("generate_proposals_normalized_hw_scales", [[40.0, 60.0, 1.0, 0.5], [30.0, 64.0, 0.8, 1.2]], dict(min_size=6.0, nms_threshold=0.6, pre_nms_count=1000, post_nms_count=50)),
+    ("generate_proposals_few_i32", [[40.0, 60.0, 1.0], [40.0, 60.0, 1.0]], dict(min_size=0.0, nms_threshold=0.3, pre_nms_count=30, post_nms_count=4, normalized=False, roi_num_type="i32")),
+]:
+    dl, sc = param("deltas", [2, 12, 3, 4]), param("scores", [2, 3, 3, 4])
+    y = o9g.generate_proposals(C(np.array(info, np.float32)), C(g9_anchors), o1.multiply(dl, np.float32(0.3)), o1.sigmoid(sc), **kw)
+    save(name, [dl, sc], list(y.outputs()))
+
 with open(f"{out}/references.json", "w") as f:
     json.dump(references, f)
 

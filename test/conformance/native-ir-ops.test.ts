@@ -218,11 +218,15 @@ describe('Col2Im of 3 spatial dims with constant shapes: OpenVINO computes test_
 });
 
 /**
- * s19-det: the detection ops IR → ONNX read last (mappings/object_detection/roi-align-rotated.ts, …).
+ * s19-det: the detection ops IR → ONNX read last (mappings/object_detection/roi-align-rotated.ts,
+ * nms-rotated.ts, generate-proposals.ts, …).
  */
 const DETECTION_S19 = [
   'roi_align_rotated_adaptive_cw', 'roi_align_rotated_s2_ccw_half_scale', 'roi_align_rotated_adaptive_ccw_scaled', 'roi_align_rotated_s1_one_bin',
   'roi_align_rotated_runtime_rois_adaptive', 'roi_align_rotated_runtime_rois_s3',
+  'nms_rotated_sorted_cw', 'nms_rotated_by_class_ccw', 'nms_rotated_few_i32', 'nms_rotated_low_iou_by_class',
+  'nms_rotated_ties_identical_sorted', 'nms_rotated_ties_identical_by_class',
+  'generate_proposals_unnormalized', 'generate_proposals_normalized_hw_scales', 'generate_proposals_few_i32',
 ];
 
 describe('Detection ops IR → ONNX read since session 19: onnxruntime agrees with OpenVINO on the IR', () => {

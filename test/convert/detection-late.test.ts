@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
 import { OvirError } from '../../src/diag/diagnostic.js';
-import { A, allNodes, tensorFromInt32, type Model } from '../../src/graph/index.js';
+import { A, allNodes, tensorFromFloat32, tensorFromInt32, tensorFromInt64, type Model } from '../../src/graph/index.js';
 import { encodeOnnx } from '../../src/onnx/encode.js';
 import type { OracleTensor } from '../helpers/oracle.js';
 import { runOrt } from '../helpers/ort.js';
@@ -87,5 +87,104 @@ describe('ROIAlignRotated-15 (rois [cx, cy, w, h, angle]; bins of a rotated box,
 
   it('refuses a negative sampling_ratio, naming the layer', () => {
     expect(refusal(model(shape, rois, batch, 2, 2, -1, 1, true))).toMatch(/main\/rar.*sampling_ratio/s);
+  });
+});
+
+describe('NMSRotated-13 (boxes [cx, cy, w, h, angle]; greedy NMS by the IoU of rotated boxes)', () => {
+  function model(n: number, classes: number, most: number, iou: number, scoreThreshold: number, descending: boolean, clockwise = true): Model {
+    const b = new Builder('ov');
+    const ins = [
+      b.input('boxes', 'f32', [1, n, 5]), b.input('scores', 'f32', [1, classes, n]),
+      b.init('max', tensorFromInt64([most], [])), b.init('iou', tensorFromFloat32([iou], [])), b.init('score', tensorFromFloat32([scoreThreshold], [])),
+    ];
+    const node = b.node(b.graph, 'NMSRotated', ins, ['indices', 'selected_scores', 'valid'], {
+      sort_result_descending: A.bool(descending), output_type: A.string('i64'), clockwise: A.bool(clockwise),
+    }, { name: 'nmsr', version: 'opset13' });
+    node.outputs.forEach((o) => b.output(o));
+    return b.model;
+  }
+  const rows = (t: OracleTensor): number[][] => {
+    const v = [...new BigInt64Array(t.data.buffer.slice(t.data.byteOffset, t.data.byteOffset + t.data.byteLength))].map(Number);
+    return Array.from({ length: v.length / 3 }, (_, i) => v.slice(3 * i, 3 * i + 3));
+  };
+  async function run(m: Model, boxes: number[][], scores: number[]): Promise<Record<string, OracleTensor>> {
+    const onnx = convertModel(m);
+    expect(ops(onnx)).toContain('Loop'); // the greedy selection over the ranks
+    return runOrt(encodeOnnx(onnx).bytes, { boxes: f32([1, boxes.length, 5], boxes.flat()), scores: f32([1, scores.length / boxes.length, boxes.length], scores) });
+  }
+
+  // a 2 × 2 square and the same square turned by 45°: their intersection is a regular octagon of
+  // area 8(√2 − 1), so IoU = 8(√2 − 1) / (8 − 8(√2 − 1)) = 1/√2 ≈ 0.7071
+  const square = [[5, 5, 2, 2, 0], [5, 5, 2, 2, Math.PI / 4]];
+  it('the IoU of a square and its 45° turn is 1/√2: suppressed at a threshold of 0.70, kept at 0.71', async () => {
+    expect(rows((await run(model(2, 1, 10, 0.70, 0, false), square, [0.9, 0.8]))['indices']!)).toEqual([[0, 0, 0]]);
+    expect(rows((await run(model(2, 1, 10, 0.71, 0, false), square, [0.9, 0.8]))['indices']!)).toEqual([[0, 0, 0], [0, 0, 1]]);
+  });
+
+  it('identical boxes (every edge shared) have IoU 1; boxes apart 0; a zero area 0', async () => {
+    const boxes = [[1, 1, 2, 1, 0.3], [1, 1, 2, 1, 0.3], [8, 8, 1, 1, 0], [8, 8, 0, 1, 0]];
+    const r = await run(model(4, 1, 10, 0.99, 0, false), boxes, [0.5, 0.9, 0.7, 0.6]);
+    expect(rows(r['indices']!)).toEqual([[0, 0, 1], [0, 0, 2], [0, 0, 3]]);
+  });
+
+  it('scores above score_threshold only, ties by the lower index, at most max_output_boxes_per_class per class; sorted: all rows by score, ties by class then index', async () => {
+    const boxes = [[0, 0, 1, 1, 0], [3, 0, 1, 1, 0], [6, 0, 1, 1, 0], [9, 0, 1, 1, 0]];
+    const scores = [0.5, 0.2, 0.5, 0.7, /* class 1 */ 0.7, 0.1, 0.5, 0.3];
+    const byClass = await run(model(4, 2, 3, 0.5, 0.2, false), boxes, scores);
+    expect(rows(byClass['indices']!)).toEqual([[0, 0, 3], [0, 0, 0], [0, 0, 2], [0, 1, 0], [0, 1, 2], [0, 1, 3]]);
+    expect(floats(byClass['selected_scores']!).filter((_, i) => i % 3 === 2)).toEqual([0.7, 0.5, 0.5, 0.7, 0.5, 0.3].map(Math.fround));
+    const sorted = await run(model(4, 2, 3, 0.5, 0.2, true), boxes, scores);
+    expect(rows(sorted['indices']!)).toEqual([[0, 0, 3], [0, 1, 0], [0, 0, 0], [0, 0, 2], [0, 1, 2], [0, 1, 3]]);
+    expect([...new BigInt64Array(sorted['valid']!.data.slice().buffer)]).toEqual([6n]);
+  });
+
+  it('clockwise or not turns the boxes the other way', async () => {
+    // a 4 × 1 bar at +0.5 rad and one at +0.5 rad moved along the direction the first turns to
+    const along = (sign: number): number[] => [5 + 1.5 * Math.cos(0.5), 5 + sign * 1.5 * Math.sin(0.5), 4, 1, 0.5];
+    const keep = async (clockwise: boolean, sign: number): Promise<number> => rows((await run(model(2, 1, 10, 0.3, 0, false, clockwise), [[5, 5, 4, 1, 0.5], along(sign)], [0.9, 0.8]))['indices']!).length;
+    expect([await keep(false, 1), await keep(false, -1)]).not.toEqual([await keep(true, 1), await keep(true, -1)]);
+  });
+});
+
+describe('GenerateProposals-9 (anchors moved by the deltas, greedy NMS; sizes + 1 unless normalized)', () => {
+  function model(normalized: boolean, minSize: number, nms: number): Model {
+    const b = new Builder('ov');
+    const anchors = [0, 0, 9, 9, 1, 1, 10, 10, 20, 20, 21, 21]; // [H = 1, W = 1, A = 3, 4]
+    const ins = [
+      b.init('im_info', tensorFromFloat32([30, 30, 1], [1, 3])), b.init('anchors', tensorFromFloat32(anchors, [1, 1, 3, 4])),
+      b.input('deltas', 'f32', [1, 12, 1, 1]), b.input('scores', 'f32', [1, 3, 1, 1]),
+    ];
+    const node = b.node(b.graph, 'GenerateProposals', ins, ['rois', 'roi_scores', 'roi_num'], {
+      min_size: A.float(minSize), nms_threshold: A.float(nms), pre_nms_count: A.int(10n), post_nms_count: A.int(5n),
+      normalized: A.bool(normalized), nms_eta: A.float(1), roi_num_type: A.string('i64'),
+    }, { name: 'gp', version: 'opset9' });
+    node.outputs.forEach((o) => b.output(o));
+    return b.model;
+  }
+  async function run(m: Model): Promise<{ rois: number[]; scores: number[]; num: bigint[] }> {
+    const onnx = convertModel(m);
+    expect(ops(onnx)).toContain('Loop'); // the greedy selection over the ranks
+    const r = await runOrt(encodeOnnx(onnx).bytes, { deltas: f32([1, 12, 1, 1], new Array<number>(12).fill(0)), scores: f32([1, 3, 1, 1], [0.9, 0.8, 0.7]) });
+    return { rois: floats(r['rois']!), scores: floats(r['roi_scores']!), num: [...new BigInt64Array(r['roi_num']!.data.slice().buffer)] };
+  }
+
+  it('zero deltas give the anchors back; sizes count + 1 unless normalized (IoU 81/119 ≈ 0.68 against 64/98 ≈ 0.65)', async () => {
+    const pixels = await run(model(false, 0, 0.66));
+    expect(pixels.rois).toEqual([0, 0, 9, 9, 20, 20, 21, 21]); // the second anchor suppressed by the first
+    expect(pixels.num).toEqual([2n]);
+    const normalized = await run(model(true, 0, 0.66));
+    expect(normalized.rois).toEqual([0, 0, 9, 9, 1, 1, 10, 10, 20, 20, 21, 21]);
+  });
+
+  it('a box narrower than min_size keeps its rank but is never output', async () => {
+    const r = await run(model(false, 3, 0.66)); // the third box is 21 − 20 + 1 = 2 wide
+    expect(r.rois).toEqual([0, 0, 9, 9]);
+    expect(r.scores).toEqual([Math.fround(0.9)]);
+  });
+
+  it('refuses nms_eta other than 1, naming the layer', () => {
+    const m = model(false, 0, 0.5);
+    [...allNodes(m.graph)].find((n) => n.op === 'GenerateProposals')!.attrs.set('nms_eta', A.float(0.5));
+    expect(refusal(m)).toMatch(/main\/gp.*nms_eta/s);
   });
 });
