@@ -904,6 +904,21 @@ for name, info, kw in [
     y = o9g.generate_proposals(C(np.array(info, np.float32)), C(g9_anchors), o1.multiply(dl, np.float32(0.3)), o1.sigmoid(sc), **kw)
     save(name, [dl, sc], list(y.outputs()))
 
+# ExperimentalDetectronROIFeatureExtractor-6 (Mask R-CNN): ROIs of every pyramid level (√area about
+# 224 · 2^(level − 2); below the first and past the last clamped), one of zero area (no level: zeros),
+# boxes past the map, aligned and not, sampling 2 and adaptive (0), the rois output (the input's copy).
+fe_rois = np.array([[0, 0, 20, 30], [10, 5, 120, 90], [30, 40, 230, 250], [4, 4, 4, 60], [100, 100, 500, 420], [60, 20, 400, 130],
+                    [-20, -10, 40, 30], [0, 0, 600, 500]], np.float32)
+for name, attrs, sizes in [
+    ("ed_roi_feature_extractor_s2", {"output_size": 3, "sampling_ratio": 2, "pyramid_scales": [4, 8, 16, 32], "aligned": False}, [64, 32, 16, 8]),
+    ("ed_roi_feature_extractor_adaptive_aligned", {"output_size": 2, "sampling_ratio": 0, "pyramid_scales": [8, 16, 32], "aligned": True}, [40, 20, 10]),
+]:
+    r = param("rois", [8, 4])
+    maps = [param(f"level{i}", [1, 3, n, n + 2]) for i, n in enumerate(sizes)]
+    rois = o1.add(C(fe_rois), o1.multiply(r, np.float32(2.0)))
+    y = nf6.create("ExperimentalDetectronROIFeatureExtractor", [rois.output(0)] + [m.output(0) for m in maps], attrs)
+    save(name, [r] + maps, list(y.outputs()))
+
 with open(f"{out}/references.json", "w") as f:
     json.dump(references, f)
 

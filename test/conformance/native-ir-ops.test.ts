@@ -227,6 +227,7 @@ const DETECTION_S19 = [
   'nms_rotated_sorted_cw', 'nms_rotated_by_class_ccw', 'nms_rotated_few_i32', 'nms_rotated_low_iou_by_class',
   'nms_rotated_ties_identical_sorted', 'nms_rotated_ties_identical_by_class',
   'generate_proposals_unnormalized', 'generate_proposals_normalized_hw_scales', 'generate_proposals_few_i32',
+  'ed_roi_feature_extractor_s2', 'ed_roi_feature_extractor_adaptive_aligned',
 ];
 
 describe('Detection ops IR → ONNX read since session 19: onnxruntime agrees with OpenVINO on the IR', () => {

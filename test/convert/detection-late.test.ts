@@ -188,3 +188,22 @@ describe('GenerateProposals-9 (anchors moved by the deltas, greedy NMS; sizes + 
     expect(refusal(m)).toMatch(/main\/gp.*nms_eta/s);
   });
 });
+
+describe('ExperimentalDetectronROIFeatureExtractor-6 (each ROI pooled by ROIAlign on the level its size picks)', () => {
+  it('level ⌊log2(√area / 224) + 2⌋ clamped to the maps; a ROI of zero area has no level: zeros; the ROIs pass through', async () => {
+    const b = new Builder('ov');
+    const ins = [b.input('rois', 'f32', [3, 4]), b.input('level0', 'f32', [1, 2, 8, 8]), b.input('level1', 'f32', [1, 2, 64, 64])];
+    const node = b.node(b.graph, 'ExperimentalDetectronROIFeatureExtractor', ins, ['features', 'rois_out'], {
+      output_size: A.int(2n), sampling_ratio: A.int(2n), pyramid_scales: A.ints([1n, 2n]), aligned: A.bool(false),
+    }, { name: 'fe', version: 'opset6' });
+    node.outputs.forEach((o) => b.output(o));
+    const onnx = convertModel(b.model);
+    expect(ops(onnx)).toContain('Gather');
+    // √16 / 224 → level 0 (clamped up); √14400 / 224 ≈ 0.54 → ⌊−0.9 + 2⌋ = level 1; zero area → none
+    const rois = [1, 1, 5, 5, 0, 0, 120, 120, 3, 3, 3, 9];
+    const r = await runOrt(encodeOnnx(onnx).bytes, { rois: f32([3, 4], rois), level0: f32([1, 2, 8, 8], new Array<number>(128).fill(1)), level1: f32([1, 2, 64, 64], new Array<number>(8192).fill(2)) });
+    expect(r['features']!.shape).toEqual([3, 2, 2, 2]);
+    expect(floats(r['features']!)).toEqual([...new Array<number>(8).fill(1), ...new Array<number>(8).fill(2), ...new Array<number>(8).fill(0)]);
+    expect(floats(r['rois_out']!)).toEqual(rois);
+  });
+});

@@ -95,6 +95,13 @@ const generateProposals: InferFn = (c) => {
   return [out(c.elem(1), [null, 4]), out(c.elem(1), [null]), out(t, [n])];
 };
 
+/** ExperimentalDetectronROIFeatureExtractor-6: features [R, C, output_size, output_size] of the maps' type, the rois [R, 4]. */
+const roiFeatureExtractor: InferFn = (c) => {
+  const size = intAttr(c, 'output_size', 0);
+  const r = c.shape(0)?.[0] ?? null;
+  return [out(c.elem(1), [r, c.shape(1)?.[1] ?? null, size, size]), out(c.elem(0), [r, 4])];
+};
+
 /**
  * FakeConvert-13: the data's element type; its shape numpy-broadcast with the scale's, which may
  * refine it but not grow it (2..4 with a scale of 3 is 3, as OpenVINO's broadcast_merge_into).
@@ -117,5 +124,6 @@ export const ovTensorExtraRules: Rule[] = [
   { dialect: 'ov', op: 'ExperimentalDetectronPriorGridGenerator', since: 6, infer: priorGrid },
   { dialect: 'ov', op: 'ExperimentalDetectronGenerateProposalsSingleImage', since: 6, infer: generateProposalsSingle },
   { dialect: 'ov', op: 'GenerateProposals', since: 9, infer: generateProposals },
+  { dialect: 'ov', op: 'ExperimentalDetectronROIFeatureExtractor', since: 6, infer: roiFeatureExtractor },
   ...family('ov', ['BitwiseLeftShift', 'BitwiseRightShift'], 15, shift),
 ];
