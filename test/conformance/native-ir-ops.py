@@ -919,6 +919,24 @@ for name, attrs, sizes in [
     y = nf6.create("ExperimentalDetectronROIFeatureExtractor", [rois.output(0)] + [m.output(0) for m in maps], attrs)
     save(name, [r] + maps, list(y.outputs()))
 
+# ExperimentalDetectronDetectionOutput-6 (Mask R-CNN box head): overlapping ROIs, one inverted (no
+# boxes), deltas moving boxes past the top-left corner (clamped at 0); more rows than
+# max_detections_per_image (the best by score) and fewer (class order, zero rows), post_nms_count
+# cutting a class. Scores are sigmoids (no ties).
+ed_do_rois = np.array([[10, 10, 50, 40], [12, 8, 52, 44], [30, 30, 90, 80], [0, 0, 20, 20], [60, 10, 100, 70], [65, 12, 98, 75],
+                       [40, 40, 30, 60], [5, 50, 45, 95], [8, 52, 44, 90], [70, 60, 110, 100], [2, 2, 30, 12], [50, 50, 70, 70]], np.float32)
+for name, attrs in [
+    ("ed_detection_output_overflow", {"score_threshold": 0.3, "nms_threshold": 0.5, "max_delta_log_wh": 2.0, "num_classes": 4, "post_nms_count": 5,
+                                      "max_detections_per_image": 6, "class_agnostic_box_regression": False, "deltas_weights": [10.0, 10.0, 5.0, 5.0]}),
+    ("ed_detection_output_class_order", {"score_threshold": 0.2, "nms_threshold": 0.3, "max_delta_log_wh": 4.135, "num_classes": 3, "post_nms_count": 3,
+                                         "max_detections_per_image": 20, "class_agnostic_box_regression": False, "deltas_weights": [1.0, 2.0, 1.0, 0.5]}),
+]:
+    k = attrs["num_classes"]
+    dl, sc = param("deltas", [12, 4 * k]), param("scores", [12, k])
+    y = nf6.create("ExperimentalDetectronDetectionOutput", [C(ed_do_rois).output(0), o1.multiply(dl, np.float32(0.5)).output(0), o1.sigmoid(sc).output(0),
+                                                            C(np.array([[120.0, 120.0, 1.0]], np.float32)).output(0)], attrs)
+    save(name, [dl, sc], list(y.outputs()))
+
 with open(f"{out}/references.json", "w") as f:
     json.dump(references, f)
 

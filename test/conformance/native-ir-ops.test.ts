@@ -228,6 +228,7 @@ const DETECTION_S19 = [
   'nms_rotated_ties_identical_sorted', 'nms_rotated_ties_identical_by_class',
   'generate_proposals_unnormalized', 'generate_proposals_normalized_hw_scales', 'generate_proposals_few_i32',
   'ed_roi_feature_extractor_s2', 'ed_roi_feature_extractor_adaptive_aligned',
+  'ed_detection_output_overflow', 'ed_detection_output_class_order',
 ];
 
 describe('Detection ops IR → ONNX read since session 19: onnxruntime agrees with OpenVINO on the IR', () => {

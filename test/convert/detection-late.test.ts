@@ -207,3 +207,40 @@ describe('ExperimentalDetectronROIFeatureExtractor-6 (each ROI pooled by ROIAlig
     expect(floats(r['rois_out']!)).toEqual(rois);
   });
 });
+
+describe('ExperimentalDetectronDetectionOutput-6 (per-class decoding and NMS, the best rows of the image)', () => {
+  function model(maxDet: number, agnostic = false): Model {
+    const b = new Builder('ov');
+    const rois = [0, 0, 9, 9, 1, 1, 10, 10, 20, 20, 29, 29, 5, 5, 3, 9]; // the last inverted: no boxes
+    const ins = [b.init('rois', tensorFromFloat32(rois, [4, 4])), b.input('deltas', 'f32', [4, 8]), b.input('scores', 'f32', [4, 2]), b.init('im_info', tensorFromFloat32([40, 40, 1], [1, 3]))];
+    const node = b.node(b.graph, 'ExperimentalDetectronDetectionOutput', ins, ['boxes', 'classes', 'scores_out'], {
+      score_threshold: A.float(0.05), nms_threshold: A.float(0.6), max_delta_log_wh: A.float(4), num_classes: A.int(2n), post_nms_count: A.int(10n),
+      max_detections_per_image: A.int(BigInt(maxDet)), class_agnostic_box_regression: A.bool(agnostic), deltas_weights: A.floats([1, 1, 1, 1]),
+    }, { name: 'do', version: 'opset6' });
+    node.outputs.forEach((o) => b.output(o));
+    return b.model;
+  }
+  async function run(maxDet: number): Promise<Record<string, OracleTensor>> {
+    const onnx = convertModel(model(maxDet));
+    expect(ops(onnx)).toContain('Loop'); // the greedy selection over the ranks
+    // class 0 is the background (never output); class 1 scores the inverted ROI best
+    return runOrt(encodeOnnx(onnx).bytes, { deltas: f32([4, 8], new Array<number>(32).fill(0)), scores: f32([4, 2], [0.99, 0.9, 0.99, 0.8, 0.99, 0.7, 0.99, 0.95]) });
+  }
+  const ints = (t: OracleTensor): number[] => [...new Int32Array(t.data.slice().buffer)];
+
+  it('zero deltas give the ROIs back (+1 sizes); IoU 81/119 ≈ 0.68 suppresses; an inverted ROI scores 0; zero rows after the kept', async () => {
+    const r = await run(4);
+    expect(floats(r['boxes']!)).toEqual([0, 0, 9, 9, 20, 20, 29, 29, 0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(ints(r['classes']!)).toEqual([1, 1, 0, 0]);
+    expect(floats(r['scores_out']!)).toEqual([0.9, 0.7, 0, 0].map(Math.fround));
+  });
+
+  it('more rows than max_detections_per_image: the best by score', async () => {
+    const r = await run(1);
+    expect(floats(r['boxes']!)).toEqual([0, 0, 9, 9]);
+  });
+
+  it('refuses class_agnostic_box_regression (the plugin ignores it), naming the layer', () => {
+    expect(refusal(model(4, true))).toMatch(/main\/do.*class_agnostic_box_regression/s);
+  });
+});

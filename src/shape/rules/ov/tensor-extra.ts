@@ -102,6 +102,12 @@ const roiFeatureExtractor: InferFn = (c) => {
   return [out(c.elem(1), [r, c.shape(1)?.[1] ?? null, size, size]), out(c.elem(0), [r, 4])];
 };
 
+/** ExperimentalDetectronDetectionOutput-6: boxes [max_detections_per_image, 4], classes [max] (i32), scores [max] of the rois' type. */
+const detectronDetectionOutput: InferFn = (c) => {
+  const max = intAttr(c, 'max_detections_per_image', 0);
+  return [out(c.elem(0), [max, 4]), out('i32', [max]), out(c.elem(0), [max])];
+};
+
 /**
  * FakeConvert-13: the data's element type; its shape numpy-broadcast with the scale's, which may
  * refine it but not grow it (2..4 with a scale of 3 is 3, as OpenVINO's broadcast_merge_into).
@@ -124,6 +130,7 @@ export const ovTensorExtraRules: Rule[] = [
   { dialect: 'ov', op: 'ExperimentalDetectronPriorGridGenerator', since: 6, infer: priorGrid },
   { dialect: 'ov', op: 'ExperimentalDetectronGenerateProposalsSingleImage', since: 6, infer: generateProposalsSingle },
   { dialect: 'ov', op: 'GenerateProposals', since: 9, infer: generateProposals },
+  { dialect: 'ov', op: 'ExperimentalDetectronDetectionOutput', since: 6, infer: detectronDetectionOutput },
   { dialect: 'ov', op: 'ExperimentalDetectronROIFeatureExtractor', since: 6, infer: roiFeatureExtractor },
   ...family('ov', ['BitwiseLeftShift', 'BitwiseRightShift'], 15, shift),
 ];
