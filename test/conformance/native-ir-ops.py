@@ -937,6 +937,16 @@ for name, attrs in [
                                                             C(np.array([[120.0, 120.0, 1.0]], np.float32)).output(0)], attrs)
     save(name, [dl, sc], list(y.outputs()))
 
+# DeformablePSROIPooling-1 (bilinear_deformable, the mode OpenVINO's CPU plugin runs): offsets of two
+# classes over 2 × 2 parts (trans_std 0.1) moving samples past the map, several spatial bins, ROIs
+# with halves to round, one past the map, a batch of −1 ending them; and without offsets, ROIs at run time.
+dps_rois = np.array([[0, 1.5, 2.5, 12, 9], [1, 0, 0, 15, 13], [1, 10.5, 6, 30, 22], [0, -4, -3, 6, 5], [-1, 0, 0, 4, 4], [0, 2, 2, 8, 8]], np.float32)
+x, t = param("x", [2, 4 * 3 * 3, 10, 12]), param("trans", [6, 4, 2, 2])
+save("deformable_psroi_offsets", [x, t], [o1.deformable_psroi_pooling(x, C(dps_rois), 4, 0.5, 3, "bilinear_deformable", 3, 2, 0.1, 2, t)])
+x, r = param("x", [2, 2 * 2 * 2, 9, 8]), param("rois", [6, 5])
+rois = o1.add(C(np.concatenate([dps_rois[:, :1], dps_rois[:, 1:] * 0.5], 1)), o1.multiply(r, C(np.array([0, 1, 1, 1, 1], np.float32))))
+save("deformable_psroi_no_offsets_runtime_rois", [x, r], [o1.deformable_psroi_pooling(x, rois, 2, 1.0, 2, "bilinear_deformable", 1, 1)])
+
 with open(f"{out}/references.json", "w") as f:
     json.dump(references, f)
 

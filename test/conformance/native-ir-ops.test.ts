@@ -13,6 +13,9 @@
  * which ovir refuses). Since session 19 also GroupedMatMul-17, Xor-1, DeformableConvolution-1 (and -8
  * without bilinear_interpolation_pad) and RGBtoNV12-17 / BGRtoNV12-17; where OpenVINO's CPU plugin
  * cannot run the original IR, numpy's computation of the op in native-ir-ops.py is the reference.
+ * And the detection ops ROIAlignRotated-15, NMSRotated-13, GenerateProposals-9,
+ * ExperimentalDetectronROIFeatureExtractor-6, ExperimentalDetectronDetectionOutput-6 and
+ * DeformablePSROIPooling-1 (DETECTION_S19), which OpenVINO's CPU plugin runs.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -229,6 +232,7 @@ const DETECTION_S19 = [
   'generate_proposals_unnormalized', 'generate_proposals_normalized_hw_scales', 'generate_proposals_few_i32',
   'ed_roi_feature_extractor_s2', 'ed_roi_feature_extractor_adaptive_aligned',
   'ed_detection_output_overflow', 'ed_detection_output_class_order',
+  'deformable_psroi_offsets', 'deformable_psroi_no_offsets_runtime_rois',
 ];
 
 describe('Detection ops IR → ONNX read since session 19: onnxruntime agrees with OpenVINO on the IR', () => {

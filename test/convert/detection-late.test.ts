@@ -244,3 +244,22 @@ describe('ExperimentalDetectronDetectionOutput-6 (per-class decoding and NMS, th
     expect(refusal(model(4, true))).toMatch(/main\/do.*class_agnostic_box_regression/s);
   });
 });
+
+describe('DeformablePSROIPooling-1 (bilinear_deformable: position-sensitive bins moved by per-part offsets)', () => {
+  it('bin (h, w) of output channel d reads channel (d·G + h)·G + w; offsets move the samples (off the map: 0); a batch of −1 ends the ROIs', async () => {
+    const b = new Builder('ov');
+    const ins = [b.input('x', 'f32', [1, 4, 6, 6]), b.input('rois', 'f32', [4, 5]), b.input('trans', 'f32', [4, 2, 1, 1])];
+    b.output(b.node(b.graph, 'DeformablePSROIPooling', ins, ['y'], {
+      mode: A.string('bilinear_deformable'), output_dim: A.int(1n), group_size: A.int(2n), spatial_scale: A.float(1), spatial_bins_x: A.int(2n), spatial_bins_y: A.int(2n),
+      trans_std: A.float(1), part_size: A.int(1n),
+    }, { name: 'dps', version: 'opset1' }).outputs[0]!);
+    const onnx = convertModel(b.model);
+    expect(ops(onnx)).toContain('Gather');
+    const x = seq(4 * 36, (i) => Math.floor(i / 36) + 1); // channel k holds k + 1 everywhere
+    const rois = [0, 0, 0, 3, 3, 0, 1, 1, 4, 4, -1, 0, 0, 2, 2, 0, 0, 0, 2, 2];
+    const trans = [0, 0, 10, 10, 0, 0, 0, 0]; // the second ROI moved by 10 widths: off the map
+    const y = (await runOrt(encodeOnnx(onnx).bytes, { x: f32([1, 4, 6, 6], x), rois: f32([4, 5], rois), trans: f32([4, 2, 1, 1], trans) }))['y']!;
+    expect(y.shape).toEqual([4, 1, 2, 2]);
+    close(floats(y), [1, 2, 3, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+  });
+});
