@@ -71,6 +71,12 @@ import { REGION_YOLO } from './object_detection/region-yolo.js';
 import { ROI_POOLING } from './object_detection/roi-pooling.js';
 import { PRIOR_BOX_CLUSTERED } from './object_detection/prior-box-clustered.js';
 import { PSROI_POOLING } from './object_detection/psroi-pooling.js';
+import { ROI_ALIGN_ROTATED } from './object_detection/roi-align-rotated.js';
+import { NMS_ROTATED } from './object_detection/nms-rotated.js';
+import { GENERATE_PROPOSALS } from './object_detection/generate-proposals.js';
+import { EXPERIMENTAL_DETECTRON_ROI_FEATURE_EXTRACTOR } from './object_detection/experimental-detectron-roi-feature-extractor.js';
+import { EXPERIMENTAL_DETECTRON_DETECTION_OUTPUT } from './object_detection/experimental-detectron-detection-output.js';
+import { DEFORMABLE_PSROI_POOLING } from './object_detection/deformable-psroi-pooling.js';
 import { GATHER_TREE } from './tensor/gather-tree.js';
 import { ISTFT } from './math/istft.js';
 import { INVERSE } from './math/inverse.js';
@@ -191,7 +197,7 @@ export const ALL_MAPPINGS: readonly OpMapping[] = [
   // object_detection
   ...NON_MAX_SUPPRESSION, ...ROI_ALIGN, ...ROI_POOLING, ...PRIOR_BOX_CLUSTERED, ...PRIOR_BOX, ...DETECTION_OUTPUT,
   // IR-only ops written as longer ONNX subgraphs (a summed-area table, Loops)
-  ...PSROI_POOLING, ...GATHER_TREE, ...ISTFT, ...INVERSE, ...SPARSE_FILL_EMPTY_ROWS, ...CTC_LOSS, ...GROUPED_MATMUL,
+  ...PSROI_POOLING, ...ROI_ALIGN_ROTATED, ...NMS_ROTATED, ...GENERATE_PROPOSALS, ...EXPERIMENTAL_DETECTRON_ROI_FEATURE_EXTRACTOR, ...EXPERIMENTAL_DETECTRON_DETECTION_OUTPUT, ...DEFORMABLE_PSROI_POOLING, ...GATHER_TREE, ...ISTFT, ...INVERSE, ...SPARSE_FILL_EMPTY_ROWS, ...CTC_LOSS, ...GROUPED_MATMUL,
   ...MULTICLASS_NMS, ...MATRIX_NMS, ...PROPOSAL, ...EXPERIMENTAL_DETECTRON_TOPK_ROIS, ...EXPERIMENTAL_DETECTRON_PRIOR_GRID, ...EXPERIMENTAL_DETECTRON_GENERATE_PROPOSALS,
   // ai.onnx.preview.training
   ...OPTIMIZERS,

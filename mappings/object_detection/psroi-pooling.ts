@@ -47,7 +47,7 @@ function geometry(c: ConvertContext): Geometry {
  * is above ½, or is ½ and x positive. (Not Sign(x)·⌊|x| + ½⌋: |x| + ½ rounds in f32; and OpenVINO
  * 2026.4's CPU plugin computes Abs of a Gather of a constant as the identity, measured.)
  */
-function roundAway(c: ConvertContext, x: Value): Value {
+export function roundAway(c: ConvertContext, x: Value): Value {
   const t = on(c, 'Floor', [x]);
   const frac = on(c, 'Sub', [x, t]);
   const half = f32Scalar(c, 0.5);

@@ -841,6 +841,110 @@ for name, op, single, integral in [
         pix = np.clip(np.floor(pix), 0, 255).astype(np.uint8)
     reference(name, to_nv12_reference(pix, op == "BGRtoNV12", single, integral))
 
+# ── s19-det: the detection ops IR → ONNX read last ───────────────────────────────────────────────
+# ROIAlignRotated-15: rois [cx, cy, w, h, angle]; a ROI inside, one crossing the top-left border, one
+# past the bottom-right (samples outside [−1, W] × [−1, H] count as 0), one of zero width (adaptive
+# sampling: no sample, 0), angles 0, ±, π/2 and past π; clockwise and not; sampling 0 (per ROI
+# ⌈bin⌉ samples), 1, 2; spatial scales; i32 and i64 batch indices; ROIs moved at run time.
+import openvino.opset15 as o15r
+rar_rois = np.array([[4, 4, 6, 3, 0.3], [1, 0.5, 5, 4, -1.2], [8.5, 7, 10, 2, 2.5], [4, 3, 0, 2, 0.7],
+                     [2.2, 5.1, 3.3, 6.6, np.pi / 2], [5, 2, 2.5, 9, 4.0]], np.float32)
+rar_batch = np.array([0, 1, 1, 0, 1, 0])
+for name, shape, ph, pw, sr, scale, cw, bt in [
+    ("roi_align_rotated_adaptive_cw", [2, 3, 8, 9], 2, 3, 0, 1.0, True, np.int32),
+    ("roi_align_rotated_s2_ccw_half_scale", [2, 2, 10, 7], 3, 2, 2, 0.5, False, np.int64),
+    ("roi_align_rotated_adaptive_ccw_scaled", [2, 4, 6, 6], 2, 2, 0, 0.8, False, np.int64),
+    ("roi_align_rotated_s1_one_bin", [2, 3, 7, 8], 1, 1, 1, 1.0, True, np.int32),
+]:
+    x = param("x", shape)
+    save(name, [x], [o15r.roi_align_rotated(x, C(rar_rois), C(rar_batch.astype(bt)), ph, pw, sr, scale, cw)])
+for name, sr, cw in [("roi_align_rotated_runtime_rois_adaptive", 0, True), ("roi_align_rotated_runtime_rois_s3", 3, False)]:
+    x, r = param("x", [2, 3, 9, 8]), param("rois", [6, 5])
+    rois = o1.add(C(rar_rois), o1.multiply(r, np.float32(0.75)))
+    save(name, [x, r], [o15r.roi_align_rotated(x, rois, C(rar_batch.astype(np.int32)), 3, 2, sr, 1.0, cw)])
+
+# NMSRotated-13: clusters of rotated boxes moved by a run-time input (scale 0.3), scores a run-time
+# input; thresholds that suppress little and much, a score threshold that drops boxes, a class full
+# before its boxes end, both rotations, each order, i32. Then the boxes as they are (two identical:
+# IoU 1, edges shared) with scores rounded to halves (many ties: lower index first; sorted rows by
+# batch, class, index).
+import openvino.opset13 as o13n
+nmsr_base = np.array([[2, 2, 3, 1.5, 0.2], [2.3, 2.1, 3, 1.6, 0.5], [2.1, 1.8, 2.5, 2, -0.6], [6, 6, 2, 2, 0], [6.2, 6.1, 2, 2, 0.785],
+                      [6, 6, 2, 2, 0], [9, 2, 4, 1, 1.3], [9.4, 2.2, 3.6, 1.2, -1.7], [1, 8, 1.5, 3, 3.1], [1.2, 7.7, 1.4, 3.2, 0.1]], np.float32)
+for name, batch, classes, most, iou, sthr, desc, cw, otype in [
+    ("nms_rotated_sorted_cw", 2, 2, 10, 0.3, -1.0, True, True, "i64"),
+    ("nms_rotated_by_class_ccw", 2, 3, 10, 0.5, -0.5, False, False, "i64"),
+    ("nms_rotated_few_i32", 1, 2, 3, 0.1, 0.0, True, False, "i32"),
+    ("nms_rotated_low_iou_by_class", 2, 1, 6, 0.05, -2.0, False, True, "i64"),
+]:
+    b, s = param("boxes", [batch, 10, 5]), param("scores", [batch, classes, 10])
+    boxes = o1.add(C(np.stack([nmsr_base] * batch)), o1.multiply(b, np.float32(0.3)))
+    y = o13n.nms_rotated(boxes, s, np.int64(most), np.float32(iou), np.float32(sthr), desc, otype, cw)
+    save(name, [b, s], list(y.outputs()))
+for name, desc, cw in [("nms_rotated_ties_identical_sorted", True, True), ("nms_rotated_ties_identical_by_class", False, False)]:
+    s = param("scores", [2, 2, 10])
+    ties = o1.divide(o1.floor(o1.multiply(s, np.float32(2))), np.float32(2))
+    y = o13n.nms_rotated(C(np.stack([nmsr_base, nmsr_base[::-1].copy()])), ties, np.int64(10), np.float32(0.4), np.float32(-1.5), desc, "i64", cw)
+    save(name, [s], list(y.outputs()))
+
+# GenerateProposals-9: anchors [H, W, A, 4] around each cell of a 3 × 4 map, two images; unnormalized
+# (+1 sizes) and normalized, im_info of 3 and 4 values, boxes under min_size (they hold their rank but
+# are never output), pre_nms_count below and above the proposals, post_nms_count cutting and not,
+# i32 roi_num. Scores are sigmoids (no ties: the plugin's partial_sort leaves them in no order).
+import openvino.opset9 as o9g
+g9_anchors = gp_anchors.reshape(3, 4, 3, 4)
+for name, info, kw in [
+    ("generate_proposals_unnormalized", [[40.0, 60.0, 1.0], [35.0, 50.0, 2.0]], dict(min_size=3.0, nms_threshold=0.5, pre_nms_count=25, post_nms_count=12, normalized=False)),
+    ("generate_proposals_normalized_hw_scales", [[40.0, 60.0, 1.0, 0.5], [30.0, 64.0, 0.8, 1.2]], dict(min_size=6.0, nms_threshold=0.6, pre_nms_count=1000, post_nms_count=50)),
+    ("generate_proposals_few_i32", [[40.0, 60.0, 1.0], [40.0, 60.0, 1.0]], dict(min_size=0.0, nms_threshold=0.3, pre_nms_count=30, post_nms_count=4, normalized=False, roi_num_type="i32")),
+]:
+    dl, sc = param("deltas", [2, 12, 3, 4]), param("scores", [2, 3, 3, 4])
+    y = o9g.generate_proposals(C(np.array(info, np.float32)), C(g9_anchors), o1.multiply(dl, np.float32(0.3)), o1.sigmoid(sc), **kw)
+    save(name, [dl, sc], list(y.outputs()))
+
+# ExperimentalDetectronROIFeatureExtractor-6 (Mask R-CNN): ROIs of every pyramid level (√area about
+# 224 · 2^(level − 2); below the first and past the last clamped), one of zero area (no level: zeros),
+# boxes past the map, aligned and not, sampling 2 and adaptive (0), the rois output (the input's copy).
+fe_rois = np.array([[0, 0, 20, 30], [10, 5, 120, 90], [30, 40, 230, 250], [4, 4, 4, 60], [100, 100, 500, 420], [60, 20, 400, 130],
+                    [-20, -10, 40, 30], [0, 0, 600, 500]], np.float32)
+for name, attrs, sizes in [
+    ("ed_roi_feature_extractor_s2", {"output_size": 3, "sampling_ratio": 2, "pyramid_scales": [4, 8, 16, 32], "aligned": False}, [64, 32, 16, 8]),
+    ("ed_roi_feature_extractor_adaptive_aligned", {"output_size": 2, "sampling_ratio": 0, "pyramid_scales": [8, 16, 32], "aligned": True}, [40, 20, 10]),
+]:
+    r = param("rois", [8, 4])
+    maps = [param(f"level{i}", [1, 3, n, n + 2]) for i, n in enumerate(sizes)]
+    rois = o1.add(C(fe_rois), o1.multiply(r, np.float32(2.0)))
+    y = nf6.create("ExperimentalDetectronROIFeatureExtractor", [rois.output(0)] + [m.output(0) for m in maps], attrs)
+    save(name, [r] + maps, list(y.outputs()))
+
+# ExperimentalDetectronDetectionOutput-6 (Mask R-CNN box head): overlapping ROIs, one inverted (no
+# boxes), deltas moving boxes past the top-left corner (clamped at 0); more rows than
+# max_detections_per_image (the best by score) and fewer (class order, zero rows), post_nms_count
+# cutting a class. Scores are sigmoids (no ties).
+ed_do_rois = np.array([[10, 10, 50, 40], [12, 8, 52, 44], [30, 30, 90, 80], [0, 0, 20, 20], [60, 10, 100, 70], [65, 12, 98, 75],
+                       [40, 40, 30, 60], [5, 50, 45, 95], [8, 52, 44, 90], [70, 60, 110, 100], [2, 2, 30, 12], [50, 50, 70, 70]], np.float32)
+for name, attrs in [
+    ("ed_detection_output_overflow", {"score_threshold": 0.3, "nms_threshold": 0.5, "max_delta_log_wh": 2.0, "num_classes": 4, "post_nms_count": 5,
+                                      "max_detections_per_image": 6, "class_agnostic_box_regression": False, "deltas_weights": [10.0, 10.0, 5.0, 5.0]}),
+    ("ed_detection_output_class_order", {"score_threshold": 0.2, "nms_threshold": 0.3, "max_delta_log_wh": 4.135, "num_classes": 3, "post_nms_count": 3,
+                                         "max_detections_per_image": 20, "class_agnostic_box_regression": False, "deltas_weights": [1.0, 2.0, 1.0, 0.5]}),
+]:
+    k = attrs["num_classes"]
+    dl, sc = param("deltas", [12, 4 * k]), param("scores", [12, k])
+    y = nf6.create("ExperimentalDetectronDetectionOutput", [C(ed_do_rois).output(0), o1.multiply(dl, np.float32(0.5)).output(0), o1.sigmoid(sc).output(0),
+                                                            C(np.array([[120.0, 120.0, 1.0]], np.float32)).output(0)], attrs)
+    save(name, [dl, sc], list(y.outputs()))
+
+# DeformablePSROIPooling-1 (bilinear_deformable, the mode OpenVINO's CPU plugin runs): offsets of two
+# classes over 2 × 2 parts (trans_std 0.1) moving samples past the map, several spatial bins, ROIs
+# with halves to round, one past the map, a batch of −1 ending them; and without offsets, ROIs at run time.
+dps_rois = np.array([[0, 1.5, 2.5, 12, 9], [1, 0, 0, 15, 13], [1, 10.5, 6, 30, 22], [0, -4, -3, 6, 5], [-1, 0, 0, 4, 4], [0, 2, 2, 8, 8]], np.float32)
+x, t = param("x", [2, 4 * 3 * 3, 10, 12]), param("trans", [6, 4, 2, 2])
+save("deformable_psroi_offsets", [x, t], [o1.deformable_psroi_pooling(x, C(dps_rois), 4, 0.5, 3, "bilinear_deformable", 3, 2, 0.1, 2, t)])
+x, r = param("x", [2, 2 * 2 * 2, 9, 8]), param("rois", [6, 5])
+rois = o1.add(C(np.concatenate([dps_rois[:, :1], dps_rois[:, 1:] * 0.5], 1)), o1.multiply(r, C(np.array([0, 1, 1, 1, 1], np.float32))))
+save("deformable_psroi_no_offsets_runtime_rois", [x, r], [o1.deformable_psroi_pooling(x, rois, 2, 1.0, 2, "bilinear_deformable", 1, 1)])
+
 with open(f"{out}/references.json", "w") as f:
     json.dump(references, f)
 

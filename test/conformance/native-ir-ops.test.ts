@@ -13,6 +13,9 @@
  * which ovir refuses). Since session 19 also GroupedMatMul-17, Xor-1, DeformableConvolution-1 (and -8
  * without bilinear_interpolation_pad) and RGBtoNV12-17 / BGRtoNV12-17; where OpenVINO's CPU plugin
  * cannot run the original IR, numpy's computation of the op in native-ir-ops.py is the reference.
+ * And the detection ops ROIAlignRotated-15, NMSRotated-13, GenerateProposals-9,
+ * ExperimentalDetectronROIFeatureExtractor-6, ExperimentalDetectronDetectionOutput-6 and
+ * DeformablePSROIPooling-1 (DETECTION_S19), which OpenVINO's CPU plugin runs.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -215,4 +218,23 @@ describe('Col2Im of 3 spatial dims with constant shapes: OpenVINO computes test_
     const got = Object.values(await oracle.runIr(xml, { x: x! }));
     expect(compareTensors(got[0]!, ds.outputs[0]!.tensor)).toBeNull();
   });
+});
+
+/**
+ * s19-det: the detection ops IR → ONNX read last (mappings/object_detection/roi-align-rotated.ts,
+ * nms-rotated.ts, generate-proposals.ts, …).
+ */
+const DETECTION_S19 = [
+  'roi_align_rotated_adaptive_cw', 'roi_align_rotated_s2_ccw_half_scale', 'roi_align_rotated_adaptive_ccw_scaled', 'roi_align_rotated_s1_one_bin',
+  'roi_align_rotated_runtime_rois_adaptive', 'roi_align_rotated_runtime_rois_s3',
+  'nms_rotated_sorted_cw', 'nms_rotated_by_class_ccw', 'nms_rotated_few_i32', 'nms_rotated_low_iou_by_class',
+  'nms_rotated_ties_identical_sorted', 'nms_rotated_ties_identical_by_class',
+  'generate_proposals_unnormalized', 'generate_proposals_normalized_hw_scales', 'generate_proposals_few_i32',
+  'ed_roi_feature_extractor_s2', 'ed_roi_feature_extractor_adaptive_aligned',
+  'ed_detection_output_overflow', 'ed_detection_output_class_order',
+  'deformable_psroi_offsets', 'deformable_psroi_no_offsets_runtime_rois',
+];
+
+describe('Detection ops IR → ONNX read since session 19: onnxruntime agrees with OpenVINO on the IR', () => {
+  it.each(DETECTION_S19)('%s', judge);
 });

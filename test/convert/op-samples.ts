@@ -168,6 +168,8 @@ export const SAMPLES: Record<string, Sample[]> = {
   ...Object.fromEntries(['CumSum>PSROIPooling', 'Loop>GatherTree', 'ScatterElements>ISTFT', 'Loop>Inverse', 'ScatterElements>SparseFillEmptyRows', 'Loop>CTCLoss'].map((key) => [key, []])),
   // the IR ops IR → ONNX read last (ir-ops-late.test.ts, native-ir-ops.test.ts)
   ...Object.fromEntries(['MatMul>GroupedMatMul', 'Concat>RGBtoNV12', 'Concat>BGRtoNV12'].map((key) => [key, []])),
+  // the detection ops IR → ONNX read last (detection-late.test.ts, native-ir-ops.test.ts)
+  ...Object.fromEntries(['Gather>ROIAlignRotated', 'Loop>NMSRotated', 'Loop>GenerateProposals', 'Gather>ExperimentalDetectronROIFeatureExtractor', 'Loop>ExperimentalDetectronDetectionOutput', 'Gather>DeformablePSROIPooling'].map((key) => [key, []])),
   // the SSD head of the Open Model Zoo (ssd-head.test.ts, native-ir-ops.test.ts)
   'Constant>PriorBox': [], 'NonMaxSuppression>DetectionOutput': [],
   // OpenVINO's detection post-processing as ONNX subgraphs (detection-nms.test.ts, native-ir-ops.test.ts)

@@ -200,6 +200,9 @@ const psroiPooling: InferFn = (c) => {
   return [out(c.elem(0), [c.shape(1)?.[0] ?? null, d === undefined ? null : Number(d), g, g])];
 };
 
+/** DeformablePSROIPooling-1: [num_rois, output_dim, group_size, group_size] of the data's type. */
+const deformablePsroiPooling: InferFn = psroiPooling;
+
 /** GatherTree-1: step_ids' type and shape [T, B, W]. */
 const gatherTree: InferFn = (c) => [out(c.elem(0), c.shape(0))];
 
@@ -246,6 +249,7 @@ export const ovFrontendOpsRules: Rule[] = [
   { dialect: 'ov', op: 'Inverse', since: 14, infer: inverse },
   { dialect: 'ov', op: 'GatherTree', since: 1, infer: gatherTree },
   { dialect: 'ov', op: 'PSROIPooling', since: 1, infer: psroiPooling },
+  { dialect: 'ov', op: 'DeformablePSROIPooling', since: 1, infer: deformablePsroiPooling },
   { dialect: 'ov', op: 'PriorBoxClustered', since: 1, infer: priorBoxClustered },
   ...family('ov', ['NV12toRGB', 'NV12toBGR', 'I420toRGB', 'I420toBGR'], 8, colorConversion),
   ...family('ov', ['RGBtoNV12', 'BGRtoNV12'], 17, toNv12),

@@ -303,6 +303,7 @@ export const ovNnRules: Rule[] = [
   { dialect: 'ov', op: 'Interpolate', since: 1, infer: interpolate },
   { dialect: 'ov', op: 'GridSample', since: 9, infer: gridSample },
   { dialect: 'ov', op: 'ROIAlign', since: 3, infer: roiAlign },
+  { dialect: 'ov', op: 'ROIAlignRotated', since: 15, infer: roiAlign },
   { dialect: 'ov', op: 'FakeQuantize', since: 1, infer: (c) => [out(c.elem(0), c.shape(0))] },
   { dialect: 'ov', op: 'Reverse', since: 1, infer: (c) => [out(c.elem(0), c.shape(0))] },
   { dialect: 'ov', op: 'GroupNormalization', since: 12, infer: (c) => [out(c.elem(0), c.shape(0))] },

@@ -88,6 +88,26 @@ const generateProposalsSingle: InferFn = (c) => {
   return [out(c.elem(1), [post, 4]), out(c.elem(1), [post])];
 };
 
+/** GenerateProposals-9: rois [ΣK, 4], scores [ΣK] of the anchors' type, roi_num [N] of roi_num_type (ΣK at most N · post_nms_count). */
+const generateProposals: InferFn = (c) => {
+  const t = fromIrElementType(strAttr(c, 'roi_num_type', 'i64').trim())?.name ?? 'i64';
+  const n = c.shape(3)?.[0] ?? null;
+  return [out(c.elem(1), [null, 4]), out(c.elem(1), [null]), out(t, [n])];
+};
+
+/** ExperimentalDetectronROIFeatureExtractor-6: features [R, C, output_size, output_size] of the maps' type, the rois [R, 4]. */
+const roiFeatureExtractor: InferFn = (c) => {
+  const size = intAttr(c, 'output_size', 0);
+  const r = c.shape(0)?.[0] ?? null;
+  return [out(c.elem(1), [r, c.shape(1)?.[1] ?? null, size, size]), out(c.elem(0), [r, 4])];
+};
+
+/** ExperimentalDetectronDetectionOutput-6: boxes [max_detections_per_image, 4], classes [max] (i32), scores [max] of the rois' type. */
+const detectronDetectionOutput: InferFn = (c) => {
+  const max = intAttr(c, 'max_detections_per_image', 0);
+  return [out(c.elem(0), [max, 4]), out('i32', [max]), out(c.elem(0), [max])];
+};
+
 /**
  * FakeConvert-13: the data's element type; its shape numpy-broadcast with the scale's, which may
  * refine it but not grow it (2..4 with a scale of 3 is 3, as OpenVINO's broadcast_merge_into).
@@ -102,11 +122,15 @@ const fakeConvert: InferFn = (c) => {
 export const ovTensorExtraRules: Rule[] = [
   { dialect: 'ov', op: 'FakeConvert', since: 13, infer: fakeConvert },
   { dialect: 'ov', op: 'NonMaxSuppression', since: 5, infer: nms },
+  { dialect: 'ov', op: 'NMSRotated', since: 13, infer: nms },
   { dialect: 'ov', op: 'MulticlassNms', since: 8, infer: detectionNms },
   { dialect: 'ov', op: 'MatrixNms', since: 8, infer: detectionNms },
   { dialect: 'ov', op: 'Proposal', since: 1, infer: proposal },
   { dialect: 'ov', op: 'ExperimentalDetectronTopKROIs', since: 6, infer: topKRois },
   { dialect: 'ov', op: 'ExperimentalDetectronPriorGridGenerator', since: 6, infer: priorGrid },
   { dialect: 'ov', op: 'ExperimentalDetectronGenerateProposalsSingleImage', since: 6, infer: generateProposalsSingle },
+  { dialect: 'ov', op: 'GenerateProposals', since: 9, infer: generateProposals },
+  { dialect: 'ov', op: 'ExperimentalDetectronDetectionOutput', since: 6, infer: detectronDetectionOutput },
+  { dialect: 'ov', op: 'ExperimentalDetectronROIFeatureExtractor', since: 6, infer: roiFeatureExtractor },
   ...family('ov', ['BitwiseLeftShift', 'BitwiseRightShift'], 15, shift),
 ];
