@@ -354,7 +354,7 @@ def while_swap():
     def f(a, b, n):
         def body(i, x, y, z, w):
             return i + 1, y, x, x + 1.0, x + 1.0
-        _, x, y, z, w = tf.while_loop(lambda i, x, y, z, w: i < n, body, (tf.constant(0), a, b, a * 0.0, b * 0.0))
+        _, x, y, z, w = tf.while_loop(lambda i, x, y, z, w: i < n, body, (tf.constant(0), a, b, a * 0.0 + 3.0, b * 0.0 - 2.0))
         return {"x": x, "y": y, "z": z, "w": w}
     return f
 
@@ -504,6 +504,19 @@ def keras_masked_lstm():
     # Embedding(mask_zero) → LSTM: the mask selects the carried state inside the loop
     return keras_model(lambda: keras.Sequential([keras.Input((6,), batch_size=2, dtype="int32"), keras.layers.Embedding(20, 4, mask_zero=True),
                                                  keras.layers.LSTM(3, unroll=False)]), 9)
+
+
+@model(("x", "f16", [2, 5, 3], lambda rng, k: rng.standard_normal((2, 5, 3)).astype(np.float16)))
+def keras_lstm_f16():
+    # an f16 model: f16 weights and arithmetic inside the loop body
+    return keras_model(lambda: keras.Sequential([keras.Input((5, 3), batch_size=2, dtype="float16"),
+                                                 keras.layers.LSTM(4, unroll=False, dtype="float16")]), 10)
+
+
+@model(("x", "f64", [2, 5, 3], lambda rng, k: rng.standard_normal((2, 5, 3))))
+def keras_gru_f64():
+    return keras_model(lambda: keras.Sequential([keras.Input((5, 3), batch_size=2, dtype="float64"),
+                                                 keras.layers.GRU(4, unroll=False, dtype="float64")]), 11)
 
 
 # ── dynamic dimensions: the signature leaves them open, the IR keeps them dynamic ─────────────────
