@@ -8,7 +8,8 @@ types, data-dependent trip counts, loops in conds, conds in loops, loops in loop
 TensorArray write/stack and unstack/read, tf.map_fn, tf.scan, tf.foldl, keras RNNs (LSTM, GRU,
 SimpleRNN with unroll=False: a while loop over TensorLists), and a few plain CNN/MLP graphs.
 
-Usage: gen-tf-models.py OUT_DIR. Writes OUT_DIR/<name>/saved_model/ and OUT_DIR/<name>/io.json:
+Usage: gen-tf-models.py OUT_DIR. Writes OUT_DIR/<name>/saved_model/ (and for the models of FROZEN,
+OUT_DIR/<name>_frozen/frozen.pb, a frozen GraphDef) and OUT_DIR/<name>/io.json:
   {"inputs": [{"name", "dtype", "shape"}], "outputs": [names], "sets": [{"inputs": {name: file},
    "outputs": {name: file}}]}
 each tensor a raw little-endian file (<name>/set<k>-in-<input>.bin, set<k>-out-<output>.bin) with
@@ -702,6 +703,37 @@ def write_sets(d, name, specs, names, run):
                    "sets": sets, "tensors": tensors, "tensorflow": tf.__version__, "keras": keras.__version__}, fh, indent=1)
 
 
+# Models also written as frozen graphs (convert_variables_to_constants_v2 of the serving signature):
+# the frontend reads a GraphDef whose control flow sits in its function library, named by tensors
+# (x:0 in, Identity:0 out).
+FROZEN = ["cond_nested", "cond_multi", "while_types", "while_unused_carried", "tensor_array_unstack", "map_fn_cond", "keras_lstm",
+          "greedy_decoder", "dyn_while_rows"]
+
+
+def freeze(name, out_root):
+    from tensorflow.python.framework.convert_to_constants import convert_variables_to_constants_v2
+    src = os.path.join(out_root, name)
+    d = os.path.join(out_root, f"{name}_frozen")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    loaded = tf.saved_model.load(os.path.join(src, "saved_model"))  # kept: the signature reads its variables
+    frozen = convert_variables_to_constants_v2(loaded.signatures["serving_default"])
+    tf.io.write_graph(frozen.graph.as_graph_def(), d, "frozen.pb", as_text=False)
+    with open(os.path.join(src, "io.json")) as fh:
+        io = json.load(fh)
+    # the frozen outputs are the signature's, flattened in the order of their sorted keys
+    outs = dict(zip(sorted(io["outputs"]), [t.name for t in frozen.outputs]))
+    ins = {t.name.split(":")[0]: t.name for t in frozen.inputs}
+    for f in io["tensors"]:
+        shutil.copy(os.path.join(src, f), os.path.join(d, f))
+    io["inputs"] = [{**i, "name": ins[i["name"]]} for i in io["inputs"]]
+    io["outputs"] = [outs[n] for n in sorted(io["outputs"])]
+    io["sets"] = [{"inputs": {ins[n]: f for n, f in st["inputs"].items()}, "outputs": {outs[n]: st["outputs"][n] for n in sorted(st["outputs"])}}
+                  for st in io["sets"]]
+    with open(os.path.join(d, "io.json"), "w") as fh:
+        json.dump(io, fh, indent=1)
+
+
 def main():
     out = sys.argv[1]
     only = sys.argv[2:]
@@ -711,6 +743,9 @@ def main():
             continue
         (generate if name in MODELS else generate_v1)(name, out)
         print("wrote", name)
+        if name in FROZEN:
+            freeze(name, out)
+            print("wrote", f"{name}_frozen")
 
 
 if __name__ == "__main__":

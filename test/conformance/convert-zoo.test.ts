@@ -739,12 +739,18 @@ async function judgeTfliteIr(path: string, oracle: Oracle, slot: string): Promis
 /** Where scripts/setup-tf.sh writes the TensorFlow SavedModels (scripts/gen-tf-models.py) and TensorFlow's outputs. */
 const TF_MODELS_ROOT = join(REPO_ROOT, '.oracle', 'tf-models');
 
-/** The generated TensorFlow models: each directory of TF_MODELS_ROOT with a SavedModel and io.json. */
+/** The generated TensorFlow models: each directory of TF_MODELS_ROOT with io.json and a SavedModel or a frozen graph (frozen.pb). */
 function tfModels(): { name: string; path: string }[] {
   if (!existsSync(TF_MODELS_ROOT)) return [];
   return readdirSync(TF_MODELS_ROOT).sort()
-    .filter((e) => existsSync(join(TF_MODELS_ROOT, e, 'io.json')) && existsSync(join(TF_MODELS_ROOT, e, 'saved_model')))
+    .filter((e) => existsSync(join(TF_MODELS_ROOT, e, 'io.json')) && tfModelFile(join(TF_MODELS_ROOT, e)) !== null)
     .map((e) => ({ name: e, path: join(TF_MODELS_ROOT, e) }));
+}
+
+/** What OpenVINO's TensorFlow frontend reads of a generated model: its SavedModel directory, else its frozen GraphDef. */
+function tfModelFile(dir: string): string | null {
+  for (const f of ['saved_model', 'frozen.pb']) if (existsSync(join(dir, f))) return join(dir, f);
+  return null;
 }
 
 /** The TensorFlow and Keras versions that wrote the models (io.json), for the suite's header. */
@@ -772,7 +778,13 @@ function tfSets(dir: string): { inputs: Record<string, OracleTensor>; tf: Record
   };
   const named = (files: Record<string, string>): Record<string, OracleTensor> =>
     Object.fromEntries(Object.entries(files).map(([name, file]) => [name, tensor(file)]));
-  return io.sets.map((s) => ({ inputs: named(s.inputs), tf: named(s.outputs) }));
+  // TensorFlow's outputs also by position (`#i`, in io.json's order, the frontend's): a frozen graph's
+  // outputs have several names in the IR (Identity:0 among them), one of which names the expected
+  return io.sets.map((s) => {
+    const tf = named(s.outputs);
+    io.outputs.forEach((name, i) => { if (tf[name]) tf[`#${i}`] = tf[name]; });
+    return { inputs: named(s.inputs), tf };
+  });
 }
 
 /**
@@ -808,7 +820,7 @@ async function tfReference(
 
 /**
  * The IR OpenVINO's TensorFlow frontend makes of a SavedModel (`convert_model` on its directory +
- * `save_model`, f16-compressed as ovc saves by default and with compress_to_fp16=False), the
+ * `save_model`; some models also as a frozen GraphDef, whose control flow sits in its function library), f16-compressed as ovc saves by default and with compress_to_fp16=False), the
  * reference being OpenVINO on that IR run on the model's seeded input sets: IR → ONNX in
  * onnxruntime, and IR → ONNX → IR (ovir both ways) in OpenVINO, must compute what OpenVINO
  * computes. The frontend's own control-flow forms: If-8 from tf.cond (StatelessIf, or v1
@@ -824,7 +836,7 @@ async function judgeTfIr(path: string, oracle: Oracle, slot: string): Promise<Re
   const cases: RealCase[] = [];
   const dir = join(work, slot);
   mkdirSync(dir, { recursive: true });
-  const savedModel = join(path, 'saved_model');
+  const savedModel = tfModelFile(path)!;
   const data = tfSets(path);
   const judged = new Set<string>();
   // OpenVINO on the frontend's f32 IR, what TensorFlow is judged against (tfReference); null when it has none
@@ -866,7 +878,7 @@ async function judgeTfIr(path: string, oracle: Oracle, slot: string): Promise<Re
         const cannot: Outcome = { kind: 'run', text: `OpenVINO cannot run the frontend's IR: ${engineReason(e)}` };
         const tfSetsAsExpected: TestDataSet[] = data.map((d) => ({
           dir: path, inputs: Object.entries(d.inputs).map(([name, tensor]) => ({ name, tensor })),
-          outputs: Object.entries(d.tf).map(([name, tensor]) => ({ name, tensor })),
+          outputs: Object.entries(d.tf).filter(([name]) => !name.startsWith('#')).map(([name, tensor]) => ({ name, tensor })),
         }));
         const { toOnnx, back } = await irBothWays(refXml, tfSetsAsExpected, dir, oracle);
         cases.push({ name: names[0]!, verdict: verdict(toOnnx, { kind: 'pass' }, 'TensorFlow on the original SavedModel (OpenVINO cannot run the frontend\'s IR)') });
@@ -1037,7 +1049,8 @@ describe('conversion judged by the engines', () => {
       + 'tf.cond (nested, capturing outer tensors two levels out, branches of different shapes, several outputs of several types, pass-through and constant '
       + 'branches, tf.case), tf.while_loop (counters, carried f32/f64/i32/i64/bool, data-dependent trip counts, maximum_iterations, unused carried values, growing '
       + 'shapes, loops in conds, conds in loops, loops in loops), tf.switch_case, TensorArrays (write/stack, unstack/read, dynamic size), map_fn, scan, foldl, keras '
-      + 'LSTM/GRU/SimpleRNN/Bidirectional (unroll=False), TF1 control flow (Switch/Merge, Enter/Exit), dynamic dimensions, a CNN and an MLP → '
+      + 'LSTM/GRU/SimpleRNN/Bidirectional (unroll=False), TF1 control flow (Switch/Merge, Enter/Exit), dynamic dimensions, a CNN and an MLP; nine of them also '
+      + 'as frozen GraphDefs (`<name>_frozen`) → '
       + "OpenVINO's TensorFlow frontend (`convert_model` on the SavedModel + `save_model`, f16-compressed as ovc saves by default, and compress_to_fp16=False): "
       + 'IR → ONNX in onnxruntime, and IR → ONNX → IR (ovir both ways) in OpenVINO, must compute what OpenVINO computes on the frontend\'s IR for every '
       + 'seeded input set (f32 rtol 1e-4); where OpenVINO cannot run the frontend\'s IR (an If or Loop of a dynamic rank), IR → ONNX must compute what '
