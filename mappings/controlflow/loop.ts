@@ -1,7 +1,7 @@
 import { A } from '../../src/graph/attr.js';
 import { backEdgeIndices, setBackEdges, type Body, type InputBinding } from '../../src/graph/body.js';
 import type { Graph } from '../../src/graph/graph.js';
-import { tensorFromBool, tensorFromInt64 } from '../../src/graph/tensor.js';
+import { expectedByteLength, makeTensor, tensorFromBool, tensorFromInt64 } from '../../src/graph/tensor.js';
 import { describeType, tensorType, type ValueType } from '../../src/graph/types.js';
 import type { Value } from '../../src/graph/value.js';
 import { INT64_MAX, i64Const, i64Scalar, normAxis, onnxAxesOp } from '../helpers.js';
@@ -21,7 +21,8 @@ import { cutPart, lastPartEnd, slicedPart } from './tensor-iterator-loop.js';
  *               port map: current_iteration Parameter (external -1), execution_condition Result
  *               (external -1), merged inputs (initial value + back edge from a Result),
  *               invariant inputs (no back edge), outputs either the last iteration's value or the
- *               iterations' values concatenated along `axis`.
+ *               iterations' values concatenated along `axis` (the last iteration's value of a Result
+ *               without a back edge, where no iteration runs: zeros, as OpenVINO gives).
  *
  * An empty M is trip count -1 (and INT64_MAX, ONNX's "no limit", too); an empty cond is true. The
  * loop-carried values are merged inputs with back edges; each scan output is unsqueezed at axis 0
@@ -471,7 +472,16 @@ function loopToOnnx(c: ConvertContext): void {
     c.output(x.to, v);
   });
   last.forEach((x, k) => {
-    const stacked = outs[nCarried + concat.length + k]!;
+    let stacked = outs[nCarried + concat.length + k]!;
+    // A loop that runs no iteration gives such an output zeros of the Result's shape in OpenVINO
+    // (as OpenVINO's TensorFlow frontend writes a tf.while_loop value the body never reads: no back
+    // edge). ONNX has no last slice then: a slice of zeros goes before the iterations' values.
+    const t = c.typeOf(g.outputs[x.result]!);
+    const dims = t?.kind === 'tensor' && t.shape?.every((d): d is number => typeof d === 'number') ? [1, ...t.shape] : null;
+    if (t?.kind === 'tensor' && dims && t.elem !== 'dynamic' && t.elem !== 'string') {
+      const zeros = makeTensor(t.elem, dims, new Uint8Array(expectedByteLength({ elem: t.elem, dims })));
+      stacked = c.emit('Concat', [c.constant(zeros), stacked], { axis: A.int(0n) })[0]!;
+    }
     c.output(x.to, c.emit('Gather', [stacked, i64Scalar(c, -1n)], { axis: A.int(0n) })[0]!);
   });
 }

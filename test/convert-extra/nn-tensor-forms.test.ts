@@ -7,7 +7,8 @@ import { ops, only, diags } from './graph-probes.js';
 /**
  * Forms of existing ops that ONNX → IR used to refuse, written as OpenVINO's frontend writes them:
  * MaxPool storage_order=1, SpaceToDepth-28 mode, BatchNormalization training_mode=1, Split-18
- * into uneven parts, Pad-18 and ReduceSum with axes computed at run time. The graphs are checked
+ * into uneven parts, Pad-18 and ReduceSum with axes computed at run time (ReduceMean also over data
+ * of a dynamic rank: real-ir-tf's cond_rank). The graphs are checked
  * here; the numbers by the engines (test/conformance/convert-zoo.test.ts: the backend cases
  * test_maxpool_with_argmax_2d_precomputed_strides, test_spacetodepth_dcr_mode_example,
  * test_batchnorm_*_training_mode, test_split_*_uneven_split_opset18, test_constant_pad_*axes,
@@ -103,6 +104,13 @@ describe('axes computed at run time', () => {
     expect(m.graph.outputs[0]!.type).toMatchObject({ elem: 'f32' });
     // back to ONNX: run-time axes that IR would read as "reduce nothing" when empty keep noop_with_empty_axes=1
     expect(only(convertModel(m, { opset: 13 }), 'ReduceSum').attrs.get('noop_with_empty_axes')).toEqual(A.int(1));
+  });
+
+  it('ReduceMean noop_with_empty_axes=1, data of a dynamic rank: the axes taken mod the rank the data has at run time', () => {
+    const m = convertModel(model(18, 'ReduceMean', [{ shape: null }, { elem: 'i64', shape: [null] }], { noop_with_empty_axes: A.int(1), keepdims: A.int(0) }));
+    expect(ops(m)).toEqual(['ShapeOf', 'ShapeOf', 'Squeeze', 'FloorMod', 'Add', 'Concat', 'Unsqueeze', 'ReduceMean']);
+    expect(verifyGraph(m.graph)).toEqual([]);
+    expect(only(convertModel(m, { opset: 18 }), 'ReduceMean').attrs.get('noop_with_empty_axes')).toEqual(A.int(1));
   });
 
   it('ReduceSum noop_with_empty_axes=1 with axes of a known non-zero length: the axes as they are', () => {

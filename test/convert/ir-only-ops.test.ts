@@ -52,6 +52,27 @@ describe('IR-only ops as ONNX subgraphs, against the OpenVINO spec', () => {
     expectClose(got, want);
   });
 
+  it('ScatterUpdate-3 into data without elements writes nothing, whatever the indices: the empty data', async () => {
+    // OpenVINO's TensorFlow frontend: a TensorArray of dynamic size, empty, written at the iteration number
+    const got = await run({ op: 'ScatterUpdate', version: 'opset3', shape: [0, 2], extra: (b) => [
+      c(b, tensorFromInt64([0], [1])), c(b, tensorFromFloat32([7, 8], [1, 2])), c(b, tensorFromInt64([0], [])),
+    ] });
+    expect(got).toEqual([]);
+  });
+
+  it('ScatterUpdate-3 into data that may be empty (a dynamic dim), along the last axis, when it is not: as any ScatterUpdate', async () => {
+    const b = new Builder('ov');
+    const x = b.input('x', 'f32', [2, null]);
+    b.output(b.op(b.graph, 'ScatterUpdate', [x, c(b, tensorFromInt64([2, 0], [2])), c(b, tensorFromFloat32([10, 11, 12, 13], [2, 2])), c(b, tensorFromInt64([-1], []))], 'y', {}, { version: 'opset3' }));
+    const onnx = convertModel(b.model);
+    const input: OracleTensor = { dtype: 'f32', shape: [2, 3], data: new Uint8Array(new Float32Array(X.slice(0, 6)).buffer) };
+    const y = (await runOrt(encodeOnnx(onnx).bytes, { x: input }))['y']!;
+    // data[i, indices[j]] = updates[i, j]
+    close([...new Float32Array(y.data.buffer.slice(y.data.byteOffset, y.data.byteOffset + y.data.byteLength))], [11, 0.25, 10, 13, 1, 12]);
+    const empty: OracleTensor = { dtype: 'f32', shape: [2, 0], data: new Uint8Array(0) };
+    expect((await runOrt(encodeOnnx(onnx).bytes, { x: empty }))['y']!.shape).toEqual([2, 0]);
+  });
+
   it('SliceScatter-15 (as ScatterElements at a Slice of the positions): data[1:, ::-2] = updates', async () => {
     const got = await run({ op: 'SliceScatter', version: 'opset15', shape: [3, 4], extra: (b) => [
       c(b, tensorFromFloat32([10, 11, 12, 13], [2, 2])),

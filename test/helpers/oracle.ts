@@ -14,12 +14,28 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
+
+/**
+ * A model's bytes into a hash: a file's, or for a directory (a TensorFlow SavedModel) every file
+ * under it with its path relative to the directory, in sorted order.
+ */
+function hashModel(h: ReturnType<typeof createHash>, path: string): void {
+  if (!statSync(path).isDirectory()) { h.update(readFileSync(path)); return; }
+  const walk = (d: string, rel: string): void => {
+    for (const e of readdirSync(d).sort()) {
+      const p = join(d, e);
+      if (statSync(p).isDirectory()) { walk(p, `${rel}${e}/`); continue; }
+      h.update(`\0file ${rel}${e}\0`).update(readFileSync(p));
+    }
+  };
+  walk(path, '');
+}
 
 /** A tensor as the engines see it: OpenVINO element type name, dims, raw little-endian bytes. */
 export interface OracleTensor {
@@ -268,7 +284,7 @@ export class Oracle {
    */
   async ovcCached(onnxPath: string, inputShapes?: Record<string, number[]>, opts: OvcOptions = {}): Promise<string> {
     const h = createHash('sha256');
-    h.update(readFileSync(onnxPath));
+    hashModel(h, onnxPath);
     h.update(`\0openvino ${this.versions.openvino}`);
     if (inputShapes) h.update(`\0input ${JSON.stringify(Object.entries(inputShapes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))}`);
     if (opts.compressToFp16) h.update('\0compress_to_fp16'); // absent for f32 IRs: their cache keys stay as they were
