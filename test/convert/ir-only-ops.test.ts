@@ -68,7 +68,7 @@ describe('IR-only ops as ONNX subgraphs, against the OpenVINO spec', () => {
     const input: OracleTensor = { dtype: 'f32', shape: [2, 3], data: new Uint8Array(new Float32Array(X.slice(0, 6)).buffer) };
     const y = (await runOrt(encodeOnnx(onnx).bytes, { x: input }))['y']!;
     // data[i, indices[j]] = updates[i, j]
-    close([...new Float32Array(y.data.buffer.slice(y.data.byteOffset, y.data.byteOffset + y.data.byteLength))], [11, 0.25, 10, 13, 1, 12]);
+    expectClose([...new Float32Array(y.data.buffer.slice(y.data.byteOffset, y.data.byteOffset + y.data.byteLength))], [11, 0.25, 10, 13, 1, 12]);
     const empty: OracleTensor = { dtype: 'f32', shape: [2, 0], data: new Uint8Array(0) };
     expect((await runOrt(encodeOnnx(onnx).bytes, { x: empty }))['y']!.shape).toEqual([2, 0]);
   });
