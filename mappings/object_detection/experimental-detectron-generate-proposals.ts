@@ -3,6 +3,7 @@ import type { Value } from '../../src/graph/value.js';
 import { i64Const, i64Scalar } from '../helpers.js';
 import { cast, irOnly, never, on, unsqueeze } from '../ir-only/onnx-build.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
+import { decodeBoxDeltas } from './box-deltas.js';
 import { asF32, f32Const } from './nms-rows.js';
 
 /**
@@ -36,15 +37,9 @@ function generateProposalsToOnnx(c: ConvertContext): void {
   // deltas [4A, H, W] → [H·W·A, 4]; scores [A, H, W] → [H·W·A]
   const d = on(c, 'Reshape', [on(c, 'Transpose', [on(c, 'Reshape', [deltas, on(c, 'Concat', [i64Const(c, [-1n, 4n]), on(c, 'Slice', [on(c, 'Shape', [deltas]), i64Const(c, [1n]), i64Const(c, [3n])])], { axis: A.int(0) })])], { perm: A.ints([2n, 3n, 0n, 1n]) }), i64Const(c, [-1n, 4n])]);
   const s = on(c, 'Reshape', [on(c, 'Transpose', [scores], { perm: A.ints([1n, 2n, 0n]) }), i64Const(c, [-1n])]);
-  const [x0, y0, x1, y1] = [0n, 1n, 2n, 3n].map((k) => at(anchors, k)) as [Value, Value, Value, Value];
-  const [dx, dy, dw, dh] = [0n, 1n, 2n, 3n].map((k) => at(d, k)) as [Value, Value, Value, Value];
-  const ww = op('Add', op('Sub', x1, x0), one);
-  const hh = op('Add', op('Sub', y1, y0), one);
-  const cx = op('Add', op('Mul', dx, ww), op('Add', x0, op('Mul', half, ww)));
-  const cy = op('Add', op('Mul', dy, hh), op('Add', y0, op('Mul', half, hh)));
-  const maxLog = f32Const(c, Math.fround(Math.log(1000 / 16)), []);
-  const pw = op('Mul', on(c, 'Exp', [op('Min', dw, maxLog)]), ww);
-  const ph = op('Mul', on(c, 'Exp', [op('Min', dh, maxLog)]), hh);
+  const anchor = [0n, 1n, 2n, 3n].map((k) => at(anchors, k)) as [Value, Value, Value, Value];
+  const delta = [0n, 1n, 2n, 3n].map((k) => at(d, k)) as [Value, Value, Value, Value];
+  const { cx, cy, w: pw, h: ph } = decodeBoxDeltas(c, anchor, delta, one);
   const clamp = (v: Value, hi: Value): Value => op('Max', f32Const(c, 0, []), op('Min', v, hi));
   const wLim = op('Sub', imgW, one);
   const hLim = op('Sub', imgH, one);

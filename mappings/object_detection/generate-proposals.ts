@@ -4,6 +4,7 @@ import { i64Const, i64Scalar } from '../helpers.js';
 import { cast, dimOf, irOnly, never, on, unsqueeze } from '../ir-only/onnx-build.js';
 import type { ConvertContext, OpMapping } from '../spec.js';
 import { greedyKeep } from './nms-rotated.js';
+import { decodeBoxDeltas } from './box-deltas.js';
 import { asF32, f32Const } from './nms-rows.js';
 
 /**
@@ -48,16 +49,10 @@ function generateProposalsToOnnx(c: ConvertContext): void {
   const d5 = on(c, 'Reshape', [deltas, on(c, 'Concat', [n1, unsqueeze(c, dimOf(c, scores, 1n), [0n]), i64Const(c, [4n]), on(c, 'Slice', [on(c, 'Shape', [deltas]), i64Const(c, [2n]), i64Const(c, [4n])])], { axis: A.int(0) })]);
   const d = on(c, 'Reshape', [on(c, 'Transpose', [d5], { perm: A.ints([0n, 3n, 4n, 1n, 2n]) }), on(c, 'Concat', [n1, i64Const(c, [-1n, 4n])], { axis: A.int(0) })]);
   const s = on(c, 'Reshape', [on(c, 'Transpose', [scores], { perm: A.ints([0n, 2n, 3n, 1n]) }), on(c, 'Concat', [n1, i64Const(c, [-1n])], { axis: A.int(0) })]);
-  const [x0, y0, x1, y1] = [0n, 1n, 2n, 3n].map((k) => unsqueeze(c, last(anchors, k), [0n])) as [Value, Value, Value, Value]; // [1, P]
-  const [dx, dy, dw, dh] = [0n, 1n, 2n, 3n].map((k) => last(d, k)) as [Value, Value, Value, Value]; // [N, P]
+  const anchor = [0n, 1n, 2n, 3n].map((k) => unsqueeze(c, last(anchors, k), [0n])) as [Value, Value, Value, Value];
+  const delta = [0n, 1n, 2n, 3n].map((k) => last(d, k)) as [Value, Value, Value, Value];
   const half = f32Const(c, 0.5, []);
-  const ww = op('Add', op('Sub', x1, x0), o);
-  const hh = op('Add', op('Sub', y1, y0), o);
-  const cx = op('Add', op('Mul', dx, ww), op('Add', x0, op('Mul', half, ww)));
-  const cy = op('Add', op('Mul', dy, hh), op('Add', y0, op('Mul', half, hh)));
-  const maxLog = f32Const(c, Math.fround(Math.log(1000 / 16)), []);
-  const pw = op('Mul', on(c, 'Exp', [op('Min', dw, maxLog)]), ww);
-  const ph = op('Mul', on(c, 'Exp', [op('Min', dh, maxLog)]), hh);
+  const { cx, cy, w: pw, h: ph } = decodeBoxDeltas(c, anchor, delta, o);
   const column = (k: bigint): Value => unsqueeze(c, last(info, k), [1n]); // [N, 1]
   const imgH = column(0n);
   const imgW = column(1n);
