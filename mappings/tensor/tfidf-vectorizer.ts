@@ -114,7 +114,6 @@ export const TFIDF_VECTORIZER: readonly OpMapping[] = [
       const rows = b.dim(x, 0n);
       let counts: Value;
       const parts: Value[] = [];
-      const columns: number[] = [];
       for (const [n, list] of grams) {
         let sum: Value | null = null;
         for (let d = 1; d <= (n === 1 ? 1 : maxSkip + 1); d++) {
@@ -122,17 +121,16 @@ export const TFIDF_VECTORIZER: readonly OpMapping[] = [
           sum = sum ? b.add(sum, at) : at;
         }
         parts.push(sum!);
-        columns.push(...list.map((g) => g.column));
       }
       if (!parts.length) {
         // no n-gram of a counted size: zeros
         counts = c.emit('Broadcast', [b.scalar('f32', 0), b.concat([b.unsqueeze(rows, [0n]), i64Const(c, [BigInt(width)])], 0)], { mode: 'numpy' }, 1, 'opset3')[0]!;
       } else {
-        // row p: 1 (TFIDF: the n-gram's weight) in the n-gram's column
-        const place = new Float32Array(columns.length * width);
-        const scale = mode === 'TFIDF' && weights.length ? counted.map((g) => weights[g.id]!) : null;
-        columns.forEach((col, p) => { place[p * width + col] = scale ? scale[p]! : 1; });
-        counts = b.matmul(parts.length === 1 ? parts[0]! : b.concat(parts, 1), c.constant(tensorFromFloat32([...place], [columns.length, width])));
+        // row p (the counted n-grams in the parts' order): 1, or for TFIDF the n-gram's weight, in its column
+        const place = new Float32Array(counted.length * width);
+        const weighted = mode === 'TFIDF' && weights.length > 0;
+        counted.forEach((g, p) => { place[p * width + g.column] = weighted ? weights[g.id]! : 1; });
+        counts = b.matmul(parts.length === 1 ? parts[0]! : b.concat(parts, 1), c.constant(tensorFromFloat32([...place], [counted.length, width])));
       }
 
       let y = counts;
