@@ -8,6 +8,11 @@ import { Value } from '../graph/value.js';
 import { allowedElems, formalInput, formalOutput, onnxSchema, type OnnxSchemaRow } from '../onnx/op-schema.js';
 import { ortLacks } from '../onnx/ort-gaps.js';
 
+/** Entries of WIDEN for ops whose bf16 form is computed in f32 (constraint T), one reason for all. */
+function bf16InF32(ops: readonly string[], why: string): Record<string, { param: string; why: string; bf16Only: true }> {
+  return Object.fromEntries(ops.map((op) => [op, { param: 'T', why, bf16Only: true as const }]));
+}
+
 /**
  * IR → ONNX type legalization. IR ops take element types the ONNX op at the target opset does not
  * (Pow on int8), or that onnxruntime has no kernel for (Max on int16, TopK on uint64). Where
@@ -48,56 +53,24 @@ const WIDEN: Readonly<Record<string, { readonly param: string; readonly why: str
   // Integer Range values fit the narrow type (IR leaves overflow undefined) and are exact wider.
   Range: { param: 'T', why: 'start + i·delta computed in f32 (floats) or a wider integer and cast back' },
   Einsum: { param: 'T', why: 'products and sums in f32, rounded once to f16/bf16' },
-  // bf16, for which onnxruntime's CPU EP has almost no kernel (measured: scripts/probe-ort-kernels):
-  // one add, subtract, multiply, divide or square root of bf16 values computed in f32 and rounded to
-  // bf16 is the correctly rounded bf16 result (f32's 24 bits ≥ 2·8 + 2: the double rounding is
-  // harmless); sign, comparisons, rounding to integers and padding are exact.
-  Add: { param: 'T', why: 'correctly rounded in f32, so once more in bf16', bf16Only: true },
-  Sub: { param: 'T', why: 'correctly rounded in f32, so once more in bf16', bf16Only: true },
-  Mul: { param: 'T', why: 'correctly rounded in f32, so once more in bf16', bf16Only: true },
-  Div: { param: 'T', why: 'correctly rounded in f32, so once more in bf16', bf16Only: true },
-  Sqrt: { param: 'T', why: 'correctly rounded in f32, so once more in bf16', bf16Only: true },
-  Reciprocal: { param: 'T', why: 'correctly rounded in f32, so once more in bf16', bf16Only: true },
-  Abs: { param: 'T', why: 'exact in f32', bf16Only: true },
-  Neg: { param: 'T', why: 'exact in f32', bf16Only: true },
-  Floor: { param: 'T', why: 'exact in f32', bf16Only: true },
-  Ceil: { param: 'T', why: 'exact in f32', bf16Only: true },
-  Equal: { param: 'T', why: 'comparisons are the same in f32', bf16Only: true },
-  Less: { param: 'T', why: 'comparisons are the same in f32', bf16Only: true },
-  Greater: { param: 'T', why: 'comparisons are the same in f32', bf16Only: true },
-  LessOrEqual: { param: 'T', why: 'comparisons are the same in f32', bf16Only: true },
-  GreaterOrEqual: { param: 'T', why: 'comparisons are the same in f32', bf16Only: true },
-  Pad: { param: 'T', why: 'padding copies values' },
-  Expand: { param: 'T', why: 'broadcasting copies values', bf16Only: true },
   // 4-bit integers, which onnxruntime reshapes in no kernel (measured): their values in 8 bits
   Reshape: { param: 'T', why: 'reshaping copies values' },
   Squeeze: { param: 'T', why: 'reshaping copies values' },
   Unsqueeze: { param: 'T', why: 'reshaping copies values' },
   Identity: { param: 'V', why: 'copies values' },
-  // Sums, products and transcendentals of bf16 in f32, rounded once to bf16: what OpenVINO's CPU
-  // plugin computes for bf16 at f32 inference precision (as Einsum above).
-  MatMul: { param: 'T', why: 'products and sums in f32, rounded once to bf16', bf16Only: true },
-  Gemm: { param: 'T', why: 'products and sums in f32, rounded once to bf16', bf16Only: true },
-  Softmax: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
-  LogSoftmax: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
-  ReduceMean: { param: 'T', why: 'the mean in f32, rounded once to bf16', bf16Only: true },
-  Exp: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
-  Log: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
-  Tanh: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
-  Sigmoid: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
-  Erf: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
-  // activations that take bf16 from opset 22
-  Elu: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
-  Selu: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
-  LeakyRelu: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
-  HardSigmoid: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
-  HardSwish: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
-  Softplus: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
-  Softsign: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
-  Mish: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
-  ThresholdedRelu: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
-  Sin: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
-  Cos: { param: 'T', why: 'in f32, rounded once to bf16', bf16Only: true },
+  Pad: { param: 'T', why: 'padding copies values' },
+  // bf16, for which onnxruntime's CPU EP has almost no kernel (measured: scripts/probe-ort-kernels):
+  // one add, subtract, multiply, divide or square root of bf16 values computed in f32 and rounded to
+  // bf16 is the correctly rounded bf16 result (f32's 24 bits ≥ 2·8 + 2: the double rounding is
+  // harmless); sign, comparisons, rounding to integers and broadcasting are exact.
+  ...bf16InF32(['Add', 'Sub', 'Mul', 'Div', 'Sqrt', 'Reciprocal'], 'correctly rounded in f32, so once more in bf16'),
+  ...bf16InF32(['Abs', 'Neg', 'Floor', 'Ceil'], 'exact in f32'),
+  ...bf16InF32(['Equal', 'Less', 'Greater', 'LessOrEqual', 'GreaterOrEqual'], 'comparisons are the same in f32'),
+  ...bf16InF32(['Expand'], 'broadcasting copies values'),
+  // Sums, products, transcendentals and activations (bf16 from opset 22) of bf16 in f32, rounded
+  // once to bf16: what OpenVINO's CPU plugin computes for bf16 at f32 inference precision (as Einsum).
+  ...bf16InF32(['MatMul', 'Gemm', 'Softmax', 'LogSoftmax', 'ReduceMean', 'Exp', 'Log', 'Tanh', 'Sigmoid', 'Erf',
+    'Elu', 'Selu', 'LeakyRelu', 'HardSigmoid', 'HardSwish', 'Softplus', 'Softsign', 'Mish', 'ThresholdedRelu', 'Sin', 'Cos'], 'in f32, rounded once to bf16'),
 };
 
 /** Wider types that hold every value of a type, nearest first. */
