@@ -170,6 +170,13 @@ function toWire(t: OracleTensor): WireTensor {
   return { dtype: t.dtype, shape: [...t.shape], b64: Buffer.from(t.data.buffer, t.data.byteOffset, t.data.byteLength).toString('base64') };
 }
 
+/** Request tensors by name (or `#<index>`), as the bridge reads them. */
+function wireInputs(inputs: Record<string, OracleTensor>): Record<string, WireTensor> {
+  const wire: Record<string, WireTensor> = {};
+  for (const [k, v] of Object.entries(inputs)) wire[k] = toWire(v);
+  return wire;
+}
+
 function fromWire(w: WireTensor): OracleTensor {
   if (w.dtype === 'string') {
     return { dtype: 'string', shape: w.shape, data: new Uint8Array(0), strings: (w.strings_b64 ?? []).map((s) => new Uint8Array(Buffer.from(s, 'base64'))) };
@@ -211,8 +218,7 @@ export class Oracle {
 
   /** Runs IR on OpenVINO CPU (f32, accuracy mode). Inputs by tensor name, `#<index>`, else by position (one tensor per input). */
   async runIr(xmlPath: string, inputs: Record<string, OracleTensor>): Promise<Record<string, OracleTensor>> {
-    const wire: Record<string, WireTensor> = {};
-    for (const [k, v] of Object.entries(inputs)) wire[k] = toWire(v);
+    const wire = wireInputs(inputs);
     const r = (await this.request('run_ir', { xml: resolve(xmlPath), inputs: wire })) as { outputs: WireOutput[] };
     return outputsRecord(r.outputs);
   }
@@ -251,8 +257,7 @@ export class Oracle {
 
   /** Python onnxruntime (CPU), a second opinion to onnxruntime-node. Inputs by name, `#<index>`, else by position. */
   async runOrt(onnxPath: string, inputs: Record<string, OracleTensor>): Promise<Record<string, OracleTensor>> {
-    const wire: Record<string, WireTensor> = {};
-    for (const [k, v] of Object.entries(inputs)) wire[k] = toWire(v);
+    const wire = wireInputs(inputs);
     const r = (await this.request('run_ort', { onnx: resolve(onnxPath), inputs: wire })) as { outputs: WireOutput[] };
     return outputsRecord(r.outputs);
   }
@@ -262,16 +267,14 @@ export class Oracle {
    * `f64`, the model's f32/f16 arithmetic evaluated in f64 (outputs in their declared types).
    */
   async runOnnxReference(onnxPath: string, inputs: Record<string, OracleTensor>, opts: { f64?: boolean } = {}): Promise<Record<string, OracleTensor>> {
-    const wire: Record<string, WireTensor> = {};
-    for (const [k, v] of Object.entries(inputs)) wire[k] = toWire(v);
+    const wire = wireInputs(inputs);
     const r = (await this.request('run_onnx_reference', { onnx: resolve(onnxPath), inputs: wire, ...(opts.f64 ? { f64: true } : {}) })) as { outputs: WireOutput[] };
     return outputsRecord(r.outputs);
   }
 
   /** LiteRT (TensorFlow Lite's runtime) on a .tflite model: outputs by tensor name and `#<index>`. */
   async runTflite(tflitePath: string, inputs: Record<string, OracleTensor>): Promise<Record<string, OracleTensor>> {
-    const wire: Record<string, WireTensor> = {};
-    for (const [k, v] of Object.entries(inputs)) wire[k] = toWire(v);
+    const wire = wireInputs(inputs);
     const r = (await this.request('run_tflite', { tflite: resolve(tflitePath), inputs: wire })) as { outputs: WireOutput[] };
     return outputsRecord(r.outputs);
   }
