@@ -142,6 +142,8 @@ export interface AttrRule {
   readonly only?: readonly OnnxAttrValue[];
   /** IR-only attribute: values accepted when reading, the first one is written. */
   readonly irValues?: readonly string[];
+  /** With irValues: an attribute accepted when read (with one of them) and never written. */
+  readonly irReadOnly?: boolean;
 }
 
 /**
@@ -277,6 +279,7 @@ class RuleBuilder implements AttrRule {
   values?: ReadonlyArray<readonly [OnnxAttrValue, string]>;
   only?: readonly OnnxAttrValue[];
   irValues?: readonly string[];
+  irReadOnly?: boolean;
 
   constructor(kind: AttrRule['kind'], onnx: string | undefined) {
     this.kind = kind;
@@ -307,5 +310,22 @@ export function irOnly(name: string, ...values: string[]): AttrRule {
   r.irValues = values;
   return r;
 }
-/** IR binary elementwise ops carry auto_broadcast; ONNX (opset 7+) broadcasts numpy-style. */
-export const NUMPY_BROADCAST: AttrRule = irOnly('auto_broadcast', 'numpy', 'none');
+/** An IR-only attribute accepted when read with one of `values`, never written. */
+export function irReadOnly(name: string, ...values: string[]): AttrRule {
+  const r = new RuleBuilder('string', undefined);
+  r.ir = name;
+  r.irValues = values;
+  r.irReadOnly = true;
+  return r;
+}
+/**
+ * IR binary elementwise ops carry auto_broadcast; ONNX (opset 7+) broadcasts numpy-style. pdpd
+ * (OpenVINO's PaddlePaddle frontend writes it) aligns the other operands with the first from
+ * auto_broadcast_axis on, and its result has the first's shape: from axis -1 (its default) that
+ * is aligning trailing dims, numpy's broadcast on every IR OpenVINO accepts (an operand that does
+ * not fit is an error there). Other axes are refused.
+ */
+export const NUMPY_BROADCAST: readonly AttrRule[] = [
+  irOnly('auto_broadcast', 'numpy', 'none', 'pdpd'),
+  irReadOnly('auto_broadcast.auto_broadcast_axis', '-1'),
+];

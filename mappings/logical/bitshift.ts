@@ -21,7 +21,7 @@ function bitShift(direction: 'LEFT' | 'RIGHT', ir: string): OpMapping {
     onnx: { op: 'BitShift', since: 11 },
     ir: { op: ir, version: 'opset15' },
     when: (n) => (attrString(n, 'direction') ?? '') === direction,
-    attrs: [NUMPY_BROADCAST, string('direction').onnxOnly().onlyValues(direction)],
+    attrs: [...NUMPY_BROADCAST, string('direction').onnxOnly().onlyValues(direction)],
     toIr: (c) => {
       const x = c.input(0)!;
       const amount = c.input(1)!;

@@ -20,7 +20,7 @@ function twoInputsOnly(c: ConvertContext): void {
 const binary = (onnx: string, ir: string, since = 1): OpMapping => ({
   onnx: { op: onnx, since },
   ir: { op: ir, version: 'opset1' },
-  attrs: [NUMPY_BROADCAST],
+  attrs: [...NUMPY_BROADCAST],
 });
 
 /**
@@ -107,7 +107,7 @@ export const ELEMENTWISE: readonly OpMapping[] = [
     // floors unless m_pythondiv is false.
     onnx: { op: 'Div', since: 1 },
     ir: { op: 'Divide', version: 'opset1' },
-    attrs: [NUMPY_BROADCAST, { ir: 'm_pythondiv', kind: 'string', irValues: ['false', 'true'] }],
+    attrs: [...NUMPY_BROADCAST, { ir: 'm_pythondiv', kind: 'string', irValues: ['false', 'true'] }],
     note: 'm_pythondiv="true" floors integer quotients: back to ONNX as Div(a - Mod(a, b), b)',
     // ONNX → IR reads that form back as one flooring Divide (IR → ONNX → IR keeps the IR).
     toIr: (c) => {
@@ -133,19 +133,19 @@ export const ELEMENTWISE: readonly OpMapping[] = [
   {
     onnx: { op: 'Where', since: 9 },
     ir: { op: 'Select', version: 'opset1' },
-    attrs: [NUMPY_BROADCAST],
+    attrs: [...NUMPY_BROADCAST],
   },
   {
     // ONNX Max/Min are variadic; IR's are binary: two-input nodes only.
     onnx: { op: 'Max', since: 8 },
     ir: { op: 'Maximum', version: 'opset1' },
-    attrs: [NUMPY_BROADCAST],
+    attrs: [...NUMPY_BROADCAST],
     toIr: twoInputsOnly,
   },
   {
     onnx: { op: 'Min', since: 8 },
     ir: { op: 'Minimum', version: 'opset1' },
-    attrs: [NUMPY_BROADCAST],
+    attrs: [...NUMPY_BROADCAST],
     toIr: twoInputsOnly,
   },
 ];

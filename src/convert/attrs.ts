@@ -89,7 +89,7 @@ export function attrsToIr(entry: OpMapping, node: Node, problems: AttrProblem[])
   const out = new Map<string, Attr>();
   for (const r of entry.attrs ?? []) {
     if (!r.onnx) {
-      if (r.ir && r.irValues) out.set(r.ir, A.raw(r.irValues[0]!));
+      if (r.ir && r.irValues && !r.irReadOnly) out.set(r.ir, A.raw(r.irValues[0]!));
       continue;
     }
     const a = node.attrs.get(r.onnx);

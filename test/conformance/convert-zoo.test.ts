@@ -36,6 +36,10 @@
  *    (MediaPipe's wheel, openWakeWord's npm packages), judged as real-ir; the original's own engine
  *    is LiteRT, and where f32 engines disagree beyond the tolerance, the f64 evaluation of the
  *    arithmetic decides (f64Reference).
+ *  - real-ir-tf, real-ir-paddle: the IR OpenVINO's TensorFlow and PaddlePaddle frontends make of
+ *    small seeded models with control flow (scripts/setup-tf.sh, scripts/setup-paddle.sh), judged
+ *    as real-ir on each stored input set, the model's own engine's stored outputs the second
+ *    engine (judgeGeneratedIr).
  *    Absent models are unjudged (locally) or fail (CI=true).
  * Harness limits (test data that is not plain tensors, an element type no bridge can pass) are
  * `unjudged`, never skips.
@@ -734,43 +738,71 @@ async function judgeTfliteIr(path: string, oracle: Oracle, slot: string): Promis
   return cases;
 }
 
-// ── real IR from the TensorFlow frontend: SavedModels with tf.cond, tf.while_loop, TensorArrays ───
+// ── real IR from the TensorFlow and PaddlePaddle frontends: small seeded models with their control flow ───
 
-/** Where scripts/setup-tf.sh writes the TensorFlow SavedModels (scripts/gen-tf-models.py) and TensorFlow's outputs. */
-const TF_MODELS_ROOT = join(REPO_ROOT, '.oracle', 'tf-models');
-
-/** The generated TensorFlow models: each directory of TF_MODELS_ROOT with io.json and a SavedModel or a frozen graph (frozen.pb). */
-function tfModels(): { name: string; path: string }[] {
-  if (!existsSync(TF_MODELS_ROOT)) return [];
-  return readdirSync(TF_MODELS_ROOT).sort()
-    .filter((e) => existsSync(join(TF_MODELS_ROOT, e, 'io.json')) && tfModelFile(join(TF_MODELS_ROOT, e)) !== null)
-    .map((e) => ({ name: e, path: join(TF_MODELS_ROOT, e) }));
+/**
+ * Models generated with their own engine's outputs (scripts/setup-tf.sh, scripts/setup-paddle.sh),
+ * whose IR one of OpenVINO's frontends makes: what differs between the suites that judge it.
+ */
+interface GeneratedModels {
+  /** Where the setup script writes the models, one directory each with io.json and the model. */
+  root: string;
+  /** The script that writes them. */
+  setup: string;
+  /** The model's own engine, whose outputs are stored with it ("TensorFlow"). */
+  engine: string;
+  /** The frontend, as in "OpenVINO's TensorFlow frontend". */
+  frontend: string;
+  /** The frontend in case names (" TF frontend f16 IR → ONNX"). */
+  tag: string;
+  /** What the frontend reads of a generated model ("SavedModel"). */
+  original: string;
+  /** The path the frontend reads in a model's directory, null when it has none. */
+  modelFile: (dir: string) => string | null;
+  /** The io.json keys naming the versions of the engine that wrote the models, as the suite's header shows them. */
+  versionKeys: string[];
 }
 
-/** What OpenVINO's TensorFlow frontend reads of a generated model: its SavedModel directory, else its frozen GraphDef. */
-function tfModelFile(dir: string): string | null {
-  for (const f of ['saved_model', 'frozen.pb']) if (existsSync(join(dir, f))) return join(dir, f);
-  return null;
+const TF_MODELS: GeneratedModels = {
+  root: join(REPO_ROOT, '.oracle', 'tf-models'), setup: 'scripts/setup-tf.sh', engine: 'TensorFlow', frontend: 'TensorFlow', tag: 'TF frontend',
+  original: 'SavedModel', versionKeys: ['tensorflow', 'keras'],
+  // its SavedModel directory, else its frozen GraphDef
+  modelFile: (dir) => ['saved_model', 'frozen.pb'].map((f) => join(dir, f)).find((p) => existsSync(p)) ?? null,
+};
+
+const PADDLE_MODELS: GeneratedModels = {
+  root: join(REPO_ROOT, '.oracle', 'paddle-models'), setup: 'scripts/setup-paddle.sh', engine: 'Paddle', frontend: 'PaddlePaddle', tag: 'Paddle frontend',
+  original: 'inference model', versionKeys: ['paddlepaddle'],
+  // the legacy program (its weights beside it in model.pdiparams)
+  modelFile: (dir) => (existsSync(join(dir, 'model.pdmodel')) ? join(dir, 'model.pdmodel') : null),
+};
+
+/** The generated models of a suite: each directory of its root with io.json and a model the frontend reads. */
+function generatedModels(g: GeneratedModels): { name: string; path: string }[] {
+  if (!existsSync(g.root)) return [];
+  return readdirSync(g.root).sort()
+    .filter((e) => existsSync(join(g.root, e, 'io.json')) && g.modelFile(join(g.root, e)) !== null)
+    .map((e) => ({ name: e, path: join(g.root, e) }));
 }
 
-/** The TensorFlow and Keras versions that wrote the models (io.json), for the suite's header. */
-function tfVersions(): Record<string, string> {
-  const first = tfModels()[0];
+/** The versions of the engine that wrote the models (io.json), for the suite's header. */
+function generatedVersions(g: GeneratedModels): Record<string, string> {
+  const first = generatedModels(g)[0];
   if (!first) return {};
-  const io = JSON.parse(readFileSync(join(first.path, 'io.json'), 'utf8')) as { tensorflow?: string; keras?: string };
-  return { ...(io.tensorflow ? { tensorflow: io.tensorflow } : {}), ...(io.keras ? { keras: io.keras } : {}) };
+  const io = JSON.parse(readFileSync(join(first.path, 'io.json'), 'utf8')) as Record<string, unknown>;
+  return Object.fromEntries(g.versionKeys.filter((k) => typeof io[k] === 'string').map((k) => [k, io[k] as string]));
 }
 
-interface TfIo {
+interface GeneratedIo {
   inputs: { name: string }[];
   outputs: string[];
   sets: { inputs: Record<string, string>; outputs: Record<string, string> }[];
   tensors: Record<string, { dtype: string; shape: number[] }>;
 }
 
-/** A model's seeded input sets and what TensorFlow computed on each (gen-tf-models.py's io.json and raw tensors). */
-function tfSets(dir: string): { inputs: Record<string, OracleTensor>; tf: Record<string, OracleTensor> }[] {
-  const io = JSON.parse(readFileSync(join(dir, 'io.json'), 'utf8')) as TfIo;
+/** A model's seeded input sets and what its own engine computed on each (io.json and raw tensors). */
+function generatedSets(dir: string): { inputs: Record<string, OracleTensor>; original: Record<string, OracleTensor> }[] {
+  const io = JSON.parse(readFileSync(join(dir, 'io.json'), 'utf8')) as GeneratedIo;
   const tensor = (file: string): OracleTensor => {
     const meta = io.tensors[file];
     if (!meta) throw new Error(`${dir}/io.json: no dtype and shape for ${file}`);
@@ -778,27 +810,28 @@ function tfSets(dir: string): { inputs: Record<string, OracleTensor>; tf: Record
   };
   const named = (files: Record<string, string>): Record<string, OracleTensor> =>
     Object.fromEntries(Object.entries(files).map(([name, file]) => [name, tensor(file)]));
-  // TensorFlow's outputs also by position (`#i`, in io.json's order, the frontend's): a frozen graph's
-  // outputs have several names in the IR (Identity:0 among them), one of which names the expected
+  // the engine's outputs also by position (`#i`, in io.json's order, the frontend's): a frozen graph's
+  // outputs have several names in the IR (Identity:0 among them), a Paddle program's are its fetch
+  // variables (save_infer_model/scale_0.tmp_0), none of which need name the expected
   return io.sets.map((s) => {
-    const tf = named(s.outputs);
-    io.outputs.forEach((name, i) => { if (tf[name]) tf[`#${i}`] = tf[name]; });
-    return { inputs: named(s.inputs), tf };
+    const original = named(s.outputs);
+    io.outputs.forEach((name, i) => { if (original[name]) original[`#${i}`] = original[name]; });
+    return { inputs: named(s.inputs), original };
   });
 }
 
 /**
- * Whether TensorFlow excuses a miss of ours: each set on which ours misses OpenVINO's numbers (run
- * again set by set), TensorFlow's outputs on the original model (stored by gen-tf-models.py)
- * judged against OpenVINO on the frontend's f32 IR, as `ref`. TensorFlow stands for the arithmetic
+ * Whether the model's own engine excuses a miss of ours: each set on which ours misses OpenVINO's
+ * numbers (run again set by set), the engine's outputs on the original model (stored with it)
+ * judged against OpenVINO on the frontend's f32 IR, as `ref`. The engine stands for the arithmetic
  * of the model: where it misses OpenVINO's numbers on every output ours misses, OpenVINO computes
  * something else than the model on its own IR (as on a TensorArray written by a loop that runs no
  * iteration) and cannot judge ours. Compared with the f32 IR's numbers even for the f16 form: f16
- * rounding alone puts TensorFlow off the f16 IR's numbers, and would excuse anything. Returns the
- * first set not excused (ours and TensorFlow's outcome on it), else the first excused one.
+ * rounding alone puts the engine off the f16 IR's numbers, and would excuse anything. Returns the
+ * first set not excused (ours and the engine's outcome on it), else the first excused one.
  */
-async function tfReference(
-  ours: Outcome, sets: TestDataSet[], tf: Record<string, OracleTensor>[], f32Want: TestDataSet['outputs'][],
+async function originalReference(
+  g: GeneratedModels, ours: Outcome, sets: TestDataSet[], original: Record<string, OracleTensor>[], f32Want: TestDataSet['outputs'][],
   rerun: (ds: TestDataSet) => Promise<Outcome>,
 ): Promise<{ ours: Outcome; ref: Outcome }> {
   if (ours.kind !== 'differs') return { ours, ref: { kind: 'pass' } };
@@ -807,10 +840,10 @@ async function tfReference(
     const o = await rerun(sets[k]!);
     if (o.kind === 'pass') continue;
     const one = o.kind === 'differs' ? { ...o, text: o.text.replace(/ differs from the expected: /, ` differs from the expected on set ${k}: `) } : o;
-    // an output TensorFlow does not name cannot excuse anything
-    const problems = compareOutputs(tf[k]!, f32Want[k]!).filter((p) => !p.endsWith(': missing'));
+    // an output the engine does not name cannot excuse anything
+    const problems = compareOutputs(original[k]!, f32Want[k]!).filter((p) => !p.endsWith(': missing'));
     const ref: Outcome = problems.length
-      ? { kind: 'differs', text: `TensorFlow on the original misses OpenVINO's numbers on the frontend's f32 IR on set ${k}: ${problems.join('; ')}` }
+      ? { kind: 'differs', text: `${g.engine} on the original misses OpenVINO's numbers on the frontend's f32 IR on set ${k}: ${problems.join('; ')}` }
       : { kind: 'pass' };
     if (!sameFailure(one, ref)) return { ours: one, ref };
     excused ??= { ours: one, ref };
@@ -819,32 +852,34 @@ async function tfReference(
 }
 
 /**
- * The IR OpenVINO's TensorFlow frontend makes of a SavedModel (`convert_model` on its directory +
- * `save_model`; some models also as a frozen GraphDef, whose control flow sits in its function library), f16-compressed as ovc saves by default and with compress_to_fp16=False), the
- * reference being OpenVINO on that IR run on the model's seeded input sets: IR → ONNX in
- * onnxruntime, and IR → ONNX → IR (ovir both ways) in OpenVINO, must compute what OpenVINO
- * computes. The frontend's own control-flow forms: If-8 from tf.cond (StatelessIf, or v1
- * Switch/Merge), Loop-5 from tf.while_loop (StatelessWhile, or v1 Enter/Exit/NextIteration) with
- * its parameter and result orders, TensorArrays and TensorLists turned into concatenated outputs,
- * dynamic dimensions where the signature leaves them open. Where OpenVINO cannot run the
- * frontend's IR (an If or Loop of a dynamic rank), TensorFlow's numbers are the expected ones for IR →
- * ONNX, and the round trip is a skip only when OpenVINO fails on it as on the frontend's IR. Skip:
- * the frontend cannot convert the model, OpenVINO cannot run the round trip as it cannot run the
- * frontend's IR, or TensorFlow misses OpenVINO's numbers on every output ours misses (tfReference).
+ * The IR one of OpenVINO's frontends makes of a generated model (`convert_model` on what
+ * g.modelFile names + `save_model`), f16-compressed as ovc saves by default and with
+ * compress_to_fp16=False, the reference being OpenVINO on that IR run on the model's seeded input
+ * sets: IR → ONNX in onnxruntime, and IR → ONNX → IR (ovir both ways) in OpenVINO, must compute
+ * what OpenVINO computes. The frontend's own control-flow forms: If-8 from tf.cond (StatelessIf,
+ * or v1 Switch/Merge) and from Paddle's conditional_block + select_input, Loop-5 from
+ * tf.while_loop (StatelessWhile, or v1 Enter/Exit/NextIteration) and from Paddle's while, with
+ * their parameter and result orders, TensorArrays and TensorLists turned into concatenated
+ * outputs, dynamic dimensions where the signature leaves them open. Where OpenVINO cannot run the
+ * frontend's IR (an If or Loop of a dynamic rank), the engine's numbers are the expected ones for
+ * IR → ONNX, and the round trip is a skip only when OpenVINO fails on it as on the frontend's IR.
+ * Skip: the frontend cannot convert the model, OpenVINO cannot run the round trip as it cannot run
+ * the frontend's IR, or the engine misses OpenVINO's numbers on every output ours misses
+ * (originalReference).
  */
-async function judgeTfIr(path: string, oracle: Oracle, slot: string): Promise<RealCase[]> {
+async function judgeGeneratedIr(g: GeneratedModels, path: string, oracle: Oracle, slot: string): Promise<RealCase[]> {
   const cases: RealCase[] = [];
   const dir = join(work, slot);
   mkdirSync(dir, { recursive: true });
-  const savedModel = tfModelFile(path)!;
-  const data = tfSets(path);
+  const model = g.modelFile(path)!;
+  const data = generatedSets(path);
   const judged = new Set<string>();
-  // OpenVINO on the frontend's f32 IR, what TensorFlow is judged against (tfReference); null when it has none
+  // OpenVINO on the frontend's f32 IR, what the engine is judged against (originalReference); null when it has none
   let f32Want: TestDataSet['outputs'][] | null | undefined;
   const f32Numbers = async (): Promise<TestDataSet['outputs'][] | null> => {
     if (f32Want !== undefined) return f32Want;
     try {
-      const xml = await oracle.ovcCached(savedModel, undefined, { compressToFp16: false });
+      const xml = await oracle.ovcCached(model, undefined, { compressToFp16: false });
       f32Want = [];
       for (const d of data) f32Want.push(asExpected(await oracle.runIr(xml, d.inputs)));
     } catch { f32Want = null; }
@@ -852,13 +887,13 @@ async function judgeTfIr(path: string, oracle: Oracle, slot: string): Promise<Re
   };
   try {
     for (const form of OVC_FORMS) {
-      const tag = ` ${form.tag.replace('ovc', 'TF frontend')}`;
+      const tag = ` ${form.tag.replace('ovc', g.tag)}`;
       const names = [`${tag} IR → ONNX`, `${tag} IR → ONNX → IR`];
       const skipAll = (why: string): void => { for (const name of names) cases.push({ name, verdict: { status: 'skip', reason: `reference engine cannot: ${why}` } }); };
       let refXml: string;
-      try { refXml = await oracle.ovcCached(savedModel, undefined, form.opts); } catch (e) {
+      try { refXml = await oracle.ovcCached(model, undefined, form.opts); } catch (e) {
         if (isHarnessLimit(e)) { for (const name of names) cases.push({ name, verdict: { status: 'unjudged', reason: `harness: ${reasonOf(e)}` } }); continue; }
-        skipAll(`no IR to start from: OpenVINO's TensorFlow frontend cannot convert: ${engineReason(e)}`);
+        skipAll(`no IR to start from: OpenVINO's ${g.frontend} frontend cannot convert: ${engineReason(e)}`);
         continue;
       }
       const irHash = createHash('sha256').update(readFileSync(refXml)).update(readFileSync(refXml.replace(/\.xml$/, '.bin'))).digest('hex');
@@ -872,26 +907,26 @@ async function judgeTfIr(path: string, oracle: Oracle, slot: string): Promise<Re
         }
       } catch (e) {
         if (isHarnessLimit(e)) { for (const name of names) cases.push({ name, verdict: { status: 'unjudged', reason: `harness: ${reasonOf(e)}` } }); continue; }
-        // OpenVINO cannot run the IR (its CPU plugin runs no If or Loop of a dynamic rank): TensorFlow,
-        // the model's own engine, gives the expected numbers; the round trip, run in OpenVINO, is
+        // OpenVINO cannot run the IR (its CPU plugin runs no If or Loop of a dynamic rank): the model's
+        // own engine gives the expected numbers; the round trip, run in OpenVINO, is
         // excused only when it fails as the frontend's IR does.
         const cannot: Outcome = { kind: 'run', text: `OpenVINO cannot run the frontend's IR: ${engineReason(e)}` };
-        const tfSetsAsExpected: TestDataSet[] = data.map((d) => ({
+        const originalAsExpected: TestDataSet[] = data.map((d) => ({
           dir: path, inputs: Object.entries(d.inputs).map(([name, tensor]) => ({ name, tensor })),
-          outputs: Object.entries(d.tf).filter(([name]) => !name.startsWith('#')).map(([name, tensor]) => ({ name, tensor })),
+          outputs: Object.entries(d.original).filter(([name]) => !name.startsWith('#')).map(([name, tensor]) => ({ name, tensor })),
         }));
-        const { toOnnx, back } = await irBothWays(refXml, tfSetsAsExpected, dir, oracle);
-        cases.push({ name: names[0]!, verdict: verdict(toOnnx, { kind: 'pass' }, 'TensorFlow on the original SavedModel (OpenVINO cannot run the frontend\'s IR)') });
+        const { toOnnx, back } = await irBothWays(refXml, originalAsExpected, dir, oracle);
+        cases.push({ name: names[0]!, verdict: verdict(toOnnx, { kind: 'pass' }, `${g.engine} on the original ${g.original} (OpenVINO cannot run the frontend's IR)`) });
         cases.push({ name: names[1]!, verdict: verdict(back, cannot, "OpenVINO on the frontend's IR") });
         continue;
       }
       const { onnxPath, backXml, toOnnx, back } = await irBothWays(refXml, sets, dir, oracle);
-      const refName = "TensorFlow on the original SavedModel (against OpenVINO on the frontend's f32 IR)";
-      const tfOut = data.map((d) => d.tf);
+      const refName = `${g.engine} on the original ${g.original} (against OpenVINO on the frontend's f32 IR)`;
+      const originalOut = data.map((d) => d.original);
       const judge = async (ours: Outcome, rerun: (ds: TestDataSet) => Promise<Outcome>): Promise<Verdict> => {
         const want = ours.kind === 'differs' ? await f32Numbers() : null;
         if (!want) return verdict(ours, { kind: 'pass' }, refName);
-        const r = await tfReference(ours, sets, tfOut, want, rerun);
+        const r = await originalReference(g, ours, sets, originalOut, want, rerun);
         return verdict(r.ours, r.ref, refName);
       };
       cases.push({ name: names[0]!, verdict: await judge(toOnnx, (ds) => runOnnxOutcome(onnxPath, [ds], oracle, 'ours')) });
@@ -985,6 +1020,12 @@ async function runRealSuite(
   expect(fails).toEqual([]);
 }
 
+/** Runs the suite of a frontend's IR of generated models (judgeGeneratedIr); CI fails when they are missing. */
+async function runGeneratedSuite(suite: string, g: GeneratedModels): Promise<void> {
+  await runRealSuite(suite, (path, o, slot) => judgeGeneratedIr(g, path, o, slot), new Map(), '',
+    { models: () => generatedModels(g), missing: `no models under ${g.root}: run ${g.setup}` });
+}
+
 const versions = (): Record<string, string> => ({ openvino: oracles[0]!.versions.openvino.split('-')[0]! });
 
 describe('conversion judged by the engines', () => {
@@ -1056,8 +1097,27 @@ describe('conversion judged by the engines', () => {
       + 'seeded input set (f32 rtol 1e-4); where OpenVINO cannot run the frontend\'s IR (an If or Loop of a dynamic rank), IR → ONNX must compute what '
       + 'TensorFlow computes (its outputs on the same inputs, stored with the model). Skip: the frontend cannot convert the model, OpenVINO cannot run the round '
       + "trip as it cannot run the frontend's IR, or TensorFlow misses the numbers of OpenVINO on the frontend's f32 IR on every output ours misses.",
-    { ...versions(), onnxruntime: oracles[0]!.versions.onnxruntime, ...tfVersions() },
+    { ...versions(), onnxruntime: oracles[0]!.versions.onnxruntime, ...generatedVersions(TF_MODELS) },
     { reference: "OpenVINO on the TensorFlow frontend's IR", filter: REAL_FILTER ?? null });
-    await runRealSuite('real-ir-tf', judgeTfIr, new Map(), '', { models: tfModels, missing: `no models under ${TF_MODELS_ROOT}: run scripts/setup-tf.sh` });
+    await runGeneratedSuite('real-ir-tf', TF_MODELS);
+  });
+
+  it("real-ir-paddle: the IR OpenVINO's PaddlePaddle frontend makes of Paddle programs with cond and while_loop converts to ONNX and back and computes what OpenVINO computes on it", async () => {
+    describeSuite('real-ir-paddle', 'Small seeded PaddlePaddle inference models (scripts/setup-paddle.sh: paddlepaddle in its own venv runs scripts/gen-paddle-models.py; '
+      + 'the legacy .pdmodel + .pdiparams, the only format the frontend reads): paddle.static.nn.cond (conditional_block + select_input: nested, capturing '
+      + 'outer values two levels out and parameters, branches of different shapes, several outputs of several types, pass-through and constant branches), case '
+      + 'and switch_case, paddle.static.nn.while_loop (counters, carried f32/f64/i32/i64/bool, data-dependent trip counts, unused and swapped carried values, '
+      + 'loops in conds, conds in loops, loops in conds in loops, a greedy decoder), dygraph functions whose Python if/while/for/break on tensors '
+      + 'paddle.jit.to_static turns into the same ops, LSTM (one and two bidirectional layers, dynamic batch and length, an LSTMCell stepped by a loop), GRU and '
+      + 'SimpleRNN, a CNN (conv, batch norm, pool, transposed conv, dynamic batch), an MLP, multi-head attention and a transformer encoder layer (dynamic dims), '
+      + 'interpolate (nearest, bilinear, bicubic), gather/scatter, top-k, cumsum, where, embedding with int64 and bool tensors, f64 and f16 tensors → '
+      + "OpenVINO's PaddlePaddle frontend (`convert_model` on the .pdmodel + `save_model`, f16-compressed as ovc saves by default, and compress_to_fp16=False): "
+      + 'IR → ONNX in onnxruntime, and IR → ONNX → IR (ovir both ways) in OpenVINO, must compute what OpenVINO computes on the frontend\'s IR for every '
+      + 'seeded input set (f32 rtol 1e-4); where OpenVINO cannot run the frontend\'s IR, IR → ONNX must compute what Paddle computes (its outputs on the '
+      + 'same inputs, stored with the model). Skip: the frontend cannot convert the model (its message), OpenVINO cannot run the round trip as it cannot run '
+      + "the frontend's IR, or Paddle misses the numbers of OpenVINO on the frontend's f32 IR on every output ours misses.",
+    { ...versions(), onnxruntime: oracles[0]!.versions.onnxruntime, ...generatedVersions(PADDLE_MODELS) },
+    { reference: "OpenVINO on the PaddlePaddle frontend's IR", filter: REAL_FILTER ?? null });
+    await runGeneratedSuite('real-ir-paddle', PADDLE_MODELS);
   });
 });

@@ -22,11 +22,17 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
 
 /**
- * A model's bytes into a hash: a file's, or for a directory (a TensorFlow SavedModel) every file
- * under it with its path relative to the directory, in sorted order.
+ * A model's bytes into a hash: a file's (a Paddle .pdmodel's with its .pdiparams), or for a
+ * directory (a TensorFlow SavedModel) every file under it with its path relative to the directory,
+ * in sorted order.
  */
 function hashModel(h: ReturnType<typeof createHash>, path: string): void {
-  if (!statSync(path).isDirectory()) { h.update(readFileSync(path)); return; }
+  if (!statSync(path).isDirectory()) {
+    h.update(readFileSync(path));
+    const params = path.replace(/\.pdmodel$/, '.pdiparams');
+    if (params !== path && existsSync(params)) h.update('\0pdiparams\0').update(readFileSync(params));
+    return;
+  }
   const walk = (d: string, rel: string): void => {
     for (const e of readdirSync(d).sort()) {
       const p = join(d, e);
