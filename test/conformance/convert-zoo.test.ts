@@ -1105,11 +1105,11 @@ describe('conversion judged by the engines', () => {
   it("real-ir-paddle: the IR OpenVINO's PaddlePaddle frontend makes of Paddle programs with cond and while_loop converts to ONNX and back and computes what OpenVINO computes on it", async () => {
     describeSuite('real-ir-paddle', 'Small seeded PaddlePaddle inference models (scripts/setup-paddle.sh: paddlepaddle in its own venv runs scripts/gen-paddle-models.py; '
       + 'the legacy .pdmodel + .pdiparams, the only format the frontend reads): paddle.static.nn.cond (conditional_block + select_input: nested, capturing '
-      + 'outer values two levels out and parameters, branches of different shapes, several outputs of several types, pass-through and constant branches), case '
+      + 'outer values two levels out, and parameters and branches of different shapes (which the frontend does not convert: skips), several outputs of several types, pass-through and constant branches), case '
       + 'and switch_case, paddle.static.nn.while_loop (counters, carried f32/f64/i32/i64/bool, data-dependent trip counts, unused and swapped carried values, '
       + 'loops in conds, conds in loops, loops in conds in loops, a greedy decoder), dygraph functions whose Python if/while/for/break on tensors '
-      + 'paddle.jit.to_static turns into the same ops, LSTM (one and two bidirectional layers, dynamic batch and length, an LSTMCell stepped by a loop), GRU and '
-      + 'SimpleRNN, a CNN (conv, batch norm, pool, transposed conv, dynamic batch), an MLP, multi-head attention and a transformer encoder layer (dynamic dims), '
+      + 'paddle.jit.to_static turns into the same ops, LSTM (one and two bidirectional layers, dynamic batch and length, an LSTMCell stepped by a loop; GRU and '
+      + 'SimpleRNN, which the frontend does not convert: skips), a CNN (conv, batch norm, pool, transposed conv, dynamic batch), an MLP, multi-head attention and a transformer encoder layer (dynamic dims), '
       + 'interpolate (nearest, bilinear, bicubic), gather/scatter, top-k, cumsum, where, embedding with int64 and bool tensors, f64 and f16 tensors → '
       + "OpenVINO's PaddlePaddle frontend (`convert_model` on the .pdmodel + `save_model`, f16-compressed as ovc saves by default, and compress_to_fp16=False): "
       + 'IR → ONNX in onnxruntime, and IR → ONNX → IR (ovir both ways) in OpenVINO, must compute what OpenVINO computes on the frontend\'s IR for every '
