@@ -5,6 +5,7 @@ import type { ValuePair, Via } from './correspond.js';
 import { isCommutative, sameOp } from './families.js';
 import type { Paths } from './paths.js';
 import { comparePayloads, payloadOf } from './payload.js';
+import { reshaped, throughReshapes } from './relayout.js';
 
 /**
  * Which pairs decide the verdict, and whether the two forms are wired alike.
@@ -188,28 +189,6 @@ export function decide(seeds: readonly ValuePair[], paths: Paths): Decision {
   }
 
   return { pairs, problems, decides: (p) => keyOf.has(key(p.a, p.b)) };
-}
-
-/** Ops that only reshape their input 0 (a conversion may wrap a loop's outputs in one: Scan-8's batch axis). */
-const RESHAPING = new Set(['squeeze', 'unsqueeze', 'reshape', 'identity']);
-/**
- * Ops that only move, select or re-lay a loop's stacked output (IR TensorIterator → ONNX Loop:
- * a reverse Slice, a Transpose to the concatenation axis, a Squeeze/Reshape merging it, a
- * Gather of the last iteration), walked through from data input 0.
- */
-const RELAYOUT = new Set([...RESHAPING, 'transpose', 'slice', 'gather']);
-/** What `v` is a reshape of, through any chain of reshaping ops (v itself when none makes it). */
-function throughReshapes(v: Value): Value {
-  let x = v;
-  for (let q = x.producer; q && RESHAPING.has(q.op.toLowerCase()) && q.inputs[0]; q = x.producer) x = q.inputs[0];
-  return x;
-}
-
-/** v, and what it reshapes when a reshaping op makes it; through a chain of re-layouts of a loop's output. */
-function reshaped(v: Value): Value[] {
-  const out = [v];
-  for (let q = v.producer; q && RELAYOUT.has(q.op.toLowerCase()) && q.inputs[0]; q = q.inputs[0].producer) out.push(q.inputs[0]);
-  return out;
 }
 
 function onA(d: Diagnostic): Diagnostic {
