@@ -1,8 +1,9 @@
 import { diag, type Diagnostic } from '../diag/diagnostic.js';
 import type { Node } from '../graph/node.js';
 import type { Value } from '../graph/value.js';
-import type { ValuePair, Via } from './correspond.js';
+import { normKey, type ValuePair, type Via } from './correspond.js';
 import { isCommutative, sameOp } from './families.js';
+import { CarriedValues, isConcatenated } from './loop-roles.js';
 import type { Paths } from './paths.js';
 import { comparePayloads, payloadOf } from './payload.js';
 import { reshaped, throughReshapes } from './relayout.js';
@@ -17,6 +18,10 @@ import { reshaped, throughReshapes } from './relayout.js';
  * - **provenance**: corresponding body parameters must be fed from corresponding outer values
  *   (at each level of nesting); corresponding body results must feed corresponding node outputs.
  *   The outer feeders of a parameter pair become a pair (`via: 'feeder'`).
+ * - **loop state**: two corresponding carried parameters are fed back by corresponding results,
+ *   and two corresponding results feed back corresponding parameters (`via: 'back edge'`);
+ * - **bodies**: two corresponding outputs of nodes with bodies are made by corresponding body
+ *   results (`via: 'result'`);
  * - **data flow**: where both forms keep an op one to one (families.ts) and its paired outputs
  *   have the same index, input i pairs with input i (`via: 'dataflow'`); for commutative ops, in
  *   any order that agrees with what is already paired. An If pairs its condition.
@@ -95,6 +100,7 @@ export function decide(seeds: readonly ValuePair[], paths: Paths): Decision {
     return 'unknown';
   };
   const consistent = (a: Value, b: Value): boolean => relation(a, b) !== 'no';
+  const carried = new CarriedValues();
   const wiring = (a: Value) => (partners.get(a) ?? []).map((x) => paths.value(x)).join(' or ');
 
   for (const s of seeds) add(s);
@@ -118,11 +124,23 @@ export function decide(seeds: readonly ValuePair[], paths: Paths): Decision {
         }
       }
     }
+    // A loop's state: a carried parameter and the result feeding it back in the next iteration.
+    // Two corresponding carried parameters are fed back by corresponding results, and two
+    // corresponding results feed back corresponding parameters (one each: a result feeding back
+    // several is not guessed at).
+    const nextA = carried.next(a);
+    const nextB = carried.next(b);
+    if (nextA && nextB) relateState(a, b, nextA, nextB, 'next');
+    const backA = carried.fedBack(a);
+    const backB = carried.fedBack(b);
+    if (backA.length === 1 && backB.length === 1) relateState(a, b, backA[0]!, backB[0]!, 'fed back');
     // Data flow through ops both forms keep one to one.
     const pa = a.producer;
     const pb = b.producer;
     if (!pa || !pb) continue;
     if (pa.bodies.size > 0 || pb.bodies.size > 0) {
+      // Outputs of two nodes with bodies: the body results bound to them correspond.
+      if (pa.bodies.size > 0 && pb.bodies.size > 0) pairResults(pa, pb, a.outputIndex, b.outputIndex);
       // If ⇄ If: captures are paired through the bodies' bindings (above); the condition here.
       if (pa.bodies.size > 0 && pb.bodies.size > 0 && pa.op === 'If' && pb.op === 'If') {
         // An If condition holds one element whatever its layout: a converter may reshape it (IR
@@ -154,6 +172,41 @@ export function decide(seeds: readonly ValuePair[], paths: Paths): Decision {
           detail: `${paths.value(b)} → ${outsB.map((o) => paths.value(o)).join(', ')} in B, ${paths.value(a)} → ${outsA.map((o) => paths.value(o)).join(', ')} in A`,
         })));
       }
+    }
+  }
+
+  /**
+   * Carried parameters (or results) `a` and `b` correspond, so `x` and `y` — the results feeding
+   * them back (`next`), or the parameters they feed back (`fed back`) — do too: paired, or, when
+   * each already corresponds to another value, a wiring contradiction.
+   */
+  function relateState(a: Value, b: Value, x: Value, y: Value, what: 'next' | 'fed back'): void {
+    const rel = relation(x, y);
+    if (rel === 'yes') add({ a: x, b: y, via: 'back edge', scope: paths.graph(x.graph) });
+    else if (rel === 'no') {
+      const role = what === 'next' ? 'loop-carried parameter' : 'body result';
+      const link = what === 'next' ? '←' : '→';
+      problems.push(onA(diag('EQUIV_PROVENANCE', paths.value(a), {
+        what: `${role} '${paths.value(a)}' (B: ${paths.value(b)})`,
+        detail: `${paths.value(b)} ${link} ${paths.value(y)} in B, ${paths.value(a)} ${link} ${paths.value(x)} in A, across the back edge (whose counterpart in B is ${wiring(x)})`,
+      })));
+    }
+  }
+
+  /** Output `ia` of `na` and output `ib` of `nb` correspond: so do the results bound to them, body by body. */
+  function pairResults(na: Node, nb: Node, ia: number, ib: number): void {
+    for (const [ka, bodyA] of na.bodies) {
+      const bodyB = [...nb.bodies].find(([kb]) => normKey(kb) === normKey(ka))?.[1];
+      const oa = bodyA.outputs.find((o) => o.to === ia);
+      const ob = bodyB?.outputs.find((o) => o.to === ib);
+      if (!bodyB || !oa || !ob) continue;
+      // a Loop-5 output concatenated along an axis against an ONNX Loop's stacked scan output: the
+      // results hold other slices (correspond.ts)
+      if (isConcatenated(oa) !== isConcatenated(ob)) continue;
+      const va = bodyA.graph.outputs[oa.result];
+      const vb = bodyB.graph.outputs[ob.result];
+      // (a result wired to another output is named by the provenance of body results, below)
+      if (va && vb && relation(va, vb) === 'yes') add({ a: va, b: vb, via: 'result', scope: paths.graph(va.graph) });
     }
   }
 

@@ -107,3 +107,41 @@ export function loopInputSlots(n: Node): number {
   // Loop: M, cond, v_initial… for body (iteration_num, cond, v…); Scan: [sequence_lens,] state…, scan…
   return n.op === 'Loop' ? formal : formal + (n.op === 'Scan' && n.version === '8' ? 1 : 0);
 }
+
+/**
+ * A loop's carried values in both directions, for a walk over many values: the result feeding a
+ * carried parameter back, and the carried parameters a result feeds back. Each body's roles are
+ * worked out once (on first use), so a walk stays linear in the values.
+ */
+export class CarriedValues {
+  private readonly bodies = new Map<Body, { next: Map<Value, Value>; fedBack: Map<Value, Value[]> }>();
+
+  /** The body result feeding carried parameter `p` back in the next iteration (undefined: `p` is none). */
+  next(p: Value): Value | undefined {
+    return this.of(p)?.next.get(p);
+  }
+
+  /** The carried parameters body result `r` feeds back (empty: none). */
+  fedBack(r: Value): readonly Value[] {
+    return this.of(r)?.fedBack.get(r) ?? [];
+  }
+
+  private of(v: Value): { next: Map<Value, Value>; fedBack: Map<Value, Value[]> } | undefined {
+    const owner = v.graph.owner;
+    const body = owner?.node.bodies.get(owner.key);
+    if (!owner || !body) return undefined;
+    let known = this.bodies.get(body);
+    if (!known) {
+      known = { next: new Map(), fedBack: new Map() };
+      for (const [param, role] of loopRoles(owner.node, body) ?? []) {
+        const r = role.kind === 'carried' && role.next !== null ? body.graph.outputs[role.next] : undefined;
+        if (!r) continue;
+        known.next.set(param, r);
+        const list = known.fedBack.get(r);
+        if (list) list.push(param); else known.fedBack.set(r, [param]);
+      }
+      this.bodies.set(body, known);
+    }
+    return known;
+  }
+}

@@ -25,6 +25,8 @@ export interface TfLoopOptions {
   feeds?: Partial<Record<Param, Outer>>;
   /** The back edges of acc and prod exchanged: acc is fed back prod's next value and the other way round. */
   crossed?: boolean;
+  /** The Loop's outputs unnamed, the graph's outputs y and p their Abs: only the data flow reaches the Loop. */
+  through?: boolean;
 }
 
 export type Param = 'counter' | 'inv' | 'acc' | 'invAgain' | 'prod';
@@ -83,7 +85,7 @@ export function tfLoop(opts: TfLoopOptions = {}): { xml: string; bin: Uint8Array
   const loop: LayerSpec = {
     id: 5, name: 'while', type: 'Loop', version: 'opset5',
     inputs: [{ precision: 'I64' }, { precision: 'BOOL' }, ...order.map((p) => (PARAMS[p].i32 ? i32 : f3))],
-    outputs: [i32, { ...f3, names: 'y' }, { ...f3, names: 'p' }],
+    outputs: opts.through ? [i32, f3, f3] : [i32, { ...f3, names: 'y' }, { ...f3, names: 'p' }],
     inner: `<port_map>
       ${order.map((p) => `<input external_port_id="${port(p)}" internal_layer_id="${PARAMS[p].id}"/>`).join('')}
       <output external_port_id="${2 + n}" internal_layer_id="8"/>
@@ -93,7 +95,10 @@ export function tfLoop(opts: TfLoopOptions = {}): { xml: string; bin: Uint8Array
     </port_map><back_edges><edge from-layer="8" to-layer="0"/><edge from-layer="${accFrom}" to-layer="2"/><edge from-layer="${prodFrom}" to-layer="13"/></back_edges><body>${body}</body>`,
   };
   const named = (name: string) => (opts.namedFeeders ? { ...f3, names: name } : f3);
-  const edges: EdgeSpec[] = [[0, 0, 1, 0], [0, 0, 2, 0], [0, 0, 8, 0], [3, 0, 5, 0], [6, 0, 5, 1], [5, 3 + n, 7, 0], [5, 4 + n, 10, 0]];
+  const edges: EdgeSpec[] = [[0, 0, 1, 0], [0, 0, 2, 0], [0, 0, 8, 0], [3, 0, 5, 0], [6, 0, 5, 1]];
+  // the graph's outputs: the Loop's, or their Abs (layers 11 and 12)
+  if (opts.through) edges.push([5, 3 + n, 11, 0], [5, 4 + n, 12, 0], [11, 1, 7, 0], [12, 1, 10, 0]);
+  else edges.push([5, 3 + n, 7, 0], [5, 4 + n, 10, 0]);
   for (const p of order) {
     const from = OUTER[feeds[p]];
     edges.push([from, from === OUTER.counter0 || from === OUTER.z ? 0 : 1, 5, port(p)]);
@@ -108,6 +113,10 @@ export function tfLoop(opts: TfLoopOptions = {}): { xml: string; bin: Uint8Array
     c(4, 'counter0', 'i32', 'zero', 4, 'I32'),
     c(6, 'yes', 'boolean', 'yes', 1, 'BOOL'),
     loop,
+    ...(opts.through ? [
+      { id: 11, name: 'y', type: 'Abs', inputs: [f3], outputs: [{ ...f3, names: 'y' }] },
+      { id: 12, name: 'p', type: 'Abs', inputs: [f3], outputs: [{ ...f3, names: 'p' }] },
+    ] : []),
     { id: 7, name: 'out_y', type: 'Result', inputs: [f3] },
     { id: 10, name: 'out_p', type: 'Result', inputs: [f3] },
   ], edges);
