@@ -3,6 +3,7 @@ import type { Node } from '../graph/node.js';
 import type { Value } from '../graph/value.js';
 import { normKey, type ValuePair, type Via } from './correspond.js';
 import { isCommutative, sameOp } from './families.js';
+import { throughIntegerConvert, type ElemOf } from './integer-width.js';
 import { CarriedValues, isConcatenated } from './loop-roles.js';
 import type { Paths } from './paths.js';
 import { comparePayloads, payloadOf } from './payload.js';
@@ -24,7 +25,9 @@ import { reshaped, throughReshapes } from './relayout.js';
  *   results (`via: 'result'`);
  * - **data flow**: where both forms keep an op one to one (families.ts) and its paired outputs
  *   have the same index, input i pairs with input i (`via: 'dataflow'`); for commutative ops, in
- *   any order that agrees with what is already paired. An If pairs its condition.
+ *   any order that agrees with what is already paired; through an integer Convert one form has
+ *   and the other not, where it is what makes the types differ (integer-width.ts). An If pairs its
+ *   condition.
  * A new pair whose A value already has deciding partners, none of them its B value (nor a
  * constant with the same payload), while the B value is the counterpart of another A value, is a
  * wiring contradiction (EQUIV_PROVENANCE / EQUIV_DATAFLOW) naming both wirings: the two forms
@@ -60,7 +63,7 @@ function resultTargets(v: Value): { node: Node; to: number[] } | undefined {
   return to.length ? { node: owner.node, to } : undefined;
 }
 
-export function decide(seeds: readonly ValuePair[], paths: Paths): Decision {
+export function decide(seeds: readonly ValuePair[], paths: Paths, elemOf: ElemOf = () => undefined): Decision {
   const partners = new Map<Value, Value[]>();
   const pairs: ValuePair[] = [];
   const problems: Diagnostic[] = [];
@@ -230,7 +233,8 @@ export function decide(seeds: readonly ValuePair[], paths: Paths): Decision {
   }
 
   /** Input `i` of `na` reads `va` and its counterpart in `nb` reads `vb`: they pair, or the two forms read different things. */
-  function pairValues(na: Node, nb: Node, i: number, va: Value, vb: Value): void {
+  function pairValues(na: Node, nb: Node, i: number, a0: Value, b0: Value): void {
+    const [va, vb] = throughIntegerConvert(a0, b0, elemOf);
     const rel = relation(va, vb);
     if (rel === 'yes') add({ a: va, b: vb, via: 'dataflow', scope: paths.graph(va.graph) });
     else if (rel === 'no') {
