@@ -54,8 +54,8 @@ function compare(a: Model, b: Model, opts: CheckOptions, legacy: Diagnostics): E
   const ia = infer(a, opts.ifMerge, opts.strict === true);
   const ib = infer(b, opts.ifMerge, opts.strict === true);
   const report = compareInferred(
-    { graph: a.graph, types: ia.types, diagnostics: ia.diagnostics, label: opts.labelA ?? 'A', states: stateNamesOf(a.onnx?.metadataProps) },
-    { graph: b.graph, types: ib.types, diagnostics: ib.diagnostics, label: opts.labelB ?? 'B', states: stateNamesOf(b.onnx?.metadataProps) },
+    { graph: a.graph, types: ia.types, values: ia.values, diagnostics: ia.diagnostics, label: opts.labelA ?? 'A', states: stateNamesOf(a.onnx?.metadataProps) },
+    { graph: b.graph, types: ib.types, values: ib.values, diagnostics: ib.diagnostics, label: opts.labelB ?? 'B', states: stateNamesOf(b.onnx?.metadataProps) },
     opts.names === undefined ? {} : { names: opts.names },
   );
   report.diagnostics.push(...legacy.list);

@@ -2,10 +2,12 @@ import { diag, type Diagnostic } from '../diag/diagnostic.js';
 import type { Graph } from '../graph/graph.js';
 import type { ValueType } from '../graph/types.js';
 import type { Value } from '../graph/value.js';
+import type { PartialValue } from '../shape/rule.js';
 import { compareType, typeSummary } from './compare-type.js';
 import { correspond } from './correspond.js';
 import type { StateNames } from './interface.js';
 import { decide } from './decide.js';
+import { sameIntegerNumbers } from './integer-width.js';
 import { Paths } from './paths.js';
 import { comparePayloads, payloadOf, type Payload } from './payload.js';
 import type { EquivEntry, EquivReport } from './report.js';
@@ -20,6 +22,8 @@ export interface InferredSide {
   label?: string;
   /** ONNX: the graph inputs and outputs ovir made of OpenVINO state variables (interface.ts). */
   states?: StateNames;
+  /** Known data of small integer tensors (shapes, axes), as inference propagated it. */
+  values?: ReadonlyMap<Value, PartialValue>;
 }
 
 /**
@@ -53,7 +57,11 @@ export function compareInferred(a: InferredSide, b: InferredSide, opts: CompareO
   // mode only hints; a swap it would show is then the computation comparison's to name.)
   const seeds = corr.pairs.filter((p) => trustNames || p.interface || p.via === 'binding' || p.via === 'result' ||
     (isBodyParam(p.a) && isBodyParam(p.b)) || (isBodyResult(p.a) && isBodyResult(p.b)));
-  const decision = decide(seeds, paths);
+  const elemOf = (v: Value) => {
+    const t = a.types.get(v) ?? b.types.get(v);
+    return t?.kind === 'tensor' ? t.elem : undefined;
+  };
+  const decision = decide(seeds, paths, elemOf);
   const seen = new Set(corr.pairs.map((p) => `${p.a.id}:${p.b.id}`));
   const allPairs = [...corr.pairs, ...decision.pairs.filter((p) => !seen.has(`${p.a.id}:${p.b.id}`))];
   const symbols = new SymbolBindings();
@@ -116,6 +124,14 @@ export function compareInferred(a: InferredSide, b: InferredSide, opts: CompareO
       entry.status = 'compatible';
       entry.detail = `${entry.detail ?? ''} (constants: judged by their numbers, which agree; dims of 1 and storage precision aside)`;
     }
+    // Integer data (shapes, axes) both inferences know in full, inside the graphs: judged by its
+    // numbers too, when the integer width is all that differs (integer-width.ts). The interface's
+    // element types are the model's contract: never.
+    if (entry.status === 'contradiction' && !p.interface && !failA && !failB && widthOnly(ta, tb)
+      && sameIntegerNumbers(elemOf(p.a), elemOf(p.b), a.values?.get(p.a), b.values?.get(p.b))) {
+      entry.status = 'compatible';
+      entry.detail = `${entry.detail ?? ''} (integer data: judged by its numbers, which agree, ${a.values!.get(p.a)!.join(',')}; the width aside)`;
+    }
     if (entry.status === 'contradiction') {
       if (decides) {
         const d = diag('EQUIV_CONTRADICTION', pathA, { name, detail: entry.detail ?? '', pathB });
@@ -159,6 +175,12 @@ export function compareInferred(a: InferredSide, b: InferredSide, opts: CompareO
   if (a.label) report.a = a.label;
   if (b.label) report.b = b.label;
   return report;
+}
+
+/** Two tensor types that differ in element type only: the same with A's element type in B. */
+function widthOnly(ta: ValueType | null, tb: ValueType | null): boolean {
+  if (ta?.kind !== 'tensor' || tb?.kind !== 'tensor' || ta.elem === tb.elem) return false;
+  return compareType(ta, { ...tb, elem: ta.elem }, new SymbolBindings(), '').status !== 'contradiction';
 }
 
 function bothPayloads(a: Value, b: Value, outer: Map<Value, Value | null>): [Payload, Payload] | undefined {

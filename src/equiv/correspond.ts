@@ -4,7 +4,9 @@ import type { Graph } from '../graph/graph.js';
 import type { Node } from '../graph/node.js';
 import type { Value } from '../graph/value.js';
 import { pairInterface, type StateNames } from './interface.js';
+import { conditionResult, isConcatenated, isLoop, loopInputSlots, loopRoles, type LoopRole } from './loop-roles.js';
 import { Paths } from './paths.js';
+import { throughReshapes } from './relayout.js';
 import type { Side } from './symbols.js';
 
 /**
@@ -18,18 +20,22 @@ import type { Side } from './symbols.js';
  *   fed from the If input that corresponds to the one feeding A's (`via: 'binding'`); used when
  *   the parameter has no name match. When both exist and disagree, the bindings are wired
  *   differently: a warning (EQUIV_BINDING_MISMATCH), and the name pair is the one compared;
- *   parameters left over on both sides in equal numbers pair in declaration order
- *   (`via: 'position'`, with the same warning when their feeders do not correspond);
+ *   an If's parameters left over on both sides in equal numbers pair in declaration order
+ *   (`via: 'position'`, with the same warning when their feeders do not correspond). A loop's
+ *   parameters pair by the role their binding gives them (loop-roles.ts: counter, condition,
+ *   carried — fed from, and fed back by, corresponding values —, sliced, invariant), never by
+ *   declaration order: only ONNX's formal positions mean something;
  * - body results by output binding: A's body output feeding node output t ↔ B's body output
  *   feeding the corresponding node output (`via: 'result'`), compared even when a name pair
- *   exists, so a result bound to the wrong node output is compared against what it replaced;
+ *   exists, so a result bound to the wrong node output is compared against what it replaced; a
+ *   loop's condition results (they feed no node output) by that role;
  * - the main graphs' inputs and outputs first, one to one (interface.ts: by name, by position
  *   only where one side has no names); what does not pair is a problem (a contradiction).
  * Nodes with bodies correspond when one produces the counterpart of the other's output, else by
  * node name. Bodies by key, `then_branch` ↔ `then_body` (suffix `_branch`/`_body` ignored).
  * Iterative over nesting (a work list of graph pairs), linear in the number of values.
  */
-export type Via = 'name' | 'layer name' | 'binding' | 'result' | 'result name' | 'position' | 'dataflow' | 'feeder';
+export type Via = 'name' | 'layer name' | 'binding' | 'result' | 'result name' | 'position' | 'dataflow' | 'feeder' | 'back edge';
 
 export interface ValuePair {
   readonly a: Value;
@@ -80,7 +86,8 @@ function valuesOf(g: Graph): Value[] {
   return out;
 }
 
-const normKey = (k: string): string => k.replace(/_(branch|body)$/, '');
+/** A body's key without its dialect's suffix: `then_branch` and `then_body` are `then`. */
+export const normKey = (k: string): string => k.replace(/_(branch|body)$/, '');
 
 class NameIndex {
   private readonly byName = new Map<string, Value>();
@@ -155,7 +162,7 @@ export function correspond(rootA: Graph, rootB: Graph, paths: Paths = new Paths(
 
     if (w.body) {
       matchParameters(w, scope, partners, pairedB, addPair, diagnostics, paths);
-      matchResults(w, scope, partners, addPair, diagnostics, paths);
+      matchResults(w, scope, partners, pairedB, addPair, diagnostics, paths);
     }
 
     // Nodes with bodies, then their bodies.
@@ -236,24 +243,38 @@ function mapInputs(na: Node, nb: Node, partners: Map<Value, Value[]>): Map<numbe
 }
 
 /**
- * How many leading inputs of two nodes with bodies mean the same by position alone: all of them in
- * one dialect and for If (ONNX If's captures are in the order ovir's If-8 writes them); across
- * dialects a Loop's trip count and condition only (ONNX Loop lists its carried values, then its
- * captures; Loop-5 any order its port map says), and nothing of a Scan against a TensorIterator.
+ * How many leading inputs of two nodes with bodies mean the same by position alone. Loops: what
+ * their kind says (loopInputSlots: a Loop's trip count and condition; ONNX's formal inputs, when
+ * both are ONNX loops of one kind), nothing of a Scan against a TensorIterator: Loop-5 and
+ * TensorIterator inputs are in any order their port maps say, ONNX lists captures in the order
+ * read. Other nodes: all of them in one dialect and for If (ONNX If's captures are in the order
+ * ovir's If-8 writes them).
  */
 function samePositions(na: Node, nb: Node): number {
+  if (isLoop(na) || isLoop(nb)) return sameLoopKind(na, nb) ? Math.min(loopInputSlots(na), loopInputSlots(nb)) : 0;
   if (na.dialect === nb.dialect || na.op === 'If') return Infinity;
-  if (na.op === 'Loop' && nb.op === 'Loop') return 2;
   return 0;
 }
 
-/** Whether two nodes order all their inputs and body parameters alike (samePositions). */
-const sameOrder = (na: Node, nb: Node): boolean => samePositions(na, nb) === Infinity;
+/** Two loops whose positions mean the same as far as loopInputSlots goes: one op (Scan: with or without Scan-8's sequence_lens). */
+function sameLoopKind(na: Node, nb: Node): boolean {
+  if (!isLoop(na) || !isLoop(nb) || na.op !== nb.op) return false;
+  return na.op !== 'Scan' || (na.dialect === nb.dialect && (na.version === '8') === (nb.version === '8'));
+}
+
+/**
+ * Whether two nodes order their outputs alike: ONNX loops of one kind (final carried values, then
+ * scan outputs), If, other nodes of one dialect; not a Loop-5 or TensorIterator, whose outputs are
+ * in any order.
+ */
+function outputsInOrder(na: Node, nb: Node): boolean {
+  if (isLoop(na) || isLoop(nb)) return sameLoopKind(na, nb) && na.dialect === 'onnx' && nb.dialect === 'onnx';
+  return samePositions(na, nb) === Infinity;
+}
 
 function mapOutputs(na: Node, nb: Node, partners: Map<Value, Value[]>): Map<number, number> {
   const m = new Map<number, number>();
-  // outputs by position only where inputs are (ONNX Loop's final carried values come first, Loop-5's in any order)
-  const positional = sameOrder(na, nb);
+  const positional = outputsInOrder(na, nb);
   na.outputs.forEach((va, t) => {
     const ps = partners.get(va) ?? [];
     const j = nb.outputs.findIndex((vb) => ps.includes(vb));
@@ -261,12 +282,6 @@ function mapOutputs(na: Node, nb: Node, partners: Map<Value, Value[]>): Map<numb
     else if (positional && na.outputs.length === nb.outputs.length) m.set(t, t);
   });
   return m;
-}
-
-/** A loop's iteration counter Parameter: ONNX Loop's first body input, Loop-5's current_iteration. */
-function isIterationCounter(n: Node, b: Body['inputs'][number]): boolean {
-  if (n.dialect === 'ov') return b.from === -1 && b.extra?.['purpose'] === 'current_iteration';
-  return n.op === 'Loop' && b.from === 0 && b.param.metaView['onnxCapture'] !== true && b.param === n.bodies.get('body')?.graph.inputs[0];
 }
 
 /** Two iteration counters of one element type and rank (or either not known yet). */
@@ -277,83 +292,129 @@ function sameCounting(a: Value, b: Value): boolean {
   return ta.elem === tb.elem && (ta.shape === null || tb.shape === null || ta.shape.length === tb.shape.length);
 }
 
-/**
- * A loop's condition Parameter: ONNX Loop's second body input (cond_in, bound to the node's cond),
- * a Loop-5 body Parameter bound to the execution condition (input 1). Paired only with each other,
- * never by elimination: a Loop-5 body without one (TensorFlow's frontend writes its while loops so)
- * leaves ONNX's cond_in without a counterpart.
- */
-function isLoopCondition(n: Node, b: Body['inputs'][number]): boolean {
-  if (n.op !== 'Loop' || b.from !== 1) return false;
-  return n.dialect === 'ov' || (b.param.metaView['onnxCapture'] !== true && b.param === n.bodies.get('body')?.graph.inputs[1]);
-}
-
-const isConcatenated = (o: Body['outputs'][number]): boolean => o.extra !== undefined && 'axis' in o.extra;
-
 const inputLabel = (paths: Paths, n: Node, i: number): string => `${i} ('${n.inputs[i] ? paths.valueLabel(n.inputs[i]!) : '?'}')`;
 
+/** A loop's iteration counter and condition Parameters: each pairs only with its like (`isSpecial`). */
+const isSpecial = (r: LoopRole | undefined): boolean => r?.kind === 'counter' || r?.kind === 'condition';
+
+/**
+ * Body parameters, through their bindings (see `correspond`). In loops, a parameter pairs only
+ * with one of the same role (loop-roles.ts): the counter with the counter, the condition with the
+ * condition, a carried value with a carried value fed from a corresponding input or fed back by a
+ * corresponding result (both, where both are known; a carried value's initial input may feed
+ * several, as zeros feed an LSTM's h and c), a sliced or invariant one with its like fed from a
+ * corresponding input. Never by declaration order in a loop, only by ONNX's formal positions.
+ */
 function matchParameters(
   w: ScopeWork, scope: string, partners: Map<Value, Value[]>, pairedB: Set<Value>, addPair: AddPair, out: Diagnostic[], paths: Paths,
 ): void {
   const { nodeA, nodeB, bodyA, bodyB, key, inputMap } = w.body!;
   const feederB = new Map<Value, number>(bodyB.inputs.map((bb) => [bb.param, bb.from]));
+  /** B's parameter `param` is fed from input `fromB` where its counterpart in A is fed from `fromA`: wired differently. */
+  const mismatch = (param: Value, fromB: number, fromA: string): void => {
+    out.push(onSide('B', diag('EQUIV_BINDING_MISMATCH', paths.node(nodeB), { body: key, param: paths.valueLabel(param), fromB: inputLabel(paths, nodeB, fromB), fromA })));
+  };
+  const rolesA = loopRoles(nodeA, bodyA);
+  const rolesB = loopRoles(nodeB, bodyB);
+  const loops = rolesA !== null && rolesB !== null;
+  const roleA = (p: Value): LoopRole | undefined => rolesA?.get(p);
+  const roleB = (p: Value): LoopRole | undefined => rolesB?.get(p);
+  const fedBackAlike = (p: Value, q: Value): boolean => fedBackByCounterparts(w, roleA(p), roleB(q), partners);
   for (const ba of bodyA.inputs) {
+    const ra = roleA(ba.param);
     // A loop's iteration counter: ONNX Loop's iteration_num (bound to M, input 0) is Loop-5's
-    // current_iteration Parameter (external port -1), whatever feeds the trip count.
-    if (isIterationCounter(nodeA, ba)) {
-      const counter = bodyB.inputs.find((bb) => isIterationCounter(nodeB, bb));
+    // current_iteration Parameter (external port -1), whatever feeds the trip count. A loop's
+    // condition Parameter: ONNX Loop's cond_in is a Loop-5 Parameter bound to input 1. Paired only
+    // with each other, never by elimination: a Loop-5 body without one (TensorFlow's frontend
+    // writes its while loops so) leaves ONNX's cond_in without a counterpart.
+    if (loops && isSpecial(ra)) {
+      const like = bodyB.inputs.find((bb) => roleB(bb.param)?.kind === ra!.kind);
       // (Not when the counter's name already pairs it: an i32 or [1] IR counter pairs with the
       // Cast/Reshape of ONNX's int64 scalar that carries its name. Nor when the two count in other
       // types (i32 or [1] against ONNX's i64 scalar: OpenVINO takes those, and onnxruntime a [1]
       // iteration_num, which paddle2onnx declares) and no such Cast/Reshape pairs them: the body
       // does not read the counter, and there is nothing to compare.)
-      if (counter && !pairedB.has(counter.param) && !partners.has(ba.param) && sameCounting(ba.param, counter.param)) addPair(ba.param, counter.param, 'binding', scope);
-      if (counter) continue;
-    }
-    if (isLoopCondition(nodeA, ba)) {
-      const cond = bodyB.inputs.find((bb) => isLoopCondition(nodeB, bb));
-      if (cond && !pairedB.has(cond.param) && !partners.has(ba.param)) addPair(ba.param, cond.param, 'binding', scope);
+      if (like && !pairedB.has(like.param) && !partners.has(ba.param) && (ra!.kind !== 'counter' || sameCounting(ba.param, like.param))) {
+        addPair(ba.param, like.param, 'binding', scope);
+      }
       continue;
     }
-    const expected = inputMap.get(ba.from);
-    const candidates = expected ? bodyB.inputs.filter((bb) => expected.includes(bb.from) && !isIterationCounter(nodeB, bb)).map((bb) => bb.param) : [];
+    const expected = inputMap.get(ba.from) ?? [];
     const named = partners.get(ba.param)?.[0];
     if (named) {
       const from = feederB.get(named);
-      if (from !== undefined && expected && expected.length > 0 && !expected.includes(from) && !bodyB.inputs.some((bb) => bb.param === named && isIterationCounter(nodeB, bb))) {
-        out.push(onSide('B', diag('EQUIV_BINDING_MISMATCH', paths.node(nodeB), {
-          body: key, param: paths.valueLabel(named), fromB: inputLabel(paths, nodeB, from), fromA: inputLabel(paths, nodeA, ba.from),
-        })));
-      }
+      if (from !== undefined && expected.length > 0 && !expected.includes(from) && roleB(named)?.kind !== 'counter') mismatch(named, from, inputLabel(paths, nodeA, ba.from));
       continue;
     }
+    // Bound alike: fed from a corresponding input; in a loop, of the same role, or (carried) fed
+    // back by a corresponding result. Of several carried ones, the one both fed and fed back alike
+    // first, then one fed back alike (what a state becomes, and the node output it ends as, is what
+    // it is; an initial value may start several), then one fed alike.
+    const rank = (bb: Binding): number => {
+      if (!loops) return expected.includes(bb.from) ? 1 : 0;
+      if (!ra || roleB(bb.param)?.kind !== ra.kind) return 0;
+      return (fedBackAlike(ba.param, bb.param) ? 2 : 0) + (expected.includes(bb.from) ? 1 : 0);
+    };
+    const candidates = bodyB.inputs.filter((bb) => rank(bb) > 0).sort((x, y) => rank(y) - rank(x)).map((bb) => bb.param);
     const free = candidates.find((c) => !pairedB.has(c));
-    if (free) addPair(ba.param, free, 'binding', scope);
-    else if (candidates.length > 0) {
-      out.push(onSide('B', diag('EQUIV_BINDING_MISMATCH', paths.node(nodeB), {
-        body: key, param: paths.valueLabel(candidates[0]!), fromB: inputLabel(paths, nodeB, feederB.get(candidates[0]!)!), fromA: `${inputLabel(paths, nodeA, ba.from)}, which feeds '${paths.valueLabel(ba.param)}' there`,
-      })));
+    if (free) {
+      addPair(ba.param, free, 'binding', scope);
+      // fed back alike but fed from another input than its counterpart's: wired differently
+      const from = feederB.get(free)!;
+      if (expected.length > 0 && !expected.includes(from)) mismatch(free, from, inputLabel(paths, nodeA, ba.from));
+    } else if (candidates.length > 0) {
+      mismatch(candidates[0]!, feederB.get(candidates[0]!)!, `${inputLabel(paths, nodeA, ba.from)}, which feeds '${paths.valueLabel(ba.param)}' there`);
     }
   }
-  // By elimination: as many parameters left unpaired on both sides (no name, and bindings that
-  // disagree) pair in declaration order; their wiring differs, so say so.
-  const leftA = bodyA.inputs.filter((b) => !partners.has(b.param) && !isIterationCounter(nodeA, b) && !isLoopCondition(nodeA, b));
-  const leftB = bodyB.inputs.filter((b) => !pairedB.has(b.param) && !isIterationCounter(nodeB, b) && !isLoopCondition(nodeB, b));
-  if (leftA.length > 0 && leftA.length === leftB.length && sameOrder(nodeA, nodeB)) {
-    leftA.forEach((ba, k) => {
-      const bb = leftB[k]!;
-      addPair(ba.param, bb.param, 'position', scope);
-      const expected = inputMap.get(ba.from);
-      if (expected && expected.length > 0 && !expected.includes(bb.from)) {
-        out.push(onSide('B', diag('EQUIV_BINDING_MISMATCH', paths.node(nodeB), {
-          body: key, param: paths.valueLabel(bb.param), fromB: inputLabel(paths, nodeB, bb.from), fromA: inputLabel(paths, nodeA, ba.from),
-        })));
-      }
-    });
+  // By elimination: parameters left unpaired on both sides (no name, and bindings that disagree)
+  // pair where their position means the same: an If's in declaration order, as many on both sides;
+  // a loop's only by ONNX's formal positions (carried value k, scan input k), never by IR's
+  // declaration order. Their wiring differs, so say so.
+  const leftA = bodyA.inputs.filter((b) => !partners.has(b.param) && !isSpecial(roleA(b.param)));
+  const leftB = bodyB.inputs.filter((b) => !pairedB.has(b.param) && !isSpecial(roleB(b.param)));
+  const byPosition = loops ? bySlot(leftA, leftB, roleA, roleB) : samePositions(nodeA, nodeB) === Infinity ? inOrder(leftA, leftB) : [];
+  for (const [ba, bb] of byPosition) {
+    addPair(ba.param, bb.param, 'position', scope);
+    const expected = inputMap.get(ba.from);
+    if (expected && expected.length > 0 && !expected.includes(bb.from)) mismatch(bb.param, bb.from, inputLabel(paths, nodeA, ba.from));
   }
 }
 
-function matchResults(w: ScopeWork, scope: string, partners: Map<Value, Value[]>, addPair: AddPair, out: Diagnostic[], paths: Paths): void {
+type Binding = Body['inputs'][number];
+
+/**
+ * Whether a carried parameter of role `ra` (A) and one of role `rb` (B) are fed back by
+ * corresponding results: the two results share a name, or feed corresponding node outputs (a
+ * carried value's final state), as matchResults pairs them.
+ */
+function fedBackByCounterparts(w: ScopeWork, ra: LoopRole | undefined, rb: LoopRole | undefined, partners: Map<Value, Value[]>): boolean {
+  if (ra?.kind !== 'carried' || rb?.kind !== 'carried' || ra.next === null || rb.next === null) return false;
+  const { bodyA, bodyB, outputMap } = w.body!;
+  const na = bodyA.graph.outputs[ra.next];
+  const nb = bodyB.graph.outputs[rb.next];
+  if (!na || !nb) return false;
+  if ((partners.get(na) ?? []).includes(nb)) return true;
+  const toB = new Set(bodyB.outputs.filter((o) => o.result === rb.next && !isConcatenated(o)).map((o) => o.to));
+  return bodyA.outputs.some((o) => o.result === ra.next && !isConcatenated(o) && toB.has(outputMap.get(o.to) ?? NaN));
+}
+
+/** Leftover parameters of two loops that hold one formal position (ONNX's carried value k, scan input k). */
+function bySlot(leftA: Binding[], leftB: Binding[], roleA: (p: Value) => LoopRole | undefined, roleB: (p: Value) => LoopRole | undefined): [Binding, Binding][] {
+  const slot = (r: LoopRole | undefined): string | undefined => (r && 'slot' in r && r.slot !== undefined ? `${r.kind} ${r.slot}` : undefined);
+  const out: [Binding, Binding][] = [];
+  for (const ba of leftA) {
+    const s = slot(roleA(ba.param));
+    const bb = s === undefined ? undefined : leftB.find((b) => slot(roleB(b.param)) === s);
+    if (bb) out.push([ba, bb]);
+  }
+  return out;
+}
+
+/** Leftover parameters in declaration order, as many on both sides (an If's). */
+const inOrder = (leftA: Binding[], leftB: Binding[]): [Binding, Binding][] =>
+  (leftA.length > 0 && leftA.length === leftB.length ? leftA.map((ba, k) => [ba, leftB[k]!]) : []);
+
+function matchResults(w: ScopeWork, scope: string, partners: Map<Value, Value[]>, pairedB: Set<Value>, addPair: AddPair, out: Diagnostic[], paths: Paths): void {
   const { nodeA, nodeB, bodyA, bodyB, key, outputMap } = w.body!;
   for (const oa of bodyA.outputs) {
     const to = outputMap.get(oa.to);
@@ -375,4 +436,14 @@ function matchResults(w: ScopeWork, scope: string, partners: Map<Value, Value[]>
     }
     addPair(va, vb, 'result', scope);
   }
+  // A loop's condition result (ONNX Loop's cond_out, Loop-5's execution condition) feeds no node
+  // output: it pairs by that role, through reshapes (one element: IR takes [] or [1]). Not where a
+  // form writes it as a constant (ovc and ovir write a condition passed through unchanged as true):
+  // the condition is not computed there.
+  const condA = conditionResult(nodeA, bodyA);
+  const condB = conditionResult(nodeB, bodyB);
+  const ca = condA && throughReshapes(condA);
+  const cb = condB && throughReshapes(condB);
+  // (Compared even when names pair them, as results are; not when B's is another A value's counterpart.)
+  if (ca && cb && !ca.constant && !cb.constant && (!pairedB.has(cb) || partners.get(ca)?.includes(cb))) addPair(ca, cb, 'result', scope);
 }

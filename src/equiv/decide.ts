@@ -1,10 +1,13 @@
 import { diag, type Diagnostic } from '../diag/diagnostic.js';
 import type { Node } from '../graph/node.js';
 import type { Value } from '../graph/value.js';
-import type { ValuePair, Via } from './correspond.js';
+import { normKey, type ValuePair, type Via } from './correspond.js';
 import { isCommutative, sameOp } from './families.js';
+import { throughIntegerConvert, type ElemOf } from './integer-width.js';
+import { CarriedValues, isConcatenated } from './loop-roles.js';
 import type { Paths } from './paths.js';
 import { comparePayloads, payloadOf } from './payload.js';
+import { reshaped, throughReshapes } from './relayout.js';
 
 /**
  * Which pairs decide the verdict, and whether the two forms are wired alike.
@@ -16,9 +19,15 @@ import { comparePayloads, payloadOf } from './payload.js';
  * - **provenance**: corresponding body parameters must be fed from corresponding outer values
  *   (at each level of nesting); corresponding body results must feed corresponding node outputs.
  *   The outer feeders of a parameter pair become a pair (`via: 'feeder'`).
+ * - **loop state**: two corresponding carried parameters are fed back by corresponding results,
+ *   and two corresponding results feed back corresponding parameters (`via: 'back edge'`);
+ * - **bodies**: two corresponding outputs of nodes with bodies are made by corresponding body
+ *   results (`via: 'result'`);
  * - **data flow**: where both forms keep an op one to one (families.ts) and its paired outputs
  *   have the same index, input i pairs with input i (`via: 'dataflow'`); for commutative ops, in
- *   any order that agrees with what is already paired. An If pairs its condition.
+ *   any order that agrees with what is already paired; through an integer Convert one form has
+ *   and the other not, where it is what makes the types differ (integer-width.ts). An If pairs its
+ *   condition.
  * A new pair whose A value already has deciding partners, none of them its B value (nor a
  * constant with the same payload), while the B value is the counterpart of another A value, is a
  * wiring contradiction (EQUIV_PROVENANCE / EQUIV_DATAFLOW) naming both wirings: the two forms
@@ -54,7 +63,7 @@ function resultTargets(v: Value): { node: Node; to: number[] } | undefined {
   return to.length ? { node: owner.node, to } : undefined;
 }
 
-export function decide(seeds: readonly ValuePair[], paths: Paths): Decision {
+export function decide(seeds: readonly ValuePair[], paths: Paths, elemOf: ElemOf = () => undefined): Decision {
   const partners = new Map<Value, Value[]>();
   const pairs: ValuePair[] = [];
   const problems: Diagnostic[] = [];
@@ -94,6 +103,7 @@ export function decide(seeds: readonly ValuePair[], paths: Paths): Decision {
     return 'unknown';
   };
   const consistent = (a: Value, b: Value): boolean => relation(a, b) !== 'no';
+  const carried = new CarriedValues();
   const wiring = (a: Value) => (partners.get(a) ?? []).map((x) => paths.value(x)).join(' or ');
 
   for (const s of seeds) add(s);
@@ -117,11 +127,23 @@ export function decide(seeds: readonly ValuePair[], paths: Paths): Decision {
         }
       }
     }
+    // A loop's state: a carried parameter and the result feeding it back in the next iteration.
+    // Two corresponding carried parameters are fed back by corresponding results, and two
+    // corresponding results feed back corresponding parameters (one each: a result feeding back
+    // several is not guessed at).
+    const nextA = carried.next(a);
+    const nextB = carried.next(b);
+    if (nextA && nextB) relateState(a, b, nextA, nextB, 'next');
+    const backA = carried.fedBack(a);
+    const backB = carried.fedBack(b);
+    if (backA.length === 1 && backB.length === 1) relateState(a, b, backA[0]!, backB[0]!, 'fed back');
     // Data flow through ops both forms keep one to one.
     const pa = a.producer;
     const pb = b.producer;
     if (!pa || !pb) continue;
     if (pa.bodies.size > 0 || pb.bodies.size > 0) {
+      // Outputs of two nodes with bodies: the body results bound to them correspond.
+      if (pa.bodies.size > 0 && pb.bodies.size > 0) pairResults(pa, pb, a.outputIndex, b.outputIndex);
       // If ⇄ If: captures are paired through the bodies' bindings (above); the condition here.
       if (pa.bodies.size > 0 && pb.bodies.size > 0 && pa.op === 'If' && pb.op === 'If') {
         // An If condition holds one element whatever its layout: a converter may reshape it (IR
@@ -156,6 +178,41 @@ export function decide(seeds: readonly ValuePair[], paths: Paths): Decision {
     }
   }
 
+  /**
+   * Carried parameters (or results) `a` and `b` correspond, so `x` and `y` — the results feeding
+   * them back (`next`), or the parameters they feed back (`fed back`) — do too: paired, or, when
+   * each already corresponds to another value, a wiring contradiction.
+   */
+  function relateState(a: Value, b: Value, x: Value, y: Value, what: 'next' | 'fed back'): void {
+    const rel = relation(x, y);
+    if (rel === 'yes') add({ a: x, b: y, via: 'back edge', scope: paths.graph(x.graph) });
+    else if (rel === 'no') {
+      const role = what === 'next' ? 'loop-carried parameter' : 'body result';
+      const link = what === 'next' ? '←' : '→';
+      problems.push(onA(diag('EQUIV_PROVENANCE', paths.value(a), {
+        what: `${role} '${paths.value(a)}' (B: ${paths.value(b)})`,
+        detail: `${paths.value(b)} ${link} ${paths.value(y)} in B, ${paths.value(a)} ${link} ${paths.value(x)} in A, across the back edge (whose counterpart in B is ${wiring(x)})`,
+      })));
+    }
+  }
+
+  /** Output `ia` of `na` and output `ib` of `nb` correspond: so do the results bound to them, body by body. */
+  function pairResults(na: Node, nb: Node, ia: number, ib: number): void {
+    for (const [ka, bodyA] of na.bodies) {
+      const bodyB = [...nb.bodies].find(([kb]) => normKey(kb) === normKey(ka))?.[1];
+      const oa = bodyA.outputs.find((o) => o.to === ia);
+      const ob = bodyB?.outputs.find((o) => o.to === ib);
+      if (!bodyB || !oa || !ob) continue;
+      // a Loop-5 output concatenated along an axis against an ONNX Loop's stacked scan output: the
+      // results hold other slices (correspond.ts)
+      if (isConcatenated(oa) !== isConcatenated(ob)) continue;
+      const va = bodyA.graph.outputs[oa.result];
+      const vb = bodyB.graph.outputs[ob.result];
+      // (a result wired to another output is named by the provenance of body results, below)
+      if (va && vb && relation(va, vb) === 'yes') add({ a: va, b: vb, via: 'result', scope: paths.graph(va.graph) });
+    }
+  }
+
   function pairInputs(na: Node, nb: Node, idx: number[], scope: string): void {
     const ins = idx.filter((i) => na.inputs[i] && nb.inputs[i]);
     let order = ins.map((i) => i);
@@ -176,7 +233,8 @@ export function decide(seeds: readonly ValuePair[], paths: Paths): Decision {
   }
 
   /** Input `i` of `na` reads `va` and its counterpart in `nb` reads `vb`: they pair, or the two forms read different things. */
-  function pairValues(na: Node, nb: Node, i: number, va: Value, vb: Value): void {
+  function pairValues(na: Node, nb: Node, i: number, a0: Value, b0: Value): void {
+    const [va, vb] = throughIntegerConvert(a0, b0, elemOf);
     const rel = relation(va, vb);
     if (rel === 'yes') add({ a: va, b: vb, via: 'dataflow', scope: paths.graph(va.graph) });
     else if (rel === 'no') {
@@ -188,28 +246,6 @@ export function decide(seeds: readonly ValuePair[], paths: Paths): Decision {
   }
 
   return { pairs, problems, decides: (p) => keyOf.has(key(p.a, p.b)) };
-}
-
-/** Ops that only reshape their input 0 (a conversion may wrap a loop's outputs in one: Scan-8's batch axis). */
-const RESHAPING = new Set(['squeeze', 'unsqueeze', 'reshape', 'identity']);
-/**
- * Ops that only move, select or re-lay a loop's stacked output (IR TensorIterator → ONNX Loop:
- * a reverse Slice, a Transpose to the concatenation axis, a Squeeze/Reshape merging it, a
- * Gather of the last iteration), walked through from data input 0.
- */
-const RELAYOUT = new Set([...RESHAPING, 'transpose', 'slice', 'gather']);
-/** What `v` is a reshape of, through any chain of reshaping ops (v itself when none makes it). */
-function throughReshapes(v: Value): Value {
-  let x = v;
-  for (let q = x.producer; q && RESHAPING.has(q.op.toLowerCase()) && q.inputs[0]; q = x.producer) x = q.inputs[0];
-  return x;
-}
-
-/** v, and what it reshapes when a reshaping op makes it; through a chain of re-layouts of a loop's output. */
-function reshaped(v: Value): Value[] {
-  const out = [v];
-  for (let q = v.producer; q && RELAYOUT.has(q.op.toLowerCase()) && q.inputs[0]; q = q.inputs[0].producer) out.push(q.inputs[0]);
-  return out;
 }
 
 function onA(d: Diagnostic): Diagnostic {

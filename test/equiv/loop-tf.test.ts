@@ -1,78 +1,119 @@
 import { describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
 import { checkModels } from '../../src/equiv/check-models.js';
+import type { EquivReport } from '../../src/equiv/report.js';
+import { backEdgeIndices } from '../../src/graph/body.js';
+import type { Value } from '../../src/graph/value.js';
 import { readIr } from '../../src/ir/read.js';
 import { decodeOnnx } from '../../src/onnx/decode.js';
 import { encodeOnnx } from '../../src/onnx/encode.js';
-import { blobOf } from '../ir/blob-helpers.js';
-import { bodyXml, netXml, type LayerSpec } from '../ir/build.js';
+import { tfLoop, type TfLoopOptions } from './tf-loop-fixture.js';
 
-/**
- * A Loop-5 as OpenVINO's TensorFlow frontend writes tf.while_loop / tf.scan: no current_iteration
- * Parameter, no Parameter bound to the execution condition, TensorFlow's own i32 counter carried
- * (back edge), an invariant input between carried ones and fed to two ports (ONNX captures it
- * once), outer values without port names. The ONNX
- * Loop takes M, cond, the carried values, then the invariant one: its inputs and body parameters are
- * in another order, so nothing may pair by position (it paired the counter with cond_in, the
- * invariant input with a carried value: contradictions on a right conversion).
- */
-function tfLoop(): { xml: string; bin: Uint8Array } {
-  const { bin, at } = blobOf({ zero: new Int32Array([0]), one: new Int32Array([1]), five: new Int32Array([5]), trip: new BigInt64Array([10n]), yes: new Uint8Array([1]) });
-  const c = (id: number, name: string, elem: string, key: keyof typeof at, size: number, precision: string): LayerSpec =>
-    ({ id, name, type: 'Const', data: { element_type: elem, shape: '', offset: String(at[key]), size: String(size) }, outputs: [{ precision }] });
-  const f3 = { precision: 'FP32', dims: [3] };
-  const body = bodyXml([
-    { id: 0, name: 'loop_counter', type: 'Parameter', data: { shape: '', element_type: 'i32' }, outputs: [{ precision: 'I32' }] },
-    { id: 1, name: 'inv_in', type: 'Parameter', data: { shape: '3', element_type: 'f32' }, outputs: [f3] },
-    { id: 2, name: 'acc_in', type: 'Parameter', data: { shape: '3', element_type: 'f32' }, outputs: [f3] },
-    { id: 11, name: 'inv_again', type: 'Parameter', data: { shape: '3', element_type: 'f32' }, outputs: [f3] },
-    { id: 12, name: 'acc_plus', type: 'Add', data: { auto_broadcast: 'numpy' }, inputs: [f3, f3], outputs: [f3] },
-    c(3, 'one', 'i32', 'one', 4, 'I32'),
-    { id: 4, name: 'next', type: 'Add', data: { auto_broadcast: 'numpy' }, inputs: [{ precision: 'I32' }, { precision: 'I32' }], outputs: [{ precision: 'I32' }] },
-    { id: 5, name: 'acc', type: 'Multiply', data: { auto_broadcast: 'numpy' }, inputs: [f3, f3], outputs: [f3] },
-    c(6, 'five', 'i32', 'five', 4, 'I32'),
-    { id: 7, name: 'more', type: 'Less', data: { auto_broadcast: 'numpy' }, inputs: [{ precision: 'I32' }, { precision: 'I32' }], outputs: [{ precision: 'BOOL' }] },
-    { id: 8, name: 'next_res', type: 'Result', inputs: [{ precision: 'I32' }] },
-    { id: 9, name: 'acc_res', type: 'Result', inputs: [f3] },
-    { id: 10, name: 'cond_res', type: 'Result', inputs: [{ precision: 'BOOL' }] },
-  ], [[0, 0, 4, 0], [3, 0, 4, 1], [2, 0, 5, 0], [1, 0, 5, 1], [4, 2, 7, 0], [6, 0, 7, 1], [4, 2, 8, 0], [5, 2, 12, 0], [11, 0, 12, 1], [12, 2, 9, 0], [7, 2, 10, 0]]);
-  const loop: LayerSpec = {
-    id: 5, name: 'while', type: 'Loop', version: 'opset5',
-    inputs: [{ precision: 'I64' }, { precision: 'BOOL' }, { precision: 'I32' }, f3, f3, f3],
-    outputs: [{ precision: 'I32' }, { ...f3, names: 'y' }],
-    inner: `<port_map>
-      <input external_port_id="2" internal_layer_id="0"/>
-      <input external_port_id="3" internal_layer_id="1"/>
-      <input external_port_id="4" internal_layer_id="2"/>
-      <input external_port_id="5" internal_layer_id="11"/>
-      <output external_port_id="6" internal_layer_id="8"/>
-      <output external_port_id="7" internal_layer_id="9"/>
-      <output external_port_id="-1" internal_layer_id="10" purpose="execution_condition"/>
-    </port_map><back_edges><edge from-layer="8" to-layer="0"/><edge from-layer="9" to-layer="2"/></back_edges><body>${body}</body>`,
-  };
-  const xml = netXml([
-    { id: 0, name: 'x', type: 'Parameter', data: { shape: '3', element_type: 'f32' }, outputs: [{ ...f3, names: 'x' }] },
-    { id: 1, name: 'inv', type: 'Relu', inputs: [f3], outputs: [f3] },
-    { id: 2, name: 'acc0', type: 'Sigmoid', inputs: [f3], outputs: [f3] },
-    c(3, 'trip', 'i64', 'trip', 8, 'I64'),
-    c(4, 'counter0', 'i32', 'zero', 4, 'I32'),
-    c(6, 'yes', 'boolean', 'yes', 1, 'BOOL'),
-    loop,
-    { id: 7, name: 'out', type: 'Result', inputs: [f3] },
-  ], [[0, 0, 1, 0], [0, 0, 2, 0], [3, 0, 5, 0], [6, 0, 5, 1], [4, 0, 5, 2], [1, 1, 5, 3], [2, 1, 5, 4], [1, 1, 5, 5], [5, 7, 7, 0]]);
-  return { xml, bin };
-}
+const ir = (opts: TfLoopOptions = {}) => {
+  const { xml, bin } = tfLoop(opts);
+  return readIr(xml, bin);
+};
+/** What `ovir check --roundtrip` compares the IR with: IR → ONNX → IR. */
+const roundTrip = (opts: TfLoopOptions = {}) => convertModel(convertModel(ir(opts)), { to: 'ov' });
 
-describe('ovir check of a Loop-5 in TensorFlow-frontend form against its ONNX Loop', () => {
-  it('pairs nothing by position across the reordered inputs: no contradiction, in memory and through the ONNX file', () => {
-    const { xml, bin } = tfLoop();
-    const ir = readIr(xml, bin);
-    const onnx = convertModel(readIr(xml, bin));
+const errors = (r: EquivReport) => r.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code}: ${d.message}`);
+const contradictions = (r: EquivReport) => r.entries.filter((e) => e.status === 'contradiction');
+/** The B counterpart of A's body value `name` (main/while/body/<name>), and how it was paired. */
+const pairOf = (r: EquivReport, name: string) => r.entries.filter((e) => e.pathA === `main/while/body/${name}`).map((e) => ({ pathB: e.pathB, via: e.via }));
+/** The B path of the carried body Parameter fed back by the output of body node `node` (B's Loop). */
+const carriedBy = (m: ReturnType<typeof ir>, node: string): string => {
+  const body = m.graph.nodes.find((n) => n.op === 'Loop')!.bodies.get('body')!;
+  const edge = backEdgeIndices(body).find((e) => e && body.graph.outputs[e.result]?.producer?.name === node)!;
+  return bodyPath(body.graph.inputs[edge.param]!);
+};
+/** The B path of the body Parameter bound to the Loop input made by node `node` (B's Loop). */
+const boundTo = (m: ReturnType<typeof ir>, node: string): string => {
+  const loop = m.graph.nodes.find((n) => n.op === 'Loop')!;
+  const body = loop.bodies.get('body')!;
+  return bodyPath(body.inputs.find((b) => loop.inputs[b.from]?.producer?.name === node)!.param);
+};
+const bodyPath = (p: Value): string => `main/while/body/${p.metaView['layerName'] ?? p.names[0]}`;
+
+describe('ovir check of a Loop-5 in TensorFlow-frontend form: body Parameters pair by what they are bound to, never by position', () => {
+  it('against its ONNX Loop (which takes M, cond, the carried values, then the invariant one): no contradiction, in memory and through the ONNX file', () => {
+    const onnx = convertModel(ir());
     for (const b of [onnx, decodeOnnx(encodeOnnx(onnx).bytes)]) {
-      const r = checkModels(ir, b);
-      expect(r.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code}: ${d.message}`)).toEqual([]);
-      expect(r.entries.filter((e) => e.status === 'contradiction')).toEqual([]);
+      const r = checkModels(ir(), b);
+      expect(errors(r)).toEqual([]);
+      expect(contradictions(r)).toEqual([]);
       expect(r.ok).toBe(true);
     }
+  });
+
+  it('against its round trip IR → ONNX → IR (carried values first there, then one invariant Parameter per outer value): equivalent; each Parameter pairs with the one bound alike', () => {
+    const b = roundTrip();
+    const r = checkModels(ir(), b);
+    expect(errors(r)).toEqual([]);
+    expect(contradictions(r)).toEqual([]);
+    expect(r.ok).toBe(true);
+    expect(r.entries.filter((e) => e.via === 'position')).toEqual([]);
+    // the invariant Parameters: the one B binds to the input fed from Relu 'inv'
+    expect(pairOf(r, 'inv_in').map((p) => p.pathB)).toContain(boundTo(b, 'inv'));
+    expect(pairOf(r, 'inv_again').map((p) => p.pathB)).toContain(boundTo(b, 'inv'));
+    // the carried ones: fed back by corresponding values (and fed from corresponding ones)
+    expect(pairOf(r, 'acc_in').map((p) => p.pathB)).toEqual([carriedBy(b, 'acc_plus')]);
+    expect(pairOf(r, 'prod_in').map((p) => p.pathB)).toEqual([carriedBy(b, 'prod_next')]);
+    expect(pairOf(r, 'loop_counter').map((p) => p.pathB)).toEqual([carriedBy(b, 'next')]);
+    expect(boundTo(b, 'acc0')).toBe(carriedBy(b, 'acc_plus'));
+  });
+
+  it('against the same Loop written otherwise (its Parameters declared and bound to ports in another order, and named as another writer would): equivalent; each pairs with its like', () => {
+    const order = ['prod', 'invAgain', 'acc', 'counter', 'inv'] as const;
+    const r = checkModels(ir(), ir({ order, renamed: true }));
+    expect(errors(r)).toEqual([]);
+    expect(contradictions(r)).toEqual([]);
+    expect(r.ok).toBe(true);
+    expect(r.entries.filter((e) => e.via === 'position')).toEqual([]);
+    // B's Parameter k is p<k>, in `order`
+    const b = (p: (typeof order)[number]) => `main/while/body/p${order.indexOf(p)}`;
+    expect(pairOf(r, 'acc_in').map((p) => p.pathB)).toEqual([b('acc')]);
+    expect(pairOf(r, 'prod_in').map((p) => p.pathB)).toEqual([b('prod')]);
+    expect(pairOf(r, 'loop_counter').map((p) => p.pathB)).toEqual([b('counter')]);
+    expect(pairOf(r, 'inv_in').map((p) => p.pathB)).toContain(b('inv'));
+  });
+
+  it('a Loop whose body reads another value is still reported: the invariant bound to z (f32[1]) in B is a contradiction, whatever the order', () => {
+    for (const order of [undefined, ['inv', 'prod', 'counter', 'invAgain', 'acc'] as const]) {
+      const r = checkModels(ir(), ir({ ...(order ? { order } : {}), renamed: true, feeds: { inv: 'z' } }));
+      expect(r.ok).toBe(false);
+      expect(contradictions(r).map((e) => `${e.pathA}: ${e.detail}`)).toContainEqual(expect.stringMatching(/^main\/while\/body\/inv_in: dim 0: 3 vs 1/));
+    }
+  });
+
+  it('a Loop whose accumulator starts from another value is still reported: feeders swapped (acc from Relu, prod from Sigmoid) are EQUIV_PROVENANCE', () => {
+    const r = checkModels(ir({ namedFeeders: true }), ir({ namedFeeders: true, order: ['inv', 'prod', 'counter', 'invAgain', 'acc'], renamed: true, feeds: { acc: 'prod0', prod: 'acc0' } }));
+    expect(r.ok).toBe(false);
+    expect(errors(r)).toContainEqual(expect.stringMatching(/^EQUIV_PROVENANCE: body parameter 'main\/while\/body\/acc_in' \(B: main\/while\/body\/p4\) is wired differently: main\/while\/body\/p4 ← main\/prod0:0 in B, ← main\/acc0:0 in A/));
+  });
+
+  it('a Loop whose carried values are fed back each other\'s next value is still reported: the Parameters pair by name, the back edges disagree (EQUIV_PROVENANCE; the types cannot tell, all are f32[3])', () => {
+    const r = checkModels(ir(), ir({ order: ['acc', 'inv', 'counter', 'prod', 'invAgain'], crossed: true }));
+    expect(r.ok).toBe(false);
+    expect(errors(r)).toContainEqual(expect.stringMatching(
+      /^EQUIV_PROVENANCE: loop-carried parameter 'main\/while\/body\/acc_in' \(B: main\/while\/body\/acc_in\) is wired differently: main\/while\/body\/acc_in ← main\/while\/body\/prod_next:0 in B, main\/while\/body\/acc_in ← main\/while\/body\/acc_plus:0 in A, across the back edge/));
+  });
+
+  it('two files whose Loop outputs only the data flow reaches (the graph outputs are their Abs): the Loop outputs\' results, then the Parameters they feed back, decide', () => {
+    const order = ['prod', 'invAgain', 'acc', 'counter', 'inv'] as const;
+    const r = checkModels(ir({ through: true }), ir({ through: true, order, renamed: true }), { names: 'hint' });
+    expect(contradictions(r)).toEqual([]);
+    const acc = r.entries.find((e) => e.pathA === 'main/while/body/acc_in')!;
+    expect(acc).toMatchObject({ pathB: `main/while/body/p${order.indexOf('acc')}`, status: 'equal' });
+    expect(acc.hint).toBeUndefined();
+    // the back edges crossed: the results feeding the Loop's outputs are wired to others
+    const crossed = checkModels(ir({ through: true }), ir({ through: true, crossed: true }), { names: 'hint' });
+    expect(crossed.ok).toBe(false);
+    expect(errors(crossed)).toContainEqual(expect.stringMatching(/^EQUIV_PROVENANCE: body result 'main\/while\/body\/acc_plus:0'/));
+  });
+
+  it('… and when the Parameters carry other names, they pair by what they become (fed back, and the output they end as): then their initial values disagree (EQUIV_PROVENANCE)', () => {
+    const r = checkModels(ir({ namedFeeders: true }), ir({ namedFeeders: true, order: ['acc', 'inv', 'counter', 'prod', 'invAgain'], renamed: true, crossed: true }));
+    expect(r.ok).toBe(false);
+    expect(errors(r)).toContainEqual(expect.stringMatching(/^EQUIV_PROVENANCE: body parameter 'main\/while\/body\/acc_in' \(B: main\/while\/body\/p3\) is wired differently: main\/while\/body\/p3 ← main\/prod0:0 in B, ← main\/acc0:0 in A/));
   });
 });

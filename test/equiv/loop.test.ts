@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { convertModel } from '../../src/convert/index.js';
 import { checkModels } from '../../src/equiv/check-models.js';
 import type { Model } from '../../src/graph/index.js';
+import { tensorFromBool } from '../../src/graph/tensor.js';
 import { decodeOnnx } from '../../src/onnx/decode.js';
 import * as ob from '../helpers/onnx-builder.js';
 import { accumulate, ifInsideLoop } from '../convert/loop-fixtures.js';
@@ -71,6 +72,28 @@ describe('ovir check pairs values inside Loop bodies through the port map', () =
     const r = checkModels(onnxOf(bytes), ir);
     expect(r.diagnostics.map((d) => `${d.code}: ${d.message}`)).toContainEqual(
       expect.stringMatching(/^EQUIV_BINDING_MISMATCH: body body: parameter 'y' is fed from node input 3 \('x'\) in B, but its counterpart in A from input 2 \('y0'\)/));
+  });
+
+  it('the condition results pair by that role (they feed no node output), so what they are computed from decides, even between two files: Less(i, two)', () => {
+    const bytes = accumulate({ condOut: 'computed' });
+    const r = checkModels(onnxOf(bytes), convertModel(onnxOf(bytes)), { names: 'hint' });
+    expect(r.ok).toBe(true);
+    expect(r.entries.find((e) => e.pathA === 'main/loop/body/Less#3:0')).toMatchObject({ via: 'result', status: 'equal' });
+    const two = r.entries.find((e) => e.pathA === 'main/loop/body/two')!;
+    expect(two.status).toBe('equal');
+    expect(two.hint).toBeUndefined();
+  });
+
+  it('a condition passed through, which an IR writes as a constant true of one element ([1], as ovc does): nothing to pair there (no contradiction of [] against [1])', () => {
+    const bytes = accumulate({ condOut: 'through' });
+    const ir = convertModel(onnxOf(bytes));
+    const body = loopOf(ir).bodies.get('body')!;
+    const k = body.outputs.find((o) => o.to === -1)!.result;
+    body.graph.outputs[k] = body.graph.addInitializer(tensorFromBool([true], [1]), []);
+    const r = checkModels(onnxOf(bytes), ir);
+    expect(r.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message)).toEqual([]);
+    expect(r.entries.filter((e) => e.status === 'contradiction')).toEqual([]);
+    expect(r.ok).toBe(true);
   });
 
   it('a Loop whose cond is left empty or passed through unchanged: its Loop-5 cond Parameter and condition Result are scalars, as ONNX\'s cond and cond_out are; equivalent', () => {
