@@ -16,6 +16,18 @@ export type ElemOf = (v: Value) => ElementTypeName | undefined;
 
 const isInteger = (e: ElementTypeName | undefined): boolean => e !== undefined && e !== 'dynamic' && ['int', 'uint'].includes(elementType(e).kind);
 
+/**
+ * Whether converting integers of type `from` to `to` keeps every value: `to` holds all of
+ * `from`'s range (i32 → i64, u8 → i16, u32 → u64), so the converted tensor holds the same numbers.
+ * A narrowing one (i64 → i32, i32 → u64) may wrap: the two forms then need not read the same numbers.
+ */
+function exact(from: ElementTypeName, to: ElementTypeName): boolean {
+  const f = elementType(from);
+  const t = elementType(to);
+  if (f.kind === t.kind) return t.bits >= f.bits;
+  return f.kind === 'uint' && t.kind === 'int' && t.bits > f.bits;
+}
+
 /** The value a Convert (IR) or Cast (ONNX) converts, if `v` is made by one. */
 function converted(v: Value): Value | undefined {
   const p = v.producer;
@@ -31,16 +43,17 @@ function converted(v: Value): Value | undefined {
  * i32 where an ONNX Loop counts in i64), the op reads the same numbers: what is converted stands for
  * what the other form reads, which then pair (their types compared as any pair's). Only when that
  * is what makes the types differ: the converted value has the other form's element type, all three
- * are integers. Anything else (a float conversion, a Convert on both sides) is left as it is.
+ * are integers, and the conversion keeps every value (it widens: `exact`). Anything else (a
+ * narrowing or float conversion, a Convert on both sides) is left as it is.
  */
 export function throughIntegerConvert(va: Value, vb: Value, elemOf: ElemOf): [Value, Value] {
   const ea = elemOf(va);
   const eb = elemOf(vb);
   if (ea === eb || !isInteger(ea) || !isInteger(eb)) return [va, vb];
   const xb = converted(vb);
-  if (xb && !converted(va) && elemOf(xb) === ea) return [va, xb];
+  if (xb && !converted(va) && elemOf(xb) === ea && exact(ea!, eb!)) return [va, xb];
   const xa = converted(va);
-  if (xa && !converted(vb) && elemOf(xa) === eb) return [xa, vb];
+  if (xa && !converted(vb) && elemOf(xa) === eb && exact(eb!, ea!)) return [xa, vb];
   return [va, vb];
 }
 

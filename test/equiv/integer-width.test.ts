@@ -13,7 +13,7 @@ import { netXml, type EdgeSpec, type LayerSpec } from '../ir/build.js';
  * interface; what differs beyond the width is still reported.
  */
 const { bin, at } = blobOf({
-  two: new Int32Array([2]), three: new Int32Array([3]), zero: new Int32Array([0]), one: new Int32Array([1]),
+  two: new Int32Array([2]), three: new Int32Array([3]), zero: new Int32Array([0]), one: new Int32Array([1]), big: new Int32Array([40000]),
   axis: new Int32Array([0]), shape64: new BigInt64Array([2n, 3n]), other64: new BigInt64Array([3n, 2n]),
 });
 type Key = keyof typeof at;
@@ -34,6 +34,18 @@ function broadcast(converted: boolean): string {
   const edges: EdgeSpec[] = [[1, 0, 3, 0], [2, 0, 3, 1], [0, 0, 5, 0], converted ? [3, 2, 4, 0] : [3, 2, 5, 1], [5, 2, 6, 0]];
   if (converted) edges.push([4, 1, 5, 1]);
   return netXml([input(0, [1, 3]), c(1, 'two', 'two'), c(2, 'three', 'three'), concat(3), ...(converted ? [convert(4)] : []), op, out(6)], edges);
+}
+
+/**
+ * y = Broadcast(x f32[1,1], Concat(2, n)): the target shape read as i32, or narrowed to i16 by a
+ * Convert first (n = 3 fits i16; n = 40000 does not, and the engines wrap or saturate it).
+ */
+function broadcastNarrowed(narrowed: boolean, n: Key): string {
+  const op: LayerSpec = { id: 5, name: 'y', type: 'Broadcast', version: 'opset3', data: { mode: 'numpy' }, inputs: [{ precision: 'FP32' }, { precision: narrowed ? 'I16' : 'I32', dims: [2] }], outputs: [{ precision: 'FP32', names: 'y' }] };
+  const toI16: LayerSpec = { id: 4, name: 'shape/Cast', type: 'Convert', data: { destination_type: 'i16' }, inputs: [{ precision: 'I32', dims: [2] }], outputs: [{ precision: 'I16', dims: [2] }] };
+  const edges: EdgeSpec[] = [[1, 0, 3, 0], [2, 0, 3, 1], [0, 0, 5, 0], narrowed ? [3, 2, 4, 0] : [3, 2, 5, 1], [5, 2, 6, 0]];
+  if (narrowed) edges.push([4, 1, 5, 1]);
+  return netXml([input(0, [1, 1]), c(1, 'two', 'two'), c(2, 'n', n), concat(3), ...(narrowed ? [toI16] : []), op, out(6)], edges);
 }
 
 /** y = Gather(x f32[5], indices, axis 0), the indices Concat(a, b) of i32 constants: as they are, or converted to i64. */
@@ -88,5 +100,14 @@ describe('ovir check: integer tensors stored in another width in the other form'
       expect.stringMatching(/^main\/y:0 ~ main\/y:0: /),
       expect.stringMatching(/^main\/shape:0 ~ main\/shape: element type i32 vs i64/),
     ]));
+  });
+
+  it('a narrowing Convert is not looked through: its numbers are compared instead (equal when they fit i16, a contradiction when one does not)', () => {
+    const fits = check(broadcastNarrowed(false, 'three'), broadcastNarrowed(true, 'three'));
+    expect(contradictions(fits)).toEqual([]);
+    expect(fits.entries.find((e) => e.pathA === 'main/shape:0')).toMatchObject({ pathB: 'main/shape/Cast:0', status: 'compatible' });
+    const wraps = check(broadcastNarrowed(false, 'big'), broadcastNarrowed(true, 'big'));
+    expect(wraps.ok).toBe(false);
+    expect(contradictions(wraps)).toEqual(expect.arrayContaining([expect.stringMatching(/^main\/shape:0 ~ main\/shape\/Cast:0: element type i32 vs i16/)]));
   });
 });

@@ -1,8 +1,8 @@
 import { attrInt, attrInts, attrString } from '../../graph/attr-read.js';
-import type { ElementTypeName } from '../../graph/element-type.js';
+import { elementType, type ElementTypeName } from '../../graph/element-type.js';
 import type { TensorType } from '../../graph/types.js';
 import type { Dialect } from '../../graph/node.js';
-import { isStatic, type Dim, type Shape } from '../../graph/shape.js';
+import { isStatic, isSymbol, type Dim, type Shape } from '../../graph/shape.js';
 import type { BroadcastResult } from '../broadcast.js';
 import { addDims, mulDims, normAxis } from '../dim.js';
 import type { InferFn, OutputInfo, PartialValue, Rule, RuleContext } from '../rule.js';
@@ -113,3 +113,24 @@ export const unknownOut = (): OutputInfo => ({ type: { kind: 'tensor', elem: 'dy
 
 /** A count for a message: exact, or 'more than 2^53' where a product of dims is no longer exact (Infinity included). */
 export const countText = (n: number): string => (Number.isSafeInteger(n) ? String(n) : 'more than 2^53');
+
+/**
+ * Integer data converted to integer type `to` (OpenVINO Convert, ONNX Cast / CastLike): a number
+ * `to` holds stays itself, one it does not hold is unknown (engines wrap or saturate it: nothing to
+ * propagate as known), and so is an interval reaching past `to`'s range; a symbolic dim (a size,
+ * below 2^31) stays itself in a type of 32 bits or more and is unknown in a narrower one.
+ */
+export function convertedIntData(v: PartialValue | null, to: ElementTypeName): PartialValue | null {
+  if (!v) return null;
+  const t = elementType(to);
+  if (t.kind !== 'int' && t.kind !== 'uint') return null;
+  const lo = t.kind === 'int' ? -(2 ** (t.bits - 1)) : 0;
+  const hi = t.kind === 'int' ? 2 ** (t.bits - 1) - 1 : 2 ** t.bits - 1;
+  const fits = (x: number): boolean => x >= lo && x <= hi;
+  return v.map((x): Dim => {
+    if (x === null) return null;
+    if (isStatic(x)) return fits(x) ? x : null;
+    if (isSymbol(x)) return t.bits >= 32 ? x : null;
+    return fits(x.min) && fits(x.max) ? x : null;
+  });
+}

@@ -5,7 +5,7 @@ import { normalizeAxes, onnxBroadcast } from '../../broadcast.js';
 import { mulDims, shapeProduct, sliceDim, solveMinusOne } from '../../dim.js';
 import { partialFromTensor, toDimNumber } from '../../partial.js';
 import { out, type InferFn, type PartialValue, type Rule, type RuleContext } from '../../rule.js';
-import { axisOr, broadcastOr, countText, intAttr, intsAttr, shapeAsValue, shapeFromInput } from '../common.js';
+import { axisOr, broadcastOr, convertedIntData, countText, intAttr, intsAttr, shapeAsValue, shapeFromInput } from '../common.js';
 import { concatShapes, concatValues, gatherShape, gatherValue, rangeLength, scalarOf, splitValue } from '../shared.js';
 
 /**
@@ -37,9 +37,9 @@ const castTo = (c: RuleContext): ElementTypeName => {
 const isIntLike = (e: ElementTypeName) => ['i64', 'i32', 'i16', 'i8', 'u8', 'u16', 'u32', 'u64'].includes(e);
 const cast: InferFn = (c) => {
   const to = castTo(c);
-  return [out(to, c.shape(0), isIntLike(to) && isIntLike(c.elem(0)) ? c.value(0) : null)];
+  return [out(to, c.shape(0), isIntLike(to) && isIntLike(c.elem(0)) ? convertedIntData(c.value(0), to) : null)];
 };
-const castLike: InferFn = (c) => [out(c.elem(1), c.shape(0), isIntLike(c.elem(1)) && isIntLike(c.elem(0)) ? c.value(0) : null)];
+const castLike: InferFn = (c) => [out(c.elem(1), c.shape(0), isIntLike(c.elem(1)) && isIntLike(c.elem(0)) ? convertedIntData(c.value(0), c.elem(1)) : null)];
 
 /** Shape-15: start/end slice the dims (clamped). */
 const shapeOp: InferFn = (c) => {

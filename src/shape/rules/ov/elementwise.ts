@@ -3,7 +3,7 @@ import { isStatic, type Dim } from '../../../graph/shape.js';
 import { ovAutoBroadcast, ovNumpyBroadcast } from '../../broadcast.js';
 import { out, type InferFn, type Rule, type RuleContext } from '../../rule.js';
 import { broadcastValues } from '../../partial.js';
-import { broadcastOr, family, intAttr, sharedOperandType, strAttr, zipValues } from '../common.js';
+import { broadcastOr, convertedIntData, family, intAttr, sharedOperandType, strAttr, zipValues } from '../common.js';
 import { evaluateBinary, evaluateSelect, evaluateUnary } from './evaluate.js';
 
 /**
@@ -73,8 +73,8 @@ const convert: InferFn = (c) => {
   if (!t) { c.error(`unknown destination_type '${s}'`); return [out('dynamic', c.shape(0))]; }
   const ints = ['i64', 'i32', 'u64', 'u32', 'i16', 'u16', 'i8', 'u8', 'boolean'];
   const v = ints.includes(t.name) && ints.includes(c.elem(0)) ? c.value(0) : null;
-  // to boolean: non-zero is true (known values only)
-  const value = v && t.name === 'boolean' && c.elem(0) !== 'boolean' ? v.map((x) => (isStatic(x) ? (x !== 0 ? 1 : 0) : null)) : v;
+  // to boolean: non-zero is true (known values only); to an integer type: the values it holds
+  const value = t.name === 'boolean' ? (v && c.elem(0) !== 'boolean' ? v.map((x) => (isStatic(x) ? (x !== 0 ? 1 : 0) : null)) : v) : convertedIntData(v, t.name);
   return [out(t.name, c.shape(0), value)];
 };
 
