@@ -83,14 +83,17 @@ export function compareInferred(a: InferredSide, b: InferredSide, opts: CompareO
   // per model, not per pair: a chain of nested bodies' parameters walked once (else quadratic in the depth)
   const outer = new Map<Value, Value | null>();
   const relaxed = new Map<Graph, boolean>();
-  const inRelaxedBranch = (v: Value): boolean => inRelaxed(v.graph, relaxed);
+  const inRelaxedBranch = (v: Value): boolean => within(v.graph, relaxed, relaxedBranch);
+  const batched = new Map<Graph, boolean>();
+  const inScan8Body = (v: Value): boolean => within(v.graph, batched, scan8Body);
   for (const p of ordered) {
     // A body value bound with slicing (an IR port map entry with `axis`: TensorIterator/Loop
     // inputs cut into parts, outputs concatenated) has a per-iteration type each form spells its
     // own way (ONNX Scan drops the axis, TensorIterator keeps it as 1): its type is a hint.
     // A value inside an If branch the conversion typed with relaxed captures (SHAPE_BRANCH_RELAXED,
-    // reported apart) is typed as for any input on that side: its type is a hint too.
-    const decides = decision.decides(p) && !(sliced(p.a) || sliced(p.b) || inRelaxedBranch(p.a) || inRelaxedBranch(p.b));
+    // reported apart) is typed as for any input on that side: its type is a hint too; so is a value
+    // inside an ONNX Scan-8's body, one batch element where the other form holds the batch axis.
+    const decides = decision.decides(p) && !(sliced(p.a) || sliced(p.b) || inRelaxedBranch(p.a) || inRelaxedBranch(p.b) || inScan8Body(p.a) || inScan8Body(p.b));
     // Two constants reached through the data flow are judged by their payloads, which allow
     // dims of 1 to differ (`[]` vs `[1,1,1]`, as an elementwise op broadcasts them).
     // A same-named constant that is only a hint but holds the same numbers (ovc's f16 storage of
@@ -189,19 +192,32 @@ function bothPayloads(a: Value, b: Value, outer: Map<Value, Value | null>): [Pay
   return pa && pb ? [pa, pb] : undefined;
 }
 
-/** Whether graph `g` is inside a body marked `relaxedBranch` (at any depth); `memo` per graph. */
-function inRelaxed(g: Graph, memo: Map<Graph, boolean>): boolean {
+/** Whether graph `g` is, or is nested in, a graph `is` holds for (at any depth); `memo` per graph. */
+function within(g: Graph, memo: Map<Graph, boolean>, is: (x: Graph) => boolean): boolean {
   const walked: Graph[] = [];
   let found = false;
   for (let x: Graph | undefined = g; x; x = x.owner?.node.graph) {
     const known = memo.get(x);
     if (known !== undefined) { found = known; break; }
     walked.push(x);
-    if (x.meta.relaxedBranch) { found = true; break; }
+    if (is(x)) { found = true; break; }
   }
   for (const w of walked) memo.set(w, found);
   return found;
 }
+
+/** A body marked `relaxedBranch`. */
+const relaxedBranch = (x: Graph): boolean => x.meta.relaxedBranch === true;
+
+/**
+ * The body of an ONNX Scan-8, whose values hold one element of its batch axis (the body runs once
+ * per batch element and step), where the other form's loop body (a TensorIterator, a later Scan)
+ * holds the batch axis too: the same value, one dim apart.
+ */
+const scan8Body = (x: Graph): boolean => {
+  const n = x.owner?.node;
+  return n !== undefined && n.dialect === 'onnx' && n.op === 'Scan' && n.version === '8';
+};
 
 /** A body parameter or result whose binding slices or concatenates (`axis` in the port map). */
 
