@@ -91,9 +91,8 @@ export function compareInferred(a: InferredSide, b: InferredSide, opts: CompareO
     // inputs cut into parts, outputs concatenated) has a per-iteration type each form spells its
     // own way (ONNX Scan drops the axis, TensorIterator keeps it as 1): its type is a hint.
     // A value inside an If branch the conversion typed with relaxed captures (SHAPE_BRANCH_RELAXED,
-    // reported apart) is typed as for any input on that side: its type is a hint too; so is a value
-    // inside an ONNX Scan-8's body, one batch element where the other form holds the batch axis.
-    const decides = decision.decides(p) && !(sliced(p.a) || sliced(p.b) || inRelaxedBranch(p.a) || inRelaxedBranch(p.b) || inScan8Body(p.a) || inScan8Body(p.b));
+    // reported apart) is typed as for any input on that side: its type is a hint too.
+    const decides = decision.decides(p) && !(sliced(p.a) || sliced(p.b) || inRelaxedBranch(p.a) || inRelaxedBranch(p.b));
     // Two constants reached through the data flow are judged by their payloads, which allow
     // dims of 1 to differ (`[]` vs `[1,1,1]`, as an elementwise op broadcasts them).
     // A same-named constant that is only a hint but holds the same numbers (ovc's f16 storage of
@@ -134,6 +133,13 @@ export function compareInferred(a: InferredSide, b: InferredSide, opts: CompareO
       && sameIntegerNumbers(elemOf(p.a), elemOf(p.b), a.values?.get(p.a), b.values?.get(p.b))) {
       entry.status = 'compatible';
       entry.detail = `${entry.detail ?? ''} (integer data: judged by its numbers, which agree, ${a.values!.get(p.a)!.join(',')}; the width aside)`;
+    }
+    // A value of an ONNX Scan-8 body holds one batch element where the other form's loop body holds
+    // the batch axis too: two types one leading dim apart agree but for that axis.
+    const scan8A = inScan8Body(p.a);
+    if (entry.status === 'contradiction' && !failA && !failB && scan8A !== inScan8Body(p.b) && batchAxisApart(scan8A ? ta : tb, scan8A ? tb : ta)) {
+      entry.status = 'compatible';
+      entry.detail = `${entry.detail ?? ''} (one dim apart: the batch axis an ONNX Scan-8 body does not hold)`;
     }
     if (entry.status === 'contradiction') {
       if (decides) {
@@ -178,6 +184,13 @@ export function compareInferred(a: InferredSide, b: InferredSide, opts: CompareO
   if (a.label) report.a = a.label;
   if (b.label) report.b = b.label;
   return report;
+}
+
+/** `batched` is `one` with a leading dim (the batch axis) more, and otherwise agrees with it. */
+function batchAxisApart(one: ValueType | null, batched: ValueType | null): boolean {
+  if (one?.kind !== 'tensor' || batched?.kind !== 'tensor' || one.shape === null || batched.shape === null) return false;
+  if (batched.shape.length !== one.shape.length + 1) return false;
+  return compareType(one, { ...batched, shape: batched.shape.slice(1) }, new SymbolBindings(), '').status !== 'contradiction';
 }
 
 /** Two tensor types that differ in element type only: the same with A's element type in B. */
