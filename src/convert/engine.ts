@@ -203,6 +203,11 @@ export class Engine {
     // IR → ONNX: of a port's several names, the one that is also the layer's name is how the
     // model is fed (`…_function_XU,X` on Parameter `X`): make it the primary name.
     else if (layer && to.names.includes(layer)) to.names = [layer, ...to.names.filter((s) => s !== layer)];
+    // IR → ONNX: a Const or body Parameter layer whose port has no tensor name (OpenVINO's
+    // TensorFlow frontend writes many) is named after its layer (assignOnnxNames prefers that to
+    // const_k / input_k): what the IR calls it, in a viewer and for `ovir check`'s pairing by name.
+    // The main graph's inputs keep the names they have or get (the model's interface).
+    else if (layer && !to.names.length && (to.constant !== null || to.graph.owner !== null)) to.meta['layerName'] = layer;
   }
 
   private convertNode(n: Node, dst: Graph): void {
