@@ -161,7 +161,6 @@ export function decide(seeds: readonly ValuePair[], paths: Paths, elemOf: ElemOf
   }
 
   // Provenance of body results, once everything is paired: they must feed corresponding node outputs.
-    // Provenance of body results: they must feed corresponding node outputs.
   for (const { a, b } of pairs) {
     const ra = resultTargets(a);
     const rb = resultTargets(b);
