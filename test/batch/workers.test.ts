@@ -139,13 +139,18 @@ describe('batch in worker threads', () => {
     const root = zoo({ 'a.onnx': 'onnx', 'hang.onnx': 'onnx' });
     const out = join(root, 'out');
     const child = spawn(process.execPath, [join(repo, 'bin/ovir.js'), 'batch', join(root, 'in'), '-o', out, '--jobs', '2', '--report', join(root, 'r.json')], {
-      env: { ...process.env, OVIR_TEST_WORKER_HANG: 'hang' }, stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, OVIR_TEST_WORKER_HANG: 'hang' }, stdio: ['ignore', 'pipe', 'pipe'],
     });
+    let stdout = '';
     let stderr = '';
+    child.stdout!.on('data', (b: Buffer) => { stdout += b.toString(); });
     child.stderr!.on('data', (b: Buffer) => { stderr += b.toString(); });
     const code = await new Promise<number | null>((resolve) => {
+      // SIGINT once the batch itself has taken a.onnx's result (its "[1/2] converted" line on stdout:
+      // a.xml on disk alone may still be on its way from the worker, and a then counts as
+      // interrupted) and the hanging model is being written
       const poll = setInterval(() => {
-        if (temps(out).length && existsSync(join(out, 'a.xml'))) { clearInterval(poll); child.kill('SIGINT'); }
+        if (temps(out).length && /converted \S*a\.onnx/.test(stdout)) { clearInterval(poll); child.kill('SIGINT'); }
       }, 20);
       child.on('exit', (c) => { clearInterval(poll); resolve(c); });
     });
